@@ -1,0 +1,114 @@
+/* Chess positions: FEN, legal move generation in canonical order, make/unmake,
+ * Zobrist keys, perft. Standard chess only. Depends on nothing but common.h. */
+#ifndef UCIZIP_BOARD_H
+#define UCIZIP_BOARD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ucizip/common.h"
+
+/* Squares: a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63. */
+#define UZ_SQ(file, rank) ((file) + 8 * (rank))
+#define UZ_SQ_FILE(sq) ((sq) & 7)
+#define UZ_SQ_RANK(sq) ((sq) >> 3)
+#define UZ_SQ_NONE 64
+
+enum uz_color { UZ_WHITE = 0, UZ_BLACK = 1 };
+
+/* Piece types; a coloured piece on a square is type | (color << 3); 0 is empty. */
+enum uz_piece_type { UZ_NO_PIECE = 0, UZ_PAWN = 1, UZ_KNIGHT, UZ_BISHOP, UZ_ROOK, UZ_QUEEN, UZ_KING };
+#define UZ_PIECE(color, type) ((uint8_t)((type) | ((color) << 3)))
+#define UZ_PIECE_TYPE(p) ((p) & 7)
+#define UZ_PIECE_COLOR(p) ((p) >> 3)
+
+/* A move is a 16-bit value: from (6 bits) | to (6 bits) << 6 | promotion (3 bits) << 12.
+ * Promotion is 0 (none) or UZ_KNIGHT..UZ_QUEEN. Castling is the king's move (e1g1).
+ * UZ_MOVE_NONE (0) is "no move"; UZ_MOVE_NULL is the PGN null move "--" (passes the turn). */
+typedef uint16_t uz_move;
+#define UZ_MOVE(from, to, promo) ((uz_move)((from) | ((to) << 6) | ((promo) << 12)))
+#define UZ_MOVE_FROM(m) ((m) & 63)
+#define UZ_MOVE_TO(m) (((m) >> 6) & 63)
+#define UZ_MOVE_PROMO(m) (((m) >> 12) & 7)
+#define UZ_MOVE_NONE ((uz_move)0)
+#define UZ_MOVE_NULL ((uz_move)0x7FFF)
+
+/* Upper bound on legal moves in any position (the known maximum is 218). */
+#define UZ_MAX_MOVES 256
+/* Longest FEN we ever print, with terminating NUL. */
+#define UZ_FEN_MAX 100
+/* Longest UCI move text ("e7e8q") with NUL. */
+#define UZ_UCI_MAX 6
+
+/* Castling rights bits. */
+enum { UZ_CASTLE_WK = 1, UZ_CASTLE_WQ = 2, UZ_CASTLE_BK = 4, UZ_CASTLE_BQ = 8 };
+
+/* A position is a plain value: copy it with '=' to keep a snapshot.
+ * squares[] is the public mailbox view; the other fields may be read by anyone. */
+typedef struct uz_position {
+    uint8_t squares[64];   /* coloured piece per square, 0 = empty */
+    uint64_t by_color[2];  /* occupancy bitboards */
+    uint64_t by_type[7];   /* by_type[UZ_PAWN..UZ_KING] bitboards, both colours */
+    uint8_t side;          /* UZ_WHITE or UZ_BLACK: the side to move */
+    uint8_t castling;      /* UZ_CASTLE_* bits */
+    uint8_t ep_square;     /* en-passant target square, UZ_SQ_NONE if none (see uz_position_from_fen) */
+    uint8_t king_sq[2];
+    uint16_t halfmove;     /* plies since the last capture or pawn move (50-move rule) */
+    uint16_t fullmove;     /* starts at 1, incremented after Black's move */
+    uint64_t key;          /* Zobrist key of pieces, side, castling and a *usable* ep square */
+} uz_position;
+
+/* What make needs to restore the position on unmake. */
+typedef struct uz_undo {
+    uint8_t captured;
+    uint8_t castling;
+    uint8_t ep_square;
+    uint16_t halfmove;
+    uint64_t key;
+} uz_undo;
+
+typedef enum uz_status {
+    UZ_STATUS_PLAYING = 0,
+    UZ_STATUS_CHECKMATE,
+    UZ_STATUS_STALEMATE,
+} uz_status;
+
+/* The standard initial position. */
+void uz_position_startpos(uz_position *pos);
+
+/* Parses a FEN (6 fields; the two counters may be missing and default to 0 1).
+ * Rejects impossible positions: missing/extra kings, pawns on rank 1/8, side not to
+ * move in check, castling rights without king/rook on their squares, bad ep square.
+ * On error returns UZ_ERR_SYNTAX with diag->column at the offending character. */
+uz_result uz_position_from_fen(uz_position *pos, const char *fen, uz_diag *diag);
+
+/* Writes the FEN into out (at least UZ_FEN_MAX bytes). The ep square is written only
+ * when an en-passant capture is actually legal, as Stockfish and python-chess do. */
+void uz_position_to_fen(const uz_position *pos, char *out);
+
+/* Fills moves[] (capacity UZ_MAX_MOVES) with the legal moves in canonical order:
+ * by from-square file, from-square rank, to-square file, to-square rank, then promotion
+ * piece N, B, R, Q. Returns the count. No allocation. */
+int uz_generate_legal(const uz_position *pos, uz_move *moves);
+
+/* True if move is legal in pos (UZ_MOVE_NULL is never legal here). */
+bool uz_is_legal(const uz_position *pos, uz_move move);
+
+/* Plays a legal move (or UZ_MOVE_NULL); undo receives what unmake needs. */
+void uz_make_move(uz_position *pos, uz_move move, uz_undo *undo);
+void uz_unmake_move(uz_position *pos, uz_move move, const uz_undo *undo);
+
+bool uz_in_check(const uz_position *pos);
+uz_status uz_position_status(const uz_position *pos);
+
+/* Leaf count of the legal move tree to depth (perft). */
+uint64_t uz_perft(uz_position *pos, int depth);
+
+/* "e2e4", "e7e8q", "0000" for the null move. out has UZ_UCI_MAX bytes. */
+void uz_move_to_uci(uz_move move, char *out);
+
+/* Parses UCI move text and checks it is legal in pos. Castling may also be given
+ * as king-takes-rook (e1h1) as some GUIs write it. */
+uz_result uz_move_from_uci(const uz_position *pos, const char *text, uz_move *out);
+
+#endif
