@@ -1,0 +1,130 @@
+/* The .ucz container (doc/format.md): header, blocks of games, index, footer; and the
+ * structure stream that stores a game's tags, annotations and tree shape. Knows nothing
+ * of engines or coders: move streams are opaque bytes here. */
+#ifndef UCIZIP_ARCHIVE_H
+#define UCIZIP_ARCHIVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ucizip/pgn.h"
+
+#define UZ_ARCHIVE_VERSION 1
+#define UZ_ARCHIVE_BLOCK_GAMES 64
+#define UZ_ARCHIVE_FOOTER_SIZE 32
+
+/* A growable byte buffer. */
+typedef struct uz_buf {
+    uint8_t *data;
+    size_t size;
+    size_t cap;
+} uz_buf;
+
+uz_result uz_buf_reserve(uz_buf *b, size_t extra);
+uz_result uz_buf_append(uz_buf *b, const void *data, size_t n);
+uz_result uz_buf_put_varint(uz_buf *b, uint64_t v);
+uz_result uz_buf_put_string(uz_buf *b, const char *s, size_t n);
+void uz_buf_free(uz_buf *b);
+
+/* A bounds-checked reader over bytes: every get fails with UZ_ERR_CORRUPT rather than
+ * read past the end. */
+typedef struct uz_cursor {
+    const uint8_t *p;
+    const uint8_t *end;
+} uz_cursor;
+
+uz_result uz_cursor_varint(uz_cursor *c, uint64_t *v);
+/* A string of at most max bytes; *s points into the cursor's bytes (not terminated). */
+uz_result uz_cursor_string(uz_cursor *c, size_t max, const uint8_t **s, size_t *n);
+
+uint32_t uz_crc32(uint32_t crc, const void *data, size_t n);
+
+/* Everything the decoder must reproduce, as stored in the member header. */
+typedef struct uz_archive_header {
+    uint16_t version;
+    char engine_name[128];
+    char fingerprint[64];
+    uint32_t depth;
+    uint64_t nodes;
+    uint32_t mode;          /* uz_engine_mode */
+    uint32_t hash_mb;
+    uint32_t threads;
+    char engine_options[512]; /* "name=value" lines */
+    uint32_t model_kind;
+    uint32_t model_k_milli;
+    uint32_t model_floor;
+    uint32_t coder;         /* uz_coder_kind */
+    uint32_t block_games;
+    char settings_text[256];
+    char created_by[64];
+} uz_archive_header;
+
+/* ---- writing ---- */
+
+typedef struct uz_archive_writer uz_archive_writer;
+
+/* Starts a member on out (not owned) and writes its header. */
+uz_result uz_archive_writer_open(uz_archive_writer **out, FILE *f, const uz_archive_header *header, uz_diag *diag);
+/* Appends a block: the raw structure stream of its n_games games (zstd-compressed here
+ * at the given level) and their concatenated move streams. */
+uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, const uz_buf *structure,
+                                 const uint8_t *moves, size_t moves_size, uz_diag *diag);
+/* Writes index and footer. Frees w in any case. */
+uz_result uz_archive_writer_finish(uz_archive_writer *w, uz_diag *diag);
+/* Frees w without finishing (after an error). NULL is a no-op. */
+void uz_archive_writer_abort(uz_archive_writer *w);
+/* Sizes written so far (for reports). */
+uint64_t uz_archive_writer_bytes(const uz_archive_writer *w);
+
+/* ---- reading ---- */
+
+/* One block as read: the decompressed structure stream and the move streams. */
+typedef struct uz_archive_block {
+    size_t n_games;
+    uz_buf structure;
+    uz_buf moves;
+    uint64_t offset;         /* of the block in the file */
+    uint64_t stored_size;    /* bytes the block takes in the file */
+} uz_archive_block;
+
+void uz_archive_block_free(uz_archive_block *b);
+
+typedef struct uz_archive_reader uz_archive_reader;
+
+/* Reads sequentially from f (not owned; a pipe is fine). name is for diagnostics. */
+uz_result uz_archive_reader_open(uz_archive_reader **out, FILE *f, const char *name);
+void uz_archive_reader_close(uz_archive_reader *r);
+/* Reads the next member's header. UZ_DONE at the end of the file. */
+uz_result uz_archive_read_header(uz_archive_reader *r, uz_archive_header *header, uz_diag *diag);
+/* Reads the next block of the current member into block (freed and refilled). UZ_DONE when
+ * the member's index and footer have been read and checked. */
+uz_result uz_archive_read_block(uz_archive_reader *r, uz_archive_block *block, uz_diag *diag);
+/* Byte offset of the reader in the file. */
+uint64_t uz_archive_reader_offset(const uz_archive_reader *r);
+
+/* Random access on a seekable file: finds the member, header and block holding game
+ * number game (1-based across all members) by walking footers and indexes from the end,
+ * and reads that block. *index_in_block receives the game's position in the block. */
+uz_result uz_archive_seek_game(FILE *f, const char *name, uint64_t game, uz_archive_header *header,
+                               uz_archive_block *block, size_t *index_in_block, uz_diag *diag);
+
+/* Member summaries for `info`: walks a seekable file from its end. */
+typedef struct uz_archive_member_info {
+    uint64_t offset, length, games, blocks;
+    uz_archive_header header;
+} uz_archive_member_info;
+/* Fills up to cap entries (in file order) and returns the member count in *n. */
+uz_result uz_archive_list_members(FILE *f, const char *name, uz_archive_member_info *out, size_t cap,
+                                  size_t *n, uz_diag *diag);
+
+/* ---- structure stream ---- */
+
+/* Appends one game's structure to b: its move-stream length, the crc of its canonical
+ * PGN, tags, start position, result, and the annotated tree shape. */
+uz_result uz_game_struct_write(uz_buf *b, const uz_game *game, size_t moves_len, uint32_t crc);
+/* Reads one game's structure from c into game (cleared first). Moves are left as
+ * UZ_MOVE_NONE except null moves, for the move decoder to fill. */
+uz_result uz_game_struct_read(uz_cursor *c, uz_game *game, size_t *moves_len, uint32_t *crc, uz_diag *diag);
+
+#endif

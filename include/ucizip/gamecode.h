@@ -1,0 +1,60 @@
+/* Coding the moves of games against engine scores: the walk of a game tree in coding
+ * order, scoring its positions with an engine pool, and move streams in and out. This is
+ * the one module that sees both the engine and the entropy coders. */
+#ifndef UCIZIP_GAMECODE_H
+#define UCIZIP_GAMECODE_H
+
+#include "ucizip/coder.h"
+#include "ucizip/engine.h"
+#include "ucizip/model.h"
+#include "ucizip/pgn.h"
+
+#define UZ_STEP_START UINT32_MAX
+
+/* One move of the game tree, in coding order: a node's move, then each of its
+ * variations entirely, then the next node of the line. */
+typedef struct uz_step {
+    uz_node *node;        /* the move (in the caller's game) */
+    uint32_t base;        /* step whose position this one starts from, or UZ_STEP_START */
+    bool from_before;     /* start from base's position before its move (a variation's first
+                             move), else after it */
+    bool main_line;
+    uint16_t n_legal;     /* legal moves in the position before (0 for a null move) */
+    int16_t played;       /* index of node->move among them in canonical order, -1 unknown */
+    int32_t *scores;      /* n_legal engine scores when n_legal >= 2, else NULL (owned) */
+} uz_step;
+
+typedef struct uz_walk {
+    uz_game *game;        /* not owned */
+    uz_step *steps;
+    size_t n_steps;
+    uz_position *before;  /* position before each step's move */
+    size_t resolved;      /* steps whose position and n_legal are known */
+} uz_walk;
+
+/* Builds the step list of game (its moves need not be known yet: a decoder walks a tree
+ * whose moves are still UZ_MOVE_NONE). Returns UZ_OK or UZ_ERR_NOMEM. */
+uz_result uz_walk_init(uz_walk *w, uz_game *game);
+void uz_walk_free(uz_walk *w);
+
+/* Resolves the next step (w->resolved): its position (from the moves of earlier steps),
+ * legal move count and, if its move is known, the played index. Fails with
+ * UZ_ERR_ILLEGAL if a known move is not legal there (never for games from the reader). */
+uz_result uz_walk_resolve_next(uz_walk *w, uz_move *legal, int *n_legal);
+
+/* Resolves every step of every walk and scores every position that has two or more legal
+ * moves, keeping the pool's workers busy across all the games. */
+uz_result uz_score_walks(uz_pool *pool, uz_walk *walks, size_t n_walks, uz_diag *diag);
+
+/* Codes the played move of every scored step of w. */
+uz_result uz_encode_walk(const uz_model *model, uz_encoder *enc, const uz_walk *w);
+
+/* Decodes the moves of n games whose structure is known (moves UZ_MOVE_NONE) from their
+ * move streams, querying the engine position by position; games decode concurrently.
+ * status[i] receives each game's result (UZ_ERR_CORRUPT for a stream that does not
+ * decode). Returns the first engine error (fatal for all), else UZ_OK. */
+uz_result uz_decode_games(uz_pool *pool, const uz_model *model, uz_coder_kind coder, uz_game *games,
+                          const uint8_t *const *streams, const size_t *sizes, size_t n, uz_result *status,
+                          uz_diag *diag);
+
+#endif

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Sets everything up and runs the main job on the bundled sample: compress the sample
+# PGN to an archive, show what is in it, decompress it and check the games came back.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+sample=tests/data/sample.pgn
+out=${TMPDIR:-/tmp}/ucizip-demo
+mkdir -p "$out"
+build/ucizip stats "$sample" --no-engine
+build/ucizip compress -f "$sample" -o "$out/sample.ucz"
+build/ucizip info "$out/sample.ucz"
+build/ucizip decompress -f "$out/sample.ucz" -o "$out/sample.pgn"
+build/ucizip pgn "$sample" -o "$out/expected.pgn" -f
+cmp "$out/expected.pgn" "$out/sample.pgn"
+echo "round trip OK: $(wc -c < "$sample") bytes of PGN -> $(wc -c < "$out/sample.ucz") bytes ($out/sample.ucz)"

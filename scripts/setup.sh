@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what ucizip needs on Debian 12 (as root, or with sudo available) and builds it
+# in ./build. Safe to run again: installs only what is missing, reconfigures as needed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential meson ninja-build pkg-config libuv1-dev libzstd-dev zstd
+          stockfish ethereal-chess pgn-extract python3 clang libclang-rt-14-dev xz-utils)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo_cmd=()
+    [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+builddir=${UZ_BUILDDIR:-build}
+if [ -f "$builddir/build.ninja" ]; then
+    meson setup --reconfigure "$builddir" "$@" >/dev/null
+else
+    meson setup "$builddir" "$@" >/dev/null
+fi
+ninja -C "$builddir" >/dev/null
+echo "built $builddir/ucizip"

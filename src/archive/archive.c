@@ -1,0 +1,783 @@
+/* The .ucz container: member header, blocks, index and footer (doc/format.md). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "ucizip/archive.h"
+
+static const uint8_t header_magic[8] = {0x89, 'U', 'C', 'Z', '\r', '\n', 0x1A, '\n'};
+static const uint8_t block_magic[4] = {'U', 'C', 'Z', 'B'};
+static const uint8_t index_magic[4] = {'U', 'C', 'Z', 'I'};
+static const uint8_t footer_magic[4] = {'U', 'C', 'Z', 'F'};
+
+/* Sanity limits a decoder enforces before allocating anything. */
+#define MAX_HEADER_BODY (1u << 20)
+#define MAX_BLOCK_GAMES (1u << 20)
+#define MAX_BLOCK_BYTES ((uint64_t)1 << 30)
+#define MAX_BLOCKS ((uint64_t)1 << 32)
+#define ZSTD_LEVEL 19
+
+enum header_key {
+    KEY_ENGINE_NAME = 1,
+    KEY_FINGERPRINT = 2,
+    KEY_DEPTH = 3,
+    KEY_NODES = 4,
+    KEY_MODE = 5,
+    KEY_HASH = 6,
+    KEY_THREADS = 7,
+    KEY_ENGINE_OPTIONS = 8,
+    KEY_MODEL = 9,
+    KEY_CODER = 10,
+    KEY_BLOCK_GAMES = 11,
+    KEY_FIRST_INFORMATIONAL = 64,
+    KEY_SETTINGS_TEXT = 64,
+    KEY_CREATED_BY = 65,
+};
+
+static void put_le(uint8_t *p, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get_le(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static uz_result corrupt(uz_diag *diag, uint64_t offset, const char *what)
+{
+    uz_diag_set(diag, UZ_ERR_CORRUPT, 0, 0, "corrupt or truncated archive at byte %llu: %s",
+                (unsigned long long)offset, what);
+    return UZ_ERR_CORRUPT;
+}
+
+static uz_result io_error(uz_diag *diag, const char *what)
+{
+    uz_diag_set(diag, UZ_ERR_IO, 0, 0, "%s: %s", what, strerror(errno));
+    return UZ_ERR_IO;
+}
+
+/* ---- header body ---- */
+
+static uz_result put_field_str(uz_buf *b, unsigned key, const char *s)
+{
+    uz_result r = uz_buf_put_varint(b, key);
+    return r ? r : uz_buf_put_string(b, s, strlen(s));
+}
+
+static uz_result put_field_uints(uz_buf *b, unsigned key, const uint64_t *v, int n)
+{
+    uz_buf tmp = {0};
+    uz_result r = UZ_OK;
+    for (int i = 0; i < n && r == UZ_OK; i++)
+        r = uz_buf_put_varint(&tmp, v[i]);
+    if (r == UZ_OK)
+        r = uz_buf_put_varint(b, key);
+    if (r == UZ_OK)
+        r = uz_buf_put_string(b, (const char *)tmp.data, tmp.size);
+    uz_buf_free(&tmp);
+    return r;
+}
+
+static uz_result header_encode(uz_buf *b, const uz_archive_header *h)
+{
+    uz_result r = UZ_OK;
+#define U1(key, v)                                      \
+    do {                                                \
+        uint64_t one_ = (v);                            \
+        if (r == UZ_OK)                                 \
+            r = put_field_uints(b, key, &one_, 1);      \
+    } while (0)
+#define S1(key, s)                                      \
+    do {                                                \
+        if (r == UZ_OK)                                 \
+            r = put_field_str(b, key, s);               \
+    } while (0)
+    S1(KEY_ENGINE_NAME, h->engine_name);
+    S1(KEY_FINGERPRINT, h->fingerprint);
+    U1(KEY_DEPTH, h->depth);
+    U1(KEY_NODES, h->nodes);
+    U1(KEY_MODE, h->mode);
+    U1(KEY_HASH, h->hash_mb);
+    U1(KEY_THREADS, h->threads);
+    S1(KEY_ENGINE_OPTIONS, h->engine_options);
+    uint64_t model[3] = {h->model_kind, h->model_k_milli, h->model_floor};
+    if (r == UZ_OK)
+        r = put_field_uints(b, KEY_MODEL, model, 3);
+    U1(KEY_CODER, h->coder);
+    U1(KEY_BLOCK_GAMES, h->block_games);
+    S1(KEY_SETTINGS_TEXT, h->settings_text);
+    S1(KEY_CREATED_BY, h->created_by);
+#undef U1
+#undef S1
+    return r;
+}
+
+static uz_result copy_text(char *dst, size_t cap, const uint8_t *s, size_t n)
+{
+    if (n >= cap || memchr(s, 0, n))
+        return UZ_ERR_CORRUPT;
+    memcpy(dst, s, n);
+    dst[n] = 0;
+    return UZ_OK;
+}
+
+static uz_result read_uints(const uint8_t *s, size_t n, uint64_t *v, int count, uint64_t max)
+{
+    uz_cursor c = {s, s + n};
+    for (int i = 0; i < count; i++)
+        if (uz_cursor_varint(&c, &v[i]) != UZ_OK || v[i] > max)
+            return UZ_ERR_CORRUPT;
+    return c.p == c.end ? UZ_OK : UZ_ERR_CORRUPT;
+}
+
+static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_header *h)
+{
+    uz_cursor c = {body, body + size};
+    uint64_t last_key = 0;
+    unsigned seen = 0;
+    memset(h, 0, sizeof *h);
+    h->version = UZ_ARCHIVE_VERSION;
+    while (c.p < c.end) {
+        uint64_t key, v[3];
+        const uint8_t *s;
+        size_t n;
+        if (uz_cursor_varint(&c, &key) != UZ_OK || key <= last_key || uz_cursor_string(&c, size, &s, &n) != UZ_OK)
+            return UZ_ERR_CORRUPT;
+        last_key = key;
+        uz_result r = UZ_OK;
+        switch (key) {
+        case KEY_ENGINE_NAME: r = copy_text(h->engine_name, sizeof h->engine_name, s, n); break;
+        case KEY_FINGERPRINT: r = copy_text(h->fingerprint, sizeof h->fingerprint, s, n); break;
+        case KEY_DEPTH: r = read_uints(s, n, v, 1, 1000); h->depth = (uint32_t)v[0]; break;
+        case KEY_NODES: r = read_uints(s, n, v, 1, UINT64_MAX); h->nodes = v[0]; break;
+        case KEY_MODE: r = read_uints(s, n, v, 1, 1); h->mode = (uint32_t)v[0]; break;
+        case KEY_HASH: r = read_uints(s, n, v, 1, UINT32_MAX); h->hash_mb = (uint32_t)v[0]; break;
+        case KEY_THREADS: r = read_uints(s, n, v, 1, UINT32_MAX); h->threads = (uint32_t)v[0]; break;
+        case KEY_ENGINE_OPTIONS: r = copy_text(h->engine_options, sizeof h->engine_options, s, n); break;
+        case KEY_MODEL:
+            r = read_uints(s, n, v, 3, UINT32_MAX);
+            h->model_kind = (uint32_t)v[0];
+            h->model_k_milli = (uint32_t)v[1];
+            h->model_floor = (uint32_t)v[2];
+            break;
+        case KEY_CODER: r = read_uints(s, n, v, 1, 255); h->coder = (uint32_t)v[0]; break;
+        case KEY_BLOCK_GAMES: r = read_uints(s, n, v, 1, MAX_BLOCK_GAMES); h->block_games = (uint32_t)v[0]; break;
+        case KEY_SETTINGS_TEXT: r = copy_text(h->settings_text, sizeof h->settings_text, s, n); break;
+        case KEY_CREATED_BY: r = copy_text(h->created_by, sizeof h->created_by, s, n); break;
+        default:
+            if (key < KEY_FIRST_INFORMATIONAL)
+                return UZ_ERR_CORRUPT; /* a field that matters for decoding, which we don't know */
+        }
+        if (r != UZ_OK)
+            return r;
+        if (key < 32)
+            seen |= 1u << key;
+    }
+    /* Every decoding field must be present. */
+    unsigned needed = 0;
+    for (unsigned k = KEY_ENGINE_NAME; k <= KEY_BLOCK_GAMES; k++)
+        needed |= 1u << k;
+    return (seen & needed) == needed ? UZ_OK : UZ_ERR_CORRUPT;
+}
+
+/* ---- writer ---- */
+
+typedef struct block_entry {
+    uint64_t offset;
+    uint64_t games;
+} block_entry;
+
+struct uz_archive_writer {
+    FILE *f;
+    uint64_t written; /* bytes of this member so far */
+    block_entry *blocks;
+    size_t n_blocks, cap_blocks;
+    uint64_t games;
+    uz_buf scratch;
+};
+
+static uz_result write_bytes(uz_archive_writer *w, const void *p, size_t n, uz_diag *diag)
+{
+    if (n && fwrite(p, 1, n, w->f) != n)
+        return io_error(diag, "write");
+    w->written += n;
+    return UZ_OK;
+}
+
+uz_result uz_archive_writer_open(uz_archive_writer **out, FILE *f, const uz_archive_header *header, uz_diag *diag)
+{
+    *out = NULL;
+    uz_archive_writer *w = calloc(1, sizeof *w);
+    uz_buf body = {0};
+    uz_result r = UZ_ERR_NOMEM;
+    if (!w)
+        goto fail;
+    w->f = f;
+    if ((r = header_encode(&body, header)) != UZ_OK)
+        goto fail;
+    uint8_t fixed[16];
+    memcpy(fixed, header_magic, 8);
+    put_le(fixed + 8, UZ_ARCHIVE_VERSION, 2);
+    put_le(fixed + 10, 0, 2);
+    put_le(fixed + 12, body.size, 4);
+    uint8_t crc[4];
+    put_le(crc, uz_crc32(0, body.data, body.size), 4);
+    if ((r = write_bytes(w, fixed, sizeof fixed, diag)) != UZ_OK || (r = write_bytes(w, body.data, body.size, diag)) != UZ_OK ||
+        (r = write_bytes(w, crc, 4, diag)) != UZ_OK)
+        goto fail;
+    uz_buf_free(&body);
+    *out = w;
+    return UZ_OK;
+fail:
+    if (r == UZ_ERR_NOMEM)
+        uz_diag_set(diag, r, 0, 0, "out of memory");
+    uz_buf_free(&body);
+    uz_archive_writer_abort(w);
+    return r;
+}
+
+uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, const uz_buf *structure,
+                                 const uint8_t *moves, size_t moves_size, uz_diag *diag)
+{
+    uz_result r;
+    if (n_games == 0 || n_games > MAX_BLOCK_GAMES) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "a block holds 1 to %u games", MAX_BLOCK_GAMES);
+        return UZ_ERR_ARG;
+    }
+    if (w->n_blocks == w->cap_blocks) {
+        size_t cap = w->cap_blocks ? 2 * w->cap_blocks : 64;
+        block_entry *b = realloc(w->blocks, cap * sizeof *b);
+        if (!b)
+            goto nomem;
+        w->blocks = b;
+        w->cap_blocks = cap;
+    }
+    size_t bound = ZSTD_compressBound(structure->size);
+    w->scratch.size = 0;
+    if (uz_buf_reserve(&w->scratch, bound + 64) != UZ_OK)
+        goto nomem;
+    size_t zsize = ZSTD_compress(w->scratch.data, bound, structure->data, structure->size, ZSTD_LEVEL);
+    if (ZSTD_isError(zsize)) {
+        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "zstd: %s", ZSTD_getErrorName(zsize));
+        return UZ_ERR_NOMEM;
+    }
+    uz_buf head = {0};
+    if (uz_buf_append(&head, block_magic, 4) || uz_buf_put_varint(&head, n_games) ||
+        uz_buf_put_varint(&head, structure->size) || uz_buf_put_varint(&head, zsize) ||
+        uz_buf_put_varint(&head, moves_size)) {
+        uz_buf_free(&head);
+        goto nomem;
+    }
+    uint32_t crc = uz_crc32(uz_crc32(0, w->scratch.data, zsize), moves, moves_size);
+    uint8_t crc_bytes[4];
+    put_le(crc_bytes, crc, 4);
+    uint64_t offset = w->written;
+    r = write_bytes(w, head.data, head.size, diag);
+    uz_buf_free(&head);
+    if (r == UZ_OK)
+        r = write_bytes(w, crc_bytes, 4, diag);
+    if (r == UZ_OK)
+        r = write_bytes(w, w->scratch.data, zsize, diag);
+    if (r == UZ_OK)
+        r = write_bytes(w, moves, moves_size, diag);
+    if (r != UZ_OK)
+        return r;
+    w->blocks[w->n_blocks++] = (block_entry){offset, n_games};
+    w->games += n_games;
+    return UZ_OK;
+nomem:
+    uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+    return UZ_ERR_NOMEM;
+}
+
+uz_result uz_archive_writer_finish(uz_archive_writer *w, uz_diag *diag)
+{
+    uz_buf body = {0};
+    uz_result r = UZ_ERR_NOMEM;
+    uint64_t index_offset = w->written;
+    if (uz_buf_put_varint(&body, w->n_blocks))
+        goto out;
+    for (size_t i = 0; i < w->n_blocks; i++)
+        if (uz_buf_put_varint(&body, w->blocks[i].offset) || uz_buf_put_varint(&body, w->blocks[i].games))
+            goto out;
+    uint8_t crc[4];
+    put_le(crc, uz_crc32(0, body.data, body.size), 4);
+    if ((r = write_bytes(w, index_magic, 4, diag)) || (r = write_bytes(w, body.data, body.size, diag)) ||
+        (r = write_bytes(w, crc, 4, diag)))
+        goto out;
+    uint8_t footer[UZ_ARCHIVE_FOOTER_SIZE];
+    memcpy(footer, footer_magic, 4);
+    put_le(footer + 4, index_offset, 8);
+    put_le(footer + 12, w->written + UZ_ARCHIVE_FOOTER_SIZE, 8);
+    put_le(footer + 20, w->games, 8);
+    put_le(footer + 28, uz_crc32(0, footer, 28), 4);
+    r = write_bytes(w, footer, sizeof footer, diag);
+out:
+    if (r == UZ_ERR_NOMEM)
+        uz_diag_set(diag, r, 0, 0, "out of memory");
+    uz_buf_free(&body);
+    uz_archive_writer_abort(w);
+    return r;
+}
+
+void uz_archive_writer_abort(uz_archive_writer *w)
+{
+    if (!w)
+        return;
+    free(w->blocks);
+    uz_buf_free(&w->scratch);
+    free(w);
+}
+
+uint64_t uz_archive_writer_bytes(const uz_archive_writer *w)
+{
+    return w->written;
+}
+
+/* ---- sequential reader ---- */
+
+struct uz_archive_reader {
+    FILE *f;
+    const char *name;
+    uint64_t offset;        /* bytes consumed from f */
+    uint64_t member_start;
+    bool in_member;
+    block_entry *blocks;    /* blocks seen in the current member, checked against its index */
+    size_t n_blocks, cap_blocks;
+    uint64_t games;
+    uz_buf zbuf;
+};
+
+/* Reads exactly n bytes or reports truncation. */
+static uz_result read_exact(uz_archive_reader *r, void *p, size_t n, uz_diag *diag, const char *what)
+{
+    size_t got = n ? fread(p, 1, n, r->f) : 0;
+    r->offset += got;
+    if (got != n) {
+        if (ferror(r->f))
+            return io_error(diag, r->name);
+        return corrupt(diag, r->offset, what);
+    }
+    return UZ_OK;
+}
+
+/* Reads n bytes into buf, growing it as data arrives so that a corrupt size cannot make
+ * us allocate more than the file holds plus one chunk. */
+static uz_result read_into(uz_archive_reader *r, uz_buf *buf, uint64_t n, uz_diag *diag, const char *what)
+{
+    buf->size = 0;
+    while (n) {
+        size_t chunk = n < (1u << 20) ? (size_t)n : (1u << 20);
+        if (uz_buf_reserve(buf, chunk) != UZ_OK) {
+            uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+            return UZ_ERR_NOMEM;
+        }
+        uz_result res = read_exact(r, buf->data + buf->size, chunk, diag, what);
+        if (res != UZ_OK)
+            return res;
+        buf->size += chunk;
+        n -= chunk;
+    }
+    return UZ_OK;
+}
+
+/* A varint from the file; raw (optional) receives its bytes, for checksums. */
+static uz_result read_varint(uz_archive_reader *r, uint64_t *v, uz_buf *raw, uz_diag *diag, const char *what)
+{
+    uint8_t bytes[10];
+    for (int i = 0; i < 10; i++) {
+        uz_result res = read_exact(r, &bytes[i], 1, diag, what);
+        if (res != UZ_OK)
+            return res;
+        if (!(bytes[i] & 0x80)) {
+            uz_cursor c = {bytes, bytes + i + 1};
+            if (uz_cursor_varint(&c, v) != UZ_OK)
+                return corrupt(diag, r->offset, what);
+            if (raw && uz_buf_append(raw, bytes, i + 1) != UZ_OK) {
+                uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+                return UZ_ERR_NOMEM;
+            }
+            return UZ_OK;
+        }
+    }
+    return corrupt(diag, r->offset, what);
+}
+
+uz_result uz_archive_reader_open(uz_archive_reader **out, FILE *f, const char *name)
+{
+    uz_archive_reader *r = calloc(1, sizeof *r);
+    *out = r;
+    if (!r)
+        return UZ_ERR_NOMEM;
+    r->f = f;
+    r->name = name;
+    return UZ_OK;
+}
+
+void uz_archive_reader_close(uz_archive_reader *r)
+{
+    if (!r)
+        return;
+    free(r->blocks);
+    uz_buf_free(&r->zbuf);
+    free(r);
+}
+
+uint64_t uz_archive_reader_offset(const uz_archive_reader *r)
+{
+    return r->offset;
+}
+
+/* Parses magic, version, header body and crc from fixed[16] and the stream. */
+static uz_result read_header_from(uz_archive_reader *r, const uint8_t fixed[16], uz_archive_header *h, uz_diag *diag)
+{
+    uint64_t start = r->offset - 16;
+    if (memcmp(fixed, header_magic, 8) != 0)
+        return corrupt(diag, start, "not a ucizip archive (bad magic)");
+    unsigned version = (unsigned)get_le(fixed + 8, 2);
+    if (version != UZ_ARCHIVE_VERSION) {
+        uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "archive format version %u is not supported (this is version %u)",
+                    version, UZ_ARCHIVE_VERSION);
+        return UZ_ERR_UNSUPPORTED;
+    }
+    if (get_le(fixed + 10, 2) != 0)
+        return corrupt(diag, start + 10, "unknown header flags");
+    uint32_t hlen = (uint32_t)get_le(fixed + 12, 4);
+    if (hlen > MAX_HEADER_BODY)
+        return corrupt(diag, start + 12, "header too long");
+    uz_buf body = {0};
+    uint8_t crc[4];
+    uz_result res = read_into(r, &body, hlen, diag, "header");
+    if (res == UZ_OK)
+        res = read_exact(r, crc, 4, diag, "header checksum");
+    if (res == UZ_OK && uz_crc32(0, body.data, body.size) != get_le(crc, 4))
+        res = corrupt(diag, start, "header checksum mismatch");
+    if (res == UZ_OK && header_decode(body.data, body.size, h) != UZ_OK)
+        res = corrupt(diag, start, "malformed header fields");
+    uz_buf_free(&body);
+    return res;
+}
+
+uz_result uz_archive_read_header(uz_archive_reader *r, uz_archive_header *header, uz_diag *diag)
+{
+    uint8_t fixed[16];
+    size_t got = fread(fixed, 1, 16, r->f);
+    r->offset += got;
+    if (got == 0 && !ferror(r->f) && r->offset > 0)
+        return UZ_DONE; /* clean end after a complete member */
+    if (got != 16) {
+        if (ferror(r->f))
+            return io_error(diag, r->name);
+        return corrupt(diag, r->offset, got == 0 ? "empty file" : "truncated header");
+    }
+    r->member_start = r->offset - 16;
+    r->n_blocks = 0;
+    r->games = 0;
+    uz_result res = read_header_from(r, fixed, header, diag);
+    if (res == UZ_OK)
+        r->in_member = true;
+    return res;
+}
+
+static uz_result read_index_and_footer(uz_archive_reader *r, uz_diag *diag)
+{
+    uint64_t index_offset = r->offset - 4 - r->member_start;
+    uz_buf raw = {0};
+    uint64_t n, v[2];
+    uz_result res = read_varint(r, &n, &raw, diag, "index");
+    if (res == UZ_OK && n != r->n_blocks)
+        res = corrupt(diag, r->offset, "index does not match the blocks");
+    for (uint64_t i = 0; res == UZ_OK && i < n; i++) {
+        res = read_varint(r, &v[0], &raw, diag, "index");
+        if (res == UZ_OK)
+            res = read_varint(r, &v[1], &raw, diag, "index");
+        if (res == UZ_OK && (v[0] != r->blocks[i].offset || v[1] != r->blocks[i].games))
+            res = corrupt(diag, r->offset, "index does not match the blocks");
+    }
+    uint8_t crc[4], footer[UZ_ARCHIVE_FOOTER_SIZE];
+    if (res == UZ_OK)
+        res = read_exact(r, crc, 4, diag, "index checksum");
+    if (res == UZ_OK && get_le(crc, 4) != uz_crc32(0, raw.data, raw.size))
+        res = corrupt(diag, r->offset, "index checksum mismatch");
+    uz_buf_free(&raw);
+    if (res == UZ_OK)
+        res = read_exact(r, footer, sizeof footer, diag, "footer");
+    if (res != UZ_OK)
+        return res;
+    if (memcmp(footer, footer_magic, 4) != 0 || get_le(footer + 28, 4) != uz_crc32(0, footer, 28) ||
+        get_le(footer + 4, 8) != index_offset || get_le(footer + 12, 8) != r->offset - r->member_start ||
+        get_le(footer + 20, 8) != r->games)
+        return corrupt(diag, r->offset - UZ_ARCHIVE_FOOTER_SIZE, "bad footer");
+    r->in_member = false;
+    return UZ_DONE;
+}
+
+/* Reads a block's body (after its magic) at file offset start into block. */
+static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archive_block *block, uz_diag *diag)
+{
+    uint64_t n_games, raw_size, zsize, moves_size;
+    uz_result res;
+    if ((res = read_varint(r, &n_games, NULL, diag, "block header")) || (res = read_varint(r, &raw_size, NULL, diag, "block header")) ||
+        (res = read_varint(r, &zsize, NULL, diag, "block header")) || (res = read_varint(r, &moves_size, NULL, diag, "block header")))
+        return res;
+    if (n_games == 0 || n_games > MAX_BLOCK_GAMES || raw_size > MAX_BLOCK_BYTES || zsize > MAX_BLOCK_BYTES ||
+        moves_size > MAX_BLOCK_BYTES)
+        return corrupt(diag, start, "impossible block sizes");
+    uint8_t crc[4];
+    if ((res = read_exact(r, crc, 4, diag, "block checksum")) || (res = read_into(r, &r->zbuf, zsize, diag, "block")) ||
+        (res = read_into(r, &block->moves, moves_size, diag, "block")))
+        return res;
+    if (uz_crc32(uz_crc32(0, r->zbuf.data, r->zbuf.size), block->moves.data, block->moves.size) != get_le(crc, 4))
+        return corrupt(diag, start, "block checksum mismatch");
+    unsigned long long content = ZSTD_getFrameContentSize(r->zbuf.data, r->zbuf.size);
+    if (content != raw_size)
+        return corrupt(diag, start, "structure stream size mismatch");
+    block->structure.size = 0;
+    if (uz_buf_reserve(&block->structure, raw_size + 1) != UZ_OK) {
+        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+        return UZ_ERR_NOMEM;
+    }
+    size_t got = ZSTD_decompress(block->structure.data, raw_size + 1, r->zbuf.data, r->zbuf.size);
+    if (ZSTD_isError(got) || got != raw_size)
+        return corrupt(diag, start, "structure stream does not decompress");
+    block->structure.size = got;
+    block->n_games = (size_t)n_games;
+    block->offset = start;
+    block->stored_size = r->offset - start;
+    return UZ_OK;
+}
+
+uz_result uz_archive_read_block(uz_archive_reader *r, uz_archive_block *block, uz_diag *diag)
+{
+    if (!r->in_member) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "no member header read");
+        return UZ_ERR_ARG;
+    }
+    uint64_t start = r->offset;
+    uint8_t magic[4];
+    uz_result res = read_exact(r, magic, 4, diag, "block or index");
+    if (res != UZ_OK)
+        return res;
+    if (memcmp(magic, index_magic, 4) == 0)
+        return read_index_and_footer(r, diag);
+    if (memcmp(magic, block_magic, 4) != 0)
+        return corrupt(diag, start, "expected a block or the index");
+    res = read_block_body(r, start, block, diag);
+    if (res != UZ_OK)
+        return res;
+    if (r->n_blocks == r->cap_blocks) {
+        size_t cap = r->cap_blocks ? 2 * r->cap_blocks : 64;
+        block_entry *b = realloc(r->blocks, cap * sizeof *b);
+        if (!b) {
+            uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+            return UZ_ERR_NOMEM;
+        }
+        r->blocks = b;
+        r->cap_blocks = cap;
+    }
+    r->blocks[r->n_blocks++] = (block_entry){start - r->member_start, block->n_games};
+    r->games += block->n_games;
+    return UZ_OK;
+}
+
+void uz_archive_block_free(uz_archive_block *b)
+{
+    if (!b)
+        return;
+    uz_buf_free(&b->structure);
+    uz_buf_free(&b->moves);
+    memset(b, 0, sizeof *b);
+}
+
+/* ---- random access ---- */
+
+/* A member found from its footer: where it starts and its block list. */
+typedef struct member_map {
+    uint64_t start, length, games;
+    block_entry *blocks;
+    size_t n_blocks;
+} member_map;
+
+static uz_result seek_to(FILE *f, uint64_t offset, uz_diag *diag, const char *name)
+{
+    if (fseeko(f, (off_t)offset, SEEK_SET) != 0)
+        return io_error(diag, name);
+    return UZ_OK;
+}
+
+/* Reads the member that ends at byte end: its footer and index. */
+static uz_result map_member(FILE *f, const char *name, uint64_t end, member_map *m, uz_diag *diag)
+{
+    memset(m, 0, sizeof *m);
+    uint8_t footer[UZ_ARCHIVE_FOOTER_SIZE];
+    uz_result res;
+    if (end < 16 + UZ_ARCHIVE_FOOTER_SIZE)
+        return corrupt(diag, end, "too short for an archive");
+    if ((res = seek_to(f, end - UZ_ARCHIVE_FOOTER_SIZE, diag, name)) != UZ_OK)
+        return res;
+    if (fread(footer, 1, sizeof footer, f) != sizeof footer)
+        return corrupt(diag, end, "truncated footer");
+    if (memcmp(footer, footer_magic, 4) != 0 || get_le(footer + 28, 4) != uz_crc32(0, footer, 28))
+        return corrupt(diag, end - UZ_ARCHIVE_FOOTER_SIZE, "no valid footer at the end (truncated archive?)");
+    uint64_t index_offset = get_le(footer + 4, 8);
+    m->length = get_le(footer + 12, 8);
+    m->games = get_le(footer + 20, 8);
+    if (m->length > end || index_offset + 4 + UZ_ARCHIVE_FOOTER_SIZE > m->length)
+        return corrupt(diag, end - UZ_ARCHIVE_FOOTER_SIZE, "footer sizes out of range");
+    m->start = end - m->length;
+    uz_archive_reader rd = {.f = f, .name = name, .offset = m->start + index_offset};
+    if ((res = seek_to(f, rd.offset, diag, name)) != UZ_OK)
+        return res;
+    uint8_t magic[4];
+    if ((res = read_exact(&rd, magic, 4, diag, "index")) != UZ_OK)
+        return res;
+    if (memcmp(magic, index_magic, 4) != 0)
+        return corrupt(diag, rd.offset - 4, "index expected");
+    uz_buf raw = {0};
+    uint64_t n, games = 0;
+    res = read_varint(&rd, &n, &raw, diag, "index");
+    if (res == UZ_OK && (n > MAX_BLOCKS || n > m->length))
+        res = corrupt(diag, rd.offset, "index too long");
+    if (res == UZ_OK && !(m->blocks = calloc(n ? n : 1, sizeof *m->blocks)))
+        res = UZ_ERR_NOMEM;
+    for (uint64_t i = 0; res == UZ_OK && i < n; i++) {
+        res = read_varint(&rd, &m->blocks[i].offset, &raw, diag, "index");
+        if (res == UZ_OK)
+            res = read_varint(&rd, &m->blocks[i].games, &raw, diag, "index");
+        if (res == UZ_OK && (m->blocks[i].offset >= index_offset || m->blocks[i].games == 0 ||
+                             m->blocks[i].games > MAX_BLOCK_GAMES || (i && m->blocks[i].offset <= m->blocks[i - 1].offset)))
+            res = corrupt(diag, rd.offset, "index entry out of range");
+        games += res == UZ_OK ? m->blocks[i].games : 0;
+        m->n_blocks = (size_t)i + 1;
+    }
+    uint8_t crc[4];
+    if (res == UZ_OK)
+        res = read_exact(&rd, crc, 4, diag, "index checksum");
+    if (res == UZ_OK && (get_le(crc, 4) != uz_crc32(0, raw.data, raw.size) || games != m->games))
+        res = corrupt(diag, rd.offset, "index checksum mismatch");
+    if (res == UZ_ERR_NOMEM)
+        uz_diag_set(diag, res, 0, 0, "out of memory");
+    uz_buf_free(&raw);
+    if (res != UZ_OK) {
+        free(m->blocks);
+        m->blocks = NULL;
+    }
+    return res;
+}
+
+static uz_result file_size(FILE *f, const char *name, uint64_t *size, uz_diag *diag)
+{
+    if (fseeko(f, 0, SEEK_END) != 0)
+        return io_error(diag, name);
+    off_t end = ftello(f);
+    if (end < 0)
+        return io_error(diag, name);
+    *size = (uint64_t)end;
+    return UZ_OK;
+}
+
+/* Reads the header of the member starting at start. */
+static uz_result read_member_header(FILE *f, const char *name, uint64_t start, uz_archive_header *h, uz_diag *diag)
+{
+    uz_result res = seek_to(f, start, diag, name);
+    if (res != UZ_OK)
+        return res;
+    uz_archive_reader rd = {.f = f, .name = name, .offset = start};
+    uint8_t fixed[16];
+    if ((res = read_exact(&rd, fixed, 16, diag, "header")) != UZ_OK)
+        return res;
+    return read_header_from(&rd, fixed, h, diag);
+}
+
+uz_result uz_archive_list_members(FILE *f, const char *name, uz_archive_member_info *out, size_t cap, size_t *n,
+                                  uz_diag *diag)
+{
+    uint64_t end;
+    uz_result res = file_size(f, name, &end, diag);
+    size_t count = 0;
+    while (res == UZ_OK && end > 0) {
+        member_map m;
+        if ((res = map_member(f, name, end, &m, diag)) != UZ_OK)
+            break;
+        if (count < cap) {
+            /* Shift to keep file order: members are found last first. */
+            memmove(out + 1, out, (count < cap - 1 ? count : cap - 1) * sizeof *out);
+            out[0].offset = m.start;
+            out[0].length = m.length;
+            out[0].games = m.games;
+            out[0].blocks = m.n_blocks;
+            res = read_member_header(f, name, m.start, &out[0].header, diag);
+        }
+        count++;
+        end = m.start;
+        free(m.blocks);
+    }
+    *n = count;
+    return res;
+}
+
+uz_result uz_archive_seek_game(FILE *f, const char *name, uint64_t game, uz_archive_header *header,
+                               uz_archive_block *block, size_t *index_in_block, uz_diag *diag)
+{
+    uint64_t end, total = 0;
+    uz_result res = file_size(f, name, &end, diag);
+    if (res != UZ_OK)
+        return res;
+    /* First pass: count all games, since numbering starts with the first member. */
+    uint64_t e = end;
+    while (e > 0) {
+        member_map m;
+        if ((res = map_member(f, name, e, &m, diag)) != UZ_OK)
+            return res;
+        total += m.games;
+        e = m.start;
+        free(m.blocks);
+    }
+    if (game == 0 || game > total) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "%s has %llu games; there is no game %llu", name, (unsigned long long)total,
+                    (unsigned long long)game);
+        return UZ_ERR_ARG;
+    }
+    /* Second pass: find the member holding the game, counting from the back. */
+    uint64_t after = total; /* games in this member and the ones before it */
+    e = end;
+    for (;;) {
+        member_map m;
+        if ((res = map_member(f, name, e, &m, diag)) != UZ_OK)
+            return res;
+        uint64_t first = after - m.games + 1;
+        if (game >= first) {
+            uint64_t k = game - first;
+            size_t b = 0;
+            while (b < m.n_blocks && k >= m.blocks[b].games)
+                k -= m.blocks[b++].games;
+            res = read_member_header(f, name, m.start, header, diag);
+            if (res == UZ_OK)
+                res = seek_to(f, m.start + m.blocks[b].offset, diag, name);
+            if (res == UZ_OK) {
+                uz_archive_reader rd = {.f = f, .name = name, .offset = m.start + m.blocks[b].offset};
+                uint8_t magic[4];
+                res = read_exact(&rd, magic, 4, diag, "block");
+                if (res == UZ_OK && memcmp(magic, block_magic, 4) != 0)
+                    res = corrupt(diag, rd.offset - 4, "block expected");
+                if (res == UZ_OK)
+                    res = read_block_body(&rd, rd.offset - 4, block, diag);
+                if (res == UZ_OK && block->n_games != m.blocks[b].games)
+                    res = corrupt(diag, rd.offset, "block does not match the index");
+                uz_buf_free(&rd.zbuf);
+            }
+            *index_in_block = (size_t)k;
+            free(m.blocks);
+            return res;
+        }
+        after -= m.games;
+        e = m.start;
+        free(m.blocks);
+    }
+}

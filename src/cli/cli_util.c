@@ -1,0 +1,184 @@
+/* Error reporting, safe output files and progress lines for the ucizip CLI. */
+#include "cli_util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("ucizip: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void cli_report(const char *file, const uz_diag *diag)
+{
+    fprintf(stderr, "ucizip: ");
+    if (file)
+        fprintf(stderr, "%s:", file);
+    if (diag->line > 0)
+        fprintf(stderr, "%ld:%ld:", diag->line, diag->column > 0 ? diag->column : 1);
+    if (file || diag->line > 0)
+        fputc(' ', stderr);
+    if (diag->game > 0)
+        fprintf(stderr, "game %ld: ", diag->game);
+    fprintf(stderr, "%s\n", diag->message[0] ? diag->message : uz_result_str(diag->code));
+}
+
+FILE *cli_open_input(const char *path, const char **name)
+{
+    if (!path || strcmp(path, "-") == 0) {
+        *name = "<stdin>";
+        return stdin;
+    }
+    *name = path;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        cli_error("%s: %s", path, strerror(errno));
+    return f;
+}
+
+void cli_close_input(FILE *f)
+{
+    if (f && f != stdin)
+        fclose(f);
+}
+
+static char *dup_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+int cli_output_open(cli_output *out, const char *path, bool force)
+{
+    memset(out, 0, sizeof *out);
+    if (!path || strcmp(path, "-") == 0) {
+        out->f = stdout;
+        return 0;
+    }
+    struct stat st;
+    if (!force && stat(path, &st) == 0) {
+        cli_error("%s already exists; use -f to overwrite", path);
+        return -1;
+    }
+    out->final_path = dup_string(path);
+    size_t n = strlen(path) + 32;
+    out->tmp_path = malloc(n);
+    if (!out->final_path || !out->tmp_path) {
+        cli_error("out of memory");
+        goto fail;
+    }
+    snprintf(out->tmp_path, n, "%s.%ld.tmp", path, (long)getpid());
+    out->f = fopen(out->tmp_path, "wb");
+    if (!out->f) {
+        cli_error("%s: %s", out->tmp_path, strerror(errno));
+        goto fail;
+    }
+    return 0;
+fail:
+    free(out->final_path);
+    free(out->tmp_path);
+    memset(out, 0, sizeof *out);
+    return -1;
+}
+
+int cli_output_commit(cli_output *out)
+{
+    if (out->f == stdout) {
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            cli_error("<stdout>: %s", strerror(errno));
+            return -1;
+        }
+        out->f = NULL;
+        return 0;
+    }
+    int err = 0;
+    if (fflush(out->f) != 0 || ferror(out->f) || fsync(fileno(out->f)) != 0)
+        err = errno ? errno : EIO;
+    if (fclose(out->f) != 0 && !err)
+        err = errno;
+    out->f = NULL;
+    if (!err && rename(out->tmp_path, out->final_path) != 0)
+        err = errno;
+    if (err) {
+        cli_error("%s: %s", out->final_path, strerror(err));
+        cli_output_abort(out);
+        return -1;
+    }
+    free(out->tmp_path);
+    free(out->final_path);
+    out->tmp_path = out->final_path = NULL;
+    return 0;
+}
+
+void cli_output_abort(cli_output *out)
+{
+    if (out->f && out->f != stdout)
+        fclose(out->f);
+    out->f = NULL;
+    if (out->tmp_path)
+        remove(out->tmp_path);
+    free(out->tmp_path);
+    free(out->final_path);
+    out->tmp_path = out->final_path = NULL;
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void cli_progress_init(cli_progress *p, bool force)
+{
+    p->enabled = force || isatty(STDERR_FILENO);
+    p->start = p->last = cli_now();
+}
+
+void cli_progress_update(cli_progress *p, long games, long plies, long long bytes_in)
+{
+    if (!p->enabled)
+        return;
+    double now = cli_now();
+    if (now - p->last < 0.5)
+        return;
+    p->last = now;
+    double t = now - p->start;
+    fprintf(stderr, "\r%ld games, %ld plies, %.1f MB in %.0f s (%.1f plies/s)   ", games, plies,
+            bytes_in / 1e6, t, t > 0 ? plies / t : 0.0);
+    fflush(stderr);
+}
+
+void cli_progress_done(cli_progress *p)
+{
+    if (p->enabled && p->last != p->start)
+        fputc('\n', stderr);
+}
+
+int cli_parse_long(const char *opt, const char *text, long min, long max, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < min || v > max) {
+        cli_error("%s: expected a whole number from %ld to %ld, got '%s'", opt, min, max, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}

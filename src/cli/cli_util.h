@@ -1,0 +1,55 @@
+/* Helpers shared by the subcommands: error messages, input and output files
+ * (stdin/stdout as "-", temporary file then rename), progress lines. */
+#ifndef UCIZIP_CLI_UTIL_H
+#define UCIZIP_CLI_UTIL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ucizip/common.h"
+
+/* Exit statuses: 0 success, 1 bad input or failed check, 2 usage error. */
+enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
+
+/* "ucizip: message" on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "ucizip: FILE:LINE:COL: game N: message" (parts that are 0 are left out). */
+void cli_report(const char *file, const uz_diag *diag);
+
+/* Opens path for reading; NULL or "-" is stdin. *name receives a display name. */
+FILE *cli_open_input(const char *path, const char **name);
+void cli_close_input(FILE *f);
+
+/* An output file written under a temporary name in the same directory and renamed
+ * over the final name only by cli_output_commit, so an interrupted or failed run never
+ * leaves a half-written file. "-" or NULL writes to stdout directly. */
+typedef struct cli_output {
+    FILE *f;
+    char *final_path;
+    char *tmp_path;
+} cli_output;
+
+/* Refuses to replace an existing file unless force. Returns 0 or prints and returns -1. */
+int cli_output_open(cli_output *out, const char *path, bool force);
+/* Flushes, fsyncs and renames. Returns 0 or prints and returns -1 (temp file removed). */
+int cli_output_commit(cli_output *out);
+/* Removes the temporary file (if any). Safe after commit. */
+void cli_output_abort(cli_output *out);
+
+/* Progress on stderr for long runs: only when stderr is a terminal or forced with
+ * --progress; at most a few updates per second. */
+typedef struct cli_progress {
+    bool enabled;
+    double start;
+    double last;
+} cli_progress;
+
+void cli_progress_init(cli_progress *p, bool force);
+void cli_progress_update(cli_progress *p, long games, long plies, long long bytes_in);
+void cli_progress_done(cli_progress *p);
+double cli_now(void);
+
+/* Parses a non-negative integer option; prints a usage error and returns -1 if bad. */
+int cli_parse_long(const char *opt, const char *text, long min, long max, long *out);
+
+#endif

@@ -1,0 +1,103 @@
+/* ucizip pgn: rewrite PGN in export format, or print main lines in UCI notation. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_util.h"
+#include "ucizip/pgn.h"
+
+static const char pgn_usage[] =
+    "usage: ucizip pgn [IN.pgn|-] [-o OUT|-] [--uci] [-k] [-f]\n"
+    "  -o, --output FILE   write here instead of stdout\n"
+    "  --uci               print each game's main line in UCI notation, one game per line\n"
+    "  -k, --keep-going    skip games with errors (each reported) instead of stopping\n"
+    "  -f, --force         overwrite OUT if it exists\n";
+
+static int write_uci_line(FILE *out, const uz_game *game)
+{
+    char text[UZ_UCI_MAX];
+    for (size_t i = 0; i < game->main.n_nodes; i++) {
+        uz_move_to_uci(game->main.nodes[i].move, text);
+        if (fprintf(out, i ? " %s" : "%s", text) < 0)
+            return -1;
+    }
+    return fputc('\n', out) == EOF ? -1 : 0;
+}
+
+int cmd_pgn(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"output", required_argument, NULL, 'o'}, {"uci", no_argument, NULL, 'u'},
+        {"keep-going", no_argument, NULL, 'k'},   {"force", no_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    const char *out_path = NULL;
+    bool uci = false, keep_going = false, force = false;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:kfh", options, NULL)) != -1) {
+        switch (c) {
+        case 'o': out_path = optarg; break;
+        case 'u': uci = true; break;
+        case 'k': keep_going = true; break;
+        case 'f': force = true; break;
+        case 'h': fputs(pgn_usage, stdout); return CLI_EXIT_OK;
+        default: fputs(pgn_usage, stderr); return CLI_EXIT_USAGE;
+        }
+    }
+    if (argc - optind > 1) {
+        fputs(pgn_usage, stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const char *in_name;
+    FILE *in = cli_open_input(optind < argc ? argv[optind] : NULL, &in_name);
+    if (!in)
+        return CLI_EXIT_FAIL;
+
+    int status = CLI_EXIT_FAIL;
+    long skipped = 0;
+    cli_output out;
+    uz_game game;
+    uz_game_init(&game);
+    uz_pgn_reader *reader = uz_pgn_reader_open(in, in_name);
+    if (!reader) {
+        cli_error("out of memory");
+        goto close_input;
+    }
+    if (cli_output_open(&out, out_path, force) != 0)
+        goto close_reader;
+    for (;;) {
+        uz_diag diag = {0};
+        uz_result r = uz_pgn_read_game(reader, &game, &diag);
+        if (r == UZ_DONE)
+            break;
+        if (r != UZ_OK) {
+            cli_report(in_name, &diag);
+            if (!keep_going || r == UZ_ERR_IO || r == UZ_ERR_NOMEM)
+                goto abort_output;
+            skipped++;
+            continue;
+        }
+        int w = uci ? write_uci_line(out.f, &game) : (uz_pgn_write_game(out.f, &game) == UZ_OK ? 0 : -1);
+        if (w != 0) {
+            cli_error("%s: write error", out_path ? out_path : "<stdout>");
+            goto abort_output;
+        }
+    }
+    if (cli_output_commit(&out) != 0)
+        goto close_reader;
+    status = CLI_EXIT_OK;
+    if (skipped) {
+        cli_error("%s: %ld game%s skipped because of errors", in_name, skipped, skipped == 1 ? "" : "s");
+        status = CLI_EXIT_FAIL;
+    }
+    goto close_reader;
+abort_output:
+    cli_output_abort(&out);
+close_reader:
+    uz_pgn_reader_close(reader);
+close_input:
+    uz_game_clear(&game);
+    cli_close_input(in);
+    return status;
+}

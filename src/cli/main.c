@@ -1,0 +1,71 @@
+/* ucizip: command-line entry point; dispatches to the subcommands. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_util.h"
+#include "ucizip/common.h"
+
+static const char usage_text[] =
+    "usage: ucizip COMMAND [ARGS]\n"
+    "\n"
+    "Compresses chess games (PGN) by coding each move against a UCI engine's scores.\n"
+    "\n"
+    "commands:\n"
+    "  compress [IN.pgn|-] [-o OUT.ucz|-]   PGN to archive (default output: IN.pgn.ucz)\n"
+    "  decompress [IN.ucz|-] [-o OUT|-]     archive to PGN (export format)\n"
+    "  info ARCHIVE [--json]                header, engine, games, sizes, bits/move\n"
+    "  verify ARCHIVE                       decode every game and check its checksum\n"
+    "  extract ARCHIVE --game N             print one game without decoding the others\n"
+    "  stats FILE.pgn [--json] [--no-engine] [--k-sweep K,K,...]\n"
+    "                                       bits/move of each coding method\n"
+    "  explain FILE.pgn [--game N]          move-by-move scores, probabilities, codes\n"
+    "  engine [--engine PATH|NAME] [--depth N] [--mode multipv|searchmoves] [--json]\n"
+    "                                       engine name, options, fingerprint, speed\n"
+    "  pgn [IN.pgn|-] [-o OUT|-] [--uci]    rewrite PGN in export format (or UCI main lines)\n"
+    "\n"
+    "Run 'ucizip COMMAND --help' for a command's options.\n";
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+};
+
+static const struct command commands[] = {
+    {"pgn", cmd_pgn},
+    {"stats", cmd_stats},
+    {"engine", cmd_engine},
+    {"compress", cmd_compress},
+    {"decompress", cmd_decompress},
+    {"info", cmd_info},
+    {"verify", cmd_verify},
+    {"extract", cmd_extract},
+    {"explain", cmd_explain},
+};
+
+int main(int argc, char **argv)
+{
+    /* Engine pipes are socket pairs: a write to an engine that died must give an
+     * error, not kill us with SIGPIPE. */
+    signal(SIGPIPE, SIG_IGN);
+
+    if (argc < 2) {
+        fputs(usage_text, stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        fputs(usage_text, stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
+        printf("ucizip %s\n", UZ_VERSION_STRING);
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    cli_error("unknown command '%s' (see 'ucizip --help')", name);
+    return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,112 @@
+/* The walk of a game tree in coding order, resolving each step's position from the
+ * moves of the steps before it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ucizip/gamecode.h"
+
+typedef struct walk_builder {
+    uz_step *steps;
+    size_t n, cap;
+} walk_builder;
+
+static uz_result add_step(walk_builder *b, uz_node *node, uint32_t base, bool from_before, bool main_line)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 128;
+        uz_step *s = realloc(b->steps, cap * sizeof *s);
+        if (!s)
+            return UZ_ERR_NOMEM;
+        b->steps = s;
+        b->cap = cap;
+    }
+    b->steps[b->n++] = (uz_step){.node = node, .base = base, .from_before = from_before, .main_line = main_line,
+                                 .played = -1};
+    return UZ_OK;
+}
+
+/* Appends the steps of line, whose first move is played from the position described by
+ * (base, from_before). */
+static uz_result add_line(walk_builder *b, uz_line *line, uint32_t base, bool from_before, bool main_line)
+{
+    for (size_t i = 0; i < line->n_nodes; i++) {
+        uz_node *node = &line->nodes[i];
+        uint32_t self = (uint32_t)b->n;
+        uz_result r = add_step(b, node, base, from_before, main_line);
+        if (r != UZ_OK)
+            return r;
+        for (size_t v = 0; v < node->n_variations; v++)
+            if ((r = add_line(b, &node->variations[v], self, true, false)) != UZ_OK)
+                return r;
+        base = self;
+        from_before = false;
+    }
+    return UZ_OK;
+}
+
+uz_result uz_walk_init(uz_walk *w, uz_game *game)
+{
+    memset(w, 0, sizeof *w);
+    w->game = game;
+    walk_builder b = {0};
+    uz_result r = add_line(&b, &game->main, UZ_STEP_START, false, true);
+    if (r == UZ_OK && b.n && !(w->before = malloc(b.n * sizeof *w->before)))
+        r = UZ_ERR_NOMEM;
+    if (r != UZ_OK) {
+        free(b.steps);
+        free(w->before);
+        memset(w, 0, sizeof *w);
+        return r;
+    }
+    w->steps = b.steps;
+    w->n_steps = b.n;
+    return UZ_OK;
+}
+
+void uz_walk_free(uz_walk *w)
+{
+    if (!w)
+        return;
+    for (size_t i = 0; i < w->n_steps; i++)
+        free(w->steps[i].scores);
+    free(w->steps);
+    free(w->before);
+    memset(w, 0, sizeof *w);
+}
+
+uz_result uz_walk_resolve_next(uz_walk *w, uz_move *legal, int *n_legal)
+{
+    size_t s = w->resolved;
+    uz_step *step = &w->steps[s];
+    uz_position *pos = &w->before[s];
+    if (step->base == UZ_STEP_START) {
+        *pos = w->game->start;
+    } else {
+        const uz_step *base = &w->steps[step->base];
+        *pos = w->before[step->base];
+        if (!step->from_before) {
+            uz_undo undo;
+            uz_make_move(pos, base->node->move, &undo);
+        }
+    }
+    if (step->node->move == UZ_MOVE_NULL) {
+        /* A null move is stored in the structure stream and never coded. */
+        step->n_legal = 0;
+        *n_legal = 0;
+        w->resolved++;
+        return UZ_OK;
+    }
+    int n = uz_generate_legal(pos, legal);
+    *n_legal = n;
+    step->n_legal = (uint16_t)n;
+    if (step->node->move != UZ_MOVE_NONE) {
+        int i = 0;
+        while (i < n && legal[i] != step->node->move)
+            i++;
+        if (i == n)
+            return UZ_ERR_ILLEGAL;
+        step->played = (int16_t)i;
+    }
+    w->resolved++;
+    return UZ_OK;
+}
