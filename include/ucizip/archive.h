@@ -50,7 +50,7 @@ typedef struct uz_archive_header {
     uint32_t mode;          /* uz_engine_mode */
     uint32_t hash_mb;
     uint32_t threads;
-    char engine_options[512]; /* "name=value" lines */
+    char engine_settings[2048]; /* canonical settings text of the engine bridge */
     uint32_t model_kind;
     uint32_t model_k_milli;
     uint32_t model_floor;
@@ -66,9 +66,10 @@ typedef struct uz_archive_writer uz_archive_writer;
 
 /* Starts a member on out (not owned) and writes its header. */
 uz_result uz_archive_writer_open(uz_archive_writer **out, FILE *f, const uz_archive_header *header, uz_diag *diag);
-/* Appends a block: the raw structure stream of its n_games games (zstd-compressed here
- * at the given level) and their concatenated move streams. */
-uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, const uz_buf *structure,
+/* Appends a block: the raw structure stream of its n_games games (zstd-compressed here),
+ * their concatenated move streams, and n_moves, the number of moves (nodes) the block's
+ * game trees hold, for reports. */
+uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t n_moves, const uz_buf *structure,
                                  const uint8_t *moves, size_t moves_size, uz_diag *diag);
 /* Writes index and footer. Frees w in any case. */
 uz_result uz_archive_writer_finish(uz_archive_writer *w, uz_diag *diag);
@@ -82,6 +83,8 @@ uint64_t uz_archive_writer_bytes(const uz_archive_writer *w);
 /* One block as read: the decompressed structure stream and the move streams. */
 typedef struct uz_archive_block {
     size_t n_games;
+    uint64_t n_moves;        /* moves in the block's game trees */
+    uint64_t struct_stored;  /* compressed size of the structure stream */
     uz_buf structure;
     uz_buf moves;
     uint64_t offset;         /* of the block in the file */
@@ -111,7 +114,7 @@ uz_result uz_archive_seek_game(FILE *f, const char *name, uint64_t game, uz_arch
 
 /* Member summaries for `info`: walks a seekable file from its end. */
 typedef struct uz_archive_member_info {
-    uint64_t offset, length, games, blocks;
+    uint64_t offset, length, games, blocks, moves;
     uz_archive_header header;
 } uz_archive_member_info;
 /* Fills up to cap entries (in file order) and returns the member count in *n. */

@@ -43,7 +43,8 @@ void uz_walk_free(uz_walk *w);
 uz_result uz_walk_resolve_next(uz_walk *w, uz_move *legal, int *n_legal);
 
 /* Resolves every step of every walk and scores every position that has two or more legal
- * moves, keeping the pool's workers busy across all the games. */
+ * moves, keeping the pool's workers busy across all the games. With pool NULL it only
+ * resolves (positions, legal move counts, played indexes). */
 uz_result uz_score_walks(uz_pool *pool, uz_walk *walks, size_t n_walks, uz_diag *diag);
 
 /* Codes the played move of every scored step of w. */

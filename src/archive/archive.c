@@ -26,7 +26,7 @@ enum header_key {
     KEY_MODE = 5,
     KEY_HASH = 6,
     KEY_THREADS = 7,
-    KEY_ENGINE_OPTIONS = 8,
+    KEY_ENGINE_SETTINGS = 8,
     KEY_MODEL = 9,
     KEY_CODER = 10,
     KEY_BLOCK_GAMES = 11,
@@ -105,7 +105,7 @@ static uz_result header_encode(uz_buf *b, const uz_archive_header *h)
     U1(KEY_MODE, h->mode);
     U1(KEY_HASH, h->hash_mb);
     U1(KEY_THREADS, h->threads);
-    S1(KEY_ENGINE_OPTIONS, h->engine_options);
+    S1(KEY_ENGINE_SETTINGS, h->engine_settings);
     uint64_t model[3] = {h->model_kind, h->model_k_milli, h->model_floor};
     if (r == UZ_OK)
         r = put_field_uints(b, KEY_MODEL, model, 3);
@@ -159,7 +159,7 @@ static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_head
         case KEY_MODE: r = read_uints(s, n, v, 1, 1); h->mode = (uint32_t)v[0]; break;
         case KEY_HASH: r = read_uints(s, n, v, 1, UINT32_MAX); h->hash_mb = (uint32_t)v[0]; break;
         case KEY_THREADS: r = read_uints(s, n, v, 1, UINT32_MAX); h->threads = (uint32_t)v[0]; break;
-        case KEY_ENGINE_OPTIONS: r = copy_text(h->engine_options, sizeof h->engine_options, s, n); break;
+        case KEY_ENGINE_SETTINGS: r = copy_text(h->engine_settings, sizeof h->engine_settings, s, n); break;
         case KEY_MODEL:
             r = read_uints(s, n, v, 3, UINT32_MAX);
             h->model_kind = (uint32_t)v[0];
@@ -191,6 +191,7 @@ static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_head
 typedef struct block_entry {
     uint64_t offset;
     uint64_t games;
+    uint64_t moves;
 } block_entry;
 
 struct uz_archive_writer {
@@ -242,7 +243,7 @@ fail:
     return r;
 }
 
-uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, const uz_buf *structure,
+uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t n_moves, const uz_buf *structure,
                                  const uint8_t *moves, size_t moves_size, uz_diag *diag)
 {
     uz_result r;
@@ -269,7 +270,7 @@ uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, const uz_
     }
     uz_buf head = {0};
     if (uz_buf_append(&head, block_magic, 4) || uz_buf_put_varint(&head, n_games) ||
-        uz_buf_put_varint(&head, structure->size) || uz_buf_put_varint(&head, zsize) ||
+        uz_buf_put_varint(&head, n_moves) || uz_buf_put_varint(&head, structure->size) || uz_buf_put_varint(&head, zsize) ||
         uz_buf_put_varint(&head, moves_size)) {
         uz_buf_free(&head);
         goto nomem;
@@ -288,7 +289,7 @@ uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, const uz_
         r = write_bytes(w, moves, moves_size, diag);
     if (r != UZ_OK)
         return r;
-    w->blocks[w->n_blocks++] = (block_entry){offset, n_games};
+    w->blocks[w->n_blocks++] = (block_entry){offset, n_games, n_moves};
     w->games += n_games;
     return UZ_OK;
 nomem:
@@ -304,7 +305,8 @@ uz_result uz_archive_writer_finish(uz_archive_writer *w, uz_diag *diag)
     if (uz_buf_put_varint(&body, w->n_blocks))
         goto out;
     for (size_t i = 0; i < w->n_blocks; i++)
-        if (uz_buf_put_varint(&body, w->blocks[i].offset) || uz_buf_put_varint(&body, w->blocks[i].games))
+        if (uz_buf_put_varint(&body, w->blocks[i].offset) || uz_buf_put_varint(&body, w->blocks[i].games) ||
+            uz_buf_put_varint(&body, w->blocks[i].moves))
             goto out;
     uint8_t crc[4];
     put_le(crc, uz_crc32(0, body.data, body.size), 4);
@@ -489,15 +491,14 @@ static uz_result read_index_and_footer(uz_archive_reader *r, uz_diag *diag)
 {
     uint64_t index_offset = r->offset - 4 - r->member_start;
     uz_buf raw = {0};
-    uint64_t n, v[2];
+    uint64_t n, v[3];
     uz_result res = read_varint(r, &n, &raw, diag, "index");
     if (res == UZ_OK && n != r->n_blocks)
         res = corrupt(diag, r->offset, "index does not match the blocks");
     for (uint64_t i = 0; res == UZ_OK && i < n; i++) {
-        res = read_varint(r, &v[0], &raw, diag, "index");
-        if (res == UZ_OK)
-            res = read_varint(r, &v[1], &raw, diag, "index");
-        if (res == UZ_OK && (v[0] != r->blocks[i].offset || v[1] != r->blocks[i].games))
+        for (int k = 0; k < 3 && res == UZ_OK; k++)
+            res = read_varint(r, &v[k], &raw, diag, "index");
+        if (res == UZ_OK && (v[0] != r->blocks[i].offset || v[1] != r->blocks[i].games || v[2] != r->blocks[i].moves))
             res = corrupt(diag, r->offset, "index does not match the blocks");
     }
     uint8_t crc[4], footer[UZ_ARCHIVE_FOOTER_SIZE];
@@ -521,9 +522,10 @@ static uz_result read_index_and_footer(uz_archive_reader *r, uz_diag *diag)
 /* Reads a block's body (after its magic) at file offset start into block. */
 static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archive_block *block, uz_diag *diag)
 {
-    uint64_t n_games, raw_size, zsize, moves_size;
+    uint64_t n_games, n_moves, raw_size, zsize, moves_size;
     uz_result res;
-    if ((res = read_varint(r, &n_games, NULL, diag, "block header")) || (res = read_varint(r, &raw_size, NULL, diag, "block header")) ||
+    if ((res = read_varint(r, &n_games, NULL, diag, "block header")) || (res = read_varint(r, &n_moves, NULL, diag, "block header")) ||
+        (res = read_varint(r, &raw_size, NULL, diag, "block header")) ||
         (res = read_varint(r, &zsize, NULL, diag, "block header")) || (res = read_varint(r, &moves_size, NULL, diag, "block header")))
         return res;
     if (n_games == 0 || n_games > MAX_BLOCK_GAMES || raw_size > MAX_BLOCK_BYTES || zsize > MAX_BLOCK_BYTES ||
@@ -548,6 +550,8 @@ static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archiv
         return corrupt(diag, start, "structure stream does not decompress");
     block->structure.size = got;
     block->n_games = (size_t)n_games;
+    block->n_moves = n_moves;
+    block->struct_stored = zsize;
     block->offset = start;
     block->stored_size = r->offset - start;
     return UZ_OK;
@@ -581,7 +585,7 @@ uz_result uz_archive_read_block(uz_archive_reader *r, uz_archive_block *block, u
         r->blocks = b;
         r->cap_blocks = cap;
     }
-    r->blocks[r->n_blocks++] = (block_entry){start - r->member_start, block->n_games};
+    r->blocks[r->n_blocks++] = (block_entry){start - r->member_start, block->n_games, block->n_moves};
     r->games += block->n_games;
     return UZ_OK;
 }
@@ -650,6 +654,8 @@ static uz_result map_member(FILE *f, const char *name, uint64_t end, member_map 
         res = read_varint(&rd, &m->blocks[i].offset, &raw, diag, "index");
         if (res == UZ_OK)
             res = read_varint(&rd, &m->blocks[i].games, &raw, diag, "index");
+        if (res == UZ_OK)
+            res = read_varint(&rd, &m->blocks[i].moves, &raw, diag, "index");
         if (res == UZ_OK && (m->blocks[i].offset >= index_offset || m->blocks[i].games == 0 ||
                              m->blocks[i].games > MAX_BLOCK_GAMES || (i && m->blocks[i].offset <= m->blocks[i - 1].offset)))
             res = corrupt(diag, rd.offset, "index entry out of range");
@@ -712,6 +718,9 @@ uz_result uz_archive_list_members(FILE *f, const char *name, uz_archive_member_i
             out[0].length = m.length;
             out[0].games = m.games;
             out[0].blocks = m.n_blocks;
+            out[0].moves = 0;
+            for (size_t b = 0; b < m.n_blocks; b++)
+                out[0].moves += m.blocks[b].moves;
             res = read_member_header(f, name, m.start, &out[0].header, diag);
         }
         count++;

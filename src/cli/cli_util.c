@@ -182,3 +182,71 @@ int cli_parse_long(const char *opt, const char *text, long min, long max, long *
     *out = v;
     return 0;
 }
+
+int cli_source_open(cli_game_source *src, const char *path, bool keep_going)
+{
+    memset(src, 0, sizeof *src);
+    src->keep_going = keep_going;
+    src->f = cli_open_input(path, &src->name);
+    if (!src->f)
+        return -1;
+    src->reader = uz_pgn_reader_open(src->f, src->name);
+    if (!src->reader) {
+        cli_error("out of memory");
+        cli_close_input(src->f);
+        return -1;
+    }
+    return 0;
+}
+
+long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
+{
+    size_t n = 0;
+    while (n < cap) {
+        uz_diag diag = {0};
+        uz_result r = uz_pgn_read_game(src->reader, &games[n], &diag);
+        if (r == UZ_DONE)
+            break;
+        if (r != UZ_OK) {
+            cli_report(src->name, &diag);
+            if (!src->keep_going || r == UZ_ERR_IO || r == UZ_ERR_NOMEM) {
+                if (!src->keep_going && r != UZ_ERR_IO && r != UZ_ERR_NOMEM)
+                    cli_error("stopped at the first bad game; use -k to skip bad games");
+                return -1;
+            }
+            src->skipped++;
+            continue;
+        }
+        n++;
+        src->games++;
+    }
+    return (long)n;
+}
+
+int cli_source_close(cli_game_source *src)
+{
+    int status = 0;
+    if (src->skipped) {
+        cli_error("%s: %ld game%s skipped because of errors", src->name, src->skipped, src->skipped == 1 ? "" : "s");
+        status = -1;
+    }
+    uz_pgn_reader_close(src->reader);
+    cli_close_input(src->f);
+    memset(src, 0, sizeof *src);
+    return status;
+}
+
+void cli_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "ucizip/common.h"
+#include "ucizip/pgn.h"
 
 /* Exit statuses: 0 success, 1 bad input or failed check, 2 usage error. */
 enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
@@ -49,7 +49,29 @@ void cli_progress_update(cli_progress *p, long games, long plies, long long byte
 void cli_progress_done(cli_progress *p);
 double cli_now(void);
 
+/* Writes s to stdout as a JSON string literal (quotes, escapes). */
+void cli_json_string(const char *s);
+
 /* Parses a non-negative integer option; prints a usage error and returns -1 if bad. */
 int cli_parse_long(const char *opt, const char *text, long min, long max, long *out);
+
+/* PGN input read in batches of games, with the stop-or-skip policy for bad games. */
+typedef struct cli_game_source {
+    FILE *f;
+    const char *name;
+    uz_pgn_reader *reader;
+    bool keep_going; /* skip bad games (each reported) instead of stopping */
+    long games;      /* games read so far */
+    long skipped;    /* bad games skipped */
+} cli_game_source;
+
+/* Opens path ("-" or NULL: stdin). Returns 0 or prints and returns -1. */
+int cli_source_open(cli_game_source *src, const char *path, bool keep_going);
+/* Reads up to cap games into games[] (each cleared first; caller initialised them).
+ * Returns how many (0 at the end of input), or -1 after an error that stops the run
+ * (printed). */
+long cli_source_read(cli_game_source *src, uz_game *games, size_t cap);
+/* Reports the skipped count (if any) and closes. Returns 0, or -1 if games were skipped. */
+int cli_source_close(cli_game_source *src);
 
 #endif

@@ -96,6 +96,8 @@ uz_result uz_score_walks(uz_pool *pool, uz_walk *walks, size_t n_walks, uz_diag 
             }
         }
     }
+    if (!pool)
+        return UZ_OK;
     scoring_slot *slots = calloc(SLOTS, sizeof *slots);
     if (!slots) {
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");

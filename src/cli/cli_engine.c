@@ -1,0 +1,169 @@
+/* Shared engine and model options of the subcommands. */
+#include "cli_engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_util.h"
+
+void cli_engine_opts_init(cli_engine_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->depth = o->nodes = o->hash = o->workers = -1;
+}
+
+void cli_model_opts_init(cli_model_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->params = uz_model_default_params();
+    o->coder = UZ_CODER_RANGE;
+}
+
+/* Parses a decimal number with up to 3 fractional digits into thousandths, without
+ * floating point so the stored parameter is exactly what was typed. */
+static int parse_milli(const char *opt, const char *text, uint64_t max_milli, uint64_t *out)
+{
+    uint64_t whole = 0, frac = 0;
+    int frac_digits = 0;
+    const char *p = text;
+    if (!*p)
+        goto bad;
+    while (*p >= '0' && *p <= '9') {
+        whole = whole * 10 + (uint64_t)(*p++ - '0');
+        if (whole > max_milli)
+            goto bad;
+    }
+    if (*p == '.') {
+        p++;
+        while (*p >= '0' && *p <= '9' && frac_digits < 3) {
+            frac = frac * 10 + (uint64_t)(*p++ - '0');
+            frac_digits++;
+        }
+        while (*p == '0')
+            p++;
+    }
+    if (*p || p == text)
+        goto bad;
+    while (frac_digits++ < 3)
+        frac *= 10;
+    *out = whole * 1000 + frac;
+    if (*out > max_milli)
+        goto bad;
+    return 0;
+bad:
+    cli_error("%s: expected a number (up to 3 decimals), got '%s'", opt, text);
+    return -1;
+}
+
+int cli_engine_opt(cli_engine_opts *o, int c, const char *arg)
+{
+    switch (c) {
+    case OPT_ENGINE: o->engine = arg; return 1;
+    case OPT_DEPTH: return cli_parse_long("--depth", arg, 1, 100, &o->depth) ? -1 : 1;
+    case OPT_NODES: return cli_parse_long("--nodes", arg, 1, 2000000000L, &o->nodes) ? -1 : 1;
+    case OPT_HASH: return cli_parse_long("--hash", arg, 1, 1 << 20, &o->hash) ? -1 : 1;
+    case OPT_WORKERS: return cli_parse_long("--workers", arg, 1, 256, &o->workers) ? -1 : 1;
+    case OPT_MODE: {
+        uz_engine_mode m;
+        if (!uz_engine_mode_parse(arg, &m)) {
+            cli_error("--mode: expected multipv or searchmoves, got '%s'", arg);
+            return -1;
+        }
+        o->mode = arg;
+        return 1;
+    }
+    }
+    return 0;
+}
+
+int cli_model_opt(cli_model_opts *o, int c, const char *arg)
+{
+    uint64_t v;
+    switch (c) {
+    case OPT_K:
+        if (parse_milli("--k", arg, UZ_MODEL_K_MILLI_MAX, &v))
+            return -1;
+        if (v < UZ_MODEL_K_MILLI_MIN) {
+            cli_error("--k: must be at least 1, got '%s'", arg);
+            return -1;
+        }
+        o->params.k_milli = (uint32_t)v;
+        o->k_given = true;
+        return 1;
+    case OPT_FLOOR:
+        if (parse_milli("--floor", arg, 1000, &v))
+            return -1;
+        /* thousandths to 1/65536 units, rounded */
+        o->params.floor_q16 = (uint32_t)((v * UZ_MODEL_FLOOR_ONE + 500) / 1000);
+        o->floor_given = true;
+        return 1;
+    case OPT_CODER:
+        if (strcmp(arg, "huffman") == 0)
+            o->coder = UZ_CODER_HUFFMAN;
+        else if (strcmp(arg, "range") == 0)
+            o->coder = UZ_CODER_RANGE;
+        else {
+            cli_error("--coder: expected huffman or range, got '%s'", arg);
+            return -1;
+        }
+        o->coder_given = true;
+        return 1;
+    }
+    return 0;
+}
+
+int cli_default_workers(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+int cli_engine_settings(const cli_engine_opts *o, uz_engine_settings *s)
+{
+    const char *dirs[8];
+    uz_engine_default_dirs(dirs, 8);
+    uz_diag diag = {0};
+    if (uz_engine_settings_from_spec(s, o->engine ? o->engine : "stockfish", dirs, &diag) != UZ_OK) {
+        cli_report(NULL, &diag);
+        return -1;
+    }
+    if (o->depth > 0)
+        s->depth = (int)o->depth;
+    if (o->nodes > 0)
+        s->nodes = o->nodes;
+    if (o->hash > 0)
+        s->hash_mb = (int)o->hash;
+    if (o->mode)
+        uz_engine_mode_parse(o->mode, &s->mode);
+    return 0;
+}
+
+int cli_pool_open(const cli_engine_opts *o, uz_pool **pool)
+{
+    uz_engine_settings s;
+    if (cli_engine_settings(o, &s) != 0)
+        return -1;
+    uz_diag diag = {0};
+    int workers = o->workers > 0 ? (int)o->workers : cli_default_workers();
+    if (uz_pool_create(pool, &s, workers, &diag) != UZ_OK) {
+        cli_report(NULL, &diag);
+        return -1;
+    }
+    return 0;
+}
+
+const char *cli_coder_name(uz_coder_kind kind)
+{
+    return kind == UZ_CODER_HUFFMAN ? "huffman" : kind == UZ_CODER_RANGE ? "range" : "?";
+}
+
+void cli_format_k(uint32_t k_milli, char *out, size_t cap)
+{
+    snprintf(out, cap, "%u.%03u", k_milli / 1000, k_milli % 1000);
+    char *end = out + strlen(out) - 1;
+    while (*end == '0')
+        *end-- = 0;
+    if (*end == '.')
+        *end = 0;
+}

@@ -1,0 +1,76 @@
+/* Command-line options shared by the subcommands that run an engine or a model:
+ * --engine, --depth, --nodes, --mode, --hash, --workers, --k, --floor, --coder. */
+#ifndef UCIZIP_CLI_ENGINE_H
+#define UCIZIP_CLI_ENGINE_H
+
+#include <getopt.h>
+#include <stdbool.h>
+
+#include "ucizip/coder.h"
+#include "ucizip/engine.h"
+#include "ucizip/model.h"
+
+enum {
+    OPT_ENGINE = 1000,
+    OPT_DEPTH,
+    OPT_NODES,
+    OPT_MODE,
+    OPT_HASH,
+    OPT_WORKERS,
+    OPT_K,
+    OPT_FLOOR,
+    OPT_CODER,
+};
+
+#define CLI_ENGINE_OPTIONS                                                                        \
+    {"engine", required_argument, NULL, OPT_ENGINE}, {"depth", required_argument, NULL, OPT_DEPTH}, \
+        {"nodes", required_argument, NULL, OPT_NODES}, {"mode", required_argument, NULL, OPT_MODE},   \
+        {"hash", required_argument, NULL, OPT_HASH}, {"workers", required_argument, NULL, OPT_WORKERS}
+#define CLI_MODEL_OPTIONS                                                                         \
+    {"k", required_argument, NULL, OPT_K}, {"floor", required_argument, NULL, OPT_FLOOR},           \
+        {"coder", required_argument, NULL, OPT_CODER}
+
+#define CLI_ENGINE_HELP                                                                          \
+    "  --engine PATH|NAME  UCI engine: a profile name from engines/ (stockfish, ethereal),\n"    \
+    "                      a .profile file or an executable (default: stockfish)\n"             \
+    "  --depth N           fixed search depth (default: the profile's)\n"                       \
+    "  --nodes N           node limit per search instead of / besides depth\n"                  \
+    "  --mode M            multipv (one MultiPV search) or searchmoves (one search per move)\n" \
+    "  --hash MB           engine Hash size (part of what the scores depend on)\n"              \
+    "  --workers N         engine processes to run in parallel (default: number of cores)\n"
+#define CLI_MODEL_HELP                                                                           \
+    "  --k K               model sharpness: p ~ K^(score in pawns) (default 80... see README)\n" \
+    "  --floor F           uniform share mixed into every distribution, 0..1\n"                  \
+    "  --coder C           huffman or range\n"
+
+typedef struct cli_engine_opts {
+    const char *engine;
+    long depth, nodes, hash, workers; /* -1: not given */
+    const char *mode;
+} cli_engine_opts;
+
+typedef struct cli_model_opts {
+    uz_model_params params;
+    uz_coder_kind coder;
+    bool k_given, floor_given, coder_given;
+} cli_model_opts;
+
+void cli_engine_opts_init(cli_engine_opts *o);
+void cli_model_opts_init(cli_model_opts *o);
+/* Handles one getopt_long result if it is an engine or model option: returns 1 if
+ * handled, 0 if not one of ours, -1 on a bad value (message printed). */
+int cli_engine_opt(cli_engine_opts *o, int c, const char *arg);
+int cli_model_opt(cli_model_opts *o, int c, const char *arg);
+
+/* Builds engine settings from the options (profile lookup, overrides). Prints errors. */
+int cli_engine_settings(const cli_engine_opts *o, uz_engine_settings *s);
+/* Starts a pool for the options; prints errors. Returns 0 or -1. */
+int cli_pool_open(const cli_engine_opts *o, uz_pool **pool);
+/* Default number of workers: the number of online cores. */
+int cli_default_workers(void);
+
+const char *cli_coder_name(uz_coder_kind kind);
+/* k as text with 3 decimals trimmed ("80", "4.5"). */
+void cli_format_k(uint32_t k_milli, char *out, size_t cap);
+
+#endif

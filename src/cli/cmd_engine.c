@@ -1,0 +1,174 @@
+/* "ucizip engine": shows the engine, its settings and fingerprint, and times it. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_engine.h"
+#include "cli_util.h"
+#include "ucizip/board.h"
+#include "ucizip/engine.h"
+
+/* Typical positions from real games: opening, middlegames, endgames. */
+static const char *const timing_fens[] = {
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 1 8",
+    "r2q1rk1/1b1nbppp/p2ppn2/1p6/3NP3/1BN1B3/PPPQ1PPP/R4RK1 w - - 4 12",
+    "2r2rk1/pp1qbppp/2n1pn2/3p4/3P4/2NBPN2/PP1Q1PPP/2R2RK1 b - - 7 14",
+    "r4rk1/1pp1qppp/p1np1n2/4p3/2B1P1b1/2NP1N2/PPP1QPPP/R4RK1 w - - 2 10",
+    "8/5pk1/6p1/3R4/p6P/r5P1/5PK1/8 w - - 0 42",
+    "6k1/5p2/4p1p1/3pP1P1/1p1P1K2/1P6/8/8 b - - 3 51",
+    "4r1k1/p4ppp/1p6/2p5/2P1n3/1P2B3/P4PPP/3R2K1 w - - 0 25",
+};
+#define N_TIMING (sizeof timing_fens / sizeof timing_fens[0])
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: ucizip engine [options]\n"
+          "Starts the engine, prints its name, settings and fingerprint, and times it.\n"
+          CLI_ENGINE_HELP
+          "  --positions N       positions to time (1..8, default 8)\n"
+          "  --json              one JSON object instead of text\n"
+          "  -h, --help          this help\n",
+          f);
+}
+
+int cmd_engine(int argc, char **argv)
+{
+    enum { OPT_JSON = 2000, OPT_POSITIONS };
+    static const struct option longopts[] = {
+        CLI_ENGINE_OPTIONS,
+        {"json", no_argument, NULL, OPT_JSON},
+        {"positions", required_argument, NULL, OPT_POSITIONS},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    cli_engine_opts eo;
+    cli_engine_opts_init(&eo);
+    bool json = false;
+    long n_pos = (long)N_TIMING;
+    int c, status = CLI_EXIT_FAIL;
+    uz_pool *pool = NULL;
+    uz_query *q = NULL;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        int r = cli_engine_opt(&eo, c, optarg);
+        if (r < 0)
+            return CLI_EXIT_USAGE;
+        if (r > 0)
+            continue;
+        if (c == OPT_JSON) {
+            json = true;
+        } else if (c == OPT_POSITIONS) {
+            if (cli_parse_long("--positions", optarg, 1, (long)N_TIMING, &n_pos))
+                return CLI_EXIT_USAGE;
+        } else if (c == 'h') {
+            usage(stdout);
+            return CLI_EXIT_OK;
+        } else {
+            usage(stderr);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        cli_error("engine: unexpected argument '%s'", argv[optind]);
+        return CLI_EXIT_USAGE;
+    }
+    if (eo.workers < 0)
+        eo.workers = 1; /* timing is per position on one engine */
+
+    double t0 = cli_now();
+    if (cli_pool_open(&eo, &pool) != 0)
+        goto done;
+    double startup_ms = (cli_now() - t0) * 1000.0;
+
+    q = malloc(sizeof *q);
+    if (!q) {
+        cli_error("out of memory");
+        goto done;
+    }
+    double t1 = cli_now();
+    for (long i = 0; i < n_pos; i++) {
+        uz_diag diag = {0};
+        memset(q, 0, sizeof *q);
+        if (uz_position_from_fen(&q->pos, timing_fens[i], &diag) != UZ_OK) {
+            cli_report(NULL, &diag);
+            goto done;
+        }
+        q->n_moves = uz_generate_legal(&q->pos, q->moves);
+        if (uz_pool_query(pool, q, &diag) != UZ_OK) {
+            cli_report(NULL, &diag);
+            goto done;
+        }
+    }
+    double wall_ms = (cli_now() - t1) * 1000.0;
+    uz_pool_stats st;
+    uz_pool_get_stats(pool, &st);
+    double per_pos = wall_ms / (double)n_pos, search_per_pos = st.search_ms / (double)n_pos;
+
+    const uz_engine_settings *s = uz_pool_settings(pool);
+    char desc[512];
+    uz_pool_describe(pool, desc, sizeof desc);
+    if (json) {
+        printf("{\"name\": ");
+        json_string(stdout, uz_pool_engine_name(pool));
+        printf(", \"path\": ");
+        json_string(stdout, s->path);
+        printf(", \"profile\": ");
+        json_string(stdout, s->profile);
+        printf(", \"fingerprint\": ");
+        json_string(stdout, uz_pool_fingerprint(pool));
+        printf(", \"description\": ");
+        json_string(stdout, desc);
+        printf(", \"settings\": ");
+        json_string(stdout, uz_pool_settings_text(pool));
+        printf(", \"mode\": \"%s\", \"depth\": %d, \"nodes\": %ld, \"hash_mb\": %d, \"threads\": %d",
+               uz_engine_mode_name(s->mode), s->depth, s->nodes, s->hash_mb, s->threads);
+        printf(", \"max_multipv\": %d, \"searchmoves_supported\": %s", s->max_multipv,
+               uz_pool_searchmoves_ok(pool) ? "true" : "false");
+        printf(", \"startup_ms\": %.1f, \"positions\": %ld, \"ms_per_position\": %.2f", startup_ms, n_pos,
+               per_pos);
+        printf(", \"search_ms_per_position\": %.2f}\n", search_per_pos);
+    } else {
+        printf("engine:       %s\n", uz_pool_engine_name(pool));
+        printf("path:         %s\n", s->path);
+        if (s->profile[0])
+            printf("profile:      %s\n", s->profile);
+        printf("settings:     %s\n", desc);
+        printf("fingerprint:  %s\n", uz_pool_fingerprint(pool));
+        printf("searchmoves:  %s\n", uz_pool_searchmoves_ok(pool) ? "supported" : "ignored by the engine");
+        printf("startup:      %.1f ms (start, handshake, probes)\n", startup_ms);
+        printf("time:         %.2f ms/position over %ld positions (engine-reported search %.2f ms)\n",
+               per_pos, n_pos, search_per_pos);
+        printf("recorded settings:\n");
+        const char *t = uz_pool_settings_text(pool);
+        while (*t) {
+            const char *nl = strchr(t, '\n');
+            int len = nl ? (int)(nl - t) : (int)strlen(t);
+            printf("  %.*s\n", len, t);
+            t += len + (nl ? 1 : 0);
+        }
+    }
+    status = CLI_EXIT_OK;
+done:
+    free(q);
+    uz_pool_destroy(pool);
+    return status;
+}

@@ -1,0 +1,355 @@
+/* ucizip stats: bits per move of each coding method on a PGN file, the model's top-k
+ * hit rates, compression as a function of k and the fitted k. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_engine.h"
+#include "cli_util.h"
+#include "ucizip/gamecode.h"
+
+static const char stats_usage[] =
+    "usage: ucizip stats FILE.pgn [options]\n"
+    "  --json              one JSON object instead of a table\n"
+    "  --no-engine         only the methods that need no engine (fromto, index)\n"
+    "  --k-sweep K,K,...   bits/move of the range coder (ideal cost) for each k\n"
+    "  --fit-k             also fit k (and the floor) to this file\n"
+    "  -k, --keep-going    skip bad games (each reported) instead of stopping\n"
+    "  --progress          progress on stderr even when it is not a terminal\n" CLI_ENGINE_HELP CLI_MODEL_HELP;
+
+#define BATCH 64
+#define MAX_SWEEP 32
+
+enum { METHOD_FROMTO, METHOD_INDEX, METHOD_HUFFMAN, METHOD_RANGE, N_METHODS };
+static const char *const method_names[N_METHODS] = {"fromto", "index", "huffman", "range"};
+
+/* Every scored main-line position, kept for k sweeps and fitting. */
+typedef struct sample_store {
+    int32_t *scores;
+    size_t n_scores, cap_scores;
+    struct { size_t offset; int n, played; } *items;
+    size_t n_items, cap_items;
+} sample_store;
+
+static int store_add(sample_store *st, const int32_t *scores, int n, int played)
+{
+    if (st->n_scores + (size_t)n > st->cap_scores) {
+        size_t cap = st->cap_scores ? st->cap_scores : 1 << 16;
+        while (cap < st->n_scores + (size_t)n)
+            cap *= 2;
+        int32_t *p = realloc(st->scores, cap * sizeof *p);
+        if (!p)
+            return -1;
+        st->scores = p;
+        st->cap_scores = cap;
+    }
+    if (st->n_items == st->cap_items) {
+        size_t cap = st->cap_items ? 2 * st->cap_items : 4096;
+        void *p = realloc(st->items, cap * sizeof *st->items);
+        if (!p)
+            return -1;
+        st->items = p;
+        st->cap_items = cap;
+    }
+    memcpy(st->scores + st->n_scores, scores, (size_t)n * sizeof *scores);
+    st->items[st->n_items].offset = st->n_scores;
+    st->items[st->n_items].n = n;
+    st->items[st->n_items].played = played;
+    st->n_items++;
+    st->n_scores += (size_t)n;
+    return 0;
+}
+
+static uz_fit_sample *store_samples(const sample_store *st)
+{
+    uz_fit_sample *s = malloc((st->n_items ? st->n_items : 1) * sizeof *s);
+    if (!s)
+        return NULL;
+    for (size_t i = 0; i < st->n_items; i++)
+        s[i] = (uz_fit_sample){st->scores + st->items[i].offset, st->items[i].n, st->items[i].played};
+    return s;
+}
+
+typedef struct stats_totals {
+    long games, plies, scored;
+    double bits[N_METHODS];
+    long top[3];
+} stats_totals;
+
+static int index_bits(int n)
+{
+    int b = 0;
+    while ((1 << b) < n)
+        b++;
+    return b;
+}
+
+static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, bool engine, sample_store *st)
+{
+    uint32_t freq[UZ_MAX_MOVES];
+    for (size_t i = 0; i < w->n_steps; i++) {
+        const uz_step *s = &w->steps[i];
+        if (!s->main_line || s->node->move == UZ_MOVE_NULL)
+            continue;
+        t->plies++;
+        t->bits[METHOD_FROMTO] += 12;
+        t->bits[METHOD_INDEX] += index_bits(s->n_legal);
+        if (!engine || s->n_legal < 2)
+            continue;
+        uint32_t total = uz_model_frequencies(model, s->scores, s->n_legal, freq);
+        t->bits[METHOD_HUFFMAN] += uz_coder_cost_bits(UZ_CODER_HUFFMAN, freq, s->n_legal, total, s->played);
+        t->bits[METHOD_RANGE] += uz_coder_cost_bits(UZ_CODER_RANGE, freq, s->n_legal, total, s->played);
+        int rank = uz_model_rank(model, s->scores, s->n_legal, s->played);
+        for (int k = rank - 1; k >= 0 && k < 3; k++)
+            t->top[k]++;
+        t->scored++;
+        if (st && store_add(st, s->scores, s->n_legal, s->played) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int parse_sweep(const char *text, uint32_t *k_milli, int *n)
+{
+    char *copy = strdup(text), *save = NULL;
+    if (!copy)
+        return -1;
+    *n = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        cli_model_opts m;
+        cli_model_opts_init(&m);
+        if (*n == MAX_SWEEP || cli_model_opt(&m, OPT_K, tok) != 1) {
+            if (*n == MAX_SWEEP)
+                cli_error("--k-sweep: at most %d values", MAX_SWEEP);
+            free(copy);
+            return -1;
+        }
+        k_milli[(*n)++] = m.params.k_milli;
+    }
+    free(copy);
+    return *n ? 0 : -1;
+}
+
+static double per_move(double bits, long plies)
+{
+    return plies ? bits / (double)plies : 0.0;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"json", no_argument, NULL, 'j'},     {"no-engine", no_argument, NULL, 'n'},
+        {"k-sweep", required_argument, NULL, 's'}, {"fit-k", no_argument, NULL, 'F'},
+        {"keep-going", no_argument, NULL, 'k'}, {"progress", no_argument, NULL, 'p'},
+        {"help", no_argument, NULL, 'h'},     CLI_ENGINE_OPTIONS,
+        CLI_MODEL_OPTIONS,                    {NULL, 0, NULL, 0},
+    };
+    bool json = false, no_engine = false, fit = false, keep_going = false, progress = false;
+    uint32_t sweep[MAX_SWEEP];
+    int n_sweep = 0;
+    cli_engine_opts eo;
+    cli_model_opts mo;
+    cli_engine_opts_init(&eo);
+    cli_model_opts_init(&mo);
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "kh", options, NULL)) != -1) {
+        int h = cli_engine_opt(&eo, c, optarg);
+        if (!h)
+            h = cli_model_opt(&mo, c, optarg);
+        if (h < 0)
+            return CLI_EXIT_USAGE;
+        if (h)
+            continue;
+        switch (c) {
+        case 'j': json = true; break;
+        case 'n': no_engine = true; break;
+        case 's':
+            if (parse_sweep(optarg, sweep, &n_sweep) != 0) {
+                cli_error("--k-sweep: expected numbers separated by commas, got '%s'", optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        case 'F': fit = true; break;
+        case 'k': keep_going = true; break;
+        case 'p': progress = true; break;
+        case 'h': fputs(stats_usage, stdout); return CLI_EXIT_OK;
+        default: fputs(stats_usage, stderr); return CLI_EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1) {
+        fputs(stats_usage, stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (no_engine && (n_sweep || fit)) {
+        cli_error("--k-sweep and --fit-k need the engine; drop --no-engine");
+        return CLI_EXIT_USAGE;
+    }
+    bool engine = !no_engine;
+
+    int status = CLI_EXIT_FAIL;
+    uz_pool *pool = NULL;
+    uz_model model;
+    stats_totals t = {0};
+    sample_store store = {0};
+    uz_game *games = calloc(BATCH, sizeof *games);
+    uz_walk *walks = calloc(BATCH, sizeof *walks);
+    cli_game_source src;
+    cli_progress prog;
+    if (!games || !walks) {
+        cli_error("out of memory");
+        goto free_arrays;
+    }
+    for (int i = 0; i < BATCH; i++)
+        uz_game_init(&games[i]);
+    if (uz_model_init(&model, &mo.params) != UZ_OK) {
+        cli_error("invalid model parameters");
+        goto free_arrays;
+    }
+    if (cli_source_open(&src, argv[optind], keep_going) != 0)
+        goto free_arrays;
+    if (engine && cli_pool_open(&eo, &pool) != 0)
+        goto close_source;
+    cli_progress_init(&prog, progress);
+
+    for (;;) {
+        long n = cli_source_read(&src, games, BATCH);
+        if (n < 0)
+            goto close_pool;
+        if (n == 0)
+            break;
+        long ok = 0;
+        for (long i = 0; i < n; i++, ok++)
+            if (uz_walk_init(&walks[i], &games[i]) != UZ_OK) {
+                cli_error("out of memory");
+                break;
+            }
+        uz_diag diag = {0};
+        uz_result r = ok == n ? uz_score_walks(pool, walks, (size_t)n, &diag) : UZ_ERR_NOMEM;
+        if (r != UZ_OK && ok == n)
+            cli_report(NULL, &diag);
+        for (long i = 0; i < ok; i++) {
+            if (r == UZ_OK && add_walk(&t, &walks[i], &model, engine, (n_sweep || fit) ? &store : NULL) != 0) {
+                cli_error("out of memory");
+                r = UZ_ERR_NOMEM;
+            }
+            uz_walk_free(&walks[i]);
+        }
+        if (r != UZ_OK)
+            goto close_pool;
+        t.games += n;
+        cli_progress_update(&prog, t.games, t.plies, 0);
+    }
+    cli_progress_done(&prog);
+
+    uz_fit_sample *samples = NULL;
+    double sweep_bits[MAX_SWEEP];
+    uz_model_params fitted = mo.params;
+    double fitted_bits = 0;
+    if (n_sweep || fit) {
+        samples = store_samples(&store);
+        if (!samples) {
+            cli_error("out of memory");
+            goto close_pool;
+        }
+        for (int i = 0; i < n_sweep; i++) {
+            uz_model m;
+            uz_model_params p = mo.params;
+            p.k_milli = sweep[i];
+            uz_model_init(&m, &p);
+            sweep_bits[i] = uz_model_total_cost(&m, samples, store.n_items);
+        }
+        if (fit && store.n_items &&
+            uz_model_fit(samples, store.n_items, &mo.params, !mo.floor_given, &fitted, &fitted_bits) != UZ_OK) {
+            cli_error("fitting failed");
+            free(samples);
+            goto close_pool;
+        }
+        free(samples);
+    }
+
+    char kbuf[32], desc[256] = "";
+    cli_format_k(mo.params.k_milli, kbuf, sizeof kbuf);
+    if (pool)
+        uz_pool_describe(pool, desc, sizeof desc);
+    int n_methods = engine ? N_METHODS : 2;
+    double scored = t.scored ? (double)t.scored : 1.0;
+    if (json) {
+        printf("{\"file\":");
+        cli_json_string(src.name);
+        printf(",\"games\":%ld,\"plies\":%ld,\"skipped\":%ld", t.games, t.plies, src.skipped);
+        printf(",\"bits\":{");
+        for (int m = 0; m < n_methods; m++)
+            printf("%s\"%s\":%.1f", m ? "," : "", method_names[m], t.bits[m]);
+        printf("},\"bits_per_move\":{");
+        for (int m = 0; m < n_methods; m++)
+            printf("%s\"%s\":%.4f", m ? "," : "", method_names[m], per_move(t.bits[m], t.plies));
+        printf("}");
+        if (engine) {
+            printf(",\"top1\":%.4f,\"top2\":%.4f,\"top3\":%.4f", t.top[0] / scored, t.top[1] / scored,
+                   t.top[2] / scored);
+            printf(",\"engine\":{\"name\":");
+            cli_json_string(uz_pool_engine_name(pool));
+            printf(",\"fingerprint\":\"%s\",\"settings\":", uz_pool_fingerprint(pool));
+            cli_json_string(desc);
+            printf("},\"model\":{\"k\":%s,\"floor\":%.5f}", kbuf, mo.params.floor_q16 / 65536.0);
+        }
+        if (n_sweep) {
+            printf(",\"k_sweep\":[");
+            for (int i = 0; i < n_sweep; i++) {
+                cli_format_k(sweep[i], kbuf, sizeof kbuf);
+                printf("%s{\"k\":%s,\"bits_per_move\":%.4f}", i ? "," : "", kbuf, per_move(sweep_bits[i], t.plies));
+            }
+            printf("]");
+        }
+        if (fit) {
+            cli_format_k(fitted.k_milli, kbuf, sizeof kbuf);
+            printf(",\"fit\":{\"k\":%s,\"floor\":%.5f,\"bits_per_move\":%.4f}", kbuf, fitted.floor_q16 / 65536.0,
+                   per_move(fitted_bits, t.plies));
+        }
+        printf("}\n");
+    } else {
+        printf("%s: %ld games, %ld plies", src.name, t.games, t.plies);
+        if (src.skipped)
+            printf(", %ld skipped", src.skipped);
+        printf("\n");
+        if (engine)
+            printf("engine: %s (fingerprint %s)\nmodel: k=%s floor=%.4f\n", desc, uz_pool_fingerprint(pool), kbuf,
+                   mo.params.floor_q16 / 65536.0);
+        printf("%-10s %14s %10s\n", "method", "bits", "bits/move");
+        for (int m = 0; m < n_methods; m++)
+            printf("%-10s %14.1f %10.3f\n", method_names[m], t.bits[m], per_move(t.bits[m], t.plies));
+        if (engine)
+            printf("played move was the model's 1st choice %.1f%%, top 2 %.1f%%, top 3 %.1f%% (of %ld positions "
+                   "with a choice)\n",
+                   100 * t.top[0] / scored, 100 * t.top[1] / scored, 100 * t.top[2] / scored, t.scored);
+        for (int i = 0; i < n_sweep; i++) {
+            cli_format_k(sweep[i], kbuf, sizeof kbuf);
+            printf("k=%-8s %10.3f bits/move\n", kbuf, per_move(sweep_bits[i], t.plies));
+        }
+        if (fit) {
+            cli_format_k(fitted.k_milli, kbuf, sizeof kbuf);
+            printf("fitted: k=%s floor=%.4f -> %.3f bits/move\n", kbuf, fitted.floor_q16 / 65536.0,
+                   per_move(fitted_bits, t.plies));
+        }
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_error("<stdout>: write error");
+        goto close_pool;
+    }
+    status = CLI_EXIT_OK;
+close_pool:
+    uz_pool_destroy(pool);
+close_source:
+    if (cli_source_close(&src) != 0 && status == CLI_EXIT_OK)
+        status = CLI_EXIT_FAIL;
+free_arrays:
+    for (int i = 0; games && i < BATCH; i++)
+        uz_game_clear(&games[i]);
+    free(games);
+    free(walks);
+    free(store.scores);
+    free(store.items);
+    return status;
+}
