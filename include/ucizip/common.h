@@ -37,7 +37,7 @@ typedef struct uz_diag {
     long column;
     long game;
     long ply;
-    char message[256];
+    char message[512];
 } uz_diag;
 
 /* Fills diag (if not NULL) with code, position and a printf-style message. */

@@ -7,43 +7,9 @@
 #include "cli.h"
 #include "cli_engine.h"
 #include "cli_util.h"
-#include "ucizip/archive.h"
-#include "ucizip/gamecode.h"
+#include "ucizip/blockcode.h"
 
 #define SUFFIX ".ucz"
-
-/* ---- shared pieces ---- */
-
-/* crc32 of the game's canonical PGN: what decompress prints for it. */
-static uz_result canonical_crc(const uz_game *game, uint32_t *crc)
-{
-    char *text = NULL;
-    size_t size = 0;
-    FILE *mem = open_memstream(&text, &size);
-    if (!mem)
-        return UZ_ERR_NOMEM;
-    uz_result r = uz_pgn_write_game(mem, game);
-    if (fclose(mem) != 0 && r == UZ_OK)
-        r = UZ_ERR_NOMEM;
-    if (r == UZ_OK)
-        *crc = uz_crc32(0, text, size);
-    free(text);
-    return r;
-}
-
-static void copy_string(char *dst, size_t cap, const char *src)
-{
-    snprintf(dst, cap, "%s", src ? src : "");
-}
-
-static size_t count_moves(const uz_line *line)
-{
-    size_t n = line->n_nodes;
-    for (size_t i = 0; i < line->n_nodes; i++)
-        for (size_t v = 0; v < line->nodes[i].n_variations; v++)
-            n += count_moves(&line->nodes[i].variations[v]);
-    return n;
-}
 
 /* ---- compress ---- */
 
@@ -59,77 +25,29 @@ static const char compress_usage[] =
 
 typedef struct compress_totals {
     long games, moves;
-    uint64_t move_bytes, struct_bytes;
+    uint64_t move_bytes;
 } compress_totals;
 
 /* Scores, codes and writes one block of n games. */
 static int compress_block(uz_pool *pool, const uz_model *model, uz_encoder *enc, uz_archive_writer *w, uz_game *games,
-                          uz_walk *walks, size_t n, compress_totals *t)
+                          size_t n, compress_totals *t)
 {
     uz_buf structure = {0}, moves = {0};
     uz_diag diag = {0};
-    int status = -1;
-    size_t made = 0;
-    for (; made < n; made++)
-        if (uz_walk_init(&walks[made], &games[made]) != UZ_OK) {
-            cli_error("out of memory");
-            goto out;
-        }
-    if (uz_score_walks(pool, walks, n, &diag) != UZ_OK) {
+    uint64_t n_moves;
+    uz_result r = uz_block_encode(pool, model, enc, games, n, &structure, &moves, &n_moves, &diag);
+    if (r == UZ_OK)
+        r = uz_archive_write_block(w, n, n_moves, &structure, moves.data, moves.size, &diag);
+    if (r == UZ_OK) {
+        t->games += (long)n;
+        t->moves += (long)n_moves;
+        t->move_bytes += moves.size;
+    } else {
         cli_report(NULL, &diag);
-        goto out;
     }
-    uint64_t n_moves = 0;
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *data;
-        size_t size;
-        uint32_t crc;
-        uz_encoder_reset(enc);
-        if (uz_encode_walk(model, enc, &walks[i]) != UZ_OK || uz_encoder_finish(enc, &data, &size) != UZ_OK ||
-            canonical_crc(&games[i], &crc) != UZ_OK || uz_buf_append(&moves, data, size) != UZ_OK ||
-            uz_game_struct_write(&structure, &games[i], size, crc) != UZ_OK) {
-            cli_error("out of memory while coding game %ld", t->games + (long)i + 1);
-            goto out;
-        }
-        n_moves += count_moves(&games[i].main);
-    }
-    if (uz_archive_write_block(w, n, n_moves, &structure, moves.data, moves.size, &diag) != UZ_OK) {
-        cli_report(NULL, &diag);
-        goto out;
-    }
-    t->games += (long)n;
-    t->moves += (long)n_moves;
-    t->move_bytes += moves.size;
-    t->struct_bytes += structure.size;
-    status = 0;
-out:
-    for (size_t i = 0; i < made; i++)
-        uz_walk_free(&walks[i]);
     uz_buf_free(&structure);
     uz_buf_free(&moves);
-    return status;
-}
-
-static void fill_header(uz_archive_header *h, uz_pool *pool, const cli_model_opts *mo)
-{
-    const uz_engine_settings *s = uz_pool_settings(pool);
-    memset(h, 0, sizeof *h);
-    h->version = UZ_ARCHIVE_VERSION;
-    copy_string(h->engine_name, sizeof h->engine_name, uz_pool_engine_name(pool));
-    copy_string(h->fingerprint, sizeof h->fingerprint, uz_pool_fingerprint(pool));
-    h->depth = (uint32_t)s->depth;
-    h->nodes = (uint64_t)s->nodes;
-    h->mode = (uint32_t)s->mode;
-    h->hash_mb = (uint32_t)s->hash_mb;
-    h->threads = (uint32_t)s->threads;
-    copy_string(h->engine_settings, sizeof h->engine_settings, uz_pool_settings_text(pool));
-    h->model_kind = mo->params.kind;
-    h->model_k_milli = mo->params.k_milli;
-    h->model_floor = mo->params.floor_q16;
-    h->coder = mo->coder;
-    h->block_games = BATCH;
-    uz_pool_describe(pool, h->settings_text, sizeof h->settings_text);
-    copy_string(h->created_by, sizeof h->created_by, "ucizip " UZ_VERSION_STRING);
+    return r == UZ_OK ? 0 : -1;
 }
 
 /* Default output name: IN + ".ucz"; stdout for stdin. */
@@ -214,8 +132,7 @@ int cmd_compress(int argc, char **argv)
     cli_progress prog;
     compress_totals t = {0};
     uz_game *games = calloc(BATCH, sizeof *games);
-    uz_walk *walks = calloc(BATCH, sizeof *walks);
-    if (!games || !walks || uz_encoder_create(&enc, mo.coder) != UZ_OK) {
+    if (!games || uz_encoder_create(&enc, mo.coder) != UZ_OK) {
         cli_error("out of memory");
         goto free_arrays;
     }
@@ -232,7 +149,7 @@ int cmd_compress(int argc, char **argv)
     if (cli_output_open(&out, out_path, force) != 0)
         goto close_pool;
     uz_archive_header header;
-    fill_header(&header, pool, &mo);
+    uz_header_fill(&header, pool, &mo.params, mo.coder, BATCH);
     uz_diag diag = {0};
     if (uz_archive_writer_open(&writer, out.f, &header, &diag) != UZ_OK) {
         cli_report(out_path, &diag);
@@ -245,25 +162,25 @@ int cmd_compress(int argc, char **argv)
             goto abort_output;
         if (n == 0)
             break;
-        if (compress_block(pool, &model, enc, writer, games, walks, (size_t)n, &t) != 0)
+        if (compress_block(pool, &model, enc, writer, games, (size_t)n, &t) != 0)
             goto abort_output;
         cli_progress_update(&prog, t.games, t.moves, (long long)ftello(src.f));
     }
     cli_progress_done(&prog);
-    uint64_t archive_bytes = uz_archive_writer_bytes(writer) + 64; /* + index and footer, roughly */
     uz_result r = uz_archive_writer_finish(writer, &diag);
     writer = NULL;
     if (r != UZ_OK) {
         cli_report(out_path, &diag);
         goto abort_output;
     }
+    off_t archive_bytes = out.f == stdout ? -1 : ftello(out.f);
     if (cli_output_commit(&out) != 0)
         goto close_pool;
     status = CLI_EXIT_OK;
     if (!quiet) {
         double bpm = t.moves ? 8.0 * (double)t.move_bytes / (double)t.moves : 0.0;
-        fprintf(stderr, "%s: %ld games, %ld moves -> %s: ~%llu bytes (moves %.3f bits/move)\n", src.name, t.games,
-                t.moves, out_path ? out_path : "<stdout>", (unsigned long long)archive_bytes, bpm);
+        fprintf(stderr, "%s: %ld games, %ld moves -> %s: %lld bytes (moves %.3f bits/move)\n", src.name, t.games,
+                t.moves, out_path ? out_path : "<stdout>", (long long)archive_bytes, bpm);
     }
     goto close_pool;
 abort_output:
@@ -278,7 +195,6 @@ free_arrays:
     for (int i = 0; games && i < BATCH; i++)
         uz_game_clear(&games[i]);
     free(games);
-    free(walks);
     uz_encoder_destroy(enc);
     free(auto_out);
     return status;
@@ -286,185 +202,30 @@ free_arrays:
 
 /* ---- decoding (decompress, verify, extract) ---- */
 
-/* The engine and model an archive member needs, started once and kept while the next
- * members need the same. */
-typedef struct member_codec {
-    uz_pool *pool;
-    uz_model model;
-    uz_coder_kind coder;
-    char settings[sizeof ((uz_archive_header *)0)->engine_settings];
-} member_codec;
-
-static void member_codec_close(member_codec *mc)
+static void on_decode_progress(void *user, uint64_t games, uint64_t moves, uint64_t bytes)
 {
-    uz_pool_destroy(mc->pool);
-    memset(mc, 0, sizeof *mc);
-}
-
-/* Prepares mc for header h: refuses a mismatching engine before anything is decoded. */
-static int member_codec_open(member_codec *mc, const uz_archive_header *h, const cli_engine_opts *eo, const char *name)
-{
-    if (h->coder != UZ_CODER_HUFFMAN && h->coder != UZ_CODER_RANGE) {
-        cli_error("%s: unknown coder %u in the header", name, h->coder);
-        return -1;
-    }
-    uz_model_params params = {.kind = (uz_model_kind)h->model_kind, .k_milli = h->model_k_milli,
-                              .floor_q16 = h->model_floor};
-    if (uz_model_init(&mc->model, &params) != UZ_OK) {
-        cli_error("%s: unknown model %u or bad parameters in the header", name, h->model_kind);
-        return -1;
-    }
-    mc->coder = (uz_coder_kind)h->coder;
-    if (mc->pool && strcmp(mc->settings, h->engine_settings) == 0 &&
-        strcmp(uz_pool_fingerprint(mc->pool), h->fingerprint) == 0)
-        return 0;
-    uz_pool_destroy(mc->pool);
-    mc->pool = NULL;
-    uz_engine_settings s;
-    if (cli_engine_settings(eo, &s) != 0)
-        return -1;
-    uz_diag diag = {0};
-    if (uz_engine_settings_apply_text(&s, h->engine_settings, &diag) != UZ_OK) {
-        cli_error("%s: the archive's engine settings are not understood: %s", name, diag.message);
-        return -1;
-    }
-    int workers = eo->workers > 0 ? (int)eo->workers : cli_default_workers();
-    if (uz_pool_create(&mc->pool, &s, workers, &diag) != UZ_OK) {
-        cli_report(NULL, &diag);
-        cli_error("%s needs the engine %s (%s)", name, h->engine_name, h->settings_text);
-        return -1;
-    }
-    if (strcmp(uz_pool_fingerprint(mc->pool), h->fingerprint) != 0) {
-        cli_error("%s: wrong engine: the archive was made with %s (%s; fingerprint %s), but %s gives fingerprint %s "
-                  "with these settings; decode with that engine (--engine PATH|NAME)",
-                  name, h->engine_name, h->settings_text, h->fingerprint, uz_pool_engine_name(mc->pool),
-                  uz_pool_fingerprint(mc->pool));
-        uz_pool_destroy(mc->pool);
-        mc->pool = NULL;
-        return -1;
-    }
-    copy_string(mc->settings, sizeof mc->settings, h->engine_settings);
-    return 0;
-}
-
-/* Decodes games [first, first+count) of a block (others are only parsed) and writes them
- * to out (NULL: verify only). game_base is the number of games before this block. */
-static int decode_block(member_codec *mc, const uz_archive_block *block, size_t first, size_t count, FILE *out,
-                        const char *name, uint64_t game_base)
-{
-    size_t n = block->n_games;
-    int status = -1;
-    uz_game *games = calloc(n, sizeof *games);
-    const uint8_t **streams = calloc(n, sizeof *streams);
-    size_t *sizes = calloc(n, sizeof *sizes);
-    uint32_t *crcs = calloc(n, sizeof *crcs);
-    uz_result *results = calloc(n, sizeof *results);
-    if (!games || !streams || !sizes || !crcs || !results) {
-        cli_error("out of memory");
-        goto out;
-    }
-    for (size_t i = 0; i < n; i++)
-        uz_game_init(&games[i]);
-    uz_cursor cur = {block->structure.data, block->structure.data + block->structure.size};
-    size_t offset = 0;
-    uz_diag diag = {0};
-    for (size_t i = 0; i < n; i++) {
-        if (uz_game_struct_read(&cur, &games[i], &sizes[i], &crcs[i], &diag) != UZ_OK ||
-            sizes[i] > block->moves.size - offset) {
-            cli_error("%s: corrupt archive: game %llu: malformed structure (block at byte %llu)", name,
-                      (unsigned long long)(game_base + i + 1), (unsigned long long)block->offset);
-            goto out;
-        }
-        streams[i] = block->moves.data + offset;
-        offset += sizes[i];
-    }
-    if (cur.p != cur.end || offset != block->moves.size) {
-        cli_error("%s: corrupt archive: block at byte %llu has trailing data", name, (unsigned long long)block->offset);
-        goto out;
-    }
-    if (uz_decode_games(mc->pool, &mc->model, mc->coder, games + first, streams + first, sizes + first, count,
-                        results + first, &diag) != UZ_OK) {
-        cli_report(NULL, &diag);
-        goto out;
-    }
-    for (size_t i = first; i < first + count; i++) {
-        uint32_t crc = 0;
-        if (results[i] == UZ_OK && canonical_crc(&games[i], &crc) != UZ_OK) {
-            cli_error("out of memory");
-            goto out;
-        }
-        if (results[i] != UZ_OK || crc != crcs[i]) {
-            cli_error("%s: corrupt archive: game %llu does not decode to what was stored (%s)", name,
-                      (unsigned long long)(game_base + i + 1),
-                      results[i] != UZ_OK ? "its move stream is damaged" : "checksum mismatch");
-            goto out;
-        }
-        if (out && uz_pgn_write_game(out, &games[i]) != UZ_OK) {
-            cli_error("write error");
-            goto out;
-        }
-    }
-    status = 0;
-out:
-    for (size_t i = 0; games && i < n; i++)
-        uz_game_clear(&games[i]);
-    free(games);
-    free(streams);
-    free(sizes);
-    free(crcs);
-    free(results);
-    return status;
+    cli_progress_update(user, (long)games, (long)moves, (long long)bytes);
 }
 
 /* Decodes every member of in, writing PGN to out (NULL: check only). */
 static int decode_all(FILE *in, const char *name, FILE *out, const cli_engine_opts *eo, bool progress, long *games_out)
 {
-    uz_archive_reader *reader = NULL;
-    member_codec mc = {0};
-    uz_archive_block block = {0};
-    uz_archive_header header;
+    uz_engine_settings base;
+    if (cli_engine_settings(eo, &base) != 0)
+        return -1;
     cli_progress prog;
-    uint64_t games = 0, moves = 0;
-    int status = -1;
+    cli_progress_init(&prog, progress);
     uz_diag diag = {0};
-    if (uz_archive_reader_open(&reader, in, name) != UZ_OK) {
-        cli_error("out of memory");
+    uint64_t games = 0;
+    int workers = eo->workers > 0 ? (int)eo->workers : cli_default_workers();
+    uz_result r = uz_archive_decode(in, name, out, &base, workers, on_decode_progress, &prog, &games, &diag);
+    cli_progress_done(&prog);
+    if (r != UZ_OK) {
+        cli_report(name, &diag);
         return -1;
     }
-    cli_progress_init(&prog, progress);
-    for (;;) {
-        uz_result r = uz_archive_read_header(reader, &header, &diag);
-        if (r == UZ_DONE)
-            break;
-        if (r != UZ_OK) {
-            cli_report(name, &diag);
-            goto out;
-        }
-        if (member_codec_open(&mc, &header, eo, name) != 0)
-            goto out;
-        for (;;) {
-            r = uz_archive_read_block(reader, &block, &diag);
-            if (r == UZ_DONE)
-                break;
-            if (r != UZ_OK) {
-                cli_report(name, &diag);
-                goto out;
-            }
-            if (decode_block(&mc, &block, 0, block.n_games, out, name, games) != 0)
-                goto out;
-            games += block.n_games;
-            moves += block.n_moves;
-            cli_progress_update(&prog, (long)games, (long)moves, (long long)uz_archive_reader_offset(reader));
-        }
-    }
-    cli_progress_done(&prog);
     *games_out = (long)games;
-    status = 0;
-out:
-    uz_archive_block_free(&block);
-    member_codec_close(&mc);
-    uz_archive_reader_close(reader);
-    return status;
+    return 0;
 }
 
 static const char decompress_usage[] =
@@ -599,12 +360,12 @@ int cmd_extract(int argc, char **argv)
 {
     const char *out_path = NULL;
     bool force = false, progress = false;
-    long game = 0;
+    long game_no = 0;
     cli_engine_opts eo;
-    int a = parse_decode_args(argc, argv, extract_usage, &out_path, &force, &progress, &eo, &game);
+    int a = parse_decode_args(argc, argv, extract_usage, &out_path, &force, &progress, &eo, &game_no);
     if (a)
         return a < 0 ? CLI_EXIT_OK : a;
-    if (argc - optind != 1 || game < 1) {
+    if (argc - optind != 1 || game_no < 1) {
         fputs(extract_usage, stderr);
         return CLI_EXIT_USAGE;
     }
@@ -617,26 +378,34 @@ int cmd_extract(int argc, char **argv)
     int status = CLI_EXIT_FAIL;
     uz_archive_header header;
     uz_archive_block block = {0};
-    member_codec mc = {0};
+    uz_member_decoder md = {0};
+    uz_engine_settings base;
+    uz_game game;
+    uz_game_init(&game);
     cli_output out;
     size_t index = 0;
     uz_diag diag = {0};
-    if (uz_archive_seek_game(in, name, (uint64_t)game, &header, &block, &index, &diag) != UZ_OK) {
+    int workers = eo.workers > 0 ? (int)eo.workers : 1;
+    if (cli_engine_settings(&eo, &base) != 0)
+        goto out;
+    if (uz_archive_seek_game(in, name, (uint64_t)game_no, &header, &block, &index, &diag) != UZ_OK ||
+        uz_member_decoder_open(&md, &header, &base, workers, &diag) != UZ_OK ||
+        uz_block_decode(&md, &block, index, 1, &game, (uint64_t)game_no - 1 - index, &diag) != UZ_OK) {
         cli_report(name, &diag);
         goto out;
     }
-    if (member_codec_open(&mc, &header, &eo, name) != 0)
-        goto out;
     if (cli_output_open(&out, out_path, force) != 0)
         goto out;
-    if (decode_block(&mc, &block, index, 1, out.f, name, (uint64_t)game - 1 - index) != 0) {
+    if (uz_pgn_write_game(out.f, &game) != UZ_OK) {
+        cli_error("write error");
         cli_output_abort(&out);
         goto out;
     }
     if (cli_output_commit(&out) == 0)
         status = CLI_EXIT_OK;
 out:
-    member_codec_close(&mc);
+    uz_game_clear(&game);
+    uz_member_decoder_close(&md);
     uz_archive_block_free(&block);
     fclose(in);
     return status;

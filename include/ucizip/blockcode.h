@@ -1,0 +1,57 @@
+/* Blocks of games to archive blocks and back, with the engine: what compress and
+ * decompress do for each block, and the check that a member's engine is the right one. */
+#ifndef UCIZIP_BLOCKCODE_H
+#define UCIZIP_BLOCKCODE_H
+
+#include "ucizip/archive.h"
+#include "ucizip/gamecode.h"
+
+/* crc32 of the game's canonical PGN (the PGN writer's output), as stored per game. */
+uz_result uz_game_canonical_crc(const uz_game *game, uint32_t *crc);
+
+/* Codes n games (scores all their positions with the pool): appends their structure to
+ * structure and their move streams to moves; *n_moves receives the moves in their trees. */
+uz_result uz_block_encode(uz_pool *pool, const uz_model *model, uz_encoder *enc, uz_game *games, size_t n,
+                          uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uz_diag *diag);
+
+/* Fills a header from the pool's engine and the model and coder settings. */
+void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *model, uz_coder_kind coder,
+                    uint32_t block_games);
+
+/* What decoding a member needs: the engine pool (kept across members with the same
+ * settings), the model and the coder. */
+typedef struct uz_member_decoder {
+    uz_pool *pool;
+    uz_model model;
+    uz_coder_kind coder;
+    char settings[sizeof ((uz_archive_header *)0)->engine_settings];
+    char fingerprint[sizeof ((uz_archive_header *)0)->fingerprint];
+} uz_member_decoder;
+
+/* Prepares md for a member with header h: base gives the engine to run (path, timeouts);
+ * the header's settings replace its search settings. Starts a pool (unless md already has
+ * one for the same settings) and checks its fingerprint against the header's before
+ * anything is decoded: UZ_ERR_MISMATCH names the engine and settings the archive needs. */
+uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header *h, const uz_engine_settings *base,
+                                 int workers, uz_diag *diag);
+void uz_member_decoder_close(uz_member_decoder *md);
+
+/* Decodes games [first, first + count) of block into games[0 .. count) (initialised by the
+ * caller; the block's other games are only parsed) and checks each against its stored
+ * checksum. game_base (the number of games before the block) numbers games in messages.
+ * Returns UZ_OK, UZ_ERR_CORRUPT (with the game and the reason), or an engine error. */
+uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, size_t first, size_t count,
+                          uz_game *games, uint64_t game_base, uz_diag *diag);
+
+/* Progress callback: games and moves decoded so far, bytes of input consumed. */
+typedef void (*uz_progress_fn)(void *user, uint64_t games, uint64_t moves, uint64_t bytes);
+
+/* Decodes every member of the archive read sequentially from in (a pipe is fine) and
+ * writes the games as PGN to out, or only checks them when out is NULL. base and workers
+ * as for uz_member_decoder_open. *games receives the number of games decoded. Stops at
+ * the first error (diag says where); what was written before it is the caller's to
+ * discard. */
+uz_result uz_archive_decode(FILE *in, const char *name, FILE *out, const uz_engine_settings *base, int workers,
+                            uz_progress_fn progress, void *user, uint64_t *games, uz_diag *diag);
+
+#endif
