@@ -218,7 +218,9 @@ static int decode_all(FILE *in, const char *name, FILE *out, const cli_engine_op
     uz_diag diag = {0};
     uint64_t games = 0;
     int workers = eo->workers > 0 ? (int)eo->workers : cli_default_workers();
-    uz_result r = uz_archive_decode(in, name, out, &base, workers, on_decode_progress, &prog, &games, &diag);
+    uz_member_decoder md = {0};
+    uz_result r = uz_archive_decode(in, name, out, &md, &base, workers, on_decode_progress, &prog, &games, &diag);
+    uz_member_decoder_close(&md);
     cli_progress_done(&prog);
     if (r != UZ_OK) {
         cli_report(name, &diag);

@@ -1,6 +1,7 @@
 /* ucizip stats: bits per move of each coding method on a PGN file, the model's top-k
  * hit rates, compression as a function of k and the fitted k. */
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,8 +22,10 @@ static const char stats_usage[] =
 #define BATCH 64
 #define MAX_SWEEP 32
 
-enum { METHOD_FROMTO, METHOD_INDEX, METHOD_HUFFMAN, METHOD_RANGE, N_METHODS };
-static const char *const method_names[N_METHODS] = {"fromto", "index", "huffman", "range"};
+/* ideal: -log2 p of the unfloored model p ~ k^(score/100) in floating point, what an
+ * exact arithmetic coder would pay (analysis only; the coded path is integer). */
+enum { METHOD_FROMTO, METHOD_INDEX, METHOD_HUFFMAN, METHOD_RANGE, METHOD_IDEAL, N_METHODS };
+static const char *const method_names[N_METHODS] = {"fromto", "index", "huffman", "range", "ideal"};
 
 /* Every scored main-line position, kept for k sweeps and fitting. */
 typedef struct sample_store {
@@ -85,6 +88,17 @@ static int index_bits(int n)
     return b;
 }
 
+static double ideal_bits(const uz_model *model, const int32_t *scores, int n, int played)
+{
+    double k = model->params.k_milli / 1000.0, vmax = -1e9, sum = 0;
+    for (int i = 0; i < n; i++)
+        if (uz_model_normalize_score(scores[i]) > vmax)
+            vmax = uz_model_normalize_score(scores[i]);
+    for (int i = 0; i < n; i++)
+        sum += pow(k, (uz_model_normalize_score(scores[i]) - vmax) / 100.0);
+    return -log2(pow(k, (uz_model_normalize_score(scores[played]) - vmax) / 100.0) / sum);
+}
+
 static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, bool engine, sample_store *st)
 {
     uint32_t freq[UZ_MAX_MOVES];
@@ -100,6 +114,7 @@ static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, bo
         uint32_t total = uz_model_frequencies(model, s->scores, s->n_legal, freq);
         t->bits[METHOD_HUFFMAN] += uz_coder_cost_bits(UZ_CODER_HUFFMAN, freq, s->n_legal, total, s->played);
         t->bits[METHOD_RANGE] += uz_coder_cost_bits(UZ_CODER_RANGE, freq, s->n_legal, total, s->played);
+        t->bits[METHOD_IDEAL] += ideal_bits(model, s->scores, s->n_legal, s->played);
         int rank = uz_model_rank(model, s->scores, s->n_legal, s->played);
         for (int k = rank - 1; k >= 0 && k < 3; k++)
             t->top[k]++;
