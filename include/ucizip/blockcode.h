@@ -47,11 +47,13 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
 typedef void (*uz_progress_fn)(void *user, uint64_t games, uint64_t moves, uint64_t bytes);
 
 /* Decodes every member of the archive read sequentially from in (a pipe is fine) and
- * writes the games as PGN to out, or only checks them when out is NULL. base and workers
- * as for uz_member_decoder_open. *games receives the number of games decoded. Stops at
- * the first error (diag says where); what was written before it is the caller's to
- * discard. */
-uz_result uz_archive_decode(FILE *in, const char *name, FILE *out, const uz_engine_settings *base, int workers,
-                            uz_progress_fn progress, void *user, uint64_t *games, uz_diag *diag);
+ * writes the games as PGN to out, or only checks them when out is NULL. md (zeroed or
+ * left open by an earlier call, closed by the caller) keeps the engine between members
+ * and calls; base and workers as for uz_member_decoder_open. *games receives the number
+ * of games decoded. Stops at the first error (diag says where); what was written before
+ * it is the caller's to discard. */
+uz_result uz_archive_decode(FILE *in, const char *name, FILE *out, uz_member_decoder *md,
+                            const uz_engine_settings *base, int workers, uz_progress_fn progress, void *user,
+                            uint64_t *games, uz_diag *diag);
 
 #endif

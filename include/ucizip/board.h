@@ -1,5 +1,7 @@
 /* Chess positions: FEN, legal move generation in canonical order, make/unmake,
- * Zobrist keys, perft. Standard chess only. Depends on nothing but common.h. */
+ * Zobrist keys, perft. Standard chess only. Depends on nothing but common.h.
+ * The module has no global state: every function is reentrant and may be called from
+ * any thread on positions that thread owns. */
 #ifndef UCIZIP_BOARD_H
 #define UCIZIP_BOARD_H
 
@@ -58,6 +60,18 @@ typedef struct uz_position {
     uint64_t key;          /* Zobrist key of pieces, side, castling and a *usable* ep square */
 } uz_position;
 
+/* The ep square kept in a position (and so in its FEN and its key) is always a usable
+ * one: it is set only when the side to move has a legal en-passant capture on it, so
+ * two positions that allow the same moves have the same key.
+ *
+ * Zobrist key: XOR of Z(i) over the features present, where Z(i) is output number i
+ * (counting from 0) of splitmix64 seeded with 0x75637A6970000000, so the values are the
+ * same on every machine and in every build:
+ *   piece p (coloured piece code, 1..14) on square s: i = 64 * p + s
+ *   black to move: i = 1024
+ *   castling right bit b (UZ_CASTLE_WK = bit 0 ... UZ_CASTLE_BQ = bit 3): i = 1025 + b
+ *   en-passant square on file f (only when set, see above): i = 1029 + f */
+
 /* What make needs to restore the position on unmake. */
 typedef struct uz_undo {
     uint8_t captured;
@@ -77,10 +91,24 @@ typedef enum uz_status {
 void uz_position_startpos(uz_position *pos);
 
 /* Parses a FEN (6 fields; the two counters may be missing and default to 0 1).
+ * Lenient where real files are: runs of blanks between fields, leading and trailing
+ * blanks, fullmove 0 (read as 1), "w"/"b" in either case, Shredder castling letters
+ * for the standard rooks (HAha); rights whose king or rook is not on its home square
+ * and an ep square (on the right rank) that no capture can use are accepted and
+ * dropped, so the FEN printed back may differ from the input.
  * Rejects impossible positions: missing/extra kings, pawns on rank 1/8, side not to
- * move in check, castling rights without king/rook on their squares, bad ep square.
- * On error returns UZ_ERR_SYNTAX with diag->column at the offending character. */
+ * move in check, bad ep square (wrong rank). On error returns UZ_ERR_SYNTAX with
+ * diag->column (1-based; diag->line 0) at the offending character, or
+ * UZ_ERR_UNSUPPORTED for Chess960 castling letters (b-g). pos is written only on success. */
 uz_result uz_position_from_fen(uz_position *pos, const char *fen, uz_diag *diag);
+
+/* The Zobrist key of pos computed from scratch (equals pos->key for every position
+ * built by this module). */
+uint64_t uz_position_compute_key(const uz_position *pos);
+
+/* True if a and b are the same position: pieces, side, castling, ep square and both
+ * counters. (Compare positions with this, not memcmp: the struct has padding.) */
+bool uz_position_equal(const uz_position *a, const uz_position *b);
 
 /* Writes the FEN into out (at least UZ_FEN_MAX bytes). The ep square is written only
  * when an en-passant capture is actually legal, as Stockfish and python-chess do. */
@@ -94,21 +122,26 @@ int uz_generate_legal(const uz_position *pos, uz_move *moves);
 /* True if move is legal in pos (UZ_MOVE_NULL is never legal here). */
 bool uz_is_legal(const uz_position *pos, uz_move move);
 
-/* Plays a legal move (or UZ_MOVE_NULL); undo receives what unmake needs. */
+/* Plays a legal move (or UZ_MOVE_NULL); undo receives what unmake needs.
+ * The null move passes the turn, clears the ep square, counts as a reversible ply for
+ * the halfmove clock and increments fullmove after Black, as a real move would. */
 void uz_make_move(uz_position *pos, uz_move move, uz_undo *undo);
 void uz_unmake_move(uz_position *pos, uz_move move, const uz_undo *undo);
 
 bool uz_in_check(const uz_position *pos);
 uz_status uz_position_status(const uz_position *pos);
 
-/* Leaf count of the legal move tree to depth (perft). */
+/* Leaf count of the legal move tree to depth (perft); 1 for depth <= 0. pos is used as
+ * scratch space and is restored on return. */
 uint64_t uz_perft(uz_position *pos, int depth);
 
-/* "e2e4", "e7e8q", "0000" for the null move. out has UZ_UCI_MAX bytes. */
+/* "e2e4", "e7e8q", "0000" for the null move (and for UZ_MOVE_NONE). out has UZ_UCI_MAX bytes. */
 void uz_move_to_uci(uz_move move, char *out);
 
 /* Parses UCI move text and checks it is legal in pos. Castling may also be given
- * as king-takes-rook (e1h1) as some GUIs write it. */
+ * as king-takes-rook (e1h1) as some GUIs write it; the promotion letter may be upper
+ * case. "0000" gives UZ_MOVE_NULL. Returns UZ_OK, UZ_ERR_SYNTAX (not 4-5 characters of
+ * UCI move text) or UZ_ERR_ILLEGAL; *out is UZ_MOVE_NONE on error. */
 uz_result uz_move_from_uci(const uz_position *pos, const char *text, uz_move *out);
 
 #endif

@@ -275,7 +275,8 @@ uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t 
         uz_buf_free(&head);
         goto nomem;
     }
-    uint32_t crc = uz_crc32(uz_crc32(0, w->scratch.data, zsize), moves, moves_size);
+    /* The crc covers the block's sizes too, so that no single damaged byte goes unseen. */
+    uint32_t crc = uz_crc32(uz_crc32(uz_crc32(0, head.data + 4, head.size - 4), w->scratch.data, zsize), moves, moves_size);
     uint8_t crc_bytes[4];
     put_le(crc_bytes, crc, 4);
     uint64_t offset = w->written;
@@ -523,10 +524,12 @@ static uz_result read_index_and_footer(uz_archive_reader *r, uz_diag *diag)
 static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archive_block *block, uz_diag *diag)
 {
     uint64_t n_games, n_moves, raw_size, zsize, moves_size;
+    uint8_t head_bytes[50];
+    uz_buf head = {head_bytes, 0, sizeof head_bytes}; /* five varints fit: never reallocated */
     uz_result res;
-    if ((res = read_varint(r, &n_games, NULL, diag, "block header")) || (res = read_varint(r, &n_moves, NULL, diag, "block header")) ||
-        (res = read_varint(r, &raw_size, NULL, diag, "block header")) ||
-        (res = read_varint(r, &zsize, NULL, diag, "block header")) || (res = read_varint(r, &moves_size, NULL, diag, "block header")))
+    if ((res = read_varint(r, &n_games, &head, diag, "block header")) || (res = read_varint(r, &n_moves, &head, diag, "block header")) ||
+        (res = read_varint(r, &raw_size, &head, diag, "block header")) ||
+        (res = read_varint(r, &zsize, &head, diag, "block header")) || (res = read_varint(r, &moves_size, &head, diag, "block header")))
         return res;
     if (n_games == 0 || n_games > MAX_BLOCK_GAMES || raw_size > MAX_BLOCK_BYTES || zsize > MAX_BLOCK_BYTES ||
         moves_size > MAX_BLOCK_BYTES)
@@ -535,7 +538,9 @@ static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archiv
     if ((res = read_exact(r, crc, 4, diag, "block checksum")) || (res = read_into(r, &r->zbuf, zsize, diag, "block")) ||
         (res = read_into(r, &block->moves, moves_size, diag, "block")))
         return res;
-    if (uz_crc32(uz_crc32(0, r->zbuf.data, r->zbuf.size), block->moves.data, block->moves.size) != get_le(crc, 4))
+    uint32_t expect = uz_crc32(uz_crc32(uz_crc32(0, head.data, head.size), r->zbuf.data, r->zbuf.size), block->moves.data,
+                               block->moves.size);
+    if (expect != get_le(crc, 4))
         return corrupt(diag, start, "block checksum mismatch");
     unsigned long long content = ZSTD_getFrameContentSize(r->zbuf.data, r->zbuf.size);
     if (content != raw_size)

@@ -202,6 +202,8 @@ int cli_source_open(cli_game_source *src, const char *path, bool keep_going)
 long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
 {
     size_t n = 0;
+    if (src->max_games > 0 && cap > (size_t)(src->max_games - src->games))
+        cap = (size_t)(src->max_games - src->games);
     while (n < cap) {
         uz_diag diag = {0};
         uz_result r = uz_pgn_read_game(src->reader, &games[n], &diag);

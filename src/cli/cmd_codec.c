@@ -17,6 +17,7 @@ static const char compress_usage[] =
     "usage: ucizip compress [IN.pgn|-] [-o OUT.ucz|-] [options]\n"
     "  -o, --output FILE   archive to write (default: IN.pgn.ucz; stdout for stdin)\n"
     "  -f, --force         overwrite OUT if it exists\n"
+    "  --max-games N       only the first N games\n"
     "  -k, --keep-going    skip bad games (each reported; they are NOT in the archive)\n"
     "  --progress          progress on stderr even when it is not a terminal\n"
     "  -q, --quiet         no summary line\n" CLI_ENGINE_HELP CLI_MODEL_HELP;
@@ -77,13 +78,14 @@ int cmd_compress(int argc, char **argv)
 {
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
-        {"keep-going", no_argument, NULL, 'k'},   {"progress", no_argument, NULL, 'p'},
+        {"keep-going", no_argument, NULL, 'k'},   {"max-games", required_argument, NULL, 'm'},   {"progress", no_argument, NULL, 'p'},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
         CLI_ENGINE_OPTIONS,                       CLI_MODEL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     const char *out_path = NULL;
     bool force = false, keep_going = false, progress = false, quiet = false;
+    long max_games = 0;
     cli_engine_opts eo;
     cli_model_opts mo;
     cli_engine_opts_init(&eo);
@@ -102,6 +104,10 @@ int cmd_compress(int argc, char **argv)
         case 'o': out_path = optarg; break;
         case 'f': force = true; break;
         case 'k': keep_going = true; break;
+        case 'm':
+            if (cli_parse_long("--max-games", optarg, 1, 1L << 40, &max_games))
+                return CLI_EXIT_USAGE;
+            break;
         case 'p': progress = true; break;
         case 'q': quiet = true; break;
         case 'h': fputs(compress_usage, stdout); return CLI_EXIT_OK;
@@ -144,6 +150,7 @@ int cmd_compress(int argc, char **argv)
     }
     if (cli_source_open(&src, in_path, keep_going) != 0)
         goto free_arrays;
+    src.max_games = max_games;
     if (cli_pool_open(&eo, &pool) != 0)
         goto close_source;
     if (cli_output_open(&out, out_path, force) != 0)

@@ -16,6 +16,7 @@ static const char stats_usage[] =
     "  --no-engine         only the methods that need no engine (fromto, index)\n"
     "  --k-sweep K,K,...   bits/move of the range coder (ideal cost) for each k\n"
     "  --fit-k             also fit k (and the floor) to this file\n"
+    "  --max-games N       only the first N games\n"
     "  -k, --keep-going    skip bad games (each reported) instead of stopping\n"
     "  --progress          progress on stderr even when it is not a terminal\n" CLI_ENGINE_HELP CLI_MODEL_HELP;
 
@@ -156,11 +157,12 @@ int cmd_stats(int argc, char **argv)
     static const struct option options[] = {
         {"json", no_argument, NULL, 'j'},     {"no-engine", no_argument, NULL, 'n'},
         {"k-sweep", required_argument, NULL, 's'}, {"fit-k", no_argument, NULL, 'F'},
-        {"keep-going", no_argument, NULL, 'k'}, {"progress", no_argument, NULL, 'p'},
+        {"keep-going", no_argument, NULL, 'k'},   {"max-games", required_argument, NULL, 'm'}, {"progress", no_argument, NULL, 'p'},
         {"help", no_argument, NULL, 'h'},     CLI_ENGINE_OPTIONS,
         CLI_MODEL_OPTIONS,                    {NULL, 0, NULL, 0},
     };
     bool json = false, no_engine = false, fit = false, keep_going = false, progress = false;
+    long max_games = 0;
     uint32_t sweep[MAX_SWEEP];
     int n_sweep = 0;
     cli_engine_opts eo;
@@ -188,6 +190,10 @@ int cmd_stats(int argc, char **argv)
             break;
         case 'F': fit = true; break;
         case 'k': keep_going = true; break;
+        case 'm':
+            if (cli_parse_long("--max-games", optarg, 1, 1L << 40, &max_games))
+                return CLI_EXIT_USAGE;
+            break;
         case 'p': progress = true; break;
         case 'h': fputs(stats_usage, stdout); return CLI_EXIT_OK;
         default: fputs(stats_usage, stderr); return CLI_EXIT_USAGE;
@@ -224,6 +230,7 @@ int cmd_stats(int argc, char **argv)
     }
     if (cli_source_open(&src, argv[optind], keep_going) != 0)
         goto free_arrays;
+    src.max_games = max_games;
     if (engine && cli_pool_open(&eo, &pool) != 0)
         goto close_source;
     cli_progress_init(&prog, progress);

@@ -221,11 +221,11 @@ out:
     return r;
 }
 
-uz_result uz_archive_decode(FILE *in, const char *name, FILE *out, const uz_engine_settings *base, int workers,
-                            uz_progress_fn progress, void *user, uint64_t *games, uz_diag *diag)
+uz_result uz_archive_decode(FILE *in, const char *name, FILE *out, uz_member_decoder *md,
+                            const uz_engine_settings *base, int workers, uz_progress_fn progress, void *user,
+                            uint64_t *games, uz_diag *diag)
 {
     uz_archive_reader *reader = NULL;
-    uz_member_decoder md = {0};
     uz_archive_block block = {0};
     uz_archive_header header;
     uz_game *decoded = NULL;
@@ -238,7 +238,7 @@ uz_result uz_archive_decode(FILE *in, const char *name, FILE *out, const uz_engi
         return r;
     }
     while ((r = uz_archive_read_header(reader, &header, diag)) == UZ_OK) {
-        if ((r = uz_member_decoder_open(&md, &header, base, workers, diag)) != UZ_OK)
+        if ((r = uz_member_decoder_open(md, &header, base, workers, diag)) != UZ_OK)
             goto out;
         while ((r = uz_archive_read_block(reader, &block, diag)) == UZ_OK) {
             if (block.n_games > cap) {
@@ -253,7 +253,7 @@ uz_result uz_archive_decode(FILE *in, const char *name, FILE *out, const uz_engi
                     uz_game_init(&decoded[i]);
                 cap = block.n_games;
             }
-            if ((r = uz_block_decode(&md, &block, 0, block.n_games, decoded, *games, diag)) != UZ_OK)
+            if ((r = uz_block_decode(md, &block, 0, block.n_games, decoded, *games, diag)) != UZ_OK)
                 goto out;
             for (size_t i = 0; out && i < block.n_games; i++)
                 if ((r = uz_pgn_write_game(out, &decoded[i])) != UZ_OK) {
@@ -275,7 +275,6 @@ out:
         uz_game_clear(&decoded[i]);
     free(decoded);
     uz_archive_block_free(&block);
-    uz_member_decoder_close(&md);
     uz_archive_reader_close(reader);
     return r;
 }

@@ -1,0 +1,14 @@
+# Stockfish (tested with 15.1): the default engine.
+# "key = value" lines; see include/ucizip/engine.h (uz_engine_profile_load).
+name = Stockfish
+exe = stockfish
+exe = /usr/games/stockfish
+depth = 8
+modes = multipv searchmoves
+max_multipv = 500
+# ucinewgame clears hash and history tables; "option:Clear Hash" behaves the same.
+clear = ucinewgame
+# Threads must stay 1: with more threads the scores are not reproducible.
+option.Threads = 1
+# Hash changes the scores, so it is recorded with them.
+option.Hash = 16

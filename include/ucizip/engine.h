@@ -1,0 +1,213 @@
+/* Engine bridge: runs UCI chess engines as child processes and turns them into a
+ * deterministic oracle giving one integer score per legal move of a position.
+ *
+ * Threading: nothing here is thread-safe. Every call on a pool, and every `done`
+ * callback, happens on the thread that created the pool. Parallelism comes from
+ * several engine processes (workers) driven by one event loop inside the pool.
+ *
+ * Signals: uz_pool_create sets SIGPIPE to SIG_IGN for the whole process (a write to
+ * an engine that just died must give EPIPE, not kill us).
+ */
+#ifndef UCIZIP_ENGINE_H
+#define UCIZIP_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ucizip/board.h"
+#include "ucizip/common.h"
+
+/* Version of our query protocol (what we send, how we read scores). It is part of
+ * the fingerprint: bump it whenever a change could alter any score. */
+#define UZ_ENGINE_PROTOCOL_VERSION 1
+
+/* Score convention (mover's point of view):
+ *   "score cp X"          -> X clamped to [-UZ_SCORE_MATE/2, +UZ_SCORE_MATE/2]
+ *   "score mate N", N > 0 -> UZ_SCORE_MATE - N   (we mate in N moves)
+ *   "score mate N", N <= 0 -> -UZ_SCORE_MATE - N  (we are mated in -N moves)
+ * so every mate score lies beyond every centipawn score, and faster mates are better. */
+#define UZ_SCORE_MATE 100000
+#define UZ_SCORE_CP_MAX (UZ_SCORE_MATE / 2)
+
+/* Maps a UCI score to our integer convention: is_mate selects "mate N" vs "cp X". */
+int32_t uz_engine_score_from_uci(bool is_mate, long value);
+
+typedef enum uz_engine_mode {
+    UZ_MODE_MULTIPV = 0,     /* one "go" with MultiPV = number of legal moves (default) */
+    UZ_MODE_SEARCHMOVES = 1, /* one "go ... searchmoves m" per legal move */
+} uz_engine_mode;
+
+/* "multipv" / "searchmoves"; uz_engine_mode_parse returns false for anything else. */
+const char *uz_engine_mode_name(uz_engine_mode mode);
+bool uz_engine_mode_parse(const char *text, uz_engine_mode *out);
+
+#define UZ_ENGINE_PATH_MAX 1024
+#define UZ_ENGINE_NAME_MAX 128
+#define UZ_ENGINE_MAX_OPTIONS 16
+#define UZ_ENGINE_OPTION_NAME_MAX 64
+#define UZ_ENGINE_OPTION_VALUE_MAX 256
+#define UZ_ENGINE_MAX_EXE 8
+
+/* One "setoption name NAME value VALUE" sent at start-up. */
+typedef struct uz_engine_option {
+    char name[UZ_ENGINE_OPTION_NAME_MAX];
+    char value[UZ_ENGINE_OPTION_VALUE_MAX];
+} uz_engine_option;
+
+/* Everything the scores depend on, plus how to run the engine. A plain value: copy
+ * it with '='. Fields marked [score] are recorded in the fingerprint. */
+typedef struct uz_engine_settings {
+    char path[UZ_ENGINE_PATH_MAX];   /* executable: a path, or a bare name looked up in PATH */
+    char profile[UZ_ENGINE_NAME_MAX]; /* profile name it came from, "" if none (informative) */
+    int depth;                       /* [score] fixed search depth, >= 1 unless nodes > 0 */
+    long nodes;                      /* [score] node limit, 0 = none */
+    uz_engine_mode mode;             /* [score] */
+    int hash_mb;                     /* [score] option Hash (MB); 0 = do not set */
+    int threads;                     /* [score] option Threads; 0 = do not set. Keep 1 for determinism */
+    int n_options;                   /* [score] extra options from the profile, in order */
+    uz_engine_option options[UZ_ENGINE_MAX_OPTIONS];
+    int max_multipv;                 /* [score] cap on MultiPV (0 = the engine's own maximum);
+                                        positions with more legal moves are split, see below */
+    char clear[UZ_ENGINE_OPTION_NAME_MAX]; /* [score] how to clear the engine before each
+                                        position: "ucinewgame" or "option:NAME" (a button) */
+    unsigned modes;                  /* bit (1u << mode) set for each mode the profile allows */
+    int timeout_ms;                  /* per engine request (readyok, bestmove); default 60000 */
+    int handshake_timeout_ms;        /* uci/uciok + options/readyok; default 10000 */
+    int max_retries;                 /* retries of a query after a crash or timeout; default 2 */
+    int quit_grace_ms;               /* after "quit", kill the engine after this; default 1000 */
+    int cache_entries;               /* result cache capacity (positions); 0 disables it */
+} uz_engine_settings;
+
+/* Fills s with the built-in Stockfish defaults (same as engines/stockfish.profile):
+ * path "stockfish" from PATH, else /usr/games/stockfish; depth 8; multipv; Hash 16;
+ * Threads 1; clear "ucinewgame"; cache 32768 positions. Never fails for s != NULL. */
+uz_result uz_engine_settings_default(uz_engine_settings *s);
+
+/* Loads a profile into s (which it first resets with uz_engine_settings_default).
+ * name_or_path: a profile NAME, looked up as DIR/NAME.profile in each dir of dirs (a
+ * NULL-terminated list, NULL = none) in order; or, if it contains '/' or ends in
+ * ".profile", the path of a profile file.
+ * Profile format: "key = value" lines, '#' starts a comment. Keys:
+ *   name = Display name         exe = name-or-path (repeatable; first executable wins)
+ *   depth = 8                   nodes = 0
+ *   modes = multipv searchmoves (allowed modes; the first is the default mode)
+ *   max_multipv = 500           clear = ucinewgame | option:Clear Hash
+ *   option.NAME = VALUE         (Hash and Threads fill hash_mb / threads)
+ *   timeout_ms, handshake_timeout_ms, max_retries, cache_entries
+ * Errors: UZ_ERR_IO (profile not found / unreadable), UZ_ERR_SYNTAX (bad line, with
+ * diag->line), UZ_ERR_ENGINE (no listed executable exists). */
+uz_result uz_engine_profile_load(uz_engine_settings *s, const char *name_or_path,
+                                 const char *const *dirs, uz_diag *diag);
+
+/* What a command line's "--engine X" means: a profile NAME if dirs has X.profile, a
+ * profile file if X ends in ".profile", else an executable (path or PATH name) run
+ * with the default settings. */
+uz_result uz_engine_settings_from_spec(uz_engine_settings *s, const char *spec,
+                                       const char *const *dirs, uz_diag *diag);
+
+/* The default profile directories, in lookup order: $UZ_ENGINES_DIR (if set), then
+ * EXE_DIR/engines, EXE_DIR/../share/ucizip/engines, EXE_DIR/../../engines (a build
+ * tree) where EXE_DIR is the directory of the running executable, then the
+ * directory compiled in as UZ_ENGINES_DIR_BUILTIN (if defined). Fills out[] with
+ * pointers into static storage (valid until the next call), NULL-terminated;
+ * cap >= 2. Returns the number of dirs. */
+size_t uz_engine_default_dirs(const char **out, size_t cap);
+
+/* Applies canonical settings text (as from uz_pool_settings_text) to s: mode, depth,
+ * nodes, max_multipv, clear and options, so a decoder can rebuild the exact search
+ * settings an archive was made with. Unknown keys are UZ_ERR_SYNTAX. */
+uz_result uz_engine_settings_apply_text(uz_engine_settings *s, const char *text, uz_diag *diag);
+
+/* ---- pool ---- */
+
+typedef struct uz_pool uz_pool;
+
+/* Starts `workers` (>= 1) engine processes, handshakes each (uci, options, isready),
+ * probes what the engine can do (searchmoves honoured?) and computes the fingerprint
+ * by scoring a small built-in probe set. On error *out is NULL, every process is gone
+ * and diag names the engine. Errors: UZ_ERR_ARG (bad settings), UZ_ERR_ENGINE
+ * (missing / not executable / not UCI / died / garbage), UZ_ERR_TIMEOUT,
+ * UZ_ERR_UNSUPPORTED (mode the engine cannot do, e.g. searchmoves on Ethereal). */
+uz_result uz_pool_create(uz_pool **out, const uz_engine_settings *s, int workers, uz_diag *diag);
+
+/* Sends "quit" to every engine, kills those still alive after the grace period,
+ * reaps them and frees everything. Queries still pending are dropped without their
+ * callbacks. NULL is a no-op. Must not be called from a `done` callback. */
+void uz_pool_destroy(uz_pool *pool);
+
+/* Private bookkeeping of a query; callers do not touch it. */
+typedef struct uz__query_private {
+    struct uz_query *next;
+    char fen[UZ_FEN_MAX];   /* FEN sent to the engine (fullmove normalised to 1) */
+    int attempts;
+    int depth;              /* search limits for this query (probe may lower them) */
+    long nodes;
+    int kind;
+    bool no_cache;
+} uz__query_private;
+
+typedef struct uz_query uz_query;
+struct uz_query {
+    uz_position pos;              /* in: the position */
+    uz_move moves[UZ_MAX_MOVES];  /* in: its legal moves in canonical order (uz_generate_legal) */
+    int n_moves;                  /* in: >= 1 */
+    int32_t scores[UZ_MAX_MOVES]; /* out: scores[i] is the score of moves[i], mover's view */
+    uz_result status;             /* out: UZ_OK or the error that ended this query */
+    /* Called once per submitted query from within uz_pool_run / uz_pool_query (never
+     * from inside uz_pool_submit). It may submit more queries, including q itself
+     * again. Must not call uz_pool_run, uz_pool_query or uz_pool_destroy. */
+    void (*done)(uz_query *q, void *user);
+    void *user;
+    uz__query_private priv;
+};
+
+/* Queues q. The query memory is the caller's and must stay valid until its `done`
+ * has been called. Argument errors (no legal moves, moves not the canonical legal
+ * list) complete q with UZ_ERR_ARG; a single legal move completes with score 0 and
+ * no engine call. Results are never computed here, only in uz_pool_run. */
+void uz_pool_submit(uz_pool *pool, uz_query *q);
+
+/* Runs the event loop until every submitted query (also those submitted from `done`
+ * callbacks) has been completed and its callback called. Returns UZ_OK, or the first
+ * error of a query completed during this run (diag gets its message); the failed
+ * queries carry their status, the others still complete normally. A crashed or hung
+ * engine is killed, restarted and the query retried (max_retries times); an engine
+ * answer that is malformed (garbage, missing or illegal move, bound score) fails the
+ * query at once with UZ_ERR_ENGINE. */
+uz_result uz_pool_run(uz_pool *pool, uz_diag *diag);
+
+/* Synchronous convenience: submit q (its done/user are ignored and left untouched)
+ * and run until it is answered. Must not be used while other queries are pending. */
+uz_result uz_pool_query(uz_pool *pool, uz_query *q, uz_diag *diag);
+
+/* The engine's "id name" (e.g. "Stockfish 15.1"). */
+const char *uz_pool_engine_name(const uz_pool *pool);
+/* 16 hex digits: FNV-1a 64 of uz_pool_settings_text plus the probe-set scores. */
+const char *uz_pool_fingerprint(const uz_pool *pool);
+/* Canonical "key=value\n" lines of everything the scores depend on (protocol, engine,
+ * mode, depth, nodes, max_multipv, clear, option.*). Stable across machines. */
+const char *uz_pool_settings_text(const uz_pool *pool);
+/* The settings the pool runs with (path resolved, max_multipv effective). */
+const uz_engine_settings *uz_pool_settings(const uz_pool *pool);
+/* Readable one-liner: "Stockfish 15.1; depth 8; multipv; Hash 16; Threads 1". */
+void uz_pool_describe(const uz_pool *pool, char *out, size_t cap);
+/* Whether the engine honours "go searchmoves" (probed at creation). */
+bool uz_pool_searchmoves_ok(const uz_pool *pool);
+
+typedef struct uz_pool_stats {
+    uint64_t queries;        /* queries submitted */
+    uint64_t trivial;        /* answered without the engine: one legal move */
+    uint64_t cache_hits;     /* answered from the result cache */
+    uint64_t coalesced;      /* answered by an identical query already in flight */
+    uint64_t engine_queries; /* positions sent to an engine */
+    uint64_t engine_searches;/* "go" commands sent */
+    uint64_t restarts;       /* engine processes restarted after a crash/hang */
+    double search_ms;        /* sum of the engine-reported "time" of each search */
+    double wall_ms;          /* wall time spent in uz_pool_run / uz_pool_query */
+} uz_pool_stats;
+
+/* Counters since creation (the probes run at creation are not counted). */
+void uz_pool_get_stats(const uz_pool *pool, uz_pool_stats *out);
+
+#endif

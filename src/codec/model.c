@@ -1,0 +1,132 @@
+/* The exponential move model: integer weight table and frequency assignment. */
+#include "ucizip/model.h"
+
+#include "fixed.h"
+
+/* Design (all of it is archive format; changing any bit needs a format version bump):
+ *   L = log2(k) in Q32 = uz__log2_q32(k_milli) - uz__log2_q32(1000)
+ *   e(d) = d * L / 100 (Q32, truncated): log2 of 1 / w(d)
+ *   w(d) = (2^-frac(e) in Q31) >> int(e), 0 when int(e) >= 32, then clamped so that
+ *          w(d) <= w(d - 1).
+ * Frequencies, T = UZ_MODEL_TOTAL, F = floor_q16 * T / 65536:
+ *   u = 1 + (F * (T - n) / T) / n to every move (the uniform floor; freq >= 1),
+ *   R = T - u * n shared in proportion to the weights: q_i = R * w_i / W (truncated),
+ *   the R - sum(q) leftover units (< n) go to the best move (lowest index on ties). */
+
+uz_model_params uz_model_default_params(void)
+{
+    uz_model_params p = {UZ_MODEL_EXP, UZ_MODEL_DEFAULT_K_MILLI, UZ_MODEL_DEFAULT_FLOOR_Q16};
+    return p;
+}
+
+uz_result uz_model_init(uz_model *m, const uz_model_params *params)
+{
+    if (!m || !params)
+        return UZ_ERR_ARG;
+    if (params->kind != UZ_MODEL_EXP || params->k_milli < UZ_MODEL_K_MILLI_MIN ||
+        params->k_milli > UZ_MODEL_K_MILLI_MAX || params->floor_q16 > UZ_MODEL_FLOOR_ONE)
+        return UZ_ERR_ARG;
+    m->params = *params;
+
+    uz__exp2_table t;
+    uz__exp2_table_init(&t);
+    uint64_t l = uz__log2_q32(params->k_milli) - uz__log2_q32(UZ_MODEL_K_MILLI_MIN);
+    /* l < 2^37 and d <= 2200 < 2^12, so d * l never overflows. */
+    uint32_t prev = (uint32_t)1 << 31;
+    for (uint32_t d = 0; d <= UZ_MODEL_MAX_DIFF; d++) {
+        uint64_t e = (uint64_t)d * l / 100;
+        uint64_t ip = e >> 32;
+        uint32_t w = 0;
+        if (ip < 32)
+            w = uz__exp2_neg_q31(&t, (uint32_t)(e & 0xFFFFFFFFu)) >> ip;
+        /* Truncation could in principle break monotonicity; the clamp makes it a fact. */
+        if (w > prev)
+            w = prev;
+        m->weight[d] = w;
+        prev = w;
+    }
+    return UZ_OK;
+}
+
+int32_t uz_model_normalize_score(int32_t score)
+{
+    int64_t s = score;
+    if (s > UZ_SCORE_MATE_BOUND) {
+        int64_t n = UZ_SCORE_MATE - s; /* mate in n */
+        if (n < 0)
+            n = 0;
+        if (n > UZ_MODEL_MATE_CAP)
+            n = UZ_MODEL_MATE_CAP;
+        return (int32_t)(UZ_MODEL_MATE_BASE - n);
+    }
+    if (s < -UZ_SCORE_MATE_BOUND) {
+        int64_t n = s + UZ_SCORE_MATE; /* mated in n */
+        if (n < 0)
+            n = 0;
+        if (n > UZ_MODEL_MATE_CAP)
+            n = UZ_MODEL_MATE_CAP;
+        return (int32_t)(-(UZ_MODEL_MATE_BASE - n));
+    }
+    if (s > UZ_MODEL_CP_CLAMP)
+        return UZ_MODEL_CP_CLAMP;
+    if (s < -UZ_MODEL_CP_CLAMP)
+        return -UZ_MODEL_CP_CLAMP;
+    return (int32_t)s;
+}
+
+uint32_t uz_model_frequencies(const uz_model *m, const int32_t *scores, int n, uint32_t *freq)
+{
+    if (!m || !scores || !freq || n < 1 || n > UZ_MODEL_MAX_MOVES)
+        return 0;
+    if (m->params.kind != UZ_MODEL_EXP)
+        return 0;
+
+    const uint32_t total = UZ_MODEL_TOTAL;
+    int32_t v[UZ_MODEL_MAX_MOVES];
+    int best = 0;
+    for (int i = 0; i < n; i++) {
+        v[i] = uz_model_normalize_score(scores[i]);
+        if (v[i] > v[best])
+            best = i;
+    }
+
+    /* One unit per move is reserved first, so the floor's truncation never pushes a move
+     * below F / n of the rest: freq_i > F (T - n) / (T n). */
+    uint32_t floor_units = (uint32_t)(((uint64_t)m->params.floor_q16 * total) >> 16);
+    uint32_t fp = (uint32_t)((uint64_t)floor_units * (total - (uint32_t)n) / total);
+    uint32_t u = 1 + fp / (uint32_t)n;
+    /* u * n <= n + fp <= n + (T - n) = T, so r >= 0. */
+    uint32_t r = total - u * (uint32_t)n;
+
+    uint64_t wsum = 0;
+    for (int i = 0; i < n; i++)
+        wsum += m->weight[v[best] - v[i]];
+    /* wsum >= weight[0] = 2^31 > 0; r * w < 2^17 * 2^31 fits in 64 bits. */
+    uint32_t assigned = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t q = (uint32_t)((uint64_t)r * m->weight[v[best] - v[i]] / wsum);
+        freq[i] = u + q;
+        assigned += q;
+    }
+    freq[best] += r - assigned;
+    return total;
+}
+
+int uz_model_rank(const uz_model *m, const int32_t *scores, int n, int played)
+{
+    uint32_t freq[UZ_MODEL_MAX_MOVES];
+    if (played < 0 || played >= n || uz_model_frequencies(m, scores, n, freq) == 0)
+        return 0;
+    int32_t vp = uz_model_normalize_score(scores[played]);
+    int rank = 1;
+    for (int i = 0; i < n; i++) {
+        int32_t vi = uz_model_normalize_score(scores[i]);
+        if (freq[i] != freq[played])
+            rank += freq[i] > freq[played];
+        else if (vi != vp)
+            rank += vi > vp;
+        else
+            rank += i < played;
+    }
+    return rank;
+}

@@ -1,0 +1,426 @@
+/* Engine settings: built-in defaults, "key = value" profile files, executable lookup. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine_internal.h"
+
+static void copy_str(char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+static int check_exe(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return ENOENT;
+    if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0)
+        return EACCES;
+    return 0;
+}
+
+int uz__resolve_exe(const char *name, char *out, size_t cap)
+{
+    if (name[0] == '\0')
+        return ENOENT;
+    if (strchr(name, '/')) {
+        int rc = check_exe(name);
+        if (rc == 0)
+            copy_str(out, cap, name);
+        return rc;
+    }
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    int result = ENOENT;
+    while (*path) {
+        const char *colon = strchr(path, ':');
+        size_t n = colon ? (size_t)(colon - path) : strlen(path);
+        char cand[UZ_ENGINE_PATH_MAX];
+        if (n == 0)
+            snprintf(cand, sizeof cand, "./%s", name);
+        else
+            snprintf(cand, sizeof cand, "%.*s/%s", (int)n, path, name);
+        int rc = check_exe(cand);
+        if (rc == 0) {
+            copy_str(out, cap, cand);
+            return 0;
+        }
+        if (rc == EACCES)
+            result = EACCES;
+        path += n + (colon ? 1 : 0);
+    }
+    return result;
+}
+
+uz_result uz_engine_settings_default(uz_engine_settings *s)
+{
+    if (!s)
+        return UZ_ERR_ARG;
+    memset(s, 0, sizeof *s);
+    if (uz__resolve_exe("stockfish", s->path, sizeof s->path) != 0) {
+        if (uz__resolve_exe("/usr/games/stockfish", s->path, sizeof s->path) != 0)
+            copy_str(s->path, sizeof s->path, "stockfish");
+    }
+    s->depth = 8;
+    s->nodes = 0;
+    s->mode = UZ_MODE_MULTIPV;
+    s->hash_mb = 16;
+    s->threads = 1;
+    s->max_multipv = 0;
+    copy_str(s->clear, sizeof s->clear, "ucinewgame");
+    s->modes = (1u << UZ_MODE_MULTIPV) | (1u << UZ_MODE_SEARCHMOVES);
+    s->timeout_ms = 60000;
+    s->handshake_timeout_ms = 10000;
+    s->max_retries = 2;
+    s->quit_grace_ms = 1000;
+    s->cache_entries = 32768;
+    return UZ_OK;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+static bool parse_int(const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || errno != 0 || x < lo || x > hi)
+        return false;
+    *out = x;
+    return true;
+}
+
+/* Sets one option; Hash and Threads have fields of their own. */
+static uz_result set_option(uz_engine_settings *s, const char *name, const char *value)
+{
+    long x;
+    if (strcmp(name, "Hash") == 0) {
+        if (!parse_int(value, 0, 1 << 24, &x))
+            return UZ_ERR_SYNTAX;
+        s->hash_mb = (int)x;
+        return UZ_OK;
+    }
+    if (strcmp(name, "Threads") == 0) {
+        if (!parse_int(value, 0, 1024, &x))
+            return UZ_ERR_SYNTAX;
+        s->threads = (int)x;
+        return UZ_OK;
+    }
+    if (strcmp(name, "MultiPV") == 0 || name[0] == '\0' ||
+        strlen(name) >= UZ_ENGINE_OPTION_NAME_MAX || strlen(value) >= UZ_ENGINE_OPTION_VALUE_MAX)
+        return UZ_ERR_SYNTAX; /* MultiPV is ours to set per query */
+    for (int i = 0; i < s->n_options; i++) {
+        if (strcmp(s->options[i].name, name) == 0) {
+            copy_str(s->options[i].value, sizeof s->options[i].value, value);
+            return UZ_OK;
+        }
+    }
+    if (s->n_options >= UZ_ENGINE_MAX_OPTIONS)
+        return UZ_ERR_LIMIT;
+    copy_str(s->options[s->n_options].name, UZ_ENGINE_OPTION_NAME_MAX, name);
+    copy_str(s->options[s->n_options].value, UZ_ENGINE_OPTION_VALUE_MAX, value);
+    s->n_options++;
+    return UZ_OK;
+}
+
+/* Applies one key = value pair shared by profiles and settings text. */
+static uz_result apply_key(uz_engine_settings *s, const char *key, const char *value)
+{
+    long x;
+    if (strncmp(key, "option.", 7) == 0)
+        return set_option(s, key + 7, value);
+    if (strcmp(key, "depth") == 0) {
+        if (!parse_int(value, 0, 200, &x))
+            return UZ_ERR_SYNTAX;
+        s->depth = (int)x;
+    } else if (strcmp(key, "nodes") == 0) {
+        if (!parse_int(value, 0, 2000000000L, &x))
+            return UZ_ERR_SYNTAX;
+        s->nodes = x;
+    } else if (strcmp(key, "mode") == 0) {
+        if (!uz_engine_mode_parse(value, &s->mode))
+            return UZ_ERR_SYNTAX;
+    } else if (strcmp(key, "max_multipv") == 0) {
+        if (!parse_int(value, 0, 100000, &x))
+            return UZ_ERR_SYNTAX;
+        s->max_multipv = (int)x;
+    } else if (strcmp(key, "clear") == 0) {
+        if (strcmp(value, "ucinewgame") != 0 && strncmp(value, "option:", 7) != 0)
+            return UZ_ERR_SYNTAX;
+        if (strlen(value) >= sizeof s->clear)
+            return UZ_ERR_SYNTAX;
+        copy_str(s->clear, sizeof s->clear, value);
+    } else if (strcmp(key, "timeout_ms") == 0 || strcmp(key, "handshake_timeout_ms") == 0 ||
+               strcmp(key, "max_retries") == 0 || strcmp(key, "cache_entries") == 0 ||
+               strcmp(key, "quit_grace_ms") == 0) {
+        if (!parse_int(value, 0, 100000000L, &x))
+            return UZ_ERR_SYNTAX;
+        int *field = strcmp(key, "timeout_ms") == 0             ? &s->timeout_ms
+                     : strcmp(key, "handshake_timeout_ms") == 0 ? &s->handshake_timeout_ms
+                     : strcmp(key, "max_retries") == 0          ? &s->max_retries
+                     : strcmp(key, "cache_entries") == 0        ? &s->cache_entries
+                                                                : &s->quit_grace_ms;
+        *field = (int)x;
+    } else {
+        return UZ_ERR_SYNTAX;
+    }
+    return UZ_OK;
+}
+
+static bool file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Finds NAME.profile in dirs; writes its path. */
+static bool find_profile(const char *name, const char *const *dirs, char *out, size_t cap)
+{
+    for (size_t i = 0; dirs && dirs[i]; i++) {
+        snprintf(out, cap, "%s/%s.profile", dirs[i], name);
+        if (file_exists(out))
+            return true;
+    }
+    return false;
+}
+
+static uz_result load_file(uz_engine_settings *s, const char *file, const char *label,
+                           uz_diag *diag)
+{
+    uz_result rc = UZ_OK;
+    char exes[UZ_ENGINE_MAX_EXE][UZ_ENGINE_PATH_MAX];
+    int n_exe = 0;
+    long lineno = 0;
+    bool modes_seen = false;
+    char line[1024];
+    FILE *f = fopen(file, "r");
+    if (!f) {
+        uz_diag_set(diag, UZ_ERR_IO, 0, 0, "cannot open engine profile '%s'", file);
+        return UZ_ERR_IO;
+    }
+    uz_engine_settings_default(s);
+    copy_str(s->profile, sizeof s->profile, label);
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *t = trim(line);
+        if (*t == '\0')
+            continue;
+        char *eq = strchr(t, '=');
+        if (!eq) {
+            rc = UZ_ERR_SYNTAX;
+            uz_diag_set(diag, rc, lineno, 0, "engine profile '%s': expected 'key = value'", file);
+            goto done;
+        }
+        *eq = '\0';
+        char *key = trim(t), *value = trim(eq + 1);
+        if (strcmp(key, "name") == 0)
+            continue; /* informative only: the engine's own "id name" is what counts */
+        if (strcmp(key, "exe") == 0) {
+            if (n_exe < UZ_ENGINE_MAX_EXE)
+                copy_str(exes[n_exe++], UZ_ENGINE_PATH_MAX, value);
+            continue;
+        }
+        if (strcmp(key, "modes") == 0) {
+            /* "multipv searchmoves" (commas allowed); the first is the default. */
+            unsigned modes = 0;
+            bool first = true;
+            for (char *tok = strtok(value, " ,\t"); tok; tok = strtok(NULL, " ,\t")) {
+                uz_engine_mode m;
+                if (!uz_engine_mode_parse(tok, &m)) {
+                    rc = UZ_ERR_SYNTAX;
+                    uz_diag_set(diag, rc, lineno, 0, "engine profile '%s': unknown mode '%s'",
+                                file, tok);
+                    goto done;
+                }
+                if (first)
+                    s->mode = m;
+                first = false;
+                modes |= 1u << m;
+            }
+            s->modes = modes;
+            modes_seen = true;
+            continue;
+        }
+        rc = apply_key(s, key, value);
+        if (rc != UZ_OK) {
+            uz_diag_set(diag, rc, lineno, 0, "engine profile '%s': bad setting '%s = %s'", file,
+                        key, value);
+            goto done;
+        }
+    }
+    if (ferror(f)) {
+        rc = UZ_ERR_IO;
+        uz_diag_set(diag, rc, 0, 0, "cannot read engine profile '%s'", file);
+        goto done;
+    }
+    if (modes_seen && s->modes == 0) {
+        rc = UZ_ERR_SYNTAX;
+        uz_diag_set(diag, rc, 0, 0, "engine profile '%s': no modes", file);
+        goto done;
+    }
+    if (n_exe > 0) {
+        bool found = false;
+        char tried[512] = "";
+        for (int i = 0; i < n_exe && !found; i++) {
+            found = uz__resolve_exe(exes[i], s->path, sizeof s->path) == 0;
+            size_t used = strlen(tried);
+            if (used < 400)
+                snprintf(tried + used, sizeof tried - used, "%s%.100s", i ? ", " : "", exes[i]);
+        }
+        if (!found) {
+            rc = UZ_ERR_ENGINE;
+            uz_diag_set(diag, rc, 0, 0, "engine profile '%s': no executable found (tried %s)",
+                        label, tried);
+            goto done;
+        }
+    }
+done:
+    fclose(f);
+    return rc;
+}
+
+uz_result uz_engine_profile_load(uz_engine_settings *s, const char *name_or_path,
+                                 const char *const *dirs, uz_diag *diag)
+{
+    char file[UZ_ENGINE_PATH_MAX + 64];
+    if (!s || !name_or_path || !*name_or_path) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "no engine profile given");
+        return UZ_ERR_ARG;
+    }
+    if (strchr(name_or_path, '/') || ends_with(name_or_path, ".profile")) {
+        /* A file: its label is the base name without ".profile". */
+        const char *base = strrchr(name_or_path, '/');
+        base = base ? base + 1 : name_or_path;
+        char label[UZ_ENGINE_NAME_MAX];
+        copy_str(label, sizeof label, base);
+        if (ends_with(label, ".profile"))
+            label[strlen(label) - 8] = '\0';
+        return load_file(s, name_or_path, label, diag);
+    }
+    if (!find_profile(name_or_path, dirs, file, sizeof file)) {
+        uz_diag_set(diag, UZ_ERR_IO, 0, 0, "engine profile '%s' not found", name_or_path);
+        return UZ_ERR_IO;
+    }
+    return load_file(s, file, name_or_path, diag);
+}
+
+uz_result uz_engine_settings_from_spec(uz_engine_settings *s, const char *spec,
+                                       const char *const *dirs, uz_diag *diag)
+{
+    char file[UZ_ENGINE_PATH_MAX + 64];
+    if (!s || !spec || !*spec) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "no engine given");
+        return UZ_ERR_ARG;
+    }
+    if (ends_with(spec, ".profile") || (!strchr(spec, '/') && find_profile(spec, dirs, file, sizeof file)))
+        return uz_engine_profile_load(s, spec, dirs, diag);
+    uz_engine_settings_default(s);
+    int rc = uz__resolve_exe(spec, s->path, sizeof s->path);
+    if (rc != 0) {
+        /* Keep the name: uz_pool_create reports it as missing / not executable. */
+        copy_str(s->path, sizeof s->path, spec);
+    }
+    return UZ_OK;
+}
+
+size_t uz_engine_default_dirs(const char **out, size_t cap)
+{
+    static char storage[5][UZ_ENGINE_PATH_MAX];
+    size_t n = 0;
+    if (cap < 2)
+        return 0;
+    const char *env = getenv("UZ_ENGINES_DIR");
+    if (env && *env && n + 1 < cap) {
+        copy_str(storage[n], UZ_ENGINE_PATH_MAX, env);
+        out[n] = storage[n];
+        n++;
+    }
+    char exe[UZ_ENGINE_PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            static const char *const rel[] = {"/engines", "/../share/ucizip/engines", "/../../engines"};
+            for (size_t i = 0; i < 3 && n + 1 < cap; i++) {
+                snprintf(storage[n], UZ_ENGINE_PATH_MAX, "%.900s%s", exe, rel[i]);
+                out[n] = storage[n];
+                n++;
+            }
+        }
+    }
+#ifdef UZ_ENGINES_DIR_BUILTIN
+    if (n + 1 < cap) {
+        copy_str(storage[n], UZ_ENGINE_PATH_MAX, UZ_ENGINES_DIR_BUILTIN);
+        out[n] = storage[n];
+        n++;
+    }
+#endif
+    out[n] = NULL;
+    return n;
+}
+
+uz_result uz_engine_settings_apply_text(uz_engine_settings *s, const char *text, uz_diag *diag)
+{
+    uz_result rc = UZ_OK;
+    long lineno = 0;
+    char line[1024];
+    while (*text) {
+        const char *nl = strchr(text, '\n');
+        size_t n = nl ? (size_t)(nl - text) : strlen(text);
+        lineno++;
+        copy_str(line, sizeof line, "");
+        if (n < sizeof line) {
+            memcpy(line, text, n);
+            line[n] = '\0';
+        }
+        text += n + (nl ? 1 : 0);
+        char *t = trim(line);
+        if (*t == '\0')
+            continue;
+        char *eq = strchr(t, '=');
+        if (!eq) {
+            rc = UZ_ERR_SYNTAX;
+            break;
+        }
+        *eq = '\0';
+        const char *key = t, *value = eq + 1;
+        /* Informative keys describe the engine rather than configure it. */
+        if (strcmp(key, "protocol") == 0 || strcmp(key, "engine") == 0)
+            continue;
+        rc = apply_key(s, key, value);
+        if (rc != UZ_OK)
+            break;
+    }
+    if (rc != UZ_OK)
+        uz_diag_set(diag, UZ_ERR_SYNTAX, lineno, 0, "bad engine settings text");
+    return rc == UZ_OK ? UZ_OK : UZ_ERR_SYNTAX;
+}

@@ -1,0 +1,373 @@
+/* Tests of the move model: invariants, score normalisation, accuracy of the integer
+ * exponential and golden outputs that pin the exact bits of the archive format. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ucizip/model.h"
+
+static uz_model g_model; /* big: keep off the stack */
+
+static uz_model *model_with(uint32_t k_milli, uint32_t floor_q16)
+{
+    uz_model_params p = {UZ_MODEL_EXP, k_milli, floor_q16};
+    if (uz_model_init(&g_model, &p) != UZ_OK) {
+        fprintf(stderr, "model init failed for k=%u floor=%u\n", k_milli, floor_q16);
+        exit(2);
+    }
+    return &g_model;
+}
+
+static uint64_t fnv1a(uint64_t h, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) {
+        h ^= (v >> (8 * i)) & 0xFF;
+        h *= 0x100000001B3ull;
+    }
+    return h;
+}
+
+static void random_scores(test_rng *r, int32_t *s, int n)
+{
+    for (int i = 0; i < n; i++) {
+        uint32_t kind = rng_below(r, 20);
+        if (kind == 0)
+            s[i] = UZ_SCORE_MATE - 1 - (int32_t)rng_below(r, 80);
+        else if (kind == 1)
+            s[i] = -UZ_SCORE_MATE + (int32_t)rng_below(r, 80);
+        else if (kind == 2)
+            s[i] = (int32_t)rng_below(r, 100001) - 50000;
+        else
+            s[i] = (int32_t)rng_below(r, 1201) - 600;
+    }
+}
+
+static void test_params(void)
+{
+    uz_model m;
+    uz_model_params d = uz_model_default_params();
+    CHECK(d.kind == UZ_MODEL_EXP && d.k_milli == UZ_MODEL_DEFAULT_K_MILLI && d.floor_q16 == UZ_MODEL_DEFAULT_FLOOR_Q16);
+    CHECK(uz_model_init(&m, &d) == UZ_OK);
+    uz_model_params bad = d;
+    bad.k_milli = 999;
+    CHECK(uz_model_init(&m, &bad) == UZ_ERR_ARG);
+    bad = d;
+    bad.floor_q16 = UZ_MODEL_FLOOR_ONE + 1;
+    CHECK(uz_model_init(&m, &bad) == UZ_ERR_ARG);
+    bad = d;
+    bad.kind = (uz_model_kind)7;
+    CHECK(uz_model_init(&m, &bad) == UZ_ERR_ARG);
+    CHECK(uz_model_init(NULL, &d) == UZ_ERR_ARG);
+    CHECK(uz_model_init(&m, NULL) == UZ_ERR_ARG);
+    uint32_t f[4];
+    int32_t s[4] = {0, 0, 0, 0};
+    uz_model_init(&m, &d);
+    CHECK(uz_model_frequencies(&m, s, 0, f) == 0);
+    CHECK(uz_model_frequencies(&m, s, UZ_MODEL_MAX_MOVES + 1, f) == 0);
+    CHECK(uz_model_frequencies(&m, NULL, 2, f) == 0);
+    CHECK(uz_model_frequencies(&m, s, 1, f) == UZ_MODEL_TOTAL && f[0] == UZ_MODEL_TOTAL);
+    CHECK(uz_model_frequencies(&m, s, 4, f) == UZ_MODEL_TOTAL && f[0] == 16384 && f[3] == 16384);
+}
+
+static void test_normalize(void)
+{
+    CHECK(uz_model_normalize_score(0) == 0);
+    CHECK(uz_model_normalize_score(999) == 999);
+    CHECK(uz_model_normalize_score(1000) == 1000);
+    CHECK(uz_model_normalize_score(1001) == 1000);
+    CHECK(uz_model_normalize_score(50000) == 1000);
+    CHECK(uz_model_normalize_score(-50000) == -1000);
+    CHECK(uz_model_normalize_score(-2000) == -1000);
+    CHECK(uz_model_normalize_score(UZ_SCORE_MATE - 1) == 1099);
+    CHECK(uz_model_normalize_score(UZ_SCORE_MATE - 2) == 1098);
+    CHECK(uz_model_normalize_score(UZ_SCORE_MATE - 50) == 1050);
+    CHECK(uz_model_normalize_score(UZ_SCORE_MATE - 70) == 1050);
+    CHECK(uz_model_normalize_score(UZ_SCORE_MATE) == 1100);
+    CHECK(uz_model_normalize_score(INT32_MAX) == 1100);
+    CHECK(uz_model_normalize_score(-UZ_SCORE_MATE) == -1100);
+    CHECK(uz_model_normalize_score(-UZ_SCORE_MATE + 1) == -1099);
+    CHECK(uz_model_normalize_score(-UZ_SCORE_MATE + 70) == -1050);
+    CHECK(uz_model_normalize_score(INT32_MIN) == -1100);
+    CHECK(uz_model_normalize_score(50001) == 1050);   /* mate in 49999: capped */
+    CHECK(uz_model_normalize_score(-50001) == -1050);
+
+    /* Mates rank beyond any cp: mate in 1 > mate in 2 > +cp > -cp > mated late > mated now. */
+    int32_t order[] = {UZ_SCORE_MATE - 1, UZ_SCORE_MATE - 2, UZ_SCORE_MATE - 40, 50000, 300, 0, -300, -50000,
+                       -UZ_SCORE_MATE + 30, -UZ_SCORE_MATE + 2, -UZ_SCORE_MATE};
+    int n = (int)(sizeof order / sizeof order[0]);
+    bool ok = true;
+    for (int i = 1; i < n; i++)
+        ok = ok && uz_model_normalize_score(order[i - 1]) >= uz_model_normalize_score(order[i]);
+    CHECK(ok);
+    uz_model *m = model_with(1200, 0);
+    uint32_t f[16];
+    uz_model_frequencies(m, order, n, f);
+    ok = true;
+    for (int i = 1; i < n; i++)
+        ok = ok && f[i - 1] > f[i];
+    CHECK(ok);
+}
+
+static void test_weights(void)
+{
+    const uint32_t ks[] = {1000, 1500, 2718, 10000, 80000, 200000, 1000000};
+    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
+        uz_model *m = model_with(ks[ki], 0);
+        double k = ks[ki] / 1000.0;
+        double worst = 0;
+        bool mono = true;
+        for (int d = 0; d <= UZ_MODEL_MAX_DIFF; d++) {
+            double exact = ldexp(pow(k, -d / 100.0), 31);
+            if (d > 0 && m->weight[d] > m->weight[d - 1])
+                mono = false;
+            /* Relative error ~2^-23 from the Q31 mantissa, plus the final shift's
+             * truncation (at most 1 unit of 2^-31). */
+            double err = fabs(m->weight[d] - exact) / (exact * 2e-7 + 1.0);
+            if (err > worst)
+                worst = err;
+        }
+        CHECKF(m->weight[0] == 1u << 31, "k=%u", ks[ki]);
+        CHECKF(mono, "k=%u", ks[ki]);
+        CHECKF(worst <= 1.0, "k=%u worst scaled error %g", ks[ki], worst);
+    }
+    uz_model *m = model_with(1000, 0);
+    bool flat = true;
+    for (int d = 0; d <= UZ_MODEL_MAX_DIFF; d++)
+        flat = flat && m->weight[d] == 1u << 31;
+    CHECK(flat);
+}
+
+static void test_invariants(void)
+{
+    test_rng r = {12345};
+    int32_t s[UZ_MODEL_MAX_MOVES];
+    uint32_t f[UZ_MODEL_MAX_MOVES];
+    const uint32_t ks[] = {1000, 1500, 5000, 80000, 200000, 1000000000};
+    const uint32_t floors[] = {0, 1, 655, 3277, 13107, 65535, 65536};
+    bool sum_ok = true, pos_ok = true, mono_ok = true;
+    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
+        for (size_t fi = 0; fi < sizeof floors / sizeof floors[0]; fi++) {
+            uz_model *m = model_with(ks[ki], floors[fi]);
+            for (int t = 0; t < 300; t++) {
+                int n = 1 + (int)rng_below(&r, UZ_MODEL_MAX_MOVES);
+                random_scores(&r, s, n);
+                if (uz_model_frequencies(m, s, n, f) != UZ_MODEL_TOTAL)
+                    sum_ok = false;
+                uint64_t sum = 0;
+                for (int i = 0; i < n; i++) {
+                    sum += f[i];
+                    pos_ok = pos_ok && f[i] >= 1;
+                }
+                sum_ok = sum_ok && sum == UZ_MODEL_TOTAL;
+                for (int i = 0; i < n && mono_ok; i++) {
+                    for (int j = 0; j < n; j++) {
+                        int32_t vi = uz_model_normalize_score(s[i]), vj = uz_model_normalize_score(s[j]);
+                        if (vi > vj && f[i] < f[j])
+                            mono_ok = false;
+                        /* Equal scores, equal frequencies: only the first best move's
+                         * leftover may differ. */
+                        if (vi == vj && f[i] > f[j] && i > j)
+                            mono_ok = false;
+                    }
+                }
+            }
+        }
+    }
+    CHECK(sum_ok);
+    CHECK(pos_ok);
+    CHECK(mono_ok);
+}
+
+static void test_ratios(void)
+{
+    /* Equal score steps give equal ratios: k = 16, steps of 25 cp -> ratio 2. */
+    uz_model *m = model_with(16000, 0);
+    int32_t s[6] = {100, 75, 50, 25, 0, -25};
+    uint32_t f[6];
+    uz_model_frequencies(m, s, 6, f);
+    bool ok = true;
+    for (int i = 2; i < 6; i++) {
+        double ratio = (double)f[i - 1] / f[i];
+        ok = ok && fabs(ratio - 2.0) < 0.01;
+    }
+    CHECKF(ok, "%u %u %u %u %u %u", f[0], f[1], f[2], f[3], f[4], f[5]);
+    /* Shifting every score leaves the frequencies unchanged (only differences matter). */
+    int32_t s2[6];
+    uint32_t f2[6];
+    for (int i = 0; i < 6; i++)
+        s2[i] = s[i] - 333;
+    uz_model_frequencies(m, s2, 6, f2);
+    CHECK(memcmp(f, f2, sizeof f) == 0);
+    /* Ratio of one pawn is k. */
+    m = model_with(10000, 0);
+    int32_t s3[2] = {0, -100};
+    uz_model_frequencies(m, s3, 2, f);
+    CHECKF(fabs((double)f[0] / f[1] - 10.0) < 0.01, "%u %u", f[0], f[1]);
+}
+
+static void test_floor(void)
+{
+    /* The worst move costs at most about log2(n / eps) bits. */
+    test_rng r = {777};
+    int32_t s[UZ_MODEL_MAX_MOVES];
+    uint32_t f[UZ_MODEL_MAX_MOVES];
+    const uint32_t floors[] = {328, 1311, 3277, 6554, 32768};
+    bool ok = true;
+    for (size_t fi = 0; fi < sizeof floors / sizeof floors[0]; fi++) {
+        uz_model *m = model_with(200000, floors[fi]);
+        double eps = floors[fi] / 65536.0;
+        for (int t = 0; t < 500; t++) {
+            int n = 2 + (int)rng_below(&r, UZ_MODEL_MAX_MOVES - 1);
+            random_scores(&r, s, n);
+            uz_model_frequencies(m, s, n, f);
+            double bound = log2(n / eps) + 0.1;
+            for (int i = 0; i < n; i++) {
+                double cost = -log2((double)f[i] / UZ_MODEL_TOTAL);
+                if (cost > bound) {
+                    ok = false;
+                    fprintf(stderr, "floor %u n %d cost %.3f bound %.3f\n", floors[fi], n, cost, bound);
+                    break;
+                }
+            }
+        }
+    }
+    CHECK(ok);
+    /* Without a floor every move still gets at least one unit. */
+    uz_model *m = model_with(1000000000, 0);
+    int32_t s2[3] = {UZ_SCORE_MATE - 1, -UZ_SCORE_MATE, -1000};
+    uz_model_frequencies(m, s2, 3, f);
+    CHECK(f[1] == 1 && f[2] == 1 && f[0] == UZ_MODEL_TOTAL - 2);
+    /* With epsilon = 1 the distribution is uniform. */
+    m = model_with(80000, UZ_MODEL_FLOOR_ONE);
+    uz_model_frequencies(m, s2, 3, f);
+    CHECK(f[1] == 21845 && f[2] == 21845 && f[0] == 21846);
+}
+
+static void test_k_sweep(void)
+{
+    /* Larger k: the best move gets more, the others less. */
+    int32_t s[5] = {40, 10, -30, -200, 15};
+    uint32_t f[5];
+    uint32_t prev_best = 0, prev_worst = UINT32_MAX;
+    bool ok = true;
+    for (uint32_t k = 1000; k <= 512000; k *= 2) {
+        uz_model *m = model_with(k, 1000);
+        uz_model_frequencies(m, s, 5, f);
+        ok = ok && f[0] >= prev_best && f[3] <= prev_worst;
+        prev_best = f[0];
+        prev_worst = f[3];
+    }
+    CHECK(ok);
+    CHECK(prev_best > 45000);
+    uz_model *m = model_with(1000, 1000);
+    uz_model_frequencies(m, s, 5, f);
+    CHECK(f[0] < 13200 && f[0] > 13000); /* k = 1: uniform */
+}
+
+static void test_rank(void)
+{
+    uz_model *m = model_with(80000, 3277);
+    int32_t s[5] = {10, 50, 50, -20, UZ_SCORE_MATE - 3};
+    CHECK(uz_model_rank(m, s, 5, 4) == 1);
+    CHECK(uz_model_rank(m, s, 5, 1) == 2);
+    CHECK(uz_model_rank(m, s, 5, 2) == 3);
+    CHECK(uz_model_rank(m, s, 5, 0) == 4);
+    CHECK(uz_model_rank(m, s, 5, 3) == 5);
+    CHECK(uz_model_rank(m, s, 5, 5) == 0);
+    CHECK(uz_model_rank(m, s, 1, 0) == 1);
+}
+
+/* Golden outputs. These pin the exact integer model, which is part of the archive format:
+ * they must never change unless the archive format version is bumped. */
+typedef struct golden_case {
+    uint32_t k_milli, floor_q16;
+    uint64_t weight_hash; /* FNV-1a of weight[0..UZ_MODEL_MAX_DIFF] */
+    uint64_t freq_hash;   /* FNV-1a of the frequencies of 200 pseudo-random positions */
+} golden_case;
+
+static const golden_case golden[] = {
+    {1000, 0, 0x654DC290F23A84F5ull, 0xFFA4A88398F92DCCull},
+    {1500, 3277, 0x6A1ED757E08EAD42ull, 0xC2CFCAA848746271ull},
+    {2718, 655, 0x90E958694BD23753ull, 0x6A19D4FDF23D676Bull},
+    {10000, 3277, 0x2E017722FFB6E6BCull, 0xD8313111ACB4FDF3ull},
+    {80000, 3277, 0x9A4091445454DF5Cull, 0x41CF695EEBD21A8Aull},
+    {80000, 0, 0x9A4091445454DF5Cull, 0xA776AE22E06344DFull},
+    {200000, 6554, 0x42B6035CAF48D51Eull, 0xBA5ABDB8E2C242BDull},
+    {1000000000, 1, 0xCC80E82646972D4Dull, 0x5D9912B39865E65Dull},
+};
+
+static const int32_t golden_scores[8] = {35, 12, 12, -80, -400, UZ_SCORE_MATE - 2, -UZ_SCORE_MATE + 4, 1500};
+static const uint32_t golden_freq[8] = {
+    410, 410, 410, 410, 410, 61828, 410, 1248
+};
+
+static void golden_hashes(uint32_t k_milli, uint32_t floor_q16, uint64_t *wh, uint64_t *fh)
+{
+    uz_model *m = model_with(k_milli, floor_q16);
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (int d = 0; d <= UZ_MODEL_MAX_DIFF; d++)
+        h = fnv1a(h, m->weight[d]);
+    *wh = h;
+    test_rng r = {2024};
+    int32_t s[UZ_MODEL_MAX_MOVES];
+    uint32_t f[UZ_MODEL_MAX_MOVES];
+    h = 0xCBF29CE484222325ull;
+    for (int t = 0; t < 200; t++) {
+        int n = 1 + (int)rng_below(&r, 80);
+        random_scores(&r, s, n);
+        uz_model_frequencies(m, s, n, f);
+        for (int i = 0; i < n; i++)
+            h = fnv1a(h, f[i]);
+    }
+    *fh = h;
+}
+
+static const uint32_t golden_params[][2] = {
+    {1000, 0}, {1500, 3277}, {2718, 655}, {10000, 3277}, {80000, 3277}, {80000, 0}, {200000, 6554}, {1000000000, 1},
+};
+
+static void test_golden(bool print)
+{
+    size_t np = sizeof golden_params / sizeof golden_params[0];
+    uint32_t f[8];
+    uz_model *m = model_with(UZ_MODEL_DEFAULT_K_MILLI, UZ_MODEL_DEFAULT_FLOOR_Q16);
+    uz_model_frequencies(m, golden_scores, 8, f);
+    if (print) {
+        for (size_t i = 0; i < np; i++) {
+            uint64_t wh, fh;
+            golden_hashes(golden_params[i][0], golden_params[i][1], &wh, &fh);
+            printf("    {%u, %u, 0x%016llXull, 0x%016llXull},\n", golden_params[i][0], golden_params[i][1],
+                   (unsigned long long)wh, (unsigned long long)fh);
+        }
+        for (int i = 0; i < 8; i++)
+            printf("%u,%s", f[i], i == 7 ? "\n" : " ");
+        return;
+    }
+    CHECK(sizeof golden / sizeof golden[0] == np);
+    for (size_t i = 0; i < np && i < sizeof golden / sizeof golden[0]; i++) {
+        uint64_t wh, fh;
+        golden_hashes(golden[i].k_milli, golden[i].floor_q16, &wh, &fh);
+        CHECKF(wh == golden[i].weight_hash, "weights k=%u", golden[i].k_milli);
+        CHECKF(fh == golden[i].freq_hash, "freqs k=%u floor=%u", golden[i].k_milli, golden[i].floor_q16);
+    }
+    CHECK(memcmp(f, golden_freq, sizeof f) == 0);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--print-golden") == 0) {
+        test_golden(true);
+        return 0;
+    }
+    test_params();
+    test_normalize();
+    test_weights();
+    test_invariants();
+    test_ratios();
+    test_floor();
+    test_k_sweep();
+    test_rank();
+    test_golden(false);
+    return test_summary();
+}
