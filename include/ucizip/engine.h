@@ -204,6 +204,8 @@ typedef struct uz_pool_stats {
     uint64_t engine_searches;/* "go" commands sent */
     uint64_t restarts;       /* engine processes restarted after a crash/hang */
     double search_ms;        /* sum of the engine-reported "time" of each search */
+    double go_ms;            /* sum of "go" sent .. "bestmove" read, as we measure it */
+    double clear_ms;         /* sum of clear + "isready" .. "readyok" (hash clearing) */
     double wall_ms;          /* wall time spent in uz_pool_run / uz_pool_query */
 } uz_pool_stats;
 

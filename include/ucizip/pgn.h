@@ -127,7 +127,9 @@ long uz_pgn_reader_game_count(const uz_pgn_reader *r);
  * replace; move numbers with '.', '...' or no period; SAN as uz_san_parse accepts it,
  * "e.p." after a move, null moves "--"/"Z0" (refused when in check); '%' escape lines
  * (a '%' in column 1); CRLF; a UTF-8 BOM at the start of any line; [FEN] with or without
- * [SetUp "1"] (the FEN tag is used whenever present).
+ * [SetUp "1"] (the FEN tag is used whenever present; castling rights that its position
+ * cannot have, king or rook not on its square, are ignored as pgn-extract and
+ * python-chess do: the tag keeps its text, start gets the reduced rights).
  * Refused (UZ_ERR_UNSUPPORTED, game skipped): [Variant] other than Standard, Normal,
  * chess, From Position or empty (case-insensitive), and FEN castling fields with letters
  * other than KQkq (Shredder-FEN / X-FEN, i.e. Chess960).

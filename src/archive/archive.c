@@ -138,6 +138,8 @@ static uz_result read_uints(const uint8_t *s, size_t n, uint64_t *v, int count, 
 
 static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_header *h)
 {
+    if (size == 0)
+        return UZ_ERR_CORRUPT; /* (and body may be NULL) */
     uz_cursor c = {body, body + size};
     uint64_t last_key = 0;
     unsigned seen = 0;

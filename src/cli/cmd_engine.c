@@ -30,6 +30,8 @@ static void json_string(FILE *f, const char *s)
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\')
             fprintf(f, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", f);
         else if (c < 0x20)
             fprintf(f, "\\u%04x", c);
         else

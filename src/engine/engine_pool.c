@@ -49,6 +49,7 @@ typedef struct worker {
     bool bound_of[UZ_MAX_MOVES];
     int max_depth;
     long last_time;
+    uint64_t sent_at;        /* uv_hrtime when the clear or the "go" was sent */
     int fail_streak;         /* consecutive failed starts */
     bool restart;            /* spawn again once closed */
     bool dying;              /* output closed: waiting briefly for the exit status */
@@ -551,6 +552,7 @@ static void step_begin(worker *w)
     }
     strcat(cmds, "isready\n");
     send_text(w, cmds);
+    w->sent_at = uv_hrtime();
     w->state = W_CLEARING;
     arm(w, pool->s.timeout_ms);
 }
@@ -574,6 +576,7 @@ static void send_go(worker *w)
     }
     snprintf(cmds + n, sizeof cmds - (size_t)n, "\n");
     send_text(w, cmds);
+    w->sent_at = uv_hrtime();
     w->state = W_SEARCHING;
     pool->stats.engine_searches++;
     arm(w, pool->s.timeout_ms);
@@ -686,6 +689,7 @@ static void on_bestmove(worker *w, const char *rest)
     }
     if (w->last_time > 0)
         pool->stats.search_ms += (double)w->last_time;
+    pool->stats.go_ms += (double)(uv_hrtime() - w->sent_at) / 1e6;
     if (++w->step < w->n_steps) {
         if (pool->s.mode == UZ_MODE_SEARCHMOVES) {
             /* Same position, next move: no clear in between (once per position). */
@@ -717,7 +721,9 @@ static void on_proc_line(uz__proc *p, char *line, size_t len)
     }
     switch (w->state) {
     case W_HANDSHAKE:
-        if (uz__line_starts(line, "id", &rest)) {
+        if (strcmp(line, "uci") == 0) {
+            worker_fail(w, UZ_ERR_ENGINE, false, "echoes its input: not a UCI engine");
+        } else if (uz__line_starts(line, "id", &rest)) {
             const char *nm;
             if (uz__line_starts(rest, "name", &nm))
                 copy_str(w->name, sizeof w->name, nm);
@@ -738,8 +744,10 @@ static void on_proc_line(uz__proc *p, char *line, size_t len)
         }
         break;
     case W_CLEARING:
-        if (uz__line_starts(line, "readyok", NULL))
+        if (uz__line_starts(line, "readyok", NULL)) {
+            w->pool->stats.clear_ms += (double)(uv_hrtime() - w->sent_at) / 1e6;
             send_go(w);
+        }
         break;
     case W_SEARCHING:
         if (uz__line_starts(line, "info", NULL))

@@ -359,4 +359,5 @@ void uz__lex_next(uz__lexer *lx, uz__token *tok, bool discard)
     }
     tok->text = lx->text.data ? lx->text.data : "";
     tok->len = lx->text.len;
+    lx->line_has_token = true; /* also after a multi-line comment: its end line has a token */
 }

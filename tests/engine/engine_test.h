@@ -93,6 +93,13 @@ static inline char **t_read_fens(const char *path, int *count)
     return v;
 }
 
+static inline void t_free_fens(char **v, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
 static inline int t_finish(const char *name)
 {
     if (t_failures) {

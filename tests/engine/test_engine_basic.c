@@ -174,7 +174,7 @@ typedef struct game {
     uz_query q;
     int next;
     int stride;
-    int32_t sum;
+    uint32_t sum;
     int errors;
 } game;
 
@@ -191,7 +191,7 @@ static void game_done2(uz_query *q, void *user)
         return;
     }
     for (int i = 0; i < q->n_moves; i++)
-        g->sum = g->sum * 31 + q->scores[i];
+        g->sum = g->sum * 31u + (uint32_t)q->scores[i];
     g->next += g->stride;
     if (g->next < 24) {
         t_query_fen(q, g_fens[g->next]);
@@ -205,7 +205,7 @@ static void test_async(void)
 {
     g_fens = t_read_fens(t_env("UZ_ENGINE_POSITIONS", "tests/data/engine/positions.epd"), &g_nfens);
     CHECK(g_nfens >= 24);
-    int32_t expect[3] = {0, 0, 0};
+    uint32_t expect[3] = {0, 0, 0};
     uz_engine_settings s;
     t_settings(&s, "stockfish", 4, UZ_MODE_MULTIPV);
     uz_diag diag = {0};
@@ -219,7 +219,7 @@ static void test_async(void)
             t_query_fen(q, g_fens[i]);
             CHECK_RC(uz_pool_query(g_pool, q, &diag), UZ_OK, &diag);
             for (int m = 0; m < q->n_moves; m++)
-                expect[g] = expect[g] * 31 + q->scores[m];
+                expect[g] = expect[g] * 31u + (uint32_t)q->scores[m];
         }
     free(q);
     uz_pool_destroy(g_pool);
@@ -264,6 +264,7 @@ static void test_async(void)
     free(games);
     uz_pool_destroy(g_pool);
     g_pool = NULL;
+    t_free_fens(g_fens, g_nfens);
 }
 
 static void test_settings_text(void)

@@ -93,6 +93,7 @@ int main(int argc, char **argv)
     char path[1024];
     snprintf(path, sizeof path, "%s/engine/positions.epd", t_env("UZ_TEST_DATA", "tests/data"));
     fens = t_read_fens(path, &n_fens);
+    int n_fens_all = n_fens;
     if (n_fens > limit)
         n_fens = limit;
     CHECK(n_fens > 0);
@@ -145,5 +146,9 @@ int main(int argc, char **argv)
         if (f)
             fclose(f);
     }
+    free(order);
+    free(results[0]);
+    free(results[1]);
+    t_free_fens(fens, n_fens_all);
     return t_finish("test_engine_determinism");
 }

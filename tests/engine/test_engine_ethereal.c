@@ -76,6 +76,7 @@ int main(void)
     printf("Hash 1 -> %s\n", diag.message);
 
     free(q);
+    t_free_fens(fens, n_fens);
     if (waitpid(-1, NULL, WNOHANG) != -1 || errno != ECHILD) {
         fprintf(stderr, "child processes left behind\n");
         t_failures++;

@@ -293,6 +293,7 @@ int main(void)
         fprintf(stderr, "child processes left behind\n");
         t_failures++;
     }
+    t_free_fens(fens, n_fens);
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
