@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the ucizip program: every subcommand on real corpus games with the
+real Stockfish (depth 1 to keep it quick), error messages with file:line:column, safe
+output files, pipes, and refusal of a mismatching engine."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+UCIZIP = sys.argv[1]
+SRC = os.environ["UZ_SRC_ROOT"]
+CORPUS = os.environ.get("UZ_CORPUS_DIR", "")
+SAMPLE = os.path.join(SRC, "tests", "data", "sample.pgn")
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what, file=sys.stderr)
+
+
+def run(*args, input=None, ok=True):
+    p = subprocess.run([UCIZIP, *args], input=input, capture_output=True)
+    if ok and p.returncode != 0:
+        check(False, "ucizip %s exited %d: %s" % (" ".join(args), p.returncode, p.stderr.decode(errors="replace")))
+    return p
+
+
+def corpus(name):
+    path = os.path.join(CORPUS, name)
+    if not os.path.exists(path):
+        if os.environ.get("UZ_REQUIRE_CORPUS"):
+            sys.exit("missing %s" % path)
+        print("skipped: no corpus")
+        sys.exit(77)
+    return path
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="ucizip-cli-")
+    fast = ["--depth", "1", "--workers", "2"]
+
+    # --help, --version, unknown command
+    check(run("--version").stdout.startswith(b"ucizip "), "--version")
+    check(b"compress" in run("--help").stdout, "--help lists commands")
+    p = run("frobnicate", ok=False)
+    check(p.returncode == 2 and b"unknown command" in p.stderr, "unknown command is a usage error")
+
+    # pgn: normaliser and UCI main lines
+    club = corpus("cat1_uscf_otb_club_annotated.pgn")
+    uci = run("pgn", "--uci", club).stdout.decode().splitlines()
+    check(len(uci) == 45, "pgn --uci prints one line per game (%d)" % len(uci))
+    check(uci[0].split()[0][:4].isalnum() and len(uci[0].split()[0]) in (4, 5), "UCI move text")
+    norm = run("pgn", club).stdout
+    check(run("pgn", "-", input=norm).stdout == norm, "export format is a fixed point")
+
+    # stats without the engine: counts and the two engine-free methods
+    st = json.loads(run("stats", "--no-engine", "--json", club).stdout)
+    check(st["games"] == 45 and st["plies"] > 1000, "stats counts games and plies")
+    check(st["bits"]["fromto"] == 12 * st["plies"], "fromto is 12 bits/move")
+    check(0 < st["bits_per_move"]["index"] < 8, "index bits/move")
+    check("huffman" not in st["bits"], "--no-engine runs no engine method")
+
+    # stats with the engine, k sweep and fit
+    st = json.loads(run("stats", "--json", "--k-sweep", "2,8,80", "--fit-k", *fast, SAMPLE).stdout)
+    for key in ("fromto", "index", "huffman", "range"):
+        check(key in st["bits"] and key in st["bits_per_move"], "stats has %s" % key)
+    check(st["bits_per_move"]["huffman"] < st["bits_per_move"]["index"], "engine coding beats the index")
+    check(0 < st["top1"] <= st["top2"] <= st["top3"] <= 1, "top-k fractions")
+    check([x["k"] for x in st["k_sweep"]] == [2, 8, 80], "k sweep values")
+    check(st["fit"]["bits_per_move"] <= min(x["bits_per_move"] for x in st["k_sweep"]) + 1e-6, "fit is no worse than the sweep")
+    text = run("stats", *fast, "--k-sweep", "4", SAMPLE).stdout.decode()
+    check("huffman" in text and "k=4" in text, "stats table")
+
+    # explain
+    ex = run("explain", SAMPLE, "--game", "2", *fast).stdout.decode()
+    check("rank" in ex and "bits/move" in ex and "p=" in ex, "explain shows moves, probabilities and bits")
+
+    # a bad game: file:line:column, stop or skip
+    bad = os.path.join(tmp, "bad.pgn")
+    with open(bad, "w") as f:
+        f.write('[Event "a"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[Event "b"]\n\n1. e4 e5 2. Ke3 Nc6 *\n\n'
+                '[Event "c"]\n\n1. d4 d5 *\n')
+    p = run("pgn", bad, ok=False)
+    err = p.stderr.decode()
+    check(p.returncode == 1 and (bad + ":7:13:") in err and "game 2" in err, "error with file:line:col: " + err)
+    p = run("pgn", "-k", bad, ok=False)
+    check(p.returncode == 1 and p.stdout.count(b"[Event") == 2 and b"1 game skipped" in p.stderr, "-k skips and counts")
+    out = os.path.join(tmp, "bad.ucz")
+    p = run("compress", bad, "-o", out, *fast, ok=False)
+    check(p.returncode == 1 and not os.path.exists(out), "no archive is left after an error")
+    check(not [f for f in os.listdir(tmp) if f.endswith(".tmp")], "no temporary file is left")
+
+    # compress / decompress / info / verify / extract
+    arc = os.path.join(tmp, "sample.ucz")
+    run("compress", SAMPLE, "-o", arc, *fast)
+    p = run("compress", SAMPLE, "-o", arc, *fast, ok=False)
+    check(p.returncode != 0 and b"-f" in p.stderr, "no overwrite without -f")
+    expected = run("pgn", SAMPLE).stdout
+    back = os.path.join(tmp, "back.pgn")
+    run("decompress", arc, "-o", back)
+    check(open(back, "rb").read() == expected, "decompress gives the same games")
+    run("compress", "-f", SAMPLE, *fast)  # default name: SAMPLE.ucz
+    default_arc = SAMPLE + ".ucz"
+    check(os.path.exists(default_arc), "default output name")
+    os.rename(default_arc, os.path.join(tmp, "moved.pgn.ucz"))
+    run("decompress", os.path.join(tmp, "moved.pgn.ucz"))
+    check(open(os.path.join(tmp, "moved.pgn"), "rb").read() == expected, "default decompress name")
+
+    info = json.loads(run("info", "--json", arc).stdout)
+    check(info["games"] == 6 and info["moves"] > 400, "info counts")
+    m = info["members"][0]
+    check(m["engine"] == "Stockfish 15.1" and m["depth"] == 1 and m["mode"] == "multipv", "info engine settings")
+    check(0 < info["bits_per_move"] < 5, "info bits/move")
+    check(b"OK, 6 games" in run("verify", arc).stdout, "verify")
+    games = expected.split(b"\n\n[")
+    third = run("extract", arc, "--game", "3").stdout
+    check(third.strip() == (b"[" + games[2]).strip(), "extract game 3")
+    p = run("extract", arc, "--game", "7", ok=False)
+    check(p.returncode == 1 and b"no game 7" in p.stderr, "extract a missing game")
+
+    # pipes, both ways
+    piped = subprocess.run("%s compress - -o - --depth 1 < %s | %s decompress - -o -" % (UCIZIP, SAMPLE, UCIZIP),
+                           shell=True, capture_output=True)
+    check(piped.returncode == 0 and piped.stdout == expected, "stdin/stdout round trip")
+
+    # concatenated archives
+    arc2 = os.path.join(tmp, "club.ucz")
+    run("compress", club, "-o", arc2, "--max-games", "3", "--coder", "huffman", *fast)
+    cat = os.path.join(tmp, "cat.ucz")
+    with open(cat, "wb") as f:
+        f.write(open(arc, "rb").read() + open(arc2, "rb").read())
+    both = run("decompress", cat, "-o", "-").stdout
+    check(both.startswith(expected) and both.count(b"[Event ") == 9, "concatenated archives decode as one")
+    check(json.loads(run("info", "--json", cat).stdout)["games"] == 9, "info of concatenated archives")
+
+    # the wrong engine is refused, and nothing is written
+    wrong = os.path.join(tmp, "wrong.pgn")
+    p = run("decompress", arc, "-o", wrong, "--engine", "ethereal", ok=False)
+    err = p.stderr.decode()
+    check(p.returncode == 1 and "Stockfish 15.1" in err and "depth 1" in err, "mismatch names the engine: " + err)
+    check(not os.path.exists(wrong), "no output from a refused archive")
+    p = run("decompress", arc, "-o", wrong, "--engine", "/nonexistent/engine", ok=False)
+    check(p.returncode == 1 and b"/nonexistent/engine" in p.stderr and len(p.stderr.splitlines()) <= 2,
+          "missing engine: short error naming it")
+
+    # a damaged or truncated archive
+    data = open(arc, "rb").read()
+    for name, damaged in (("trunc", data[: len(data) // 2]), ("flip", data[:200] + bytes([data[200] ^ 4]) + data[201:]),
+                          ("empty", b""), ("text", b"[Event \"x\"]\n")):
+        path = os.path.join(tmp, name + ".ucz")
+        with open(path, "wb") as f:
+            f.write(damaged)
+        p = run("decompress", path, "-o", os.path.join(tmp, name + ".pgn"), ok=False)
+        check(p.returncode == 1 and b"corrupt" in p.stderr or b"not a ucizip" in p.stderr, name + ": " + p.stderr.decode())
+        check(not os.path.exists(os.path.join(tmp, name + ".pgn")), name + ": no output")
+
+    # engine command
+    eng = json.loads(run("engine", "--json", "--depth", "1").stdout)
+    check(eng["name"] == "Stockfish 15.1" and len(eng["fingerprint"]) == 16 and eng["ms_per_position"] > 0, "engine --json")
+    eng = json.loads(run("engine", "--json", "--depth", "1", "--engine", "ethereal").stdout)
+    check(eng["name"].startswith("Ethereal"), "ethereal profile")
+
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
