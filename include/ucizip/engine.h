@@ -33,9 +33,19 @@
 /* Maps a UCI score to our integer convention: is_mate selects "mate N" vs "cp X". */
 int32_t uz_engine_score_from_uci(bool is_mate, long value);
 
+/* How a position is scored. Before every position the engine is cleared (the clear
+ * command, then "isready"/"readyok"), and the position is sent as "position fen F"
+ * with the fullmove number set to 1 (it does not affect a search).
+ *   multipv:     MultiPV = number of legal moves, one "go depth D"; each move's score
+ *                comes from its info line at the deepest depth (the last such line);
+ *                every move must appear, at the same depth when there is no node limit,
+ *                and none with a lowerbound/upperbound score.
+ *   searchmoves: MultiPV = 1, then "go depth D searchmoves m" for each legal move in
+ *                canonical order without clearing in between; the bestmove must be m.
+ *                Slower, and degenerate at depths 1-4 with Stockfish. */
 typedef enum uz_engine_mode {
-    UZ_MODE_MULTIPV = 0,     /* one "go" with MultiPV = number of legal moves (default) */
-    UZ_MODE_SEARCHMOVES = 1, /* one "go ... searchmoves m" per legal move */
+    UZ_MODE_MULTIPV = 0,     /* the default */
+    UZ_MODE_SEARCHMOVES = 1,
 } uz_engine_mode;
 
 /* "multipv" / "searchmoves"; uz_engine_mode_parse returns false for anything else. */
@@ -67,8 +77,12 @@ typedef struct uz_engine_settings {
     int threads;                     /* [score] option Threads; 0 = do not set. Keep 1 for determinism */
     int n_options;                   /* [score] extra options from the profile, in order */
     uz_engine_option options[UZ_ENGINE_MAX_OPTIONS];
-    int max_multipv;                 /* [score] cap on MultiPV (0 = the engine's own maximum);
-                                        positions with more legal moves are split, see below */
+    int max_multipv;                 /* [score] cap on MultiPV (0 = the engine's own maximum).
+                                        A position with more legal moves is split into
+                                        consecutive chunks of its canonical move list, each
+                                        cleared and searched with MultiPV = chunk size and
+                                        "searchmoves <chunk>"; if the engine ignores
+                                        searchmoves the query fails with UZ_ERR_UNSUPPORTED */
     char clear[UZ_ENGINE_OPTION_NAME_MAX]; /* [score] how to clear the engine before each
                                         position: "ucinewgame" or "option:NAME" (a button) */
     unsigned modes;                  /* bit (1u << mode) set for each mode the profile allows */

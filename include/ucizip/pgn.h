@@ -114,8 +114,8 @@ long uz_pgn_reader_game_count(const uz_pgn_reader *r);
  * the caller may call again to continue (skip the bad game) or stop. Chess960 and
  * other variants give UZ_ERR_UNSUPPORTED naming the variant.
  *
- * diag->message is complete and printable as is: "NAME:LINE:COLUMN: game N: what",
- * e.g. "a.pgn:12:7: game 3: illegal move 'Nf6' for White at ply 23 (move 12.): ...".
+ * diag->message says what is wrong, e.g. "illegal move 'Nf6' for White at ply 23 (move
+ * 12.): ..."; the caller adds the file name, diag->line:column and diag->game.
  * diag->ply is set for move errors (1-based ply counted from the game's start).
  * On error, game is left empty except number and first_line.
  *

@@ -6,7 +6,7 @@
 #include "ucizip/archive.h"
 
 #define MAX_TEXT (16u << 20)    /* one tag value or comment */
-#define MAX_COUNT (1u << 20)    /* tags, comments, NAGs, variations or nodes in one list */
+#define MAX_COUNT (1u << 20)    /* tags, comments, NAGs or variations in one list */
 #define MAX_DEPTH 256           /* nesting of variations */
 
 enum node_flag { NODE_NULL = 1, NODE_NAGS = 2, NODE_COMMENTS = 4, NODE_VARIATIONS = 8 };
@@ -87,6 +87,12 @@ uz_result uz_game_struct_write(uz_buf *b, const uz_game *game, size_t moves_len,
 
 /* ---- reading ---- */
 
+/* Limits while reading, so that a damaged stream cannot make us allocate more than a
+ * real game could need. */
+typedef struct read_budget {
+    size_t nodes; /* moves left for the whole game tree */
+} read_budget;
+
 static uz_result get_count(uz_cursor *c, size_t *n)
 {
     uint64_t v;
@@ -96,11 +102,19 @@ static uz_result get_count(uz_cursor *c, size_t *n)
     return UZ_OK;
 }
 
+static uz_result get_bytes(uz_cursor *c, const uint8_t **s, size_t *n)
+{
+    if (uz_cursor_string(c, MAX_TEXT, s, n) != UZ_OK || memchr(*s, 0, *n))
+        return UZ_ERR_CORRUPT;
+    return UZ_OK;
+}
+
+/* A NUL-terminated copy of the next string (tags take C strings). */
 static uz_result get_text(uz_cursor *c, char **out)
 {
     const uint8_t *s;
     size_t n;
-    if (uz_cursor_string(c, MAX_TEXT, &s, &n) != UZ_OK || memchr(s, 0, n))
+    if (get_bytes(c, &s, &n) != UZ_OK)
         return UZ_ERR_CORRUPT;
     char *t = malloc(n + 1);
     if (!t)
@@ -111,51 +125,55 @@ static uz_result get_text(uz_cursor *c, char **out)
     return UZ_OK;
 }
 
-static uz_result get_comments(uz_cursor *c, char ***out, size_t *n_out)
+typedef uz_result (*add_comment_fn)(void *owner, const char *text, size_t len);
+
+static uz_result add_pre(void *line, const char *text, size_t len)
+{
+    return uz_line_add_pre_comment(line, text, len);
+}
+
+static uz_result add_node_comment(void *node, const char *text, size_t len)
+{
+    return uz_node_add_comment(node, text, len);
+}
+
+static uz_result add_trailing(void *game, const char *text, size_t len)
+{
+    return uz_game_add_trailing_comment(game, text, len);
+}
+
+/* Reads a comment list; min is 1 where the flags promised at least one. */
+static uz_result get_comments(uz_cursor *c, add_comment_fn add, void *owner, size_t min)
 {
     size_t n;
     uz_result r = get_count(c, &n);
-    if (r != UZ_OK || n == 0)
-        return r;
-    char **list = calloc(n, sizeof *list);
-    if (!list)
-        return UZ_ERR_NOMEM;
-    *out = list;
+    if (r != UZ_OK || n < min)
+        return UZ_ERR_CORRUPT;
     for (size_t i = 0; i < n; i++) {
-        if ((r = get_text(c, &list[i])) != UZ_OK)
+        const uint8_t *s;
+        size_t len;
+        if ((r = get_bytes(c, &s, &len)) != UZ_OK || (r = add(owner, (const char *)s, len)) != UZ_OK)
             return r;
-        *n_out = i + 1;
     }
     return UZ_OK;
 }
 
-static uz_result get_line_nodes(uz_cursor *c, uz_line *line, int depth);
-
-static uz_result get_line_full(uz_cursor *c, uz_line *line, int depth)
+static uz_result get_line(uz_cursor *c, uz_line *line, int depth, read_budget *budget)
 {
     if (depth > MAX_DEPTH)
         return UZ_ERR_CORRUPT;
-    uz_result r = get_comments(c, &line->pre_comments, &line->n_pre_comments);
-    return r != UZ_OK ? r : get_line_nodes(c, line, depth);
-}
-
-static uz_result get_line_nodes(uz_cursor *c, uz_line *line, int depth)
-{
-    uint64_t n_nodes;
-    size_t annotated;
-    if (uz_cursor_varint(c, &n_nodes) != UZ_OK || n_nodes > MAX_COUNT * 16ull)
-        return UZ_ERR_CORRUPT;
-    uz_result r = get_count(c, &annotated);
+    uz_result r = get_comments(c, add_pre, line, 0);
     if (r != UZ_OK)
         return r;
-    if (annotated > n_nodes)
+    uint64_t n_nodes;
+    size_t annotated;
+    if (uz_cursor_varint(c, &n_nodes) != UZ_OK || n_nodes > budget->nodes || (r = get_count(c, &annotated)) != UZ_OK ||
+        annotated > n_nodes)
         return UZ_ERR_CORRUPT;
-    if (n_nodes) {
-        line->nodes = calloc((size_t)n_nodes, sizeof *line->nodes);
-        if (!line->nodes)
+    budget->nodes -= (size_t)n_nodes;
+    for (uint64_t i = 0; i < n_nodes; i++)
+        if (!uz_line_add_move(line, UZ_MOVE_NONE))
             return UZ_ERR_NOMEM;
-        line->n_nodes = (size_t)n_nodes;
-    }
     size_t next = 0;
     for (size_t a = 0; a < annotated; a++) {
         uint64_t gap, flags;
@@ -163,36 +181,34 @@ static uz_result get_line_nodes(uz_cursor *c, uz_line *line, int depth)
             flags == 0 || flags > 15)
             return UZ_ERR_CORRUPT;
         uz_node *nd = &line->nodes[next + gap];
-        next += gap + 1;
+        next += (size_t)gap + 1;
         if (flags & NODE_NULL)
             nd->move = UZ_MOVE_NULL;
         if (flags & NODE_NAGS) {
             size_t n;
             if ((r = get_count(c, &n)) != UZ_OK || n == 0)
                 return UZ_ERR_CORRUPT;
-            if (!(nd->nags = malloc(n)))
-                return UZ_ERR_NOMEM;
-            nd->n_nags = n;
             for (size_t k = 0; k < n; k++) {
                 uint64_t v;
                 if (uz_cursor_varint(c, &v) != UZ_OK || v > 255)
                     return UZ_ERR_CORRUPT;
-                nd->nags[k] = (uint8_t)v;
+                if ((r = uz_node_add_nag(nd, (uint8_t)v)) != UZ_OK)
+                    return r;
             }
         }
-        if ((flags & NODE_COMMENTS) &&
-            ((r = get_comments(c, &nd->comments, &nd->n_comments)) != UZ_OK || nd->n_comments == 0))
-            return r != UZ_OK ? r : UZ_ERR_CORRUPT;
+        if ((flags & NODE_COMMENTS) && (r = get_comments(c, add_node_comment, nd, 1)) != UZ_OK)
+            return r;
         if (flags & NODE_VARIATIONS) {
             size_t n;
             if ((r = get_count(c, &n)) != UZ_OK || n == 0)
                 return UZ_ERR_CORRUPT;
-            if (!(nd->variations = calloc(n, sizeof *nd->variations)))
-                return UZ_ERR_NOMEM;
-            nd->n_variations = n;
-            for (size_t k = 0; k < n; k++)
-                if ((r = get_line_full(c, &nd->variations[k], depth + 1)) != UZ_OK)
+            for (size_t k = 0; k < n; k++) {
+                uz_line *v = uz_node_add_variation(nd);
+                if (!v)
+                    return UZ_ERR_NOMEM;
+                if ((r = get_line(c, v, depth + 1, budget)) != UZ_OK)
                     return r;
+            }
         }
     }
     return UZ_OK;
@@ -203,6 +219,7 @@ uz_result uz_game_struct_read(uz_cursor *c, uz_game *game, size_t *moves_len, ui
     uz_game_clear(game);
     uint64_t len, flags;
     size_t n_tags;
+    read_budget budget = {UZ_PGN_MAX_MOVES};
     uz_result r = UZ_ERR_CORRUPT;
     if (uz_cursor_varint(c, &len) != UZ_OK || len > ((uint64_t)1 << 30) || c->end - c->p < 4)
         goto fail;
@@ -211,18 +228,17 @@ uz_result uz_game_struct_read(uz_cursor *c, uz_game *game, size_t *moves_len, ui
     c->p += 4;
     if ((r = get_count(c, &n_tags)) != UZ_OK)
         goto fail;
-    if (n_tags) {
-        if (!(game->tags = calloc(n_tags, sizeof *game->tags))) {
-            r = UZ_ERR_NOMEM;
+    for (size_t i = 0; i < n_tags; i++) {
+        char *name = NULL, *value = NULL;
+        r = get_text(c, &name);
+        if (r == UZ_OK)
+            r = get_text(c, &value);
+        if (r == UZ_OK)
+            r = uz_game_add_tag(game, name, value);
+        free(name);
+        free(value);
+        if (r != UZ_OK)
             goto fail;
-        }
-        for (size_t i = 0; i < n_tags; i++) {
-            if ((r = get_text(c, &game->tags[i].name)) != UZ_OK)
-                goto fail;
-            game->n_tags = i + 1;
-            if ((r = get_text(c, &game->tags[i].value)) != UZ_OK)
-                goto fail;
-        }
     }
     if (uz_cursor_varint(c, &flags) != UZ_OK || flags > 7) {
         r = UZ_ERR_CORRUPT;
@@ -241,9 +257,9 @@ uz_result uz_game_struct_read(uz_cursor *c, uz_game *game, size_t *moves_len, ui
     } else {
         uz_position_startpos(&game->start);
     }
-    if ((r = get_line_full(c, &game->main, 0)) != UZ_OK)
+    if ((r = get_line(c, &game->main, 0, &budget)) != UZ_OK)
         goto fail;
-    if ((r = get_comments(c, &game->trailing_comments, &game->n_trailing_comments)) != UZ_OK)
+    if ((r = get_comments(c, add_trailing, game, 0)) != UZ_OK)
         goto fail;
     return UZ_OK;
 fail:

@@ -16,6 +16,7 @@ static const char stats_usage[] =
     "  --no-engine         only the methods that need no engine (fromto, index)\n"
     "  --k-sweep K,K,...   bits/move of the range coder (ideal cost) for each k\n"
     "  --fit-k             also fit k (and the floor) to this file\n"
+    "  --dump FILE         write each scored position (played index, move count, scores)\n"
     "  --max-games N       only the first N games\n"
     "  -k, --keep-going    skip bad games (each reported) instead of stopping\n"
     "  --progress          progress on stderr even when it is not a terminal\n" CLI_ENGINE_HELP CLI_MODEL_HELP;
@@ -100,6 +101,18 @@ static double ideal_bits(const uz_model *model, const int32_t *scores, int n, in
     return -log2(pow(k, (uz_model_normalize_score(scores[played]) - vmax) / 100.0) / sum);
 }
 
+/* One line per scored main-line position: the played index, the move count, the scores
+ * in canonical move order. For model research outside the program. */
+static FILE *dump_file;
+
+static void dump_position(const uz_step *s)
+{
+    fprintf(dump_file, "%d %d", s->played, s->n_legal);
+    for (int i = 0; i < s->n_legal; i++)
+        fprintf(dump_file, " %d", (int)s->scores[i]);
+    fputc('\n', dump_file);
+}
+
 static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, bool engine, sample_store *st)
 {
     uint32_t freq[UZ_MAX_MOVES];
@@ -120,6 +133,8 @@ static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, bo
         for (int k = rank - 1; k >= 0 && k < 3; k++)
             t->top[k]++;
         t->scored++;
+        if (dump_file)
+            dump_position(s);
         if (st && store_add(st, s->scores, s->n_legal, s->played) != 0)
             return -1;
     }
@@ -158,11 +173,12 @@ int cmd_stats(int argc, char **argv)
         {"json", no_argument, NULL, 'j'},     {"no-engine", no_argument, NULL, 'n'},
         {"k-sweep", required_argument, NULL, 's'}, {"fit-k", no_argument, NULL, 'F'},
         {"keep-going", no_argument, NULL, 'k'},   {"max-games", required_argument, NULL, 'm'}, {"progress", no_argument, NULL, 'p'},
-        {"help", no_argument, NULL, 'h'},     CLI_ENGINE_OPTIONS,
+        {"dump", required_argument, NULL, 'd'}, {"help", no_argument, NULL, 'h'}, CLI_ENGINE_OPTIONS,
         CLI_MODEL_OPTIONS,                    {NULL, 0, NULL, 0},
     };
     bool json = false, no_engine = false, fit = false, keep_going = false, progress = false;
     long max_games = 0;
+    const char *dump_path = NULL;
     uint32_t sweep[MAX_SWEEP];
     int n_sweep = 0;
     cli_engine_opts eo;
@@ -189,6 +205,7 @@ int cmd_stats(int argc, char **argv)
             }
             break;
         case 'F': fit = true; break;
+        case 'd': dump_path = optarg; break;
         case 'k': keep_going = true; break;
         case 'm':
             if (cli_parse_long("--max-games", optarg, 1, 1L << 40, &max_games))
@@ -233,6 +250,10 @@ int cmd_stats(int argc, char **argv)
     src.max_games = max_games;
     if (engine && cli_pool_open(&eo, &pool) != 0)
         goto close_source;
+    if (dump_path && !(dump_file = fopen(dump_path, "w"))) {
+        cli_error("%s: cannot create", dump_path);
+        goto close_pool;
+    }
     cli_progress_init(&prog, progress);
 
     for (;;) {
@@ -362,6 +383,11 @@ int cmd_stats(int argc, char **argv)
     }
     status = CLI_EXIT_OK;
 close_pool:
+    if (dump_file && fclose(dump_file) != 0 && status == CLI_EXIT_OK) {
+        cli_error("%s: write error", dump_path);
+        status = CLI_EXIT_FAIL;
+    }
+    dump_file = NULL;
     uz_pool_destroy(pool);
 close_source:
     if (cli_source_close(&src) != 0 && status == CLI_EXIT_OK)

@@ -8,12 +8,7 @@ uz_result uz_game_canonical_crc(const uz_game *game, uint32_t *crc)
 {
     char *text = NULL;
     size_t size = 0;
-    FILE *mem = open_memstream(&text, &size);
-    if (!mem)
-        return UZ_ERR_NOMEM;
-    uz_result r = uz_pgn_write_game(mem, game);
-    if (fclose(mem) != 0 && r == UZ_OK)
-        r = UZ_ERR_NOMEM;
+    uz_result r = uz_pgn_game_to_string(game, &text, &size);
     if (r == UZ_OK)
         *crc = uz_crc32(0, text, size);
     free(text);

@@ -112,12 +112,13 @@ static uz_result fail(uz_pgn_reader *r, uz_result code, long line, long column, 
 {
     if (!r->diag)
         return code;
-    char what[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    vsnprintf(r->diag->message, sizeof r->diag->message, fmt, ap);
     va_end(ap);
-    uz_diag_set(r->diag, code, line, column, "%s:%ld:%ld: game %ld: %s", r->name, line, column, r->game_no, what);
+    r->diag->code = code;
+    r->diag->line = line;
+    r->diag->column = column;
     r->diag->game = r->game_no;
     return code;
 }
@@ -354,6 +355,11 @@ static uz_result move_error(uz_pgn_reader *r, uz_result rc, const uz__token *t, 
                             const char *detail)
 {
     const char *what = rc == UZ_ERR_ILLEGAL ? "illegal" : rc == UZ_ERR_AMBIGUOUS ? "ambiguous" : "invalid";
+    /* The SAN parser's message may repeat "illegal move 'X': " that we already say. */
+    const char *rest = strstr(detail, "': ");
+    if (rest && (strncmp(detail, "illegal move '", 14) == 0 || strncmp(detail, "ambiguous move '", 16) == 0 ||
+                 strncmp(detail, "invalid move '", 14) == 0))
+        detail = rest + 3;
     rc = fail(r, rc, t->line, t->column, "%s move '%.*s' for %s at ply %ld (move %u%s): %s", what, (int)t->len,
               t->text, pos->side == UZ_WHITE ? "White" : "Black", ply, (unsigned)pos->fullmove,
               pos->side == UZ_WHITE ? "." : "...", detail);

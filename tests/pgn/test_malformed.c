@@ -126,10 +126,9 @@ static void run_case(const bad_case *c)
               first.line, first.column, c->line, c->column, first.message);
         CHECK(strstr(first.message, c->fragment) != NULL, "%s: message '%s' lacks '%s'", c->name, first.message,
               c->fragment);
-        char where[64];
-        snprintf(where, sizeof where, "bad.pgn:%ld:%ld: game 1: ", c->line, c->column);
-        CHECK(strncmp(first.message, where, strlen(where)) == 0, "%s: message '%s' does not start with '%s'", c->name,
-              first.message, where);
+        /* Position and game are fields; the caller formats them, the message says what. */
+        CHECK(strncmp(first.message, "bad.pgn", 7) != 0, "%s: message '%s' repeats the position", c->name,
+              first.message);
         CHECK(first.game == 1, "%s: diag.game %ld", c->name, first.game);
     }
     CHECK(good == c->good_games && bad == c->bad_games, "%s: %d good and %d bad games, expected %d and %d", c->name,
