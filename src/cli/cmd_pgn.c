@@ -49,55 +49,31 @@ int cmd_pgn(int argc, char **argv)
         fputs(pgn_usage, stderr);
         return CLI_EXIT_USAGE;
     }
-    const char *in_name;
-    FILE *in = cli_open_input(optind < argc ? argv[optind] : NULL, &in_name);
-    if (!in)
-        return CLI_EXIT_FAIL;
-
     int status = CLI_EXIT_FAIL;
-    long skipped = 0;
     cli_output out;
+    cli_game_source src;
     uz_game game;
     uz_game_init(&game);
-    uz_pgn_reader *reader = uz_pgn_reader_open(in, in_name);
-    if (!reader) {
-        cli_error("out of memory");
-        goto close_input;
-    }
+    if (cli_source_open(&src, optind < argc ? argv[optind] : NULL, keep_going) != 0)
+        return CLI_EXIT_FAIL;
     if (cli_output_open(&out, out_path, force) != 0)
-        goto close_reader;
-    for (;;) {
-        uz_diag diag = {0};
-        uz_result r = uz_pgn_read_game(reader, &game, &diag);
-        if (r == UZ_DONE)
-            break;
-        if (r != UZ_OK) {
-            cli_report(in_name, &diag);
-            if (!keep_going || r == UZ_ERR_IO || r == UZ_ERR_NOMEM)
-                goto abort_output;
-            skipped++;
-            continue;
-        }
+        goto close_source;
+    long n;
+    while ((n = cli_source_read(&src, &game, 1)) == 1) {
         int w = uci ? write_uci_line(out.f, &game) : (uz_pgn_write_game(out.f, &game) == UZ_OK ? 0 : -1);
         if (w != 0) {
             cli_error("%s: write error", out_path ? out_path : "<stdout>");
-            goto abort_output;
+            n = -1;
+            break;
         }
     }
-    if (cli_output_commit(&out) != 0)
-        goto close_reader;
-    status = CLI_EXIT_OK;
-    if (skipped) {
-        cli_error("%s: %ld game%s skipped because of errors", in_name, skipped, skipped == 1 ? "" : "s");
+    if (n < 0)
+        cli_output_abort(&out);
+    else if (cli_output_commit(&out) == 0)
+        status = CLI_EXIT_OK;
+close_source:
+    if (cli_source_close(&src) != 0 && status == CLI_EXIT_OK)
         status = CLI_EXIT_FAIL;
-    }
-    goto close_reader;
-abort_output:
-    cli_output_abort(&out);
-close_reader:
-    uz_pgn_reader_close(reader);
-close_input:
     uz_game_clear(&game);
-    cli_close_input(in);
     return status;
 }

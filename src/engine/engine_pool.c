@@ -872,6 +872,8 @@ static void submit(uz_pool *pool, uz_query *q, int kind)
 
 void uz_pool_submit(uz_pool *pool, uz_query *q)
 {
+    if (!pool || !q)
+        return;
     submit(pool, q, KIND_NORMAL);
 }
 
