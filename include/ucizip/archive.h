@@ -123,11 +123,17 @@ uz_result uz_archive_list_members(FILE *f, const char *name, uz_archive_member_i
 
 /* ---- structure stream ---- */
 
-/* Appends one game's structure to b: its move-stream length, the crc of its canonical
- * PGN, tags, start position, result, and the annotated tree shape. */
-uz_result uz_game_struct_write(uz_buf *b, const uz_game *game, size_t moves_len, uint32_t crc);
-/* Reads one game's structure from c into game (cleared first). Moves are left as
- * UZ_MOVE_NONE except null moves, for the move decoder to fill. */
-uz_result uz_game_struct_read(uz_cursor *c, uz_game *game, size_t *moves_len, uint32_t *crc, uz_diag *diag);
+/* Appends the structure of a block's n games to b: for each its move-stream length
+ * (moves_lens[i]), the crc of its canonical PGN (crcs[i]), tags, start position, result
+ * and the annotated tree shape; tag values column by column, comments in their own
+ * section (doc/format.md). */
+uz_result uz_block_struct_write(uz_buf *b, const uz_game *games, size_t n, const size_t *moves_lens,
+                                const uint32_t *crcs);
+/* Reads the structure of a block of n games into games[0..n) (initialised by the
+ * caller, cleared first). Moves are left as UZ_MOVE_NONE except null moves, for the
+ * move decoder to fill. Returns UZ_OK, UZ_ERR_CORRUPT or UZ_ERR_NOMEM; on error every
+ * game is left empty. */
+uz_result uz_block_struct_read(const uint8_t *data, size_t size, uz_game *games, size_t n, size_t *moves_lens,
+                               uint32_t *crcs, uz_diag *diag);
 
 #endif

@@ -13,7 +13,7 @@ static const uint8_t footer_magic[4] = {'U', 'C', 'Z', 'F'};
 
 /* Sanity limits a decoder enforces before allocating anything. */
 #define MAX_HEADER_BODY (1u << 20)
-#define MAX_BLOCK_GAMES (1u << 20)
+#define MAX_BLOCK_GAMES (1u << 16)
 #define MAX_BLOCK_BYTES ((uint64_t)1 << 30)
 #define MAX_BLOCKS ((uint64_t)1 << 32)
 #define ZSTD_LEVEL 19

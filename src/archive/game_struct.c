@@ -1,27 +1,41 @@
-/* The structure stream: a game's tags, start position, result, comments, NAGs and the
- * shape of its variations, without the moves (those go to the move stream). */
+/* The structure stream of a block: the games' tags, start positions, results, comments,
+ * NAGs and the shape of their variations, without the moves (those go to the move
+ * streams). Tag values are stored column by column (all Event values, then all Site
+ * values, ...) and comments in a stream of their own, because like values next to each
+ * other compress much better than values interleaved game by game. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ucizip/archive.h"
 
 #define MAX_TEXT (16u << 20)    /* one tag value or comment */
-#define MAX_COUNT (1u << 20)    /* tags, comments, NAGs or variations in one list */
+#define MAX_COUNT (1u << 20)    /* tag names, tags, comments, NAGs or variations in one list */
 #define MAX_DEPTH 256           /* nesting of variations */
 
 enum node_flag { NODE_NULL = 1, NODE_NAGS = 2, NODE_COMMENTS = 4, NODE_VARIATIONS = 8 };
+enum section { SEC_NAMES, SEC_RECORDS, SEC_VALUES, SEC_COMMENTS, N_SECTIONS };
 
-static uz_result put_comments(uz_buf *b, char *const *comments, size_t n)
+/* ---- writing ---- */
+
+typedef struct struct_writer {
+    uz_buf sec[N_SECTIONS];
+    char **names;          /* distinct tag names, in order of first appearance */
+    size_t n_names, cap_names;
+    uz_buf *columns;       /* values of each name, in game order */
+} struct_writer;
+
+static uz_result put_comments(struct_writer *w, char *const *comments, size_t n)
 {
-    uz_result r = uz_buf_put_varint(b, n);
+    uz_result r = uz_buf_put_varint(&w->sec[SEC_RECORDS], n);
     for (size_t i = 0; i < n && r == UZ_OK; i++)
-        r = uz_buf_put_string(b, comments[i], strlen(comments[i]));
+        r = uz_buf_put_string(&w->sec[SEC_COMMENTS], comments[i], strlen(comments[i]));
     return r;
 }
 
-static uz_result put_line(uz_buf *b, const uz_line *line)
+static uz_result put_line(struct_writer *w, const uz_line *line)
 {
-    uz_result r = put_comments(b, line->pre_comments, line->n_pre_comments);
+    uz_buf *b = &w->sec[SEC_RECORDS];
+    uz_result r = put_comments(w, line->pre_comments, line->n_pre_comments);
     if (r == UZ_OK)
         r = uz_buf_put_varint(b, line->n_nodes);
     size_t annotated = 0;
@@ -48,18 +62,45 @@ static uz_result put_line(uz_buf *b, const uz_line *line)
                 r = uz_buf_put_varint(b, nd->nags[k]);
         }
         if (r == UZ_OK && (flags & NODE_COMMENTS))
-            r = put_comments(b, nd->comments, nd->n_comments);
+            r = put_comments(w, nd->comments, nd->n_comments);
         if (r == UZ_OK && (flags & NODE_VARIATIONS)) {
             r = uz_buf_put_varint(b, nd->n_variations);
             for (size_t k = 0; k < nd->n_variations && r == UZ_OK; k++)
-                r = put_line(b, &nd->variations[k]);
+                r = put_line(w, &nd->variations[k]);
         }
     }
     return r;
 }
 
-uz_result uz_game_struct_write(uz_buf *b, const uz_game *game, size_t moves_len, uint32_t crc)
+/* Index of a tag name, added on first use. */
+static uz_result name_index(struct_writer *w, const char *name, size_t *index)
 {
+    for (size_t i = 0; i < w->n_names; i++)
+        if (strcmp(w->names[i], name) == 0) {
+            *index = i;
+            return UZ_OK;
+        }
+    if (w->n_names == w->cap_names) {
+        size_t cap = w->cap_names ? 2 * w->cap_names : 32;
+        char **names = realloc(w->names, cap * sizeof *names);
+        uz_buf *columns = realloc(w->columns, cap * sizeof *columns);
+        if (names)
+            w->names = names;
+        if (columns)
+            w->columns = columns;
+        if (!names || !columns)
+            return UZ_ERR_NOMEM;
+        w->cap_names = cap;
+    }
+    w->names[w->n_names] = (char *)name; /* borrowed from the game for the writer's lifetime */
+    memset(&w->columns[w->n_names], 0, sizeof *w->columns);
+    *index = w->n_names++;
+    return UZ_OK;
+}
+
+static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_len, uint32_t crc)
+{
+    uz_buf *b = &w->sec[SEC_RECORDS];
     uint8_t crc_bytes[4] = {(uint8_t)crc, (uint8_t)(crc >> 8), (uint8_t)(crc >> 16), (uint8_t)(crc >> 24)};
     uz_result r = uz_buf_put_varint(b, moves_len);
     if (r == UZ_OK)
@@ -67,9 +108,12 @@ uz_result uz_game_struct_write(uz_buf *b, const uz_game *game, size_t moves_len,
     if (r == UZ_OK)
         r = uz_buf_put_varint(b, game->n_tags);
     for (size_t i = 0; i < game->n_tags && r == UZ_OK; i++) {
-        r = uz_buf_put_string(b, game->tags[i].name, strlen(game->tags[i].name));
+        size_t k;
+        r = name_index(w, game->tags[i].name, &k);
         if (r == UZ_OK)
-            r = uz_buf_put_string(b, game->tags[i].value, strlen(game->tags[i].value));
+            r = uz_buf_put_varint(b, k);
+        if (r == UZ_OK)
+            r = uz_buf_put_string(&w->columns[k], game->tags[i].value, strlen(game->tags[i].value));
     }
     if (r == UZ_OK)
         r = uz_buf_put_varint(b, (game->has_fen ? 1u : 0u) | ((unsigned)game->result << 1));
@@ -79,25 +123,52 @@ uz_result uz_game_struct_write(uz_buf *b, const uz_game *game, size_t moves_len,
         r = uz_buf_put_string(b, fen, strlen(fen));
     }
     if (r == UZ_OK)
-        r = put_line(b, &game->main);
+        r = put_line(w, &game->main);
     if (r == UZ_OK)
-        r = put_comments(b, game->trailing_comments, game->n_trailing_comments);
+        r = put_comments(w, game->trailing_comments, game->n_trailing_comments);
+    return r;
+}
+
+uz_result uz_block_struct_write(uz_buf *out, const uz_game *games, size_t n, const size_t *moves_lens,
+                                const uint32_t *crcs)
+{
+    struct_writer w = {0};
+    uz_result r = UZ_OK;
+    for (size_t i = 0; i < n && r == UZ_OK; i++)
+        r = put_game(&w, &games[i], moves_lens[i], crcs[i]);
+    if (r == UZ_OK)
+        r = uz_buf_put_varint(&w.sec[SEC_NAMES], w.n_names);
+    for (size_t k = 0; k < w.n_names && r == UZ_OK; k++) {
+        r = uz_buf_put_string(&w.sec[SEC_NAMES], w.names[k], strlen(w.names[k]));
+        if (r == UZ_OK)
+            r = uz_buf_append(&w.sec[SEC_VALUES], w.columns[k].data, w.columns[k].size);
+    }
+    /* The four section sizes, then the sections. */
+    for (int s = 0; s < N_SECTIONS && r == UZ_OK; s++)
+        r = uz_buf_put_varint(out, w.sec[s].size);
+    for (int s = 0; s < N_SECTIONS && r == UZ_OK; s++)
+        r = uz_buf_append(out, w.sec[s].data, w.sec[s].size);
+    for (int s = 0; s < N_SECTIONS; s++)
+        uz_buf_free(&w.sec[s]);
+    for (size_t k = 0; k < w.n_names; k++)
+        uz_buf_free(&w.columns[k]);
+    free(w.columns);
+    free(w.names);
     return r;
 }
 
 /* ---- reading ---- */
 
-/* Limits while reading, so that a damaged stream cannot make us allocate more than a
- * real game could need. */
-typedef struct read_budget {
-    size_t nodes; /* moves left for the whole game tree */
-} read_budget;
+typedef struct struct_reader {
+    uz_cursor sec[N_SECTIONS];
+    size_t nodes_left; /* moves left for the current game's tree */
+} struct_reader;
 
 static uz_result get_count(uz_cursor *c, size_t *n)
 {
     uint64_t v;
-    if (uz_cursor_varint(c, &v) != UZ_OK || v > MAX_COUNT || v > (uint64_t)(c->end - c->p))
-        return UZ_ERR_CORRUPT; /* every counted item takes at least one byte */
+    if (uz_cursor_varint(c, &v) != UZ_OK || v > MAX_COUNT)
+        return UZ_ERR_CORRUPT;
     *n = (size_t)v;
     return UZ_OK;
 }
@@ -142,35 +213,37 @@ static uz_result add_trailing(void *game, const char *text, size_t len)
     return uz_game_add_trailing_comment(game, text, len);
 }
 
-/* Reads a comment list; min is 1 where the flags promised at least one. */
-static uz_result get_comments(uz_cursor *c, add_comment_fn add, void *owner, size_t min)
+/* A comment count from the records, their texts from the comment stream; min is 1 where
+ * the flags promised at least one. */
+static uz_result get_comments(struct_reader *sr, add_comment_fn add, void *owner, size_t min)
 {
     size_t n;
-    uz_result r = get_count(c, &n);
+    uz_result r = get_count(&sr->sec[SEC_RECORDS], &n);
     if (r != UZ_OK || n < min)
         return UZ_ERR_CORRUPT;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *s;
         size_t len;
-        if ((r = get_bytes(c, &s, &len)) != UZ_OK || (r = add(owner, (const char *)s, len)) != UZ_OK)
+        if ((r = get_bytes(&sr->sec[SEC_COMMENTS], &s, &len)) != UZ_OK || (r = add(owner, (const char *)s, len)) != UZ_OK)
             return r;
     }
     return UZ_OK;
 }
 
-static uz_result get_line(uz_cursor *c, uz_line *line, int depth, read_budget *budget)
+static uz_result get_line(struct_reader *sr, uz_line *line, int depth)
 {
+    uz_cursor *c = &sr->sec[SEC_RECORDS];
     if (depth > MAX_DEPTH)
         return UZ_ERR_CORRUPT;
-    uz_result r = get_comments(c, add_pre, line, 0);
+    uz_result r = get_comments(sr, add_pre, line, 0);
     if (r != UZ_OK)
         return r;
     uint64_t n_nodes;
     size_t annotated;
-    if (uz_cursor_varint(c, &n_nodes) != UZ_OK || n_nodes > budget->nodes || (r = get_count(c, &annotated)) != UZ_OK ||
+    if (uz_cursor_varint(c, &n_nodes) != UZ_OK || n_nodes > sr->nodes_left || (r = get_count(c, &annotated)) != UZ_OK ||
         annotated > n_nodes)
         return UZ_ERR_CORRUPT;
-    budget->nodes -= (size_t)n_nodes;
+    sr->nodes_left -= (size_t)n_nodes;
     for (uint64_t i = 0; i < n_nodes; i++)
         if (!uz_line_add_move(line, UZ_MOVE_NONE))
             return UZ_ERR_NOMEM;
@@ -196,7 +269,7 @@ static uz_result get_line(uz_cursor *c, uz_line *line, int depth, read_budget *b
                     return r;
             }
         }
-        if ((flags & NODE_COMMENTS) && (r = get_comments(c, add_node_comment, nd, 1)) != UZ_OK)
+        if ((flags & NODE_COMMENTS) && (r = get_comments(sr, add_node_comment, nd, 1)) != UZ_OK)
             return r;
         if (flags & NODE_VARIATIONS) {
             size_t n;
@@ -206,7 +279,7 @@ static uz_result get_line(uz_cursor *c, uz_line *line, int depth, read_budget *b
                 uz_line *v = uz_node_add_variation(nd);
                 if (!v)
                     return UZ_ERR_NOMEM;
-                if ((r = get_line(c, v, depth + 1, budget)) != UZ_OK)
+                if ((r = get_line(sr, v, depth + 1)) != UZ_OK)
                     return r;
             }
         }
@@ -214,59 +287,156 @@ static uz_result get_line(uz_cursor *c, uz_line *line, int depth, read_budget *b
     return UZ_OK;
 }
 
-uz_result uz_game_struct_read(uz_cursor *c, uz_game *game, size_t *moves_len, uint32_t *crc, uz_diag *diag)
+/* One game's record; its tag name indexes go to names[] (n_tags of them). */
+static uz_result get_game(struct_reader *sr, uz_game *game, size_t n_names, size_t *moves_len, uint32_t *crc,
+                          uint32_t **names, size_t *n_tags)
 {
-    uz_game_clear(game);
+    uz_cursor *c = &sr->sec[SEC_RECORDS];
     uint64_t len, flags;
-    size_t n_tags;
-    read_budget budget = {UZ_PGN_MAX_MOVES};
-    uz_result r = UZ_ERR_CORRUPT;
+    uz_result r;
     if (uz_cursor_varint(c, &len) != UZ_OK || len > ((uint64_t)1 << 30) || c->end - c->p < 4)
-        goto fail;
+        return UZ_ERR_CORRUPT;
     *moves_len = (size_t)len;
     *crc = (uint32_t)c->p[0] | (uint32_t)c->p[1] << 8 | (uint32_t)c->p[2] << 16 | (uint32_t)c->p[3] << 24;
     c->p += 4;
-    if ((r = get_count(c, &n_tags)) != UZ_OK)
-        goto fail;
-    for (size_t i = 0; i < n_tags; i++) {
-        char *name = NULL, *value = NULL;
-        r = get_text(c, &name);
-        if (r == UZ_OK)
-            r = get_text(c, &value);
-        if (r == UZ_OK)
-            r = uz_game_add_tag(game, name, value);
-        free(name);
-        free(value);
-        if (r != UZ_OK)
-            goto fail;
+    if ((r = get_count(c, n_tags)) != UZ_OK || *n_tags > (size_t)(c->end - c->p))
+        return UZ_ERR_CORRUPT;
+    if (*n_tags && !(*names = malloc(*n_tags * sizeof **names)))
+        return UZ_ERR_NOMEM;
+    for (size_t i = 0; i < *n_tags; i++) {
+        uint64_t k;
+        if (uz_cursor_varint(c, &k) != UZ_OK || k >= n_names)
+            return UZ_ERR_CORRUPT;
+        (*names)[i] = (uint32_t)k;
     }
-    if (uz_cursor_varint(c, &flags) != UZ_OK || flags > 7) {
-        r = UZ_ERR_CORRUPT;
-        goto fail;
-    }
+    if (uz_cursor_varint(c, &flags) != UZ_OK || flags > 7)
+        return UZ_ERR_CORRUPT;
     game->result = (uz_game_result)(flags >> 1);
     game->has_fen = flags & 1;
     if (game->has_fen) {
         char *fen = NULL;
         if ((r = get_text(c, &fen)) != UZ_OK)
-            goto fail;
+            return r;
         r = uz_position_from_fen(&game->start, fen, NULL) == UZ_OK ? UZ_OK : UZ_ERR_CORRUPT;
         free(fen);
         if (r != UZ_OK)
-            goto fail;
+            return r;
     } else {
         uz_position_startpos(&game->start);
     }
-    if ((r = get_line(c, &game->main, 0, &budget)) != UZ_OK)
-        goto fail;
-    if ((r = get_comments(c, add_trailing, game, 0)) != UZ_OK)
-        goto fail;
-    return UZ_OK;
-fail:
-    if (r == UZ_ERR_NOMEM)
-        uz_diag_set(diag, r, 0, 0, "out of memory");
-    else
-        uz_diag_set(diag, UZ_ERR_CORRUPT, 0, 0, "corrupt archive: malformed game structure");
-    uz_game_clear(game);
-    return r == UZ_ERR_NOMEM ? r : UZ_ERR_CORRUPT;
+    sr->nodes_left = UZ_PGN_MAX_MOVES;
+    if ((r = get_line(sr, &game->main, 0)) != UZ_OK)
+        return r;
+    return get_comments(sr, add_trailing, game, 0);
+}
+
+/* A column's values: where each starts in the values section. */
+typedef struct column {
+    const uint8_t *next; /* the column's next unread value */
+    size_t left;         /* values of the column not yet taken */
+} column;
+
+uz_result uz_block_struct_read(const uint8_t *data, size_t size, uz_game *games, size_t n, size_t *moves_lens,
+                               uint32_t *crcs, uz_diag *diag)
+{
+    struct_reader sr;
+    static const uint8_t empty[1];
+    if (!data) /* (size 0: nothing to point into) */
+        data = empty, size = 0;
+    uz_cursor head = {data, data + size};
+    uz_result r = UZ_ERR_CORRUPT;
+    uint32_t **tag_names = calloc(n ? n : 1, sizeof *tag_names);
+    size_t *n_tags = calloc(n ? n : 1, sizeof *n_tags);
+    char **name_text = NULL;
+    column *cols = NULL;
+    size_t n_names = 0;
+    if (!tag_names || !n_tags) {
+        r = UZ_ERR_NOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        uz_game_clear(&games[i]);
+    /* Section sizes, then a cursor over each section. */
+    uint64_t sizes[N_SECTIONS];
+    for (int s = 0; s < N_SECTIONS; s++)
+        if (uz_cursor_varint(&head, &sizes[s]) != UZ_OK)
+            goto out;
+    const uint8_t *p = head.p;
+    for (int s = 0; s < N_SECTIONS; s++) {
+        if (sizes[s] > (uint64_t)(head.end - p))
+            goto out;
+        sr.sec[s] = (uz_cursor){p, p + sizes[s]};
+        p += sizes[s];
+    }
+    if (p != head.end)
+        goto out;
+    /* Tag names. */
+    if (get_count(&sr.sec[SEC_NAMES], &n_names) != UZ_OK || n_names > sizes[SEC_NAMES])
+        goto out;
+    name_text = calloc(n_names ? n_names : 1, sizeof *name_text);
+    cols = calloc(n_names ? n_names : 1, sizeof *cols);
+    if (!name_text || !cols) {
+        r = UZ_ERR_NOMEM;
+        goto out;
+    }
+    for (size_t k = 0; k < n_names; k++)
+        if ((r = get_text(&sr.sec[SEC_NAMES], &name_text[k])) != UZ_OK)
+            goto out;
+    r = UZ_ERR_CORRUPT;
+    if (sr.sec[SEC_NAMES].p != sr.sec[SEC_NAMES].end)
+        goto out;
+    /* Game records (comments are read from their stream as the records need them). */
+    for (size_t i = 0; i < n; i++) {
+        if ((r = get_game(&sr, &games[i], n_names, &moves_lens[i], &crcs[i], &tag_names[i], &n_tags[i])) != UZ_OK)
+            goto out;
+        for (size_t t = 0; t < n_tags[i]; t++)
+            cols[tag_names[i][t]].left++;
+    }
+    r = UZ_ERR_CORRUPT;
+    if (sr.sec[SEC_RECORDS].p != sr.sec[SEC_RECORDS].end || sr.sec[SEC_COMMENTS].p != sr.sec[SEC_COMMENTS].end)
+        goto out;
+    /* Columns: find where each starts, then hand the values out in game order. */
+    for (size_t k = 0; k < n_names; k++) {
+        cols[k].next = sr.sec[SEC_VALUES].p;
+        for (size_t v = 0; v < cols[k].left; v++) {
+            const uint8_t *s;
+            size_t len;
+            if (get_bytes(&sr.sec[SEC_VALUES], &s, &len) != UZ_OK)
+                goto out;
+        }
+    }
+    if (sr.sec[SEC_VALUES].p != sr.sec[SEC_VALUES].end)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        for (size_t t = 0; t < n_tags[i]; t++) {
+            column *col = &cols[tag_names[i][t]];
+            uz_cursor c = {col->next, sr.sec[SEC_VALUES].end};
+            char *value = NULL;
+            if ((r = get_text(&c, &value)) != UZ_OK)
+                goto out;
+            col->next = c.p;
+            r = uz_game_add_tag(&games[i], name_text[tag_names[i][t]], value);
+            free(value);
+            if (r != UZ_OK)
+                goto out;
+        }
+    r = UZ_OK;
+out:
+    if (r != UZ_OK) {
+        if (r == UZ_ERR_NOMEM)
+            uz_diag_set(diag, r, 0, 0, "out of memory");
+        else
+            uz_diag_set(diag, UZ_ERR_CORRUPT, 0, 0, "corrupt archive: malformed structure stream");
+        for (size_t i = 0; i < n; i++)
+            uz_game_clear(&games[i]);
+    }
+    for (size_t i = 0; tag_names && i < n; i++)
+        free(tag_names[i]);
+    for (size_t k = 0; name_text && k < n_names; k++)
+        free(name_text[k]);
+    free(tag_names);
+    free(n_tags);
+    free(name_text);
+    free(cols);
+    return r == UZ_OK ? UZ_OK : r == UZ_ERR_NOMEM ? r : UZ_ERR_CORRUPT;
 }

@@ -28,10 +28,12 @@ uz_result uz_block_encode(uz_pool *pool, const uz_model *model, uz_encoder *enc,
                           uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uz_diag *diag)
 {
     uz_walk *walks = calloc(n ? n : 1, sizeof *walks);
+    size_t *lens = calloc(n ? n : 1, sizeof *lens);
+    uint32_t *crcs = calloc(n ? n : 1, sizeof *crcs);
     size_t made = 0;
     uz_result r = UZ_ERR_NOMEM;
     *n_moves = 0;
-    if (!walks)
+    if (!walks || !lens || !crcs)
         goto out;
     for (; made < n; made++)
         if (uz_walk_init(&walks[made], &games[made]) != UZ_OK)
@@ -40,16 +42,13 @@ uz_result uz_block_encode(uz_pool *pool, const uz_model *model, uz_encoder *enc,
         goto out_reported;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *data;
-        size_t size;
-        uint32_t crc;
         uz_encoder_reset(enc);
-        if ((r = uz_encode_walk(model, enc, &walks[i])) != UZ_OK || (r = uz_encoder_finish(enc, &data, &size)) != UZ_OK ||
-            (r = uz_game_canonical_crc(&games[i], &crc)) != UZ_OK || (r = uz_buf_append(moves, data, size)) != UZ_OK ||
-            (r = uz_game_struct_write(structure, &games[i], size, crc)) != UZ_OK)
+        if ((r = uz_encode_walk(model, enc, &walks[i])) != UZ_OK || (r = uz_encoder_finish(enc, &data, &lens[i])) != UZ_OK ||
+            (r = uz_game_canonical_crc(&games[i], &crcs[i])) != UZ_OK || (r = uz_buf_append(moves, data, lens[i])) != UZ_OK)
             goto out;
         *n_moves += count_moves(&games[i].main);
     }
-    r = UZ_OK;
+    r = uz_block_struct_write(structure, games, n, lens, crcs);
 out:
     if (r != UZ_OK)
         uz_diag_set(diag, r, 0, 0, "%s while coding games", uz_result_str(r));
@@ -57,6 +56,8 @@ out_reported:
     for (size_t i = 0; i < made; i++)
         uz_walk_free(&walks[i]);
     free(walks);
+    free(lens);
+    free(crcs);
     return r;
 }
 
@@ -155,43 +156,48 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
         uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "games %zu..%zu are not in a block of %zu", first + 1, first + count, n);
         return UZ_ERR_ARG;
     }
+    if (n > block->structure.size / 5) /* a game's record takes at least 5 bytes */
+        return corrupt_game(diag, block, game_base + 1, "more games than the structure stream can hold");
     uz_result r = UZ_ERR_NOMEM;
-    const uint8_t **streams = calloc(count ? count : 1, sizeof *streams);
-    size_t *sizes = calloc(count ? count : 1, sizeof *sizes);
-    uint32_t *crcs = calloc(count ? count : 1, sizeof *crcs);
-    uz_result *results = calloc(count ? count : 1, sizeof *results);
-    uz_game skipped;
-    uz_game_init(&skipped);
-    if (!streams || !sizes || !crcs || !results) {
+    uz_game *all = calloc(n, sizeof *all);
+    const uint8_t **streams = calloc(n, sizeof *streams);
+    size_t *sizes = calloc(n, sizeof *sizes);
+    uint32_t *crcs = calloc(n, sizeof *crcs);
+    uz_result *results = calloc(n, sizeof *results);
+    if (!all || !streams || !sizes || !crcs || !results) {
         uz_diag_set(diag, r, 0, 0, "out of memory");
         goto out;
     }
-    uz_cursor cur = {block->structure.data, block->structure.data + block->structure.size};
+    for (size_t i = 0; i < n; i++)
+        uz_game_init(&all[i]);
+    r = uz_block_struct_read(block->structure.data, block->structure.size, all, n, sizes, crcs, diag);
+    if (r == UZ_ERR_NOMEM)
+        goto out;
+    if (r != UZ_OK) {
+        r = corrupt_game(diag, block, game_base + 1, "malformed structure stream");
+        goto out;
+    }
     size_t offset = 0;
     for (size_t i = 0; i < n; i++) {
-        bool wanted = i >= first && i < first + count;
-        uz_game *g = wanted ? &games[i - first] : &skipped;
-        size_t size;
-        uint32_t crc;
-        r = uz_game_struct_read(&cur, g, &size, &crc, diag);
-        if (r == UZ_ERR_NOMEM)
-            goto out;
-        if (r != UZ_OK || size > block->moves.size - offset) {
-            r = corrupt_game(diag, block, game_base + i + 1, "malformed structure");
+        if (sizes[i] > block->moves.size - offset) {
+            r = corrupt_game(diag, block, game_base + i + 1, "move stream out of the block");
             goto out;
         }
-        if (wanted) {
-            streams[i - first] = block->moves.data + offset;
-            sizes[i - first] = size;
-            crcs[i - first] = crc;
-        }
-        offset += size;
+        streams[i] = block->moves.data + offset;
+        offset += sizes[i];
     }
-    if (cur.p != cur.end || offset != block->moves.size) {
+    if (offset != block->moves.size) {
         r = corrupt_game(diag, block, game_base + n, "trailing data in the block");
         goto out;
     }
-    if ((r = uz_decode_games(md->pool, &md->model, md->coder, games, streams, sizes, count, results, diag)) != UZ_OK)
+    /* The wanted games move to the caller's array; the others were only parsed. */
+    for (size_t i = 0; i < count; i++) {
+        uz_game_clear(&games[i]);
+        games[i] = all[first + i];
+        uz_game_init(&all[first + i]);
+    }
+    if ((r = uz_decode_games(md->pool, &md->model, md->coder, games, streams + first, sizes + first, count, results,
+                             diag)) != UZ_OK)
         goto out;
     for (size_t i = 0; i < count; i++) {
         uint32_t crc = 0;
@@ -199,7 +205,7 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
             uz_diag_set(diag, r, 0, 0, "out of memory");
             goto out;
         }
-        if (results[i] != UZ_OK || crc != crcs[i]) {
+        if (results[i] != UZ_OK || crc != crcs[first + i]) {
             r = corrupt_game(diag, block, game_base + first + i + 1,
                              results[i] != UZ_OK ? "its move stream does not decode"
                                                  : "the decoded game does not match its checksum");
@@ -208,7 +214,9 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
     }
     r = UZ_OK;
 out:
-    uz_game_clear(&skipped);
+    for (size_t i = 0; all && i < n; i++)
+        uz_game_clear(&all[i]);
+    free(all);
     free(streams);
     free(sizes);
     free(crcs);

@@ -56,19 +56,23 @@ out:
 static void decode_block_body(const uint8_t *structure, size_t s_size, const uint8_t *moves, size_t m_size,
                               size_t n_games, uz_coder_kind coder, const uz_model *model)
 {
-    uz_cursor cur = {structure, structure + s_size};
-    size_t offset = 0;
-    uz_game game;
-    uz_game_init(&game);
-    for (size_t i = 0; i < n_games; i++) {
-        size_t len;
-        uint32_t crc;
-        if (uz_game_struct_read(&cur, &game, &len, &crc, NULL) != UZ_OK || len > m_size - offset)
-            break;
-        decode_moves(&game, moves + offset, len, coder, model);
-        offset += len;
+    if (n_games > s_size / 5) /* as uz_block_decode checks before allocating */
+        return;
+    uz_game *games = calloc(n_games ? n_games : 1, sizeof *games);
+    size_t *lens = calloc(n_games ? n_games : 1, sizeof *lens);
+    uint32_t *crcs = calloc(n_games ? n_games : 1, sizeof *crcs);
+    if (games && lens && crcs && uz_block_struct_read(structure, s_size, games, n_games, lens, crcs, NULL) == UZ_OK) {
+        size_t offset = 0;
+        for (size_t i = 0; i < n_games && lens[i] <= m_size - offset; i++) {
+            decode_moves(&games[i], moves + offset, lens[i], coder, model);
+            offset += lens[i];
+        }
     }
-    uz_game_clear(&game);
+    for (size_t i = 0; games && i < n_games; i++)
+        uz_game_clear(&games[i]);
+    free(games);
+    free(lens);
+    free(crcs);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -84,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (size < 2)
             return 0;
         size_t split = 2 + (size - 2) * data[1] / 256;
-        decode_block_body(data + 2, split - 2, data + split, size - split, 64, coder, &model);
+        decode_block_body(data + 2, split - 2, data + split, size - split, 1 + data[1] % 8, coder, &model);
         return 0;
     }
     FILE *f = fmemopen((void *)(data + 1), size - 1 ? size - 1 : 1, "rb");
