@@ -13,6 +13,7 @@
 #define UZ_ARCHIVE_VERSION 1
 #define UZ_ARCHIVE_BLOCK_GAMES 64
 #define UZ_ARCHIVE_FOOTER_SIZE 32
+#define UZ_ARCHIVE_MAX_MODEL_PARAMS 8
 
 /* A growable byte buffer. */
 typedef struct uz_buf {
@@ -52,8 +53,8 @@ typedef struct uz_archive_header {
     uint32_t threads;
     char engine_settings[2048]; /* canonical settings text of the engine bridge */
     uint32_t model_kind;
-    uint32_t model_k_milli;
-    uint32_t model_floor;
+    uint32_t model_params[UZ_ARCHIVE_MAX_MODEL_PARAMS]; /* as the model kind defines them */
+    uint32_t n_model_params;
     uint32_t coder;         /* uz_coder_kind */
     uint32_t block_games;
     char settings_text[256];

@@ -18,6 +18,10 @@ uz_result uz_block_encode(uz_pool *pool, const uz_model *model, uz_encoder *enc,
 void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *model, uz_coder_kind coder,
                     uint32_t block_games);
 
+/* The model parameters a header stores; UZ_ERR_UNSUPPORTED for an unknown model kind or
+ * the wrong number of parameters. */
+uz_result uz_header_model(const uz_archive_header *h, uz_model_params *params);
+
 /* What decoding a member needs: the engine pool (kept across members with the same
  * settings), the model and the coder. */
 typedef struct uz_member_decoder {

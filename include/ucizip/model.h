@@ -37,16 +37,29 @@
 #define UZ_MODEL_FLOOR_ONE 65536u           /* floor_q16 of epsilon = 1 */
 #define UZ_MODEL_DEFAULT_K_MILLI 80000u     /* k = 80 per pawn */
 #define UZ_MODEL_DEFAULT_FLOOR_Q16 3277u    /* epsilon ~ 0.05 */
+#define UZ_MODEL_DEFAULT_RANK_Q16 29491u    /* beta ~ 0.45 */
+#define UZ_MODEL_DEFAULT_DECAY_Q16 45875u   /* rho ~ 0.7 */
 
 typedef enum uz_model_kind {
-    UZ_MODEL_EXP = 1 /* p_i proportional to k^(v_i - v_max), v in pawns, plus a uniform floor */
+    UZ_MODEL_EXP = 1,  /* p_i proportional to k^(v_i - v_max), v in pawns, plus a uniform floor */
+    UZ_MODEL_RANK = 2, /* UZ_MODEL_EXP mixed with a distribution over the engine's ranking:
+                          p_i = eps/n + (1 - eps) * (beta * rho^rank_i / sum_j rho^j
+                                                     + (1 - beta) * exp_i) */
 } uz_model_kind;
 
 typedef struct uz_model_params {
     uz_model_kind kind;
     uint32_t k_milli;   /* k x 1000, in [UZ_MODEL_K_MILLI_MIN, UZ_MODEL_K_MILLI_MAX] */
     uint32_t floor_q16; /* uniform floor epsilon x 65536, in [0, UZ_MODEL_FLOOR_ONE] */
+    uint32_t rank_q16;  /* UZ_MODEL_RANK: beta x 65536, the ranking's share, in [0, 65536] */
+    uint32_t decay_q16; /* UZ_MODEL_RANK: rho x 65536, in [1, 65535]: each rank down is rho
+                           times as likely as the one above */
 } uz_model_params;
+
+/* How many parameters (after the kind) a model kind stores in an archive header:
+ * k_milli, floor_q16 for UZ_MODEL_EXP; and rank_q16, decay_q16 for UZ_MODEL_RANK.
+ * 0 for an unknown kind. */
+int uz_model_param_count(uz_model_kind kind);
 
 /* A ready model: parameters plus the precomputed weight table. A plain value; the
  * fields are read-only for callers. weight[d] = k^(-d/100) in Q31 (weight[0] = 2^31),
@@ -54,9 +67,11 @@ typedef struct uz_model_params {
 typedef struct uz_model {
     uz_model_params params;
     uint32_t weight[UZ_MODEL_MAX_DIFF + 1];
+    uint32_t rank_weight[UZ_MODEL_MAX_MOVES];    /* rho^j in Q31 (UZ_MODEL_RANK) */
+    uint64_t rank_sum[UZ_MODEL_MAX_MOVES + 1];   /* rank_sum[n] = sum of rank_weight[0..n) */
 } uz_model;
 
-/* The default parameters (UZ_MODEL_EXP, UZ_MODEL_DEFAULT_K_MILLI, UZ_MODEL_DEFAULT_FLOOR_Q16). */
+/* The default parameters: UZ_MODEL_RANK with the UZ_MODEL_DEFAULT_* values. */
 uz_model_params uz_model_default_params(void);
 
 /* Fills m from params. Returns UZ_OK, or UZ_ERR_ARG for NULL pointers, an unknown kind or
@@ -98,8 +113,9 @@ double uz_model_total_cost(const uz_model *m, const uz_fit_sample *samples, size
 
 /* Finds the parameters minimising uz_model_total_cost: a golden-section search over k in
  * [1.5, 200] on a log scale and, if fit_floor, alternately over epsilon in
- * [2^-16, 0.5] on a log scale (otherwise start->floor_q16 is kept). start gives the kind
- * and the initial epsilon. On UZ_OK *best holds the result and *best_bits (optional) its
+ * [2^-16, 0.5] on a log scale (otherwise start->floor_q16 is kept); for UZ_MODEL_RANK
+ * also over beta in [0, 0.95] and rho in [0.05, 0.98]. start gives the kind and the
+ * initial values. On UZ_OK *best holds the result and *best_bits (optional) its
  * total cost. Returns UZ_ERR_ARG for NULL pointers, no samples or an invalid sample. */
 uz_result uz_model_fit(const uz_fit_sample *samples, size_t count, const uz_model_params *start,
                        bool fit_floor, uz_model_params *best, double *best_bits);

@@ -106,9 +106,11 @@ static uz_result header_encode(uz_buf *b, const uz_archive_header *h)
     U1(KEY_HASH, h->hash_mb);
     U1(KEY_THREADS, h->threads);
     S1(KEY_ENGINE_SETTINGS, h->engine_settings);
-    uint64_t model[3] = {h->model_kind, h->model_k_milli, h->model_floor};
+    uint64_t model[1 + UZ_ARCHIVE_MAX_MODEL_PARAMS] = {h->model_kind};
+    for (uint32_t i = 0; i < h->n_model_params && i < UZ_ARCHIVE_MAX_MODEL_PARAMS; i++)
+        model[1 + i] = h->model_params[i];
     if (r == UZ_OK)
-        r = put_field_uints(b, KEY_MODEL, model, 3);
+        r = put_field_uints(b, KEY_MODEL, model, 1 + (int)h->n_model_params);
     U1(KEY_CODER, h->coder);
     U1(KEY_BLOCK_GAMES, h->block_games);
     S1(KEY_SETTINGS_TEXT, h->settings_text);
@@ -146,7 +148,7 @@ static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_head
     memset(h, 0, sizeof *h);
     h->version = UZ_ARCHIVE_VERSION;
     while (c.p < c.end) {
-        uint64_t key, v[3];
+        uint64_t key, v[1];
         const uint8_t *s;
         size_t n;
         if (uz_cursor_varint(&c, &key) != UZ_OK || key <= last_key || uz_cursor_string(&c, size, &s, &n) != UZ_OK)
@@ -162,12 +164,22 @@ static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_head
         case KEY_HASH: r = read_uints(s, n, v, 1, UINT32_MAX); h->hash_mb = (uint32_t)v[0]; break;
         case KEY_THREADS: r = read_uints(s, n, v, 1, UINT32_MAX); h->threads = (uint32_t)v[0]; break;
         case KEY_ENGINE_SETTINGS: r = copy_text(h->engine_settings, sizeof h->engine_settings, s, n); break;
-        case KEY_MODEL:
-            r = read_uints(s, n, v, 3, UINT32_MAX);
-            h->model_kind = (uint32_t)v[0];
-            h->model_k_milli = (uint32_t)v[1];
-            h->model_floor = (uint32_t)v[2];
+        case KEY_MODEL: {
+            /* The kind, then as many parameters as the field holds (the model checks). */
+            uz_cursor mc = {s, s + n};
+            uint64_t x;
+            h->n_model_params = 0;
+            r = uz_cursor_varint(&mc, &x) == UZ_OK && x <= UINT32_MAX ? UZ_OK : UZ_ERR_CORRUPT;
+            h->model_kind = (uint32_t)x;
+            while (r == UZ_OK && mc.p < mc.end) {
+                if (h->n_model_params == UZ_ARCHIVE_MAX_MODEL_PARAMS || uz_cursor_varint(&mc, &x) != UZ_OK ||
+                    x > UINT32_MAX)
+                    r = UZ_ERR_CORRUPT;
+                else
+                    h->model_params[h->n_model_params++] = (uint32_t)x;
+            }
             break;
+        }
         case KEY_CODER: r = read_uints(s, n, v, 1, 255); h->coder = (uint32_t)v[0]; break;
         case KEY_BLOCK_GAMES: r = read_uints(s, n, v, 1, MAX_BLOCK_GAMES); h->block_games = (uint32_t)v[0]; break;
         case KEY_SETTINGS_TEXT: r = copy_text(h->settings_text, sizeof h->settings_text, s, n); break;

@@ -98,6 +98,28 @@ int cli_model_opt(cli_model_opts *o, int c, const char *arg)
         o->params.floor_q16 = (uint32_t)((v * UZ_MODEL_FLOOR_ONE + 500) / 1000);
         o->floor_given = true;
         return 1;
+    case OPT_MODEL:
+        if (strcmp(arg, "rank") == 0)
+            o->params.kind = UZ_MODEL_RANK;
+        else if (strcmp(arg, "exp") == 0)
+            o->params.kind = UZ_MODEL_EXP;
+        else {
+            cli_error("--model: expected rank or exp, got '%s'", arg);
+            return -1;
+        }
+        return 1;
+    case OPT_RANK:
+    case OPT_DECAY:
+        if (parse_milli(c == OPT_RANK ? "--rank" : "--decay", arg, 1000, &v))
+            return -1;
+        if (c == OPT_RANK)
+            o->params.rank_q16 = (uint32_t)((v * 65536 + 500) / 1000);
+        else if (v == 0 || v == 1000) {
+            cli_error("--decay: must be above 0 and below 1, got '%s'", arg);
+            return -1;
+        } else
+            o->params.decay_q16 = (uint32_t)((v * 65536 + 500) / 1000);
+        return 1;
     case OPT_CODER:
         if (strcmp(arg, "huffman") == 0)
             o->coder = UZ_CODER_HUFFMAN;
@@ -166,4 +188,26 @@ void cli_format_k(uint32_t k_milli, char *out, size_t cap)
         *end-- = 0;
     if (*end == '.')
         *end = 0;
+}
+
+void cli_model_text(const uz_model_params *p, char *out, size_t cap)
+{
+    char k[32];
+    cli_format_k(p->k_milli, k, sizeof k);
+    if (p->kind == UZ_MODEL_RANK)
+        snprintf(out, cap, "rank k=%s floor=%.4f rank=%.4f decay=%.4f", k, p->floor_q16 / 65536.0,
+                 p->rank_q16 / 65536.0, p->decay_q16 / 65536.0);
+    else
+        snprintf(out, cap, "exp k=%s floor=%.4f", k, p->floor_q16 / 65536.0);
+}
+
+void cli_model_json(const uz_model_params *p)
+{
+    char k[32];
+    cli_format_k(p->k_milli, k, sizeof k);
+    printf("{\"kind\":\"%s\",\"k\":%s,\"floor\":%.5f", p->kind == UZ_MODEL_RANK ? "rank" : "exp", k,
+           p->floor_q16 / 65536.0);
+    if (p->kind == UZ_MODEL_RANK)
+        printf(",\"rank\":%.5f,\"decay\":%.5f", p->rank_q16 / 65536.0, p->decay_q16 / 65536.0);
+    putchar('}');
 }

@@ -20,6 +20,9 @@ enum {
     OPT_K,
     OPT_FLOOR,
     OPT_CODER,
+    OPT_MODEL,
+    OPT_RANK,
+    OPT_DECAY,
 };
 
 #define CLI_ENGINE_OPTIONS                                                                        \
@@ -28,7 +31,8 @@ enum {
         {"hash", required_argument, NULL, OPT_HASH}, {"workers", required_argument, NULL, OPT_WORKERS}
 #define CLI_MODEL_OPTIONS                                                                         \
     {"k", required_argument, NULL, OPT_K}, {"floor", required_argument, NULL, OPT_FLOOR},           \
-        {"coder", required_argument, NULL, OPT_CODER}
+        {"coder", required_argument, NULL, OPT_CODER}, {"model", required_argument, NULL, OPT_MODEL}, \
+        {"rank", required_argument, NULL, OPT_RANK}, {"decay", required_argument, NULL, OPT_DECAY}
 
 #define CLI_ENGINE_HELP                                                                          \
     "  --engine PATH|NAME  UCI engine: a profile name from engines/ (stockfish, ethereal),\n"    \
@@ -39,9 +43,13 @@ enum {
     "  --hash MB           engine Hash size (part of what the scores depend on)\n"              \
     "  --workers N         engine processes to run in parallel (default: number of cores)\n"
 #define CLI_MODEL_HELP                                                                           \
-    "  --k K               model sharpness: p ~ K^(score in pawns) (default 80... see README)\n" \
-    "  --floor F           uniform share mixed into every distribution, 0..1\n"                  \
-    "  --coder C           huffman or range\n"
+    "  --model M           rank (default): the engine's scores mixed with its ranking of the\n" \
+    "                      moves; exp: p ~ K^(score in pawns) alone (the classic model)\n"     \
+    "  --k K               sharpness of the score part (default 80)\n"                         \
+    "  --floor F           uniform share mixed into every distribution, 0..1 (default 0.05)\n" \
+    "  --rank B            share of the ranking part, 0..1 (default 0.45)\n"                   \
+    "  --decay R           each rank down is R times as likely, 0..1 (default 0.7)\n"          \
+    "  --coder C           range (default) or huffman\n"
 
 typedef struct cli_engine_opts {
     const char *engine;
@@ -70,6 +78,10 @@ int cli_pool_open(const cli_engine_opts *o, uz_pool **pool);
 int cli_default_workers(void);
 
 const char *cli_coder_name(uz_coder_kind kind);
+/* "rank k=80 floor=0.05 rank=0.45 decay=0.7" / "exp k=80 floor=0.05". */
+void cli_model_text(const uz_model_params *p, char *out, size_t cap);
+/* The same as a JSON object on stdout. */
+void cli_model_json(const uz_model_params *p);
 /* k as text with 3 decimals trimmed ("80", "4.5"). */
 void cli_format_k(uint32_t k_milli, char *out, size_t cap);
 

@@ -490,31 +490,37 @@ int cmd_info(int argc, char **argv)
             cli_report(name, &diag);
             goto out;
         }
-        char kbuf[32];
-        cli_format_k(header.model_k_milli, kbuf, sizeof kbuf);
+        uz_model_params mp;
+        char mtext[128] = "unknown model";
+        bool model_ok = uz_header_model(&header, &mp) == UZ_OK;
+        if (model_ok)
+            cli_model_text(&mp, mtext, sizeof mtext);
         double bpm = m_moves ? 8.0 * (double)m_move_bytes / (double)m_moves : 0.0;
         if (json) {
             printf("%s{\"engine\":", members ? "," : "");
             cli_json_string(header.engine_name);
             printf(",\"settings\":");
             cli_json_string(header.settings_text);
-            printf(",\"fingerprint\":\"%s\",\"depth\":%u,\"mode\":\"%s\","
-                   "\"hash_mb\":%u,\"model\":{\"kind\":%u,\"k\":%s,\"floor\":%.5f},\"coder\":\"%s\",\"games\":%llu,"
-                   "\"moves\":%llu,\"move_bytes\":%llu,\"structure_bytes\":%llu,\"bytes\":%llu,\"bits_per_move\":%.4f}",
-                   header.fingerprint, header.depth,
-                   uz_engine_mode_name((uz_engine_mode)header.mode), header.hash_mb, header.model_kind, kbuf,
-                   header.model_floor / 65536.0, cli_coder_name((uz_coder_kind)header.coder),
-                   (unsigned long long)m_games, (unsigned long long)m_moves, (unsigned long long)m_move_bytes,
-                   (unsigned long long)m_struct,
+            printf(",\"fingerprint\":");
+            cli_json_string(header.fingerprint);
+            printf(",\"depth\":%u,\"mode\":\"%s\",\"hash_mb\":%u,\"model\":", header.depth,
+                   uz_engine_mode_name((uz_engine_mode)header.mode), header.hash_mb);
+            if (model_ok)
+                cli_model_json(&mp);
+            else
+                printf("null");
+            printf(",\"coder\":\"%s\",\"games\":%llu,\"moves\":%llu,\"move_bytes\":%llu,\"structure_bytes\":%llu,"
+                   "\"bytes\":%llu,\"bits_per_move\":%.4f}",
+                   cli_coder_name((uz_coder_kind)header.coder), (unsigned long long)m_games,
+                   (unsigned long long)m_moves, (unsigned long long)m_move_bytes, (unsigned long long)m_struct,
                    (unsigned long long)(uz_archive_reader_offset(reader) - start + 16), bpm);
         } else {
-            printf("member %llu: %s\n  engine: %s (fingerprint %s)\n  model: k=%s floor=%.4f, coder: %s\n"
+            printf("member %llu: %s\n  engine: %s (fingerprint %s)\n  model: %s, coder: %s\n"
                    "  games: %llu, moves: %llu\n  move streams: %llu bytes (%.3f bits/move), "
                    "tags/comments/structure: %llu bytes\n",
-                   (unsigned long long)members + 1, header.created_by, header.settings_text, header.fingerprint, kbuf,
-                   header.model_floor / 65536.0, cli_coder_name((uz_coder_kind)header.coder),
-                   (unsigned long long)m_games, (unsigned long long)m_moves, (unsigned long long)m_move_bytes, bpm,
-                   (unsigned long long)m_struct);
+                   (unsigned long long)members + 1, header.created_by, header.settings_text, header.fingerprint, mtext,
+                   cli_coder_name((uz_coder_kind)header.coder), (unsigned long long)m_games,
+                   (unsigned long long)m_moves, (unsigned long long)m_move_bytes, bpm, (unsigned long long)m_struct);
         }
         members++;
         games += m_games;

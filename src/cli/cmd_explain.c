@@ -147,12 +147,12 @@ int cmd_explain(int argc, char **argv)
         cli_report(src.name, &diag);
         goto out;
     }
-    char desc[256], kbuf[32];
+    char desc[256], mtext[128];
     uz_pool_describe(pool, desc, sizeof desc);
-    cli_format_k(mo.params.k_milli, kbuf, sizeof kbuf);
+    cli_model_text(&mo.params, mtext, sizeof mtext);
     const char *white = uz_game_tag(&game, "White"), *black = uz_game_tag(&game, "Black");
-    printf("game %ld: %s - %s\nengine: %s\nmodel: k=%s floor=%.4f\n\n", game_no, white ? white : "?",
-           black ? black : "?", desc, kbuf, mo.params.floor_q16 / 65536.0);
+    printf("game %ld: %s - %s\nengine: %s\nmodel: %s\n\n", game_no, white ? white : "?", black ? black : "?", desc,
+           mtext);
     double huff = 0, range = 0;
     long plies = 0;
     for (size_t i = 0; i < walk.n_steps; i++) {

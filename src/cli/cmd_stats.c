@@ -336,7 +336,8 @@ int cmd_stats(int argc, char **argv)
             cli_json_string(uz_pool_engine_name(pool));
             printf(",\"fingerprint\":\"%s\",\"settings\":", uz_pool_fingerprint(pool));
             cli_json_string(desc);
-            printf("},\"model\":{\"k\":%s,\"floor\":%.5f}", kbuf, mo.params.floor_q16 / 65536.0);
+            printf("},\"model\":");
+            cli_model_json(&mo.params);
         }
         if (n_sweep) {
             printf(",\"k_sweep\":[");
@@ -347,8 +348,10 @@ int cmd_stats(int argc, char **argv)
             printf("]");
         }
         if (fit) {
+            printf(",\"fit\":{\"model\":");
+            cli_model_json(&fitted);
             cli_format_k(fitted.k_milli, kbuf, sizeof kbuf);
-            printf(",\"fit\":{\"k\":%s,\"floor\":%.5f,\"bits_per_move\":%.4f}", kbuf, fitted.floor_q16 / 65536.0,
+            printf(",\"k\":%s,\"floor\":%.5f,\"bits_per_move\":%.4f}", kbuf, fitted.floor_q16 / 65536.0,
                    per_move(fitted_bits, t.plies));
         }
         printf("}\n");
@@ -357,9 +360,10 @@ int cmd_stats(int argc, char **argv)
         if (src.skipped)
             printf(", %ld skipped", src.skipped);
         printf("\n");
+        char mtext[128];
+        cli_model_text(&mo.params, mtext, sizeof mtext);
         if (engine)
-            printf("engine: %s (fingerprint %s)\nmodel: k=%s floor=%.4f\n", desc, uz_pool_fingerprint(pool), kbuf,
-                   mo.params.floor_q16 / 65536.0);
+            printf("engine: %s (fingerprint %s)\nmodel: %s\n", desc, uz_pool_fingerprint(pool), mtext);
         printf("%-10s %14s %10s\n", "method", "bits", "bits/move");
         for (int m = 0; m < n_methods; m++)
             printf("%-10s %14.1f %10.3f\n", method_names[m], t.bits[m], per_move(t.bits[m], t.plies));
@@ -372,9 +376,8 @@ int cmd_stats(int argc, char **argv)
             printf("k=%-8s %10.3f bits/move\n", kbuf, per_move(sweep_bits[i], t.plies));
         }
         if (fit) {
-            cli_format_k(fitted.k_milli, kbuf, sizeof kbuf);
-            printf("fitted: k=%s floor=%.4f -> %.3f bits/move\n", kbuf, fitted.floor_q16 / 65536.0,
-                   per_move(fitted_bits, t.plies));
+            cli_model_text(&fitted, mtext, sizeof mtext);
+            printf("fitted: %s -> %.3f bits/move\n", mtext, per_move(fitted_bits, t.plies));
         }
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {

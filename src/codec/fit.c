@@ -32,8 +32,9 @@ double uz_model_total_cost(const uz_model *m, const uz_fit_sample *samples, size
     return bits;
 }
 
-/* What the search varies: log2(k_milli) or log2(floor_q16), both in Q16. */
-typedef enum fit_axis { AXIS_K, AXIS_FLOOR } fit_axis;
+/* What the search varies: log2(k_milli) or log2(floor_q16) (log scales), or beta or rho
+ * of UZ_MODEL_RANK (linear). */
+typedef enum fit_axis { AXIS_K, AXIS_FLOOR, AXIS_RANK, AXIS_DECAY } fit_axis;
 
 typedef struct fit_ctx {
     const uz_fit_sample *samples;
@@ -46,6 +47,13 @@ typedef struct fit_ctx {
 static uz_model_params with_coord(uz_model_params p, fit_axis axis, const fit_ctx *c, double u)
 {
     uint32_t uq = (uint32_t)(u * 65536.0 + 0.5);
+    if (axis == AXIS_RANK || axis == AXIS_DECAY) {
+        if (axis == AXIS_RANK)
+            p.rank_q16 = uq;
+        else
+            p.decay_q16 = uq < 1 ? 1 : uq > 65535 ? 65535 : uq;
+        return p;
+    }
     uint32_t v = uz__exp2_q16_round(&c->exp2, uq);
     if (axis == AXIS_K)
         p.k_milli = v < UZ_MODEL_K_MILLI_MIN ? UZ_MODEL_K_MILLI_MIN : v;
@@ -141,12 +149,20 @@ uz_result uz_model_fit(const uz_fit_sample *samples, size_t count, const uz_mode
     double f_lo = 0.0, f_hi = 15.0; /* floor_q16 in [1, 32768] */
     /* Coordinate descent: alternate the two searches until neither moves (at most 4 rounds). */
     int rounds = fit_floor ? 4 : 1;
+    bool rank = p.kind == UZ_MODEL_RANK;
+    if (rank)
+        rounds = 4;
     for (int r = 0; r < rounds; r++) {
         uz_model_params before = p;
         golden(c, &p, &bits, AXIS_K, k_lo, k_hi);
         if (fit_floor)
             golden(c, &p, &bits, AXIS_FLOOR, f_lo, f_hi);
-        if (r > 0 && p.k_milli == before.k_milli && p.floor_q16 == before.floor_q16)
+        if (rank) {
+            golden(c, &p, &bits, AXIS_RANK, 0.0, 0.95);
+            golden(c, &p, &bits, AXIS_DECAY, 0.05, 0.98);
+        }
+        if (r > 0 && p.k_milli == before.k_milli && p.floor_q16 == before.floor_q16 && p.rank_q16 == before.rank_q16 &&
+            p.decay_q16 == before.decay_q16)
             break;
     }
     *best = p;

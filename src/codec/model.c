@@ -11,11 +11,20 @@
  * Frequencies, T = UZ_MODEL_TOTAL, F = floor_q16 * T / 65536:
  *   u = 1 + (F * (T - n) / T) / n to every move (the uniform floor; freq >= 1),
  *   R = T - u * n shared in proportion to the weights: q_i = R * w_i / W (truncated),
- *   the R - sum(q) leftover units (< n) go to the best move (lowest index on ties). */
+ *   the R - sum(q) leftover units (< n) go to the best move (lowest index on ties).
+ * UZ_MODEL_RANK splits R first: R_rank = R * rank_q16 >> 16 is shared in proportion to
+ *   rho^rank (rank 0 = best score, ties by lower index; rho^j in Q31 by repeated
+ *   multiplication with decay_q16, truncated), R - R_rank by the weights as above. */
+
+int uz_model_param_count(uz_model_kind kind)
+{
+    return kind == UZ_MODEL_EXP ? 2 : kind == UZ_MODEL_RANK ? 4 : 0;
+}
 
 uz_model_params uz_model_default_params(void)
 {
-    uz_model_params p = {UZ_MODEL_EXP, UZ_MODEL_DEFAULT_K_MILLI, UZ_MODEL_DEFAULT_FLOOR_Q16};
+    uz_model_params p = {UZ_MODEL_RANK, UZ_MODEL_DEFAULT_K_MILLI, UZ_MODEL_DEFAULT_FLOOR_Q16,
+                         UZ_MODEL_DEFAULT_RANK_Q16, UZ_MODEL_DEFAULT_DECAY_Q16};
     return p;
 }
 
@@ -23,10 +32,22 @@ uz_result uz_model_init(uz_model *m, const uz_model_params *params)
 {
     if (!m || !params)
         return UZ_ERR_ARG;
-    if (params->kind != UZ_MODEL_EXP || params->k_milli < UZ_MODEL_K_MILLI_MIN ||
+    if (uz_model_param_count(params->kind) == 0 || params->k_milli < UZ_MODEL_K_MILLI_MIN ||
         params->k_milli > UZ_MODEL_K_MILLI_MAX || params->floor_q16 > UZ_MODEL_FLOOR_ONE)
         return UZ_ERR_ARG;
+    if (params->kind == UZ_MODEL_RANK &&
+        (params->rank_q16 > 65536 || params->decay_q16 == 0 || params->decay_q16 > 65535))
+        return UZ_ERR_ARG;
     m->params = *params;
+    if (params->kind == UZ_MODEL_EXP)
+        m->params.rank_q16 = m->params.decay_q16 = 0;
+    uint32_t rw = (uint32_t)1 << 31;
+    m->rank_sum[0] = 0;
+    for (int j = 0; j < UZ_MODEL_MAX_MOVES; j++) {
+        m->rank_weight[j] = rw;
+        m->rank_sum[j + 1] = m->rank_sum[j] + rw;
+        rw = (uint32_t)(((uint64_t)rw * m->params.decay_q16) >> 16);
+    }
 
     uz__exp2_table t;
     uz__exp2_table_init(&t);
@@ -78,7 +99,7 @@ uint32_t uz_model_frequencies(const uz_model *m, const int32_t *scores, int n, u
 {
     if (!m || !scores || !freq || n < 1 || n > UZ_MODEL_MAX_MOVES)
         return 0;
-    if (m->params.kind != UZ_MODEL_EXP)
+    if (uz_model_param_count(m->params.kind) == 0)
         return 0;
 
     const uint32_t total = UZ_MODEL_TOTAL;
@@ -98,13 +119,22 @@ uint32_t uz_model_frequencies(const uz_model *m, const int32_t *scores, int n, u
     /* u * n <= n + fp <= n + (T - n) = T, so r >= 0. */
     uint32_t r = total - u * (uint32_t)n;
 
+    uint32_t r_rank = (uint32_t)(((uint64_t)r * m->params.rank_q16) >> 16);
+    uint32_t r_exp = r - r_rank;
     uint64_t wsum = 0;
     for (int i = 0; i < n; i++)
         wsum += m->weight[v[best] - v[i]];
-    /* wsum >= weight[0] = 2^31 > 0; r * w < 2^17 * 2^31 fits in 64 bits. */
+    /* wsum >= weight[0] = 2^31 > 0; r * w < 2^17 * 2^31 fits in 64 bits; likewise the rank
+     * sum is >= rank_weight[0] = 2^31. */
     uint32_t assigned = 0;
     for (int i = 0; i < n; i++) {
-        uint32_t q = (uint32_t)((uint64_t)r * m->weight[v[best] - v[i]] / wsum);
+        uint32_t q = (uint32_t)((uint64_t)r_exp * m->weight[v[best] - v[i]] / wsum);
+        if (r_rank) {
+            int rank = 0; /* moves scored higher, or equal with a lower index */
+            for (int j = 0; j < n; j++)
+                rank += v[j] > v[i] || (v[j] == v[i] && j < i);
+            q += (uint32_t)((uint64_t)r_rank * m->rank_weight[rank] / m->rank_sum[n]);
+        }
         freq[i] = u + q;
         assigned += q;
     }

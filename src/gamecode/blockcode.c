@@ -81,12 +81,26 @@ void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *
     h->threads = (uint32_t)s->threads;
     copy_string(h->engine_settings, sizeof h->engine_settings, uz_pool_settings_text(pool));
     h->model_kind = model->kind;
-    h->model_k_milli = model->k_milli;
-    h->model_floor = model->floor_q16;
+    const uint32_t values[] = {model->k_milli, model->floor_q16, model->rank_q16, model->decay_q16};
+    h->n_model_params = (uint32_t)uz_model_param_count(model->kind);
+    for (uint32_t i = 0; i < h->n_model_params; i++)
+        h->model_params[i] = values[i];
     h->coder = coder;
     h->block_games = block_games;
     uz_pool_describe(pool, h->settings_text, sizeof h->settings_text);
     copy_string(h->created_by, sizeof h->created_by, "ucizip " UZ_VERSION_STRING);
+}
+
+uz_result uz_header_model(const uz_archive_header *h, uz_model_params *params)
+{
+    memset(params, 0, sizeof *params);
+    params->kind = (uz_model_kind)h->model_kind;
+    if (h->n_model_params != (uint32_t)uz_model_param_count(params->kind))
+        return UZ_ERR_UNSUPPORTED;
+    uint32_t *fields[] = {&params->k_milli, &params->floor_q16, &params->rank_q16, &params->decay_q16};
+    for (uint32_t i = 0; i < h->n_model_params; i++)
+        *fields[i] = h->model_params[i];
+    return UZ_OK;
 }
 
 uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header *h, const uz_engine_settings *base,
@@ -96,9 +110,8 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
         uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "unknown coder %u in the archive header", h->coder);
         return UZ_ERR_UNSUPPORTED;
     }
-    uz_model_params params = {.kind = (uz_model_kind)h->model_kind, .k_milli = h->model_k_milli,
-                              .floor_q16 = h->model_floor};
-    if (uz_model_init(&md->model, &params) != UZ_OK) {
+    uz_model_params params;
+    if (uz_header_model(h, &params) != UZ_OK || uz_model_init(&md->model, &params) != UZ_OK) {
         uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "unknown model %u or bad model parameters in the archive header",
                     h->model_kind);
         return UZ_ERR_UNSUPPORTED;

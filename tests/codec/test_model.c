@@ -11,7 +11,7 @@ static uz_model g_model; /* big: keep off the stack */
 
 static uz_model *model_with(uint32_t k_milli, uint32_t floor_q16)
 {
-    uz_model_params p = {UZ_MODEL_EXP, k_milli, floor_q16};
+    uz_model_params p = {UZ_MODEL_EXP, k_milli, floor_q16, 0, 0};
     if (uz_model_init(&g_model, &p) != UZ_OK) {
         fprintf(stderr, "model init failed for k=%u floor=%u\n", k_milli, floor_q16);
         exit(2);
@@ -47,7 +47,10 @@ static void test_params(void)
 {
     uz_model m;
     uz_model_params d = uz_model_default_params();
-    CHECK(d.kind == UZ_MODEL_EXP && d.k_milli == UZ_MODEL_DEFAULT_K_MILLI && d.floor_q16 == UZ_MODEL_DEFAULT_FLOOR_Q16);
+    CHECK(d.kind == UZ_MODEL_RANK && d.k_milli == UZ_MODEL_DEFAULT_K_MILLI && d.floor_q16 == UZ_MODEL_DEFAULT_FLOOR_Q16 &&
+          d.rank_q16 == UZ_MODEL_DEFAULT_RANK_Q16 && d.decay_q16 == UZ_MODEL_DEFAULT_DECAY_Q16);
+    CHECK(uz_model_param_count(UZ_MODEL_EXP) == 2 && uz_model_param_count(UZ_MODEL_RANK) == 4 &&
+          uz_model_param_count((uz_model_kind)9) == 0);
     CHECK(uz_model_init(&m, &d) == UZ_OK);
     uz_model_params bad = d;
     bad.k_milli = 999;
@@ -56,12 +59,22 @@ static void test_params(void)
     bad.floor_q16 = UZ_MODEL_FLOOR_ONE + 1;
     CHECK(uz_model_init(&m, &bad) == UZ_ERR_ARG);
     bad = d;
+    bad.decay_q16 = 0;
+    CHECK(uz_model_init(&m, &bad) == UZ_ERR_ARG);
+    bad = d;
+    bad.decay_q16 = 65536;
+    CHECK(uz_model_init(&m, &bad) == UZ_ERR_ARG);
+    bad = d;
+    bad.rank_q16 = 65537;
+    CHECK(uz_model_init(&m, &bad) == UZ_ERR_ARG);
+    bad = d;
     bad.kind = (uz_model_kind)7;
     CHECK(uz_model_init(&m, &bad) == UZ_ERR_ARG);
     CHECK(uz_model_init(NULL, &d) == UZ_ERR_ARG);
     CHECK(uz_model_init(&m, NULL) == UZ_ERR_ARG);
     uint32_t f[4];
     int32_t s[4] = {0, 0, 0, 0};
+    d.kind = UZ_MODEL_EXP; /* equal scores, equal shares */
     uz_model_init(&m, &d);
     CHECK(uz_model_frequencies(&m, s, 0, f) == 0);
     CHECK(uz_model_frequencies(&m, s, UZ_MODEL_MAX_MOVES + 1, f) == 0);
@@ -278,6 +291,60 @@ static void test_rank(void)
     CHECK(uz_model_rank(m, s, 1, 0) == 1);
 }
 
+/* The rank model: invariants, the ranking's geometric shares, ties ordered by index. */
+static void test_rank_model(void)
+{
+    static uz_model m;
+    uz_model_params p = {UZ_MODEL_RANK, 80000, 3277, 29491, 45875};
+    CHECK(uz_model_init(&m, &p) == UZ_OK);
+    test_rng r = {77};
+    int32_t s[UZ_MODEL_MAX_MOVES];
+    uint32_t f[UZ_MODEL_MAX_MOVES];
+    bool ok = true;
+    for (int t = 0; t < 2000 && ok; t++) {
+        int n = 1 + (int)rng_below(&r, UZ_MODEL_MAX_MOVES);
+        random_scores(&r, s, n);
+        uint64_t sum = 0;
+        ok = uz_model_frequencies(&m, s, n, f) == UZ_MODEL_TOTAL;
+        for (int i = 0; i < n && ok; i++) {
+            sum += f[i];
+            ok = f[i] >= 1;
+            for (int j = 0; j < n && ok; j++) {
+                int32_t vi = uz_model_normalize_score(s[i]), vj = uz_model_normalize_score(s[j]);
+                /* a better score, or an equal one earlier in canonical order, never gets less */
+                if (vi > vj || (vi == vj && i < j))
+                    ok = f[i] >= f[j];
+            }
+        }
+        ok = ok && sum == UZ_MODEL_TOTAL;
+    }
+    CHECK(ok);
+    /* Ranking alone (beta = 1, no floor): equal scores get rho^rank shares by index. */
+    uz_model_params only = {UZ_MODEL_RANK, 80000, 0, 65536, 32768};
+    uz_model_init(&m, &only);
+    int32_t eq[4] = {5, 5, 5, 5};
+    uz_model_frequencies(&m, eq, 4, f);
+    /* T = 65536: one unit each, the other 65532 as 8:4:2:1 of 15, truncated (34950, 17475,
+     * 8737, 4368), and the 2 units left over to the best move. */
+    CHECKF(f[0] == 1 + 34952 && f[1] == 1 + 17475 && f[2] == 1 + 8737 && f[3] == 1 + 4368, "rank shares %u %u %u %u",
+           f[0], f[1], f[2], f[3]);
+    /* beta = 0 is exactly the exponential model. */
+    static uz_model e;
+    uz_model_params rank0 = {UZ_MODEL_RANK, 80000, 3277, 0, 45875}, exp = {UZ_MODEL_EXP, 80000, 3277, 0, 0};
+    uz_model_init(&m, &rank0);
+    uz_model_init(&e, &exp);
+    uint32_t g[UZ_MODEL_MAX_MOVES];
+    ok = true;
+    for (int t = 0; t < 200 && ok; t++) {
+        int n = 1 + (int)rng_below(&r, 60);
+        random_scores(&r, s, n);
+        uz_model_frequencies(&m, s, n, f);
+        uz_model_frequencies(&e, s, n, g);
+        ok = memcmp(f, g, (size_t)n * sizeof *f) == 0;
+    }
+    CHECK(ok);
+}
+
 /* Golden outputs. These pin the exact integer model, which is part of the archive format:
  * they must never change unless the archive format version is bumped. */
 typedef struct golden_case {
@@ -327,6 +394,36 @@ static const uint32_t golden_params[][2] = {
     {1000, 0}, {1500, 3277}, {2718, 655}, {10000, 3277}, {80000, 3277}, {80000, 0}, {200000, 6554}, {1000000000, 1},
 };
 
+/* FNV-1a of the rank model's frequencies for the same 200 positions. */
+static uint64_t golden_rank_hash(uint32_t rank_q16, uint32_t decay_q16)
+{
+    static uz_model m;
+    uz_model_params p = {UZ_MODEL_RANK, 80000, 3277, rank_q16, decay_q16};
+    uz_model_init(&m, &p);
+    test_rng r = {2024};
+    int32_t s[UZ_MODEL_MAX_MOVES];
+    uint32_t f[UZ_MODEL_MAX_MOVES];
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (int t = 0; t < 200; t++) {
+        int n = 1 + (int)rng_below(&r, 80);
+        random_scores(&r, s, n);
+        uz_model_frequencies(&m, s, n, f);
+        for (int i = 0; i < n; i++)
+            h = fnv1a(h, f[i]);
+    }
+    return h;
+}
+
+static const struct {
+    uint32_t rank_q16, decay_q16;
+    uint64_t freq_hash;
+} golden_rank[] = {
+    {29491, 45875, 0xF4003DD8CC7A4F7Full},
+    {65536, 1, 0x897914460DB9F795ull},
+    {6554, 65535, 0x0B5F25A14EB7E2F4ull},
+    {32768, 32768, 0x0139E10DF3DC3E6Aull},
+};
+
 static void test_golden(bool print)
 {
     size_t np = sizeof golden_params / sizeof golden_params[0];
@@ -342,8 +439,15 @@ static void test_golden(bool print)
         }
         for (int i = 0; i < 8; i++)
             printf("%u,%s", f[i], i == 7 ? "\n" : " ");
+        static const uint32_t rank_params[][2] = {{29491, 45875}, {65536, 1}, {6554, 65535}, {32768, 32768}};
+        for (size_t i = 0; i < 4; i++)
+            printf("    {%u, %u, 0x%016llXull},\n", rank_params[i][0], rank_params[i][1],
+                   (unsigned long long)golden_rank_hash(rank_params[i][0], rank_params[i][1]));
         return;
     }
+    for (size_t i = 0; i < sizeof golden_rank / sizeof golden_rank[0]; i++)
+        CHECKF(golden_rank_hash(golden_rank[i].rank_q16, golden_rank[i].decay_q16) == golden_rank[i].freq_hash,
+               "rank model %u %u", golden_rank[i].rank_q16, golden_rank[i].decay_q16);
     CHECK(sizeof golden / sizeof golden[0] == np);
     for (size_t i = 0; i < np && i < sizeof golden / sizeof golden[0]; i++) {
         uint64_t wh, fh;
@@ -368,6 +472,7 @@ int main(int argc, char **argv)
     test_floor();
     test_k_sweep();
     test_rank();
+    test_rank_model();
     test_golden(false);
     return test_summary();
 }
