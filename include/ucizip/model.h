@@ -35,10 +35,11 @@
 #define UZ_MODEL_K_MILLI_MIN 1000u          /* k = 1: uniform */
 #define UZ_MODEL_K_MILLI_MAX 1000000000u
 #define UZ_MODEL_FLOOR_ONE 65536u           /* floor_q16 of epsilon = 1 */
-#define UZ_MODEL_DEFAULT_K_MILLI 80000u     /* k = 80 per pawn */
-#define UZ_MODEL_DEFAULT_FLOOR_Q16 3277u    /* epsilon ~ 0.05 */
-#define UZ_MODEL_DEFAULT_RANK_Q16 29491u    /* beta ~ 0.45 */
-#define UZ_MODEL_DEFAULT_DECAY_Q16 45875u   /* rho ~ 0.7 */
+/* Defaults fitted on development games at depth 1 (see the README): */
+#define UZ_MODEL_DEFAULT_K_MILLI 20000u     /* k = 20 per pawn */
+#define UZ_MODEL_DEFAULT_FLOOR_Q16 1966u    /* epsilon ~ 0.03 */
+#define UZ_MODEL_DEFAULT_RANK_Q16 34734u    /* beta ~ 0.53 */
+#define UZ_MODEL_DEFAULT_DECAY_Q16 39322u   /* rho ~ 0.6 */
 
 typedef enum uz_model_kind {
     UZ_MODEL_EXP = 1,  /* p_i proportional to k^(v_i - v_max), v in pawns, plus a uniform floor */
@@ -112,7 +113,7 @@ typedef struct uz_fit_sample {
 double uz_model_total_cost(const uz_model *m, const uz_fit_sample *samples, size_t count);
 
 /* Finds the parameters minimising uz_model_total_cost: a golden-section search over k in
- * [1.5, 200] on a log scale and, if fit_floor, alternately over epsilon in
+ * [1.5, 1000] on a log scale and, if fit_floor, alternately over epsilon in
  * [2^-16, 0.5] on a log scale (otherwise start->floor_q16 is kept); for UZ_MODEL_RANK
  * also over beta in [0, 0.95] and rho in [0.05, 0.98]. start gives the kind and the
  * initial values. On UZ_OK *best holds the result and *best_bits (optional) its

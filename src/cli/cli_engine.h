@@ -45,10 +45,10 @@ enum {
 #define CLI_MODEL_HELP                                                                           \
     "  --model M           rank (default): the engine's scores mixed with its ranking of the\n" \
     "                      moves; exp: p ~ K^(score in pawns) alone (the classic model)\n"     \
-    "  --k K               sharpness of the score part (default 80)\n"                         \
-    "  --floor F           uniform share mixed into every distribution, 0..1 (default 0.05)\n" \
-    "  --rank B            share of the ranking part, 0..1 (default 0.45)\n"                   \
-    "  --decay R           each rank down is R times as likely, 0..1 (default 0.7)\n"          \
+    "  --k K               sharpness of the score part (default 20)\n"                         \
+    "  --floor F           uniform share mixed into every distribution, 0..1 (default 0.03)\n" \
+    "  --rank B            share of the ranking part, 0..1 (default 0.53)\n"                   \
+    "  --decay R           each rank down is R times as likely, 0..1 (default 0.6)\n"          \
     "  --coder C           range (default) or huffman\n"
 
 typedef struct cli_engine_opts {

@@ -145,7 +145,7 @@ uz_result uz_model_fit(const uz_fit_sample *samples, size_t count, const uz_mode
         res = UZ_ERR_ARG;
         goto cleanup;
     }
-    double k_lo = to_log2(1500), k_hi = to_log2(200000);
+    double k_lo = to_log2(1500), k_hi = to_log2(1000000);
     double f_lo = 0.0, f_hi = 15.0; /* floor_q16 in [1, 32768] */
     /* Coordinate descent: alternate the two searches until neither moves (at most 4 rounds). */
     int rounds = fit_floor ? 4 : 1;

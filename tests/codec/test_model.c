@@ -366,7 +366,7 @@ static const golden_case golden[] = {
 
 static const int32_t golden_scores[8] = {35, 12, 12, -80, -400, UZ_SCORE_MATE - 2, -UZ_SCORE_MATE + 4, 1500};
 static const uint32_t golden_freq[8] = {
-    410, 410, 410, 410, 410, 61828, 410, 1248
+    246, 246, 246, 246, 246, 60610, 246, 3450
 };
 
 static void golden_hashes(uint32_t k_milli, uint32_t floor_q16, uint64_t *wh, uint64_t *fh)
