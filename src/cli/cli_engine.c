@@ -10,7 +10,7 @@
 void cli_engine_opts_init(cli_engine_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->depth = o->nodes = o->hash = o->workers = -1;
+    o->depth = o->nodes = o->hash = o->workers = o->cache_entries = -1;
 }
 
 void cli_model_opts_init(cli_model_opts *o)
@@ -158,6 +158,8 @@ int cli_engine_settings(const cli_engine_opts *o, uz_engine_settings *s)
         s->hash_mb = (int)o->hash;
     if (o->mode)
         uz_engine_mode_parse(o->mode, &s->mode);
+    if (o->cache_entries >= 0)
+        s->cache_entries = (int)o->cache_entries;
     return 0;
 }
 

@@ -54,6 +54,7 @@ enum {
 typedef struct cli_engine_opts {
     const char *engine;
     long depth, nodes, hash, workers; /* -1: not given */
+    long cache_entries;               /* -1: the profile's; set by commands that need more */
     const char *mode;
 } cli_engine_opts;
 

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_engine.h"
+#include "cli_samples.h"
 #include "cli_util.h"
 #include "ucizip/blockcode.h"
 
@@ -20,7 +21,11 @@ static const char compress_usage[] =
     "  --max-games N       only the first N games\n"
     "  -k, --keep-going    skip bad games (each reported; they are NOT in the archive)\n"
     "  --progress          progress on stderr even when it is not a terminal\n"
-    "  -q, --quiet         no summary line\n" CLI_ENGINE_HELP CLI_MODEL_HELP;
+    "  -q, --quiet         no summary line\n"
+    "  --fit-k             fit the model (k, floor, rank, decay) to IN in a first pass and\n"
+    "                      store it in the header; IN must be a file; the scores of the\n"
+    "                      first pass are kept in memory (about 0.5 KB per position)\n" CLI_ENGINE_HELP
+        CLI_MODEL_HELP;
 
 #define BATCH UZ_ARCHIVE_BLOCK_GAMES
 
@@ -49,6 +54,72 @@ static int compress_block(uz_pool *pool, const uz_model *model, uz_encoder *enc,
     uz_buf_free(&structure);
     uz_buf_free(&moves);
     return r == UZ_OK ? 0 : -1;
+}
+
+/* First pass of --fit-k: scores every game of src (the pool keeps the results for the
+ * second pass) and fits the model parameters in mo to them. */
+static int fit_model(uz_pool *pool, cli_game_source *src, uz_game *games, cli_model_opts *mo, bool progress,
+                     bool quiet)
+{
+    cli_samples samples = {0};
+    uz_walk *walks = calloc(BATCH, sizeof *walks);
+    cli_progress prog;
+    long n_games = 0;
+    int status = -1;
+    if (!walks) {
+        cli_error("out of memory");
+        return -1;
+    }
+    cli_progress_init(&prog, progress);
+    for (;;) {
+        long n = cli_source_read(src, games, BATCH);
+        if (n < 0)
+            goto out;
+        if (n == 0)
+            break;
+        long made = 0;
+        uz_diag diag = {0};
+        uz_result r = UZ_OK;
+        for (; made < n && r == UZ_OK; made++)
+            r = uz_walk_init(&walks[made], &games[made]);
+        if (r == UZ_OK && (r = uz_score_walks(pool, walks, (size_t)n, &diag)) != UZ_OK)
+            cli_report(NULL, &diag);
+        for (long i = 0; i < made; i++) {
+            if (r == UZ_OK && cli_samples_add_walk(&samples, &walks[i]) != 0)
+                r = UZ_ERR_NOMEM;
+            uz_walk_free(&walks[i]);
+        }
+        if (r == UZ_ERR_NOMEM)
+            cli_error("out of memory while fitting");
+        if (r != UZ_OK)
+            goto out;
+        n_games += n;
+        cli_progress_update(&prog, n_games, (long)samples.n_items, (long long)ftello(src->f));
+    }
+    cli_progress_done(&prog);
+    if (samples.n_items) {
+        uz_fit_sample *list = cli_samples_list(&samples);
+        uz_model_params best;
+        double bits;
+        if (!list || uz_model_fit(list, samples.n_items, &mo->params, !mo->floor_given, &best, &bits) != UZ_OK) {
+            cli_error("fitting the model failed");
+            free(list);
+            goto out;
+        }
+        free(list);
+        mo->params = best;
+        if (!quiet) {
+            char text[128];
+            cli_model_text(&best, text, sizeof text);
+            fprintf(stderr, "fitted on %zu positions with a choice: %s (%.3f bits each)\n", samples.n_items, text,
+                    bits / (double)samples.n_items);
+        }
+    }
+    status = 0;
+out:
+    free(walks);
+    cli_samples_free(&samples);
+    return status;
 }
 
 /* Default output name: IN + ".ucz"; stdout for stdin. */
@@ -80,11 +151,12 @@ int cmd_compress(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
         {"keep-going", no_argument, NULL, 'k'},   {"max-games", required_argument, NULL, 'm'},   {"progress", no_argument, NULL, 'p'},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
+        {"fit-k", no_argument, NULL, 'F'},
         CLI_ENGINE_OPTIONS,                       CLI_MODEL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     const char *out_path = NULL;
-    bool force = false, keep_going = false, progress = false, quiet = false;
+    bool force = false, keep_going = false, progress = false, quiet = false, fit = false;
     long max_games = 0;
     cli_engine_opts eo;
     cli_model_opts mo;
@@ -110,6 +182,7 @@ int cmd_compress(int argc, char **argv)
             break;
         case 'p': progress = true; break;
         case 'q': quiet = true; break;
+        case 'F': fit = true; break;
         case 'h': fputs(compress_usage, stdout); return CLI_EXIT_OK;
         default: fputs(compress_usage, stderr); return CLI_EXIT_USAGE;
         }
@@ -119,6 +192,12 @@ int cmd_compress(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     const char *in_path = optind < argc ? argv[optind] : NULL;
+    if (fit && (!in_path || strcmp(in_path, "-") == 0)) {
+        cli_error("--fit-k reads the input twice: give a file, not stdin");
+        return CLI_EXIT_USAGE;
+    }
+    if (fit)
+        eo.cache_entries = 1 << 21; /* the second pass takes the scores of the first from here */
     char *auto_out = out_path ? NULL : default_output(in_path, SUFFIX, NULL);
     if (auto_out)
         out_path = auto_out;
@@ -153,6 +232,15 @@ int cmd_compress(int argc, char **argv)
     src.max_games = max_games;
     if (cli_pool_open(&eo, &pool) != 0)
         goto close_source;
+    if (fit) {
+        if (fit_model(pool, &src, games, &mo, progress, quiet) != 0)
+            goto close_pool;
+        cli_source_close(&src);
+        if (cli_source_open(&src, in_path, keep_going) != 0)
+            goto close_pool_only;
+        src.max_games = max_games;
+        uz_model_init(&model, &mo.params);
+    }
     if (cli_output_open(&out, out_path, force) != 0)
         goto close_pool;
     uz_archive_header header;
@@ -198,6 +286,9 @@ close_pool:
 close_source:
     if (cli_source_close(&src) != 0 && status == CLI_EXIT_OK)
         status = CLI_EXIT_FAIL;
+    goto free_arrays;
+close_pool_only:
+    uz_pool_destroy(pool);
 free_arrays:
     for (int i = 0; games && i < BATCH; i++)
         uz_game_clear(&games[i]);

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli_engine.h"
+#include "cli_samples.h"
 #include "cli_util.h"
 #include "ucizip/gamecode.h"
 
@@ -28,53 +29,6 @@ static const char stats_usage[] =
  * exact arithmetic coder would pay (analysis only; the coded path is integer). */
 enum { METHOD_FROMTO, METHOD_INDEX, METHOD_HUFFMAN, METHOD_RANGE, METHOD_IDEAL, N_METHODS };
 static const char *const method_names[N_METHODS] = {"fromto", "index", "huffman", "range", "ideal"};
-
-/* Every scored main-line position, kept for k sweeps and fitting. */
-typedef struct sample_store {
-    int32_t *scores;
-    size_t n_scores, cap_scores;
-    struct { size_t offset; int n, played; } *items;
-    size_t n_items, cap_items;
-} sample_store;
-
-static int store_add(sample_store *st, const int32_t *scores, int n, int played)
-{
-    if (st->n_scores + (size_t)n > st->cap_scores) {
-        size_t cap = st->cap_scores ? st->cap_scores : 1 << 16;
-        while (cap < st->n_scores + (size_t)n)
-            cap *= 2;
-        int32_t *p = realloc(st->scores, cap * sizeof *p);
-        if (!p)
-            return -1;
-        st->scores = p;
-        st->cap_scores = cap;
-    }
-    if (st->n_items == st->cap_items) {
-        size_t cap = st->cap_items ? 2 * st->cap_items : 4096;
-        void *p = realloc(st->items, cap * sizeof *st->items);
-        if (!p)
-            return -1;
-        st->items = p;
-        st->cap_items = cap;
-    }
-    memcpy(st->scores + st->n_scores, scores, (size_t)n * sizeof *scores);
-    st->items[st->n_items].offset = st->n_scores;
-    st->items[st->n_items].n = n;
-    st->items[st->n_items].played = played;
-    st->n_items++;
-    st->n_scores += (size_t)n;
-    return 0;
-}
-
-static uz_fit_sample *store_samples(const sample_store *st)
-{
-    uz_fit_sample *s = malloc((st->n_items ? st->n_items : 1) * sizeof *s);
-    if (!s)
-        return NULL;
-    for (size_t i = 0; i < st->n_items; i++)
-        s[i] = (uz_fit_sample){st->scores + st->items[i].offset, st->items[i].n, st->items[i].played};
-    return s;
-}
 
 typedef struct stats_totals {
     long games, plies, scored;
@@ -113,7 +67,7 @@ static void dump_position(const uz_step *s)
     fputc('\n', dump_file);
 }
 
-static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, bool engine, sample_store *st)
+static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, bool engine, cli_samples *st)
 {
     uint32_t freq[UZ_MAX_MOVES];
     for (size_t i = 0; i < w->n_steps; i++) {
@@ -135,7 +89,7 @@ static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, bo
         t->scored++;
         if (dump_file)
             dump_position(s);
-        if (st && store_add(st, s->scores, s->n_legal, s->played) != 0)
+        if (st && cli_samples_add(st, s->scores, s->n_legal, s->played) != 0)
             return -1;
     }
     return 0;
@@ -230,7 +184,7 @@ int cmd_stats(int argc, char **argv)
     uz_pool *pool = NULL;
     uz_model model;
     stats_totals t = {0};
-    sample_store store = {0};
+    cli_samples store = {0};
     uz_game *games = calloc(BATCH, sizeof *games);
     uz_walk *walks = calloc(BATCH, sizeof *walks);
     cli_game_source src;
@@ -291,7 +245,7 @@ int cmd_stats(int argc, char **argv)
     uz_model_params fitted = mo.params;
     double fitted_bits = 0;
     if (n_sweep || fit) {
-        samples = store_samples(&store);
+        samples = cli_samples_list(&store);
         if (!samples) {
             cli_error("out of memory");
             goto close_pool;
@@ -400,7 +354,6 @@ free_arrays:
         uz_game_clear(&games[i]);
     free(games);
     free(walks);
-    free(store.scores);
-    free(store.items);
+    cli_samples_free(&store);
     return status;
 }

@@ -124,6 +124,16 @@ def main():
     p = run("extract", arc, "--game", "7", ok=False)
     check(p.returncode == 1 and b"no game 7" in p.stderr, "extract a missing game")
 
+    # --fit-k: a first pass fits the model, which the header then carries
+    fitted = os.path.join(tmp, "fitted.ucz")
+    p = run("compress", SAMPLE, "-o", fitted, "--fit-k", *fast)
+    check(b"fitted on" in p.stderr, "--fit-k reports the fit")
+    mf = json.loads(run("info", "--json", fitted).stdout)["members"][0]["model"]
+    check(mf["kind"] == "rank" and (mf["k"], mf["floor"]) != (20, 0.03), "fitted parameters in the header: %s" % mf)
+    check(run("decompress", fitted, "-o", "-").stdout == expected, "fitted archive decodes")
+    p = run("compress", "-", "-o", os.path.join(tmp, "x.ucz"), "--fit-k", *fast, input=b"", ok=False)
+    check(p.returncode == 2 and b"stdin" in p.stderr, "--fit-k needs a file")
+
     # pipes, both ways
     piped = subprocess.run("%s compress - -o - --depth 1 < %s | %s decompress - -o -" % (UCIZIP, SAMPLE, UCIZIP),
                            shell=True, capture_output=True)
