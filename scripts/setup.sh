@@ -17,11 +17,14 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# Build directory and extra meson options may come from the environment
+# (UZ_BUILDDIR, UZ_MESON_ARGS) or, for the options, the arguments.
 builddir=${UZ_BUILDDIR:-build}
+read -r -a extra <<< "${UZ_MESON_ARGS:-}"
 if [ -f "$builddir/build.ninja" ]; then
-    meson setup --reconfigure "$builddir" "$@" >/dev/null
+    meson setup --reconfigure "$builddir" "${extra[@]}" "$@" >/dev/null
 else
-    meson setup "$builddir" "$@" >/dev/null
+    meson setup "$builddir" "${extra[@]}" "$@" >/dev/null
 fi
 ninja -C "$builddir" >/dev/null
 echo "built $builddir/ucizip"

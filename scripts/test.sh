@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # Sets everything up (scripts/setup.sh) and runs the whole test suite with meson.
-# Extra arguments go to `meson test` (e.g. --suite chess).
+# Extra arguments go to `meson test` (e.g. --suite chess). Ends with a one-line summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 builddir=${UZ_BUILDDIR:-build}
-meson test -C "$builddir" --print-errorlogs --num-processes 2 "$@"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+meson test -C "$builddir" --print-errorlogs --num-processes 2 "$@" 2>&1 | tee "$log" || status=$?
+count() { awk -v k="$1" '$1 == k {print $2}' "$log" | tail -n 1; }
+ok=$(count "Ok:"); fail=$(count "Fail:"); timeout=$(count "Timeout:"); skipped=$(count "Skipped:")
+echo "${ok:-0} passed, $(( ${fail:-0} + ${timeout:-0} )) failed, ${skipped:-0} skipped"
+exit "$status"

@@ -135,6 +135,12 @@ int cli_model_opt(cli_model_opts *o, int c, const char *arg)
     return 0;
 }
 
+int cli_shared_opt(cli_engine_opts *e, cli_model_opts *m, int c, const char *arg)
+{
+    int h = cli_engine_opt(e, c, arg);
+    return h ? h : cli_model_opt(m, c, arg);
+}
+
 int cli_default_workers(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -70,6 +70,8 @@ void cli_model_opts_init(cli_model_opts *o);
  * handled, 0 if not one of ours, -1 on a bad value (message printed). */
 int cli_engine_opt(cli_engine_opts *o, int c, const char *arg);
 int cli_model_opt(cli_model_opts *o, int c, const char *arg);
+/* Either of the two. */
+int cli_shared_opt(cli_engine_opts *e, cli_model_opts *m, int c, const char *arg);
 
 /* Builds engine settings from the options (profile lookup, overrides). Prints errors. */
 int cli_engine_settings(const cli_engine_opts *o, uz_engine_settings *s);

@@ -165,9 +165,7 @@ int cmd_compress(int argc, char **argv)
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:fkqh", options, NULL)) != -1) {
-        int h = cli_engine_opt(&eo, c, optarg);
-        if (!h)
-            h = cli_model_opt(&mo, c, optarg);
+        int h = cli_shared_opt(&eo, &mo, c, optarg);
         if (h < 0)
             return CLI_EXIT_USAGE;
         if (h)

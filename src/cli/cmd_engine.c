@@ -23,23 +23,6 @@ static const char *const timing_fens[] = {
 };
 #define N_TIMING (sizeof timing_fens / sizeof timing_fens[0])
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", f);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static void usage(FILE *f)
 {
     fputs("usage: ucizip engine [options]\n"
@@ -130,17 +113,17 @@ int cmd_engine(int argc, char **argv)
     uz_pool_describe(pool, desc, sizeof desc);
     if (json) {
         printf("{\"name\": ");
-        json_string(stdout, uz_pool_engine_name(pool));
+        cli_json_string(uz_pool_engine_name(pool));
         printf(", \"path\": ");
-        json_string(stdout, s->path);
+        cli_json_string(s->path);
         printf(", \"profile\": ");
-        json_string(stdout, s->profile);
+        cli_json_string(s->profile);
         printf(", \"fingerprint\": ");
-        json_string(stdout, uz_pool_fingerprint(pool));
+        cli_json_string(uz_pool_fingerprint(pool));
         printf(", \"description\": ");
-        json_string(stdout, desc);
+        cli_json_string(desc);
         printf(", \"settings\": ");
-        json_string(stdout, uz_pool_settings_text(pool));
+        cli_json_string(uz_pool_settings_text(pool));
         printf(", \"mode\": \"%s\", \"depth\": %d, \"nodes\": %ld, \"hash_mb\": %d, \"threads\": %d",
                uz_engine_mode_name(s->mode), s->depth, s->nodes, s->hash_mb, s->threads);
         printf(", \"max_multipv\": %d, \"searchmoves_supported\": %s", s->max_multipv,
