@@ -94,7 +94,7 @@ typedef struct uz_engine_settings {
 } uz_engine_settings;
 
 /* Fills s with the built-in Stockfish defaults (same as engines/stockfish.profile):
- * path "stockfish" from PATH, else /usr/games/stockfish; depth 8; multipv; Hash 16;
+ * path "stockfish" from PATH, else /usr/games/stockfish; depth 1; multipv; Hash 16;
  * Threads 1; clear "ucinewgame"; cache 32768 positions. Never fails for s != NULL. */
 uz_result uz_engine_settings_default(uz_engine_settings *s);
 

@@ -71,7 +71,7 @@ uz_result uz_engine_settings_default(uz_engine_settings *s)
         if (uz__resolve_exe("/usr/games/stockfish", s->path, sizeof s->path) != 0)
             copy_str(s->path, sizeof s->path, "stockfish");
     }
-    s->depth = 8;
+    s->depth = 1;
     s->nodes = 0;
     s->mode = UZ_MODE_MULTIPV;
     s->hash_mb = 16;

@@ -312,7 +312,7 @@ static void test_settings_text(void)
     CHECK_RC(uz_engine_profile_load(&s, "no-such-engine", t_dirs(), &diag), UZ_ERR_IO, &diag);
     CHECK(strstr(diag.message, "no-such-engine") != NULL);
     CHECK_RC(uz_engine_settings_from_spec(&s, "stockfish", t_dirs(), &diag), UZ_OK, &diag);
-    CHECK(strcmp(s.profile, "stockfish") == 0 && s.hash_mb == 16 && s.depth == 8);
+    CHECK(strcmp(s.profile, "stockfish") == 0 && s.hash_mb == 16 && s.depth == 1);
     CHECK_RC(uz_engine_settings_from_spec(&s, "/usr/games/stockfish", t_dirs(), &diag), UZ_OK, &diag);
     CHECK(strcmp(s.path, "/usr/games/stockfish") == 0 && s.profile[0] == '\0');
     const char *dirs[8];
