@@ -7,10 +7,11 @@ bash scripts/setup.sh
 sample=tests/data/sample.pgn
 out=${TMPDIR:-/tmp}/ucizip-demo
 mkdir -p "$out"
-build/ucizip stats "$sample" --no-engine
+build/ucizip stats "$sample"
 build/ucizip compress -f "$sample" -o "$out/sample.ucz"
 build/ucizip info "$out/sample.ucz"
 build/ucizip decompress -f "$out/sample.ucz" -o "$out/sample.pgn"
 build/ucizip pgn "$sample" -o "$out/expected.pgn" -f
 cmp "$out/expected.pgn" "$out/sample.pgn"
-echo "round trip OK: $(wc -c < "$sample") bytes of PGN -> $(wc -c < "$out/sample.ucz") bytes ($out/sample.ucz)"
+echo "round trip OK: $(wc -c < "$sample") bytes of PGN -> $(wc -c < "$out/sample.ucz") bytes ($out/sample.ucz);" \
+     "xz -9: $(xz -9 -c "$sample" | wc -c) bytes, zstd -19: $(zstd -19 -q -c "$sample" | wc -c) bytes"
