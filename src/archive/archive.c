@@ -2,9 +2,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zstd.h>
 
-#include "ucizip/archive.h"
+#include "archive_internal.h"
 
 static const uint8_t header_magic[8] = {0x89, 'U', 'C', 'Z', '\r', '\n', 0x1A, '\n'};
 static const uint8_t block_magic[4] = {'U', 'C', 'Z', 'B'};
@@ -16,7 +15,6 @@ static const uint8_t footer_magic[4] = {'U', 'C', 'Z', 'F'};
 #define MAX_BLOCK_GAMES (1u << 16)
 #define MAX_BLOCK_BYTES ((uint64_t)1 << 30)
 #define MAX_BLOCKS ((uint64_t)1 << 32)
-#define ZSTD_LEVEL 19
 
 enum header_key {
     KEY_ENGINE_NAME = 1,
@@ -273,18 +271,14 @@ uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t 
         w->blocks = b;
         w->cap_blocks = cap;
     }
-    size_t bound = ZSTD_compressBound(structure->size);
-    w->scratch.size = 0;
-    if (uz_buf_reserve(&w->scratch, bound + 64) != UZ_OK)
+    unsigned method;
+    if (uz__pack(structure->data, structure->size, &w->scratch, &method) != UZ_OK)
         goto nomem;
-    size_t zsize = ZSTD_compress(w->scratch.data, bound, structure->data, structure->size, ZSTD_LEVEL);
-    if (ZSTD_isError(zsize)) {
-        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "zstd: %s", ZSTD_getErrorName(zsize));
-        return UZ_ERR_NOMEM;
-    }
+    size_t zsize = w->scratch.size;
     uz_buf head = {0};
     if (uz_buf_append(&head, block_magic, 4) || uz_buf_put_varint(&head, n_games) ||
-        uz_buf_put_varint(&head, n_moves) || uz_buf_put_varint(&head, structure->size) || uz_buf_put_varint(&head, zsize) ||
+        uz_buf_put_varint(&head, n_moves) || uz_buf_put_varint(&head, method) ||
+        uz_buf_put_varint(&head, structure->size) || uz_buf_put_varint(&head, zsize) ||
         uz_buf_put_varint(&head, moves_size)) {
         uz_buf_free(&head);
         goto nomem;
@@ -537,11 +531,12 @@ static uz_result read_index_and_footer(uz_archive_reader *r, uz_diag *diag)
 /* Reads a block's body (after its magic) at file offset start into block. */
 static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archive_block *block, uz_diag *diag)
 {
-    uint64_t n_games, n_moves, raw_size, zsize, moves_size;
-    uint8_t head_bytes[50];
-    uz_buf head = {head_bytes, 0, sizeof head_bytes}; /* five varints fit: never reallocated */
+    uint64_t n_games, n_moves, method, raw_size, zsize, moves_size;
+    uint8_t head_bytes[60];
+    uz_buf head = {head_bytes, 0, sizeof head_bytes}; /* six varints fit: never reallocated */
     uz_result res;
     if ((res = read_varint(r, &n_games, &head, diag, "block header")) || (res = read_varint(r, &n_moves, &head, diag, "block header")) ||
+        (res = read_varint(r, &method, &head, diag, "block header")) ||
         (res = read_varint(r, &raw_size, &head, diag, "block header")) ||
         (res = read_varint(r, &zsize, &head, diag, "block header")) || (res = read_varint(r, &moves_size, &head, diag, "block header")))
         return res;
@@ -556,17 +551,14 @@ static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archiv
                                block->moves.size);
     if (expect != get_le(crc, 4))
         return corrupt(diag, start, "block checksum mismatch");
-    unsigned long long content = ZSTD_getFrameContentSize(r->zbuf.data, r->zbuf.size);
-    if (content != raw_size)
-        return corrupt(diag, start, "structure stream size mismatch");
     block->structure.size = 0;
     if (uz_buf_reserve(&block->structure, raw_size + 1) != UZ_OK) {
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
         return UZ_ERR_NOMEM;
     }
-    size_t got = ZSTD_decompress(block->structure.data, raw_size + 1, r->zbuf.data, r->zbuf.size);
-    if (ZSTD_isError(got) || got != raw_size)
+    if (uz__unpack((unsigned)method, r->zbuf.data, r->zbuf.size, block->structure.data, raw_size) != UZ_OK)
         return corrupt(diag, start, "structure stream does not decompress");
+    size_t got = raw_size;
     block->structure.size = got;
     block->n_games = (size_t)n_games;
     block->n_moves = n_moves;
