@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Compression benchmark: bits/move of every method, time per ply and archive size
-against xz -9 and zstd -19, for each file x depth x mode.
+"""Compression benchmark: bits/move of every method (and of the model fitted to the file),
+time per ply and archive size against xz -9 and zstd -19, for each file x depth x mode.
 
 usage: scripts/bench_codec.py [--ucizip build/ucizip] [--depths 1,4,8] [--modes multipv,searchmoves]
                               [--files F ...] [--max-games N] [--workers N] [--json OUT]
@@ -45,6 +45,8 @@ def main():
     ap.add_argument("--max-games", type=int, default=0)
     ap.add_argument("--workers", type=int, default=0)
     ap.add_argument("--coder", default="range")
+    ap.add_argument("--no-archive", action="store_true",
+                    help="skip the compress run (halves the time); time per ply then comes from stats")
     ap.add_argument("--json")
     args = ap.parse_args()
 
@@ -68,12 +70,14 @@ def main():
         for depth in args.depths.split(","):
             for mode in args.modes.split(","):
                 settings = ["--depth", depth, "--mode", mode] + common
-                out, _ = run([args.ucizip, "stats", path, "--json", "--fit-k"] + settings)
+                out, seconds = run([args.ucizip, "stats", path, "--json", "--fit-k"] + settings)
                 st = json.loads(out)
-                archive = os.path.join(tmp, name + ".ucz")
-                _, seconds = run([args.ucizip, "compress", "-q", "-f", path, "-o", archive, "--coder", args.coder]
-                                 + settings)
-                size = os.path.getsize(archive)
+                size = 0
+                if not args.no_archive:
+                    archive = os.path.join(tmp, name + ".ucz")
+                    _, seconds = run([args.ucizip, "compress", "-q", "-f", path, "-o", archive, "--coder",
+                                      args.coder] + settings)
+                    size = os.path.getsize(archive)
                 row = {
                     "file": name, "depth": int(depth), "mode": mode, "games": st["games"], "plies": st["plies"],
                     "bpm": st["bits_per_move"], "top1": st["top1"], "fit": st["fit"],
@@ -84,15 +88,14 @@ def main():
                 print("%s depth %s %s: %.3f range, %.3f huffman, %d bytes (%.1f s)" % (
                     name, depth, mode, row["bpm"]["range"], row["bpm"]["huffman"], size, seconds), file=sys.stderr)
 
-    print("| file | depth | mode | plies | fromto | index | huffman | range | ideal k=80 | fitted (k, floor) | "
+    print("| file | depth | mode | plies | fromto | index | huffman | range | fitted range | "
           "top-1 | ms/ply | .ucz bytes | xz -9 | zstd -19 |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         b = r["bpm"]
-        print("| %s | %d | %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f (%s, %.3f) | %.0f%% | %.1f | %d | %d | %d |" % (
+        print("| %s | %d | %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f%% | %.1f | %s | %d | %d |" % (
             r["file"], r["depth"], r["mode"], r["plies"], b["fromto"], b["index"], b["huffman"], b["range"],
-            b["ideal"], r["fit"]["bits_per_move"], r["fit"]["k"], r["fit"]["floor"], 100 * r["top1"],
-            r["ms_per_ply"], r["archive"], r["xz"], r["zstd"]))
+            r["fit"]["bits_per_move"], 100 * r["top1"], r["ms_per_ply"], r["archive"] or "-", r["xz"], r["zstd"]))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
