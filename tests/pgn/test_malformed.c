@@ -6,19 +6,7 @@
 
 #include "ucizip/pgn.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                                                              \
-    do {                                                                                                              \
-        if (cond) {                                                                                                   \
-            passed++;                                                                                                 \
-        } else {                                                                                                      \
-            failed++;                                                                                                 \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                              \
-            printf(__VA_ARGS__);                                                                                      \
-            printf("\n");                                                                                             \
-        }                                                                                                             \
-    } while (0)
+#include "../common/uz_test.h"
 
 typedef struct bad_case {
     const char *name;
@@ -239,6 +227,5 @@ int main(void)
         run_case(&cases[i]);
     test_skip_and_continue();
     test_skip_through_file();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return test_finish();
 }

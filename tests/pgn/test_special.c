@@ -7,19 +7,7 @@
 #include "ucizip/pgn.h"
 #include "ucizip/san.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                                                              \
-    do {                                                                                                              \
-        if (cond) {                                                                                                   \
-            passed++;                                                                                                 \
-        } else {                                                                                                      \
-            failed++;                                                                                                 \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                              \
-            printf(__VA_ARGS__);                                                                                      \
-            printf("\n");                                                                                             \
-        }                                                                                                             \
-    } while (0)
+#include "../common/uz_test.h"
 
 /* Reads all games of text (len bytes) into games[] (max 8); returns how many, -1 on error. */
 static int read_all(const char *text, size_t len, uz_game *games, int max, uz_diag *diag)
@@ -475,6 +463,5 @@ int main(void)
     test_tags();
     test_writer();
     test_chunk_boundaries();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return test_finish();
 }
