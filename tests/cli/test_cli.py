@@ -99,6 +99,9 @@ def main():
     # compress / decompress / info / verify / extract
     arc = os.path.join(tmp, "sample.ucz")
     run("compress", SAMPLE, "-o", arc, *fast)
+    again = os.path.join(tmp, "again.ucz")
+    run("compress", SAMPLE, "-o", again, "--depth", "1", "--workers", "1")
+    check(open(arc, "rb").read() == open(again, "rb").read(), "two runs (other worker count) give the same bytes")
     p = run("compress", SAMPLE, "-o", arc, *fast, ok=False)
     check(p.returncode != 0 and b"-f" in p.stderr, "no overwrite without -f")
     expected = run("pgn", SAMPLE).stdout
