@@ -54,6 +54,31 @@ void cli_close_input(FILE *f)
         fclose(f);
 }
 
+/* The temporary file being written, removed if a signal ends the program, so that an
+ * interrupted run leaves nothing behind. Only one output is open at a time. */
+static char *volatile pending_tmp;
+
+static void remove_pending_and_die(int sig)
+{
+    char *tmp = pending_tmp;
+    if (tmp)
+        unlink(tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void watch_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = remove_pending_and_die;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
 static char *dup_string(const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -83,8 +108,11 @@ int cli_output_open(cli_output *out, const char *path, bool force)
         goto fail;
     }
     snprintf(out->tmp_path, n, "%s.%ld.tmp", path, (long)getpid());
+    watch_signals();
+    pending_tmp = out->tmp_path;
     out->f = fopen(out->tmp_path, "wb");
     if (!out->f) {
+        pending_tmp = NULL;
         cli_error("%s: %s", out->tmp_path, strerror(errno));
         goto fail;
     }
@@ -114,6 +142,7 @@ int cli_output_commit(cli_output *out)
     out->f = NULL;
     if (!err && rename(out->tmp_path, out->final_path) != 0)
         err = errno;
+    pending_tmp = NULL;
     if (err) {
         cli_error("%s: %s", out->final_path, strerror(err));
         cli_output_abort(out);
@@ -130,6 +159,7 @@ void cli_output_abort(cli_output *out)
     if (out->f && out->f != stdout)
         fclose(out->f);
     out->f = NULL;
+    pending_tmp = NULL;
     if (out->tmp_path)
         remove(out->tmp_path);
     free(out->tmp_path);

@@ -173,6 +173,16 @@ def main():
         check(p.returncode == 1 and b"corrupt" in p.stderr or b"not a ucizip" in p.stderr, name + ": " + p.stderr.decode())
         check(not os.path.exists(os.path.join(tmp, name + ".pgn")), name + ": no output")
 
+    # an interrupted run leaves neither the output nor its temporary file
+    import signal, time
+    killed = os.path.join(tmp, "killed.ucz")
+    proc = subprocess.Popen([UCIZIP, "compress", club, "-o", killed, "--depth", "6"], stderr=subprocess.DEVNULL)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGTERM)
+    proc.wait()
+    check(proc.returncode != 0, "interrupted compress exits non-zero")
+    check(not [f for f in os.listdir(tmp) if f.startswith("killed.ucz")], "nothing left after an interrupt")
+
     # engine command
     eng = json.loads(run("engine", "--json", "--depth", "1").stdout)
     check(eng["name"] == "Stockfish 15.1" and len(eng["fingerprint"]) == 16 and eng["ms_per_position"] > 0, "engine --json")
