@@ -760,8 +760,8 @@ uz_result uz_archive_seek_game(FILE *f, const char *name, uint64_t game, uz_arch
         free(m.blocks);
     }
     if (game == 0 || game > total) {
-        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "%s has %llu games; there is no game %llu", name, (unsigned long long)total,
-                    (unsigned long long)game);
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "the archive has %llu games; there is no game %llu",
+                    (unsigned long long)total, (unsigned long long)game);
         return UZ_ERR_ARG;
     }
     /* Second pass: find the member holding the game, counting from the back. */
