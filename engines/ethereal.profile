@@ -10,4 +10,4 @@ modes = multipv
 max_multipv = 256
 clear = ucinewgame
 option.Threads = 1
-option.Hash = 16
+option.Hash = 2

@@ -93,7 +93,7 @@ typedef struct uz_engine_settings {
     int cache_entries;               /* result cache capacity (positions); 0 disables it */
 } uz_engine_settings;
 
-/* Fills s with the built-in Stockfish defaults (same as engines/stockfish.profile):
+/* Fills s with the built-in defaults (engines/stockfish.profile then sets Hash 1):
  * path "stockfish" from PATH, else /usr/games/stockfish; depth 1; multipv; Hash 16;
  * Threads 1; clear "ucinewgame"; cache 32768 positions. Never fails for s != NULL. */
 uz_result uz_engine_settings_default(uz_engine_settings *s);

@@ -74,7 +74,7 @@ uz_result uz_engine_settings_default(uz_engine_settings *s)
     s->depth = 1;
     s->nodes = 0;
     s->mode = UZ_MODE_MULTIPV;
-    s->hash_mb = 16;
+    s->hash_mb = 16; /* the Stockfish profile lowers it; 16 suits any engine run by path */
     s->threads = 1;
     s->max_multipv = 0;
     copy_str(s->clear, sizeof s->clear, "ucinewgame");

@@ -280,13 +280,13 @@ static void test_settings_text(void)
         char desc[256];
         uz_pool_describe(a, desc, sizeof desc);
         CHECK(strstr(desc, "Stockfish") && strstr(desc, "depth 3") && strstr(desc, "multipv") &&
-              strstr(desc, "Hash 16") && strstr(desc, "Threads 1"));
+              strstr(desc, "Hash 1;") && strstr(desc, "Threads 1"));
         /* The settings text rebuilds the same search settings. */
         uz_engine_settings_default(&s2);
         s2.depth = 9;
         s2.hash_mb = 64;
         CHECK_RC(uz_engine_settings_apply_text(&s2, uz_pool_settings_text(a), &diag), UZ_OK, &diag);
-        CHECK(s2.depth == 3 && s2.hash_mb == 16 && s2.threads == 1 && s2.mode == UZ_MODE_MULTIPV);
+        CHECK(s2.depth == 3 && s2.hash_mb == 1 && s2.threads == 1 && s2.mode == UZ_MODE_MULTIPV);
         CHECK_RC(uz_engine_settings_apply_text(&s2, "depth=x\n", &diag), UZ_ERR_SYNTAX, &diag);
     }
     uz_pool_destroy(b);
@@ -312,7 +312,7 @@ static void test_settings_text(void)
     CHECK_RC(uz_engine_profile_load(&s, "no-such-engine", t_dirs(), &diag), UZ_ERR_IO, &diag);
     CHECK(strstr(diag.message, "no-such-engine") != NULL);
     CHECK_RC(uz_engine_settings_from_spec(&s, "stockfish", t_dirs(), &diag), UZ_OK, &diag);
-    CHECK(strcmp(s.profile, "stockfish") == 0 && s.hash_mb == 16 && s.depth == 1);
+    CHECK(strcmp(s.profile, "stockfish") == 0 && s.hash_mb == 1 && s.depth == 1);
     CHECK_RC(uz_engine_settings_from_spec(&s, "/usr/games/stockfish", t_dirs(), &diag), UZ_OK, &diag);
     CHECK(strcmp(s.path, "/usr/games/stockfish") == 0 && s.profile[0] == '\0');
     const char *dirs[8];
