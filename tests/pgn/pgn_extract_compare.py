@@ -79,6 +79,11 @@ def main():
         print("pgn-extract not installed: skipped")
         sys.exit(77)
     corpus = os.environ["UZ_CORPUS_DIR"]
+    if not os.path.isdir(corpus):
+        if os.environ.get("UZ_REQUIRE_CORPUS"):
+            sys.exit("missing corpus %s" % corpus)
+        print("skipped: no corpus at %s" % corpus)
+        sys.exit(77)
     known = load_known(os.path.join(os.environ["UZ_TEST_DATA"], "pgn", "pgn_extract_known_diffs.txt"))
     passed = failed = 0
     for name in sorted(os.listdir(corpus)):

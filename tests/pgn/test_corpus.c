@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/uz_test.h"
+
 #include "ucizip/pgn.h"
 
 static int passed, failed;
@@ -213,11 +215,9 @@ static void test_file(const char *dir, int k)
 
 int main(void)
 {
+    char probe[4096];
+    corpus_path(files[0].file, probe); /* skips (exit 77) without the corpus, except in CI */
     const char *dir = getenv("UZ_CORPUS_DIR");
-    if (!dir) {
-        printf("UZ_CORPUS_DIR not set\n0 passed, 1 failed\n");
-        return 1;
-    }
     for (int k = 0; k < (int)(sizeof files / sizeof *files); k++)
         test_file(dir, k);
     printf("%d passed, %d failed\n", passed, failed);
