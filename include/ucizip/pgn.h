@@ -56,6 +56,10 @@ typedef struct uz_game {
     uz_game_result result;    /* the game termination marker (not the Result tag) */
     char **trailing_comments; /* comments after the termination marker (e.g. ";" lines) */
     size_t n_trailing_comments;
+    char *verbatim;           /* a game kept as text (a variant we do not replay): its text,
+                                 line ends as LF, trailing blanks cut; nothing else is set then.
+                                 NULL for every game the reader returns */
+    size_t verbatim_len;
     long first_line;          /* line of the game's first token in its input */
     long number;              /* 1-based game number in its input */
 } uz_game;
@@ -81,6 +85,9 @@ uz_result uz_node_add_nag(uz_node *node, uint8_t nag);
 uz_result uz_node_add_comment(uz_node *node, const char *text, size_t len);
 uz_result uz_line_add_pre_comment(uz_line *line, const char *text, size_t len);
 uz_result uz_game_add_trailing_comment(uz_game *game, const char *text, size_t len);
+/* Makes game (cleared first) a verbatim game holding text (CR before LF dropped, trailing
+ * whitespace cut); the writer prints it as it is. */
+uz_result uz_game_set_verbatim(uz_game *game, const char *text, size_t len);
 
 /* Streaming reader over a FILE (stdin included). Memory use is bounded by the largest
  * game, never by the file. */
@@ -143,6 +150,12 @@ long uz_pgn_reader_game_count(const uz_pgn_reader *r);
  * marker, or up to the next '[' once its movetext has begun (comments honoured).
  * After UZ_ERR_IO (reported once) the input counts as ended. */
 uz_result uz_pgn_read_game(uz_pgn_reader *r, uz_game *game, uz_diag *diag);
+
+/* The exact text of the game last returned by uz_pgn_read_game, whether it was read or
+ * refused: from its first token to the next game's (whitespace after it included). Valid
+ * until the next read. Lets a caller keep a game it cannot handle verbatim. Returns UZ_OK,
+ * or UZ_ERR_NOMEM if the text could not be kept. */
+uz_result uz_pgn_reader_last_text(const uz_pgn_reader *r, const char **text, size_t *len);
 
 /* Writes the game in PGN export format: seven-tag roster first, then the other tags in
  * input order, movetext in canonical SAN wrapped at 79 columns, comments, NAGs,

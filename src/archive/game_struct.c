@@ -13,6 +13,7 @@
 #define MAX_DEPTH 256           /* nesting of variations */
 
 enum node_flag { NODE_NULL = 1, NODE_NAGS = 2, NODE_COMMENTS = 4, NODE_VARIATIONS = 8 };
+enum game_flag { GAME_HAS_FEN = 1, GAME_RESULT_SHIFT = 1, GAME_VERBATIM = 8 };
 enum section { SEC_NAMES, SEC_RECORDS, SEC_VALUES, SEC_COMMENTS, N_SECTIONS };
 
 /* ---- writing ---- */
@@ -105,6 +106,16 @@ static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_le
     uz_result r = uz_buf_put_varint(b, moves_len);
     if (r == UZ_OK)
         r = uz_buf_append(b, crc_bytes, 4);
+    if (game->verbatim) {
+        /* No tags, the verbatim flag, the text in the comments section. */
+        if (r == UZ_OK)
+            r = uz_buf_put_varint(b, 0);
+        if (r == UZ_OK)
+            r = uz_buf_put_varint(b, GAME_VERBATIM);
+        if (r == UZ_OK)
+            r = uz_buf_put_string(&w->sec[SEC_COMMENTS], game->verbatim, game->verbatim_len);
+        return r;
+    }
     if (r == UZ_OK)
         r = uz_buf_put_varint(b, game->n_tags);
     for (size_t i = 0; i < game->n_tags && r == UZ_OK; i++) {
@@ -116,7 +127,7 @@ static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_le
             r = uz_buf_put_string(&w->columns[k], game->tags[i].value, strlen(game->tags[i].value));
     }
     if (r == UZ_OK)
-        r = uz_buf_put_varint(b, (game->has_fen ? 1u : 0u) | ((unsigned)game->result << 1));
+        r = uz_buf_put_varint(b, (game->has_fen ? (unsigned)GAME_HAS_FEN : 0u) | ((unsigned)game->result << GAME_RESULT_SHIFT));
     if (r == UZ_OK && game->has_fen) {
         char fen[UZ_FEN_MAX];
         uz_position_to_fen(&game->start, fen);
@@ -309,10 +320,17 @@ static uz_result get_game(struct_reader *sr, uz_game *game, size_t n_names, size
             return UZ_ERR_CORRUPT;
         (*names)[i] = (uint32_t)k;
     }
-    if (uz_cursor_varint(c, &flags) != UZ_OK || flags > 7)
+    if (uz_cursor_varint(c, &flags) != UZ_OK || (flags > 7 && flags != GAME_VERBATIM))
         return UZ_ERR_CORRUPT;
-    game->result = (uz_game_result)(flags >> 1);
-    game->has_fen = flags & 1;
+    if (flags == GAME_VERBATIM) {
+        const uint8_t *text;
+        size_t len;
+        if (*n_tags != 0 || *moves_len != 0 || get_bytes(&sr->sec[SEC_COMMENTS], &text, &len) != UZ_OK)
+            return UZ_ERR_CORRUPT;
+        return uz_game_set_verbatim(game, (const char *)text, len);
+    }
+    game->result = (uz_game_result)(flags >> GAME_RESULT_SHIFT);
+    game->has_fen = flags & GAME_HAS_FEN;
     if (game->has_fen) {
         char *fen = NULL;
         if ((r = get_text(c, &fen)) != UZ_OK)

@@ -239,6 +239,23 @@ long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
         uz_result r = uz_pgn_read_game(src->reader, &games[n], &diag);
         if (r == UZ_DONE)
             break;
+        const char *text;
+        size_t len;
+        if (r == UZ_ERR_UNSUPPORTED && src->keep_verbatim &&
+            uz_pgn_reader_last_text(src->reader, &text, &len) == UZ_OK &&
+            uz_game_set_verbatim(&games[n], text, len) == UZ_OK) {
+            if (src->verbatim++ == 0) {
+                char *skipped = strstr(diag.message, "; game skipped");
+                if (skipped)
+                    *skipped = 0;
+                snprintf(diag.message + strlen(diag.message), sizeof diag.message - strlen(diag.message),
+                         ": game kept as text (so are any others)");
+                cli_report(src->name, &diag);
+            }
+            n++;
+            src->games++;
+            continue;
+        }
         if (r != UZ_OK) {
             cli_report(src->name, &diag);
             if (!src->keep_going || r == UZ_ERR_IO || r == UZ_ERR_NOMEM) {
@@ -258,6 +275,9 @@ long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
 int cli_source_close(cli_game_source *src)
 {
     int status = 0;
+    if (src->verbatim)
+        cli_error("%s: %ld game%s of unsupported variants kept as text, moves not coded", src->name, src->verbatim,
+                  src->verbatim == 1 ? "" : "s");
     if (src->skipped) {
         cli_error("%s: %ld game%s skipped because of errors", src->name, src->skipped, src->skipped == 1 ? "" : "s");
         status = -1;

@@ -61,6 +61,8 @@ typedef struct cli_game_source {
     const char *name;
     uz_pgn_reader *reader;
     bool keep_going; /* skip bad games (each reported) instead of stopping */
+    bool keep_verbatim; /* return games of unsupported variants as verbatim text */
+    long verbatim;   /* games returned as verbatim text */
     long max_games;  /* stop after this many games (0: no limit) */
     long games;      /* games read so far */
     long skipped;    /* bad games skipped */

@@ -228,6 +228,7 @@ int cmd_compress(int argc, char **argv)
     if (cli_source_open(&src, in_path, keep_going) != 0)
         goto free_arrays;
     src.max_games = max_games;
+    src.keep_verbatim = true;
     if (cli_pool_open(&eo, &pool) != 0)
         goto close_source;
     if (fit) {
@@ -237,6 +238,7 @@ int cmd_compress(int argc, char **argv)
         if (cli_source_open(&src, in_path, keep_going) != 0)
             goto close_pool_only;
         src.max_games = max_games;
+        src.keep_verbatim = true;
         uz_model_init(&model, &mo.params);
     }
     if (cli_output_open(&out, out_path, force) != 0)

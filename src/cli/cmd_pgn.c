@@ -56,6 +56,7 @@ int cmd_pgn(int argc, char **argv)
     uz_game_init(&game);
     if (cli_source_open(&src, optind < argc ? argv[optind] : NULL, keep_going) != 0)
         return CLI_EXIT_FAIL;
+    src.keep_verbatim = !uci;
     if (cli_output_open(&out, out_path, force) != 0)
         goto close_source;
     long n;

@@ -128,7 +128,11 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
     if ((r = uz_pool_create(&md->pool, &s, workers, diag)) != UZ_OK) {
         char why[sizeof diag->message];
         copy_string(why, sizeof why, diag->message);
-        uz_diag_set(diag, r, 0, 0, "%s; the archive needs %s", why, h->settings_text);
+        /* An engine that cannot even run with the archive's settings is the wrong engine. */
+        if (r == UZ_ERR_ARG || r == UZ_ERR_UNSUPPORTED)
+            r = UZ_ERR_MISMATCH;
+        uz_diag_set(diag, r, 0, 0, "%s%s; the archive needs %s (fingerprint %s)",
+                    r == UZ_ERR_MISMATCH ? "wrong engine: " : "", why, h->settings_text, h->fingerprint);
         return r;
     }
     if (strcmp(uz_pool_fingerprint(md->pool), h->fingerprint) != 0) {

@@ -190,7 +190,26 @@ void uz_game_clear(uz_game *game)
     free(game->tags);
     line_free(&game->main);
     free_strings(game->trailing_comments, game->n_trailing_comments);
+    free(game->verbatim);
     uz_game_init(game);
+}
+
+uz_result uz_game_set_verbatim(uz_game *game, const char *text, size_t len)
+{
+    uz_game_clear(game);
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return UZ_ERR_NOMEM;
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        if (!(text[i] == '\r' && i + 1 < len && text[i + 1] == '\n'))
+            copy[n++] = text[i];
+    while (n > 0 && (copy[n - 1] == ' ' || copy[n - 1] == '\t' || copy[n - 1] == '\r' || copy[n - 1] == '\n'))
+        n--;
+    copy[n] = 0;
+    game->verbatim = copy;
+    game->verbatim_len = n;
+    return UZ_OK;
 }
 
 /* ---- queries ---- */
@@ -283,6 +302,9 @@ static bool position_equal(const uz_position *a, const uz_position *b)
 
 bool uz_game_equal(const uz_game *a, const uz_game *b)
 {
+    if (a->verbatim || b->verbatim)
+        return a->verbatim && b->verbatim && a->verbatim_len == b->verbatim_len &&
+               memcmp(a->verbatim, b->verbatim, a->verbatim_len) == 0;
     return a->result == b->result && a->has_fen == b->has_fen && position_equal(&a->start, &b->start) &&
            tags_equal(a, b) && line_equal(&a->main, &b->main) &&
            strings_equal(a->trailing_comments, a->n_trailing_comments, b->trailing_comments,

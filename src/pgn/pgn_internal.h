@@ -51,6 +51,7 @@ typedef struct uz__token {
     uz__tok_type type;
     long line;          /* position of the token's first byte */
     long column;
+    unsigned long long offset; /* byte offset of its first byte in the input */
     bool first_on_line; /* no other token before it on its line */
     bool brace;         /* comment: written in braces (else ';') */
     int nag;            /* NAG value for UZ__TOK_NAG */
@@ -75,6 +76,8 @@ typedef struct uz__lexer {
     bool line_start;     /* buf[pos] is in column 1 (ignoring a BOM) */
     bool line_has_token;
     unsigned long long offset; /* bytes consumed so far */
+    uz__buf *record;     /* when set, every consumed byte is appended here */
+    bool record_failed;  /* an append failed (out of memory) */
     uz__buf text;        /* text of the current token */
     size_t text_max;     /* longest token text kept (the game size limit) */
 } uz__lexer;

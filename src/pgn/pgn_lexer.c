@@ -79,6 +79,8 @@ static void advance(uz__lexer *lx)
 {
     unsigned char c = lx->buf[lx->pos++];
     lx->offset++;
+    if (lx->record && uz__buf_putc(lx->record, (char)c) != UZ_OK)
+        lx->record_failed = true;
     if (c == '\n') {
         lx->line++;
         lx->column = 1;
@@ -287,6 +289,7 @@ void uz__lex_next(uz__lexer *lx, uz__token *tok, bool discard)
             tok->type = UZ__TOK_EOF;
             tok->line = lx->line;
             tok->column = lx->column;
+            tok->offset = lx->offset;
             if (lx->io_error) {
                 tok->type = UZ__TOK_ERROR;
                 tok->code = UZ_ERR_IO;
@@ -316,6 +319,7 @@ void uz__lex_next(uz__lexer *lx, uz__token *tok, bool discard)
 
     tok->line = lx->line;
     tok->column = lx->column;
+    tok->offset = lx->offset;
     tok->first_on_line = !lx->line_has_token;
     lx->line_has_token = true;
 

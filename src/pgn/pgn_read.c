@@ -27,6 +27,11 @@ struct uz_pgn_reader {
     long pending_line;
     long variant_line, variant_col, fen_line, fen_col;
     uz_diag *diag;
+    /* The input as read, from the current game's first byte on (the lexer records every
+     * byte here), so that a game can also be had as the exact text of the file. */
+    uz__buf raw;
+    unsigned long long raw_base;               /* offset of raw.data[0] in the input */
+    unsigned long long text_start, text_end;   /* the last game's text: [start, end) */
 };
 
 /* ---- reader lifetime ---- */
@@ -57,7 +62,29 @@ uz_pgn_reader *uz_pgn_reader_open(FILE *f, const char *name)
         return NULL;
     }
     r->lx.text_max = r->limits.max_game_bytes;
+    r->lx.record = &r->raw;
     return r;
+}
+
+/* Forgets the recorded input before offset (the previous game's text). */
+static void raw_discard_before(uz_pgn_reader *r, unsigned long long offset)
+{
+    size_t drop = offset > r->raw_base ? (size_t)(offset - r->raw_base) : 0;
+    if (drop > r->raw.len)
+        drop = r->raw.len;
+    memmove(r->raw.data, r->raw.data + drop, r->raw.len - drop);
+    r->raw.len -= drop;
+    r->raw_base += drop;
+}
+
+uz_result uz_pgn_reader_last_text(const uz_pgn_reader *r, const char **text, size_t *len)
+{
+    if (r->lx.record_failed || !r->lx.record || r->text_start < r->raw_base ||
+        r->text_end - r->raw_base > r->raw.len || r->text_end < r->text_start)
+        return UZ_ERR_NOMEM;
+    *text = r->raw.data ? r->raw.data + (r->text_start - r->raw_base) : "";
+    *len = (size_t)(r->text_end - r->text_start);
+    return UZ_OK;
 }
 
 uz_pgn_reader *uz_pgn_reader_open_mem(const void *data, size_t len, const char *name)
@@ -67,6 +94,7 @@ uz_pgn_reader *uz_pgn_reader_open_mem(const void *data, size_t len, const char *
         return NULL;
     uz__lex_init_mem(&r->lx, data, len);
     r->lx.text_max = r->limits.max_game_bytes;
+    r->lx.record = &r->raw;
     return r;
 }
 
@@ -83,6 +111,7 @@ void uz_pgn_reader_close(uz_pgn_reader *r)
 {
     if (!r)
         return;
+    uz__buf_free(&r->raw);
     uz__lex_free(&r->lx);
     drop_pending(r);
     free(r->name);
@@ -472,8 +501,12 @@ static uz_result read_line(uz_pgn_reader *r, uz_line *line, const uz_position *s
 static uz_result read_trailing(uz_pgn_reader *r, uz_game *game)
 {
     uz__token t;
+    bool first = true;
     for (;;) {
         next(r, &t, false);
+        if (first)
+            r->text_start = r->text_end = t.offset;
+        first = false;
         if (t.type != UZ__TOK_COMMENT)
             break;
         if (uz__grow((void **)&r->pending, r->n_pending, sizeof *r->pending) != UZ_OK)
@@ -503,13 +536,18 @@ uz_result uz_pgn_read_game(uz_pgn_reader *r, uz_game *game, uz_diag *diag)
     r->diag = diag;
     if (r->done)
         return UZ_DONE;
+    raw_discard_before(r, r->text_end);
     r->game_start = r->lx.offset;
     r->nodes = 0;
     r->in_tags = true;
 
     /* Comments before anything else: kept for a tagless game, else dropped. */
+    bool first = true;
     for (;;) {
         next(r, &t, false);
+        if (first)
+            r->text_start = r->text_end = t.offset;
+        first = false;
         if (t.type != UZ__TOK_COMMENT)
             break;
         if (uz__grow((void **)&r->pending, r->n_pending, sizeof *r->pending) != UZ_OK ||
@@ -552,6 +590,7 @@ uz_result uz_pgn_read_game(uz_pgn_reader *r, uz_game *game, uz_diag *diag)
         goto fail;
     if ((rc = read_trailing(r, game)) != UZ_OK)
         goto fail;
+    r->text_end = r->have_tok ? r->tok.offset : r->lx.offset;
     return UZ_OK;
 
 fail:
@@ -559,6 +598,7 @@ fail:
         r->done = true;
     else
         skip_game(r);
+    r->text_end = r->have_tok ? r->tok.offset : r->lx.offset;
     drop_pending(r);
     long number = game->number, first_line = game->first_line;
     uz_game_clear(game);

@@ -183,8 +183,13 @@ uz_result uz_pgn_game_to_string(const uz_game *game, char **text, size_t *len)
     *text = NULL;
     *len = 0;
     uz_result rc = uz__buf_reserve(&b, 1024);
-    if (rc == UZ_OK)
+    if (rc == UZ_OK && game->verbatim) {
+        rc = uz__buf_put(&b, game->verbatim, game->verbatim_len);
+        if (rc == UZ_OK)
+            rc = uz__buf_put(&b, "\n\n", 2);
+    } else if (rc == UZ_OK) {
         rc = write_game(&b, game);
+    }
     if (rc != UZ_OK) {
         uz__buf_free(&b);
         return rc;

@@ -137,6 +137,18 @@ def main():
     p = run("compress", "-", "-o", os.path.join(tmp, "x.ucz"), "--fit-k", *fast, input=b"", ok=False)
     check(p.returncode == 2 and b"stdin" in p.stderr, "--fit-k needs a file")
 
+    # Chess960 games (not replayed) are kept as text, among ordinary games
+    c960 = corpus("cat5_chess960_cutechess_python_chess.pgn")
+    mixed = os.path.join(tmp, "mixed.pgn")
+    with open(mixed, "wb") as f:
+        f.write(open(SAMPLE, "rb").read() + b"\n" + open(c960, "rb").read())
+    marc = os.path.join(tmp, "mixed.ucz")
+    p = run("compress", mixed, "-o", marc, *fast)
+    check(b"kept as text" in p.stderr and b"4 games of unsupported" in p.stderr, "variants reported")
+    check(run("decompress", marc, "-o", "-").stdout == run("pgn", mixed).stdout, "variant games come back")
+    check(json.loads(run("info", "--json", marc).stdout)["games"] == 10, "all games in the archive")
+    check(run("extract", marc, "--game", "8").stdout.count(b"fischerandom") == 1, "extract a verbatim game")
+
     # pipes, both ways
     piped = subprocess.run("%s compress - -o - --depth 1 < %s | %s decompress - -o -" % (UCIZIP, SAMPLE, UCIZIP),
                            shell=True, capture_output=True)
