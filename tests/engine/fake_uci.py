@@ -10,6 +10,7 @@ Modes: none, crash_at, crash_from, hang_at, hang_from, garbage_at, badinfo_at,
 drop_at, illegal_at, illegal_best_at, bound_at, long_line_at, slow_start (N ms),
 exit_handshake, not_uci.
 """
+import fcntl
 import os
 import re
 import subprocess
@@ -31,10 +32,15 @@ def conf():
 
 
 def count_go():
+    # The lock makes append-then-size one step, so that with several processes every
+    # count is seen by exactly one of them.
     fd = os.open(os.path.join(FAKE_DIR, "gos"), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    os.write(fd, b".")
-    os.close(fd)
-    return os.path.getsize(os.path.join(FAKE_DIR, "gos"))
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        os.write(fd, b".")
+        return os.fstat(fd).st_size
+    finally:
+        os.close(fd)
 
 
 out_lock = threading.Lock()
