@@ -72,6 +72,8 @@ static void raw_discard_before(uz_pgn_reader *r, unsigned long long offset)
     size_t drop = offset > r->raw_base ? (size_t)(offset - r->raw_base) : 0;
     if (drop > r->raw.len)
         drop = r->raw.len;
+    if (drop == 0)
+        return; /* (and raw.data may still be NULL) */
     memmove(r->raw.data, r->raw.data + drop, r->raw.len - drop);
     r->raw.len -= drop;
     r->raw_base += drop;
