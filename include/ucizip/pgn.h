@@ -152,7 +152,7 @@ long uz_pgn_reader_game_count(const uz_pgn_reader *r);
 uz_result uz_pgn_read_game(uz_pgn_reader *r, uz_game *game, uz_diag *diag);
 
 /* The exact text of the game last returned by uz_pgn_read_game, whether it was read or
- * refused: from its first token to the next game's (whitespace after it included). Valid
+ * refused: from its first token to its end (whitespace after it may be included). Valid
  * until the next read. Lets a caller keep a game it cannot handle verbatim. Returns UZ_OK,
  * or UZ_ERR_NOMEM if the text could not be kept. */
 uz_result uz_pgn_reader_last_text(const uz_pgn_reader *r, const char **text, size_t *len);

@@ -498,25 +498,28 @@ static uz_result read_line(uz_pgn_reader *r, uz_line *line, const uz_position *s
     }
 }
 
+/* Keeps a comment read between games for whichever game turns out to own it. */
+static uz_result keep_pending(uz_pgn_reader *r, const uz__token *t)
+{
+    if (uz__grow((void **)&r->pending, r->n_pending, sizeof *r->pending) != UZ_OK ||
+        !(r->pending[r->n_pending] = uz__strndup(t->text, t->len)))
+        return UZ_ERR_NOMEM;
+    if (r->n_pending++ == 0)
+        r->pending_line = t->line;
+    return UZ_OK;
+}
+
 /* Comments after the termination marker belong to the game when a tag section or the end
  * of input follows; before a tagless game they are that game's first comments. */
 static uz_result read_trailing(uz_pgn_reader *r, uz_game *game)
 {
     uz__token t;
-    bool first = true;
     for (;;) {
         next(r, &t, false);
-        if (first)
-            r->text_start = r->text_end = t.offset;
-        first = false;
         if (t.type != UZ__TOK_COMMENT)
             break;
-        if (uz__grow((void **)&r->pending, r->n_pending, sizeof *r->pending) != UZ_OK)
+        if (keep_pending(r, &t) != UZ_OK)
             return fail(r, UZ_ERR_NOMEM, t.line, t.column, "out of memory");
-        if (!(r->pending[r->n_pending] = uz__strndup(t.text, t.len)))
-            return fail(r, UZ_ERR_NOMEM, t.line, t.column, "out of memory");
-        if (r->n_pending++ == 0)
-            r->pending_line = t.line;
     }
     push_back(r, &t);
     if (t.type == UZ__TOK_LBRACKET || t.type == UZ__TOK_EOF) {
@@ -552,14 +555,11 @@ uz_result uz_pgn_read_game(uz_pgn_reader *r, uz_game *game, uz_diag *diag)
         first = false;
         if (t.type != UZ__TOK_COMMENT)
             break;
-        if (uz__grow((void **)&r->pending, r->n_pending, sizeof *r->pending) != UZ_OK ||
-            !(r->pending[r->n_pending] = uz__strndup(t.text, t.len))) {
+        if (keep_pending(r, &t) != UZ_OK) {
             r->game_no++;
             rc = fail(r, UZ_ERR_NOMEM, t.line, t.column, "out of memory");
             goto fail;
         }
-        if (r->n_pending++ == 0)
-            r->pending_line = t.line;
     }
     if (t.type == UZ__TOK_EOF) {
         drop_pending(r);

@@ -451,6 +451,37 @@ static void test_chunk_boundaries(void)
     free(comment);
 }
 
+/* The exact text of each game, read or refused, for keeping games verbatim. */
+static void test_last_text(void)
+{
+    static const char pgn[] = "[Event \"a\"]\n\n1. e4 e5 1-0\n\n"
+                              "[Event \"b\"]\n[Variant \"Chess960\"]\n\n1. e4 *\n\n"
+                              "[Event \"c\"]\n\n1. d4 {x} 0-1\n";
+    static const char *const want[] = {"[Event \"a\"]\n\n1. e4 e5 1-0\n\n",
+                                       "[Event \"b\"]\n[Variant \"Chess960\"]\n\n1. e4 *\n\n",
+                                       "[Event \"c\"]\n\n1. d4 {x} 0-1\n"};
+    uz_pgn_reader *r = uz_pgn_reader_open_mem(pgn, sizeof pgn - 1, "mem");
+    uz_game g;
+    uz_game_init(&g);
+    for (int i = 0; i < 3; i++) {
+        uz_diag d;
+        uz_result rc = uz_pgn_read_game(r, &g, &d);
+        CHECK(rc == (i == 1 ? UZ_ERR_UNSUPPORTED : UZ_OK), "game %d: %s", i + 1, d.message);
+        const char *text = NULL;
+        size_t len = 0;
+        bool ok = uz_pgn_reader_last_text(r, &text, &len) == UZ_OK;
+        size_t wl = strlen(want[i]);
+        while (len && (text[len - 1] == '\n' || text[len - 1] == ' ')) /* blanks after a game may or may not be in */
+            len--;
+        while (wl && want[i][wl - 1] == '\n')
+            wl--;
+        CHECK(ok && len == wl && memcmp(text, want[i], len) == 0,
+              "game %d text '%.*s'", i + 1, (int)len, text ? text : "");
+    }
+    uz_game_clear(&g);
+    uz_pgn_reader_close(r);
+}
+
 int main(void)
 {
     test_bom_crlf_escape();
@@ -463,5 +494,6 @@ int main(void)
     test_tags();
     test_writer();
     test_chunk_boundaries();
+    test_last_text();
     return test_finish();
 }
