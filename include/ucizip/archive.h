@@ -10,7 +10,7 @@
 
 #include "ucizip/pgn.h"
 
-#define UZ_ARCHIVE_VERSION 1
+#define UZ_ARCHIVE_VERSION 2
 #define UZ_ARCHIVE_BLOCK_GAMES 64
 #define UZ_ARCHIVE_FOOTER_SIZE 32
 #define UZ_ARCHIVE_MAX_MODEL_PARAMS 8
@@ -68,10 +68,11 @@ typedef struct uz_archive_writer uz_archive_writer;
 /* Starts a member on out (not owned) and writes its header. */
 uz_result uz_archive_writer_open(uz_archive_writer **out, FILE *f, const uz_archive_header *header, uz_diag *diag);
 /* Appends a block: the raw structure stream of its n_games games (zstd-compressed here),
- * their concatenated move streams, and n_moves, the number of moves (nodes) the block's
- * game trees hold, for reports. */
-uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t n_moves, const uz_buf *structure,
-                                 const uint8_t *moves, size_t moves_size, uz_diag *diag);
+ * their concatenated move streams, n_moves, the number of moves (nodes) the block's
+ * game trees hold, for reports, and text_digest, the XXH64 of the block's original text
+ * (its games' exact bytes one after the other). */
+uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t n_moves, uint64_t text_digest,
+                                 const uz_buf *structure, const uint8_t *moves, size_t moves_size, uz_diag *diag);
 /* Writes index and footer. Frees w in any case. */
 uz_result uz_archive_writer_finish(uz_archive_writer *w, uz_diag *diag);
 /* Frees w without finishing (after an error). NULL is a no-op. */
@@ -85,6 +86,7 @@ uint64_t uz_archive_writer_bytes(const uz_archive_writer *w);
 typedef struct uz_archive_block {
     size_t n_games;
     uint64_t n_moves;        /* moves in the block's game trees */
+    uint64_t text_digest;    /* XXH64 of the block's original text */
     uint64_t struct_stored;  /* compressed size of the structure stream */
     uz_buf structure;
     uz_buf moves;
@@ -125,16 +127,27 @@ uz_result uz_archive_list_members(FILE *f, const char *name, uz_archive_member_i
 /* ---- structure stream ---- */
 
 /* Appends the structure of a block's n games to b: for each its move-stream length
- * (moves_lens[i]), the crc of its canonical PGN (crcs[i]), tags, start position, result
+ * (moves_lens[i]), the crc32 of its exact bytes (crcs[i]), tags, start position, result
  * and the annotated tree shape; tag values column by column, comments in their own
- * section (doc/format.md). */
+ * section, the text records of the games that have a tree (in game order) in the last
+ * section (doc/format.md). Verbatim and text-only games keep their bytes as such. */
 uz_result uz_block_struct_write(uz_buf *b, const uz_game *games, size_t n, const size_t *moves_lens,
-                                const uint32_t *crcs);
+                                const uint32_t *crcs, const uz_buf *text_records);
 /* Reads the structure of a block of n games into games[0..n) (initialised by the
- * caller, cleared first). Moves are left as UZ_MOVE_NONE except null moves, for the
+ * caller, cleared first); text_recs[i] / text_rec_lens[i] receive each game's text record
+ * (NULL for verbatim and text-only games, whose raw bytes are set). Moves are left as UZ_MOVE_NONE except null moves, for the
  * move decoder to fill. Returns UZ_OK, UZ_ERR_CORRUPT or UZ_ERR_NOMEM; on error every
  * game is left empty. */
 uz_result uz_block_struct_read(const uint8_t *data, size_t size, uz_game *games, size_t n, size_t *moves_lens,
-                               uint32_t *crcs, uz_diag *diag);
+                               uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens, uz_diag *diag);
+
+/* Text records (the layout and patch that give a game's exact bytes from its tree):
+ * uz_game_text_encode appends the record of a game with raw bytes and a complete tree to
+ * out; *prev / *have_prev carry the previous game's layout (games of one file share it).
+ * UZ_ERR_LIMIT: the game is better kept as text (nothing appended). uz_game_text_decode
+ * rebuilds a decoded game's exact bytes into out (at most max_len), UZ_ERR_CORRUPT when
+ * the record does not fit the game. */
+uz_result uz_game_text_encode(const uz_game *game, uz_pgn_layout *prev, bool *have_prev, uz_buf *out);
+uz_result uz_game_text_decode(const uz_game *game, const uint8_t *rec, size_t rec_len, size_t max_len, uz_buf *out);
 
 #endif

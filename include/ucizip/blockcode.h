@@ -6,13 +6,13 @@
 #include "ucizip/archive.h"
 #include "ucizip/gamecode.h"
 
-/* crc32 of the game's canonical PGN (the PGN writer's output), as stored per game. */
-uz_result uz_game_canonical_crc(const uz_game *game, uint32_t *crc);
-
 /* Codes n games (scores all their positions with the pool): appends their structure to
- * structure and their move streams to moves; *n_moves receives the moves in their trees. */
+ * structure and their move streams to moves; *n_moves receives the moves in their trees,
+ * *text_digest the XXH64 of the games' exact bytes (game->raw; a game without them is
+ * given its export-format text). A game whose layout cannot be modelled closely enough
+ * is turned into a verbatim game here (its bytes kept, its moves not coded). */
 uz_result uz_block_encode(uz_pool *pool, const uz_model *model, uz_encoder *enc, uz_game *games, size_t n,
-                          uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uz_diag *diag);
+                          uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uint64_t *text_digest, uz_diag *diag);
 
 /* Fills a header from the pool's engine and the model and coder settings. */
 void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *model, uz_coder_kind coder,
@@ -41,8 +41,9 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
 void uz_member_decoder_close(uz_member_decoder *md);
 
 /* Decodes games [first, first + count) of block into games[0 .. count) (initialised by the
- * caller; the block's other games are only parsed) and checks each against its stored
- * checksum. game_base (the number of games before the block) numbers games in messages.
+ * caller; the block's other games are only parsed), rebuilds each one's exact bytes
+ * (game->raw) and checks them against the stored checksum (and the block's digest when
+ * the whole block is decoded). game_base (the number of games before the block) numbers games in messages.
  * Returns UZ_OK, UZ_ERR_CORRUPT (with the game and the reason), or an engine error. */
 uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, size_t first, size_t count,
                           uz_game *games, uint64_t game_base, uz_diag *diag);
@@ -51,12 +52,13 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
 typedef void (*uz_progress_fn)(void *user, uint64_t games, uint64_t moves, uint64_t bytes);
 
 /* Decodes every member of the archive read sequentially from in (a pipe is fine) and
- * writes the games as PGN to out, or only checks them when out is NULL. md (zeroed or
+ * writes the games' exact bytes to out (their export-format text with canonical), or only
+ * checks them when out is NULL. md (zeroed or
  * left open by an earlier call, closed by the caller) keeps the engine between members
  * and calls; base and workers as for uz_member_decoder_open. *games receives the number
  * of games decoded. Stops at the first error (diag says where); what was written before
  * it is the caller's to discard. */
-uz_result uz_archive_decode(FILE *in, const char *name, FILE *out, uz_member_decoder *md,
+uz_result uz_archive_decode(FILE *in, const char *name, FILE *out, bool canonical, uz_member_decoder *md,
                             const uz_engine_settings *base, int workers, uz_progress_fn progress, void *user,
                             uint64_t *games, uz_diag *diag);
 

@@ -56,10 +56,16 @@ typedef struct uz_game {
     uz_game_result result;    /* the game termination marker (not the Result tag) */
     char **trailing_comments; /* comments after the termination marker (e.g. ";" lines) */
     size_t n_trailing_comments;
-    char *verbatim;           /* a game kept as text (a variant we do not replay): its text,
-                                 line ends as LF, trailing blanks cut; nothing else is set then.
-                                 NULL for every game the reader returns */
-    size_t verbatim_len;
+    char *raw;                /* the game's exact bytes in its input, when the reader keeps them
+                                 (uz_pgn_reader_keep_raw) or the archive decoder rebuilt them: from
+                                 the game's first byte up to the next game's first token (the line
+                                 ends and blank lines after it included), NULL otherwise */
+    size_t raw_len;
+    bool verbatim;            /* a game kept as text only (one we cannot replay: an unsupported
+                                 variant, an illegal move, broken syntax): raw holds its bytes and
+                                 nothing else is set */
+    bool text_only;           /* not a game: the input's bytes after its last game (whitespace,
+                                 comments, anything the reader found no game in), in raw */
     long first_line;          /* line of the game's first token in its input */
     long number;              /* 1-based game number in its input */
 } uz_game;
@@ -85,9 +91,10 @@ uz_result uz_node_add_nag(uz_node *node, uint8_t nag);
 uz_result uz_node_add_comment(uz_node *node, const char *text, size_t len);
 uz_result uz_line_add_pre_comment(uz_line *line, const char *text, size_t len);
 uz_result uz_game_add_trailing_comment(uz_game *game, const char *text, size_t len);
-/* Makes game (cleared first) a verbatim game holding text (CR before LF dropped, trailing
- * whitespace cut); the writer prints it as it is. */
+/* Makes game (cleared first) a verbatim game holding exactly these bytes in raw. */
 uz_result uz_game_set_verbatim(uz_game *game, const char *text, size_t len);
+/* Sets game->raw to a copy of exactly these bytes (the tree is left as it is). */
+uz_result uz_game_set_raw(uz_game *game, const char *text, size_t len);
 
 /* Streaming reader over a FILE (stdin included). Memory use is bounded by the largest
  * game, never by the file. */
@@ -151,6 +158,13 @@ long uz_pgn_reader_game_count(const uz_pgn_reader *r);
  * After UZ_ERR_IO (reported once) the input counts as ended. */
 uz_result uz_pgn_read_game(uz_pgn_reader *r, uz_game *game, uz_diag *diag);
 
+/* With keep, every game returned (read, or refused with an error other than UZ_ERR_IO)
+ * gets its exact bytes in game->raw, so that the spans of all games, one after the other,
+ * are the whole input: the span of a game runs from the end of the previous one (the
+ * start of input for the first) to the first token of the next game. At UZ_DONE, game->raw
+ * holds what follows the last game (raw_len 0 when nothing does). Off by default. */
+void uz_pgn_reader_keep_raw(uz_pgn_reader *r, bool keep);
+
 /* The exact text of the game last returned by uz_pgn_read_game, whether it was read or
  * refused: from its first token to its end (whitespace after it may be included). Valid
  * until the next read. Lets a caller keep a game it cannot handle verbatim. Returns UZ_OK,
@@ -178,6 +192,46 @@ uz_result uz_pgn_reader_last_text(const uz_pgn_reader *r, const char **text, siz
  * - The termination marker ends the movetext; trailing comments follow it; then a blank
  *   line. */
 uz_result uz_pgn_write_game(FILE *out, const uz_game *game);
+
+/* How a program lays out the PGN it writes: what a file written by one program (Lichess,
+ * chess.com, cutechess, pgn-extract, ...) keeps the same from game to game. A game tree
+ * rendered with the right layout gives back the file's bytes; the archive stores the
+ * layout of each game and the (usually empty) difference between that rendering and the
+ * game's real bytes. */
+typedef enum uz_eol { UZ_EOL_LF = 0, UZ_EOL_CRLF = 1, UZ_EOL_CR = 2 } uz_eol;
+
+enum uz_layout_flag {
+    UZ_LAYOUT_ROSTER_FIRST = 1,  /* the seven-tag roster first (export format); else input order */
+    UZ_LAYOUT_NUMBER_SPACE = 2,  /* "1. e4" (else "1.e4") */
+    UZ_LAYOUT_BLACK_NUMBERS = 4, /* "12... Nf6" for a Black move after a comment or variation */
+    UZ_LAYOUT_GLYPHS = 8,        /* NAGs 1-6 as ! ? !! ?? !? ?! glued to their move (else $n) */
+    UZ_LAYOUT_PAREN_SPACE = 16,  /* "( 12... Nf6 )" (else "(12... Nf6)") */
+    UZ_LAYOUT_RESULT_LINE = 32,  /* the termination marker on a line of its own */
+    UZ_LAYOUT_ALL_FLAGS = 63,
+};
+
+typedef struct uz_pgn_layout {
+    uint8_t eol;      /* uz_eol: line ends everywhere, inside comments too */
+    uint8_t flags;    /* uz_layout_flag bits */
+    uint16_t wrap;    /* movetext lines are broken between tokens so that none is longer than
+                         this (a single longer token, e.g. a comment, keeps its own line);
+                         0: the movetext is one line */
+    uint8_t tag_gap;  /* blank lines between the tag section and the movetext */
+    uint8_t end_eols; /* line ends after the game's last token (2: one blank line follows) */
+} uz_pgn_layout;
+
+/* The export format of uz_pgn_write_game: LF, roster first, "1. e4", "1... e5" after
+ * comments, $n, wrap 79, one blank line after the tags and after the game. */
+extern const uz_pgn_layout uz_pgn_layout_export;
+
+/* Renders the game with a layout into a malloc'ed NUL-terminated buffer (*len bytes without
+ * the NUL). A verbatim or text-only game renders as its raw bytes. Returns UZ_OK, UZ_ERR_NOMEM
+ * or UZ_ERR_ARG (a move of the tree is not legal). */
+uz_result uz_pgn_game_render(const uz_game *game, const uz_pgn_layout *layout, char **text, size_t *len);
+
+/* Guesses the layout of a game from its exact bytes (raw, len), as the reader gave them. A
+ * guess: the rendering may still differ from raw in places. */
+void uz_pgn_layout_guess(const uz_game *game, const char *raw, size_t len, uz_pgn_layout *layout);
 
 /* The same text as uz_pgn_write_game, in a malloc'ed NUL-terminated buffer (*len bytes,
  * without the NUL) that the caller frees. The canonical text of a game, e.g. for

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "archive_internal.h"
 
 static const uint8_t header_magic[8] = {0x89, 'U', 'C', 'Z', '\r', '\n', 0x1A, '\n'};
@@ -204,7 +206,28 @@ typedef struct block_entry {
     uint64_t offset;
     uint64_t games;
     uint64_t moves;
+    uint64_t text_digest; /* XXH64 of the block's original text */
 } block_entry;
+
+/* The member digest: XXH64 of the blocks' text digests (little-endian u64 each) in order,
+ * so a block swapped, duplicated or dropped shows even with a rebuilt index. */
+static uint64_t member_digest(const block_entry *blocks, size_t n)
+{
+    XXH64_state_t *st = XXH64_createState();
+    uint64_t h = 0;
+    if (!st)
+        return 0;
+    XXH64_reset(st, 0);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t le[8];
+        for (int k = 0; k < 8; k++)
+            le[k] = (uint8_t)(blocks[i].text_digest >> (8 * k));
+        XXH64_update(st, le, 8);
+    }
+    h = XXH64_digest(st);
+    XXH64_freeState(st);
+    return h;
+}
 
 struct uz_archive_writer {
     FILE *f;
@@ -255,8 +278,8 @@ fail:
     return r;
 }
 
-uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t n_moves, const uz_buf *structure,
-                                 const uint8_t *moves, size_t moves_size, uz_diag *diag)
+uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t n_moves, uint64_t text_digest,
+                                 const uz_buf *structure, const uint8_t *moves, size_t moves_size, uz_diag *diag)
 {
     uz_result r;
     if (n_games == 0 || n_games > MAX_BLOCK_GAMES) {
@@ -279,10 +302,12 @@ uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t 
     if (uz_buf_append(&head, block_magic, 4) || uz_buf_put_varint(&head, n_games) ||
         uz_buf_put_varint(&head, n_moves) || uz_buf_put_varint(&head, method) ||
         uz_buf_put_varint(&head, structure->size) || uz_buf_put_varint(&head, zsize) ||
-        uz_buf_put_varint(&head, moves_size)) {
+        uz_buf_put_varint(&head, moves_size) || uz_buf_reserve(&head, 8)) {
         uz_buf_free(&head);
         goto nomem;
     }
+    put_le(head.data + head.size, text_digest, 8);
+    head.size += 8;
     /* The crc covers the block's sizes too, so that no single damaged byte goes unseen. */
     uint32_t crc = uz_crc32(uz_crc32(uz_crc32(0, head.data + 4, head.size - 4), w->scratch.data, zsize), moves, moves_size);
     uint8_t crc_bytes[4];
@@ -298,7 +323,7 @@ uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t 
         r = write_bytes(w, moves, moves_size, diag);
     if (r != UZ_OK)
         return r;
-    w->blocks[w->n_blocks++] = (block_entry){offset, n_games, n_moves};
+    w->blocks[w->n_blocks++] = (block_entry){offset, n_games, n_moves, text_digest};
     w->games += n_games;
     return UZ_OK;
 nomem:
@@ -317,6 +342,10 @@ uz_result uz_archive_writer_finish(uz_archive_writer *w, uz_diag *diag)
         if (uz_buf_put_varint(&body, w->blocks[i].offset) || uz_buf_put_varint(&body, w->blocks[i].games) ||
             uz_buf_put_varint(&body, w->blocks[i].moves))
             goto out;
+    if (uz_buf_reserve(&body, 8))
+        goto out;
+    put_le(body.data + body.size, member_digest(w->blocks, w->n_blocks), 8);
+    body.size += 8;
     uint8_t crc[4];
     put_le(crc, uz_crc32(0, body.data, body.size), 4);
     if ((r = write_bytes(w, index_magic, 4, diag)) || (r = write_bytes(w, body.data, body.size, diag)) ||
@@ -510,7 +539,13 @@ static uz_result read_index_and_footer(uz_archive_reader *r, uz_diag *diag)
         if (res == UZ_OK && (v[0] != r->blocks[i].offset || v[1] != r->blocks[i].games || v[2] != r->blocks[i].moves))
             res = corrupt(diag, r->offset, "index does not match the blocks");
     }
-    uint8_t crc[4], footer[UZ_ARCHIVE_FOOTER_SIZE];
+    uint8_t digest[8], crc[4], footer[UZ_ARCHIVE_FOOTER_SIZE];
+    if (res == UZ_OK)
+        res = read_exact(r, digest, 8, diag, "index");
+    if (res == UZ_OK)
+        res = uz_buf_append(&raw, digest, 8) == UZ_OK ? UZ_OK : UZ_ERR_NOMEM;
+    if (res == UZ_OK && get_le(digest, 8) != member_digest(r->blocks, r->n_blocks))
+        res = corrupt(diag, r->offset, "the member's blocks do not match its digest (blocks swapped, duplicated or dropped)");
     if (res == UZ_OK)
         res = read_exact(r, crc, 4, diag, "index checksum");
     if (res == UZ_OK && get_le(crc, 4) != uz_crc32(0, raw.data, raw.size))
@@ -532,8 +567,8 @@ static uz_result read_index_and_footer(uz_archive_reader *r, uz_diag *diag)
 static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archive_block *block, uz_diag *diag)
 {
     uint64_t n_games, n_moves, method, raw_size, zsize, moves_size;
-    uint8_t head_bytes[60];
-    uz_buf head = {head_bytes, 0, sizeof head_bytes}; /* six varints fit: never reallocated */
+    uint8_t head_bytes[72];
+    uz_buf head = {head_bytes, 0, sizeof head_bytes}; /* six varints and the digest fit: never reallocated */
     uz_result res;
     if ((res = read_varint(r, &n_games, &head, diag, "block header")) || (res = read_varint(r, &n_moves, &head, diag, "block header")) ||
         (res = read_varint(r, &method, &head, diag, "block header")) ||
@@ -543,7 +578,11 @@ static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archiv
     if (n_games == 0 || n_games > MAX_BLOCK_GAMES || raw_size > MAX_BLOCK_BYTES || zsize > MAX_BLOCK_BYTES ||
         moves_size > MAX_BLOCK_BYTES)
         return corrupt(diag, start, "impossible block sizes");
-    uint8_t crc[4];
+    uint8_t crc[4], digest[8];
+    if ((res = read_exact(r, digest, 8, diag, "block header")))
+        return res;
+    memcpy(head.data + head.size, digest, 8);
+    head.size += 8;
     if ((res = read_exact(r, crc, 4, diag, "block checksum")) || (res = read_into(r, &r->zbuf, zsize, diag, "block")) ||
         (res = read_into(r, &block->moves, moves_size, diag, "block")))
         return res;
@@ -562,6 +601,7 @@ static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archiv
     block->structure.size = got;
     block->n_games = (size_t)n_games;
     block->n_moves = n_moves;
+    block->text_digest = get_le(digest, 8);
     block->struct_stored = zsize;
     block->offset = start;
     block->stored_size = r->offset - start;
@@ -596,7 +636,7 @@ uz_result uz_archive_read_block(uz_archive_reader *r, uz_archive_block *block, u
         r->blocks = b;
         r->cap_blocks = cap;
     }
-    r->blocks[r->n_blocks++] = (block_entry){start - r->member_start, block->n_games, block->n_moves};
+    r->blocks[r->n_blocks++] = (block_entry){start - r->member_start, block->n_games, block->n_moves, block->text_digest};
     r->games += block->n_games;
     return UZ_OK;
 }
@@ -673,7 +713,9 @@ static uz_result map_member(FILE *f, const char *name, uint64_t end, member_map 
         games += res == UZ_OK ? m->blocks[i].games : 0;
         m->n_blocks = (size_t)i + 1;
     }
-    uint8_t crc[4];
+    uint8_t digest[8], crc[4];
+    if (res == UZ_OK && (res = read_exact(&rd, digest, 8, diag, "index")) == UZ_OK)
+        res = uz_buf_append(&raw, digest, 8) == UZ_OK ? UZ_OK : UZ_ERR_NOMEM;
     if (res == UZ_OK)
         res = read_exact(&rd, crc, 4, diag, "index checksum");
     if (res == UZ_OK && (get_le(crc, 4) != uz_crc32(0, raw.data, raw.size) || games != m->games))

@@ -6,15 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ucizip/archive.h"
+#include "game_text.h"
 
 #define MAX_TEXT (16u << 20)    /* one tag value or comment */
 #define MAX_COUNT (1u << 20)    /* tag names, tags, comments, NAGs or variations in one list */
 #define MAX_DEPTH 256           /* nesting of variations */
 
 enum node_flag { NODE_NULL = 1, NODE_NAGS = 2, NODE_COMMENTS = 4, NODE_VARIATIONS = 8 };
-enum game_flag { GAME_HAS_FEN = 1, GAME_RESULT_SHIFT = 1, GAME_VERBATIM = 8 };
-enum section { SEC_NAMES, SEC_RECORDS, SEC_VALUES, SEC_COMMENTS, N_SECTIONS };
+enum game_flag { GAME_HAS_FEN = 1, GAME_RESULT_SHIFT = 1, GAME_VERBATIM = 8, GAME_TEXT_ONLY = 16 };
+enum section { SEC_NAMES, SEC_RECORDS, SEC_VALUES, SEC_COMMENTS, SEC_TEXT, N_SECTIONS };
 
 /* ---- writing ---- */
 
@@ -106,14 +106,14 @@ static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_le
     uz_result r = uz_buf_put_varint(b, moves_len);
     if (r == UZ_OK)
         r = uz_buf_append(b, crc_bytes, 4);
-    if (game->verbatim) {
-        /* No tags, the verbatim flag, the text in the comments section. */
+    if (game->verbatim || game->text_only) {
+        /* No tags, the flag, the exact bytes in the comments section. */
         if (r == UZ_OK)
             r = uz_buf_put_varint(b, 0);
         if (r == UZ_OK)
-            r = uz_buf_put_varint(b, GAME_VERBATIM);
+            r = uz_buf_put_varint(b, game->verbatim ? GAME_VERBATIM : GAME_TEXT_ONLY);
         if (r == UZ_OK)
-            r = uz_buf_put_string(&w->sec[SEC_COMMENTS], game->verbatim, game->verbatim_len);
+            r = uz_buf_put_string(&w->sec[SEC_COMMENTS], game->raw ? game->raw : "", game->raw_len);
         return r;
     }
     if (r == UZ_OK)
@@ -141,10 +141,10 @@ static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_le
 }
 
 uz_result uz_block_struct_write(uz_buf *out, const uz_game *games, size_t n, const size_t *moves_lens,
-                                const uint32_t *crcs)
+                                const uint32_t *crcs, const uz_buf *text_records)
 {
     struct_writer w = {0};
-    uz_result r = UZ_OK;
+    uz_result r = text_records ? uz_buf_append(&w.sec[SEC_TEXT], text_records->data, text_records->size) : UZ_OK;
     for (size_t i = 0; i < n && r == UZ_OK; i++)
         r = put_game(&w, &games[i], moves_lens[i], crcs[i]);
     if (r == UZ_OK)
@@ -300,8 +300,10 @@ static uz_result get_line(struct_reader *sr, uz_line *line, int depth)
 
 /* One game's record; its tag name indexes go to names[] (n_tags of them). */
 static uz_result get_game(struct_reader *sr, uz_game *game, size_t n_names, size_t *moves_len, uint32_t *crc,
-                          uint32_t **names, size_t *n_tags)
+                          uint32_t **names, size_t *n_tags, const uint8_t **text_rec, size_t *text_rec_len)
 {
+    *text_rec = NULL;
+    *text_rec_len = 0;
     uz_cursor *c = &sr->sec[SEC_RECORDS];
     uint64_t len, flags;
     uz_result r;
@@ -320,15 +322,23 @@ static uz_result get_game(struct_reader *sr, uz_game *game, size_t n_names, size
             return UZ_ERR_CORRUPT;
         (*names)[i] = (uint32_t)k;
     }
-    if (uz_cursor_varint(c, &flags) != UZ_OK || (flags > 7 && flags != GAME_VERBATIM))
+    if (uz_cursor_varint(c, &flags) != UZ_OK || (flags > 7 && flags != GAME_VERBATIM && flags != GAME_TEXT_ONLY))
         return UZ_ERR_CORRUPT;
-    if (flags == GAME_VERBATIM) {
+    if (flags == GAME_VERBATIM || flags == GAME_TEXT_ONLY) {
         const uint8_t *text;
         size_t len;
-        if (*n_tags != 0 || *moves_len != 0 || get_bytes(&sr->sec[SEC_COMMENTS], &text, &len) != UZ_OK)
+        if (*n_tags != 0 || *moves_len != 0 || uz_cursor_string(&sr->sec[SEC_COMMENTS], MAX_TEXT, &text, &len) != UZ_OK)
             return UZ_ERR_CORRUPT;
-        return uz_game_set_verbatim(game, (const char *)text, len);
+        r = uz_game_set_verbatim(game, (const char *)text, len);
+        game->verbatim = flags == GAME_VERBATIM;
+        game->text_only = flags == GAME_TEXT_ONLY;
+        return r;
     }
+    /* Where the game's text record starts; checked here, used once the moves are known. */
+    *text_rec = sr->sec[SEC_TEXT].p;
+    if (uz__game_text_skip(&sr->sec[SEC_TEXT]) != UZ_OK)
+        return UZ_ERR_CORRUPT;
+    *text_rec_len = (size_t)(sr->sec[SEC_TEXT].p - *text_rec);
     game->result = (uz_game_result)(flags >> GAME_RESULT_SHIFT);
     game->has_fen = flags & GAME_HAS_FEN;
     if (game->has_fen) {
@@ -355,7 +365,7 @@ typedef struct column {
 } column;
 
 uz_result uz_block_struct_read(const uint8_t *data, size_t size, uz_game *games, size_t n, size_t *moves_lens,
-                               uint32_t *crcs, uz_diag *diag)
+                               uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens, uz_diag *diag)
 {
     struct_reader sr;
     static const uint8_t empty[1];
@@ -405,13 +415,15 @@ uz_result uz_block_struct_read(const uint8_t *data, size_t size, uz_game *games,
         goto out;
     /* Game records (comments are read from their stream as the records need them). */
     for (size_t i = 0; i < n; i++) {
-        if ((r = get_game(&sr, &games[i], n_names, &moves_lens[i], &crcs[i], &tag_names[i], &n_tags[i])) != UZ_OK)
+        if ((r = get_game(&sr, &games[i], n_names, &moves_lens[i], &crcs[i], &tag_names[i], &n_tags[i], &text_recs[i],
+                          &text_rec_lens[i])) != UZ_OK)
             goto out;
         for (size_t t = 0; t < n_tags[i]; t++)
             cols[tag_names[i][t]].left++;
     }
     r = UZ_ERR_CORRUPT;
-    if (sr.sec[SEC_RECORDS].p != sr.sec[SEC_RECORDS].end || sr.sec[SEC_COMMENTS].p != sr.sec[SEC_COMMENTS].end)
+    if (sr.sec[SEC_RECORDS].p != sr.sec[SEC_RECORDS].end || sr.sec[SEC_COMMENTS].p != sr.sec[SEC_COMMENTS].end ||
+        sr.sec[SEC_TEXT].p != sr.sec[SEC_TEXT].end)
         goto out;
     /* Columns: find where each starts, then hand the values out in game order. */
     for (size_t k = 0; k < n_names; k++) {

@@ -234,13 +234,35 @@ long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
     size_t n = 0;
     if (src->max_games > 0 && cap > (size_t)(src->max_games - src->games))
         cap = (size_t)(src->max_games - src->games);
+    uz_pgn_reader_keep_raw(src->reader, src->exact);
     while (n < cap) {
         uz_diag diag = {0};
         uz_result r = uz_pgn_read_game(src->reader, &games[n], &diag);
-        if (r == UZ_DONE)
+        if (r == UZ_DONE) {
+            /* Bytes after the last game come back as they are. */
+            if (src->exact && !src->tail_done && games[n].raw_len > 0) {
+                games[n].text_only = true;
+                n++;
+            }
+            src->tail_done = true;
             break;
+        }
         const char *text;
         size_t len;
+        if (src->exact && r != UZ_OK && r != UZ_ERR_IO && r != UZ_ERR_NOMEM && games[n].raw) {
+            games[n].verbatim = true;
+            if (src->verbatim++ == 0) {
+                char *skipped = strstr(diag.message, "; game skipped");
+                if (skipped)
+                    *skipped = 0;
+                snprintf(diag.message + strlen(diag.message), sizeof diag.message - strlen(diag.message),
+                         ": game kept as text (so are any others)");
+                cli_report(src->name, &diag);
+            }
+            n++;
+            src->games++;
+            continue;
+        }
         if (r == UZ_ERR_UNSUPPORTED && src->keep_verbatim &&
             uz_pgn_reader_last_text(src->reader, &text, &len) == UZ_OK &&
             uz_game_set_verbatim(&games[n], text, len) == UZ_OK) {
@@ -276,7 +298,8 @@ int cli_source_close(cli_game_source *src)
 {
     int status = 0;
     if (src->verbatim)
-        cli_error("%s: %ld game%s of unsupported variants kept as text, moves not coded", src->name, src->verbatim,
+        cli_error("%s: %ld game%s that could not be replayed (unsupported variants, bad moves or syntax) kept as text, "
+                  "moves not coded", src->name, src->verbatim,
                   src->verbatim == 1 ? "" : "s");
     if (src->skipped) {
         cli_error("%s: %ld game%s skipped because of errors", src->name, src->skipped, src->skipped == 1 ? "" : "s");

@@ -62,7 +62,11 @@ typedef struct cli_game_source {
     uz_pgn_reader *reader;
     bool keep_going; /* skip bad games (each reported) instead of stopping */
     bool keep_verbatim; /* return games of unsupported variants as verbatim text */
+    bool exact;      /* keep every game's exact bytes (game->raw); any game that cannot be
+                        read is returned as verbatim text, and the input's tail (what
+                        follows the last game) as a text-only game */
     long verbatim;   /* games returned as verbatim text */
+    bool tail_done;  /* the tail was returned (exact) */
     long max_games;  /* stop after this many games (0: no limit) */
     long games;      /* games read so far */
     long skipped;    /* bad games skipped */

@@ -19,7 +19,10 @@ static const char compress_usage[] =
     "  -o, --output FILE   archive to write (default: IN.pgn.ucz; stdout for stdin)\n"
     "  -f, --force         overwrite OUT if it exists\n"
     "  --max-games N       only the first N games\n"
-    "  -k, --keep-going    skip bad games (each reported; they are NOT in the archive)\n"
+    "  -k, --keep-going    with --canonical: skip bad games (each reported; they are NOT in\n"
+    "                      the archive); without it bad games are kept as text anyway\n"
+    "  --canonical         store the games in PGN export format instead of their exact\n"
+    "                      bytes (layout not kept; games that cannot be read stop the run)\n"
     "  --progress          progress on stderr even when it is not a terminal\n"
     "  -q, --quiet         no summary line\n"
     "  --fit-k             fit the model (k, floor, rank, decay) to IN in a first pass and\n"
@@ -40,10 +43,10 @@ static int compress_block(uz_pool *pool, const uz_model *model, uz_encoder *enc,
 {
     uz_buf structure = {0}, moves = {0};
     uz_diag diag = {0};
-    uint64_t n_moves;
-    uz_result r = uz_block_encode(pool, model, enc, games, n, &structure, &moves, &n_moves, &diag);
+    uint64_t n_moves, digest;
+    uz_result r = uz_block_encode(pool, model, enc, games, n, &structure, &moves, &n_moves, &digest, &diag);
     if (r == UZ_OK)
-        r = uz_archive_write_block(w, n, n_moves, &structure, moves.data, moves.size, &diag);
+        r = uz_archive_write_block(w, n, n_moves, digest, &structure, moves.data, moves.size, &diag);
     if (r == UZ_OK) {
         t->games += (long)n;
         t->moves += (long)n_moves;
@@ -151,12 +154,12 @@ int cmd_compress(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
         {"keep-going", no_argument, NULL, 'k'},   {"max-games", required_argument, NULL, 'm'},   {"progress", no_argument, NULL, 'p'},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-        {"fit-k", no_argument, NULL, 'F'},
+        {"fit-k", no_argument, NULL, 'F'},        {"canonical", no_argument, NULL, 'C'},
         CLI_ENGINE_OPTIONS,                       CLI_MODEL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     const char *out_path = NULL;
-    bool force = false, keep_going = false, progress = false, quiet = false, fit = false;
+    bool force = false, keep_going = false, progress = false, quiet = false, fit = false, canonical = false;
     long max_games = 0;
     cli_engine_opts eo;
     cli_model_opts mo;
@@ -174,6 +177,7 @@ int cmd_compress(int argc, char **argv)
         case 'o': out_path = optarg; break;
         case 'f': force = true; break;
         case 'k': keep_going = true; break;
+        case 'C': canonical = true; break;
         case 'm':
             if (cli_parse_long("--max-games", optarg, 1, 1L << 40, &max_games))
                 return CLI_EXIT_USAGE;
@@ -228,6 +232,7 @@ int cmd_compress(int argc, char **argv)
     if (cli_source_open(&src, in_path, keep_going) != 0)
         goto free_arrays;
     src.max_games = max_games;
+    src.exact = !canonical;
     src.keep_verbatim = true;
     if (cli_pool_open(&eo, &pool) != 0)
         goto close_source;
@@ -238,6 +243,7 @@ int cmd_compress(int argc, char **argv)
         if (cli_source_open(&src, in_path, keep_going) != 0)
             goto close_pool_only;
         src.max_games = max_games;
+        src.exact = !canonical;
         src.keep_verbatim = true;
         uz_model_init(&model, &mo.params);
     }
@@ -306,7 +312,8 @@ static void on_decode_progress(void *user, uint64_t games, uint64_t moves, uint6
 }
 
 /* Decodes every member of in, writing PGN to out (NULL: check only). */
-static int decode_all(FILE *in, const char *name, FILE *out, const cli_engine_opts *eo, bool progress, long *games_out)
+static int decode_all(FILE *in, const char *name, FILE *out, bool canonical, const cli_engine_opts *eo, bool progress,
+                      long *games_out)
 {
     uz_engine_settings base;
     if (cli_engine_settings(eo, &base) != 0)
@@ -317,7 +324,8 @@ static int decode_all(FILE *in, const char *name, FILE *out, const cli_engine_op
     uint64_t games = 0;
     int workers = eo->workers > 0 ? (int)eo->workers : cli_default_workers();
     uz_member_decoder md = {0};
-    uz_result r = uz_archive_decode(in, name, out, &md, &base, workers, on_decode_progress, &prog, &games, &diag);
+    uz_result r = uz_archive_decode(in, name, out, canonical, &md, &base, workers, on_decode_progress, &prog, &games,
+                                    &diag);
     uz_member_decoder_close(&md);
     cli_progress_done(&prog);
     if (r != UZ_OK) {
@@ -332,14 +340,16 @@ static const char decompress_usage[] =
     "usage: ucizip decompress [IN.ucz|-] [-o OUT.pgn|-] [options]\n"
     "  -o, --output FILE   PGN to write (default: IN without .ucz; stdout for stdin)\n"
     "  -f, --force         overwrite OUT if it exists\n"
-    "  --progress          progress on stderr even when it is not a terminal\n" CLI_ENGINE_HELP
+    "  --progress          progress on stderr even when it is not a terminal\n"
+    "  --canonical         write the games in PGN export format, not the input's exact bytes\n" CLI_ENGINE_HELP
     "The engine must give the same fingerprint as the one that made the archive.\n";
 
 static int parse_decode_args(int argc, char **argv, const char *usage, const char **out_path, bool *force,
-                             bool *progress, cli_engine_opts *eo, long *game)
+                             bool *progress, bool *canonical, cli_engine_opts *eo, long *game)
 {
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
+        {"canonical", no_argument, NULL, 'C'},
         {"progress", no_argument, NULL, 'p'},     {"game", required_argument, NULL, 'g'},
         {"help", no_argument, NULL, 'h'},         CLI_ENGINE_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -366,6 +376,11 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
             break;
         case 'f': *force = true; break;
         case 'p': *progress = true; break;
+        case 'C':
+            if (!canonical)
+                goto usage;
+            *canonical = true;
+            break;
         case 'g':
             if (!game || cli_parse_long("--game", optarg, 1, 1L << 40, game))
                 goto usage;
@@ -385,7 +400,8 @@ int cmd_decompress(int argc, char **argv)
     const char *out_path = NULL;
     bool force = false, progress = false;
     cli_engine_opts eo;
-    int a = parse_decode_args(argc, argv, decompress_usage, &out_path, &force, &progress, &eo, NULL);
+    bool canonical = false;
+    int a = parse_decode_args(argc, argv, decompress_usage, &out_path, &force, &progress, &canonical, &eo, NULL);
     if (a)
         return a < 0 ? CLI_EXIT_OK : a;
     if (argc - optind > 1) {
@@ -411,7 +427,7 @@ int cmd_decompress(int argc, char **argv)
         goto done;
     if (cli_output_open(&out, out_path, force) != 0)
         goto close_in;
-    if (decode_all(in, name, out.f, &eo, progress, &games) != 0) {
+    if (decode_all(in, name, out.f, canonical, &eo, progress, &games) != 0) {
         cli_output_abort(&out);
         goto close_in;
     }
@@ -432,7 +448,7 @@ int cmd_verify(int argc, char **argv)
 {
     bool force = false, progress = false;
     cli_engine_opts eo;
-    int a = parse_decode_args(argc, argv, verify_usage, NULL, &force, &progress, &eo, NULL);
+    int a = parse_decode_args(argc, argv, verify_usage, NULL, &force, &progress, NULL, &eo, NULL);
     if (a)
         return a < 0 ? CLI_EXIT_OK : a;
     if (argc - optind != 1) {
@@ -444,7 +460,7 @@ int cmd_verify(int argc, char **argv)
     if (!in)
         return CLI_EXIT_FAIL;
     long games = 0;
-    int r = decode_all(in, name, NULL, &eo, progress, &games);
+    int r = decode_all(in, name, NULL, false, &eo, progress, &games);
     cli_close_input(in);
     if (r != 0)
         return CLI_EXIT_FAIL;
@@ -454,7 +470,8 @@ int cmd_verify(int argc, char **argv)
 
 static const char extract_usage[] =
     "usage: ucizip extract ARCHIVE --game N [-o OUT|-] [options]\n"
-    "Decodes game N (1-based) alone, without decoding the games before it.\n" CLI_ENGINE_HELP;
+    "Decodes game N (1-based) alone, without decoding the games before it: its exact\n"
+    "bytes, or its export-format text with --canonical.\n" CLI_ENGINE_HELP;
 
 int cmd_extract(int argc, char **argv)
 {
@@ -462,7 +479,8 @@ int cmd_extract(int argc, char **argv)
     bool force = false, progress = false;
     long game_no = 0;
     cli_engine_opts eo;
-    int a = parse_decode_args(argc, argv, extract_usage, &out_path, &force, &progress, &eo, &game_no);
+    bool canonical = false;
+    int a = parse_decode_args(argc, argv, extract_usage, &out_path, &force, &progress, &canonical, &eo, &game_no);
     if (a)
         return a < 0 ? CLI_EXIT_OK : a;
     if (argc - optind != 1 || game_no < 1) {
@@ -496,7 +514,8 @@ int cmd_extract(int argc, char **argv)
     }
     if (cli_output_open(&out, out_path, force) != 0)
         goto out;
-    if (uz_pgn_write_game(out.f, &game) != UZ_OK) {
+    if ((canonical ? uz_pgn_write_game(out.f, &game)
+                   : game.raw_len && fwrite(game.raw, 1, game.raw_len, out.f) != game.raw_len ? UZ_ERR_IO : UZ_OK) != UZ_OK) {
         cli_error("write error");
         cli_output_abort(&out);
         goto out;

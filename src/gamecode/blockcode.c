@@ -2,16 +2,61 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "ucizip/blockcode.h"
 
-uz_result uz_game_canonical_crc(const uz_game *game, uint32_t *crc)
+/* Longest text rebuilt for one game (the PGN reader's limit on a game). */
+#define MAX_GAME_TEXT UZ_PGN_MAX_GAME_BYTES
+
+/* Gives a game without exact bytes (one built in memory) its export-format text as such. */
+static uz_result ensure_raw(uz_game *game)
 {
-    char *text = NULL;
-    size_t size = 0;
-    uz_result r = uz_pgn_game_to_string(game, &text, &size);
-    if (r == UZ_OK)
-        *crc = uz_crc32(0, text, size);
-    free(text);
+    if (game->raw || game->text_only)
+        return UZ_OK;
+    char *text;
+    size_t len;
+    uz_result r = uz_pgn_game_to_string(game, &text, &len);
+    if (r == UZ_OK) {
+        game->raw = text;
+        game->raw_len = len;
+    }
+    return r;
+}
+
+/* Text records of the block's games; a game whose rendering is too far from its bytes
+ * becomes a verbatim game (its moves are then not coded). */
+static uz_result encode_texts(uz_game *games, size_t n, uz_buf *records, uint32_t *crcs, uint64_t *digest)
+{
+    uz_pgn_layout prev;
+    bool have_prev = false;
+    XXH64_state_t *st = XXH64_createState();
+    uz_result r = st ? UZ_OK : UZ_ERR_NOMEM;
+    if (st)
+        XXH64_reset(st, 0);
+    for (size_t i = 0; i < n && r == UZ_OK; i++) {
+        uz_game *g = &games[i];
+        if ((r = ensure_raw(g)) != UZ_OK)
+            break;
+        if (!g->verbatim && !g->text_only) {
+            r = uz_game_text_encode(g, &prev, &have_prev, records);
+            if (r == UZ_ERR_LIMIT) {
+                char *raw = g->raw;
+                size_t len = g->raw_len;
+                g->raw = NULL;
+                r = uz_game_set_verbatim(g, raw, len);
+                free(raw);
+            }
+        }
+        if (r != UZ_OK)
+            break;
+        crcs[i] = uz_crc32(0, g->raw, g->raw_len);
+        XXH64_update(st, g->raw ? g->raw : "", g->raw_len);
+    }
+    if (st) {
+        *digest = XXH64_digest(st);
+        XXH64_freeState(st);
+    }
     return r;
 }
 
@@ -25,8 +70,9 @@ static uint64_t count_moves(const uz_line *line)
 }
 
 uz_result uz_block_encode(uz_pool *pool, const uz_model *model, uz_encoder *enc, uz_game *games, size_t n,
-                          uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uz_diag *diag)
+                          uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uint64_t *text_digest, uz_diag *diag)
 {
+    uz_buf texts = {0};
     uz_walk *walks = calloc(n ? n : 1, sizeof *walks);
     size_t *lens = calloc(n ? n : 1, sizeof *lens);
     uint32_t *crcs = calloc(n ? n : 1, sizeof *crcs);
@@ -35,6 +81,9 @@ uz_result uz_block_encode(uz_pool *pool, const uz_model *model, uz_encoder *enc,
     *n_moves = 0;
     if (!walks || !lens || !crcs)
         goto out;
+    if ((r = encode_texts(games, n, &texts, crcs, text_digest)) != UZ_OK)
+        goto out;
+    r = UZ_ERR_NOMEM;
     for (; made < n; made++)
         if (uz_walk_init(&walks[made], &games[made]) != UZ_OK)
             goto out;
@@ -44,11 +93,11 @@ uz_result uz_block_encode(uz_pool *pool, const uz_model *model, uz_encoder *enc,
         const uint8_t *data;
         uz_encoder_reset(enc);
         if ((r = uz_encode_walk(model, enc, &walks[i])) != UZ_OK || (r = uz_encoder_finish(enc, &data, &lens[i])) != UZ_OK ||
-            (r = uz_game_canonical_crc(&games[i], &crcs[i])) != UZ_OK || (r = uz_buf_append(moves, data, lens[i])) != UZ_OK)
+            (r = uz_buf_append(moves, data, lens[i])) != UZ_OK)
             goto out;
         *n_moves += count_moves(&games[i].main);
     }
-    r = uz_block_struct_write(structure, games, n, lens, crcs);
+    r = uz_block_struct_write(structure, games, n, lens, crcs, &texts);
 out:
     if (r != UZ_OK)
         uz_diag_set(diag, r, 0, 0, "%s while coding games", uz_result_str(r));
@@ -58,6 +107,7 @@ out_reported:
     free(walks);
     free(lens);
     free(crcs);
+    uz_buf_free(&texts);
     return r;
 }
 
@@ -181,13 +231,17 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
     size_t *sizes = calloc(n, sizeof *sizes);
     uint32_t *crcs = calloc(n, sizeof *crcs);
     uz_result *results = calloc(n, sizeof *results);
-    if (!all || !streams || !sizes || !crcs || !results) {
+    const uint8_t **text_recs = calloc(n, sizeof *text_recs);
+    size_t *text_lens = calloc(n, sizeof *text_lens);
+    uz_buf text = {0};
+    if (!all || !streams || !sizes || !crcs || !results || !text_recs || !text_lens) {
         uz_diag_set(diag, r, 0, 0, "out of memory");
         goto out;
     }
     for (size_t i = 0; i < n; i++)
         uz_game_init(&all[i]);
-    r = uz_block_struct_read(block->structure.data, block->structure.size, all, n, sizes, crcs, diag);
+    r = uz_block_struct_read(block->structure.data, block->structure.size, all, n, sizes, crcs, text_recs, text_lens,
+                             diag);
     if (r == UZ_ERR_NOMEM)
         goto out;
     if (r != UZ_OK) {
@@ -216,16 +270,45 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
     if ((r = uz_decode_games(md->pool, &md->model, md->coder, games, streams + first, sizes + first, count, results,
                              diag)) != UZ_OK)
         goto out;
+    /* Each game's exact bytes: its tree rendered with its layout, then patched. */
     for (size_t i = 0; i < count; i++) {
-        uint32_t crc = 0;
-        if (results[i] == UZ_OK && (r = uz_game_canonical_crc(&games[i], &crc)) != UZ_OK) {
+        if (results[i] != UZ_OK) {
+            r = corrupt_game(diag, block, game_base + first + i + 1, "its move stream does not decode");
+            goto out;
+        }
+        if (text_recs[first + i]) {
+            r = uz_game_text_decode(&games[i], text_recs[first + i], text_lens[first + i], MAX_GAME_TEXT, &text);
+            if (r == UZ_OK)
+                r = uz_game_set_raw(&games[i], (const char *)text.data, text.size);
+            if (r == UZ_ERR_NOMEM) {
+                uz_diag_set(diag, r, 0, 0, "out of memory");
+                goto out;
+            }
+            if (r != UZ_OK) {
+                r = corrupt_game(diag, block, game_base + first + i + 1, "its text record does not fit the game");
+                goto out;
+            }
+        }
+        if (uz_crc32(0, games[i].raw, games[i].raw_len) != crcs[first + i]) {
+            r = corrupt_game(diag, block, game_base + first + i + 1, "the decoded game does not match its checksum");
+            goto out;
+        }
+    }
+    /* The whole block decoded: its text must be the original's, byte for byte. */
+    if (first == 0 && count == n) {
+        XXH64_state_t *st = XXH64_createState();
+        if (!st) {
+            r = UZ_ERR_NOMEM;
             uz_diag_set(diag, r, 0, 0, "out of memory");
             goto out;
         }
-        if (results[i] != UZ_OK || crc != crcs[first + i]) {
-            r = corrupt_game(diag, block, game_base + first + i + 1,
-                             results[i] != UZ_OK ? "its move stream does not decode"
-                                                 : "the decoded game does not match its checksum");
+        XXH64_reset(st, 0);
+        for (size_t i = 0; i < n; i++)
+            XXH64_update(st, games[i].raw ? games[i].raw : "", games[i].raw_len);
+        uint64_t digest = XXH64_digest(st);
+        XXH64_freeState(st);
+        if (digest != block->text_digest) {
+            r = corrupt_game(diag, block, game_base + 1, "the block's text does not match its digest");
             goto out;
         }
     }
@@ -238,10 +321,21 @@ out:
     free(sizes);
     free(crcs);
     free(results);
+    free(text_recs);
+    free(text_lens);
+    uz_buf_free(&text);
     return r;
 }
 
-uz_result uz_archive_decode(FILE *in, const char *name, FILE *out, uz_member_decoder *md,
+/* Writes a decoded game: its exact bytes, or its export-format text. */
+static uz_result write_decoded(FILE *out, const uz_game *game, bool canonical)
+{
+    if (canonical)
+        return uz_pgn_write_game(out, game);
+    return game->raw_len && fwrite(game->raw, 1, game->raw_len, out) != game->raw_len ? UZ_ERR_IO : UZ_OK;
+}
+
+uz_result uz_archive_decode(FILE *in, const char *name, FILE *out, bool canonical, uz_member_decoder *md,
                             const uz_engine_settings *base, int workers, uz_progress_fn progress, void *user,
                             uint64_t *games, uz_diag *diag)
 {
@@ -276,7 +370,7 @@ uz_result uz_archive_decode(FILE *in, const char *name, FILE *out, uz_member_dec
             if ((r = uz_block_decode(md, &block, 0, block.n_games, decoded, *games, diag)) != UZ_OK)
                 goto out;
             for (size_t i = 0; out && i < block.n_games; i++)
-                if ((r = uz_pgn_write_game(out, &decoded[i])) != UZ_OK) {
+                if ((r = write_decoded(out, &decoded[i], canonical)) != UZ_OK) {
                     uz_diag_set(diag, r, 0, 0, "write error");
                     goto out;
                 }

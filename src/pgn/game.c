@@ -190,26 +190,32 @@ void uz_game_clear(uz_game *game)
     free(game->tags);
     line_free(&game->main);
     free_strings(game->trailing_comments, game->n_trailing_comments);
-    free(game->verbatim);
+    free(game->raw);
     uz_game_init(game);
+}
+
+uz_result uz_game_set_raw(uz_game *game, const char *text, size_t len)
+{
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return UZ_ERR_NOMEM;
+    if (len)
+        memcpy(copy, text, len);
+    copy[len] = 0;
+    free(game->raw);
+    game->raw = copy;
+    game->raw_len = len;
+    return UZ_OK;
 }
 
 uz_result uz_game_set_verbatim(uz_game *game, const char *text, size_t len)
 {
+    long number = game->number, first_line = game->first_line;
     uz_game_clear(game);
-    char *copy = malloc(len + 1);
-    if (!copy)
-        return UZ_ERR_NOMEM;
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++)
-        if (!(text[i] == '\r' && i + 1 < len && text[i + 1] == '\n'))
-            copy[n++] = text[i];
-    while (n > 0 && (copy[n - 1] == ' ' || copy[n - 1] == '\t' || copy[n - 1] == '\r' || copy[n - 1] == '\n'))
-        n--;
-    copy[n] = 0;
-    game->verbatim = copy;
-    game->verbatim_len = n;
-    return UZ_OK;
+    game->number = number;
+    game->first_line = first_line;
+    game->verbatim = true;
+    return uz_game_set_raw(game, text, len);
 }
 
 /* ---- queries ---- */
@@ -302,9 +308,9 @@ static bool position_equal(const uz_position *a, const uz_position *b)
 
 bool uz_game_equal(const uz_game *a, const uz_game *b)
 {
-    if (a->verbatim || b->verbatim)
-        return a->verbatim && b->verbatim && a->verbatim_len == b->verbatim_len &&
-               memcmp(a->verbatim, b->verbatim, a->verbatim_len) == 0;
+    if (a->verbatim || b->verbatim || a->text_only || b->text_only)
+        return a->verbatim == b->verbatim && a->text_only == b->text_only && a->raw_len == b->raw_len &&
+               (a->raw_len == 0 || memcmp(a->raw, b->raw, a->raw_len) == 0);
     return a->result == b->result && a->has_fen == b->has_fen && position_equal(&a->start, &b->start) &&
            tags_equal(a, b) && line_equal(&a->main, &b->main) &&
            strings_equal(a->trailing_comments, a->n_trailing_comments, b->trailing_comments,

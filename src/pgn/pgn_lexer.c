@@ -361,6 +361,14 @@ void uz__lex_next(uz__lexer *lx, uz__token *tok, bool discard)
         tok->code = UZ_ERR_SYNTAX;
         return;
     }
+    /* Keep the text NUL-terminated (an empty string too: its buffer may hold the previous
+     * token's bytes, which must not show through). */
+    if (lx->text.data || lx->text.len == 0) {
+        if (uz__buf_putc(&lx->text, '\0') == UZ_OK)
+            lx->text.len--;
+        else if (tok->type != UZ__TOK_ERROR)
+            set_error(tok, UZ_ERR_NOMEM, "out of memory");
+    }
     tok->text = lx->text.data ? lx->text.data : "";
     tok->len = lx->text.len;
     lx->line_has_token = true; /* also after a multi-line comment: its end line has a token */

@@ -32,6 +32,8 @@ struct uz_pgn_reader {
     uz__buf raw;
     unsigned long long raw_base;               /* offset of raw.data[0] in the input */
     unsigned long long text_start, text_end;   /* the last game's text: [start, end) */
+    unsigned long long span_start;             /* the last game's span: [span_start, text_end) */
+    bool keep_raw;                             /* give every game its span in game->raw */
 };
 
 /* ---- reader lifetime ---- */
@@ -87,6 +89,23 @@ uz_result uz_pgn_reader_last_text(const uz_pgn_reader *r, const char **text, siz
     *text = r->raw.data ? r->raw.data + (r->text_start - r->raw_base) : "";
     *len = (size_t)(r->text_end - r->text_start);
     return UZ_OK;
+}
+
+void uz_pgn_reader_keep_raw(uz_pgn_reader *r, bool keep)
+{
+    r->keep_raw = keep;
+}
+
+/* Copies the bytes [r->span_start, end) of the input into game->raw. */
+static uz_result keep_span(uz_pgn_reader *r, uz_game *game, unsigned long long end)
+{
+    if (!r->keep_raw)
+        return UZ_OK;
+    if (r->lx.record_failed || r->span_start < r->raw_base || end < r->span_start ||
+        end - r->raw_base > r->raw.len)
+        return UZ_ERR_NOMEM;
+    size_t len = (size_t)(end - r->span_start);
+    return uz_game_set_raw(game, len ? r->raw.data + (r->span_start - r->raw_base) : "", len);
 }
 
 uz_pgn_reader *uz_pgn_reader_open_mem(const void *data, size_t len, const char *name)
@@ -542,6 +561,7 @@ uz_result uz_pgn_read_game(uz_pgn_reader *r, uz_game *game, uz_diag *diag)
     if (r->done)
         return UZ_DONE;
     raw_discard_before(r, r->text_end);
+    r->span_start = r->text_end;
     r->game_start = r->lx.offset;
     r->nodes = 0;
     r->in_tags = true;
@@ -564,6 +584,10 @@ uz_result uz_pgn_read_game(uz_pgn_reader *r, uz_game *game, uz_diag *diag)
     if (t.type == UZ__TOK_EOF) {
         drop_pending(r);
         r->done = true;
+        /* What follows the last game (blank lines, comments) is the input's tail. */
+        r->text_end = t.offset;
+        if (keep_span(r, game, t.offset) != UZ_OK)
+            return fail(r, UZ_ERR_NOMEM, t.line, t.column, "out of memory");
         return UZ_DONE;
     }
     r->game_no++;
@@ -593,6 +617,10 @@ uz_result uz_pgn_read_game(uz_pgn_reader *r, uz_game *game, uz_diag *diag)
     if ((rc = read_trailing(r, game)) != UZ_OK)
         goto fail;
     r->text_end = r->have_tok ? r->tok.offset : r->lx.offset;
+    if (keep_span(r, game, r->text_end) != UZ_OK) {
+        uz_game_clear(game);
+        return fail(r, UZ_ERR_NOMEM, t.line, t.column, "out of memory");
+    }
     return UZ_OK;
 
 fail:
@@ -606,5 +634,7 @@ fail:
     uz_game_clear(game);
     game->number = number;
     game->first_line = first_line;
+    if (rc != UZ_ERR_IO && keep_span(r, game, r->text_end) != UZ_OK)
+        rc = UZ_ERR_NOMEM; /* (the diagnostic still says what was wrong with the game) */
     return rc;
 }

@@ -5,10 +5,17 @@
 #include "pgn_internal.h"
 #include "ucizip/san.h"
 
-enum { WRAP = 79 };
+const uz_pgn_layout uz_pgn_layout_export = {
+    .eol = UZ_EOL_LF,
+    .flags = UZ_LAYOUT_ROSTER_FIRST | UZ_LAYOUT_NUMBER_SPACE | UZ_LAYOUT_BLACK_NUMBERS,
+    .wrap = 79,
+    .tag_gap = 1,
+    .end_eols = 2,
+};
 
 typedef struct writer {
     uz__buf *out;
+    const uz_pgn_layout *layout;
     size_t column;      /* bytes on the current output line */
     bool open_paren;    /* a '(' waits to be written glued to the next token */
     bool line_end;      /* next token must start a new line (after a ';' comment) */
@@ -21,12 +28,12 @@ static void put(writer *w, const char *s, size_t len)
         w->rc = UZ_ERR_NOMEM;
 }
 
-/* Emits one movetext token, wrapping before it when it would pass column 79. The token
+/* Emits one movetext token, wrapping before it when it would pass the layout's width. The token
  * may hold newlines (a multi-line comment). A pending '(' is written glued to it, and
  * glue_left (for ')') writes it right after the previous token when it fits. */
 static void token(writer *w, const char *s, size_t len, bool glue_left)
 {
-    size_t first = w->open_paren ? 1 : 0;
+    size_t first = w->open_paren ? 1 + ((w->layout->flags & UZ_LAYOUT_PAREN_SPACE) != 0) : 0;
     for (size_t i = 0; i < len && s[i] != '\n'; i++)
         first++;
     if (w->line_end) {
@@ -34,7 +41,7 @@ static void token(writer *w, const char *s, size_t len, bool glue_left)
         w->column = 0;
     } else if (w->column > 0) {
         size_t space = glue_left && !w->open_paren ? 0 : 1;
-        if (w->column + space + first > WRAP) {
+        if (w->layout->wrap && w->column + space + first > w->layout->wrap) {
             put(w, "\n", 1);
             w->column = 0;
         } else if (space) {
@@ -47,6 +54,10 @@ static void token(writer *w, const char *s, size_t len, bool glue_left)
         put(w, "(", 1);
         w->column++;
         w->open_paren = false;
+        if (w->layout->flags & UZ_LAYOUT_PAREN_SPACE) {
+            put(w, " ", 1);
+            w->column++;
+        }
     }
     put(w, s, len);
     const char *nl = memchr(s, '\n', len);
@@ -91,9 +102,10 @@ static void comment(writer *w, const char *text)
 
 static void write_line(writer *w, const uz_line *line, const uz_position *start)
 {
+    const unsigned flags = w->layout->flags;
     uz_position pos = *start;
     bool need_number = true; /* a Black move needs "N..." at the start and after a comment or variation */
-    char text[32];
+    char text[64];
     for (size_t i = 0; i < line->n_pre_comments; i++)
         comment(w, line->pre_comments[i]);
     for (size_t i = 0; i < line->n_nodes && w->rc == UZ_OK; i++) {
@@ -102,27 +114,42 @@ static void write_line(writer *w, const uz_line *line, const uz_position *start)
             w->rc = UZ_ERR_ARG;
             return;
         }
+        size_t n = 0;
         if (pos.side == UZ_WHITE || need_number) {
-            int n = snprintf(text, sizeof text, "%u%s", (unsigned)pos.fullmove, pos.side == UZ_WHITE ? "." : "...");
-            token(w, text, (size_t)n, false);
+            n = (size_t)snprintf(text, sizeof text, "%u%s", (unsigned)pos.fullmove, pos.side == UZ_WHITE ? "." : "...");
+            if (flags & UZ_LAYOUT_NUMBER_SPACE) {
+                token(w, text, n, false);
+                n = 0;
+            }
         }
         need_number = false;
         char san[UZ_SAN_MAX];
         uz_san_format(&pos, node->move, san);
-        token(w, san, strlen(san), false);
-        for (size_t j = 0; j < node->n_nags; j++) {
-            int n = snprintf(text, sizeof text, "$%u", (unsigned)node->nags[j]);
-            token(w, text, (size_t)n, false);
+        size_t san_len = strlen(san);
+        memcpy(text + n, san, san_len);
+        n += san_len;
+        size_t j = 0;
+        if ((flags & UZ_LAYOUT_GLYPHS) && node->n_nags && node->nags[0] >= 1 && node->nags[0] <= 6) {
+            static const char *const glyphs[] = {"!", "?", "!!", "??", "!?", "?!"};
+            const char *g = glyphs[node->nags[0] - 1];
+            memcpy(text + n, g, strlen(g));
+            n += strlen(g);
+            j = 1;
         }
-        for (size_t j = 0; j < node->n_comments; j++) {
-            comment(w, node->comments[j]);
-            need_number = true;
+        token(w, text, n, false);
+        for (; j < node->n_nags; j++) {
+            n = (size_t)snprintf(text, sizeof text, "$%u", (unsigned)node->nags[j]);
+            token(w, text, n, false);
         }
-        for (size_t j = 0; j < node->n_variations; j++) {
+        for (size_t k = 0; k < node->n_comments; k++) {
+            comment(w, node->comments[k]);
+            need_number = (flags & UZ_LAYOUT_BLACK_NUMBERS) != 0;
+        }
+        for (size_t k = 0; k < node->n_variations; k++) {
             w->open_paren = true;
-            write_line(w, &node->variations[j], &pos);
-            token(w, ")", 1, true);
-            need_number = true;
+            write_line(w, &node->variations[k], &pos);
+            token(w, ")", 1, !(flags & UZ_LAYOUT_PAREN_SPACE));
+            need_number = (flags & UZ_LAYOUT_BLACK_NUMBERS) != 0;
         }
         uz_undo undo;
         uz_make_move(&pos, node->move, &undo);
@@ -142,15 +169,19 @@ static void write_tag(writer *w, const char *name, const char *value)
     put(w, "\"]\n", 3);
 }
 
-static uz_result write_game(uz__buf *out, const uz_game *game)
+static uz_result write_game(uz__buf *out, const uz_game *game, const uz_pgn_layout *layout)
 {
-    writer w = {.out = out, .rc = UZ_OK};
+    writer w = {.out = out, .layout = layout, .rc = UZ_OK};
     size_t *order = NULL;
     if (game->n_tags) {
         order = malloc(game->n_tags * sizeof *order);
         if (!order)
             return UZ_ERR_NOMEM;
-        uz__tag_order(game, order);
+        if (layout->flags & UZ_LAYOUT_ROSTER_FIRST)
+            uz__tag_order(game, order);
+        else
+            for (size_t i = 0; i < game->n_tags; i++)
+                order[i] = i;
         for (size_t i = 0; i < game->n_tags; i++)
             write_tag(&w, game->tags[order[i]].name, game->tags[order[i]].value);
     }
@@ -164,39 +195,103 @@ static uz_result write_game(uz__buf *out, const uz_game *game)
         write_tag(&w, "FEN", fen);
         any_tags = true;
     }
-    if (any_tags)
+    for (unsigned i = 0; any_tags && i < layout->tag_gap; i++)
         put(&w, "\n", 1);
 
     write_line(&w, &game->main, &game->start);
     static const char *const markers[] = {"*", "1-0", "0-1", "1/2-1/2"};
     const char *marker = (unsigned)game->result < 4 ? markers[game->result] : "*";
+    if ((layout->flags & UZ_LAYOUT_RESULT_LINE) && w.column > 0)
+        w.line_end = true;
     token(&w, marker, strlen(marker), false);
     for (size_t i = 0; i < game->n_trailing_comments; i++)
         comment(&w, game->trailing_comments[i]);
-    put(&w, "\n\n", 2);
+    for (unsigned i = 0; i < layout->end_eols; i++)
+        put(&w, "\n", 1);
     return w.rc;
 }
 
-uz_result uz_pgn_game_to_string(const uz_game *game, char **text, size_t *len)
+/* LF line ends of the rendering to the layout's (comments hold LF only: the reader drops CR). */
+static uz_result convert_eols(uz__buf *b, uz_eol eol)
+{
+    if (eol == UZ_EOL_LF)
+        return UZ_OK;
+    if (eol == UZ_EOL_CR) {
+        for (size_t i = 0; i < b->len; i++)
+            if (b->data[i] == '\n')
+                b->data[i] = '\r';
+        return UZ_OK;
+    }
+    size_t lines = 0;
+    for (size_t i = 0; i < b->len; i++)
+        lines += b->data[i] == '\n';
+    if (lines == 0)
+        return UZ_OK;
+    if (uz__buf_reserve(b, lines + 1) != UZ_OK)
+        return UZ_ERR_NOMEM;
+    size_t src = b->len, dst = b->len + lines;
+    b->data[dst] = 0;
+    while (src > 0) {
+        char c = b->data[--src];
+        b->data[--dst] = c;
+        if (c == '\n')
+            b->data[--dst] = '\r';
+    }
+    b->len += lines;
+    return UZ_OK;
+}
+
+/* A verbatim game's text in export form: CR before LF dropped, trailing whitespace cut,
+ * then a blank line. */
+static uz_result put_verbatim_export(uz__buf *b, const uz_game *game)
+{
+    uz_result rc = uz__buf_reserve(b, game->raw_len + 2);
+    for (size_t i = 0; i < game->raw_len && rc == UZ_OK; i++)
+        if (!(game->raw[i] == '\r' && i + 1 < game->raw_len && game->raw[i + 1] == '\n'))
+            b->data[b->len++] = game->raw[i];
+    while (rc == UZ_OK && b->len > 0 && strchr(" \t\r\n", b->data[b->len - 1]))
+        b->len--;
+    if (rc == UZ_OK && b->len > 0)
+        rc = uz__buf_put(b, "\n\n", 2);
+    return rc;
+}
+
+static uz_result render(const uz_game *game, const uz_pgn_layout *layout, bool export, char **text, size_t *len)
 {
     uz__buf b = {0};
     *text = NULL;
     *len = 0;
     uz_result rc = uz__buf_reserve(&b, 1024);
-    if (rc == UZ_OK && game->verbatim) {
-        rc = uz__buf_put(&b, game->verbatim, game->verbatim_len);
-        if (rc == UZ_OK)
-            rc = uz__buf_put(&b, "\n\n", 2);
+    if (rc == UZ_OK && game->text_only) {
+        if (!export)
+            rc = uz__buf_put(&b, game->raw ? game->raw : "", game->raw_len);
+    } else if (rc == UZ_OK && game->verbatim) {
+        rc = export ? put_verbatim_export(&b, game) : uz__buf_put(&b, game->raw ? game->raw : "", game->raw_len);
     } else if (rc == UZ_OK) {
-        rc = write_game(&b, game);
+        rc = write_game(&b, game, layout);
+        if (rc == UZ_OK)
+            rc = convert_eols(&b, (uz_eol)layout->eol);
     }
+    if (rc == UZ_OK)
+        rc = uz__buf_reserve(&b, 1); /* room for the terminator */
     if (rc != UZ_OK) {
         uz__buf_free(&b);
         return rc;
     }
+    b.data[b.len] = 0;
     *text = b.data;
     *len = b.len;
     return UZ_OK;
+}
+
+uz_result uz_pgn_game_render(const uz_game *game, const uz_pgn_layout *layout, char **text, size_t *len)
+{
+    return render(game, layout, false, text, len);
+}
+
+uz_result uz_pgn_game_to_string(const uz_game *game, char **text, size_t *len)
+{
+    return render(game, &uz_pgn_layout_export, true, text, len);
 }
 
 uz_result uz_pgn_write_game(FILE *out, const uz_game *game)

@@ -75,10 +75,10 @@ static uz_result compress_games(uz_pool *pool, uz_game *games, size_t n, uz_code
     for (size_t i = 0; r == UZ_OK && i < n; i += BLOCK) {
         size_t k = n - i < BLOCK ? n - i : BLOCK;
         uz_buf structure = {0}, moves = {0};
-        uint64_t n_moves;
-        r = uz_block_encode(pool, &model, enc, games + i, k, &structure, &moves, &n_moves, &d);
+        uint64_t n_moves, digest;
+        r = uz_block_encode(pool, &model, enc, games + i, k, &structure, &moves, &n_moves, &digest, &d);
         if (r == UZ_OK)
-            r = uz_archive_write_block(w, k, n_moves, &structure, moves.data, moves.size, &d);
+            r = uz_archive_write_block(w, k, n_moves, digest, &structure, moves.data, moves.size, &d);
         uz_buf_free(&structure);
         uz_buf_free(&moves);
     }
@@ -99,7 +99,7 @@ static uz_result decompress_bytes(uz_member_decoder *md, const uz_engine_setting
 {
     FILE *in = fmemopen((void *)data, size, "rb");
     FILE *out = open_memstream(text, text_size);
-    uz_result r = uz_archive_decode(in, "mem.ucz", out, md, base, 2, NULL, NULL, games, d);
+    uz_result r = uz_archive_decode(in, "mem.ucz", out, false, md, base, 2, NULL, NULL, games, d);
     fclose(out);
     fclose(in);
     return r;

@@ -61,7 +61,10 @@ static void decode_block_body(const uint8_t *structure, size_t s_size, const uin
     uz_game *games = calloc(n_games ? n_games : 1, sizeof *games);
     size_t *lens = calloc(n_games ? n_games : 1, sizeof *lens);
     uint32_t *crcs = calloc(n_games ? n_games : 1, sizeof *crcs);
-    if (games && lens && crcs && uz_block_struct_read(structure, s_size, games, n_games, lens, crcs, NULL) == UZ_OK) {
+    const uint8_t **recs = calloc(n_games ? n_games : 1, sizeof *recs);
+    size_t *rec_lens = calloc(n_games ? n_games : 1, sizeof *rec_lens);
+    if (games && lens && crcs && recs && rec_lens &&
+        uz_block_struct_read(structure, s_size, games, n_games, lens, crcs, recs, rec_lens, NULL) == UZ_OK) {
         size_t offset = 0;
         for (size_t i = 0; i < n_games && lens[i] <= m_size - offset; i++) {
             decode_moves(&games[i], moves + offset, lens[i], coder, model);
@@ -73,6 +76,8 @@ static void decode_block_body(const uint8_t *structure, size_t s_size, const uin
     free(games);
     free(lens);
     free(crcs);
+    free(recs);
+    free(rec_lens);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
