@@ -207,12 +207,18 @@ enum uz_layout_flag {
     UZ_LAYOUT_GLYPHS = 8,        /* NAGs 1-6 as ! ? !! ?? !? ?! glued to their move (else $n) */
     UZ_LAYOUT_PAREN_SPACE = 16,  /* "( 12... Nf6 )" (else "(12... Nf6)") */
     UZ_LAYOUT_RESULT_LINE = 32,  /* the termination marker on a line of its own */
-    UZ_LAYOUT_ALL_FLAGS = 63,
+    UZ_LAYOUT_WRAP_MOVES = 64,   /* lines break only between whole moves: number, SAN, NAGs and
+                                    comments of a move are one unit (cutechess, TCEC) */
+    UZ_LAYOUT_WRAP_WHITE = 128,  /* lines break only before a White move or a comment; a Black
+                                    move follows on the same line whatever its length (ChessBase) */
+    UZ_LAYOUT_RESULT_GAP2 = 256, /* two spaces before the termination marker */
+    UZ_LAYOUT_PRE_LINE = 512,    /* a line break after the comments before the game's first move */
+    UZ_LAYOUT_ALL_FLAGS = 1023,
 };
 
 typedef struct uz_pgn_layout {
     uint8_t eol;      /* uz_eol: line ends everywhere, inside comments too */
-    uint8_t flags;    /* uz_layout_flag bits */
+    uint16_t flags;   /* uz_layout_flag bits */
     uint16_t wrap;    /* movetext lines are broken between tokens so that none is longer than
                          this (a single longer token, e.g. a comment, keeps its own line);
                          0: the movetext is one line */

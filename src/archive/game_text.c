@@ -21,7 +21,7 @@ static uz_result get_layout(uz_cursor *c, uz_pgn_layout *l)
     for (int i = 0; i < 5; i++)
         if (uz_cursor_varint(c, &v[i]) != UZ_OK || v[i] > max[i])
             return UZ_ERR_CORRUPT;
-    *l = (uz_pgn_layout){(uint8_t)v[0], (uint8_t)v[1], (uint16_t)v[2], (uint8_t)v[3], (uint8_t)v[4]};
+    *l = (uz_pgn_layout){(uint8_t)v[0], (uint16_t)v[1], (uint16_t)v[2], (uint8_t)v[3], (uint8_t)v[4]};
     return UZ_OK;
 }
 
@@ -42,37 +42,89 @@ static uz_result try_layout(const uz_game *game, const uz_pgn_layout *layout, uz
     return r;
 }
 
+/* Bytes the rendering with layout shares with the game's at both ends (len + 1 when equal). */
+static size_t agreement(const uz_game *game, const uz_pgn_layout *layout, uz_result *r)
+{
+    char *text;
+    size_t len, pre = 0, suf = 0;
+    if ((*r = uz_pgn_game_render(game, layout, &text, &len)) != UZ_OK)
+        return 0;
+    size_t n = len < game->raw_len ? len : game->raw_len;
+    while (pre < n && text[pre] == game->raw[pre])
+        pre++;
+    if (pre == n && len == game->raw_len) {
+        free(text);
+        return len + 1;
+    }
+    while (suf < n - pre && text[len - 1 - suf] == game->raw[game->raw_len - 1 - suf])
+        suf++;
+    free(text);
+    return pre + suf;
+}
+
+/* The guessed layout with other wrapping rules and widths: the layouts of common programs. */
+static size_t candidates(const uz_pgn_layout *guess, uz_pgn_layout *out, size_t cap)
+{
+    static const uint16_t widths[] = {0, 79, 80, 78, 75, 255};
+    static const uint16_t rules[] = {0, UZ_LAYOUT_WRAP_MOVES, UZ_LAYOUT_WRAP_WHITE};
+    size_t n = 0;
+    out[n++] = *guess;
+    for (size_t r = 0; r < sizeof rules / sizeof *rules; r++)
+        for (size_t k = 0; k < sizeof widths / sizeof *widths && n < cap; k++) {
+            uz_pgn_layout l = *guess;
+            l.flags = (uint16_t)((l.flags & ~(UZ_LAYOUT_WRAP_MOVES | UZ_LAYOUT_WRAP_WHITE)) | rules[r]);
+            l.wrap = widths[k] ? widths[k] : guess->wrap;
+            out[n++] = l;
+        }
+    return n;
+}
+
 uz_result uz_game_text_encode(const uz_game *game, uz_pgn_layout *prev, bool *have_prev, uz_buf *out)
 {
     uz_buf patch = {0}, best = {0};
-    uz_pgn_layout guess, chosen;
-    uz_result r = UZ_ERR_LIMIT, rg;
+    uz_pgn_layout chosen = {0};
+    uz_result r = UZ_ERR_LIMIT, rc;
+    bool exact = false;
     if (*have_prev) {
-        r = try_layout(game, prev, &patch);
-        if (r != UZ_OK && r != UZ_ERR_LIMIT)
-            goto out;
+        size_t a = agreement(game, prev, &rc);
+        if (rc != UZ_OK)
+            return rc;
         chosen = *prev;
+        exact = a == game->raw_len + 1;
     }
-    if (r != UZ_OK || patch.size > 1) {
+    if (!exact) {
+        /* Try the guess and its variants; patch only the best of them (and the previous). */
+        uz_pgn_layout guess, cand[24];
         uz_pgn_layout_guess(game, game->raw, game->raw_len, &guess);
-        if (r == UZ_OK) { /* keep the first patch while trying the guess */
-            uz_buf t = best;
-            best = patch;
-            patch = t;
+        size_t n = candidates(&guess, cand, sizeof cand / sizeof *cand), best_agree = 0, pick = 0;
+        for (size_t i = 0; i < n && !exact; i++) {
+            size_t a = agreement(game, &cand[i], &rc);
+            if (rc != UZ_OK)
+                return rc;
+            if (a > best_agree)
+                best_agree = a, pick = i;
+            exact = a == game->raw_len + 1;
         }
-        rg = try_layout(game, &guess, &patch);
-        if (rg != UZ_OK && rg != UZ_ERR_LIMIT) {
-            r = rg;
+        if (*have_prev && !exact) {
+            r = try_layout(game, prev, &best);
+            if (r != UZ_OK && r != UZ_ERR_LIMIT)
+                goto out;
+        }
+        rc = try_layout(game, &cand[pick], &patch);
+        if (rc != UZ_OK && rc != UZ_ERR_LIMIT) {
+            r = rc;
             goto out;
         }
-        if (rg == UZ_OK && (r != UZ_OK || patch.size < best.size)) {
-            chosen = guess;
+        if (rc == UZ_OK && (r != UZ_OK || patch.size <= best.size)) {
+            chosen = cand[pick];
             r = UZ_OK;
         } else if (r == UZ_OK) {
             uz_buf t = best;
             best = patch;
             patch = t;
         }
+    } else {
+        r = uz_buf_put_varint(&patch, 0);
     }
     if (r != UZ_OK)
         goto out;

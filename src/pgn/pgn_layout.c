@@ -113,7 +113,7 @@ static bool has_annotations(const uz_line *line)
 void uz_pgn_layout_guess(const uz_game *game, const char *raw, size_t len, uz_pgn_layout *layout)
 {
     *layout = uz_pgn_layout_export;
-    layout->flags &= (uint8_t)~UZ_LAYOUT_ROSTER_FIRST; /* the tree keeps the input's tag order */
+    layout->flags &= (uint16_t)~UZ_LAYOUT_ROSTER_FIRST; /* the tree keeps the input's tag order */
     if (!raw || len == 0)
         return;
 
@@ -184,11 +184,25 @@ void uz_pgn_layout_guess(const uz_game *game, const char *raw, size_t len, uz_pg
         layout->wrap = 1; /* one token a line */
     /* A Black move after a comment with no "..." anywhere: numbers are left out. */
     if (!(seen & UZ_LAYOUT_BLACK_NUMBERS) && has_annotations(&game->main))
-        layout->flags &= (uint8_t)~UZ_LAYOUT_BLACK_NUMBERS;
+        layout->flags &= (uint16_t)~UZ_LAYOUT_BLACK_NUMBERS;
     unsigned styled = UZ_LAYOUT_NUMBER_SPACE | UZ_LAYOUT_GLYPHS | UZ_LAYOUT_PAREN_SPACE;
-    layout->flags = (uint8_t)((layout->flags & ~(seen & styled)) | (values & seen & styled));
+    layout->flags = (uint16_t)((layout->flags & ~(seen & styled)) | (values & seen & styled));
     if (seen & UZ_LAYOUT_BLACK_NUMBERS)
         layout->flags |= UZ_LAYOUT_BLACK_NUMBERS;
+    /* Two spaces before the termination marker (ChessBase). */
+    static const char *const markers[] = {"1-0", "0-1", "1/2-1/2", "*"};
+    for (int m = 0; m < 4; m++) {
+        size_t ml = strlen(markers[m]);
+        if (end >= ml + 2 && memcmp(raw + end - ml, markers[m], ml) == 0 && raw[end - ml - 1] == ' ' &&
+            raw[end - ml - 2] == ' ')
+            layout->flags |= UZ_LAYOUT_RESULT_GAP2;
+    }
+    /* A line break after the comments before the first move. */
+    if (game->main.n_pre_comments && game->main.n_nodes) {
+        const char *close = memchr(raw, '}', end);
+        if (close && close + 1 < raw + end && (close[1] == '\n' || close[1] == '\r'))
+            layout->flags |= UZ_LAYOUT_PRE_LINE;
+    }
     if (lines > 1 && last_line && last_words == 1 && last_len <= 7 &&
         (memcmp(last_line, "1-0", 3) == 0 || memcmp(last_line, "0-1", 3) == 0 || memcmp(last_line, "1/2", 3) == 0 ||
          last_line[0] == '*'))

@@ -31,8 +31,12 @@ static void put(writer *w, const char *s, size_t len)
 /* Emits one movetext token, wrapping before it when it would pass the layout's width. The token
  * may hold newlines (a multi-line comment). A pending '(' is written glued to it, and
  * glue_left (for ')') writes it right after the previous token when it fits. */
-static void token(writer *w, const char *s, size_t len, bool glue_left)
+/* How a token joins the previous one. */
+enum { JOIN_SPACE = 0, JOIN_GLUE = 1 /* no space: ')' */, JOIN_NOBREAK = 2 /* same line */ };
+
+static void token(writer *w, const char *s, size_t len, int join)
 {
+    bool glue_left = join & JOIN_GLUE;
     size_t first = w->open_paren ? 1 + ((w->layout->flags & UZ_LAYOUT_PAREN_SPACE) != 0) : 0;
     for (size_t i = 0; i < len && s[i] != '\n'; i++)
         first++;
@@ -41,7 +45,7 @@ static void token(writer *w, const char *s, size_t len, bool glue_left)
         w->column = 0;
     } else if (w->column > 0) {
         size_t space = glue_left && !w->open_paren ? 0 : 1;
-        if (w->layout->wrap && w->column + space + first > w->layout->wrap) {
+        if (w->layout->wrap && !(join & JOIN_NOBREAK) && w->column + space + first > w->layout->wrap) {
             put(w, "\n", 1);
             w->column = 0;
         } else if (space) {
@@ -72,53 +76,85 @@ static void token(writer *w, const char *s, size_t len, bool glue_left)
     }
 }
 
-static void comment(writer *w, const char *text)
+/* Appends a comment in braces to b (or after ';' when it holds '}' but no newline: then
+ * *semicolon is set, and the line must end after it). */
+static uz_result format_comment(uz__buf *b, const char *text, bool *semicolon)
 {
     size_t len = strlen(text);
     bool has_close = memchr(text, '}', len) != NULL, has_newline = memchr(text, '\n', len) != NULL;
-    uz__buf b = {0};
-    if (uz__buf_reserve(&b, len + 2) != UZ_OK) {
-        w->rc = UZ_ERR_NOMEM;
-        return;
-    }
-    b.data[b.len++] = has_close && !has_newline ? ';' : '{';
+    if (uz__buf_reserve(b, len + 2) != UZ_OK)
+        return UZ_ERR_NOMEM;
+    *semicolon = has_close && !has_newline;
+    b->data[b->len++] = *semicolon ? ';' : '{';
     for (size_t i = 0; i < len; i++) {
         char c = text[i];
         if (c == '\r')
             continue; /* the reader drops CR in comments: keep the output canonical */
         if (c == '}' && has_newline)
             c = ')';
-        b.data[b.len++] = c;
+        b->data[b->len++] = c;
     }
-    if (has_close && !has_newline) {
-        token(w, b.data, b.len, false);
+    if (!*semicolon)
+        b->data[b->len++] = '}';
+    return UZ_OK;
+}
+
+static void comment(writer *w, const char *text)
+{
+    uz__buf b = {0};
+    bool semicolon;
+    if (format_comment(&b, text, &semicolon) != UZ_OK) {
+        w->rc = UZ_ERR_NOMEM;
+        return;
+    }
+    token(w, b.data, b.len, JOIN_SPACE);
+    if (semicolon)
         w->line_end = true; /* a ';' comment runs to the end of the line */
-    } else {
-        b.data[b.len++] = '}';
-        token(w, b.data, b.len, false);
-    }
     uz__buf_free(&b);
 }
 
-static void write_line(writer *w, const uz_line *line, const uz_position *start)
+/* A move's unit under UZ_LAYOUT_WRAP_MOVES: its parts joined by spaces, emitted at once. */
+typedef struct unit {
+    uz__buf text;
+    bool line_end; /* it ends with a ';' comment */
+} unit;
+
+static void unit_add(writer *w, unit *u, const char *s, size_t len)
+{
+    if ((u->text.len && uz__buf_putc(&u->text, ' ') != UZ_OK) || uz__buf_put(&u->text, s, len) != UZ_OK)
+        w->rc = UZ_ERR_NOMEM;
+}
+
+static void write_line(writer *w, const uz_line *line, const uz_position *start, bool main_line)
 {
     const unsigned flags = w->layout->flags;
+    const bool moves_unit = flags & UZ_LAYOUT_WRAP_MOVES, white_breaks = flags & UZ_LAYOUT_WRAP_WHITE;
     uz_position pos = *start;
     bool need_number = true; /* a Black move needs "N..." at the start and after a comment or variation */
     char text[64];
+    unit u = {{0}, false};
     for (size_t i = 0; i < line->n_pre_comments; i++)
         comment(w, line->pre_comments[i]);
+    if (main_line && line->n_pre_comments && (flags & UZ_LAYOUT_PRE_LINE))
+        w->line_end = true;
     for (size_t i = 0; i < line->n_nodes && w->rc == UZ_OK; i++) {
         const uz_node *node = &line->nodes[i];
         if (node->move == UZ_MOVE_NULL ? uz_in_check(&pos) : !uz_is_legal(&pos, node->move)) {
             w->rc = UZ_ERR_ARG;
-            return;
+            break;
         }
+        /* Under WRAP_WHITE only a White move (or a Black one after a comment) starts a line. */
+        int join = white_breaks && pos.side == UZ_BLACK && !need_number ? JOIN_NOBREAK : JOIN_SPACE;
+        u.text.len = 0;
         size_t n = 0;
         if (pos.side == UZ_WHITE || need_number) {
             n = (size_t)snprintf(text, sizeof text, "%u%s", (unsigned)pos.fullmove, pos.side == UZ_WHITE ? "." : "...");
             if (flags & UZ_LAYOUT_NUMBER_SPACE) {
-                token(w, text, n, false);
+                if (moves_unit)
+                    unit_add(w, &u, text, n);
+                else
+                    token(w, text, n, join);
+                join = white_breaks ? JOIN_NOBREAK : JOIN_SPACE;
                 n = 0;
             }
         }
@@ -136,24 +172,46 @@ static void write_line(writer *w, const uz_line *line, const uz_position *start)
             n += strlen(g);
             j = 1;
         }
-        token(w, text, n, false);
+        if (moves_unit)
+            unit_add(w, &u, text, n);
+        else
+            token(w, text, n, join);
         for (; j < node->n_nags; j++) {
             n = (size_t)snprintf(text, sizeof text, "$%u", (unsigned)node->nags[j]);
-            token(w, text, n, false);
+            if (moves_unit)
+                unit_add(w, &u, text, n);
+            else
+                token(w, text, n, white_breaks ? JOIN_NOBREAK : JOIN_SPACE);
         }
         for (size_t k = 0; k < node->n_comments; k++) {
-            comment(w, node->comments[k]);
+            if (moves_unit) {
+                bool semicolon;
+                if (u.text.len && uz__buf_putc(&u.text, ' ') != UZ_OK)
+                    w->rc = UZ_ERR_NOMEM;
+                if (format_comment(&u.text, node->comments[k], &semicolon) != UZ_OK)
+                    w->rc = UZ_ERR_NOMEM;
+                u.line_end = semicolon;
+            } else {
+                comment(w, node->comments[k]);
+            }
             need_number = (flags & UZ_LAYOUT_BLACK_NUMBERS) != 0;
+        }
+        if (moves_unit && w->rc == UZ_OK) {
+            token(w, u.text.data, u.text.len, JOIN_SPACE);
+            if (u.line_end)
+                w->line_end = true;
+            u.line_end = false;
         }
         for (size_t k = 0; k < node->n_variations; k++) {
             w->open_paren = true;
-            write_line(w, &node->variations[k], &pos);
-            token(w, ")", 1, !(flags & UZ_LAYOUT_PAREN_SPACE));
+            write_line(w, &node->variations[k], &pos, false);
+            token(w, ")", 1, (flags & UZ_LAYOUT_PAREN_SPACE) ? JOIN_SPACE : JOIN_GLUE);
             need_number = (flags & UZ_LAYOUT_BLACK_NUMBERS) != 0;
         }
         uz_undo undo;
         uz_make_move(&pos, node->move, &undo);
     }
+    uz__buf_free(&u.text);
 }
 
 static void write_tag(writer *w, const char *name, const char *value)
@@ -198,12 +256,16 @@ static uz_result write_game(uz__buf *out, const uz_game *game, const uz_pgn_layo
     for (unsigned i = 0; any_tags && i < layout->tag_gap; i++)
         put(&w, "\n", 1);
 
-    write_line(&w, &game->main, &game->start);
+    write_line(&w, &game->main, &game->start, true);
     static const char *const markers[] = {"*", "1-0", "0-1", "1/2-1/2"};
     const char *marker = (unsigned)game->result < 4 ? markers[game->result] : "*";
     if ((layout->flags & UZ_LAYOUT_RESULT_LINE) && w.column > 0)
         w.line_end = true;
-    token(&w, marker, strlen(marker), false);
+    else if ((layout->flags & UZ_LAYOUT_RESULT_GAP2) && w.column > 0 && !w.line_end) {
+        put(&w, " ", 1);
+        w.column++;
+    }
+    token(&w, marker, strlen(marker), JOIN_SPACE);
     for (size_t i = 0; i < game->n_trailing_comments; i++)
         comment(&w, game->trailing_comments[i]);
     for (unsigned i = 0; i < layout->end_eols; i++)
