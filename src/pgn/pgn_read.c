@@ -624,10 +624,16 @@ uz_result uz_pgn_read_game(uz_pgn_reader *r, uz_game *game, uz_diag *diag)
     return UZ_OK;
 
 fail:
-    if (rc == UZ_ERR_IO)
+    if (rc == UZ_ERR_IO) {
         r->done = true;
-    else
+    } else {
         skip_game(r);
+        /* The game's span runs to the next token, as a good game's does. */
+        if (!r->have_tok) {
+            uz__lex_next(&r->lx, &r->tok, false);
+            r->have_tok = true;
+        }
+    }
     r->text_end = r->have_tok ? r->tok.offset : r->lx.offset;
     drop_pending(r);
     long number = game->number, first_line = game->first_line;

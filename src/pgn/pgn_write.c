@@ -308,10 +308,13 @@ static uz_result convert_eols(uz__buf *b, uz_eol eol)
 static uz_result put_verbatim_export(uz__buf *b, const uz_game *game)
 {
     uz_result rc = uz__buf_reserve(b, game->raw_len + 2);
-    for (size_t i = 0; i < game->raw_len && rc == UZ_OK; i++)
+    size_t i = 0;
+    while (i < game->raw_len && game->raw[i] && strchr(" \t\r\n", game->raw[i]))
+        i++;
+    for (; i < game->raw_len && rc == UZ_OK; i++)
         if (!(game->raw[i] == '\r' && i + 1 < game->raw_len && game->raw[i + 1] == '\n'))
             b->data[b->len++] = game->raw[i];
-    while (rc == UZ_OK && b->len > 0 && strchr(" \t\r\n", b->data[b->len - 1]))
+    while (rc == UZ_OK && b->len > 0 && b->data[b->len - 1] && strchr(" \t\r\n", b->data[b->len - 1]))
         b->len--;
     if (rc == UZ_OK && b->len > 0)
         rc = uz__buf_put(b, "\n\n", 2);

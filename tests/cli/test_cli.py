@@ -92,9 +92,13 @@ def main():
     p = run("pgn", "-k", bad, ok=False)
     check(p.returncode == 1 and p.stdout.count(b"[Event") == 2 and b"1 game skipped" in p.stderr, "-k skips and counts")
     out = os.path.join(tmp, "bad.ucz")
-    p = run("compress", bad, "-o", out, *fast, ok=False)
-    check(p.returncode == 1 and not os.path.exists(out), "no archive is left after an error")
+    p = run("compress", bad, "-o", out, "--canonical", *fast, ok=False)
+    check(p.returncode == 1 and not os.path.exists(out), "--canonical: no archive is left after an error")
     check(not [f for f in os.listdir(tmp) if f.endswith(".tmp")], "no temporary file is left")
+    # by default a game that cannot be replayed is kept as text: nothing is lost
+    p = run("compress", bad, "-o", out, *fast)
+    check(b"bad.pgn:7:13: game 2" in p.stderr and b"kept as text" in p.stderr, "bad game kept as text: " + p.stderr.decode())
+    check(run("decompress", out, "-o", "-").stdout == open(bad, "rb").read(), "bad game comes back byte for byte")
 
     # compress / decompress / info / verify / extract
     arc = os.path.join(tmp, "sample.ucz")
@@ -104,10 +108,12 @@ def main():
     check(open(arc, "rb").read() == open(again, "rb").read(), "two runs (other worker count) give the same bytes")
     p = run("compress", SAMPLE, "-o", arc, *fast, ok=False)
     check(p.returncode != 0 and b"-f" in p.stderr, "no overwrite without -f")
-    expected = run("pgn", SAMPLE).stdout
+    expected = open(SAMPLE, "rb").read()
+    canonical = run("pgn", SAMPLE).stdout
     back = os.path.join(tmp, "back.pgn")
     run("decompress", arc, "-o", back)
-    check(open(back, "rb").read() == expected, "decompress gives the same games")
+    check(open(back, "rb").read() == expected, "decompress gives the input byte for byte")
+    check(run("decompress", arc, "-o", "-", "--canonical").stdout == canonical, "decompress --canonical: export format")
     run("compress", "-f", SAMPLE, *fast)  # default name: SAMPLE.ucz
     default_arc = SAMPLE + ".ucz"
     check(os.path.exists(default_arc), "default output name")
@@ -121,9 +127,11 @@ def main():
     check(m["engine"] == "Stockfish 15.1" and m["depth"] == 1 and m["mode"] == "multipv", "info engine settings")
     check(0 < info["bits_per_move"] < 5, "info bits/move")
     check(b"OK, 6 games" in run("verify", arc).stdout, "verify")
-    games = expected.split(b"\n\n[")
-    third = run("extract", arc, "--game", "3").stdout
+    games = canonical.split(b"\n\n[")
+    third = run("extract", arc, "--game", "3", "--canonical").stdout
     check(third.strip() == (b"[" + games[2]).strip(), "extract game 3")
+    third = run("extract", arc, "--game", "3").stdout
+    check(third in expected and third.startswith(b"[Event"), "extract game 3: its exact bytes")
     p = run("extract", arc, "--game", "7", ok=False)
     check(p.returncode == 1 and b"no game 7" in p.stderr, "extract a missing game")
 
@@ -144,8 +152,9 @@ def main():
         f.write(open(SAMPLE, "rb").read() + b"\n" + open(c960, "rb").read())
     marc = os.path.join(tmp, "mixed.ucz")
     p = run("compress", mixed, "-o", marc, *fast)
-    check(b"kept as text" in p.stderr and b"4 games of unsupported" in p.stderr, "variants reported")
-    check(run("decompress", marc, "-o", "-").stdout == run("pgn", mixed).stdout, "variant games come back")
+    check(b"kept as text" in p.stderr and b"4 games that could not be replayed" in p.stderr, "variants reported")
+    check(run("decompress", marc, "-o", "-").stdout == open(mixed, "rb").read(), "variant games come back")
+    check(run("decompress", marc, "-o", "-", "--canonical").stdout == run("pgn", mixed).stdout, "variant games, canonical")
     check(json.loads(run("info", "--json", marc).stdout)["games"] == 10, "all games in the archive")
     check(run("extract", marc, "--game", "8").stdout.count(b"fischerandom") == 1, "extract a verbatim game")
 
