@@ -31,6 +31,9 @@ typedef struct uz_node {
     size_t n_comments;
     uz_line *variations;    /* alternatives to this move: each starts in the position before it */
     size_t n_variations;
+    char *order;            /* the kinds of the annotations above in file order, one byte each
+                               ('n' NAG, 'c' comment, 'v' variation; n_nags + n_comments +
+                               n_variations of them), kept by the uz_node_add_* functions */
 } uz_node;
 
 struct uz_line {
@@ -79,6 +82,11 @@ void uz_game_clear(uz_game *game);
 bool uz_game_equal(const uz_game *a, const uz_game *b);
 /* Value of the first tag with that name, or NULL. */
 const char *uz_game_tag(const uz_game *game, const char *name);
+
+/* True when node->order is the export order: NAGs, then comments, then variations. */
+bool uz_node_order_is_plain(const uz_node *node);
+/* Replaces node->order (the same counts of each kind) after the annotations were added. */
+uz_result uz_node_set_order(uz_node *node, const char *order, size_t len);
 
 /* Building a tree (the reader uses these too). Strings are copied. uz_line_add_move and
  * uz_node_add_variation return the new element, or NULL when out of memory; they may move

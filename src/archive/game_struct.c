@@ -12,7 +12,7 @@
 #define MAX_COUNT (1u << 20)    /* tag names, tags, comments, NAGs or variations in one list */
 #define MAX_DEPTH 256           /* nesting of variations */
 
-enum node_flag { NODE_NULL = 1, NODE_NAGS = 2, NODE_COMMENTS = 4, NODE_VARIATIONS = 8 };
+enum node_flag { NODE_NULL = 1, NODE_NAGS = 2, NODE_COMMENTS = 4, NODE_VARIATIONS = 8, NODE_ORDER = 16 };
 enum game_flag { GAME_HAS_FEN = 1, GAME_RESULT_SHIFT = 1, GAME_VERBATIM = 8, GAME_TEXT_ONLY = 16 };
 enum section { SEC_NAMES, SEC_RECORDS, SEC_VALUES, SEC_COMMENTS, SEC_TEXT, N_SECTIONS };
 
@@ -50,7 +50,8 @@ static uz_result put_line(struct_writer *w, const uz_line *line)
     for (size_t i = 0; i < line->n_nodes && r == UZ_OK; i++) {
         const uz_node *nd = &line->nodes[i];
         unsigned flags = (nd->move == UZ_MOVE_NULL ? NODE_NULL : 0) | (nd->n_nags ? NODE_NAGS : 0) |
-                         (nd->n_comments ? NODE_COMMENTS : 0) | (nd->n_variations ? NODE_VARIATIONS : 0);
+                         (nd->n_comments ? NODE_COMMENTS : 0) | (nd->n_variations ? NODE_VARIATIONS : 0) |
+                         (uz_node_order_is_plain(nd) ? 0 : NODE_ORDER);
         if (!flags)
             continue;
         r = uz_buf_put_varint(b, i - prev);
@@ -69,6 +70,8 @@ static uz_result put_line(struct_writer *w, const uz_line *line)
             for (size_t k = 0; k < nd->n_variations && r == UZ_OK; k++)
                 r = put_line(w, &nd->variations[k]);
         }
+        if (r == UZ_OK && (flags & NODE_ORDER))
+            r = uz_buf_put_string(b, nd->order, nd->n_nags + nd->n_comments + nd->n_variations);
     }
     return r;
 }
@@ -262,7 +265,7 @@ static uz_result get_line(struct_reader *sr, uz_line *line, int depth)
     for (size_t a = 0; a < annotated; a++) {
         uint64_t gap, flags;
         if (uz_cursor_varint(c, &gap) != UZ_OK || gap >= n_nodes - next || uz_cursor_varint(c, &flags) != UZ_OK ||
-            flags == 0 || flags > 15)
+            flags == 0 || flags > 31)
             return UZ_ERR_CORRUPT;
         uz_node *nd = &line->nodes[next + gap];
         next += (size_t)gap + 1;
@@ -293,6 +296,13 @@ static uz_result get_line(struct_reader *sr, uz_line *line, int depth)
                 if ((r = get_line(sr, v, depth + 1)) != UZ_OK)
                     return r;
             }
+        }
+        if (flags & NODE_ORDER) {
+            const uint8_t *order;
+            size_t len;
+            if (uz_cursor_string(c, MAX_TEXT, &order, &len) != UZ_OK ||
+                uz_node_set_order(nd, (const char *)order, len) != UZ_OK || uz_node_order_is_plain(nd))
+                return UZ_ERR_CORRUPT;
         }
     }
     return UZ_OK;

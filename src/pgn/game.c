@@ -131,8 +131,51 @@ uz_node *uz_line_add_move(uz_line *line, uz_move move)
     return node;
 }
 
+/* Appends kind to node->order (which has one byte per annotation, plus a terminator). */
+static uz_result order_add(uz_node *node, char kind)
+{
+    size_t n = node->n_nags + node->n_comments + node->n_variations;
+    char *o = realloc(node->order, n + 2);
+    if (!o)
+        return UZ_ERR_NOMEM;
+    o[n] = kind;
+    o[n + 1] = 0;
+    node->order = o;
+    return UZ_OK;
+}
+
+bool uz_node_order_is_plain(const uz_node *node)
+{
+    size_t n = node->n_nags + node->n_comments + node->n_variations;
+    for (size_t i = 0; node->order && i < n; i++) {
+        char want = i < node->n_nags ? 'n' : i < node->n_nags + node->n_comments ? 'c' : 'v';
+        if (node->order[i] != want)
+            return false;
+    }
+    return true;
+}
+
+uz_result uz_node_set_order(uz_node *node, const char *order, size_t len)
+{
+    size_t n = node->n_nags + node->n_comments + node->n_variations, counts[3] = {0};
+    if (len != n || !node->order)
+        return UZ_ERR_ARG;
+    for (size_t i = 0; i < len; i++) {
+        const char *k = memchr("ncv", order[i], 3);
+        if (!k || !order[i])
+            return UZ_ERR_ARG;
+        counts[k - "ncv"]++;
+    }
+    if (counts[0] != node->n_nags || counts[1] != node->n_comments || counts[2] != node->n_variations)
+        return UZ_ERR_ARG;
+    memcpy(node->order, order, len);
+    return UZ_OK;
+}
+
 uz_line *uz_node_add_variation(uz_node *node)
 {
+    if (order_add(node, 'v') != UZ_OK)
+        return NULL;
     if (uz__grow((void **)&node->variations, node->n_variations, sizeof *node->variations) != UZ_OK)
         return NULL;
     uz_line *line = &node->variations[node->n_variations++];
@@ -142,6 +185,8 @@ uz_line *uz_node_add_variation(uz_node *node)
 
 uz_result uz_node_add_nag(uz_node *node, uint8_t nag)
 {
+    if (order_add(node, 'n') != UZ_OK)
+        return UZ_ERR_NOMEM;
     if (uz__grow((void **)&node->nags, node->n_nags, sizeof *node->nags) != UZ_OK)
         return UZ_ERR_NOMEM;
     node->nags[node->n_nags++] = nag;
@@ -150,6 +195,8 @@ uz_result uz_node_add_nag(uz_node *node, uint8_t nag)
 
 uz_result uz_node_add_comment(uz_node *node, const char *text, size_t len)
 {
+    if (order_add(node, 'c') != UZ_OK)
+        return UZ_ERR_NOMEM;
     return add_string(&node->comments, &node->n_comments, text, len);
 }
 
@@ -170,6 +217,7 @@ static void line_free(uz_line *line)
     for (size_t i = 0; i < line->n_nodes; i++) {
         uz_node *node = &line->nodes[i];
         free(node->nags);
+        free(node->order);
         free_strings(node->comments, node->n_comments);
         for (size_t j = 0; j < node->n_variations; j++)
             line_free(&node->variations[j]);
@@ -267,6 +315,10 @@ static bool line_equal(const uz_line *a, const uz_line *b)
         if (x->n_nags && memcmp(x->nags, y->nags, x->n_nags) != 0)
             return false;
         if (!strings_equal(x->comments, x->n_comments, y->comments, y->n_comments))
+            return false;
+        size_t n_ann = x->n_nags + x->n_comments + x->n_variations; /* the same for y now */
+        if (n_ann && (!x->order || !y->order || memcmp(x->order, y->order, n_ann) != 0) &&
+            !(uz_node_order_is_plain(x) && uz_node_order_is_plain(y)))
             return false;
         for (size_t j = 0; j < x->n_variations; j++)
             if (!line_equal(&x->variations[j], &y->variations[j]))

@@ -165,7 +165,8 @@ static void write_line(writer *w, const uz_line *line, const uz_position *start,
         memcpy(text + n, san, san_len);
         n += san_len;
         size_t j = 0;
-        if ((flags & UZ_LAYOUT_GLYPHS) && node->n_nags && node->nags[0] >= 1 && node->nags[0] <= 6) {
+        if ((flags & UZ_LAYOUT_GLYPHS) && node->n_nags && node->nags[0] >= 1 && node->nags[0] <= 6 &&
+            (!node->order || node->order[0] == 'n')) {
             static const char *const glyphs[] = {"!", "?", "!!", "??", "!?", "?!"};
             const char *g = glyphs[node->nags[0] - 1];
             memcpy(text + n, g, strlen(g));
@@ -176,37 +177,48 @@ static void write_line(writer *w, const uz_line *line, const uz_position *start,
             unit_add(w, &u, text, n);
         else
             token(w, text, n, join);
-        for (; j < node->n_nags; j++) {
-            n = (size_t)snprintf(text, sizeof text, "$%u", (unsigned)node->nags[j]);
-            if (moves_unit)
-                unit_add(w, &u, text, n);
-            else
-                token(w, text, n, white_breaks ? JOIN_NOBREAK : JOIN_SPACE);
-        }
-        for (size_t k = 0; k < node->n_comments; k++) {
-            if (moves_unit) {
-                bool semicolon;
-                if (u.text.len && uz__buf_putc(&u.text, ' ') != UZ_OK)
-                    w->rc = UZ_ERR_NOMEM;
-                if (format_comment(&u.text, node->comments[k], &semicolon) != UZ_OK)
-                    w->rc = UZ_ERR_NOMEM;
-                u.line_end = semicolon;
+        /* NAGs, comments and variations in file order (a glyph above took the first NAG). */
+        size_t n_ann = node->n_nags + node->n_comments + node->n_variations, nag = j, com = 0, var = 0;
+        bool unit_open = moves_unit;
+        for (size_t a = 0; a < n_ann && w->rc == UZ_OK; a++) {
+            char kind = node->order ? node->order[a] : a < node->n_nags ? 'n' : a < node->n_nags + node->n_comments ? 'c' : 'v';
+            if (kind == 'n') {
+                if (a == 0 && j == 1)
+                    continue; /* written as a glyph */
+                n = (size_t)snprintf(text, sizeof text, "$%u", (unsigned)node->nags[nag++]);
+                if (unit_open)
+                    unit_add(w, &u, text, n);
+                else
+                    token(w, text, n, white_breaks ? JOIN_NOBREAK : JOIN_SPACE);
+            } else if (kind == 'c') {
+                if (unit_open) {
+                    bool semicolon;
+                    if (u.text.len && uz__buf_putc(&u.text, ' ') != UZ_OK)
+                        w->rc = UZ_ERR_NOMEM;
+                    if (format_comment(&u.text, node->comments[com++], &semicolon) != UZ_OK)
+                        w->rc = UZ_ERR_NOMEM;
+                    u.line_end = semicolon;
+                } else {
+                    comment(w, node->comments[com++]);
+                }
+                need_number = (flags & UZ_LAYOUT_BLACK_NUMBERS) != 0;
             } else {
-                comment(w, node->comments[k]);
+                if (unit_open) { /* a variation ends the move's unit */
+                    token(w, u.text.data, u.text.len, JOIN_SPACE);
+                    w->line_end = w->line_end || u.line_end;
+                    unit_open = u.line_end = false;
+                }
+                w->open_paren = true;
+                write_line(w, &node->variations[var++], &pos, false);
+                token(w, ")", 1, (flags & UZ_LAYOUT_PAREN_SPACE) ? JOIN_SPACE : JOIN_GLUE);
+                need_number = (flags & UZ_LAYOUT_BLACK_NUMBERS) != 0;
             }
-            need_number = (flags & UZ_LAYOUT_BLACK_NUMBERS) != 0;
         }
-        if (moves_unit && w->rc == UZ_OK) {
+        if (unit_open && w->rc == UZ_OK) {
             token(w, u.text.data, u.text.len, JOIN_SPACE);
             if (u.line_end)
                 w->line_end = true;
             u.line_end = false;
-        }
-        for (size_t k = 0; k < node->n_variations; k++) {
-            w->open_paren = true;
-            write_line(w, &node->variations[k], &pos, false);
-            token(w, ")", 1, (flags & UZ_LAYOUT_PAREN_SPACE) ? JOIN_SPACE : JOIN_GLUE);
-            need_number = (flags & UZ_LAYOUT_BLACK_NUMBERS) != 0;
         }
         uz_undo undo;
         uz_make_move(&pos, node->move, &undo);

@@ -254,7 +254,7 @@ static void test_comment_placement(void)
         CHECK(e5->n_nags == 2 && e5->nags[0] == 1 && e5->nags[1] == 2 && e5->n_comments == 1, "NAGs around a comment");
         CHECK(g.n_trailing_comments == 1 && strcmp(g.trailing_comments[0], "trailing") == 0, "trailing comment");
         CHECK(strcmp(written, "{before} {twice} 1. e4 {after e4} ({variation start} 1. d4 d5 {end}) ({alt} 1.\n"
-                              "c4) 1... e5 $1 $2 {c} 2. Nf3 * {trailing}\n\n") == 0,
+                              "c4) 1... e5 $1 {c} $2 2. Nf3 * {trailing}\n\n") == 0, /* NAGs and comments in file order */
               "comments written '%s'", written);
         uz_game_clear(&g);
     }
