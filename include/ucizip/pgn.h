@@ -221,7 +221,10 @@ enum uz_layout_flag {
                                     move follows on the same line whatever its length (ChessBase) */
     UZ_LAYOUT_RESULT_GAP2 = 256, /* two spaces before the termination marker */
     UZ_LAYOUT_PRE_LINE = 512,    /* a line break after the comments before the game's first move */
-    UZ_LAYOUT_ALL_FLAGS = 1023,
+    UZ_LAYOUT_WRAP_FULL = 1024,  /* a line breaks once it holds wrap bytes or more, whatever the
+                                    next token (ChessBase: 72), instead of before a token that
+                                    would pass wrap */
+    UZ_LAYOUT_ALL_FLAGS = 2047,
 };
 
 typedef struct uz_pgn_layout {

@@ -65,14 +65,16 @@ static size_t agreement(const uz_game *game, const uz_pgn_layout *layout, uz_res
 /* The guessed layout with other wrapping rules and widths: the layouts of common programs. */
 static size_t candidates(const uz_pgn_layout *guess, uz_pgn_layout *out, size_t cap)
 {
-    static const uint16_t widths[] = {0, 79, 80, 78, 75, 255};
-    static const uint16_t rules[] = {0, UZ_LAYOUT_WRAP_MOVES, UZ_LAYOUT_WRAP_WHITE};
+    static const uint16_t widths[] = {0, 79, 80, 78, 75, 72, 255};
+    static const uint16_t rules[] = {0, UZ_LAYOUT_WRAP_MOVES, UZ_LAYOUT_WRAP_WHITE,
+                                     UZ_LAYOUT_WRAP_WHITE | UZ_LAYOUT_WRAP_FULL};
+    const uint16_t rule_bits = UZ_LAYOUT_WRAP_MOVES | UZ_LAYOUT_WRAP_WHITE | UZ_LAYOUT_WRAP_FULL;
     size_t n = 0;
     out[n++] = *guess;
     for (size_t r = 0; r < sizeof rules / sizeof *rules; r++)
         for (size_t k = 0; k < sizeof widths / sizeof *widths && n < cap; k++) {
             uz_pgn_layout l = *guess;
-            l.flags = (uint16_t)((l.flags & ~(UZ_LAYOUT_WRAP_MOVES | UZ_LAYOUT_WRAP_WHITE)) | rules[r]);
+            l.flags = (uint16_t)((l.flags & ~rule_bits) | rules[r]);
             l.wrap = widths[k] ? widths[k] : guess->wrap;
             out[n++] = l;
         }
@@ -94,7 +96,7 @@ uz_result uz_game_text_encode(const uz_game *game, uz_pgn_layout *prev, bool *ha
     }
     if (!exact) {
         /* Try the guess and its variants; patch only the best of them (and the previous). */
-        uz_pgn_layout guess, cand[24];
+        uz_pgn_layout guess, cand[32];
         uz_pgn_layout_guess(game, game->raw, game->raw_len, &guess);
         size_t n = candidates(&guess, cand, sizeof cand / sizeof *cand), best_agree = 0, pick = 0;
         for (size_t i = 0; i < n && !exact; i++) {

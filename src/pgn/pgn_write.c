@@ -45,7 +45,9 @@ static void token(writer *w, const char *s, size_t len, int join)
         w->column = 0;
     } else if (w->column > 0) {
         size_t space = glue_left && !w->open_paren ? 0 : 1;
-        if (w->layout->wrap && !(join & JOIN_NOBREAK) && w->column + space + first > w->layout->wrap) {
+        size_t wrap = w->layout->wrap;
+        bool full = (w->layout->flags & UZ_LAYOUT_WRAP_FULL) ? w->column >= wrap : w->column + space + first > wrap;
+        if (wrap && !(join & JOIN_NOBREAK) && full) {
             put(w, "\n", 1);
             w->column = 0;
         } else if (space) {
@@ -273,11 +275,13 @@ static uz_result write_game(uz__buf *out, const uz_game *game, const uz_pgn_layo
     const char *marker = (unsigned)game->result < 4 ? markers[game->result] : "*";
     if ((layout->flags & UZ_LAYOUT_RESULT_LINE) && w.column > 0)
         w.line_end = true;
-    else if ((layout->flags & UZ_LAYOUT_RESULT_GAP2) && w.column > 0 && !w.line_end) {
-        put(&w, " ", 1);
+    int join = JOIN_SPACE;
+    if ((layout->flags & UZ_LAYOUT_RESULT_GAP2) && w.column > 0 && !w.line_end && !(layout->flags & UZ_LAYOUT_RESULT_LINE)) {
+        put(&w, " ", 1); /* and the marker stays on the line, as ChessBase writes it */
         w.column++;
+        join = JOIN_NOBREAK;
     }
-    token(&w, marker, strlen(marker), JOIN_SPACE);
+    token(&w, marker, strlen(marker), join);
     for (size_t i = 0; i < game->n_trailing_comments; i++)
         comment(&w, game->trailing_comments[i]);
     for (unsigned i = 0; i < layout->end_eols; i++)
