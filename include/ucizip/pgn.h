@@ -224,7 +224,9 @@ enum uz_layout_flag {
     UZ_LAYOUT_WRAP_FULL = 1024,  /* a line breaks once it holds wrap bytes or more, whatever the
                                     next token (ChessBase: 72), instead of before a token that
                                     would pass wrap */
-    UZ_LAYOUT_ALL_FLAGS = 2047,
+    UZ_LAYOUT_VARIATION_GAP2 = 2048, /* two spaces between consecutive variations (pychess) */
+    UZ_LAYOUT_MOVE_LINES = 4096, /* every White move but the first starts a line (hand-typed files) */
+    UZ_LAYOUT_ALL_FLAGS = 8191,
 };
 
 typedef struct uz_pgn_layout {

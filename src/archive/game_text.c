@@ -67,8 +67,8 @@ static size_t candidates(const uz_pgn_layout *guess, uz_pgn_layout *out, size_t 
 {
     static const uint16_t widths[] = {0, 79, 80, 78, 75, 72, 255};
     static const uint16_t rules[] = {0, UZ_LAYOUT_WRAP_MOVES, UZ_LAYOUT_WRAP_WHITE,
-                                     UZ_LAYOUT_WRAP_WHITE | UZ_LAYOUT_WRAP_FULL};
-    const uint16_t rule_bits = UZ_LAYOUT_WRAP_MOVES | UZ_LAYOUT_WRAP_WHITE | UZ_LAYOUT_WRAP_FULL;
+                                     UZ_LAYOUT_WRAP_WHITE | UZ_LAYOUT_WRAP_FULL, UZ_LAYOUT_MOVE_LINES};
+    const uint16_t rule_bits = UZ_LAYOUT_WRAP_MOVES | UZ_LAYOUT_WRAP_WHITE | UZ_LAYOUT_WRAP_FULL | UZ_LAYOUT_MOVE_LINES;
     size_t n = 0;
     out[n++] = *guess;
     for (size_t r = 0; r < sizeof rules / sizeof *rules; r++)
@@ -96,7 +96,7 @@ uz_result uz_game_text_encode(const uz_game *game, uz_pgn_layout *prev, bool *ha
     }
     if (!exact) {
         /* Try the guess and its variants; patch only the best of them (and the previous). */
-        uz_pgn_layout guess, cand[32];
+        uz_pgn_layout guess, cand[40];
         uz_pgn_layout_guess(game, game->raw, game->raw_len, &guess);
         size_t n = candidates(&guess, cand, sizeof cand / sizeof *cand), best_agree = 0, pick = 0;
         for (size_t i = 0; i < n && !exact; i++) {

@@ -197,6 +197,11 @@ void uz_pgn_layout_guess(const uz_game *game, const char *raw, size_t len, uz_pg
             raw[end - ml - 2] == ' ')
             layout->flags |= UZ_LAYOUT_RESULT_GAP2;
     }
+    for (size_t k = 0; k + 4 <= end; k++)
+        if (raw[k] == ')' && memcmp(raw + k, ")  (", 4) == 0) {
+            layout->flags |= UZ_LAYOUT_VARIATION_GAP2;
+            break;
+        }
     /* A line break after the comments before the first move. */
     if (game->main.n_pre_comments && game->main.n_nodes) {
         const char *close = memchr(raw, '}', end);

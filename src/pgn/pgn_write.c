@@ -147,6 +147,8 @@ static void write_line(writer *w, const uz_line *line, const uz_position *start,
         }
         /* Under WRAP_WHITE only a White move (or a Black one after a comment) starts a line. */
         int join = white_breaks && pos.side == UZ_BLACK && !need_number ? JOIN_NOBREAK : JOIN_SPACE;
+        if ((flags & UZ_LAYOUT_MOVE_LINES) && pos.side == UZ_WHITE && i > 0 && main_line)
+            w->line_end = true;
         u.text.len = 0;
         size_t n = 0;
         if (pos.side == UZ_WHITE || need_number) {
@@ -209,6 +211,11 @@ static void write_line(writer *w, const uz_line *line, const uz_position *start,
                     token(w, u.text.data, u.text.len, JOIN_SPACE);
                     w->line_end = w->line_end || u.line_end;
                     unit_open = u.line_end = false;
+                }
+                if ((flags & UZ_LAYOUT_VARIATION_GAP2) && var > 0 && a > 0 && node->order && node->order[a - 1] == 'v' &&
+                    w->column > 0) {
+                    put(w, " ", 1);
+                    w->column++;
                 }
                 w->open_paren = true;
                 write_line(w, &node->variations[var++], &pos, false);
