@@ -19,8 +19,11 @@
 #include "ucizip/common.h"
 
 /* Version of our query protocol (what we send, how we read scores). It is part of
- * the fingerprint: bump it whenever a change could alter any score. */
-#define UZ_ENGINE_PROTOCOL_VERSION 1
+ * the fingerprint: bump it whenever a change could alter any score. The settings text
+ * records the lowest version whose scores are the same: 1 for searches without a node
+ * limit (unchanged since), 2 for node-limited searches (scores from the last complete
+ * iteration) and for mode permove. */
+#define UZ_ENGINE_PROTOCOL_VERSION 2
 
 /* Score convention (mover's point of view):
  *   "score cp X"          -> X clamped to [-UZ_SCORE_MATE/2, +UZ_SCORE_MATE/2]
@@ -38,17 +41,28 @@ int32_t uz_engine_score_from_uci(bool is_mate, long value);
  * with the fullmove number set to 1 (it does not affect a search).
  *   multipv:     MultiPV = number of legal moves, one "go depth D"; each move's score
  *                comes from its info line at the deepest depth (the last such line);
- *                every move must appear, at the same depth when there is no node limit,
- *                and none with a lowerbound/upperbound score.
- *   searchmoves: MultiPV = 1, then "go depth D searchmoves m" for each legal move in
- *                canonical order without clearing in between; the bestmove must be m.
- *                Slower, and degenerate at depths 1-4 with Stockfish. */
+ *                every move must appear, at the same depth, and none with a
+ *                lowerbound/upperbound score. With a node limit the last iteration may be
+ *                cut short: every move's score is then taken from the deepest iteration
+ *                that completed with an exact score for every move (the iteration under
+ *                way when the limit stopped the search does not count).
+ *   permove:     one real search per move: the engine is cleared, given
+ *                "position fen F moves m" and "go depth D-1" (and the node limit), and
+ *                the move's score is that search's score negated. A move that mates or
+ *                stalemates is scored without the engine (UZ_SCORE_MATE, 0). Needs
+ *                depth >= 2 (or depth 0 with a node limit).
+ *   searchmoves: (archives made before permove existed; decoding only) MultiPV = 1,
+ *                then "go depth D searchmoves m" for each legal move in canonical order
+ *                without clearing in between. Stockfish barely searches a single
+ *                searchmoves move, so these scores are close to static. */
 typedef enum uz_engine_mode {
     UZ_MODE_MULTIPV = 0,     /* the default */
-    UZ_MODE_SEARCHMOVES = 1,
+    UZ_MODE_SEARCHMOVES = 1, /* legacy, for old archives */
+    UZ_MODE_PERMOVE = 2,
 } uz_engine_mode;
 
-/* "multipv" / "searchmoves"; uz_engine_mode_parse returns false for anything else. */
+/* "multipv" / "permove" / "searchmoves"; uz_engine_mode_parse returns false for
+ * anything else. */
 const char *uz_engine_mode_name(uz_engine_mode mode);
 bool uz_engine_mode_parse(const char *text, uz_engine_mode *out);
 
@@ -91,6 +105,12 @@ typedef struct uz_engine_settings {
     int max_retries;                 /* retries of a query after a crash or timeout; default 2 */
     int quit_grace_ms;               /* after "quit", kill the engine after this; default 1000 */
     int cache_entries;               /* result cache capacity (positions); 0 disables it */
+    int protocol;                    /* [score] 0: the current protocol; 1: as protocol 1
+                                        read node-limited searches (each move's deepest line),
+                                        set from an old archive's settings text */
+    int recheck_every;               /* re-search every Nth position on another worker and
+                                        fail the run if the scores differ (0: never);
+                                        default 32 */
 } uz_engine_settings;
 
 /* Fills s with the built-in defaults (engines/stockfish.profile then sets Hash 1):
@@ -159,6 +179,8 @@ typedef struct uz__query_private {
     long nodes;
     int kind;
     bool no_cache;
+    int worker;             /* index of the worker that searched it */
+    int avoid;              /* worker that must not search it (-1: any) */
 } uz__query_private;
 
 typedef struct uz_query uz_query;

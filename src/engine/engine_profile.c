@@ -78,12 +78,13 @@ uz_result uz_engine_settings_default(uz_engine_settings *s)
     s->threads = 1;
     s->max_multipv = 0;
     copy_str(s->clear, sizeof s->clear, "ucinewgame");
-    s->modes = (1u << UZ_MODE_MULTIPV) | (1u << UZ_MODE_SEARCHMOVES);
+    s->modes = (1u << UZ_MODE_MULTIPV) | (1u << UZ_MODE_PERMOVE);
     s->timeout_ms = 60000;
     s->handshake_timeout_ms = 10000;
     s->max_retries = 2;
     s->quit_grace_ms = 1000;
     s->cache_entries = 32768;
+    s->recheck_every = 32;
     return UZ_OK;
 }
 
@@ -170,13 +171,14 @@ static uz_result apply_key(uz_engine_settings *s, const char *key, const char *v
         copy_str(s->clear, sizeof s->clear, value);
     } else if (strcmp(key, "timeout_ms") == 0 || strcmp(key, "handshake_timeout_ms") == 0 ||
                strcmp(key, "max_retries") == 0 || strcmp(key, "cache_entries") == 0 ||
-               strcmp(key, "quit_grace_ms") == 0) {
+               strcmp(key, "quit_grace_ms") == 0 || strcmp(key, "recheck_every") == 0) {
         if (!parse_int(value, 0, 100000000L, &x))
             return UZ_ERR_SYNTAX;
         int *field = strcmp(key, "timeout_ms") == 0             ? &s->timeout_ms
                      : strcmp(key, "handshake_timeout_ms") == 0 ? &s->handshake_timeout_ms
                      : strcmp(key, "max_retries") == 0          ? &s->max_retries
                      : strcmp(key, "cache_entries") == 0        ? &s->cache_entries
+                     : strcmp(key, "recheck_every") == 0        ? &s->recheck_every
                                                                 : &s->quit_grace_ms;
         *field = (int)x;
     } else {
@@ -248,7 +250,7 @@ static uz_result load_file(uz_engine_settings *s, const char *file, const char *
             continue;
         }
         if (strcmp(key, "modes") == 0) {
-            /* "multipv searchmoves" (commas allowed); the first is the default. */
+            /* "multipv permove" (commas allowed); the first is the default. */
             unsigned modes = 0;
             bool first = true;
             for (char *tok = strtok(value, " ,\t"); tok; tok = strtok(NULL, " ,\t")) {
@@ -388,12 +390,31 @@ size_t uz_engine_default_dirs(const char **out, size_t cap)
     return n;
 }
 
+/* Engine options an archive may set: those that change the scores and take no file
+ * name. Anything else in an archive (a log or network file, tablebase paths, resource
+ * limits) is refused before an engine is started: the archive is untrusted input. */
+static const char *const archive_options[] = {"Hash", "Threads", "UCI_Chess960", "UCI_AnalyseMode",
+                                              "Contempt", NULL};
+
+static bool archive_option_ok(const char *name, const char *value)
+{
+    for (int i = 0; archive_options[i]; i++) {
+        if (strcmp(name, archive_options[i]) != 0)
+            continue;
+        if (strcmp(value, "true") == 0 || strcmp(value, "false") == 0)
+            return true;
+        long x;
+        return parse_int(value, -100000, 100000000L, &x);
+    }
+    return false;
+}
+
 uz_result uz_engine_settings_apply_text(uz_engine_settings *s, const char *text, uz_diag *diag)
 {
-    uz_result rc = UZ_OK;
     long lineno = 0;
-    char line[1024];
-    while (*text) {
+    char line[1024], shown[96] = "";
+    const char *why = NULL;
+    while (*text && !why) {
         const char *nl = strchr(text, '\n');
         size_t n = nl ? (size_t)(nl - text) : strlen(text);
         lineno++;
@@ -408,19 +429,45 @@ uz_result uz_engine_settings_apply_text(uz_engine_settings *s, const char *text,
             continue;
         char *eq = strchr(t, '=');
         if (!eq) {
-            rc = UZ_ERR_SYNTAX;
+            why = "expected key=value";
             break;
         }
+        copy_str(shown, sizeof shown, t);
         *eq = '\0';
         const char *key = t, *value = eq + 1;
-        /* Informative keys describe the engine rather than configure it. */
-        if (strcmp(key, "protocol") == 0 || strcmp(key, "engine") == 0)
+        long x;
+        if (strcmp(key, "engine") == 0)
+            continue; /* informative: the fingerprint checks the engine */
+        if (strcmp(key, "protocol") == 0) {
+            if (!parse_int(value, 1, UZ_ENGINE_PROTOCOL_VERSION, &x))
+                why = "unknown protocol version (made by a newer ucizip?)";
+            else
+                s->protocol = (int)x;
             continue;
-        rc = apply_key(s, key, value);
-        if (rc != UZ_OK)
+        }
+        /* Only what the scores depend on; resource limits are the user's to set. */
+        if (strcmp(key, "mode") != 0 && strcmp(key, "depth") != 0 && strcmp(key, "nodes") != 0 &&
+            strcmp(key, "max_multipv") != 0 && strcmp(key, "clear") != 0 && strncmp(key, "option.", 7) != 0) {
+            why = "not a search setting";
             break;
+        }
+        if (strncmp(key, "option.", 7) == 0 && !archive_option_ok(key + 7, value)) {
+            why = "not an engine option an archive may set";
+            break;
+        }
+        if (strcmp(key, "clear") == 0 && strcmp(value, "ucinewgame") != 0 &&
+            strcmp(value, "option:Clear Hash") != 0) {
+            why = "not a way of clearing an engine";
+            break;
+        }
+        if (apply_key(s, key, value) != UZ_OK)
+            why = "bad value";
     }
-    if (rc != UZ_OK)
-        uz_diag_set(diag, UZ_ERR_SYNTAX, lineno, 0, "bad engine settings text");
-    return rc == UZ_OK ? UZ_OK : UZ_ERR_SYNTAX;
+    if (why) {
+        uz_diag_set(diag, UZ_ERR_UNSUPPORTED, lineno, 0,
+                    "archive engine settings, line %ld: '%s' refused: %s; no engine was started", lineno, shown,
+                    why);
+        return UZ_ERR_UNSUPPORTED;
+    }
+    return UZ_OK;
 }
