@@ -237,7 +237,8 @@ typedef struct uz_pool_stats {
     uint64_t cache_hits;     /* answered from the result cache */
     uint64_t coalesced;      /* answered by an identical query already in flight */
     uint64_t engine_queries; /* positions sent to an engine */
-    uint64_t engine_searches;/* "go" commands sent */
+    uint64_t engine_searches;/* "go" commands sent (rechecks not counted) */
+    uint64_t rechecks;       /* positions searched again to check determinism */
     uint64_t restarts;       /* engine processes restarted after a crash/hang */
     double search_ms;        /* sum of the engine-reported "time" of each search */
     double go_ms;            /* sum of "go" sent .. "bestmove" read, as we measure it */

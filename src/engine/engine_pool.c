@@ -536,7 +536,10 @@ static void worker_begin(worker *w, uz_query *q)
         }
     }
     w->step = 0;
-    pool->stats.engine_queries++;
+    if (q->priv.kind == KIND_RECHECK)
+        pool->stats.rechecks++;
+    else
+        pool->stats.engine_queries++;
     step_begin(w);
 }
 
@@ -652,7 +655,8 @@ static void send_go(worker *w)
     send_text(w, cmds);
     w->sent_at = uv_hrtime();
     w->state = W_SEARCHING;
-    pool->stats.engine_searches++;
+    if (q->priv.kind != KIND_RECHECK)
+        pool->stats.engine_searches++;
     arm(w, pool->s.timeout_ms);
 }
 
@@ -793,23 +797,20 @@ static bool take_scores(worker *w)
     uz_pool *pool = w->pool;
     uz_query *q = w->q;
     bool permove = pool->s.mode == UZ_MODE_PERMOVE;
+    long limit = q->priv.nodes;
+    bool stopped = limit > 0 && w->last_nodes >= node_limit(w, limit);
+    int d = -1; /* protocol 1 archives with a node limit: each move's deepest line, which must be exact */
+    if (limit == 0 || pool->s.protocol != 1)
+        d = common_depth(w, stopped);
+    if (d < 0 && stopped) {
+        worker_fail(w, UZ_ERR_ENGINE, false,
+                    "node limit %ld a move is too small: no iteration completed for every move in %s", limit,
+                    q->priv.fen);
+        return false;
+    }
     for (int i = w->lo; i < w->hi; i++) {
         if (w->top_depth[i] < -1) {
             worker_fail(w, UZ_ERR_ENGINE, false, "gave no score for move %s in %s", w->uci[i], q->priv.fen);
-            return false;
-        }
-    }
-    long limit = q->priv.nodes;
-    bool stopped = limit > 0 && w->last_nodes >= node_limit(w, limit);
-    int d;
-    if (limit > 0 && pool->s.protocol == 1) {
-        d = -1; /* archives of protocol 1: each move's deepest line, which must be exact */
-    } else {
-        d = common_depth(w, stopped);
-        if (d < 0 && stopped) {
-            worker_fail(w, UZ_ERR_ENGINE, false,
-                        "node limit %ld too small: no iteration completed for every move in %s", limit,
-                        q->priv.fen);
             return false;
         }
     }

@@ -414,6 +414,7 @@ uz_result uz_engine_settings_apply_text(uz_engine_settings *s, const char *text,
     long lineno = 0;
     char line[1024], shown[96] = "";
     const char *why = NULL;
+    bool refused = false;
     while (*text && !why) {
         const char *nl = strchr(text, '\n');
         size_t n = nl ? (size_t)(nl - text) : strlen(text);
@@ -449,25 +450,30 @@ uz_result uz_engine_settings_apply_text(uz_engine_settings *s, const char *text,
         if (strcmp(key, "mode") != 0 && strcmp(key, "depth") != 0 && strcmp(key, "nodes") != 0 &&
             strcmp(key, "max_multipv") != 0 && strcmp(key, "clear") != 0 && strncmp(key, "option.", 7) != 0) {
             why = "not a search setting";
+            refused = true;
             break;
         }
         if (strncmp(key, "option.", 7) == 0 && !archive_option_ok(key + 7, value)) {
             why = "not an engine option an archive may set";
+            refused = true;
             break;
         }
         if (strcmp(key, "clear") == 0 && strcmp(value, "ucinewgame") != 0 &&
             strcmp(value, "option:Clear Hash") != 0) {
             why = "not a way of clearing an engine";
+            refused = true;
             break;
         }
         if (apply_key(s, key, value) != UZ_OK)
             why = "bad value";
     }
     if (why) {
-        uz_diag_set(diag, UZ_ERR_UNSUPPORTED, lineno, 0,
+        /* Malformed text is a syntax error; a well-formed setting we will not take is refused. */
+        uz_result rc = refused ? UZ_ERR_UNSUPPORTED : UZ_ERR_SYNTAX;
+        uz_diag_set(diag, rc, lineno, 0,
                     "archive engine settings, line %ld: '%s' refused: %s; no engine was started", lineno, shown,
                     why);
-        return UZ_ERR_UNSUPPORTED;
+        return rc;
     }
     return UZ_OK;
 }
