@@ -84,6 +84,8 @@ typedef struct uz_engine_option {
 typedef struct uz_engine_settings {
     char path[UZ_ENGINE_PATH_MAX];   /* executable: a path, or a bare name looked up in PATH */
     char profile[UZ_ENGINE_NAME_MAX]; /* profile name it came from, "" if none (informative) */
+    char name[UZ_ENGINE_NAME_MAX];   /* the profile's "name": the engine's "id name" starts
+                                        with it ("" if none) */
     int depth;                       /* [score] fixed search depth, >= 1 unless nodes > 0 */
     long nodes;                      /* [score] node limit, 0 = none */
     uz_engine_mode mode;             /* [score] */
@@ -140,12 +142,21 @@ uz_result uz_engine_profile_load(uz_engine_settings *s, const char *name_or_path
 uz_result uz_engine_settings_from_spec(uz_engine_settings *s, const char *spec,
                                        const char *const *dirs, uz_diag *diag);
 
+/* Finds the profile to decode an archive with when the user names no engine: among
+ * the profiles in dirs (the first of each name), in name order, the first whose "name"
+ * begins the archive's engine name (engine_name "Ethereal 12.00" -> name "Ethereal"),
+ * whose executable exists and which allows the archive's mode (from settings_text).
+ * Nothing is taken from the archive but these two strings: the executable is the
+ * profile's. Fills s (s->profile names the profile). UZ_ERR_MISMATCH if none fits. */
+uz_result uz_engine_profile_for_archive(uz_engine_settings *s, const char *engine_name, const char *settings_text,
+                                        const char *const *dirs, uz_diag *diag);
+
 /* The default profile directories, in lookup order: $UZ_ENGINES_DIR (if set), then
- * EXE_DIR/engines, EXE_DIR/../share/ucizip/engines, EXE_DIR/../../engines (a build
- * tree) where EXE_DIR is the directory of the running executable, then the
- * directory compiled in as UZ_ENGINES_DIR_BUILTIN (if defined). Fills out[] with
- * pointers into static storage (valid until the next call), NULL-terminated;
- * cap >= 2. Returns the number of dirs. */
+ * the installed data directory (PREFIX/share/ucizip/engines) and this source tree's
+ * engines/, the latter first for the program of the build tree itself. Never a
+ * directory relative to the program's location. Fills out[] with pointers into static
+ * storage (valid until the next call), NULL-terminated; cap >= 2. Returns the number
+ * of dirs. */
 size_t uz_engine_default_dirs(const char **out, size_t cap);
 
 /* Applies canonical settings text (as from uz_pool_settings_text) to s: mode, depth,
