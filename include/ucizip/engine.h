@@ -159,9 +159,13 @@ uz_result uz_engine_profile_for_archive(uz_engine_settings *s, const char *engin
  * of dirs. */
 size_t uz_engine_default_dirs(const char **out, size_t cap);
 
-/* Applies canonical settings text (as from uz_pool_settings_text) to s: mode, depth,
- * nodes, max_multipv, clear and options, so a decoder can rebuild the exact search
- * settings an archive was made with. Unknown keys are UZ_ERR_SYNTAX. */
+/* Applies canonical settings text (as from uz_pool_settings_text) to s: protocol, mode,
+ * depth, nodes, max_multipv, clear and options, so a decoder can rebuild the exact search
+ * settings an archive was made with. The text is untrusted (it comes from an archive):
+ * only those keys, clear = ucinewgame or option:Clear Hash, and options of an allow-list
+ * that change scores and name no file (Hash, Threads, UCI_Chess960, UCI_AnalyseMode,
+ * Contempt) are taken; anything else, resource limits included, is UZ_ERR_UNSUPPORTED
+ * ("refused"). Malformed text is UZ_ERR_SYNTAX. */
 uz_result uz_engine_settings_apply_text(uz_engine_settings *s, const char *text, uz_diag *diag);
 
 /* ---- pool ---- */
