@@ -6,7 +6,7 @@ name = Stockfish
 exe = stockfish
 exe = /usr/games/stockfish
 depth = 1
-modes = multipv searchmoves
+modes = multipv permove
 max_multipv = 500
 # ucinewgame clears hash and history tables; "option:Clear Hash" behaves the same.
 clear = ucinewgame

@@ -2,7 +2,7 @@
 """Compression benchmark: bits/move of every method (and of the model fitted to the file),
 time per ply and archive size against xz -9 and zstd -19, for each file x depth x mode.
 
-usage: scripts/bench_codec.py [--ucizip build/ucizip] [--depths 1,4,8] [--modes multipv,searchmoves]
+usage: scripts/bench_codec.py [--ucizip build/ucizip] [--depths 1,4,8] [--modes multipv,permove]
                               [--files F ...] [--max-games N] [--workers N] [--json OUT]
 
 Defaults: the three files of ../shared/samples and two small corpus files. Prints a
@@ -40,7 +40,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ucizip", default=os.path.join(ROOT, "build", "ucizip"))
     ap.add_argument("--depths", default="1,4,8")
-    ap.add_argument("--modes", default="multipv,searchmoves")
+    ap.add_argument("--modes", default="multipv,permove")
     ap.add_argument("--files", nargs="*", default=DEFAULT_FILES)
     ap.add_argument("--max-games", type=int, default=0)
     ap.add_argument("--workers", type=int, default=0)

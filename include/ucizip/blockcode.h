@@ -32,8 +32,10 @@ typedef struct uz_member_decoder {
     char fingerprint[sizeof ((uz_archive_header *)0)->fingerprint];
 } uz_member_decoder;
 
-/* Prepares md for a member with header h: base gives the engine to run (path, timeouts);
- * the header's settings replace its search settings. Starts a pool (unless md already has
+/* Prepares md for a member with header h: base gives the engine to run (path, timeouts),
+ * or is NULL for the installed profile matching the header's engine (see
+ * uz_engine_profile_for_archive; uz_pool_settings(md->pool)->profile names it); the
+ * header's settings replace its search settings. Starts a pool (unless md already has
  * one for the same settings) and checks its fingerprint against the header's before
  * anything is decoded: UZ_ERR_MISMATCH names the engine and settings the archive needs. */
 uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header *h, const uz_engine_settings *base,

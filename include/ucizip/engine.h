@@ -19,8 +19,11 @@
 #include "ucizip/common.h"
 
 /* Version of our query protocol (what we send, how we read scores). It is part of
- * the fingerprint: bump it whenever a change could alter any score. */
-#define UZ_ENGINE_PROTOCOL_VERSION 1
+ * the fingerprint: bump it whenever a change could alter any score. The settings text
+ * records the lowest version whose scores are the same: 1 for searches without a node
+ * limit (unchanged since), 2 for node-limited searches (scores from the last complete
+ * iteration) and for mode permove. */
+#define UZ_ENGINE_PROTOCOL_VERSION 2
 
 /* Score convention (mover's point of view):
  *   "score cp X"          -> X clamped to [-UZ_SCORE_MATE/2, +UZ_SCORE_MATE/2]
@@ -38,17 +41,28 @@ int32_t uz_engine_score_from_uci(bool is_mate, long value);
  * with the fullmove number set to 1 (it does not affect a search).
  *   multipv:     MultiPV = number of legal moves, one "go depth D"; each move's score
  *                comes from its info line at the deepest depth (the last such line);
- *                every move must appear, at the same depth when there is no node limit,
- *                and none with a lowerbound/upperbound score.
- *   searchmoves: MultiPV = 1, then "go depth D searchmoves m" for each legal move in
- *                canonical order without clearing in between; the bestmove must be m.
- *                Slower, and degenerate at depths 1-4 with Stockfish. */
+ *                every move must appear, at the same depth, and none with a
+ *                lowerbound/upperbound score. With a node limit the last iteration may be
+ *                cut short: every move's score is then taken from the deepest iteration
+ *                that completed with an exact score for every move (the iteration under
+ *                way when the limit stopped the search does not count).
+ *   permove:     one real search per move: the engine is cleared, given
+ *                "position fen F moves m" and "go depth D-1" (and the node limit), and
+ *                the move's score is that search's score negated. A move that mates or
+ *                stalemates is scored without the engine (UZ_SCORE_MATE, 0). Needs
+ *                depth >= 2 (or depth 0 with a node limit).
+ *   searchmoves: (archives made before permove existed; decoding only) MultiPV = 1,
+ *                then "go depth D searchmoves m" for each legal move in canonical order
+ *                without clearing in between. Stockfish barely searches a single
+ *                searchmoves move, so these scores are close to static. */
 typedef enum uz_engine_mode {
     UZ_MODE_MULTIPV = 0,     /* the default */
-    UZ_MODE_SEARCHMOVES = 1,
+    UZ_MODE_SEARCHMOVES = 1, /* legacy, for old archives */
+    UZ_MODE_PERMOVE = 2,
 } uz_engine_mode;
 
-/* "multipv" / "searchmoves"; uz_engine_mode_parse returns false for anything else. */
+/* "multipv" / "permove" / "searchmoves"; uz_engine_mode_parse returns false for
+ * anything else. */
 const char *uz_engine_mode_name(uz_engine_mode mode);
 bool uz_engine_mode_parse(const char *text, uz_engine_mode *out);
 
@@ -70,6 +84,8 @@ typedef struct uz_engine_option {
 typedef struct uz_engine_settings {
     char path[UZ_ENGINE_PATH_MAX];   /* executable: a path, or a bare name looked up in PATH */
     char profile[UZ_ENGINE_NAME_MAX]; /* profile name it came from, "" if none (informative) */
+    char name[UZ_ENGINE_NAME_MAX];   /* the profile's "name": the engine's "id name" starts
+                                        with it ("" if none) */
     int depth;                       /* [score] fixed search depth, >= 1 unless nodes > 0 */
     long nodes;                      /* [score] node limit, 0 = none */
     uz_engine_mode mode;             /* [score] */
@@ -91,6 +107,12 @@ typedef struct uz_engine_settings {
     int max_retries;                 /* retries of a query after a crash or timeout; default 2 */
     int quit_grace_ms;               /* after "quit", kill the engine after this; default 1000 */
     int cache_entries;               /* result cache capacity (positions); 0 disables it */
+    int protocol;                    /* [score] 0: the current protocol; 1: as protocol 1
+                                        read node-limited searches (each move's deepest line),
+                                        set from an old archive's settings text */
+    int recheck_every;               /* re-search every Nth position on another worker and
+                                        fail the run if the scores differ (0: never);
+                                        default 32 */
 } uz_engine_settings;
 
 /* Fills s with the built-in defaults (engines/stockfish.profile then sets Hash 1):
@@ -120,17 +142,30 @@ uz_result uz_engine_profile_load(uz_engine_settings *s, const char *name_or_path
 uz_result uz_engine_settings_from_spec(uz_engine_settings *s, const char *spec,
                                        const char *const *dirs, uz_diag *diag);
 
+/* Finds the profile to decode an archive with when the user names no engine: among
+ * the profiles in dirs (the first of each name), in name order, the first whose "name"
+ * begins the archive's engine name (engine_name "Ethereal 12.00" -> name "Ethereal"),
+ * whose executable exists and which allows the archive's mode (from settings_text).
+ * Nothing is taken from the archive but these two strings: the executable is the
+ * profile's. Fills s (s->profile names the profile). UZ_ERR_MISMATCH if none fits. */
+uz_result uz_engine_profile_for_archive(uz_engine_settings *s, const char *engine_name, const char *settings_text,
+                                        const char *const *dirs, uz_diag *diag);
+
 /* The default profile directories, in lookup order: $UZ_ENGINES_DIR (if set), then
- * EXE_DIR/engines, EXE_DIR/../share/ucizip/engines, EXE_DIR/../../engines (a build
- * tree) where EXE_DIR is the directory of the running executable, then the
- * directory compiled in as UZ_ENGINES_DIR_BUILTIN (if defined). Fills out[] with
- * pointers into static storage (valid until the next call), NULL-terminated;
- * cap >= 2. Returns the number of dirs. */
+ * the installed data directory (PREFIX/share/ucizip/engines) and this source tree's
+ * engines/, the latter first for the program of the build tree itself. Never a
+ * directory relative to the program's location. Fills out[] with pointers into static
+ * storage (valid until the next call), NULL-terminated; cap >= 2. Returns the number
+ * of dirs. */
 size_t uz_engine_default_dirs(const char **out, size_t cap);
 
-/* Applies canonical settings text (as from uz_pool_settings_text) to s: mode, depth,
- * nodes, max_multipv, clear and options, so a decoder can rebuild the exact search
- * settings an archive was made with. Unknown keys are UZ_ERR_SYNTAX. */
+/* Applies canonical settings text (as from uz_pool_settings_text) to s: protocol, mode,
+ * depth, nodes, max_multipv, clear and options, so a decoder can rebuild the exact search
+ * settings an archive was made with. The text is untrusted (it comes from an archive):
+ * only those keys, clear = ucinewgame or option:Clear Hash, and options of an allow-list
+ * that change scores and name no file (Hash, Threads, UCI_Chess960, UCI_AnalyseMode,
+ * Contempt) are taken; anything else, resource limits included, is UZ_ERR_UNSUPPORTED
+ * ("refused"). Malformed text is UZ_ERR_SYNTAX. */
 uz_result uz_engine_settings_apply_text(uz_engine_settings *s, const char *text, uz_diag *diag);
 
 /* ---- pool ---- */
@@ -159,6 +194,8 @@ typedef struct uz__query_private {
     long nodes;
     int kind;
     bool no_cache;
+    int worker;             /* index of the worker that searched it */
+    int avoid;              /* worker that must not search it (-1: any) */
 } uz__query_private;
 
 typedef struct uz_query uz_query;
@@ -215,7 +252,8 @@ typedef struct uz_pool_stats {
     uint64_t cache_hits;     /* answered from the result cache */
     uint64_t coalesced;      /* answered by an identical query already in flight */
     uint64_t engine_queries; /* positions sent to an engine */
-    uint64_t engine_searches;/* "go" commands sent */
+    uint64_t engine_searches;/* "go" commands sent (rechecks not counted) */
+    uint64_t rechecks;       /* positions searched again to check determinism */
     uint64_t restarts;       /* engine processes restarted after a crash/hang */
     double search_ms;        /* sum of the engine-reported "time" of each search */
     double go_ms;            /* sum of "go" sent .. "bestmove" read, as we measure it */

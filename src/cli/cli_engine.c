@@ -66,8 +66,13 @@ int cli_engine_opt(cli_engine_opts *o, int c, const char *arg)
     case OPT_WORKERS: return cli_parse_long("--workers", arg, 1, 256, &o->workers) ? -1 : 1;
     case OPT_MODE: {
         uz_engine_mode m;
+        if (strcmp(arg, "searchmoves") == 0) {
+            cli_error("--mode searchmoves is gone (Stockfish hardly searched a lone searchmoves move); "
+                      "use --mode permove, a real search of each move (archives made with it still decode)");
+            return -1;
+        }
         if (!uz_engine_mode_parse(arg, &m)) {
-            cli_error("--mode: expected multipv or searchmoves, got '%s'", arg);
+            cli_error("--mode: expected multipv or permove, got '%s'", arg);
             return -1;
         }
         o->mode = arg;

@@ -39,7 +39,8 @@ enum {
     "                      a .profile file or an executable (default: stockfish)\n"             \
     "  --depth N           fixed search depth (default: the profile's)\n"                       \
     "  --nodes N           node limit per search instead of / besides depth\n"                  \
-    "  --mode M            multipv (one MultiPV search) or searchmoves (one search per move)\n" \
+    "  --mode M            multipv (one MultiPV search of the position) or permove (the\n"   \
+    "                      position after each move searched at depth-1, score negated)\n"  \
     "  --hash MB           engine Hash size (part of what the scores depend on)\n"              \
     "  --workers N         engine processes to run in parallel (default: number of cores)\n"
 #define CLI_MODEL_HELP                                                                           \

@@ -311,12 +311,35 @@ static void on_decode_progress(void *user, uint64_t games, uint64_t moves, uint6
     cli_progress_update(user, (long)games, (long)moves, (long long)bytes);
 }
 
+/* The engine to decode with: the one --engine names (*base filled, returns base), or
+ * NULL when none was given, for the installed profile matching each archive member.
+ * Sets *failed on a bad --engine (reported). */
+static const uz_engine_settings *decode_engine(const cli_engine_opts *eo, uz_engine_settings *base, bool *failed)
+{
+    *failed = false;
+    if (!eo->engine)
+        return NULL;
+    *failed = cli_engine_settings(eo, base) != 0;
+    return base;
+}
+
+/* Says which installed profile was chosen for the archive when no --engine was given. */
+static void report_chosen_engine(const cli_engine_opts *eo, const uz_member_decoder *md)
+{
+    const uz_engine_settings *s = uz_pool_settings(md->pool);
+    if (!eo->engine && s)
+        fprintf(stderr, "ucizip: engine: profile '%s' (%s, %s), the installed profile matching the archive\n",
+                s->profile, uz_pool_engine_name(md->pool), s->path);
+}
+
 /* Decodes every member of in, writing PGN to out (NULL: check only). */
 static int decode_all(FILE *in, const char *name, FILE *out, bool canonical, const cli_engine_opts *eo, bool progress,
                       long *games_out)
 {
-    uz_engine_settings base;
-    if (cli_engine_settings(eo, &base) != 0)
+    uz_engine_settings base_settings;
+    bool bad_engine;
+    const uz_engine_settings *base = decode_engine(eo, &base_settings, &bad_engine);
+    if (bad_engine)
         return -1;
     cli_progress prog;
     cli_progress_init(&prog, progress);
@@ -324,8 +347,9 @@ static int decode_all(FILE *in, const char *name, FILE *out, bool canonical, con
     uint64_t games = 0;
     int workers = eo->workers > 0 ? (int)eo->workers : cli_default_workers();
     uz_member_decoder md = {0};
-    uz_result r = uz_archive_decode(in, name, out, canonical, &md, &base, workers, on_decode_progress, &prog, &games,
+    uz_result r = uz_archive_decode(in, name, out, canonical, &md, base, workers, on_decode_progress, &prog, &games,
                                     &diag);
+    report_chosen_engine(eo, &md);
     uz_member_decoder_close(&md);
     cli_progress_done(&prog);
     if (r != UZ_OK) {
@@ -342,6 +366,7 @@ static const char decompress_usage[] =
     "  -f, --force         overwrite OUT if it exists\n"
     "  --progress          progress on stderr even when it is not a terminal\n"
     "  --canonical         write the games in PGN export format, not the input's exact bytes\n" CLI_ENGINE_HELP
+    "Without --engine, the installed profile of the archive's engine is used (and named).\n"
     "The engine must give the same fingerprint as the one that made the archive.\n";
 
 static int parse_decode_args(int argc, char **argv, const char *usage, const char **out_path, bool *force,
@@ -497,21 +522,24 @@ int cmd_extract(int argc, char **argv)
     uz_archive_header header;
     uz_archive_block block = {0};
     uz_member_decoder md = {0};
-    uz_engine_settings base;
+    uz_engine_settings base_settings;
     uz_game game;
     uz_game_init(&game);
     cli_output out;
     size_t index = 0;
     uz_diag diag = {0};
     int workers = eo.workers > 0 ? (int)eo.workers : 1;
-    if (cli_engine_settings(&eo, &base) != 0)
+    bool bad_engine;
+    const uz_engine_settings *base = decode_engine(&eo, &base_settings, &bad_engine);
+    if (bad_engine)
         goto out;
     if (uz_archive_seek_game(in, name, (uint64_t)game_no, &header, &block, &index, &diag) != UZ_OK ||
-        uz_member_decoder_open(&md, &header, &base, workers, &diag) != UZ_OK ||
+        uz_member_decoder_open(&md, &header, base, workers, &diag) != UZ_OK ||
         uz_block_decode(&md, &block, index, 1, &game, (uint64_t)game_no - 1 - index, &diag) != UZ_OK) {
         cli_report(name, &diag);
         goto out;
     }
+    report_chosen_engine(&eo, &md);
     if (cli_output_open(&out, out_path, force) != 0)
         goto out;
     if ((canonical ? uz_pgn_write_game(out.f, &game)

@@ -21,7 +21,7 @@ static const char usage_text[] =
     "  stats FILE.pgn [--json] [--no-engine] [--k-sweep K,K,...]\n"
     "                                       bits/move of each coding method\n"
     "  explain FILE.pgn [--game N]          move-by-move scores, probabilities, codes\n"
-    "  engine [--engine PATH|NAME] [--depth N] [--mode multipv|searchmoves] [--json]\n"
+    "  engine [--engine PATH|NAME] [--depth N] [--mode multipv|permove] [--json]\n"
     "                                       engine name, options, fingerprint, speed\n"
     "  pgn [IN.pgn|-] [-o OUT|-] [--uci]    rewrite PGN in export format (or UCI main lines)\n"
     "\n"

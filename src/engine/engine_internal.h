@@ -76,6 +76,7 @@ typedef struct uz__info {
     long score;
     bool bound;              /* lowerbound / upperbound */
     long time_ms;            /* -1 if absent */
+    long nodes;              /* -1 if absent */
     char pv_first[16];       /* first move of the pv, "" if none */
 } uz__info;
 

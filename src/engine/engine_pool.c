@@ -10,7 +10,7 @@
 
 #include "engine_internal.h"
 
-enum { KIND_NORMAL = 0, KIND_SYNC, KIND_PROBE_SM, KIND_PROBE_FP };
+enum { KIND_NORMAL = 0, KIND_SYNC, KIND_PROBE_SM, KIND_PROBE_FP, KIND_RECHECK };
 
 typedef enum wstate {
     W_OFF,       /* no process */
@@ -32,6 +32,17 @@ typedef struct engine_option {
     bool has_range;
 } engine_option;
 
+/* One exact score of a move at one depth. */
+typedef struct scored {
+    int depth;
+    bool mate;
+    long score;
+} scored;
+
+/* Enough to step back from a partial last iteration (engines report at most the
+ * current depth and the one before it). */
+#define SCORES_KEPT 4
+
 typedef struct worker {
     uz_pool *pool;
     int index;
@@ -43,12 +54,15 @@ typedef struct worker {
     uz_query *waiters;       /* identical queries answered together with q */
     int step, n_steps, chunk, lo, hi;
     char uci[UZ_MAX_MOVES][UZ_UCI_MAX];
-    int depth_of[UZ_MAX_MOVES];
-    bool mate_of[UZ_MAX_MOVES];
-    long score_of[UZ_MAX_MOVES];
-    bool bound_of[UZ_MAX_MOVES];
+    /* Per searched move: its exact scores at the deepest few depths reported (sorted
+     * by depth), and the depth and kind of its deepest line. */
+    scored kept[UZ_MAX_MOVES][SCORES_KEPT];
+    unsigned char n_kept[UZ_MAX_MOVES];
+    int top_depth[UZ_MAX_MOVES];     /* -2: no score line for the move yet */
+    bool top_bound[UZ_MAX_MOVES];
     int max_depth;
     long last_time;
+    long last_nodes;         /* "nodes" of the last info line, -1 if none */
     uint64_t sent_at;        /* uv_hrtime when the clear or the "go" was sent */
     int fail_streak;         /* consecutive failed starts */
     bool restart;            /* spawn again once closed */
@@ -97,8 +111,15 @@ struct uz_pool {
     cache_slot *cache;
     size_t cache_buckets;    /* power of two; CACHE_WAYS slots each */
     uint64_t cache_clock;
+    uint64_t searched;       /* positions answered by an engine (for rechecks) */
     uz_pool_stats stats;
 };
+
+/* A position searched again on another worker: the scores must match the first. */
+typedef struct recheck {
+    uz_query q; /* first: the pool completes &q */
+    int32_t expect[UZ_MAX_MOVES];
+} recheck;
 
 /* ---------- small helpers ---------- */
 
@@ -231,6 +252,9 @@ static void cache_free(uz_pool *pool)
 static void worker_start(worker *w);
 static void pump(uz_pool *pool);
 static void step_begin(worker *w);
+static void finish_query(worker *w);
+static void maybe_recheck(uz_pool *pool, const uz_query *q);
+static void submit(uz_pool *pool, uz_query *q, int kind);
 
 static void send_text(worker *w, const char *text) { uz__proc_write(&w->proc, text, strlen(text)); }
 
@@ -488,11 +512,12 @@ static void worker_begin(worker *w, uz_query *q)
     uz_pool *pool = w->pool;
     w->q = q;
     w->waiters = NULL;
+    q->priv.worker = w->index;
     for (int i = 0; i < q->n_moves; i++)
         uz_move_to_uci(q->moves[i], w->uci[i]);
     if (q->priv.kind == KIND_PROBE_SM) {
         w->n_steps = 1;
-    } else if (pool->s.mode == UZ_MODE_SEARCHMOVES) {
+    } else if (pool->s.mode == UZ_MODE_SEARCHMOVES || pool->s.mode == UZ_MODE_PERMOVE) {
         w->n_steps = q->n_moves;
     } else {
         /* More moves than MultiPV allows: split the canonical list into chunks,
@@ -511,15 +536,46 @@ static void worker_begin(worker *w, uz_query *q)
         }
     }
     w->step = 0;
-    pool->stats.engine_queries++;
+    if (q->priv.kind == KIND_RECHECK)
+        pool->stats.rechecks++;
+    else
+        pool->stats.engine_queries++;
     step_begin(w);
+}
+
+static void reset_scores(worker *w)
+{
+    for (int i = w->lo; i < w->hi; i++) {
+        w->n_kept[i] = 0;
+        w->top_depth[i] = -2;
+        w->top_bound[i] = false;
+    }
+    w->max_depth = -1;
+    w->last_time = -1;
+    w->last_nodes = -1;
+}
+
+/* permove: the score of a move that ends the game, which the engine is not asked
+ * about (it has nothing to search). Returns false if the game goes on after it. */
+static bool terminal_score(const uz_query *q, int i, int32_t *score)
+{
+    uz_position child = q->pos;
+    uz_undo undo;
+    uz_make_move(&child, q->moves[i], &undo);
+    uz_status st = uz_position_status(&child);
+    if (st == UZ_STATUS_PLAYING)
+        return false;
+    /* Checkmate: the opponent is mated now ("mate 0" from its side, negated). */
+    *score = st == UZ_STATUS_CHECKMATE ? -uz_engine_score_from_uci(true, 0) : 0;
+    return true;
 }
 
 static void step_begin(worker *w)
 {
     uz_pool *pool = w->pool;
-    const uz_query *q = w->q;
+    uz_query *q = w->q;
     bool multipv = pool->s.mode == UZ_MODE_MULTIPV && q->priv.kind != KIND_PROBE_SM;
+    bool permove = pool->s.mode == UZ_MODE_PERMOVE && q->priv.kind != KIND_PROBE_SM;
     if (q->priv.kind == KIND_PROBE_SM) {
         w->lo = 0;
         while (w->lo < q->n_moves - 1 && strcmp(w->uci[w->lo], "a2a3") != 0)
@@ -529,19 +585,22 @@ static void step_begin(worker *w)
         w->lo = w->step * w->chunk;
         w->hi = w->lo + w->chunk < q->n_moves ? w->lo + w->chunk : q->n_moves;
     } else {
+        /* permove: moves that end the game need no search. */
+        while (permove && w->step < w->n_steps && terminal_score(q, w->step, &q->scores[w->step]))
+            w->step++;
+        if (w->step == w->n_steps) {
+            finish_query(w);
+            return;
+        }
         w->lo = w->step;
         w->hi = w->step + 1;
     }
-    for (int i = w->lo; i < w->hi; i++) {
-        w->depth_of[i] = -2;
-        w->bound_of[i] = false;
-    }
-    w->max_depth = -1;
-    w->last_time = -1;
+    reset_scores(w);
 
     char cmds[256] = "";
-    /* Clear once per position (multipv: per chunk, each chunk is its own search). */
-    if (multipv || w->step == 0) {
+    /* Clear once per search: per position (multipv: per chunk; permove: per move, so that
+     * every move's score depends on that move alone). Legacy searchmoves clears once. */
+    if (multipv || permove || w->step == 0) {
         snprintf(cmds, sizeof cmds, "setoption name MultiPV value %d\n", multipv ? w->hi - w->lo : 1);
         if (strncmp(pool->s.clear, "option:", 7) == 0) {
             size_t used = strlen(cmds);
@@ -557,19 +616,37 @@ static void step_begin(worker *w)
     arm(w, pool->s.timeout_ms);
 }
 
+/* The "go nodes" of the current search for a limit of `nodes` per move (protocol 1
+ * archives: per search). */
+static long long node_limit(const worker *w, long nodes)
+{
+    return w->pool->s.protocol == 1 ? nodes : (long long)nodes * (w->hi - w->lo);
+}
+
 static void send_go(worker *w)
 {
     uz_pool *pool = w->pool;
     const uz_query *q = w->q;
     char cmds[UZ_FEN_MAX + 64 + UZ_MAX_MOVES * UZ_UCI_MAX];
+    bool permove = pool->s.mode == UZ_MODE_PERMOVE && q->priv.kind != KIND_PROBE_SM;
     int depth = q->priv.kind == KIND_PROBE_SM ? 1 : q->priv.depth;
     long nodes = q->priv.kind == KIND_PROBE_SM ? 0 : q->priv.nodes;
-    int n = snprintf(cmds, sizeof cmds, "position fen %s\ngo", q->priv.fen);
+    int n;
+    if (permove) {
+        /* The position after the move, searched one ply less deep. */
+        n = snprintf(cmds, sizeof cmds, "position fen %s moves %s\ngo", q->priv.fen, w->uci[w->lo]);
+        depth = depth > 0 ? depth - 1 : 0;
+    } else {
+        n = snprintf(cmds, sizeof cmds, "position fen %s\ngo", q->priv.fen);
+    }
     if (depth > 0)
         n += snprintf(cmds + n, sizeof cmds - (size_t)n, " depth %d", depth);
+    /* The node limit is per move searched: a MultiPV search of k moves gets k times
+     * the limit, so that every position gets the same effort per move (and depth 1,
+     * one search per move, completes on positions with many moves). */
     if (nodes > 0)
-        n += snprintf(cmds + n, sizeof cmds - (size_t)n, " nodes %ld", nodes);
-    if (w->hi - w->lo < q->n_moves) {
+        n += snprintf(cmds + n, sizeof cmds - (size_t)n, " nodes %lld", node_limit(w, nodes));
+    if (!permove && w->hi - w->lo < q->n_moves) {
         n += snprintf(cmds + n, sizeof cmds - (size_t)n, " searchmoves");
         for (int i = w->lo; i < w->hi; i++)
             n += snprintf(cmds + n, sizeof cmds - (size_t)n, " %s", w->uci[i]);
@@ -578,7 +655,8 @@ static void send_go(worker *w)
     send_text(w, cmds);
     w->sent_at = uv_hrtime();
     w->state = W_SEARCHING;
-    pool->stats.engine_searches++;
+    if (q->priv.kind != KIND_RECHECK)
+        pool->stats.engine_searches++;
     arm(w, pool->s.timeout_ms);
 }
 
@@ -597,7 +675,73 @@ static void finish_query(worker *w)
         memcpy(wt->scores, q->scores, sizeof(int32_t) * (size_t)q->n_moves);
         complete(pool, wt, UZ_OK, NULL);
     }
+    maybe_recheck(pool, q);
     pump(pool);
+}
+
+/* Records one score line of move idx at depth d: an exact score is kept for that
+ * depth (a later line at the same depth replaces it), a bound removes it. */
+static void record_score(worker *w, int idx, int d, const uz__info *in)
+{
+    scored *k = w->kept[idx];
+    int n = w->n_kept[idx], i = 0;
+    if (d >= w->top_depth[idx]) {
+        w->top_depth[idx] = d;
+        w->top_bound[idx] = in->bound;
+    }
+    while (i < n && k[i].depth < d)
+        i++;
+    bool same = i < n && k[i].depth == d;
+    if (in->bound) {
+        if (same) {
+            memmove(&k[i], &k[i + 1], sizeof *k * (size_t)(n - i - 1));
+            w->n_kept[idx]--;
+        }
+        return;
+    }
+    scored e = {d, in->score_mate, in->score};
+    if (same) {
+        k[i] = e;
+        return;
+    }
+    if (n == SCORES_KEPT) {
+        if (i == 0)
+            return; /* shallower than everything kept */
+        memmove(&k[0], &k[1], sizeof *k * (size_t)(i - 1));
+        i--;
+        n--;
+    }
+    memmove(&k[i + 1], &k[i], sizeof *k * (size_t)(n - i));
+    k[i] = e;
+    w->n_kept[idx] = (unsigned char)(n + 1);
+}
+
+static const scored *kept_at(const worker *w, int idx, int d)
+{
+    for (int j = 0; j < w->n_kept[idx]; j++)
+        if (w->kept[idx][j].depth == d)
+            return &w->kept[idx][j];
+    return NULL;
+}
+
+/* The depth every searched move takes its score from: the deepest one at which every
+ * move has an exact score. When the node limit stopped the search, the iteration under
+ * way then is partial (some lines are bounds or the previous depth's scores relabelled)
+ * and is skipped, so the result depends only on the node count, which is deterministic.
+ * -1 if there is none. */
+static int common_depth(const worker *w, bool stopped)
+{
+    for (int j = w->n_kept[w->lo] - 1; j >= 0; j--) {
+        int d = w->kept[w->lo][j].depth;
+        if (stopped && d >= w->max_depth)
+            continue;
+        bool all = true;
+        for (int i = w->lo + 1; i < w->hi && all; i++)
+            all = kept_at(w, i, d) != NULL;
+        if (all)
+            return d;
+    }
+    return -1;
 }
 
 static void on_info(worker *w, const char *line)
@@ -610,12 +754,17 @@ static void on_info(worker *w, const char *line)
     }
     if (in.time_ms >= 0)
         w->last_time = in.time_ms;
+    if (in.nodes >= 0)
+        w->last_nodes = in.nodes;
     if (!in.has_score)
         return;
+    bool permove = pool->s.mode == UZ_MODE_PERMOVE && w->q->priv.kind != KIND_PROBE_SM;
     bool single = w->hi - w->lo == 1 && (pool->s.mode == UZ_MODE_SEARCHMOVES ||
                                          w->q->priv.kind == KIND_PROBE_SM);
     int idx;
-    if (single) {
+    if (permove) {
+        idx = w->lo; /* the pv is the opponent's reply */
+    } else if (single) {
         idx = w->lo;
         if (in.pv_first[0] && strcmp(in.pv_first, w->uci[idx]) != 0) {
             if (w->q->priv.kind == KIND_PROBE_SM) {
@@ -637,15 +786,50 @@ static void on_info(worker *w, const char *line)
         }
     }
     int d = in.depth >= 0 ? in.depth : 0;
-    /* Deepest depth wins; at equal depth the later line replaces the earlier one. */
-    if (d >= w->depth_of[idx]) {
-        w->depth_of[idx] = d;
-        w->mate_of[idx] = in.score_mate;
-        w->score_of[idx] = in.score;
-        w->bound_of[idx] = in.bound;
-    }
+    record_score(w, idx, d, &in);
     if (d > w->max_depth)
         w->max_depth = d;
+}
+
+/* Fills q->scores[lo..hi) from the finished search; false after worker_fail. */
+static bool take_scores(worker *w)
+{
+    uz_pool *pool = w->pool;
+    uz_query *q = w->q;
+    bool permove = pool->s.mode == UZ_MODE_PERMOVE;
+    long limit = q->priv.nodes;
+    bool stopped = limit > 0 && w->last_nodes >= node_limit(w, limit);
+    int d = -1; /* protocol 1 archives with a node limit: each move's deepest line, which must be exact */
+    if (limit == 0 || pool->s.protocol != 1)
+        d = common_depth(w, stopped);
+    if (d < 0 && stopped) {
+        worker_fail(w, UZ_ERR_ENGINE, false,
+                    "node limit %ld a move is too small: no iteration completed for every move in %s", limit,
+                    q->priv.fen);
+        return false;
+    }
+    for (int i = w->lo; i < w->hi; i++) {
+        if (w->top_depth[i] < -1) {
+            worker_fail(w, UZ_ERR_ENGINE, false, "gave no score for move %s in %s", w->uci[i], q->priv.fen);
+            return false;
+        }
+    }
+    for (int i = w->lo; i < w->hi; i++) {
+        const scored *e = kept_at(w, i, d >= 0 ? d : w->top_depth[i]);
+        /* A search that ran to its depth completes its last iteration for every move. */
+        if (!e || (limit == 0 && e->depth != w->max_depth)) {
+            if (w->top_bound[i] || !e)
+                worker_fail(w, UZ_ERR_ENGINE, false, "gave only a bound score for move %s in %s", w->uci[i],
+                            q->priv.fen);
+            else
+                worker_fail(w, UZ_ERR_ENGINE, false, "scored move %s at depth %d only, not %d, in %s",
+                            w->uci[i], e->depth, w->max_depth, q->priv.fen);
+            return false;
+        }
+        int32_t v = uz_engine_score_from_uci(e->mate, e->score);
+        q->scores[i] = permove ? -v : v;
+    }
+    return true;
 }
 
 static void on_bestmove(worker *w, const char *rest)
@@ -661,7 +845,8 @@ static void on_bestmove(worker *w, const char *rest)
         finish_query(w);
         return;
     }
-    if (find_move(w, best) < 0) {
+    /* permove: the bestmove is the opponent's reply, not ours to check. */
+    if (pool->s.mode != UZ_MODE_PERMOVE && find_move(w, best) < 0) {
         if (pool->s.mode == UZ_MODE_SEARCHMOVES && best[0] && strcmp(best, "(none)") != 0)
             worker_fail(w, UZ_ERR_ENGINE, false, "ignored 'searchmoves %s' (bestmove %s)", w->uci[w->lo], best);
         else
@@ -669,24 +854,8 @@ static void on_bestmove(worker *w, const char *rest)
                         q->priv.fen);
         return;
     }
-    for (int i = w->lo; i < w->hi; i++) {
-        if (w->depth_of[i] < -1) {
-            worker_fail(w, UZ_ERR_ENGINE, false, "gave no score for move %s in %s", w->uci[i], q->priv.fen);
-            return;
-        }
-        if (w->bound_of[i]) {
-            worker_fail(w, UZ_ERR_ENGINE, false, "gave only a bound score for move %s in %s", w->uci[i],
-                        q->priv.fen);
-            return;
-        }
-        /* A pure depth search completes its last iteration for every move. */
-        if (q->priv.nodes == 0 && w->depth_of[i] != w->max_depth) {
-            worker_fail(w, UZ_ERR_ENGINE, false, "scored move %s at depth %d only, not %d, in %s",
-                        w->uci[i], w->depth_of[i], w->max_depth, q->priv.fen);
-            return;
-        }
-        q->scores[i] = uz_engine_score_from_uci(w->mate_of[i], w->score_of[i]);
-    }
+    if (!take_scores(w))
+        return;
     if (w->last_time > 0)
         pool->stats.search_ms += (double)w->last_time;
     pool->stats.go_ms += (double)(uv_hrtime() - w->sent_at) / 1e6;
@@ -695,10 +864,7 @@ static void on_bestmove(worker *w, const char *rest)
             /* Same position, next move: no clear in between (once per position). */
             w->lo = w->step;
             w->hi = w->step + 1;
-            w->depth_of[w->lo] = -2;
-            w->bound_of[w->lo] = false;
-            w->max_depth = -1;
-            w->last_time = -1;
+            reset_scores(w);
             send_go(w);
         } else {
             step_begin(w);
@@ -776,6 +942,29 @@ static void worker_start(worker *w)
     arm(w, pool->s.handshake_timeout_ms);
 }
 
+/* Removes and returns the first queued query worker idx may search: one that does
+ * not avoid it, or any when no other worker is left. */
+static uz_query *queue_take_for(uz_pool *pool, int idx)
+{
+    bool others = false;
+    for (int i = 0; i < pool->n_workers && !others; i++)
+        others = i != idx && pool->workers[i].state != W_DEAD;
+    uz_query *prev = NULL;
+    for (uz_query *q = pool->queue_head; q; prev = q, q = q->priv.next) {
+        if (others && q->priv.avoid == idx)
+            continue;
+        if (prev)
+            prev->priv.next = q->priv.next;
+        else
+            pool->queue_head = q->priv.next;
+        if (pool->queue_tail == q)
+            pool->queue_tail = prev;
+        q->priv.next = NULL;
+        return q;
+    }
+    return NULL;
+}
+
 /* Hands queued queries to idle workers. */
 static void pump(uz_pool *pool)
 {
@@ -788,12 +977,13 @@ static void pump(uz_pool *pool)
     }
     while (pool->queue_head) {
         worker *idle = NULL;
+        uz_query *q = NULL;
         for (int i = 0; i < pool->n_workers && !idle; i++)
-            if (pool->workers[i].state == W_IDLE && !pool->workers[i].dying)
+            if (pool->workers[i].state == W_IDLE && !pool->workers[i].dying &&
+                (q = queue_take_for(pool, i)))
                 idle = &pool->workers[i];
         if (!idle)
             return;
-        uz_query *q = queue_pop(&pool->queue_head, &pool->queue_tail);
         if (q->priv.kind != KIND_PROBE_SM && cache_lookup(pool, q)) {
             pool->stats.cache_hits++;
             complete(pool, q, UZ_OK, NULL);
@@ -840,8 +1030,10 @@ static void submit(uz_pool *pool, uz_query *q, int kind)
         q->priv.depth = pool->s.depth;
         q->priv.nodes = pool->s.nodes;
         q->priv.no_cache = false;
+        q->priv.avoid = -1;
         pool->stats.queries++;
     }
+    q->priv.worker = -1;
     pool->outstanding++;
     if (q->n_moves < 1 || q->n_moves > UZ_MAX_MOVES) {
         complete(pool, q, UZ_ERR_ARG, "query without legal moves");
@@ -877,6 +1069,56 @@ void uz_pool_submit(uz_pool *pool, uz_query *q)
     submit(pool, q, KIND_NORMAL);
 }
 
+/* Every recheck_every-th position an engine answers is searched again by another
+ * worker (cleared, no cache): an engine whose scores are not reproducible would make
+ * archives that no decoder can read, so the run fails instead. */
+static void maybe_recheck(uz_pool *pool, const uz_query *q)
+{
+    if ((q->priv.kind != KIND_NORMAL && q->priv.kind != KIND_SYNC) || pool->s.recheck_every <= 0 ||
+        pool->shutting_down || ++pool->searched % (uint64_t)pool->s.recheck_every != 0)
+        return;
+    recheck *c = malloc(sizeof *c);
+    if (!c)
+        return; /* a check skipped, nothing wrong with the scores */
+    c->q = *q;
+    memcpy(c->expect, q->scores, sizeof(int32_t) * (size_t)q->n_moves);
+    c->q.done = NULL;
+    c->q.user = NULL;
+    c->q.priv.no_cache = true;
+    c->q.priv.avoid = q->priv.worker;
+    c->q.priv.attempts = 0;
+    submit(pool, &c->q, KIND_RECHECK);
+}
+
+/* First differing move of two score lists of q, -1 if none. */
+static int scores_differ(const uz_query *q, const int32_t *a, const int32_t *b)
+{
+    for (int i = 0; i < q->n_moves; i++)
+        if (a[i] != b[i])
+            return i;
+    return -1;
+}
+
+static void nondeterministic(const uz_pool *pool, const uz_query *q, int i, int32_t first, int32_t second,
+                             char *msg, size_t cap)
+{
+    char uci[UZ_UCI_MAX];
+    uz_move_to_uci(q->moves[i], uci);
+    snprintf(msg, cap,
+             "engine '%.60s' is not deterministic: %.90s searched twice scored %s %d, then %d",
+             pool->s.path, q->priv.fen, uci, (int)first, (int)second);
+}
+
+static void recheck_done(uz_pool *pool, recheck *c)
+{
+    int i = c->q.status == UZ_OK ? scores_differ(&c->q, c->expect, c->q.scores) : -1;
+    if (i >= 0 && pool->run_error == UZ_OK) {
+        pool->run_error = UZ_ERR_ENGINE;
+        nondeterministic(pool, &c->q, i, c->expect[i], c->q.scores[i], pool->run_msg, sizeof pool->run_msg);
+    }
+    free(c);
+}
+
 /* Drives the loop until nothing is outstanding. Callbacks run here, never nested
  * inside libuv callbacks, so they may submit freely. */
 static void run_loop(uz_pool *pool)
@@ -885,7 +1127,9 @@ static void run_loop(uz_pool *pool)
         uz_query *q;
         while ((q = queue_pop(&pool->done_head, &pool->done_tail))) {
             pool->outstanding--;
-            if (q->priv.kind == KIND_NORMAL && q->done)
+            if (q->priv.kind == KIND_RECHECK)
+                recheck_done(pool, (recheck *)q);
+            else if (q->priv.kind == KIND_NORMAL && q->done)
                 q->done(q, q->user);
         }
         if (pool->outstanding <= 0)
@@ -932,9 +1176,12 @@ static void build_settings_text(uz_pool *pool, const worker *w0)
     const uz_engine_settings *s = &pool->s;
     char *t = pool->settings_text;
     size_t cap = sizeof pool->settings_text, n = 0;
+    /* The lowest protocol whose scores these are (see UZ_ENGINE_PROTOCOL_VERSION), so
+     * that archives made before version 2 keep their fingerprints. */
+    int protocol = s->protocol == 1 || (s->nodes == 0 && s->mode != UZ_MODE_PERMOVE) ? 1 : UZ_ENGINE_PROTOCOL_VERSION;
     n += (size_t)snprintf(t + n, cap - n,
                           "protocol=%d\nengine=%s\nmode=%s\ndepth=%d\nnodes=%ld\nmax_multipv=%d\nclear=%s\n",
-                          UZ_ENGINE_PROTOCOL_VERSION, pool->name, uz_engine_mode_name(s->mode), s->depth,
+                          protocol, pool->name, uz_engine_mode_name(s->mode), s->depth,
                           s->nodes, pool->max_multipv, s->clear);
     /* Record only what was actually sent (an engine may lack Threads or Hash). */
     if (s->threads > 0 && find_opt(w0, "Threads") && n < cap)
@@ -950,7 +1197,9 @@ static uz_result compute_fingerprint(uz_pool *pool, uz_diag *diag)
 {
     uz_result rc = UZ_OK;
     uint64_t h = uz__fnv1a(UZ__FNV_OFFSET, pool->settings_text, strlen(pool->settings_text));
-    uz_query *q = malloc(sizeof *q);
+    /* Each probe is searched twice, on two workers when there are two: an engine that
+     * does not give the same scores twice is refused before it codes anything. */
+    uz_query *q = malloc(2 * sizeof *q), *q2 = q + 1;
     if (!q) {
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
         return UZ_ERR_NOMEM;
@@ -965,10 +1214,21 @@ static uz_result compute_fingerprint(uz_pool *pool, uz_diag *diag)
         q->priv.depth = pool->s.depth > 6 ? 6 : pool->s.depth;
         q->priv.nodes = pool->s.nodes > 20000 ? 20000 : pool->s.nodes;
         q->priv.no_cache = true;
+        q->priv.avoid = -1;
+        *q2 = *q;
         submit(pool, q, KIND_PROBE_FP);
+        q2->priv.avoid = q->priv.worker;
+        submit(pool, q2, KIND_PROBE_FP);
         rc = uz_pool_run(pool, diag);
         if (rc == UZ_OK)
-            rc = q->status;
+            rc = q->status != UZ_OK ? q->status : q2->status;
+        int differ = rc == UZ_OK ? scores_differ(q, q->scores, q2->scores) : -1;
+        if (differ >= 0) {
+            char msg[256];
+            nondeterministic(pool, q, differ, q->scores[differ], q2->scores[differ], msg, sizeof msg);
+            rc = UZ_ERR_ENGINE;
+            uz_diag_set(diag, rc, 0, 0, "%s", msg);
+        }
         for (int m = 0; m < q->n_moves && rc == UZ_OK; m++) {
             uint32_t v = (uint32_t)q->scores[m];
             unsigned char le[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
@@ -992,6 +1252,7 @@ static uz_result probe_searchmoves(uz_pool *pool, uz_diag *diag)
     uz_position_startpos(&q->pos);
     q->n_moves = uz_generate_legal(&q->pos, q->moves);
     q->priv.no_cache = true;
+    q->priv.avoid = -1;
     pool->searchmoves_ok = true;
     submit(pool, q, KIND_PROBE_SM);
     rc = uz_pool_run(pool, diag);
@@ -1009,9 +1270,23 @@ uz_result uz_pool_create(uz_pool **out, const uz_engine_settings *s, int workers
     if (out)
         *out = NULL;
     if (!out || !s || workers < 1 || workers > 256 || (s->depth < 1 && s->nodes <= 0) ||
-        s->nodes < 0 || (s->mode != UZ_MODE_MULTIPV && s->mode != UZ_MODE_SEARCHMOVES)) {
+        s->nodes < 0 ||
+        (s->mode != UZ_MODE_MULTIPV && s->mode != UZ_MODE_SEARCHMOVES && s->mode != UZ_MODE_PERMOVE)) {
         uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "invalid engine settings (depth %d, nodes %ld, %d workers)",
                     s ? s->depth : 0, s ? s->nodes : 0L, workers);
+        return UZ_ERR_ARG;
+    }
+    if (s->threads > 1) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0,
+                    "Threads %d refused: with more than one thread the engine's scores depend on timing "
+                    "and an archive could not be decoded; use Threads 1",
+                    s->threads);
+        return UZ_ERR_ARG;
+    }
+    if (s->mode == UZ_MODE_PERMOVE && s->depth == 1) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0,
+                    "mode permove searches the position after each move at depth D-1: it needs depth 2 or "
+                    "more");
         return UZ_ERR_ARG;
     }
     int erc = uz__resolve_exe(s->path, resolved, sizeof resolved);
@@ -1020,7 +1295,7 @@ uz_result uz_pool_create(uz_pool **out, const uz_engine_settings *s, int workers
                     erc == EACCES ? "is not executable" : "not found");
         return UZ_ERR_ENGINE;
     }
-    if (!(s->modes & (1u << s->mode))) {
+    if (s->mode != UZ_MODE_SEARCHMOVES && !(s->modes & (1u << s->mode))) {
         uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "engine '%s' (profile '%s') does not support mode %s",
                     s->path, s->profile, uz_engine_mode_name(s->mode));
         return UZ_ERR_UNSUPPORTED;
@@ -1124,6 +1399,20 @@ void uz_pool_destroy(uz_pool *pool)
     if (!pool)
         return;
     pool->shutting_down = true;
+    /* Rechecks are the pool's own queries: free those not answered yet. */
+    uz_query *lists[2] = {pool->queue_head, pool->done_head};
+    for (int l = 0; l < 2; l++)
+        for (uz_query *q = lists[l], *next; q; q = next) {
+            next = q->priv.next;
+            if (q->priv.kind == KIND_RECHECK)
+                free(q);
+        }
+    for (int i = 0; pool->workers && i < pool->n_workers; i++)
+        if (pool->workers[i].q && pool->workers[i].q->priv.kind == KIND_RECHECK) {
+            free(pool->workers[i].q);
+            pool->workers[i].q = NULL;
+        }
+    pool->queue_head = pool->queue_tail = pool->done_head = pool->done_tail = NULL;
     if (pool->loop_open) {
         for (int i = 0; i < pool->n_workers; i++) {
             worker *w = &pool->workers[i];

@@ -1,5 +1,6 @@
 /* Engine settings: built-in defaults, "key = value" profile files, executable lookup. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,12 +79,13 @@ uz_result uz_engine_settings_default(uz_engine_settings *s)
     s->threads = 1;
     s->max_multipv = 0;
     copy_str(s->clear, sizeof s->clear, "ucinewgame");
-    s->modes = (1u << UZ_MODE_MULTIPV) | (1u << UZ_MODE_SEARCHMOVES);
+    s->modes = (1u << UZ_MODE_MULTIPV) | (1u << UZ_MODE_PERMOVE);
     s->timeout_ms = 60000;
     s->handshake_timeout_ms = 10000;
     s->max_retries = 2;
     s->quit_grace_ms = 1000;
     s->cache_entries = 32768;
+    s->recheck_every = 32;
     return UZ_OK;
 }
 
@@ -170,13 +172,14 @@ static uz_result apply_key(uz_engine_settings *s, const char *key, const char *v
         copy_str(s->clear, sizeof s->clear, value);
     } else if (strcmp(key, "timeout_ms") == 0 || strcmp(key, "handshake_timeout_ms") == 0 ||
                strcmp(key, "max_retries") == 0 || strcmp(key, "cache_entries") == 0 ||
-               strcmp(key, "quit_grace_ms") == 0) {
+               strcmp(key, "quit_grace_ms") == 0 || strcmp(key, "recheck_every") == 0) {
         if (!parse_int(value, 0, 100000000L, &x))
             return UZ_ERR_SYNTAX;
         int *field = strcmp(key, "timeout_ms") == 0             ? &s->timeout_ms
                      : strcmp(key, "handshake_timeout_ms") == 0 ? &s->handshake_timeout_ms
                      : strcmp(key, "max_retries") == 0          ? &s->max_retries
                      : strcmp(key, "cache_entries") == 0        ? &s->cache_entries
+                     : strcmp(key, "recheck_every") == 0        ? &s->recheck_every
                                                                 : &s->quit_grace_ms;
         *field = (int)x;
     } else {
@@ -240,15 +243,19 @@ static uz_result load_file(uz_engine_settings *s, const char *file, const char *
         }
         *eq = '\0';
         char *key = trim(t), *value = trim(eq + 1);
-        if (strcmp(key, "name") == 0)
-            continue; /* informative only: the engine's own "id name" is what counts */
+        if (strcmp(key, "name") == 0) {
+            /* The engine's own "id name" is what is recorded; this finds the profile
+             * for an archive (uz_engine_profile_for_archive). */
+            copy_str(s->name, sizeof s->name, value);
+            continue;
+        }
         if (strcmp(key, "exe") == 0) {
             if (n_exe < UZ_ENGINE_MAX_EXE)
                 copy_str(exes[n_exe++], UZ_ENGINE_PATH_MAX, value);
             continue;
         }
         if (strcmp(key, "modes") == 0) {
-            /* "multipv searchmoves" (commas allowed); the first is the default. */
+            /* "multipv permove" (commas allowed); the first is the default. */
             unsigned modes = 0;
             bool first = true;
             for (char *tok = strtok(value, " ,\t"); tok; tok = strtok(NULL, " ,\t")) {
@@ -350,50 +357,138 @@ uz_result uz_engine_settings_from_spec(uz_engine_settings *s, const char *spec,
     return UZ_OK;
 }
 
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The mode named by a settings text ("mode=..."), multipv if none. */
+static uz_engine_mode text_mode(const char *text)
+{
+    uz_engine_mode m = UZ_MODE_MULTIPV;
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (strncmp(p, "mode=", 5) == 0) {
+            char v[32];
+            size_t n = strcspn(p + 5, "\n");
+            copy_str(v, n < sizeof v ? n + 1 : sizeof v, p + 5);
+            if (!uz_engine_mode_parse(v, &m))
+                m = UZ_MODE_MULTIPV;
+        }
+    }
+    return m;
+}
+
+uz_result uz_engine_profile_for_archive(uz_engine_settings *s, const char *engine_name, const char *settings_text,
+                                        const char *const *dirs, uz_diag *diag)
+{
+    enum { MAX_PROFILES = 64 };
+    char *names[MAX_PROFILES];
+    int n = 0;
+    for (size_t d = 0; dirs && dirs[d]; d++) {
+        DIR *dir = opendir(dirs[d]);
+        struct dirent *e;
+        while (dir && (e = readdir(dir)) && n < MAX_PROFILES) {
+            size_t len = strlen(e->d_name);
+            if (len <= 8 || len >= UZ_ENGINE_NAME_MAX || !ends_with(e->d_name, ".profile"))
+                continue;
+            char base[UZ_ENGINE_NAME_MAX];
+            copy_str(base, len - 8 + 1, e->d_name);
+            bool seen = false;
+            for (int i = 0; i < n && !seen; i++)
+                seen = strcmp(names[i], base) == 0;
+            if (!seen && (names[n] = malloc(len - 7)))
+                copy_str(names[n++], len - 7, base);
+        }
+        if (dir)
+            closedir(dir);
+    }
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    uz_engine_mode mode = text_mode(settings_text);
+    bool found = false;
+    for (int i = 0; i < n && !found; i++) {
+        uz_diag ignored = {0};
+        size_t len;
+        /* A profile that does not load (say, its engine is not installed) is no candidate. */
+        found = uz_engine_profile_load(s, names[i], dirs, &ignored) == UZ_OK && (len = strlen(s->name)) > 0 &&
+                strncmp(engine_name, s->name, len) == 0 && (engine_name[len] == ' ' || engine_name[len] == '\0') &&
+                (mode == UZ_MODE_SEARCHMOVES || (s->modes & (1u << mode)));
+    }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    if (!found) {
+        uz_engine_settings_default(s);
+        uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
+                    "no installed engine profile for %s in %s mode; name the engine with --engine", engine_name,
+                    uz_engine_mode_name(mode));
+        return UZ_ERR_MISMATCH;
+    }
+    return UZ_OK;
+}
+
+/* Whether the running program is the one built in this build tree. */
+static bool running_from_build_tree(void)
+{
+#ifdef UZ_BUILD_ROOT
+    char exe[UZ_ENGINE_PATH_MAX], root[UZ_ENGINE_PATH_MAX];
+    if (!realpath("/proc/self/exe", exe) || !realpath(UZ_BUILD_ROOT, root))
+        return false;
+    size_t n = strlen(root);
+    return strncmp(exe, root, n) == 0 && exe[n] == '/';
+#else
+    return false;
+#endif
+}
+
 size_t uz_engine_default_dirs(const char **out, size_t cap)
 {
-    static char storage[5][UZ_ENGINE_PATH_MAX];
+    /* Never a directory found relative to the program: a copy of it in a shared
+     * folder must not pick up profiles (which name executables) planted beside it. */
+    static char storage[3][UZ_ENGINE_PATH_MAX];
+    const char *cand[3] = {getenv("UZ_ENGINES_DIR"), NULL, NULL};
+#if defined(UZ_ENGINES_DIR_INSTALLED) && defined(UZ_ENGINES_DIR_BUILTIN)
+    bool build = running_from_build_tree();
+    cand[1] = build ? UZ_ENGINES_DIR_BUILTIN : UZ_ENGINES_DIR_INSTALLED;
+    cand[2] = build ? UZ_ENGINES_DIR_INSTALLED : UZ_ENGINES_DIR_BUILTIN;
+#elif defined(UZ_ENGINES_DIR_BUILTIN)
+    cand[1] = UZ_ENGINES_DIR_BUILTIN;
+#endif
     size_t n = 0;
     if (cap < 2)
         return 0;
-    const char *env = getenv("UZ_ENGINES_DIR");
-    if (env && *env && n + 1 < cap) {
-        copy_str(storage[n], UZ_ENGINE_PATH_MAX, env);
+    for (size_t i = 0; i < 3 && n + 1 < cap; i++) {
+        if (!cand[i] || !*cand[i])
+            continue;
+        copy_str(storage[n], UZ_ENGINE_PATH_MAX, cand[i]);
         out[n] = storage[n];
         n++;
     }
-    char exe[UZ_ENGINE_PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len > 0) {
-        exe[len] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            static const char *const rel[] = {"/engines", "/../share/ucizip/engines", "/../../engines"};
-            for (size_t i = 0; i < 3 && n + 1 < cap; i++) {
-                snprintf(storage[n], UZ_ENGINE_PATH_MAX, "%.900s%s", exe, rel[i]);
-                out[n] = storage[n];
-                n++;
-            }
-        }
-    }
-#ifdef UZ_ENGINES_DIR_BUILTIN
-    if (n + 1 < cap) {
-        copy_str(storage[n], UZ_ENGINE_PATH_MAX, UZ_ENGINES_DIR_BUILTIN);
-        out[n] = storage[n];
-        n++;
-    }
-#endif
     out[n] = NULL;
     return n;
 }
 
+/* Engine options an archive may set: those that change the scores and take no file
+ * name. Anything else in an archive (a log or network file, tablebase paths, resource
+ * limits) is refused before an engine is started: the archive is untrusted input. */
+static const char *const archive_options[] = {"Hash", "Threads", "UCI_Chess960", "UCI_AnalyseMode",
+                                              "Contempt", NULL};
+
+static bool archive_option_ok(const char *name, const char *value)
+{
+    for (int i = 0; archive_options[i]; i++) {
+        if (strcmp(name, archive_options[i]) != 0)
+            continue;
+        if (strcmp(value, "true") == 0 || strcmp(value, "false") == 0)
+            return true;
+        long x;
+        return parse_int(value, -100000, 100000000L, &x);
+    }
+    return false;
+}
+
 uz_result uz_engine_settings_apply_text(uz_engine_settings *s, const char *text, uz_diag *diag)
 {
-    uz_result rc = UZ_OK;
     long lineno = 0;
-    char line[1024];
-    while (*text) {
+    char line[1024], shown[96] = "";
+    const char *why = NULL;
+    bool refused = false;
+    while (*text && !why) {
         const char *nl = strchr(text, '\n');
         size_t n = nl ? (size_t)(nl - text) : strlen(text);
         lineno++;
@@ -408,19 +503,50 @@ uz_result uz_engine_settings_apply_text(uz_engine_settings *s, const char *text,
             continue;
         char *eq = strchr(t, '=');
         if (!eq) {
-            rc = UZ_ERR_SYNTAX;
+            why = "expected key=value";
             break;
         }
+        copy_str(shown, sizeof shown, t);
         *eq = '\0';
         const char *key = t, *value = eq + 1;
-        /* Informative keys describe the engine rather than configure it. */
-        if (strcmp(key, "protocol") == 0 || strcmp(key, "engine") == 0)
+        long x;
+        if (strcmp(key, "engine") == 0)
+            continue; /* informative: the fingerprint checks the engine */
+        if (strcmp(key, "protocol") == 0) {
+            if (!parse_int(value, 1, UZ_ENGINE_PROTOCOL_VERSION, &x))
+                why = "unknown protocol version (made by a newer ucizip?)";
+            else
+                s->protocol = (int)x;
             continue;
-        rc = apply_key(s, key, value);
-        if (rc != UZ_OK)
+        }
+        /* Only what the scores depend on; resource limits are the user's to set. */
+        if (strcmp(key, "mode") != 0 && strcmp(key, "depth") != 0 && strcmp(key, "nodes") != 0 &&
+            strcmp(key, "max_multipv") != 0 && strcmp(key, "clear") != 0 && strncmp(key, "option.", 7) != 0) {
+            why = "not a search setting";
+            refused = true;
             break;
+        }
+        if (strncmp(key, "option.", 7) == 0 && !archive_option_ok(key + 7, value)) {
+            why = "not an engine option an archive may set";
+            refused = true;
+            break;
+        }
+        if (strcmp(key, "clear") == 0 && strcmp(value, "ucinewgame") != 0 &&
+            strcmp(value, "option:Clear Hash") != 0) {
+            why = "not a way of clearing an engine";
+            refused = true;
+            break;
+        }
+        if (apply_key(s, key, value) != UZ_OK)
+            why = "bad value";
     }
-    if (rc != UZ_OK)
-        uz_diag_set(diag, UZ_ERR_SYNTAX, lineno, 0, "bad engine settings text");
-    return rc == UZ_OK ? UZ_OK : UZ_ERR_SYNTAX;
+    if (why) {
+        /* Malformed text is a syntax error; a well-formed setting we will not take is refused. */
+        uz_result rc = refused ? UZ_ERR_UNSUPPORTED : UZ_ERR_SYNTAX;
+        uz_diag_set(diag, rc, lineno, 0,
+                    "archive engine settings, line %ld: '%s' refused: %s; no engine was started", lineno, shown,
+                    why);
+        return rc;
+    }
+    return UZ_OK;
 }

@@ -25,13 +25,17 @@ int32_t uz_engine_score_from_uci(bool is_mate, long value)
 
 const char *uz_engine_mode_name(uz_engine_mode mode)
 {
-    return mode == UZ_MODE_SEARCHMOVES ? "searchmoves" : "multipv";
+    return mode == UZ_MODE_SEARCHMOVES ? "searchmoves" : mode == UZ_MODE_PERMOVE ? "permove" : "multipv";
 }
 
 bool uz_engine_mode_parse(const char *text, uz_engine_mode *out)
 {
     if (strcmp(text, "multipv") == 0) {
         *out = UZ_MODE_MULTIPV;
+        return true;
+    }
+    if (strcmp(text, "permove") == 0) {
+        *out = UZ_MODE_PERMOVE;
         return true;
     }
     if (strcmp(text, "searchmoves") == 0) {
@@ -113,6 +117,7 @@ bool uz__parse_info(const char *line, uz__info *out)
     out->depth = -1;
     out->multipv = 1;
     out->time_ms = -1;
+    out->nodes = -1;
     const char *s;
     if (!uz__line_starts(line, "info", &s))
         return false;
@@ -131,6 +136,10 @@ bool uz__parse_info(const char *line, uz__info *out)
             if (!number_after(&s, &v) || v < 0)
                 return false;
             out->time_ms = v;
+        } else if (strcmp(tok, "nodes") == 0) {
+            if (!number_after(&s, &v) || v < 0)
+                return false;
+            out->nodes = v;
         } else if (strcmp(tok, "score") == 0) {
             char kind[16];
             if (!next_token(&s, kind, sizeof kind) || !number_after(&s, &v))
@@ -145,7 +154,7 @@ bool uz__parse_info(const char *line, uz__info *out)
             out->score = v;
         } else if (strcmp(tok, "lowerbound") == 0 || strcmp(tok, "upperbound") == 0) {
             out->bound = true;
-        } else if (strcmp(tok, "seldepth") == 0 || strcmp(tok, "nodes") == 0 ||
+        } else if (strcmp(tok, "seldepth") == 0 ||
                    strcmp(tok, "nps") == 0 || strcmp(tok, "hashfull") == 0 ||
                    strcmp(tok, "tbhits") == 0 || strcmp(tok, "cpuload") == 0 ||
                    strcmp(tok, "currmovenumber") == 0 || strcmp(tok, "sbhits") == 0) {

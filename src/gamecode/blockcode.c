@@ -171,8 +171,18 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
         return UZ_OK;
     uz_pool_destroy(md->pool);
     md->pool = NULL;
-    uz_engine_settings s = *base;
-    uz_result r = uz_engine_settings_apply_text(&s, h->engine_settings, diag);
+    uz_engine_settings s;
+    uz_result r = UZ_OK;
+    if (base) {
+        s = *base;
+    } else {
+        /* No engine named: the installed profile of the archive's engine. */
+        const char *dirs[8];
+        uz_engine_default_dirs(dirs, 8);
+        r = uz_engine_profile_for_archive(&s, h->engine_name, h->engine_settings, dirs, diag);
+    }
+    if (r == UZ_OK)
+        r = uz_engine_settings_apply_text(&s, h->engine_settings, diag);
     if (r != UZ_OK)
         return r;
     if ((r = uz_pool_create(&md->pool, &s, workers, diag)) != UZ_OK) {

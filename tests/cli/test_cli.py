@@ -210,8 +210,167 @@ def main():
     eng = json.loads(run("engine", "--json", "--depth", "1", "--engine", "ethereal").stdout)
     check(eng["name"].startswith("Ethereal"), "ethereal profile")
 
+    engine_choice_tests(tmp)
+    engine_safety_tests(tmp, arc, expected)
+
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
+
+
+def varint(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def read_varint(data, i):
+    n = shift = 0
+    while True:
+        b = data[i]
+        i += 1
+        n |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            return n, i
+
+
+def header_fields(path):
+    """The first member's header fields: {key: value bytes}."""
+    data = open(path, "rb").read()
+    hlen = int.from_bytes(data[12:16], "little")
+    body, fields, i = data[16:16 + hlen], {}, 0
+    while i < len(body):
+        key, i = read_varint(body, i)
+        n, i = read_varint(body, i)
+        fields[key] = body[i:i + n]
+        i += n
+    return fields
+
+
+def craft_settings(src, dst, settings):
+    """Copies archive src to dst with the engine settings text (header key 8) replaced; the
+    readable summary (key 64) is padded or cut so that the header keeps its length and
+    every offset after it stays right. The header crc is recomputed."""
+    import zlib
+    data = open(src, "rb").read()
+    hlen = int.from_bytes(data[12:16], "little")
+    body, fields, i = data[16:16 + hlen], [], 0
+    while i < len(body):
+        key, i = read_varint(body, i)
+        n, i = read_varint(body, i)
+        fields.append([key, body[i:i + n]])
+        i += n
+    for f in fields:
+        if f[0] == 8:
+            f[1] = settings.encode()
+    for pad in range(0, 400):
+        def build():
+            return b"".join(varint(k) + varint(len(v)) + v for k, v in fields)
+        new = build()
+        if len(new) == hlen:
+            break
+        for f in fields:
+            if f[0] == 64:
+                f[1] = f[1][:-1] if len(new) > hlen else f[1] + b" "
+    check(len(new) == hlen, "crafted header keeps its length")
+    with open(dst, "wb") as f:
+        f.write(data[:16] + new + zlib.crc32(new).to_bytes(4, "little") + data[20 + hlen:])
+
+
+def engine_choice_tests(tmp):
+    """An archive made with --engine ethereal decodes with a plain decompress, verify and
+    extract: the installed Ethereal profile is found from the header and named."""
+    arc = os.path.join(tmp, "ethereal.ucz")
+    run("compress", SAMPLE, "-o", arc, "--engine", "ethereal", "--workers", "2")
+    expected = run("pgn", SAMPLE).stdout
+    p = run("decompress", arc, "-o", "-")
+    check(p.returncode == 0 and p.stdout == expected, "ethereal archive decodes without --engine")
+    check(b"profile 'ethereal'" in p.stderr and p.stderr.count(b"\n") == 1, "the chosen profile is named once: %r" % p.stderr)
+    p = run("verify", arc)
+    check(b"OK" in p.stdout and b"profile 'ethereal'" in p.stderr, "verify picks the ethereal profile")
+    p = run("extract", arc, "--game", "2")
+    check(p.stdout.startswith(b"[Event ") and b"profile 'ethereal'" in p.stderr, "extract picks the ethereal profile")
+    # A stated engine still wins, and a wrong one is still refused, with one message.
+    p = run("decompress", arc, "-o", "-", "--engine", "stockfish", ok=False)
+    check(p.returncode == 1 and p.stderr.count(b"wrong engine") == 1, "a named wrong engine: one message: %r" % p.stderr)
+
+
+def engine_safety_tests(tmp, arc, expected):
+    """What an archive or a planted file may make the program run: nothing of theirs."""
+    marker = os.path.join(tmp, "engine-started")
+    spy = os.path.join(tmp, "spy-engine")
+    with open(spy, "w") as f:
+        f.write("#!/bin/sh\ntouch '%s'\nexec /usr/games/stockfish\n" % marker)
+    os.chmod(spy, 0o755)
+    p = run("decompress", arc, "-o", "-", "--engine", spy)
+    check(p.stdout == expected and os.path.exists(marker), "the spy engine works as an engine")
+    os.unlink(marker)
+
+    # An archive naming a log file option (or resource limits) is refused before any engine starts.
+    text = header_fields(arc)[8].decode()
+    check("option.Hash=1" in text, "settings text read from the header")
+    log = os.path.join(tmp, "dbg.log")
+    for extra, what in (("option.Debug Log File=%s\n" % log, "Debug Log File"),
+                        ("cache_entries=100000000\n", "cache_entries"), ("timeout_ms=100000000\n", "timeout_ms"),
+                        ("option.Threads=2\n", "Threads 2")):
+        bad = os.path.join(tmp, "bad.ucz")
+        craft_settings(arc, bad, text + extra)
+        for cmd in (["decompress", bad, "-o", os.path.join(tmp, "refused-out.pgn")], ["verify", bad],
+                    ["extract", bad, "--game", "1", "-o", os.path.join(tmp, "refused1.pgn")]):
+            for engine in ([], ["--engine", spy]):
+                p = run(*cmd, *engine, ok=False)
+                check(p.returncode == 1 and b"refused" in p.stderr, "%s %s: refused: %r" % (cmd[0], what, p.stderr))
+                check(not os.path.exists(log), "%s %s: no log file written" % (cmd[0], what))
+                check(not os.path.exists(marker), "%s %s: no engine started" % (cmd[0], what))
+        check(not os.path.exists(os.path.join(tmp, "refused-out.pgn")), what + ": no output")
+
+    # Threads 2 in a profile: refused with a reason, nothing written.
+    prof = os.path.join(tmp, "threads2.profile")
+    with open(prof, "w") as f:
+        f.write("name = Stockfish\nexe = /usr/games/stockfish\noption.Threads = 2\noption.Hash = 1\n")
+    out = os.path.join(tmp, "t2.ucz")
+    p = run("compress", SAMPLE, "-o", out, "--engine", prof, ok=False)
+    check(p.returncode == 1 and b"Threads 2 refused" in p.stderr and not os.path.exists(out),
+          "Threads 2 is refused: %r" % p.stderr)
+
+    # A nondeterministic engine: caught by the start-up probes, or by the rechecks later.
+    fake = os.path.join(SRC, "tests", "engine", "fake_uci.py")
+    fake_dir = os.path.join(tmp, "fake")
+    os.makedirs(fake_dir, exist_ok=True)
+    env = dict(os.environ, FAKE_DIR=fake_dir)
+    for start, what in ((1, "at start-up"), (60, "while coding")):
+        with open(os.path.join(fake_dir, "conf"), "w") as f:
+            f.write("jitter_from %d\n" % start)
+        if os.path.exists(os.path.join(fake_dir, "gos")):
+            os.unlink(os.path.join(fake_dir, "gos"))
+        out = os.path.join(tmp, "jitter.ucz")
+        p = subprocess.run([UCIZIP, "compress", SAMPLE, "-o", out, "--engine", fake, "--workers", "2"],
+                           capture_output=True, env=env)
+        check(p.returncode == 1 and b"not deterministic" in p.stderr and not os.path.exists(out),
+              "nondeterministic engine refused %s: %r" % (what, p.stderr))
+
+    # Profiles planted beside a copy of the program are not used (nor ../share, ../../engines).
+    import shutil
+    base = os.path.join(tmp, "planted")
+    bindir = os.path.join(base, "x", "bin")
+    for d in (os.path.join(bindir, "engines"), os.path.join(base, "x", "share", "ucizip", "engines"),
+              os.path.join(base, "engines")):
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "stockfish.profile"), "w") as f:
+            f.write("name = Stockfish\nexe = %s\noption.Hash = 1\n" % spy)
+    copy = os.path.join(bindir, "ucizip")
+    shutil.copy(UCIZIP, copy)
+    env = {k: v for k, v in os.environ.items() if k != "UZ_ENGINES_DIR"}
+    out = os.path.join(tmp, "planted.ucz")
+    p = subprocess.run([copy, "compress", SAMPLE, "-o", out, "--workers", "1"], capture_output=True, env=env)
+    check(p.returncode == 0 and os.path.exists(out), "the copied program compresses: %r" % p.stderr)
+    check(not os.path.exists(marker), "no planted profile was used")
+    p = subprocess.run([copy, "verify", out], capture_output=True, env=env)
+    check(p.returncode == 0 and not os.path.exists(marker), "nor when decoding")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ int main(int argc, char **argv)
 {
     uz_engine_mode mode;
     if (argc < 3 || !uz_engine_mode_parse(argv[1], &mode)) {
-        fprintf(stderr, "usage: %s multipv|searchmoves DEPTH [N [WORKERS [PROFILE]]]\n", argv[0]);
+        fprintf(stderr, "usage: %s multipv|permove DEPTH [N [WORKERS [PROFILE]]]\n", argv[0]);
         return 2;
     }
     int depth = atoi(argv[2]);

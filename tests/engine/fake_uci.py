@@ -8,7 +8,8 @@ restarts (a fault "at" N happens once, "from" N keeps happening).
 
 Modes: none, crash_at, crash_from, hang_at, hang_from, garbage_at, badinfo_at,
 drop_at, illegal_at, illegal_best_at, bound_at, long_line_at, slow_start (N ms),
-exit_handshake, not_uci.
+exit_handshake, not_uci, jitter_from (adds the search's number to every centipawn score,
+so that no two searches of a position agree: a nondeterministic engine).
 """
 import fcntl
 import os
@@ -57,7 +58,7 @@ def hang():
         time.sleep(3600)
 
 
-state = {"fault": None, "depth": 0}
+state = {"fault": None, "depth": 0, "go": 0}
 
 
 def filter_line(line):
@@ -80,6 +81,8 @@ def filter_line(line):
         return re.sub(r" pv \S+", " pv a1a1", line)
     if final and fault == "bound_at" and m.group(2) == "1":
         return re.sub(r"(score (cp|mate) -?\d+)", r"\1 lowerbound", line)
+    if fault == "jitter_from" and m:
+        return re.sub(r"score cp (-?\d+)", lambda c: "score cp %d" % (int(c.group(1)) + state["go"]), line)
     if line.startswith("bestmove") and fault == "illegal_best_at":
         return "bestmove a1a1\n"
     return line
@@ -117,6 +120,7 @@ def main():
             m = re.search(r"depth (\d+)", cmd)
             state["depth"] = int(m.group(1)) if m else 0
             state["fault"] = None
+            state["go"] = k
             hit = (mode.endswith("_at") and k == n) or (mode.endswith("_from") and k >= n)
             if hit and mode.startswith("crash"):
                 os._exit(1)

@@ -1,7 +1,9 @@
 /* Engine bridge with real Stockfish: both modes, trivial and mate positions, cache,
- * chained asynchronous queries, settings text and fingerprint, argument errors. */
+ * chained asynchronous queries, settings text and fingerprint, argument errors; permove
+ * scores against the engine's own output; settings that break determinism refused. */
 #include <errno.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "engine_test.h"
 
@@ -26,9 +28,11 @@ static int find_move(const uz_query *q, const char *uci)
 
 static void test_modes(void)
 {
-    for (int mode = 0; mode < 2; mode++) {
+    static const uz_engine_mode modes[] = {UZ_MODE_MULTIPV, UZ_MODE_PERMOVE};
+    for (int k = 0; k < 2; k++) {
+        uz_engine_mode mode = modes[k];
         uz_engine_settings s;
-        t_settings(&s, "stockfish", 5, (uz_engine_mode)mode);
+        t_settings(&s, "stockfish", 5, mode);
         uz_pool *pool = NULL;
         uz_diag diag = {0};
         CHECK_RC(uz_pool_create(&pool, &s, 1, &diag), UZ_OK, &diag);
@@ -57,7 +61,7 @@ static void test_modes(void)
         CHECK(st.cache_hits == 1); /* the start position again */
         CHECK(st.engine_queries == N_FENS);
         CHECK(st.search_ms >= 0);
-        if (mode == UZ_MODE_SEARCHMOVES)
+        if (mode == UZ_MODE_PERMOVE)
             CHECK(st.engine_searches >= 20 + 36);
         else
             CHECK(st.engine_searches == N_FENS);
@@ -288,6 +292,28 @@ static void test_settings_text(void)
         CHECK_RC(uz_engine_settings_apply_text(&s2, uz_pool_settings_text(a), &diag), UZ_OK, &diag);
         CHECK(s2.depth == 3 && s2.hash_mb == 1 && s2.threads == 1 && s2.mode == UZ_MODE_MULTIPV);
         CHECK_RC(uz_engine_settings_apply_text(&s2, "depth=x\n", &diag), UZ_ERR_SYNTAX, &diag);
+        /* An archive's settings text may name only search settings and allowed options:
+         * no file paths, no resource limits. */
+        static const char *const refused[] = {"option.Debug Log File=/tmp/uz_log\n", "option.EvalFile=x.nnue\n",
+                                              "option.SyzygyPath=/tmp\n", "cache_entries=100000000\n",
+                                              "timeout_ms=100000000\n", "clear=option:Debug Log File\n",
+                                              "option.Skill Level=3\n", NULL};
+        for (int i = 0; refused[i]; i++) {
+            uz_engine_settings_default(&s2);
+            uz_engine_settings before = s2;
+            CHECK_RC(uz_engine_settings_apply_text(&s2, refused[i], &diag), UZ_ERR_UNSUPPORTED, &diag);
+            CHECK(strstr(diag.message, "refused") != NULL);
+            CHECK(s2.n_options == 0 && s2.cache_entries == before.cache_entries &&
+                  s2.timeout_ms == before.timeout_ms);
+        }
+        uz_engine_settings_default(&s2);
+        CHECK_RC(uz_engine_settings_apply_text(&s2, "option.UCI_Chess960=true\noption.Hash=4\n", &diag), UZ_OK,
+                 &diag);
+        CHECK(s2.n_options == 1 && s2.hash_mb == 4);
+        /* protocol 2 is known; a later one is refused as a syntax error. */
+        CHECK_RC(uz_engine_settings_apply_text(&s2, "protocol=2\n", &diag), UZ_OK, &diag);
+        CHECK(s2.protocol == 2);
+        CHECK_RC(uz_engine_settings_apply_text(&s2, "protocol=99\n", &diag), UZ_ERR_SYNTAX, &diag);
     }
     uz_pool_destroy(b);
     b = NULL;
@@ -320,6 +346,119 @@ static void test_settings_text(void)
     CHECK(dirs[0] != NULL);
 }
 
+/* The engine's own answer, without the bridge: a fresh Stockfish (Hash 1, Threads 1) is
+ * given "position fen F moves M" and "go depth D"; returns the score of its last info
+ * line in the bridge's convention (the side to move after M). */
+static int32_t raw_child_score(const char *fen, const char *move, int depth)
+{
+    int to[2], from[2];
+    if (pipe(to) != 0 || pipe(from) != 0)
+        return INT32_MIN;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(to[0], 0);
+        dup2(from[1], 1);
+        close(to[1]);
+        close(from[0]);
+        execl("/usr/games/stockfish", "stockfish", (char *)NULL);
+        _exit(127);
+    }
+    close(to[0]);
+    close(from[1]);
+    FILE *in = fdopen(to[1], "w"), *out = fdopen(from[0], "r");
+    fprintf(in, "uci\nsetoption name Threads value 1\nsetoption name Hash value 1\nucinewgame\nisready\n"
+                "position fen %s moves %s\ngo depth %d\n", fen, move, depth);
+    fflush(in);
+    char line[4096];
+    int32_t score = INT32_MIN;
+    while (fgets(line, sizeof line, out)) {
+        const char *sc = strstr(line, " score ");
+        long v;
+        if (strncmp(line, "info depth ", 11) == 0 && sc) {
+            if (sscanf(sc, " score cp %ld", &v) == 1)
+                score = uz_engine_score_from_uci(false, v);
+            else if (sscanf(sc, " score mate %ld", &v) == 1)
+                score = uz_engine_score_from_uci(true, v);
+        }
+        if (strncmp(line, "bestmove", 8) == 0)
+            break;
+    }
+    fputs("quit\n", in);
+    fclose(in);
+    fclose(out);
+    waitpid(pid, NULL, 0);
+    return score;
+}
+
+/* permove: every move's score is the engine's score of the position after it, searched
+ * at depth D-1, negated; moves that mate are scored without the engine. */
+static void test_permove_against_engine(void)
+{
+    uz_engine_settings s;
+    t_settings(&s, "stockfish", 5, UZ_MODE_PERMOVE);
+    s.cache_entries = 0;
+    uz_pool *pool = NULL;
+    uz_diag diag = {0};
+    CHECK_RC(uz_pool_create(&pool, &s, 2, &diag), UZ_OK, &diag);
+    if (!pool)
+        return;
+    uz_query *q = malloc(sizeof *q);
+    const char *const positions[] = {
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", /* after 1.e4 e5 2.Nf3 Nc6 */
+        fens[2],
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", /* Qxf7# among the moves */
+    };
+    int compared = 0;
+    for (int p = 0; p < 3; p++) {
+        t_query_fen(q, positions[p]);
+        CHECK_RC(uz_pool_query(pool, q, &diag), UZ_OK, &diag);
+        for (int m = 0; m < q->n_moves; m++) {
+            char uci[UZ_UCI_MAX];
+            uz_move_to_uci(q->moves[m], uci);
+            if (p == 2 && strcmp(uci, "h5f7") == 0) {
+                CHECK(q->scores[m] == UZ_SCORE_MATE); /* mates at once: best of all */
+                continue;
+            }
+            /* Every move of the first position, every fourth of the others. */
+            if (p > 0 && m % 4 != 0)
+                continue;
+            int32_t raw = raw_child_score(positions[p], uci, 4);
+            CHECK(raw != INT32_MIN);
+            if (q->scores[m] != -raw)
+                fprintf(stderr, "%s %s: bridge %d, engine %d negated\n", positions[p], uci, (int)q->scores[m],
+                        (int)-raw);
+            CHECK(q->scores[m] == -raw);
+            compared++;
+        }
+    }
+    CHECK(compared > 30);
+    /* 3.Nc3 is an ordinary developing move: close to equal, not the +4.57 the old
+     * searchmoves mode gave it. */
+    t_query_fen(q, positions[0]);
+    CHECK_RC(uz_pool_query(pool, q, &diag), UZ_OK, &diag);
+    int nc3 = find_move(q, "b1c3");
+    CHECK(nc3 >= 0 && q->scores[nc3] > -100 && q->scores[nc3] < 100);
+    free(q);
+    uz_pool_destroy(pool);
+    /* Depth 1 would mean a depth-0 search of each move: refused with a reason. */
+    t_settings(&s, "stockfish", 1, UZ_MODE_PERMOVE);
+    CHECK_RC(uz_pool_create(&pool, &s, 1, &diag), UZ_ERR_ARG, &diag);
+    CHECK(pool == NULL && strstr(diag.message, "depth 2") != NULL);
+}
+
+/* Settings known to make the scores irreproducible are refused before any engine starts. */
+static void test_threads_refused(void)
+{
+    uz_engine_settings s;
+    t_settings(&s, "stockfish", 3, UZ_MODE_MULTIPV);
+    s.threads = 2;
+    uz_pool *pool = NULL;
+    uz_diag diag = {0};
+    CHECK_RC(uz_pool_create(&pool, &s, 1, &diag), UZ_ERR_ARG, &diag);
+    CHECK(pool == NULL && strstr(diag.message, "Threads 2 refused") != NULL);
+    printf("Threads 2 -> %s\n", diag.message);
+}
+
 int main(void)
 {
     test_modes();
@@ -327,6 +466,8 @@ int main(void)
     test_chunked();
     test_async();
     test_settings_text();
+    test_permove_against_engine();
+    test_threads_refused();
     if (waitpid(-1, NULL, WNOHANG) != -1 || errno != ECHILD) {
         fprintf(stderr, "child processes left behind\n");
         t_failures++;

@@ -1,7 +1,9 @@
 /* Determinism: the corpus positions scored by two separately started pools, one in
  * file order on two workers, one shuffled with other positions interleaved on one
  * worker, give bit-identical scores. Usage: test_engine_determinism MODE DEPTH [N]
- * [--out FILE]: --out also writes "fen: scores" lines to compare across processes. */
+ * [--nodes LIMIT] [--out FILE]: --nodes adds a node limit (a search cut short by it
+ * must still give the same scores); --out also writes "fen: scores" lines to compare
+ * across processes. */
 #include "engine_test.h"
 
 static char **fens;
@@ -78,8 +80,9 @@ int main(int argc, char **argv)
     uz_engine_mode mode = UZ_MODE_MULTIPV;
     int depth = 6, limit = 200;
     const char *out = NULL;
+    long nodes = 0;
     if (argc > 1 && !uz_engine_mode_parse(argv[1], &mode)) {
-        fprintf(stderr, "usage: %s multipv|searchmoves [DEPTH [N]] [--out FILE]\n", argv[0]);
+        fprintf(stderr, "usage: %s multipv|permove [DEPTH [N]] [--nodes LIMIT] [--out FILE]\n", argv[0]);
         return 2;
     }
     if (argc > 2)
@@ -89,6 +92,8 @@ int main(int argc, char **argv)
     for (int i = 1; i + 1 < argc; i++)
         if (strcmp(argv[i], "--out") == 0)
             out = argv[i + 1];
+        else if (strcmp(argv[i], "--nodes") == 0)
+            nodes = atol(argv[i + 1]);
 
     char path[1024];
     snprintf(path, sizeof path, "%s/engine/positions.epd", t_env("UZ_TEST_DATA", "tests/data"));
@@ -101,6 +106,7 @@ int main(int argc, char **argv)
     uz_engine_settings s;
     t_settings(&s, "stockfish", depth, mode);
     s.cache_entries = 0; /* every query must reach the engine */
+    s.nodes = nodes;
     for (int r = 0; r < 2; r++)
         results[r] = calloc((size_t)n_fens, sizeof *results[r]);
 
@@ -130,7 +136,8 @@ int main(int argc, char **argv)
         }
     }
     CHECK(differing == 0);
-    printf("%s depth %d: %d positions, %d differing\n", uz_engine_mode_name(mode), depth, n_fens, differing);
+    printf("%s depth %d nodes %ld: %d positions, %d differing\n", uz_engine_mode_name(mode), depth, nodes, n_fens,
+           differing);
 
     if (out) {
         FILE *f = fopen(out, "w");

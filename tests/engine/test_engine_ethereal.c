@@ -1,6 +1,7 @@
-/* A second engine: the Ethereal profile works in multipv mode, reproducibly;
- * searchmoves is refused with a clear message (Ethereal silently ignores it), and
- * an option value outside the engine's range is refused before any search. */
+/* A second engine: the Ethereal profile works in multipv mode, reproducibly, and in
+ * permove mode (which needs no searchmoves); the legacy searchmoves mode is refused with
+ * a clear message (Ethereal silently ignores it), and an option value outside the
+ * engine's range is refused before any search. */
 #include <errno.h>
 #include <sys/wait.h>
 
@@ -52,10 +53,26 @@ int main(void)
     }
     CHECK(strcmp(fp[0], fp[1]) == 0);
 
-    /* The profile does not allow searchmoves. */
+    /* permove: one search per move, no searchmoves needed; scores reproducible. */
     uz_engine_settings s;
-    t_settings(&s, "ethereal", 6, UZ_MODE_SEARCHMOVES);
     uz_pool *pool = NULL;
+    int32_t pm[2][UZ_MAX_MOVES];
+    for (int run = 0; run < 2; run++) {
+        t_settings(&s, "ethereal", 4, UZ_MODE_PERMOVE);
+        s.cache_entries = 0;
+        CHECK_RC(uz_pool_create(&pool, &s, run + 1, &diag), UZ_OK, &diag);
+        if (!pool)
+            break;
+        t_query_fen(q, fens[1]);
+        CHECK_RC(uz_pool_query(pool, q, &diag), UZ_OK, &diag);
+        memcpy(pm[run], q->scores, sizeof pm[run]);
+        uz_pool_destroy(pool);
+        pool = NULL;
+    }
+    CHECK(memcmp(pm[0], pm[1], sizeof(int32_t) * (size_t)q->n_moves) == 0);
+
+    /* The legacy searchmoves mode (old archives only): Ethereal ignores searchmoves. */
+    t_settings(&s, "ethereal", 6, UZ_MODE_SEARCHMOVES);
     CHECK_RC(uz_pool_create(&pool, &s, 1, &diag), UZ_ERR_UNSUPPORTED, &diag);
     CHECK(pool == NULL && strstr(diag.message, "searchmoves") != NULL);
     printf("profile, searchmoves -> %s\n", diag.message);
