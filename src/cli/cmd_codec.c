@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cli_engine.h"
 #include "cli_samples.h"
+#include "cli_tags.h"
 #include "cli_util.h"
 #include "ucizip/blockcode.h"
 
@@ -336,11 +337,12 @@ static const char decompress_usage[] =
     "The engine must give the same fingerprint as the one that made the archive.\n";
 
 static int parse_decode_args(int argc, char **argv, const char *usage, const char **out_path, bool *force,
-                             bool *progress, cli_engine_opts *eo, long *game)
+                             bool *progress, cli_engine_opts *eo, long *game, uz_tag_filter *filter)
 {
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
         {"progress", no_argument, NULL, 'p'},     {"game", required_argument, NULL, 'g'},
+        {"tag", required_argument, NULL, 't'},
         {"help", no_argument, NULL, 'h'},         CLI_ENGINE_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -370,6 +372,12 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
             if (!game || cli_parse_long("--game", optarg, 1, 1L << 40, game))
                 goto usage;
             break;
+        case 't':
+            if (!filter)
+                goto usage;
+            if (cli_tag_option(filter, optarg) != 0)
+                return CLI_EXIT_USAGE;
+            break;
         case 'h': fputs(usage, stdout); return -1;
         default: goto usage;
         }
@@ -385,7 +393,7 @@ int cmd_decompress(int argc, char **argv)
     const char *out_path = NULL;
     bool force = false, progress = false;
     cli_engine_opts eo;
-    int a = parse_decode_args(argc, argv, decompress_usage, &out_path, &force, &progress, &eo, NULL);
+    int a = parse_decode_args(argc, argv, decompress_usage, &out_path, &force, &progress, &eo, NULL, NULL);
     if (a)
         return a < 0 ? CLI_EXIT_OK : a;
     if (argc - optind > 1) {
@@ -432,7 +440,7 @@ int cmd_verify(int argc, char **argv)
 {
     bool force = false, progress = false;
     cli_engine_opts eo;
-    int a = parse_decode_args(argc, argv, verify_usage, NULL, &force, &progress, &eo, NULL);
+    int a = parse_decode_args(argc, argv, verify_usage, NULL, &force, &progress, &eo, NULL, NULL);
     if (a)
         return a < 0 ? CLI_EXIT_OK : a;
     if (argc - optind != 1) {
@@ -453,8 +461,69 @@ int cmd_verify(int argc, char **argv)
 }
 
 static const char extract_usage[] =
-    "usage: ucizip extract ARCHIVE --game N [-o OUT|-] [options]\n"
-    "Decodes game N (1-based) alone, without decoding the games before it.\n" CLI_ENGINE_HELP;
+    "usage: ucizip extract ARCHIVE (--game N | --tag COND...) [-o OUT|-] [options]\n"
+    "Decodes game N (1-based) alone, without decoding the games before it; or every game\n"
+    "whose tags meet the --tag conditions (see 'ucizip list --help'), decoding only those:\n"
+    "the others' tags are read, their moves never.\n" CLI_ENGINE_HELP;
+
+typedef struct extract_state {
+    const cli_engine_opts *eo;
+    uz_engine_settings base;
+    uz_member_decoder md;
+    FILE *out;
+    long written;
+} extract_state;
+
+/* Decodes one game that the tag filter selected and writes it. */
+static int extract_one(void *user, const cli_tag_game *g)
+{
+    extract_state *st = user;
+    uz_diag diag = {0};
+    uz_game game;
+    uz_game_init(&game);
+    int workers = st->eo->workers > 0 ? (int)st->eo->workers : 1;
+    int rc = 0;
+    if (uz_member_decoder_open(&st->md, g->header, &st->base, workers, &diag) != UZ_OK ||
+        uz_block_decode(&st->md, g->block, g->index, 1, &game, g->number - 1 - g->index, &diag) != UZ_OK) {
+        cli_report(g->file, &diag);
+        rc = -1;
+    } else if (uz_pgn_write_game(st->out, &game) != UZ_OK) {
+        cli_error("write error");
+        rc = -1;
+    } else {
+        st->written++;
+    }
+    uz_game_clear(&game);
+    return rc;
+}
+
+static int extract_matching(const char *name, const uz_tag_filter *filter, const cli_engine_opts *eo,
+                            const char *out_path, bool force)
+{
+    if (!cli_is_archive(name)) {
+        cli_error("%s: not a ucizip archive", name);
+        return CLI_EXIT_FAIL;
+    }
+    extract_state st = {.eo = eo};
+    if (cli_engine_settings(eo, &st.base) != 0)
+        return CLI_EXIT_FAIL;
+    cli_output out;
+    if (cli_output_open(&out, out_path, force) != 0)
+        return CLI_EXIT_FAIL;
+    st.out = out.f;
+    uint64_t number = 0;
+    int rc = cli_each_game(name, filter, false, &number, extract_one, &st);
+    uz_member_decoder_close(&st.md);
+    if (rc != 0) {
+        cli_output_abort(&out);
+        return CLI_EXIT_FAIL;
+    }
+    if (cli_output_commit(&out) != 0)
+        return CLI_EXIT_FAIL;
+    if (st.written == 0)
+        cli_error("%s: no game matches", name);
+    return st.written ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}
 
 int cmd_extract(int argc, char **argv)
 {
@@ -462,14 +531,23 @@ int cmd_extract(int argc, char **argv)
     bool force = false, progress = false;
     long game_no = 0;
     cli_engine_opts eo;
-    int a = parse_decode_args(argc, argv, extract_usage, &out_path, &force, &progress, &eo, &game_no);
-    if (a)
+    uz_tag_filter filter = {0};
+    int a = parse_decode_args(argc, argv, extract_usage, &out_path, &force, &progress, &eo, &game_no, &filter);
+    if (a) {
+        uz_tag_filter_free(&filter);
         return a < 0 ? CLI_EXIT_OK : a;
-    if (argc - optind != 1 || game_no < 1) {
+    }
+    if (argc - optind != 1 || (game_no < 1) == (filter.n == 0)) {
+        uz_tag_filter_free(&filter);
         fputs(extract_usage, stderr);
         return CLI_EXIT_USAGE;
     }
     const char *name = argv[optind];
+    if (filter.n) {
+        int status = extract_matching(name, &filter, &eo, out_path, force);
+        uz_tag_filter_free(&filter);
+        return status;
+    }
     FILE *in = fopen(name, "rb");
     if (!in) {
         cli_error("%s: cannot open", name);
