@@ -455,10 +455,10 @@ static void test_chunk_boundaries(void)
 static void test_last_text(void)
 {
     static const char pgn[] = "[Event \"a\"]\n\n1. e4 e5 1-0\n\n"
-                              "[Event \"b\"]\n[Variant \"Chess960\"]\n\n1. e4 *\n\n"
+                              "[Event \"b\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 *\n\n"
                               "[Event \"c\"]\n\n1. d4 {x} 0-1\n";
     static const char *const want[] = {"[Event \"a\"]\n\n1. e4 e5 1-0\n\n",
-                                       "[Event \"b\"]\n[Variant \"Chess960\"]\n\n1. e4 *\n\n",
+                                       "[Event \"b\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 *\n\n",
                                        "[Event \"c\"]\n\n1. d4 {x} 0-1\n"};
     uz_pgn_reader *r = uz_pgn_reader_open_mem(pgn, sizeof pgn - 1, "mem");
     uz_game g;
