@@ -36,13 +36,13 @@ typedef struct compress_totals {
 } compress_totals;
 
 /* Scores, codes and writes one block of n games. */
-static int compress_block(uz_pool *pool, const uz_model *model, uz_encoder *enc, uz_archive_writer *w, uz_game *games,
-                          size_t n, compress_totals *t)
+static int compress_block(uz_pool *pool, uz_pool *pool960, const uz_model *model, uz_encoder *enc,
+                          uz_archive_writer *w, uz_game *games, size_t n, compress_totals *t)
 {
     uz_buf structure = {0}, moves = {0};
     uz_diag diag = {0};
     uint64_t n_moves;
-    uz_result r = uz_block_encode(pool, model, enc, games, n, &structure, &moves, &n_moves, &diag);
+    uz_result r = uz_block_encode(pool, pool960, model, enc, games, n, &structure, &moves, &n_moves, &diag);
     if (r == UZ_OK)
         r = uz_archive_write_block(w, n, n_moves, &structure, moves.data, moves.size, &diag);
     if (r == UZ_OK) {
@@ -59,8 +59,8 @@ static int compress_block(uz_pool *pool, const uz_model *model, uz_encoder *enc,
 
 /* First pass of --fit-k: scores every game of src (the pool keeps the results for the
  * second pass) and fits the model parameters in mo to them. */
-static int fit_model(uz_pool *pool, cli_game_source *src, uz_game *games, cli_model_opts *mo, bool progress,
-                     bool quiet)
+static int fit_model(uz_pool *pool, uz_pool *pool960, cli_game_source *src, uz_game *games, cli_model_opts *mo,
+                     bool progress, bool quiet)
 {
     cli_samples samples = {0};
     uz_walk *walks = calloc(BATCH, sizeof *walks);
@@ -78,12 +78,14 @@ static int fit_model(uz_pool *pool, cli_game_source *src, uz_game *games, cli_mo
             goto out;
         if (n == 0)
             break;
+        if (!pool960 && cli_chess960_as_text(games, n) != 0)
+            goto out;
         long made = 0;
         uz_diag diag = {0};
         uz_result r = UZ_OK;
         for (; made < n && r == UZ_OK; made++)
             r = uz_walk_init(&walks[made], &games[made]);
-        if (r == UZ_OK && (r = uz_score_walks(pool, walks, (size_t)n, &diag)) != UZ_OK)
+        if (r == UZ_OK && (r = uz_score_walks_960(pool, pool960, walks, (size_t)n, &diag)) != UZ_OK)
             cli_report(NULL, &diag);
         for (long i = 0; i < made; i++) {
             if (r == UZ_OK && cli_samples_add_walk(&samples, &walks[i]) != 0)
@@ -207,7 +209,8 @@ int cmd_compress(int argc, char **argv)
     }
 
     int status = CLI_EXIT_FAIL;
-    uz_pool *pool = NULL;
+    uz_pool *pool = NULL, *pool960 = NULL;
+    bool tried960 = false, member960 = false;
     uz_encoder *enc = NULL;
     uz_archive_writer *writer = NULL;
     uz_model model;
@@ -233,7 +236,11 @@ int cmd_compress(int argc, char **argv)
     if (cli_pool_open(&eo, &pool) != 0)
         goto close_source;
     if (fit) {
-        if (fit_model(pool, &src, games, &mo, progress, quiet) != 0)
+        /* The fit pass needs the Chess960 engine up front, if the engine has one. */
+        if (cli_pool960_open(&eo, pool, &pool960) != 0)
+            goto close_pool;
+        tried960 = true;
+        if (fit_model(pool, pool960, &src, games, &mo, progress, quiet) != 0)
             goto close_pool;
         cli_source_close(&src);
         if (cli_source_open(&src, in_path, keep_going) != 0)
@@ -244,26 +251,53 @@ int cmd_compress(int argc, char **argv)
     }
     if (cli_output_open(&out, out_path, force) != 0)
         goto close_pool;
-    uz_archive_header header;
-    uz_header_fill(&header, pool, &mo.params, mo.coder, BATCH);
     uz_diag diag = {0};
-    if (uz_archive_writer_open(&writer, out.f, &header, &diag) != UZ_OK) {
-        cli_report(out_path, &diag);
-        goto abort_output;
-    }
+    uz_result r;
     cli_progress_init(&prog, progress);
+    /* A member's header says whether it codes Chess960 games (key 12), so it is written
+     * with the first block; the Chess960 engine starts at the first such game, and a
+     * member begun without it is finished and a new one begun. */
     for (;;) {
         long n = cli_source_read(&src, games, BATCH);
         if (n < 0)
             goto abort_output;
+        if (n == 0 && writer)
+            break;
+        if (cli_has_chess960(games, n)) {
+            if (!tried960 && cli_pool960_open(&eo, pool, &pool960) != 0)
+                goto abort_output;
+            tried960 = true;
+            if (!pool960 && cli_chess960_as_text(games, n) != 0)
+                goto abort_output;
+            if (pool960 && writer && !member960) {
+                r = uz_archive_writer_finish(writer, &diag);
+                writer = NULL;
+                if (r != UZ_OK) {
+                    cli_report(out_path, &diag);
+                    goto abort_output;
+                }
+            }
+        }
+        if (!writer) {
+            uz_archive_header header;
+            uz_header_fill(&header, pool, &mo.params, mo.coder, BATCH);
+            if (pool960)
+                snprintf(header.chess960_fingerprint, sizeof header.chess960_fingerprint, "%s",
+                         uz_pool_fingerprint(pool960));
+            member960 = pool960 != NULL;
+            if (uz_archive_writer_open(&writer, out.f, &header, &diag) != UZ_OK) {
+                cli_report(out_path, &diag);
+                goto abort_output;
+            }
+        }
         if (n == 0)
             break;
-        if (compress_block(pool, &model, enc, writer, games, (size_t)n, &t) != 0)
+        if (compress_block(pool, pool960, &model, enc, writer, games, (size_t)n, &t) != 0)
             goto abort_output;
         cli_progress_update(&prog, t.games, t.moves, (long long)ftello(src.f));
     }
     cli_progress_done(&prog);
-    uz_result r = uz_archive_writer_finish(writer, &diag);
+    r = uz_archive_writer_finish(writer, &diag);
     writer = NULL;
     if (r != UZ_OK) {
         cli_report(out_path, &diag);
@@ -283,12 +317,14 @@ abort_output:
     uz_archive_writer_abort(writer);
     cli_output_abort(&out);
 close_pool:
+    uz_pool_destroy(pool960);
     uz_pool_destroy(pool);
 close_source:
     if (cli_source_close(&src) != 0 && status == CLI_EXIT_OK)
         status = CLI_EXIT_FAIL;
     goto free_arrays;
 close_pool_only:
+    uz_pool_destroy(pool960);
     uz_pool_destroy(pool);
 free_arrays:
     for (int i = 0; games && i < BATCH; i++)
