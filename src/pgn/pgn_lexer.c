@@ -282,6 +282,8 @@ void uz__lex_next(uz__lexer *lx, uz__token *tok, bool discard)
 {
     memset(tok, 0, sizeof *tok);
     lx->text.len = 0;
+    if (lx->text.data)
+        lx->text.data[0] = '\0'; /* an empty token (a "" tag value) must not show the previous one */
     /* Skip whitespace, escape lines and byte-order marks. */
     for (;;) {
         int c = peek(lx, 0);
