@@ -13,8 +13,8 @@ typedef enum uz_tag_op {
     UZ_TAG_CONTAINS, /* Name=text: the value contains text, ignoring ASCII case */
     UZ_TAG_EQUALS,   /* Name==text: the value is exactly text */
     UZ_TAG_NOT,      /* Name!=text: the tag is missing or does not contain text */
-    UZ_TAG_LT,       /* Name<x, <=, >, >=: numerically when both sides are numbers, */
-    UZ_TAG_LE,       /* else byte by byte (so dates 2022.01.15 compare as dates) */
+    UZ_TAG_LT,       /* Name<x, <=, >, >=: when x is a number, against the value's leading */
+    UZ_TAG_LE,       /* number (none: no match); else byte by byte (dates compare as dates) */
     UZ_TAG_GT,
     UZ_TAG_GE,
 } uz_tag_op;

@@ -505,6 +505,7 @@ static const char extract_usage[] =
 typedef struct extract_state {
     const cli_engine_opts *eo;
     uz_engine_settings base;
+    bool have_base;
     uz_member_decoder md;
     FILE *out;
     long written;
@@ -515,6 +516,10 @@ static int extract_one(void *user, const cli_tag_game *g)
 {
     extract_state *st = user;
     uz_diag diag = {0};
+    /* The engine is looked up at the first match only: no match, no engine. */
+    if (!st->have_base && cli_engine_settings(st->eo, &st->base) != 0)
+        return -1;
+    st->have_base = true;
     uz_game game;
     uz_game_init(&game);
     int workers = st->eo->workers > 0 ? (int)st->eo->workers : 1;
@@ -541,8 +546,6 @@ static int extract_matching(const char *name, const uz_tag_filter *filter, const
         return CLI_EXIT_FAIL;
     }
     extract_state st = {.eo = eo};
-    if (cli_engine_settings(eo, &st.base) != 0)
-        return CLI_EXIT_FAIL;
     cli_output out;
     if (cli_output_open(&out, out_path, force) != 0)
         return CLI_EXIT_FAIL;
@@ -708,6 +711,11 @@ int cmd_info(int argc, char **argv)
             cli_json_string(header.settings_text);
             printf(",\"fingerprint\":");
             cli_json_string(header.fingerprint);
+            printf(",\"chess960_fingerprint\":");
+            if (header.chess960_fingerprint[0])
+                cli_json_string(header.chess960_fingerprint);
+            else
+                fputs("null", stdout);
             printf(",\"depth\":%u,\"mode\":\"%s\",\"hash_mb\":%u,\"model\":", header.depth,
                    uz_engine_mode_name((uz_engine_mode)header.mode), header.hash_mb);
             if (model_ok)
@@ -726,6 +734,9 @@ int cmd_info(int argc, char **argv)
                    (unsigned long long)members + 1, header.created_by, header.settings_text, header.fingerprint, mtext,
                    cli_coder_name((uz_coder_kind)header.coder), (unsigned long long)m_games,
                    (unsigned long long)m_moves, (unsigned long long)m_move_bytes, bpm, (unsigned long long)m_struct);
+            if (header.chess960_fingerprint[0])
+                printf("  Chess960 games: engine-coded with UCI_Chess960 (fingerprint %s)\n",
+                       header.chess960_fingerprint);
         }
         members++;
         games += m_games;

@@ -14,7 +14,8 @@ static const char list_usage[] =
     "plies (tab-separated; '-' where a tag is missing). Reads only the tags: no engine.\n"
     "  --tag COND   only games whose tags meet COND (all of them when repeated):\n"
     "               Name=text (contains, any case), Name==text (exactly), Name!=text,\n"
-    "               Name<x Name<=x Name>x Name>=x (numbers, else text: dates compare)\n"
+    "               Name<x Name<=x Name>x Name>=x (x a number: the value's leading\n"
+    "               number, none never matches; else text: dates compare as dates)\n"
     "  --json       one JSON object per game, in a JSON array\n";
 
 static const char *result_text(uz_game_result r)

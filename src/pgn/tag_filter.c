@@ -97,12 +97,17 @@ static bool cond_match(const uz_tag_cond *c, const char *value)
     case UZ_TAG_NOT: return !contains_nocase(value, c->value);
     default: break;
     }
-    if (as_number(value, &a) && as_number(c->value, &b))
+    if (as_number(c->value, &b)) {
+        /* A number: the value's leading number ("1901" of "1901.??.??"); a value with
+         * none ("?", "-") is neither above nor below it. */
+        char *end;
+        if (!isdigit((unsigned char)value[value[0] == '-' || value[0] == '+']))
+            return false;
+        a = strtod(value, &end);
         cmp = a < b ? -1 : a > b;
-    else if (as_number(c->value, &b))
-        return false; /* "?" or "-" is no number: neither above nor below one */
-    else
+    } else {
         cmp = strcmp(value, c->value);
+    }
     switch (c->op) {
     case UZ_TAG_LT: return cmp < 0;
     case UZ_TAG_LE: return cmp <= 0;
