@@ -57,6 +57,8 @@ typedef struct uz_archive_header {
     uint32_t n_model_params;
     uint32_t coder;         /* uz_coder_kind */
     uint32_t block_games;
+    char chess960_fingerprint[64]; /* "" or the fingerprint of the engine with the same settings
+                                      plus UCI_Chess960 true, which codes the member's Chess960 games */
     char settings_text[256];
     char created_by[64];
 } uz_archive_header;

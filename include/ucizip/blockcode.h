@@ -10,9 +10,17 @@
  * structure and their move streams to moves; *n_moves receives the moves in their trees,
  * *text_digest the XXH64 of the games' exact bytes (game->raw; a game without them is
  * given its export-format text). A game whose layout cannot be modelled closely enough
- * is turned into a verbatim game here (its bytes kept, its moves not coded). */
-uz_result uz_block_encode(uz_pool *pool, const uz_model *model, uz_encoder *enc, uz_game *games, size_t n,
-                          uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uint64_t *text_digest, uz_diag *diag);
+ * is turned into a verbatim game here (its bytes kept, its moves not coded).
+ * Chess960 games (start.chess960) are scored with pool960 (uz_pool_create_chess960); with
+ * pool960 NULL the block must hold none (UZ_ERR_ARG). */
+uz_result uz_block_encode(uz_pool *pool, uz_pool *pool960, const uz_model *model, uz_encoder *enc, uz_game *games,
+                          size_t n, uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uint64_t *text_digest,
+                          uz_diag *diag);
+
+/* Starts the engine that codes Chess960 games next to pool: the same executable and
+ * settings plus the option UCI_Chess960 = true. UZ_ERR_UNSUPPORTED when the engine has no
+ * such option (its Chess960 games are then kept as text). */
+uz_result uz_pool_create_chess960(uz_pool **out, const uz_pool *pool, int workers, uz_diag *diag);
 
 /* Fills a header from the pool's engine and the model and coder settings. */
 void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *model, uz_coder_kind coder,
@@ -26,6 +34,9 @@ uz_result uz_header_model(const uz_archive_header *h, uz_model_params *params);
  * settings), the model and the coder. */
 typedef struct uz_member_decoder {
     uz_pool *pool;
+    uz_pool *pool960;       /* started at the first Chess960 game (header key 12) */
+    char chess960_fingerprint[sizeof ((uz_archive_header *)0)->chess960_fingerprint];
+    int workers;
     uz_model model;
     uz_coder_kind coder;
     char settings[sizeof ((uz_archive_header *)0)->engine_settings];
@@ -42,10 +53,13 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
                                  int workers, uz_diag *diag);
 void uz_member_decoder_close(uz_member_decoder *md);
 
-/* Decodes games [first, first + count) of block into games[0 .. count) (initialised by the
- * caller; the block's other games are only parsed), rebuilds each one's exact bytes
- * (game->raw) and checks them against the stored checksum (and the block's digest when
- * the whole block is decoded). game_base (the number of games before the block) numbers games in messages.
+/* Decodes games [first, first + count) of block (Chess960 games with the engine in
+ * Chess960 mode, started on first need and checked against the header's
+ * chess960_fingerprint; UZ_ERR_CORRUPT for such a game in a member without one) into
+ * games[0 .. count) (initialised by the caller; the block's other games are only parsed),
+ * rebuilds each one's exact bytes (game->raw) and checks them against the stored checksum
+ * (and the block's digest when the whole block is decoded). game_base (the number of games
+ * before the block) numbers games in messages.
  * Returns UZ_OK, UZ_ERR_CORRUPT (with the game and the reason), or an engine error. */
 uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, size_t first, size_t count,
                           uz_game *games, uint64_t game_base, uz_diag *diag);

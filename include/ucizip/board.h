@@ -1,5 +1,6 @@
 /* Chess positions: FEN, legal move generation in canonical order, make/unmake,
- * Zobrist keys, perft. Standard chess only. Depends on nothing but common.h.
+ * Zobrist keys, perft. Standard chess and Chess960 (Fischer random chess). Depends on
+ * nothing but common.h.
  * The module has no global state: every function is reentrant and may be called from
  * any thread on positions that thread owns. */
 #ifndef UCIZIP_BOARD_H
@@ -25,7 +26,9 @@ enum uz_piece_type { UZ_NO_PIECE = 0, UZ_PAWN = 1, UZ_KNIGHT, UZ_BISHOP, UZ_ROOK
 #define UZ_PIECE_COLOR(p) ((p) >> 3)
 
 /* A move is a 16-bit value: from (6 bits) | to (6 bits) << 6 | promotion (3 bits) << 12.
- * Promotion is 0 (none) or UZ_KNIGHT..UZ_QUEEN. Castling is the king's move (e1g1).
+ * Promotion is 0 (none) or UZ_KNIGHT..UZ_QUEEN. Castling is the king's move (e1g1) in
+ * standard chess; in a Chess960 position (uz_position.chess960) it is the king's move to
+ * its own rook's square (b1a1, e1h1), as UCI engines with UCI_Chess960 write it.
  * UZ_MOVE_NONE (0) is "no move"; UZ_MOVE_NULL is the PGN null move "--" (passes the turn). */
 typedef uint16_t uz_move;
 #define UZ_MOVE(from, to, promo) ((uz_move)((from) | ((to) << 6) | ((promo) << 12)))
@@ -55,6 +58,10 @@ typedef struct uz_position {
     uint8_t castling;      /* UZ_CASTLE_* bits */
     uint8_t ep_square;     /* en-passant target square, UZ_SQ_NONE if none (see uz_position_from_fen) */
     uint8_t king_sq[2];
+    uint8_t castle_rook[4]; /* square of the rook of each castling right (bit order of UZ_CASTLE_*),
+                               meaningful while the right is held: a1/h1/a8/h8 in standard chess */
+    uint8_t chess960;      /* 1: Chess960 rules and notation (castling as king takes rook,
+                              X-FEN castling field); 0: standard chess */
     uint16_t halfmove;     /* plies since the last capture or pawn move (50-move rule) */
     uint16_t fullmove;     /* starts at 1, incremented after Black's move */
     uint64_t key;          /* Zobrist key of pieces, side, castling and a *usable* ep square */
@@ -75,6 +82,7 @@ typedef struct uz_position {
 /* What make needs to restore the position on unmake. */
 typedef struct uz_undo {
     uint8_t captured;
+    uint8_t castled960;    /* the move was a Chess960 castling */
     uint8_t castling;
     uint8_t ep_square;
     uint16_t halfmove;
@@ -102,6 +110,12 @@ void uz_position_startpos(uz_position *pos);
  * UZ_ERR_UNSUPPORTED for Chess960 castling letters (b-g). pos is written only on success. */
 uz_result uz_position_from_fen(uz_position *pos, const char *fen, uz_diag *diag);
 
+/* Parses a FEN as uz_position_from_fen does; with chess960 the position follows Chess960
+ * rules: castling letters KQkq name the outermost rook on that side of the king (X-FEN),
+ * A-H/a-h the rook on that file (Shredder-FEN); the king may stand on any file. A right
+ * whose rook is missing is dropped, as in standard chess. */
+uz_result uz_position_from_fen_960(uz_position *pos, const char *fen, bool chess960, uz_diag *diag);
+
 /* The Zobrist key of pos computed from scratch (equals pos->key for every position
  * built by this module). */
 uint64_t uz_position_compute_key(const uz_position *pos);
@@ -111,7 +125,9 @@ uint64_t uz_position_compute_key(const uz_position *pos);
 bool uz_position_equal(const uz_position *a, const uz_position *b);
 
 /* Writes the FEN into out (at least UZ_FEN_MAX bytes). The ep square is written only
- * when an en-passant capture is actually legal, as Stockfish and python-chess do. */
+ * when an en-passant capture is actually legal, as Stockfish and python-chess do. A
+ * Chess960 position's castling field is X-FEN: K/Q/k/q for the outermost rook on that
+ * side, the rook's file letter otherwise. */
 void uz_position_to_fen(const uz_position *pos, char *out);
 
 /* Fills moves[] (capacity UZ_MAX_MOVES) with the legal moves in canonical order:

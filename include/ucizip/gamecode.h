@@ -47,6 +47,11 @@ uz_result uz_walk_resolve_next(uz_walk *w, uz_move *legal, int *n_legal);
  * resolves (positions, legal move counts, played indexes). */
 uz_result uz_score_walks(uz_pool *pool, uz_walk *walks, size_t n_walks, uz_diag *diag);
 
+/* The same for walks that may hold Chess960 games (game->start.chess960): those are scored
+ * with pool960, an engine in Chess960 mode (UZ_ERR_ARG if it is NULL and there are some),
+ * the others with pool. */
+uz_result uz_score_walks_960(uz_pool *pool, uz_pool *pool960, uz_walk *walks, size_t n_walks, uz_diag *diag);
+
 /* Codes the played move of every scored step of w. */
 uz_result uz_encode_walk(const uz_model *model, uz_encoder *enc, const uz_walk *w);
 

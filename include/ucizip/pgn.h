@@ -133,8 +133,8 @@ long uz_pgn_reader_game_count(const uz_pgn_reader *r);
 /* Reads the next game into game (cleared first). Returns UZ_OK, UZ_DONE at end of
  * input, or an error with diag->line/column/game set and a message that says what was
  * expected. After an error the reader has skipped to the start of the next game, so
- * the caller may call again to continue (skip the bad game) or stop. Chess960 and
- * other variants give UZ_ERR_UNSUPPORTED naming the variant.
+ * the caller may call again to continue (skip the bad game) or stop. Variants other
+ * than standard chess and Chess960 give UZ_ERR_UNSUPPORTED naming the variant.
  *
  * diag->message says what is wrong, e.g. "illegal move 'Nf6' for White at ply 23 (move
  * 12.): ..."; the caller adds the file name, diag->line:column and diag->game.
@@ -152,9 +152,12 @@ long uz_pgn_reader_game_count(const uz_pgn_reader *r);
  * [SetUp "1"] (the FEN tag is used whenever present; castling rights that its position
  * cannot have, king or rook not on its square, are ignored as pgn-extract and
  * python-chess do: the tag keeps its text, start gets the reduced rights).
- * Refused (UZ_ERR_UNSUPPORTED, game skipped): [Variant] other than Standard, Normal,
- * chess, From Position or empty (case-insensitive), and FEN castling fields with letters
- * other than KQkq (Shredder-FEN / X-FEN, i.e. Chess960).
+ * Chess960: [Variant] Chess960, Chess 960, 960, Fischerandom, Fischer Random (Chess),
+ * FRC (case-insensitive), or a FEN castling field with file letters (Shredder-FEN /
+ * X-FEN) makes start a Chess960 position (uz_position.chess960; the standard array when
+ * there is no FEN): castling is O-O/O-O-O and the king takes its rook in the tree.
+ * Refused (UZ_ERR_UNSUPPORTED, game skipped): [Variant] other than those, Standard,
+ * Normal, chess, From Position or empty (case-insensitive).
  * A game must end with a termination marker (1-0, 0-1, 1/2-1/2, *): a game cut off by
  * the end of input or by the next game's tags is an error (UZ_ERR_SYNTAX), never
  * silently completed. A NAG or '(' before the first move of a line is an error.

@@ -30,6 +30,7 @@ enum header_key {
     KEY_MODEL = 9,
     KEY_CODER = 10,
     KEY_BLOCK_GAMES = 11,
+    KEY_CHESS960_FINGERPRINT = 12, /* optional: Chess960 games are engine-coded */
     KEY_FIRST_INFORMATIONAL = 64,
     KEY_SETTINGS_TEXT = 64,
     KEY_CREATED_BY = 65,
@@ -113,6 +114,8 @@ static uz_result header_encode(uz_buf *b, const uz_archive_header *h)
         r = put_field_uints(b, KEY_MODEL, model, 1 + (int)h->n_model_params);
     U1(KEY_CODER, h->coder);
     U1(KEY_BLOCK_GAMES, h->block_games);
+    if (h->chess960_fingerprint[0])
+        S1(KEY_CHESS960_FINGERPRINT, h->chess960_fingerprint);
     S1(KEY_SETTINGS_TEXT, h->settings_text);
     S1(KEY_CREATED_BY, h->created_by);
 #undef U1
@@ -182,6 +185,9 @@ static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_head
         }
         case KEY_CODER: r = read_uints(s, n, v, 1, 255); h->coder = (uint32_t)v[0]; break;
         case KEY_BLOCK_GAMES: r = read_uints(s, n, v, 1, MAX_BLOCK_GAMES); h->block_games = (uint32_t)v[0]; break;
+        case KEY_CHESS960_FINGERPRINT:
+            r = n ? copy_text(h->chess960_fingerprint, sizeof h->chess960_fingerprint, s, n) : UZ_ERR_CORRUPT;
+            break;
         case KEY_SETTINGS_TEXT: r = copy_text(h->settings_text, sizeof h->settings_text, s, n); break;
         case KEY_CREATED_BY: r = copy_text(h->created_by, sizeof h->created_by, s, n); break;
         default:

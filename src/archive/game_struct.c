@@ -13,7 +13,7 @@
 #define MAX_DEPTH 256           /* nesting of variations */
 
 enum node_flag { NODE_NULL = 1, NODE_NAGS = 2, NODE_COMMENTS = 4, NODE_VARIATIONS = 8, NODE_ORDER = 16 };
-enum game_flag { GAME_HAS_FEN = 1, GAME_RESULT_SHIFT = 1, GAME_VERBATIM = 8, GAME_TEXT_ONLY = 32 };
+enum game_flag { GAME_HAS_FEN = 1, GAME_RESULT_SHIFT = 1, GAME_VERBATIM = 8, GAME_CHESS960 = 16, GAME_TEXT_ONLY = 32 };
 enum section { SEC_NAMES, SEC_RECORDS, SEC_VALUES, SEC_COMMENTS, SEC_TEXT, N_SECTIONS };
 
 /* ---- writing ---- */
@@ -130,7 +130,8 @@ static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_le
             r = uz_buf_put_string(&w->columns[k], game->tags[i].value, strlen(game->tags[i].value));
     }
     if (r == UZ_OK)
-        r = uz_buf_put_varint(b, (game->has_fen ? (unsigned)GAME_HAS_FEN : 0u) | ((unsigned)game->result << GAME_RESULT_SHIFT));
+        r = uz_buf_put_varint(b, (game->has_fen ? (unsigned)GAME_HAS_FEN : 0u) | ((unsigned)game->result << GAME_RESULT_SHIFT) |
+                                     (game->start.chess960 ? (unsigned)GAME_CHESS960 : 0u));
     if (r == UZ_OK && game->has_fen) {
         char fen[UZ_FEN_MAX];
         uz_position_to_fen(&game->start, fen);
@@ -332,7 +333,8 @@ static uz_result get_game(struct_reader *sr, uz_game *game, size_t n_names, size
             return UZ_ERR_CORRUPT;
         (*names)[i] = (uint32_t)k;
     }
-    if (uz_cursor_varint(c, &flags) != UZ_OK || (flags > 7 && flags != GAME_VERBATIM && flags != GAME_TEXT_ONLY))
+    if (uz_cursor_varint(c, &flags) != UZ_OK ||
+        ((flags & ~(uint64_t)GAME_CHESS960) > 7 && flags != GAME_VERBATIM && flags != GAME_TEXT_ONLY))
         return UZ_ERR_CORRUPT;
     if (flags == GAME_VERBATIM || flags == GAME_TEXT_ONLY) {
         const uint8_t *text;
@@ -349,18 +351,20 @@ static uz_result get_game(struct_reader *sr, uz_game *game, size_t n_names, size
     if (uz__game_text_skip(&sr->sec[SEC_TEXT]) != UZ_OK)
         return UZ_ERR_CORRUPT;
     *text_rec_len = (size_t)(sr->sec[SEC_TEXT].p - *text_rec);
-    game->result = (uz_game_result)(flags >> GAME_RESULT_SHIFT);
+    game->result = (uz_game_result)((flags >> GAME_RESULT_SHIFT) & 3);
     game->has_fen = flags & GAME_HAS_FEN;
     if (game->has_fen) {
         char *fen = NULL;
         if ((r = get_text(c, &fen)) != UZ_OK)
             return r;
-        r = uz_position_from_fen(&game->start, fen, NULL) == UZ_OK ? UZ_OK : UZ_ERR_CORRUPT;
+        bool chess960 = flags & GAME_CHESS960;
+        r = uz_position_from_fen_960(&game->start, fen, chess960, NULL) == UZ_OK ? UZ_OK : UZ_ERR_CORRUPT;
         free(fen);
         if (r != UZ_OK)
             return r;
     } else {
         uz_position_startpos(&game->start);
+        game->start.chess960 = (flags & GAME_CHESS960) != 0; /* the standard array, Chess960 rules */
     }
     sr->nodes_left = UZ_PGN_MAX_MOVES;
     if ((r = get_line(sr, &game->main, 0)) != UZ_OK)

@@ -185,7 +185,9 @@ uint64_t uz_position_compute_key(const uz_position *pos)
 bool uz_position_equal(const uz_position *a, const uz_position *b)
 {
     return memcmp(a->squares, b->squares, sizeof a->squares) == 0 && a->side == b->side
-        && a->castling == b->castling && a->ep_square == b->ep_square
+        && a->castling == b->castling && a->chess960 == b->chess960
+        && (!a->chess960 || memcmp(a->castle_rook, b->castle_rook, sizeof a->castle_rook) == 0)
+        && a->ep_square == b->ep_square
         && a->halfmove == b->halfmove && a->fullmove == b->fullmove;
 }
 
@@ -233,17 +235,42 @@ static void set_ep_if_usable(uz_position *pos, int sq)
     pos->ep_square = UZ_SQ_NONE;
 }
 
-/* Castling rights lost when a piece moves from or to sq. */
-static unsigned castling_lost(int sq)
+/* Castling rights lost when a piece moves from `from` to `to`: those of a rook that
+ * leaves or is captured on its square, and both of a king that moves. */
+static unsigned castling_lost(const uz_position *pos, int from, int to)
 {
-    switch (sq) {
-    case UZ_SQ(0, 0): return UZ_CASTLE_WQ;
-    case UZ_SQ(4, 0): return UZ_CASTLE_WK | UZ_CASTLE_WQ;
-    case UZ_SQ(7, 0): return UZ_CASTLE_WK;
-    case UZ_SQ(0, 7): return UZ_CASTLE_BQ;
-    case UZ_SQ(4, 7): return UZ_CASTLE_BK | UZ_CASTLE_BQ;
-    case UZ_SQ(7, 7): return UZ_CASTLE_BK;
-    default: return 0;
+    unsigned lost = 0;
+    for (unsigned b = 0; b < 4; b++)
+        if ((pos->castling & (1u << b)) && (from == pos->castle_rook[b] || to == pos->castle_rook[b]))
+            lost |= 1u << b;
+    if (from == pos->king_sq[UZ_WHITE])
+        lost |= UZ_CASTLE_WK | UZ_CASTLE_WQ;
+    if (from == pos->king_sq[UZ_BLACK])
+        lost |= UZ_CASTLE_BK | UZ_CASTLE_BQ;
+    return lost;
+}
+
+/* Chess960 castling: the king (on from) and its rook (on rook) go to the g- and f-files
+ * (king side) or the c- and d-files (queen side) of their rank; either may already be
+ * there. */
+static void castle960(uz_position *pos, int from, int rook, bool undo)
+{
+    int back = UZ_SQ_RANK(from) * 8;
+    bool king_side = rook > from;
+    int king_to = back + (king_side ? 6 : 2), rook_to = back + (king_side ? 5 : 3);
+    int us = UZ_PIECE_COLOR(pos->squares[undo ? king_to : from]);
+    if (undo) {
+        remove_piece(pos, king_to);
+        remove_piece(pos, rook_to);
+        put_piece(pos, from, UZ_PIECE(us, UZ_KING));
+        put_piece(pos, rook, UZ_PIECE(us, UZ_ROOK));
+        pos->king_sq[us] = (uint8_t)from;
+    } else {
+        remove_piece(pos, from);
+        remove_piece(pos, rook);
+        put_piece(pos, king_to, UZ_PIECE(us, UZ_KING));
+        put_piece(pos, rook_to, UZ_PIECE(us, UZ_ROOK));
+        pos->king_sq[us] = (uint8_t)king_to;
     }
 }
 
@@ -253,6 +280,7 @@ void uz_make_move(uz_position *pos, uz_move move, uz_undo *undo)
 {
     int us = pos->side;
     undo->captured = 0;
+    undo->castled960 = 0;
     undo->castling = pos->castling;
     undo->ep_square = pos->ep_square;
     undo->halfmove = pos->halfmove;
@@ -273,6 +301,16 @@ void uz_make_move(uz_position *pos, uz_move move, uz_undo *undo)
     int piece = pos->squares[from];
     int type = UZ_PIECE_TYPE(piece);
     assert(piece != 0 && UZ_PIECE_COLOR(piece) == us);
+    if (pos->chess960 && type == UZ_KING && pos->squares[to] == UZ_PIECE(us, UZ_ROOK)) {
+        unsigned castling = pos->castling & ~castling_lost(pos, from, to);
+        castle960(pos, from, to, false);
+        undo->castled960 = 1;
+        pos->key ^= zobrist_castling(pos->castling) ^ zobrist_castling(castling);
+        pos->castling = (uint8_t)castling;
+        pos->halfmove++;
+        set_ep_if_usable(pos, UZ_SQ_NONE);
+        return;
+    }
     assert(pos->squares[to] == 0 || UZ_PIECE_COLOR(pos->squares[to]) != us);
     assert(UZ_PIECE_TYPE(pos->squares[to]) != UZ_KING);
 
@@ -284,15 +322,17 @@ void uz_make_move(uz_position *pos, uz_move move, uz_undo *undo)
     remove_piece(pos, from);
     put_piece(pos, to, promo ? UZ_PIECE(us, promo) : piece);
 
+    unsigned castling = pos->castling & ~castling_lost(pos, from, to);
     if (type == UZ_KING) {
         pos->king_sq[us] = (uint8_t)to;
-        if (to == from + 2)
+        if (pos->chess960)
+            ; /* a Chess960 king moves two squares only when castling, handled above */
+        else if (to == from + 2)
             put_piece(pos, from + 1, remove_piece(pos, from + 3));
         else if (to == from - 2)
             put_piece(pos, from - 1, remove_piece(pos, from - 4));
     }
 
-    unsigned castling = pos->castling & ~(castling_lost(from) | castling_lost(to));
     pos->key ^= zobrist_castling(pos->castling) ^ zobrist_castling(castling);
     pos->castling = (uint8_t)castling;
 
@@ -309,7 +349,9 @@ void uz_unmake_move(uz_position *pos, uz_move move, const uz_undo *undo)
     if (us == UZ_BLACK)
         pos->fullmove--;
 
-    if (move != UZ_MOVE_NULL) {
+    if (undo->castled960) {
+        castle960(pos, UZ_MOVE_FROM(move), UZ_MOVE_TO(move), true);
+    } else if (move != UZ_MOVE_NULL) {
         int from = UZ_MOVE_FROM(move), to = UZ_MOVE_TO(move);
         int piece = remove_piece(pos, to);
         if (UZ_MOVE_PROMO(move))
@@ -318,7 +360,9 @@ void uz_unmake_move(uz_position *pos, uz_move move, const uz_undo *undo)
 
         if (UZ_PIECE_TYPE(piece) == UZ_KING) {
             pos->king_sq[us] = (uint8_t)from;
-            if (to == from + 2)
+            if (pos->chess960)
+                ;
+            else if (to == from + 2)
                 put_piece(pos, from + 3, remove_piece(pos, from + 1));
             else if (to == from - 2)
                 put_piece(pos, from - 4, remove_piece(pos, from - 1));
@@ -396,7 +440,33 @@ static bool read_counter(const char **s, unsigned *value)
     return true;
 }
 
+/* The rook that castling letter c (k, q, or a file a-h; lower case) of color names, or
+ * -1 if there is none on the back rank: for k and q the outermost rook on that side of
+ * the king, for a file the rook on it. */
+static int castling_rook(const uz_position *pos, int color, int c)
+{
+    int back = color == UZ_WHITE ? 0 : 7;
+    int king_file = UZ_SQ_FILE(pos->king_sq[color]);
+    int rook = UZ_PIECE(color, UZ_ROOK);
+    if (UZ_SQ_RANK(pos->king_sq[color]) != back)
+        return -1;
+    if (c == 'k' || c == 'q') {
+        int step = c == 'k' ? -1 : 1;
+        for (int f = c == 'k' ? 7 : 0; f != king_file; f += step)
+            if (pos->squares[UZ_SQ(f, back)] == rook)
+                return UZ_SQ(f, back);
+        return -1;
+    }
+    int f = c - 'a';
+    return f != king_file && pos->squares[UZ_SQ(f, back)] == rook ? UZ_SQ(f, back) : -1;
+}
+
 uz_result uz_position_from_fen(uz_position *out, const char *fen, uz_diag *diag)
+{
+    return uz_position_from_fen_960(out, fen, false, diag);
+}
+
+uz_result uz_position_from_fen_960(uz_position *out, const char *fen, bool chess960, uz_diag *diag)
 {
     uz_position pos;
     memset(&pos, 0, sizeof pos);
@@ -473,27 +543,29 @@ uz_result uz_position_from_fen(uz_position *out, const char *fen, uz_diag *diag)
         for (; *s && !is_blank(*s); s++) {
             int color = isupper((unsigned char)*s) ? UZ_WHITE : UZ_BLACK;
             int c = tolower((unsigned char)*s);
-            unsigned right;
-            int rook_file;
-            if (c == 'k' || c == 'h') {
-                right = color == UZ_WHITE ? UZ_CASTLE_WK : UZ_CASTLE_BK;
-                rook_file = 7;
-            } else if (c == 'q' || c == 'a') {
-                right = color == UZ_WHITE ? UZ_CASTLE_WQ : UZ_CASTLE_BQ;
-                rook_file = 0;
-            } else if (c >= 'b' && c <= 'g') {
+            if (!chess960 && c >= 'b' && c <= 'g')
                 return fen_error(diag, UZ_ERR_UNSUPPORTED, fen, s,
                                  "castling with a rook on the %c-file (Chess960) is not supported", c);
-            } else {
+            if (c != 'k' && c != 'q' && (c < 'a' || c > 'h'))
                 return fen_error(diag, UZ_ERR_SYNTAX, fen, s, "unexpected character '%c' in castling rights", *s);
-            }
             /* A right whose king or rook is not at home is dropped, not rejected: such
-             * FENs occur in real files, and the right could never be used anyway. */
+             * FENs occur in real files, and the right could never be used anyway. In
+             * standard chess, home is e1/e8 and the a- and h-file rooks. */
             int back = color == UZ_WHITE ? 0 : 7;
-            if (pos.squares[UZ_SQ(4, back)] != UZ_PIECE(color, UZ_KING)
-                || pos.squares[UZ_SQ(rook_file, back)] != UZ_PIECE(color, UZ_ROOK))
+            int rook;
+            if (chess960) {
+                rook = castling_rook(&pos, color, c);
+            } else {
+                rook = UZ_SQ(c == 'k' || c == 'h' ? 7 : 0, back);
+                if (pos.king_sq[color] != UZ_SQ(4, back) || pos.squares[rook] != UZ_PIECE(color, UZ_ROOK))
+                    rook = -1;
+            }
+            if (rook < 0)
                 continue;
-            pos.castling |= (uint8_t)right;
+            bool king_side = UZ_SQ_FILE(rook) > UZ_SQ_FILE(pos.king_sq[color]);
+            unsigned bit = color == UZ_WHITE ? (king_side ? 0u : 1u) : (king_side ? 2u : 3u);
+            pos.castling |= (uint8_t)(1u << bit);
+            pos.castle_rook[bit] = (uint8_t)rook;
         }
     }
     if (*s && !is_blank(*s))
@@ -545,6 +617,7 @@ uz_result uz_position_from_fen(uz_position *out, const char *fen, uz_diag *diag)
     pos.halfmove = (uint16_t)halfmove;
     pos.fullmove = (uint16_t)(fullmove ? fullmove : 1);
 
+    pos.chess960 = chess960;
     if (pos.side == UZ_BLACK)
         pos.key ^= zobrist(Z_SIDE);
     pos.key ^= zobrist_castling(pos.castling);
@@ -590,14 +663,16 @@ void uz_position_to_fen(const uz_position *pos, char *out)
     *p++ = ' ';
     if (!pos->castling)
         *p++ = '-';
-    if (pos->castling & UZ_CASTLE_WK)
-        *p++ = 'K';
-    if (pos->castling & UZ_CASTLE_WQ)
-        *p++ = 'Q';
-    if (pos->castling & UZ_CASTLE_BK)
-        *p++ = 'k';
-    if (pos->castling & UZ_CASTLE_BQ)
-        *p++ = 'q';
+    for (unsigned b = 0; b < 4; b++) {
+        if (!(pos->castling & (1u << b)))
+            continue;
+        int color = b < 2 ? UZ_WHITE : UZ_BLACK;
+        char letter = "kqkq"[b];
+        /* X-FEN: a Chess960 rook that is not the outermost one is named by its file. */
+        if (pos->chess960 && castling_rook(pos, color, letter) != pos->castle_rook[b])
+            letter = (char)('a' + UZ_SQ_FILE(pos->castle_rook[b]));
+        *p++ = color == UZ_WHITE ? (char)toupper((unsigned char)letter) : letter;
+    }
     *p++ = ' ';
     if (pos->ep_square == UZ_SQ_NONE) {
         *p++ = '-';

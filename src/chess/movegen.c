@@ -80,6 +80,47 @@ static int add_pawn_moves(uz_move *moves, int n, int from, int to)
     return n;
 }
 
+/* Squares from a to b, both included, on one rank. */
+static uint64_t rank_span(int a, int b)
+{
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    uint64_t span = 0;
+    for (int sq = lo; sq <= hi; sq++)
+        span |= UZ__BB(sq);
+    return span;
+}
+
+/* Chess960 castling (the side to move is not in check): the king goes to the g- or
+ * c-file and the rook to the f- or d-file; every square either crosses or lands on must
+ * be empty but for the two of them, the king may not cross or land on an attacked
+ * square, and the king must not stand in check once the rook has moved (a rook that
+ * shielded it along the back rank). The move is written king takes rook. */
+static int add_castling960(const uz_position *pos, uz_move *moves, int n)
+{
+    int us = pos->side;
+    int king = pos->king_sq[us];
+    uint64_t occupied = pos->by_color[UZ_WHITE] | pos->by_color[UZ_BLACK];
+    uint64_t enemy = pos->by_color[us ^ 1];
+    for (unsigned b = us == UZ_WHITE ? 0 : 2, end = b + 2; b < end; b++) {
+        if (!(pos->castling & (1u << b)))
+            continue;
+        int rook = pos->castle_rook[b];
+        int back = UZ_SQ_RANK(king) * 8;
+        bool king_side = rook > king;
+        int king_to = back + (king_side ? 6 : 2), rook_to = back + (king_side ? 5 : 3);
+        uint64_t others = occupied & ~UZ__BB(king) & ~UZ__BB(rook);
+        if ((rank_span(king, king_to) | rank_span(rook, rook_to)) & others)
+            continue;
+        bool attacked = false;
+        for (uint64_t path = rank_span(king, king_to); path && !attacked;)
+            attacked = (uz__attackers_to(pos, uz__pop_lsb(&path), occupied) & enemy) != 0;
+        uint64_t after = others | UZ__BB(king_to) | UZ__BB(rook_to);
+        if (!attacked && !(uz__attackers_to(pos, king_to, after) & enemy & ~UZ__BB(rook_to)))
+            moves[n++] = UZ_MOVE(king, rook, 0);
+    }
+    return n;
+}
+
 int uz__generate_unsorted(const uz_position *pos, uz_move *moves)
 {
     int us = pos->side, them = us ^ 1;
@@ -103,7 +144,9 @@ int uz__generate_unsorted(const uz_position *pos, uz_move *moves)
         return n;
 
     /* Castling: rights imply king and rook on their squares (kept so by make and FEN). */
-    if (!checks) {
+    if (!checks && pos->chess960) {
+        n = add_castling960(pos, moves, n);
+    } else if (!checks) {
         int back = us == UZ_WHITE ? 0 : 7;
         unsigned king_side = us == UZ_WHITE ? UZ_CASTLE_WK : UZ_CASTLE_BK;
         unsigned queen_side = us == UZ_WHITE ? UZ_CASTLE_WQ : UZ_CASTLE_BQ;

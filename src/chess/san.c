@@ -32,6 +32,8 @@ void uz_move_to_uci(uz_move move, char *out)
 static bool is_castling(const uz_position *pos, uz_move move)
 {
     int from = UZ_MOVE_FROM(move), to = UZ_MOVE_TO(move);
+    if (pos->chess960)
+        return UZ_PIECE_TYPE(pos->squares[from]) == UZ_KING && pos->squares[to] == UZ_PIECE(pos->side, UZ_ROOK);
     return UZ_PIECE_TYPE(pos->squares[from]) == UZ_KING && (to - from == 2 || from - to == 2);
 }
 
@@ -142,6 +144,8 @@ static uz_move castling_from_king_takes_rook(const uz_position *pos, int from, i
 {
     int us = pos->side;
     int back = us == UZ_WHITE ? 0 : 7;
+    if (pos->chess960) /* there king takes rook is the move itself */
+        return UZ_MOVE_NONE;
     if (from != UZ_SQ(4, back) || pos->squares[from] != UZ_PIECE(us, UZ_KING)
         || pos->squares[to] != UZ_PIECE(us, UZ_ROOK))
         return UZ_MOVE_NONE;
@@ -322,7 +326,17 @@ uz_result uz_san_parse(const uz_position *pos, const char *text, size_t len, uz_
     }
     if (n && os + hyphens == n && (os == 2 || os == 3) && buf[0] != '-') {
         uz_move m = UZ_MOVE(UZ_SQ(4, back), UZ_SQ(os == 2 ? 6 : 2, back), 0);
-        if (pos->squares[UZ_SQ(4, back)] == UZ_PIECE(us, UZ_KING) && in_list(moves, n_moves, m)) {
+        if (pos->chess960) {
+            /* The castling move whose rook is on the king's side (O-O) or the other. */
+            m = UZ_MOVE_NONE;
+            for (int i = 0; i < n_moves; i++)
+                if (is_castling(pos, moves[i]) && (UZ_MOVE_TO(moves[i]) > UZ_MOVE_FROM(moves[i])) == (os == 2))
+                    m = moves[i];
+            if (m != UZ_MOVE_NONE) {
+                *out = m;
+                return UZ_OK;
+            }
+        } else if (pos->squares[UZ_SQ(4, back)] == UZ_PIECE(us, UZ_KING) && in_list(moves, n_moves, m)) {
             *out = m;
             return UZ_OK;
         }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli_util.h"
+#include "ucizip/blockcode.h"
 
 void cli_engine_opts_init(cli_engine_opts *o)
 {
@@ -171,6 +172,48 @@ int cli_engine_settings(const cli_engine_opts *o, uz_engine_settings *s)
         uz_engine_mode_parse(o->mode, &s->mode);
     if (o->cache_entries >= 0)
         s->cache_entries = (int)o->cache_entries;
+    return 0;
+}
+
+int cli_pool960_open(const cli_engine_opts *o, uz_pool *pool, uz_pool **pool960)
+{
+    uz_diag diag = {0};
+    int workers = o->workers > 0 ? (int)o->workers : cli_default_workers();
+    uz_result r = uz_pool_create_chess960(pool960, pool, workers, &diag);
+    if (r == UZ_OK)
+        return 0;
+    *pool960 = NULL;
+    if (r == UZ_ERR_UNSUPPORTED || r == UZ_ERR_ARG) {
+        cli_error("%s has no option UCI_Chess960: Chess960 games kept as text, moves not coded",
+                  uz_pool_engine_name(pool));
+        return 0;
+    }
+    cli_report(NULL, &diag);
+    return -1;
+}
+
+bool cli_has_chess960(const uz_game *games, long n)
+{
+    for (long i = 0; i < n; i++)
+        if (!games[i].verbatim && games[i].start.chess960)
+            return true;
+    return false;
+}
+
+int cli_chess960_as_text(uz_game *games, long n)
+{
+    for (long i = 0; i < n; i++) {
+        if (games[i].verbatim || !games[i].start.chess960)
+            continue;
+        char *text = NULL;
+        size_t len = 0;
+        if (uz_pgn_game_to_string(&games[i], &text, &len) != UZ_OK || uz_game_set_verbatim(&games[i], text, len) != UZ_OK) {
+            free(text);
+            cli_error("out of memory");
+            return -1;
+        }
+        free(text);
+    }
     return 0;
 }
 

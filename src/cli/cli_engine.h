@@ -9,6 +9,7 @@
 #include "ucizip/coder.h"
 #include "ucizip/engine.h"
 #include "ucizip/model.h"
+#include "ucizip/pgn.h"
 
 enum {
     OPT_ENGINE = 1000,
@@ -78,6 +79,15 @@ int cli_shared_opt(cli_engine_opts *e, cli_model_opts *m, int c, const char *arg
 int cli_engine_settings(const cli_engine_opts *o, uz_engine_settings *s);
 /* Starts a pool for the options; prints errors. Returns 0 or -1. */
 int cli_pool_open(const cli_engine_opts *o, uz_pool **pool);
+/* Starts the engine for Chess960 games next to pool (same settings, UCI_Chess960 on).
+ * An engine without that option leaves *pool960 NULL and says once that such games are
+ * kept as text. Returns 0, or -1 after another failure (printed). */
+int cli_pool960_open(const cli_engine_opts *o, uz_pool *pool, uz_pool **pool960);
+/* True if one of games[0..n) is a Chess960 game to code (not verbatim). */
+bool cli_has_chess960(const uz_game *games, long n);
+/* Makes every Chess960 game of games[0..n) a verbatim game holding its PGN export text
+ * (for an engine that cannot code them). Returns 0 or -1 (printed). */
+int cli_chess960_as_text(uz_game *games, long n);
 /* Default number of workers: the number of online cores. */
 int cli_default_workers(void);
 

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cli_engine.h"
 #include "cli_samples.h"
+#include "cli_tags.h"
 #include "cli_util.h"
 #include "ucizip/blockcode.h"
 
@@ -38,13 +39,13 @@ typedef struct compress_totals {
 } compress_totals;
 
 /* Scores, codes and writes one block of n games. */
-static int compress_block(uz_pool *pool, const uz_model *model, uz_encoder *enc, uz_archive_writer *w, uz_game *games,
-                          size_t n, compress_totals *t)
+static int compress_block(uz_pool *pool, uz_pool *pool960, const uz_model *model, uz_encoder *enc,
+                          uz_archive_writer *w, uz_game *games, size_t n, compress_totals *t)
 {
     uz_buf structure = {0}, moves = {0};
     uz_diag diag = {0};
     uint64_t n_moves, digest;
-    uz_result r = uz_block_encode(pool, model, enc, games, n, &structure, &moves, &n_moves, &digest, &diag);
+    uz_result r = uz_block_encode(pool, pool960, model, enc, games, n, &structure, &moves, &n_moves, &digest, &diag);
     if (r == UZ_OK)
         r = uz_archive_write_block(w, n, n_moves, digest, &structure, moves.data, moves.size, &diag);
     if (r == UZ_OK) {
@@ -61,8 +62,8 @@ static int compress_block(uz_pool *pool, const uz_model *model, uz_encoder *enc,
 
 /* First pass of --fit-k: scores every game of src (the pool keeps the results for the
  * second pass) and fits the model parameters in mo to them. */
-static int fit_model(uz_pool *pool, cli_game_source *src, uz_game *games, cli_model_opts *mo, bool progress,
-                     bool quiet)
+static int fit_model(uz_pool *pool, uz_pool *pool960, cli_game_source *src, uz_game *games, cli_model_opts *mo,
+                     bool progress, bool quiet)
 {
     cli_samples samples = {0};
     uz_walk *walks = calloc(BATCH, sizeof *walks);
@@ -80,12 +81,14 @@ static int fit_model(uz_pool *pool, cli_game_source *src, uz_game *games, cli_mo
             goto out;
         if (n == 0)
             break;
+        if (!pool960 && cli_chess960_as_text(games, n) != 0)
+            goto out;
         long made = 0;
         uz_diag diag = {0};
         uz_result r = UZ_OK;
         for (; made < n && r == UZ_OK; made++)
             r = uz_walk_init(&walks[made], &games[made]);
-        if (r == UZ_OK && (r = uz_score_walks(pool, walks, (size_t)n, &diag)) != UZ_OK)
+        if (r == UZ_OK && (r = uz_score_walks_960(pool, pool960, walks, (size_t)n, &diag)) != UZ_OK)
             cli_report(NULL, &diag);
         for (long i = 0; i < made; i++) {
             if (r == UZ_OK && cli_samples_add_walk(&samples, &walks[i]) != 0)
@@ -210,7 +213,8 @@ int cmd_compress(int argc, char **argv)
     }
 
     int status = CLI_EXIT_FAIL;
-    uz_pool *pool = NULL;
+    uz_pool *pool = NULL, *pool960 = NULL;
+    bool tried960 = false, member960 = false;
     uz_encoder *enc = NULL;
     uz_archive_writer *writer = NULL;
     uz_model model;
@@ -237,7 +241,11 @@ int cmd_compress(int argc, char **argv)
     if (cli_pool_open(&eo, &pool) != 0)
         goto close_source;
     if (fit) {
-        if (fit_model(pool, &src, games, &mo, progress, quiet) != 0)
+        /* The fit pass needs the Chess960 engine up front, if the engine has one. */
+        if (cli_pool960_open(&eo, pool, &pool960) != 0)
+            goto close_pool;
+        tried960 = true;
+        if (fit_model(pool, pool960, &src, games, &mo, progress, quiet) != 0)
             goto close_pool;
         cli_source_close(&src);
         if (cli_source_open(&src, in_path, keep_going) != 0)
@@ -249,26 +257,53 @@ int cmd_compress(int argc, char **argv)
     }
     if (cli_output_open(&out, out_path, force) != 0)
         goto close_pool;
-    uz_archive_header header;
-    uz_header_fill(&header, pool, &mo.params, mo.coder, BATCH);
     uz_diag diag = {0};
-    if (uz_archive_writer_open(&writer, out.f, &header, &diag) != UZ_OK) {
-        cli_report(out_path, &diag);
-        goto abort_output;
-    }
+    uz_result r;
     cli_progress_init(&prog, progress);
+    /* A member's header says whether it codes Chess960 games (key 12), so it is written
+     * with the first block; the Chess960 engine starts at the first such game, and a
+     * member begun without it is finished and a new one begun. */
     for (;;) {
         long n = cli_source_read(&src, games, BATCH);
         if (n < 0)
             goto abort_output;
+        if (n == 0 && writer)
+            break;
+        if (cli_has_chess960(games, n)) {
+            if (!tried960 && cli_pool960_open(&eo, pool, &pool960) != 0)
+                goto abort_output;
+            tried960 = true;
+            if (!pool960 && cli_chess960_as_text(games, n) != 0)
+                goto abort_output;
+            if (pool960 && writer && !member960) {
+                r = uz_archive_writer_finish(writer, &diag);
+                writer = NULL;
+                if (r != UZ_OK) {
+                    cli_report(out_path, &diag);
+                    goto abort_output;
+                }
+            }
+        }
+        if (!writer) {
+            uz_archive_header header;
+            uz_header_fill(&header, pool, &mo.params, mo.coder, BATCH);
+            if (pool960)
+                snprintf(header.chess960_fingerprint, sizeof header.chess960_fingerprint, "%s",
+                         uz_pool_fingerprint(pool960));
+            member960 = pool960 != NULL;
+            if (uz_archive_writer_open(&writer, out.f, &header, &diag) != UZ_OK) {
+                cli_report(out_path, &diag);
+                goto abort_output;
+            }
+        }
         if (n == 0)
             break;
-        if (compress_block(pool, &model, enc, writer, games, (size_t)n, &t) != 0)
+        if (compress_block(pool, pool960, &model, enc, writer, games, (size_t)n, &t) != 0)
             goto abort_output;
         cli_progress_update(&prog, t.games, t.moves, (long long)ftello(src.f));
     }
     cli_progress_done(&prog);
-    uz_result r = uz_archive_writer_finish(writer, &diag);
+    r = uz_archive_writer_finish(writer, &diag);
     writer = NULL;
     if (r != UZ_OK) {
         cli_report(out_path, &diag);
@@ -288,12 +323,14 @@ abort_output:
     uz_archive_writer_abort(writer);
     cli_output_abort(&out);
 close_pool:
+    uz_pool_destroy(pool960);
     uz_pool_destroy(pool);
 close_source:
     if (cli_source_close(&src) != 0 && status == CLI_EXIT_OK)
         status = CLI_EXIT_FAIL;
     goto free_arrays;
 close_pool_only:
+    uz_pool_destroy(pool960);
     uz_pool_destroy(pool);
 free_arrays:
     for (int i = 0; games && i < BATCH; i++)
@@ -370,12 +407,13 @@ static const char decompress_usage[] =
     "The engine must give the same fingerprint as the one that made the archive.\n";
 
 static int parse_decode_args(int argc, char **argv, const char *usage, const char **out_path, bool *force,
-                             bool *progress, bool *canonical, cli_engine_opts *eo, long *game)
+                             bool *progress, bool *canonical, cli_engine_opts *eo, long *game, uz_tag_filter *filter)
 {
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
         {"canonical", no_argument, NULL, 'C'},
         {"progress", no_argument, NULL, 'p'},     {"game", required_argument, NULL, 'g'},
+        {"tag", required_argument, NULL, 't'},
         {"help", no_argument, NULL, 'h'},         CLI_ENGINE_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -410,6 +448,12 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
             if (!game || cli_parse_long("--game", optarg, 1, 1L << 40, game))
                 goto usage;
             break;
+        case 't':
+            if (!filter)
+                goto usage;
+            if (cli_tag_option(filter, optarg) != 0)
+                return CLI_EXIT_USAGE;
+            break;
         case 'h': fputs(usage, stdout); return -1;
         default: goto usage;
         }
@@ -426,7 +470,7 @@ int cmd_decompress(int argc, char **argv)
     bool force = false, progress = false;
     cli_engine_opts eo;
     bool canonical = false;
-    int a = parse_decode_args(argc, argv, decompress_usage, &out_path, &force, &progress, &canonical, &eo, NULL);
+    int a = parse_decode_args(argc, argv, decompress_usage, &out_path, &force, &progress, &canonical, &eo, NULL, NULL);
     if (a)
         return a < 0 ? CLI_EXIT_OK : a;
     if (argc - optind > 1) {
@@ -473,7 +517,7 @@ int cmd_verify(int argc, char **argv)
 {
     bool force = false, progress = false;
     cli_engine_opts eo;
-    int a = parse_decode_args(argc, argv, verify_usage, NULL, &force, &progress, NULL, &eo, NULL);
+    int a = parse_decode_args(argc, argv, verify_usage, NULL, &force, &progress, NULL, &eo, NULL, NULL);
     if (a)
         return a < 0 ? CLI_EXIT_OK : a;
     if (argc - optind != 1) {
@@ -494,9 +538,86 @@ int cmd_verify(int argc, char **argv)
 }
 
 static const char extract_usage[] =
-    "usage: ucizip extract ARCHIVE --game N [-o OUT|-] [options]\n"
-    "Decodes game N (1-based) alone, without decoding the games before it: its exact\n"
-    "bytes, or its export-format text with --canonical.\n" CLI_ENGINE_HELP;
+    "usage: ucizip extract ARCHIVE (--game N | --tag COND...) [-o OUT|-] [options]\n"
+    "Decodes game N (1-based) alone, without decoding the games before it; or every game\n"
+    "whose tags meet the --tag conditions (see 'ucizip list --help'), decoding only those:\n"
+    "the others' tags are read, their moves never. A game is written as its exact bytes,\n"
+    "or in export format with --canonical.\n" CLI_ENGINE_HELP;
+
+/* Writes a decoded game: its exact bytes, or its export-format text. */
+static uz_result write_game_out(FILE *out, const uz_game *game, bool canonical)
+{
+    if (canonical)
+        return uz_pgn_write_game(out, game);
+    return game->raw_len && fwrite(game->raw, 1, game->raw_len, out) != game->raw_len ? UZ_ERR_IO : UZ_OK;
+}
+
+typedef struct extract_state {
+    const cli_engine_opts *eo;
+    uz_engine_settings base_settings;
+    const uz_engine_settings *base; /* NULL: the installed profile of the archive's engine */
+    bool have_base, canonical;
+    uz_member_decoder md;
+    FILE *out;
+    long written;
+} extract_state;
+
+/* Decodes one game that the tag filter selected and writes it. */
+static int extract_one(void *user, const cli_tag_game *g)
+{
+    extract_state *st = user;
+    uz_diag diag = {0};
+    /* The engine is looked up at the first match only: no match, no engine. */
+    if (!st->have_base) {
+        bool bad_engine;
+        st->base = decode_engine(st->eo, &st->base_settings, &bad_engine);
+        if (bad_engine)
+            return -1;
+    }
+    st->have_base = true;
+    uz_game game;
+    uz_game_init(&game);
+    int workers = st->eo->workers > 0 ? (int)st->eo->workers : 1;
+    int rc = 0;
+    if (uz_member_decoder_open(&st->md, g->header, st->base, workers, &diag) != UZ_OK ||
+        uz_block_decode(&st->md, g->block, g->index, 1, &game, g->number - 1 - g->index, &diag) != UZ_OK) {
+        cli_report(g->file, &diag);
+        rc = -1;
+    } else if (write_game_out(st->out, &game, st->canonical) != UZ_OK) {
+        cli_error("write error");
+        rc = -1;
+    } else {
+        st->written++;
+    }
+    uz_game_clear(&game);
+    return rc;
+}
+
+static int extract_matching(const char *name, const uz_tag_filter *filter, const cli_engine_opts *eo,
+                            const char *out_path, bool force, bool canonical)
+{
+    if (!cli_is_archive(name)) {
+        cli_error("%s: not a ucizip archive", name);
+        return CLI_EXIT_FAIL;
+    }
+    extract_state st = {.eo = eo, .canonical = canonical};
+    cli_output out;
+    if (cli_output_open(&out, out_path, force) != 0)
+        return CLI_EXIT_FAIL;
+    st.out = out.f;
+    uint64_t number = 0;
+    int rc = cli_each_game(name, filter, false, &number, extract_one, &st);
+    uz_member_decoder_close(&st.md);
+    if (rc != 0) {
+        cli_output_abort(&out);
+        return CLI_EXIT_FAIL;
+    }
+    if (cli_output_commit(&out) != 0)
+        return CLI_EXIT_FAIL;
+    if (st.written == 0)
+        cli_error("%s: no game matches", name);
+    return st.written ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}
 
 int cmd_extract(int argc, char **argv)
 {
@@ -505,14 +626,23 @@ int cmd_extract(int argc, char **argv)
     long game_no = 0;
     cli_engine_opts eo;
     bool canonical = false;
-    int a = parse_decode_args(argc, argv, extract_usage, &out_path, &force, &progress, &canonical, &eo, &game_no);
-    if (a)
+    uz_tag_filter filter = {0};
+    int a = parse_decode_args(argc, argv, extract_usage, &out_path, &force, &progress, &canonical, &eo, &game_no, &filter);
+    if (a) {
+        uz_tag_filter_free(&filter);
         return a < 0 ? CLI_EXIT_OK : a;
-    if (argc - optind != 1 || game_no < 1) {
+    }
+    if (argc - optind != 1 || (game_no < 1) == (filter.n == 0)) {
+        uz_tag_filter_free(&filter);
         fputs(extract_usage, stderr);
         return CLI_EXIT_USAGE;
     }
     const char *name = argv[optind];
+    if (filter.n) {
+        int status = extract_matching(name, &filter, &eo, out_path, force, canonical);
+        uz_tag_filter_free(&filter);
+        return status;
+    }
     FILE *in = fopen(name, "rb");
     if (!in) {
         cli_error("%s: cannot open", name);
@@ -542,8 +672,7 @@ int cmd_extract(int argc, char **argv)
     report_chosen_engine(&eo, &md);
     if (cli_output_open(&out, out_path, force) != 0)
         goto out;
-    if ((canonical ? uz_pgn_write_game(out.f, &game)
-                   : game.raw_len && fwrite(game.raw, 1, game.raw_len, out.f) != game.raw_len ? UZ_ERR_IO : UZ_OK) != UZ_OK) {
+    if (write_game_out(out.f, &game, canonical) != UZ_OK) {
         cli_error("write error");
         cli_output_abort(&out);
         goto out;
@@ -641,6 +770,11 @@ int cmd_info(int argc, char **argv)
             cli_json_string(header.settings_text);
             printf(",\"fingerprint\":");
             cli_json_string(header.fingerprint);
+            printf(",\"chess960_fingerprint\":");
+            if (header.chess960_fingerprint[0])
+                cli_json_string(header.chess960_fingerprint);
+            else
+                fputs("null", stdout);
             printf(",\"depth\":%u,\"mode\":\"%s\",\"hash_mb\":%u,\"model\":", header.depth,
                    uz_engine_mode_name((uz_engine_mode)header.mode), header.hash_mb);
             if (model_ok)
@@ -659,6 +793,9 @@ int cmd_info(int argc, char **argv)
                    (unsigned long long)members + 1, header.created_by, header.settings_text, header.fingerprint, mtext,
                    cli_coder_name((uz_coder_kind)header.coder), (unsigned long long)m_games,
                    (unsigned long long)m_moves, (unsigned long long)m_move_bytes, bpm, (unsigned long long)m_struct);
+            if (header.chess960_fingerprint[0])
+                printf("  Chess960 games: engine-coded with UCI_Chess960 (fingerprint %s)\n",
+                       header.chess960_fingerprint);
         }
         members++;
         games += m_games;

@@ -120,7 +120,7 @@ int cmd_explain(int argc, char **argv)
     cli_game_source src;
     uz_game game;
     uz_walk walk = {0};
-    uz_pool *pool = NULL;
+    uz_pool *pool = NULL, *pool960 = NULL;
     uz_model model;
     uz_game_init(&game);
     if (uz_model_init(&model, &mo.params) != UZ_OK) {
@@ -140,8 +140,14 @@ int cmd_explain(int argc, char **argv)
     }
     if (cli_pool_open(&eo, &pool) != 0)
         goto out;
+    if (game.start.chess960) {
+        if (cli_pool960_open(&eo, pool, &pool960) != 0)
+            goto out;
+        if (!pool960)
+            goto out;
+    }
     uz_diag diag = {0};
-    if (uz_walk_init(&walk, &game) != UZ_OK || uz_score_walks(pool, &walk, 1, &diag) != UZ_OK) {
+    if (uz_walk_init(&walk, &game) != UZ_OK || uz_score_walks_960(pool, pool960, &walk, 1, &diag) != UZ_OK) {
         cli_report(src.name, &diag);
         goto out;
     }
@@ -166,6 +172,7 @@ int cmd_explain(int argc, char **argv)
     status = CLI_EXIT_OK;
 out:
     uz_walk_free(&walk);
+    uz_pool_destroy(pool960);
     uz_pool_destroy(pool);
     uz_game_clear(&game);
     cli_source_close(&src);

@@ -180,7 +180,8 @@ int cmd_stats(int argc, char **argv)
     bool engine = !no_engine;
 
     int status = CLI_EXIT_FAIL;
-    uz_pool *pool = NULL;
+    uz_pool *pool = NULL, *pool960 = NULL;
+    bool tried960 = false;
     uz_model model;
     stats_totals t = {0};
     cli_samples store = {0};
@@ -215,6 +216,13 @@ int cmd_stats(int argc, char **argv)
             goto close_pool;
         if (n == 0)
             break;
+        if (engine && cli_has_chess960(games, n)) {
+            if (!tried960 && cli_pool960_open(&eo, pool, &pool960) != 0)
+                goto close_pool;
+            tried960 = true;
+            if (!pool960 && cli_chess960_as_text(games, n) != 0) /* nothing to score them with */
+                goto close_pool;
+        }
         long ok = 0;
         for (long i = 0; i < n; i++, ok++)
             if (uz_walk_init(&walks[i], &games[i]) != UZ_OK) {
@@ -222,7 +230,7 @@ int cmd_stats(int argc, char **argv)
                 break;
             }
         uz_diag diag = {0};
-        uz_result r = ok == n ? uz_score_walks(pool, walks, (size_t)n, &diag) : UZ_ERR_NOMEM;
+        uz_result r = ok == n ? uz_score_walks_960(pool, pool960, walks, (size_t)n, &diag) : UZ_ERR_NOMEM;
         if (r != UZ_OK && ok == n)
             cli_report(NULL, &diag);
         for (long i = 0; i < ok; i++) {
@@ -344,6 +352,7 @@ close_pool:
         status = CLI_EXIT_FAIL;
     }
     dump_file = NULL;
+    uz_pool_destroy(pool960);
     uz_pool_destroy(pool);
 close_source:
     if (cli_source_close(&src) != 0 && status == CLI_EXIT_OK)

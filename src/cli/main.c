@@ -18,6 +18,10 @@ static const char usage_text[] =
     "  info ARCHIVE [--json]                header, engine, games, sizes, bits/move\n"
     "  verify ARCHIVE                       decode every game and check its checksum\n"
     "  extract ARCHIVE --game N             print one game without decoding the others\n"
+    "  extract ARCHIVE --tag COND...        print the games whose tags match (only those decoded)\n"
+    "  list ARCHIVE|FILE.pgn... [--tag COND]... [--json]\n"
+    "                                       one line per game from the tags (no engine)\n"
+    "  ratings ARCHIVE|FILE.pgn... [--json] every player's Glicko-2 rating from the results\n"
     "  stats FILE.pgn [--json] [--no-engine] [--k-sweep K,K,...]\n"
     "                                       bits/move of each coding method\n"
     "  explain FILE.pgn [--game N]          move-by-move scores, probabilities, codes\n"
@@ -42,6 +46,8 @@ static const struct command commands[] = {
     {"verify", cmd_verify},
     {"extract", cmd_extract},
     {"explain", cmd_explain},
+    {"list", cmd_list},
+    {"ratings", cmd_ratings},
 };
 
 int main(int argc, char **argv)

@@ -1192,7 +1192,18 @@ static void build_settings_text(uz_pool *pool, const worker *w0)
         n += (size_t)snprintf(t + n, cap - n, "option.%s=%s\n", s->options[i].name, s->options[i].value);
 }
 
-/* Scores the built-in probe set and hashes it with the settings text. */
+/* True if the settings put the engine in Chess960 mode (option UCI_Chess960 true). */
+static bool chess960_mode(const uz_engine_settings *s)
+{
+    for (int i = 0; i < s->n_options; i++)
+        if (strcmp(s->options[i].name, "UCI_Chess960") == 0)
+            return strcmp(s->options[i].value, "true") == 0;
+    return false;
+}
+
+/* Scores the built-in probe set and hashes it with the settings text. An engine in
+ * Chess960 mode gets the probe positions under Chess960 rules (castling written king
+ * takes rook, as it expects). */
 static uz_result compute_fingerprint(uz_pool *pool, uz_diag *diag)
 {
     uz_result rc = UZ_OK;
@@ -1206,7 +1217,7 @@ static uz_result compute_fingerprint(uz_pool *pool, uz_diag *diag)
     }
     for (int i = 0; uz__probe_fens[i] && rc == UZ_OK; i++) {
         memset(q, 0, sizeof *q);
-        rc = uz_position_from_fen(&q->pos, uz__probe_fens[i], diag);
+        rc = uz_position_from_fen_960(&q->pos, uz__probe_fens[i], chess960_mode(&pool->s), diag);
         if (rc != UZ_OK)
             break;
         q->n_moves = uz_generate_legal(&q->pos, q->moves);

@@ -69,8 +69,9 @@ static uint64_t count_moves(const uz_line *line)
     return n;
 }
 
-uz_result uz_block_encode(uz_pool *pool, const uz_model *model, uz_encoder *enc, uz_game *games, size_t n,
-                          uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uint64_t *text_digest, uz_diag *diag)
+uz_result uz_block_encode(uz_pool *pool, uz_pool *pool960, const uz_model *model, uz_encoder *enc, uz_game *games,
+                          size_t n, uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uint64_t *text_digest,
+                          uz_diag *diag)
 {
     uz_buf texts = {0};
     uz_walk *walks = calloc(n ? n : 1, sizeof *walks);
@@ -87,7 +88,7 @@ uz_result uz_block_encode(uz_pool *pool, const uz_model *model, uz_encoder *enc,
     for (; made < n; made++)
         if (uz_walk_init(&walks[made], &games[made]) != UZ_OK)
             goto out;
-    if ((r = uz_score_walks(pool, walks, n, diag)) != UZ_OK)
+    if ((r = uz_score_walks_960(pool, pool960, walks, n, diag)) != UZ_OK)
         goto out_reported;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *data;
@@ -109,6 +110,32 @@ out_reported:
     free(crcs);
     uz_buf_free(&texts);
     return r;
+}
+
+/* settings plus UCI_Chess960 = true (replacing any value it had). */
+static uz_result chess960_settings(uz_engine_settings *s, uz_diag *diag)
+{
+    int i = 0;
+    while (i < s->n_options && strcmp(s->options[i].name, "UCI_Chess960") != 0)
+        i++;
+    if (i == s->n_options) {
+        if (s->n_options == UZ_ENGINE_MAX_OPTIONS) {
+            uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "too many engine options to add UCI_Chess960");
+            return UZ_ERR_ARG;
+        }
+        s->n_options++;
+        snprintf(s->options[i].name, sizeof s->options[i].name, "UCI_Chess960");
+    }
+    snprintf(s->options[i].value, sizeof s->options[i].value, "true");
+    return UZ_OK;
+}
+
+uz_result uz_pool_create_chess960(uz_pool **out, const uz_pool *pool, int workers, uz_diag *diag)
+{
+    uz_engine_settings s = *uz_pool_settings(pool);
+    *out = NULL;
+    uz_result r = chess960_settings(&s, diag);
+    return r == UZ_OK ? uz_pool_create(out, &s, workers, diag) : r;
 }
 
 static void copy_string(char *dst, size_t cap, const char *src)
@@ -167,10 +194,17 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
         return UZ_ERR_UNSUPPORTED;
     }
     md->coder = (uz_coder_kind)h->coder;
+    md->workers = workers;
+    if (strcmp(md->chess960_fingerprint, h->chess960_fingerprint) != 0) {
+        uz_pool_destroy(md->pool960);
+        md->pool960 = NULL;
+        copy_string(md->chess960_fingerprint, sizeof md->chess960_fingerprint, h->chess960_fingerprint);
+    }
     if (md->pool && strcmp(md->settings, h->engine_settings) == 0 && strcmp(md->fingerprint, h->fingerprint) == 0)
         return UZ_OK;
     uz_pool_destroy(md->pool);
-    md->pool = NULL;
+    uz_pool_destroy(md->pool960);
+    md->pool = md->pool960 = NULL;
     uz_engine_settings s;
     uz_result r = UZ_OK;
     if (base) {
@@ -210,19 +244,48 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
     return UZ_OK;
 }
 
-void uz_member_decoder_close(uz_member_decoder *md)
-{
-    if (!md)
-        return;
-    uz_pool_destroy(md->pool);
-    memset(md, 0, sizeof *md);
-}
-
 static uz_result corrupt_game(uz_diag *diag, const uz_archive_block *block, uint64_t game, const char *why)
 {
     uz_diag_set(diag, UZ_ERR_CORRUPT, 0, 0, "corrupt archive: game %llu (block at byte %llu): %s",
                 (unsigned long long)game, (unsigned long long)block->offset, why);
     return UZ_ERR_CORRUPT;
+}
+
+/* The engine for the member's Chess960 games, started on first need and checked against
+ * the header's Chess960 fingerprint. */
+static uz_result chess960_pool(uz_member_decoder *md, const uz_archive_block *block, uint64_t game, uz_diag *diag)
+{
+    if (md->pool960)
+        return UZ_OK;
+    if (!md->chess960_fingerprint[0])
+        return corrupt_game(diag, block, game, "a Chess960 game in a member without a Chess960 engine");
+    uz_result r = uz_pool_create_chess960(&md->pool960, md->pool, md->workers, diag);
+    if (r != UZ_OK) {
+        char why[sizeof diag->message];
+        copy_string(why, sizeof why, diag->message);
+        uz_diag_set(diag, r == UZ_ERR_UNSUPPORTED ? UZ_ERR_MISMATCH : r, 0, 0,
+                    "wrong engine: the archive's Chess960 games need the engine with UCI_Chess960 (fingerprint %s): %s",
+                    md->chess960_fingerprint, why);
+        return r == UZ_ERR_UNSUPPORTED ? UZ_ERR_MISMATCH : r;
+    }
+    if (strcmp(uz_pool_fingerprint(md->pool960), md->chess960_fingerprint) != 0) {
+        uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
+                    "wrong engine: with UCI_Chess960 it gives fingerprint %s, the archive's Chess960 games need %s",
+                    uz_pool_fingerprint(md->pool960), md->chess960_fingerprint);
+        uz_pool_destroy(md->pool960);
+        md->pool960 = NULL;
+        return UZ_ERR_MISMATCH;
+    }
+    return UZ_OK;
+}
+
+void uz_member_decoder_close(uz_member_decoder *md)
+{
+    if (!md)
+        return;
+    uz_pool_destroy(md->pool960);
+    uz_pool_destroy(md->pool);
+    memset(md, 0, sizeof *md);
 }
 
 uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, size_t first, size_t count,
@@ -277,9 +340,17 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
         games[i] = all[first + i];
         uz_game_init(&all[first + i]);
     }
-    if ((r = uz_decode_games(md->pool, &md->model, md->coder, games, streams + first, sizes + first, count, results,
-                             diag)) != UZ_OK)
-        goto out;
+    /* Runs of standard and of Chess960 games, each with its engine. */
+    for (size_t i = 0, end; i < count; i = end) {
+        bool chess960 = games[i].start.chess960;
+        for (end = i + 1; end < count && (games[end].start.chess960 != 0) == chess960; end++)
+            ;
+        if (chess960 && (r = chess960_pool(md, block, game_base + first + i + 1, diag)) != UZ_OK)
+            goto out;
+        if ((r = uz_decode_games(chess960 ? md->pool960 : md->pool, &md->model, md->coder, games + i,
+                                 streams + first + i, sizes + first + i, end - i, results + i, diag)) != UZ_OK)
+            goto out;
+    }
     /* Each game's exact bytes: its tree rendered with its layout, then patched. */
     for (size_t i = 0; i < count; i++) {
         if (results[i] != UZ_OK) {

@@ -116,3 +116,38 @@ uz_result uz_score_walks(uz_pool *pool, uz_walk *walks, size_t n_walks, uz_diag 
     free(slots);
     return r;
 }
+
+uz_result uz_score_walks_960(uz_pool *pool, uz_pool *pool960, uz_walk *walks, size_t n_walks, uz_diag *diag)
+{
+    size_t n960 = 0;
+    for (size_t i = 0; i < n_walks; i++)
+        n960 += walks[i].game->start.chess960 != 0;
+    if (n960 == 0 || !pool)
+        return uz_score_walks(pool, walks, n_walks, diag);
+    if (!pool960) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "Chess960 games need an engine with UCI_Chess960");
+        return UZ_ERR_ARG;
+    }
+    /* Each group scored on its engine through shallow copies of its walks, copied back. */
+    uz_walk *sorted = malloc(n_walks * sizeof *sorted);
+    if (!sorted) {
+        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+        return UZ_ERR_NOMEM;
+    }
+    size_t k = 0;
+    for (int chess960 = 0; chess960 < 2; chess960++)
+        for (size_t i = 0; i < n_walks; i++)
+            if ((walks[i].game->start.chess960 != 0) == chess960)
+                sorted[k++] = walks[i];
+    size_t n_standard = n_walks - n960;
+    uz_result r = uz_score_walks(pool, sorted, n_standard, diag);
+    if (r == UZ_OK)
+        r = uz_score_walks(pool960, sorted + n_standard, n960, diag);
+    k = 0;
+    for (int chess960 = 0; chess960 < 2; chess960++)
+        for (size_t i = 0; i < n_walks; i++)
+            if ((walks[i].game->start.chess960 != 0) == chess960)
+                walks[i] = sorted[k++];
+    free(sorted);
+    return r;
+}

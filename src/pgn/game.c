@@ -354,7 +354,7 @@ done:
 static bool position_equal(const uz_position *a, const uz_position *b)
 {
     return memcmp(a->squares, b->squares, sizeof a->squares) == 0 && a->side == b->side &&
-           a->castling == b->castling && a->key == b->key && a->halfmove == b->halfmove &&
+           a->castling == b->castling && a->chess960 == b->chess960 && a->key == b->key && a->halfmove == b->halfmove &&
            a->fullmove == b->fullmove;
 }
 

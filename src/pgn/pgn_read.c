@@ -347,17 +347,33 @@ static bool fen_without_bad_castling(uz_game *game, const char *fen, const char 
     return false;
 }
 
+/* The names real files give Chess960 in [Variant]. */
+static bool variant_chess960(const char *v)
+{
+    static const char *const names[] = {"chess960", "chess 960", "960", "fischerandom", "fischer random",
+                                        "fischer random chess", "fischerrandom", "frc"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcasecmp(v, names[i]) == 0)
+            return true;
+    return false;
+}
+
 /* Checks the variant and sets the start position from [FEN]. */
 static uz_result setup_start(uz_pgn_reader *r, uz_game *game)
 {
     const char *variant = uz_game_tag(game, "Variant");
-    if (variant && !variant_supported(variant))
+    bool chess960 = variant && variant_chess960(variant);
+    if (variant && !chess960 && !variant_supported(variant))
         return fail(r, UZ_ERR_UNSUPPORTED, r->variant_line, r->variant_col,
-                    "variant '%s' is not supported (standard chess only); game skipped", variant);
+                    "variant '%s' is not supported (standard chess and Chess960 only); game skipped", variant);
     const char *fen = uz_game_tag(game, "FEN");
-    if (!fen)
+    if (!fen) {
+        if (chess960) /* the standard array, under Chess960 rules */
+            uz_position_from_fen_960(&game->start, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                                     true, NULL);
         return UZ_OK;
-    /* Shredder-FEN / X-FEN castling letters mean Chess960. */
+    }
+    /* Shredder-FEN / X-FEN castling letters mean Chess960 even without [Variant]. */
     const char *p = fen;
     for (int field = 0; field < 2 && *p; field++) {
         while (*p && !isspace((unsigned char)*p))
@@ -365,15 +381,12 @@ static uz_result setup_start(uz_pgn_reader *r, uz_game *game)
         while (isspace((unsigned char)*p))
             p++;
     }
-    for (const char *c = p; *c && !isspace((unsigned char)*c); c++) {
+    for (const char *c = p; *c && !isspace((unsigned char)*c); c++)
         if (!strchr("KQkq-", *c))
-            return fail(r, UZ_ERR_UNSUPPORTED, r->fen_line, r->fen_col,
-                        "FEN castling rights '%.*s' are Chess960 (Shredder-FEN/X-FEN): not supported; game skipped",
-                        (int)strcspn(p, " \t"), p);
-    }
+            chess960 = true;
     uz_diag d = {0};
-    uz_result rc = uz_position_from_fen(&game->start, fen, &d);
-    if (rc != UZ_OK && !fen_without_bad_castling(game, fen, p)) {
+    uz_result rc = uz_position_from_fen_960(&game->start, fen, chess960, &d);
+    if (rc != UZ_OK && (chess960 || !fen_without_bad_castling(game, fen, p))) {
         const char *why = d.message[0] ? d.message : "malformed position";
         if (strncmp(why, "FEN: ", 5) == 0)
             why += 5;

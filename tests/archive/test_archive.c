@@ -76,7 +76,7 @@ static uz_result compress_games(uz_pool *pool, uz_game *games, size_t n, uz_code
         size_t k = n - i < BLOCK ? n - i : BLOCK;
         uz_buf structure = {0}, moves = {0};
         uint64_t n_moves, digest;
-        r = uz_block_encode(pool, &model, enc, games + i, k, &structure, &moves, &n_moves, &digest, &d);
+        r = uz_block_encode(pool, NULL, &model, enc, games + i, k, &structure, &moves, &n_moves, &digest, &d);
         if (r == UZ_OK)
             r = uz_archive_write_block(w, k, n_moves, digest, &structure, moves.data, moves.size, &d);
         uz_buf_free(&structure);

@@ -1,5 +1,7 @@
 /* Perft counts of tests/data/perft.epd, each position to the deepest listed depth
- * whose count fits the node budget (20M nodes; UZ_PERFT_DEEP=1 raises it to 1G). */
+ * whose count fits the node budget (20M nodes; UZ_PERFT_DEEP=1 raises it to 1G).
+ * "test_perft FILE --960" reads FILE's positions as Chess960 (node budget 8M). */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -29,7 +31,8 @@ int main(int argc, char **argv)
         return test_finish();
 
     const char *deep = getenv("UZ_PERFT_DEEP");
-    uint64_t budget = (deep && strcmp(deep, "1") == 0) ? 1000000000ULL : 20000000ULL;
+    bool chess960 = argc > 2 && strcmp(argv[2], "--960") == 0;
+    uint64_t budget = (deep && strcmp(deep, "1") == 0) ? 1000000000ULL : chess960 ? 8000000ULL : 20000000ULL;
     uint64_t total_nodes = 0;
     double total_time = 0;
 
@@ -46,7 +49,7 @@ int main(int argc, char **argv)
 
         uz_position pos;
         uz_diag diag = {0};
-        uz_result r = uz_position_from_fen(&pos, line, &diag);
+        uz_result r = uz_position_from_fen_960(&pos, line, chess960, &diag);
         CHECK(r == UZ_OK, "bad FEN '%s': %s", line, diag.message);
         if (r != UZ_OK)
             continue;

@@ -145,18 +145,93 @@ def main():
     p = run("compress", "-", "-o", os.path.join(tmp, "x.ucz"), "--fit-k", *fast, input=b"", ok=False)
     check(p.returncode == 2 and b"stdin" in p.stderr, "--fit-k needs a file")
 
-    # Chess960 games (not replayed) are kept as text, among ordinary games
+    # Chess960 games are engine-coded (UCI_Chess960 on a second engine), among ordinary games
     c960 = corpus("cat5_chess960_cutechess_python_chess.pgn")
     mixed = os.path.join(tmp, "mixed.pgn")
     with open(mixed, "wb") as f:
         f.write(open(SAMPLE, "rb").read() + b"\n" + open(c960, "rb").read())
     marc = os.path.join(tmp, "mixed.ucz")
     p = run("compress", mixed, "-o", marc, *fast)
-    check(b"kept as text" in p.stderr and b"4 games that could not be replayed" in p.stderr, "variants reported")
-    check(run("decompress", marc, "-o", "-").stdout == open(mixed, "rb").read(), "variant games come back")
-    check(run("decompress", marc, "-o", "-", "--canonical").stdout == run("pgn", mixed).stdout, "variant games, canonical")
-    check(json.loads(run("info", "--json", marc).stdout)["games"] == 10, "all games in the archive")
-    check(run("extract", marc, "--game", "8").stdout.count(b"fischerandom") == 1, "extract a verbatim game")
+    check(b"kept as text" not in p.stderr, "Chess960 games coded: " + p.stderr.decode())
+    mixed_back = run("decompress", marc, "-o", "-", "--canonical").stdout
+    check(mixed_back == run("pgn", mixed).stdout, "Chess960 games come back (export format)")
+    check(run("decompress", marc, "-o", "-").stdout == open(mixed, "rb").read(), "Chess960 games come back exactly")
+    c960_text = mixed_back.split(b"fischerandom", 1)[-1]
+    check(b" O-O " in c960_text and b" O-O-O " in c960_text, "both castling sides in the Chess960 games")
+    mi = json.loads(run("info", "--json", marc).stdout)
+    check(mi["games"] == 10 and len(mi["members"]) == 1, "all games in one member")
+    check(mi["members"][0]["chess960_fingerprint"] not in (None, mi["members"][0]["fingerprint"]),
+          "the header names the Chess960 engine")
+    sample_moves = json.loads(run("info", "--json", arc).stdout)["moves"]
+    check(mi["moves"] > sample_moves + 300, "Chess960 moves engine-coded (%d moves)" % mi["moves"])
+    check(run("extract", marc, "--game", "8").stdout.count(b"fischerandom") == 1, "extract a Chess960 game")
+    # Chess960 games after a first block of standard ones: a second member, with the engine
+    late = os.path.join(tmp, "late.pgn")
+    mates = corpus("cat4_pychess_mate_in_n_fen.pgn")
+    with open(late, "wb") as f:
+        f.write(open(mates, "rb").read() + b"\n" + open(c960, "rb").read())
+    larc = os.path.join(tmp, "late.ucz")
+    run("compress", late, "-o", larc, *fast)
+    li = json.loads(run("info", "--json", larc).stdout)
+    check(len(li["members"]) == 2 and li["members"][0]["chess960_fingerprint"] is None
+          and li["members"][1]["chess960_fingerprint"], "a Chess960 member after a standard one")
+    check(run("decompress", larc, "-o", "-").stdout == open(late, "rb").read(), "both members decode")
+    # an engine without UCI_Chess960 keeps them as text
+    fake_dir = os.path.join(tmp, "fake")
+    os.mkdir(fake_dir)
+    with open(os.path.join(fake_dir, "conf"), "w") as f:
+        f.write("no_chess960 0\n")
+    fake = os.path.join(SRC, "tests", "engine", "fake_uci.py")
+    narc = os.path.join(tmp, "no960.ucz")
+    p = subprocess.run([UCIZIP, "compress", c960, "-o", narc, "--engine", fake, *fast], capture_output=True,
+                       env=dict(os.environ, FAKE_DIR=fake_dir))
+    check(p.returncode == 0 and b"no option UCI_Chess960" in p.stderr, "engine without Chess960 reported")
+    ni = json.loads(run("info", "--json", narc).stdout)
+    check(ni["games"] == 4 and ni["moves"] == 0, "its Chess960 games kept as text")
+    check(run("decompress", narc, "-o", "-").stdout == open(c960, "rb").read(), "text games come back")
+
+    # list, --tag, ratings: from the tags alone; no engine can be started here
+    no_engine = os.path.join(tmp, "no-engine")
+    os.mkdir(no_engine)
+    with open(os.path.join(no_engine, "stockfish.profile"), "w") as f:
+        f.write("name = Stockfish\nexe = /nonexistent/stockfish\n")
+    env = dict(os.environ, UZ_ENGINES_DIR=no_engine, PATH="/nonexistent")
+
+    def bare(*args):
+        return subprocess.run([UCIZIP, *args], capture_output=True, env=env)
+
+    p = bare("decompress", arc, "-o", "-")
+    check(p.returncode == 1 and b"nonexistent" in p.stderr, "no engine can run in this environment")
+    listed = bare("list", arc)
+    check(listed.returncode == 0 and listed.stdout == run("list", SAMPLE).stdout, "list of the archive = of the PGN")
+    rows = [line.split("\t") for line in listed.stdout.decode().splitlines()]
+    plies = [len(line.split()) for line in run("pgn", "--uci", SAMPLE).stdout.decode().splitlines()]
+    check([r[0] for r in rows] == [str(i) for i in range(1, 7)] and [int(r[8]) for r in rows] == plies,
+          "list numbers and plies")
+    check(rows[0][1] == "Capablanca, Jose Raul" and rows[0][2] == "-" and rows[0][5] == "0-1", "list fields")
+    js = json.loads(bare("list", "--json", arc).stdout)
+    check(len(js) == 6 and js[3]["white_elo"] == "1815" and js[3]["plies"] == plies[3], "list --json")
+    sel = bare("list", arc, "--tag", "White=capablanca", "--tag", "Date<1920").stdout.decode().splitlines()
+    check([r.split("\t")[0] for r in sel] == ["1"], "--tag: contains (any case) and a date bound")
+    sel = bare("list", arc, "--tag", "BlackElo>=1819").stdout.decode().splitlines()
+    check([r.split("\t")[0] for r in sel] == ["5", "6"], "--tag: numeric bound, games without the tag left out")
+    p = bare("list", arc, "--tag", "White~x")
+    check(p.returncode == 2 and b"column 6" in p.stderr and len(p.stderr.splitlines()) == 1, "bad --tag: " +
+          p.stderr.decode())
+    ratings = bare("ratings", "--json", arc)
+    check(ratings.returncode == 0 and ratings.stdout == run("ratings", "--json", SAMPLE).stdout,
+          "ratings of the archive = of the PGN, without the engine")
+    rj = json.loads(ratings.stdout)
+    capa = [x for x in rj["players"] if x["name"] == "Capablanca, Jose Raul"][0]
+    check(rj["method"] == "Glicko-2" and rj["games"] == 6 and capa["games"] == 3 and capa["wins"] == 1
+          and capa["draws"] == 1, "ratings counts")
+    check(rj["players"] == sorted(rj["players"], key=lambda x: -x["rating"]), "ratings sorted")
+    # extract --tag decodes the matching games only (the engine is needed for those)
+    sel = run("extract", arc, "--tag", "Black=Bfx", "--canonical").stdout
+    games_b = [b"[" + g if not g.startswith(b"[") else g for g in canonical.split(b"\n\n[")]
+    check(sel.strip() == b"\n\n".join(g.strip() for g in games_b[3:6]).strip(), "extract --tag")
+    p = bare("extract", arc, "--tag", "Black=nobody")
+    check(p.returncode == 1 and b"no game matches" in p.stderr, "extract --tag without a match starts no engine")
 
     # pipes, both ways
     piped = subprocess.run("%s compress - -o - --depth 1 < %s | %s decompress - -o -" % (UCIZIP, SAMPLE, UCIZIP),

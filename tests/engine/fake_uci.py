@@ -9,7 +9,8 @@ restarts (a fault "at" N happens once, "from" N keeps happening).
 Modes: none, crash_at, crash_from, hang_at, hang_from, garbage_at, badinfo_at,
 drop_at, illegal_at, illegal_best_at, bound_at, long_line_at, slow_start (N ms),
 exit_handshake, not_uci, jitter_from (adds the search's number to every centipawn score,
-so that no two searches of a position agree: a nondeterministic engine).
+so that no two searches of a position agree: a nondeterministic engine), no_chess960 (hides
+the UCI_Chess960 option: an engine without Chess960).
 """
 import fcntl
 import os
@@ -64,6 +65,8 @@ state = {"fault": None, "depth": 0, "go": 0}
 def filter_line(line):
     """Applies the fault of the current search to one engine output line."""
     fault, depth = state["fault"], state["depth"]
+    if state.get("no_chess960") and line.startswith("option name UCI_Chess960 "):
+        return None
     m = re.match(r"info depth (\d+) .*multipv (\d+) score", line)
     final = m is not None and int(m.group(1)) == depth
     if fault == "garbage_at" and m:
@@ -97,6 +100,7 @@ def pump(engine):
 
 def main():
     mode, n = conf()
+    state["no_chess960"] = mode == "no_chess960"
     if mode == "slow_start":
         time.sleep(n / 1000.0)
     if mode == "not_uci":

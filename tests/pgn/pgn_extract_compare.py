@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""Cross-check of the PGN reader: for every non-Chess960 corpus game, the main line as
-UCI moves (tests/pgn/pgn_uci) must equal what pgn-extract -Wuci prints. Disagreements
+"""Cross-check of the PGN reader: for every corpus game, the main line as UCI moves
+(tests/pgn/pgn_uci) must equal what pgn-extract -Wuci prints. In Chess960 games
+(cat5_*) we write castling as king takes rook (b1a1, as UCI_Chess960 engines do) and
+pgn-extract as the king's move to its destination (b1c1): those are compared as the
+same castling. Disagreements
 that were investigated are listed with their reason in
 tests/data/pgn/pgn_extract_known_diffs.txt; any other one fails the test.
 
@@ -58,6 +61,18 @@ def our_games(pgn_uci, path):
     return games
 
 
+def castling_as_king_move(ours, theirs):
+    """Our Chess960 castling (king takes own rook) as pgn-extract writes it (the king to
+    the g- or c-file), where the two lines differ only by that notation."""
+    out = []
+    for a, b in zip(ours, theirs):
+        if a != b and len(a) == 4 and len(b) == 4 and a[:2] == b[:2] and a[1] == a[3] == b[3] and a[1] in "18" \
+                and b[2] == ("g" if a[2] > a[0] else "c"):
+            a = b
+        out.append(a)
+    return out + ours[len(theirs):]
+
+
 def load_known(path):
     """file -> {game number, or "*N" for a whole-file entry: (reason, expected moves or None)}."""
     known = {}
@@ -87,7 +102,7 @@ def main():
     known = load_known(os.path.join(os.environ["UZ_TEST_DATA"], "pgn", "pgn_extract_known_diffs.txt"))
     passed = failed = 0
     for name in sorted(os.listdir(corpus)):
-        if not name.endswith(".pgn") or name.startswith("cat5_"):
+        if not name.endswith(".pgn"):
             continue
         path = os.path.join(corpus, name)
         ours = our_games(pgn_uci, path)
@@ -119,6 +134,8 @@ def main():
             failed += 1
             continue
         for (n, moves), other in zip(accepted, theirs):
+            if name.startswith("cat5_"):
+                moves = castling_as_king_move(moves, other)
             reason = file_known.get(str(n), (None, None))[0]
             if moves == other:
                 if reason:

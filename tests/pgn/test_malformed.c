@@ -61,13 +61,13 @@ static const bad_case cases[] = {
      {0}},
     {"null move in check", "[FEN \"4k3/8/8/8/8/8/4r3/4K3 w - - 0 1\"]\n\n1. -- *", UZ_ERR_ILLEGAL, 3, 4,
      "null move cannot be played while in check", 0, 1, {0}},
-    {"variant refused", "[Event \"x\"]\n[Variant \"Chess960\"]\n\n1. e4 *\n\n[Event \"y\"]\n\n1. d4 *\n",
-     UZ_ERR_UNSUPPORTED, 2, 10, "variant 'Chess960' is not supported", 1, 1, {0}},
+    {"variant refused", "[Event \"x\"]\n[Variant \"Atomic\"]\n\n1. e4 *\n\n[Event \"y\"]\n\n1. d4 *\n",
+     UZ_ERR_UNSUPPORTED, 2, 10, "variant 'Atomic' is not supported", 1, 1, {0}},
     {"variant refused (crazyhouse)", "[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. Nf3 P@e4 *\n", UZ_ERR_UNSUPPORTED, 1, 10,
      "variant 'Crazyhouse' is not supported", 0, 1, {0}},
-    {"Shredder-FEN refused",
-     "[SetUp \"1\"]\n[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1\"]\n\n1. e4 *\n",
-     UZ_ERR_UNSUPPORTED, 2, 6, "FEN castling rights 'GEge' are Chess960", 0, 1, {0}},
+    {"Chess960 FEN: castling letter without its rook, then an illegal castling",
+     "[Variant \"Chess960\"]\n[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEgeB - 0 1\"]\n\n1. O-O-O *\n",
+     UZ_ERR_ILLEGAL, 4, 4, "cannot castle queen-side", 0, 1, {0}},
     {"invalid FEN", "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1\"]\n\n*\n", UZ_ERR_SYNTAX, 1, 49,
      "invalid FEN tag", 0, 1, {0}},
     {"FEN without a king", "[FEN \"8/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n*\n", UZ_ERR_SYNTAX, 1, 7, "invalid FEN tag", 0,
@@ -143,7 +143,7 @@ static void test_skip_and_continue(void)
         /* H: no termination marker before the next game */
         "[Event \"H\"]\n\n1. e4 e5\n"
         "[Event \"I\"]\n\n1. b3 *\n"
-        /* J: Chess960 with castling letters (skipped although its moves are not standard) */
+        /* J: Chess960 with castling letters: read (O-O is the king taking the g-file rook) */
         "[Event \"J\"]\n[Variant \"Chess960\"]\n[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1\"]\n\n"
         "1. O-O O-O 1-0\n\n"
         "[Event \"K\"]\n\n1. g3 *\n"
@@ -152,7 +152,7 @@ static void test_skip_and_continue(void)
         "[Event \"M\"]\n\n1. h3 *\n"
         /* N: unterminated comment at the end */
         "[Event \"N\"]\n\n1. e4 {oops\n";
-    static const char *const expect[] = {"A", "!", "C", "!", "", "!", "G", "!", "I", "!", "K", "!", "M", "!"};
+    static const char *const expect[] = {"A", "!", "C", "!", "", "!", "G", "!", "I", "J", "K", "!", "M", "!"};
     static const long numbers[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
     uz_pgn_reader *r = uz_pgn_reader_open_mem(pgn, sizeof pgn - 1, "mixed.pgn");
     uz_game game;

@@ -342,6 +342,13 @@ static void test_tags(void)
     }
     if (n > 0)
         clear_all(gs, n);
+    /* an empty value is empty (not the text of the token before it) */
+    static const char empty[] = "[WhiteElo \"\"]\n[BlackElo \"\"]\n\n1. e4 *";
+    if (ONE(empty, &g)) {
+        CHECK(strcmp(uz_game_tag(&g, "WhiteElo"), "") == 0 && strcmp(uz_game_tag(&g, "BlackElo"), "") == 0,
+              "empty tag values: '%s' '%s'", uz_game_tag(&g, "WhiteElo"), uz_game_tag(&g, "BlackElo"));
+        uz_game_clear(&g);
+    }
     /* NUL bytes: dropped inside comments and tag values, an error elsewhere */
     static const char nul[] = "[Event \"a\0b\"]\n\n1. e4 {x\0y} *";
     if (ONE(nul, &g)) {
@@ -455,10 +462,10 @@ static void test_chunk_boundaries(void)
 static void test_last_text(void)
 {
     static const char pgn[] = "[Event \"a\"]\n\n1. e4 e5 1-0\n\n"
-                              "[Event \"b\"]\n[Variant \"Chess960\"]\n\n1. e4 *\n\n"
+                              "[Event \"b\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 *\n\n"
                               "[Event \"c\"]\n\n1. d4 {x} 0-1\n";
     static const char *const want[] = {"[Event \"a\"]\n\n1. e4 e5 1-0\n\n",
-                                       "[Event \"b\"]\n[Variant \"Chess960\"]\n\n1. e4 *\n\n",
+                                       "[Event \"b\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 *\n\n",
                                        "[Event \"c\"]\n\n1. d4 {x} 0-1\n"};
     uz_pgn_reader *r = uz_pgn_reader_open_mem(pgn, sizeof pgn - 1, "mem");
     uz_game g;
