@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Blocks swapped, duplicated or dropped in an archive whose index, footer and checksums are
+rebuilt to match must still be caught: the member digest (xxh64 of the blocks' text
+digests, doc/format.md) is the check. The same rebuild with the blocks in their order must
+verify, which shows the rebuild itself is right.
+
+usage: test_member_digest.py UCIZIP   (UZ_CORPUS_DIR: the shared corpus)"""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+UCIZIP = sys.argv[1]
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    passed += bool(cond)
+    failed += not cond
+    if not cond:
+        print("FAIL:", what, file=sys.stderr)
+
+
+def varint(data, i):
+    v = shift = 0
+    while True:
+        b = data[i]
+        i += 1
+        v |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            return v, i
+
+
+def put_varint(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+
+
+def split_member(data):
+    """Header bytes, list of (block bytes, games, moves), and the index's digest."""
+    hlen = struct.unpack_from("<I", data, 12)[0]
+    pos = 16 + hlen + 4
+    header, blocks = data[:pos], []
+    while data[pos:pos + 4] == b"UCZB":
+        start, i = pos, pos + 4
+        fields = []
+        for _ in range(6):
+            v, i = varint(data, i)
+            fields.append(v)
+        i += 8 + 4  # text digest, crc
+        end = i + fields[4] + fields[5]
+        blocks.append((data[start:end], fields[0], fields[1]))
+        pos = end
+    assert data[pos:pos + 4] == b"UCZI"
+    n, i = varint(data, pos + 4)
+    for _ in range(3 * n):
+        _, i = varint(data, i)
+    return header, blocks, data[i:i + 8]
+
+
+def rebuild(header, blocks, digest):
+    """A member of these blocks with an index and footer that match them exactly."""
+    out = bytearray(header)
+    entries = bytearray(put_varint(len(blocks)))
+    games = 0
+    for b, g, m in blocks:
+        entries += put_varint(len(out)) + put_varint(g) + put_varint(m)
+        games += g
+        out += b
+    index_offset = len(out)
+    body = bytes(entries) + digest
+    out += b"UCZI" + body + struct.pack("<I", zlib.crc32(body))
+    footer = b"UCZF" + struct.pack("<QQQ", index_offset, len(out) + 32, games)
+    out += footer + struct.pack("<I", zlib.crc32(footer))
+    return bytes(out)
+
+
+def main():
+    corpus = os.environ.get("UZ_CORPUS_DIR", "")
+    src = os.path.join(corpus, "cat1_lichess_rated_blitz_rapid.pgn")
+    if not os.path.exists(src):
+        if os.environ.get("UZ_REQUIRE_CORPUS"):
+            sys.exit("missing " + src)
+        print("skipped: no corpus")
+        return 77
+    tmp = tempfile.mkdtemp(prefix="ucizip-digest-")
+    arc = os.path.join(tmp, "three.ucz")
+    p = subprocess.run([UCIZIP, "compress", "-q", src, "-o", arc, "--max-games", "150", "--depth", "1"],
+                       capture_output=True)
+    check(p.returncode == 0, "compress: " + p.stderr.decode())
+    data = open(arc, "rb").read()
+    header, blocks, digest = split_member(data)
+    check(len(blocks) == 3, "three blocks of games (%d)" % len(blocks))
+    cases = {
+        "same order": (blocks, True),
+        "swapped": ([blocks[1], blocks[0], blocks[2]], False),
+        "duplicated": ([blocks[0], blocks[0], blocks[1], blocks[2]], False),
+        "dropped": ([blocks[0], blocks[2]], False),
+    }
+    for name, (order, good) in cases.items():
+        path = os.path.join(tmp, name.replace(" ", "_") + ".ucz")
+        with open(path, "wb") as f:
+            f.write(rebuild(header, order, digest))
+        v = subprocess.run([UCIZIP, "verify", path], capture_output=True)
+        if good:
+            check(v.returncode == 0, "%s: the rebuilt archive verifies: %s" % (name, v.stderr.decode()))
+        else:
+            check(v.returncode != 0 and b"digest" in v.stderr, "%s: caught: %s" % (name, v.stderr.decode().strip()))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
