@@ -205,9 +205,12 @@ int cli_chess960_as_text(uz_game *games, long n)
     for (long i = 0; i < n; i++) {
         if (games[i].verbatim || !games[i].start.chess960)
             continue;
-        char *text = NULL;
-        size_t len = 0;
-        if (uz_pgn_game_to_string(&games[i], &text, &len) != UZ_OK || uz_game_set_verbatim(&games[i], text, len) != UZ_OK) {
+        /* Its exact bytes when the reader kept them, else its export-format text. */
+        char *text = games[i].raw;
+        size_t len = games[i].raw_len;
+        games[i].raw = NULL;
+        if ((!text && uz_pgn_game_to_string(&games[i], &text, &len) != UZ_OK) ||
+            uz_game_set_verbatim(&games[i], text, len) != UZ_OK) {
             free(text);
             cli_error("out of memory");
             return -1;
