@@ -11,28 +11,47 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Control characters (C0, DEL and C1 written as UTF-8) as \xNN: text from an archive or
+ * an input file must not reach a terminal as escape sequences. */
+void cli_put_escaped(FILE *f, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            fprintf(f, "\\x%02x", *p);
+        else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+            fprintf(f, "\\x%02x", *++p);
+        else
+            fputc(*p, f);
+    }
+}
+
 void cli_error(const char *fmt, ...)
 {
+    char msg[4096];
     va_list ap;
-    fputs("ucizip: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    fputs("ucizip: ", stderr);
+    cli_put_escaped(stderr, msg);
     fputc('\n', stderr);
 }
 
 void cli_report(const char *file, const uz_diag *diag)
 {
     fprintf(stderr, "ucizip: ");
-    if (file)
-        fprintf(stderr, "%s:", file);
+    if (file) {
+        cli_put_escaped(stderr, file);
+        fputc(':', stderr);
+    }
     if (diag->line > 0)
         fprintf(stderr, "%ld:%ld:", diag->line, diag->column > 0 ? diag->column : 1);
     if (file || diag->line > 0)
         fputc(' ', stderr);
     if (diag->game > 0)
         fprintf(stderr, "game %ld: ", diag->game);
-    fprintf(stderr, "%s\n", diag->message[0] ? diag->message : uz_result_str(diag->code));
+    cli_put_escaped(stderr, diag->message[0] ? diag->message : uz_result_str(diag->code));
+    fputc('\n', stderr);
 }
 
 FILE *cli_open_input(const char *path, const char **name)
@@ -295,8 +314,10 @@ void cli_json_string(const char *s)
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\')
             printf("\\%c", c);
-        else if (c < 0x20)
+        else if (c < 0x20 || c == 0x7f)
             printf("\\u%04x", c);
+        else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
+            printf("\\u%04x", (unsigned char)*++s); /* C1 controls */
         else
             putchar(c);
     }

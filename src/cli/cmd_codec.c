@@ -606,10 +606,17 @@ int cmd_info(int argc, char **argv)
                    (unsigned long long)m_moves, (unsigned long long)m_move_bytes, (unsigned long long)m_struct,
                    (unsigned long long)(uz_archive_reader_offset(reader) - start + 16), bpm);
         } else {
-            printf("member %llu: %s\n  engine: %s (fingerprint %s)\n  model: %s, coder: %s\n"
+            /* Header strings come from the archive: escaped, never sent raw to a terminal. */
+            printf("member %llu: ", (unsigned long long)members + 1);
+            cli_put_escaped(stdout, header.created_by);
+            printf("\n  engine: ");
+            cli_put_escaped(stdout, header.settings_text);
+            printf(" (fingerprint ");
+            cli_put_escaped(stdout, header.fingerprint);
+            printf(")\n  model: %s, coder: %s\n"
                    "  games: %llu, moves: %llu\n  move streams: %llu bytes (%.3f bits/move), "
                    "tags/comments/structure: %llu bytes\n",
-                   (unsigned long long)members + 1, header.created_by, header.settings_text, header.fingerprint, mtext,
+                   mtext,
                    cli_coder_name((uz_coder_kind)header.coder), (unsigned long long)m_games,
                    (unsigned long long)m_moves, (unsigned long long)m_move_bytes, bpm, (unsigned long long)m_struct);
         }
