@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ucizip/limits.h"
 #include "ucizip/pgn.h"
 
 #define UZ_ARCHIVE_VERSION 1
@@ -99,6 +100,9 @@ typedef struct uz_archive_reader uz_archive_reader;
 /* Reads sequentially from f (not owned; a pipe is fine). name is for diagnostics. */
 uz_result uz_archive_reader_open(uz_archive_reader **out, FILE *f, const char *name);
 void uz_archive_reader_close(uz_archive_reader *r);
+/* Replaces the decoder limits (limits.h; NULL or zero fields: the defaults). A block past
+ * them gives UZ_ERR_LIMIT before its contents are read. */
+void uz_archive_reader_set_limits(uz_archive_reader *r, const uz_decode_limits *limits);
 /* Reads the next member's header. UZ_DONE at the end of the file. */
 uz_result uz_archive_read_header(uz_archive_reader *r, uz_archive_header *header, uz_diag *diag);
 /* Reads the next block of the current member into block (freed and refilled). UZ_DONE when
@@ -124,7 +128,8 @@ uz_result uz_archive_list_members(FILE *f, const char *name, uz_archive_member_i
 
 /* ---- structure stream ---- */
 
-/* Appends the structure of a block's n games to b: for each its move-stream length
+/* Appends the structure of a block's n games to b (UZ_ERR_LIMIT, nothing usable written,
+ * if a game passes a limit of limits.h that the reader enforces): for each its move-stream length
  * (moves_lens[i]), the crc of its canonical PGN (crcs[i]), tags, start position, result
  * and the annotated tree shape; tag values column by column, comments in their own
  * section (doc/format.md). */
@@ -136,5 +141,9 @@ uz_result uz_block_struct_write(uz_buf *b, const uz_game *games, size_t n, const
  * game is left empty. */
 uz_result uz_block_struct_read(const uint8_t *data, size_t size, uz_game *games, size_t n, size_t *moves_lens,
                                uint32_t *crcs, uz_diag *diag);
+/* The same within a decoder's limits (NULL: the defaults of limits.h): a block with more
+ * moves than limits->block_nodes gives UZ_ERR_LIMIT before they are allocated. */
+uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, uz_game *games, size_t n, size_t *moves_lens,
+                                       uint32_t *crcs, const uz_decode_limits *limits, uz_diag *diag);
 
 #endif

@@ -9,8 +9,14 @@
 /* crc32 of the game's canonical PGN (the PGN writer's output), as stored per game. */
 uz_result uz_game_canonical_crc(const uz_game *game, uint32_t *crc);
 
+/* How many of the n games (at least 1) to put in one block so that it stays within the
+ * block limits of limits.h; compress calls it and codes that many. */
+size_t uz_block_fit(const uz_game *games, size_t n);
+
 /* Codes n games (scores all their positions with the pool): appends their structure to
- * structure and their move streams to moves; *n_moves receives the moves in their trees. */
+ * structure and their move streams to moves; *n_moves receives the moves in their trees.
+ * UZ_ERR_LIMIT (diag names the game) for a game past a limit of limits.h; the structure
+ * written is parsed back before it is returned. */
 uz_result uz_block_encode(uz_pool *pool, const uz_model *model, uz_encoder *enc, uz_game *games, size_t n,
                           uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uz_diag *diag);
 
@@ -30,6 +36,7 @@ typedef struct uz_member_decoder {
     uz_coder_kind coder;
     char settings[sizeof ((uz_archive_header *)0)->engine_settings];
     char fingerprint[sizeof ((uz_archive_header *)0)->fingerprint];
+    uz_decode_limits limits; /* zero: the defaults of limits.h */
 } uz_member_decoder;
 
 /* Prepares md for a member with header h: base gives the engine to run (path, timeouts);

@@ -34,9 +34,25 @@ typedef struct compress_totals {
     uint64_t move_bytes;
 } compress_totals;
 
-/* Scores, codes and writes one block of n games. */
+static int compress_one_block(uz_pool *pool, const uz_model *model, uz_encoder *enc, uz_archive_writer *w,
+                              uz_game *games, size_t n, compress_totals *t);
+
+/* Scores, codes and writes n games: one block, or more where the block limits say so. */
 static int compress_block(uz_pool *pool, const uz_model *model, uz_encoder *enc, uz_archive_writer *w, uz_game *games,
                           size_t n, compress_totals *t)
+{
+    while (n > 0) {
+        size_t k = uz_block_fit(games, n);
+        if (compress_one_block(pool, model, enc, w, games, k, t) != 0)
+            return -1;
+        games += k;
+        n -= k;
+    }
+    return 0;
+}
+
+static int compress_one_block(uz_pool *pool, const uz_model *model, uz_encoder *enc, uz_archive_writer *w,
+                              uz_game *games, size_t n, compress_totals *t)
 {
     uz_buf structure = {0}, moves = {0};
     uz_diag diag = {0};

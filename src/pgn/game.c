@@ -77,6 +77,8 @@ char *uz__strndup(const char *s, size_t len)
 
 static uz_result add_string(char ***array, size_t *n, const char *text, size_t len)
 {
+    if (*n >= UZ_LIMIT_LIST || len > UZ_LIMIT_TEXT)
+        return UZ_ERR_LIMIT;
     if (uz__grow((void **)array, *n, sizeof **array) != UZ_OK)
         return UZ_ERR_NOMEM;
     char *s = uz__strndup(text, len);
@@ -105,6 +107,8 @@ uz_result uz_game_add_tag(uz_game *game, const char *name, const char *value)
 {
     uz_result rc = UZ_ERR_NOMEM;
     char *n = NULL, *v = NULL;
+    if (game->n_tags >= UZ_LIMIT_LIST || strlen(name) > UZ_LIMIT_TEXT || strlen(value) > UZ_LIMIT_TEXT)
+        return UZ_ERR_LIMIT;
     if (uz__grow((void **)&game->tags, game->n_tags, sizeof *game->tags) != UZ_OK)
         goto fail;
     n = uz__strndup(name, strlen(name));
@@ -133,6 +137,8 @@ uz_node *uz_line_add_move(uz_line *line, uz_move move)
 
 uz_line *uz_node_add_variation(uz_node *node)
 {
+    if (node->n_variations >= UZ_LIMIT_LIST)
+        return NULL;
     if (uz__grow((void **)&node->variations, node->n_variations, sizeof *node->variations) != UZ_OK)
         return NULL;
     uz_line *line = &node->variations[node->n_variations++];
@@ -142,6 +148,8 @@ uz_line *uz_node_add_variation(uz_node *node)
 
 uz_result uz_node_add_nag(uz_node *node, uint8_t nag)
 {
+    if (node->n_nags >= UZ_LIMIT_LIST)
+        return UZ_ERR_LIMIT;
     if (uz__grow((void **)&node->nags, node->n_nags, sizeof *node->nags) != UZ_OK)
         return UZ_ERR_NOMEM;
     node->nags[node->n_nags++] = nag;
