@@ -37,6 +37,9 @@ typedef struct uz_member_decoder {
     char settings[sizeof ((uz_archive_header *)0)->engine_settings];
     char fingerprint[sizeof ((uz_archive_header *)0)->fingerprint];
     uz_decode_limits limits; /* zero: the defaults of limits.h */
+    /* Set by the caller (fuzzing, tests): scores come from here, no engine is started
+     * and no fingerprint is checked. NULL: the engine pool. */
+    const uz_score_source *scores;
 } uz_member_decoder;
 
 /* Prepares md for a member with header h: base gives the engine to run (path, timeouts);

@@ -554,9 +554,9 @@ static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archiv
     uz_decode_limits lim = uz_decode_limits_or_default(&r->limits);
     if (raw_size > lim.block_struct_bytes || n_moves > lim.block_nodes) {
         uz_diag_set(diag, UZ_ERR_LIMIT, 0, 0,
-                    "%s: block at byte %llu needs %llu bytes of structure and %llu moves, over the decoder's limits "
+                    "block at byte %llu needs %llu bytes of structure and %llu moves, over the decoder's limits "
                     "(%llu bytes, %llu moves)",
-                    r->name, (unsigned long long)start, (unsigned long long)raw_size, (unsigned long long)n_moves,
+                    (unsigned long long)start, (unsigned long long)raw_size, (unsigned long long)n_moves,
                     (unsigned long long)lim.block_struct_bytes, (unsigned long long)lim.block_nodes);
         return UZ_ERR_LIMIT;
     }

@@ -1,7 +1,9 @@
 /* Error reporting, safe output files and progress lines for the ucizip CLI. */
 #include "cli_util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -107,6 +109,43 @@ static char *dup_string(const char *s)
     return d;
 }
 
+/* Temporaries are named OUT.PID.tmp. A run killed outright (SIGKILL, a crash) leaves
+ * its own behind: before writing OUT, remove those of earlier runs whose process is gone
+ * (regular files of ours only; one with our own PID is stale too, as we have not made
+ * ours yet). */
+static void remove_stale_temporaries(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0, base_len = strlen(base);
+    char dir[PATH_MAX];
+    if (dir_len + 2 > sizeof dir)
+        return;
+    memcpy(dir, slash ? path : "./", slash ? dir_len : 2);
+    dir[slash ? dir_len : 2] = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        const char *n = e->d_name;
+        if (strncmp(n, base, base_len) != 0 || n[base_len] != '.')
+            continue;
+        char *end;
+        errno = 0;
+        long pid = strtol(n + base_len + 1, &end, 10);
+        if (errno || pid <= 0 || end == n + base_len + 1 || strcmp(end, ".tmp") != 0)
+            continue;
+        if (pid != (long)getpid() && !(kill((pid_t)pid, 0) == -1 && errno == ESRCH))
+            continue; /* its process still runs */
+        char full[PATH_MAX];
+        struct stat st;
+        if (snprintf(full, sizeof full, "%s%s", dir, n) < (int)sizeof full && lstat(full, &st) == 0 &&
+            S_ISREG(st.st_mode) && st.st_uid == geteuid())
+            unlink(full);
+    }
+    closedir(d);
+}
+
 int cli_output_open(cli_output *out, const char *path, bool force)
 {
     memset(out, 0, sizeof *out);
@@ -127,10 +166,15 @@ int cli_output_open(cli_output *out, const char *path, bool force)
         goto fail;
     }
     snprintf(out->tmp_path, n, "%s.%ld.tmp", path, (long)getpid());
+    remove_stale_temporaries(path);
     watch_signals();
     pending_tmp = out->tmp_path;
-    out->f = fopen(out->tmp_path, "wb");
+    /* O_EXCL: never write through a file or link someone else put at that name. */
+    int fd = open(out->tmp_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    out->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!out->f) {
+        if (fd >= 0)
+            close(fd);
         pending_tmp = NULL;
         cli_error("%s: %s", out->tmp_path, strerror(errno));
         goto fail;

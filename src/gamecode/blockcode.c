@@ -54,12 +54,13 @@ static uint64_t game_struct_bound(const uz_game *g)
 
 size_t uz_block_fit(const uz_game *games, size_t n)
 {
-    uint64_t nodes = 0, bytes = 0;
+    uint64_t nodes = 0, bytes = 0, tags = 0; /* tags bound the distinct names, a list */
     size_t k = 0;
     for (; k < n; k++) {
         nodes += count_moves(&games[k].main);
         bytes += game_struct_bound(&games[k]);
-        if (k > 0 && (nodes > UZ_LIMIT_BLOCK_NODES || bytes > UZ_LIMIT_BLOCK_STRUCT))
+        tags += games[k].n_tags;
+        if (k > 0 && (nodes > UZ_LIMIT_BLOCK_NODES || bytes > UZ_LIMIT_BLOCK_STRUCT || tags > UZ_LIMIT_LIST))
             break;
     }
     return k;
@@ -226,6 +227,8 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
         return UZ_ERR_UNSUPPORTED;
     }
     md->coder = (uz_coder_kind)h->coder;
+    if (md->scores)
+        return UZ_OK;
     if (md->pool && strcmp(md->settings, h->engine_settings) == 0 && strcmp(md->fingerprint, h->fingerprint) == 0)
         return UZ_OK;
     uz_pool_destroy(md->pool);
@@ -337,8 +340,9 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
         games[i] = all[first + i];
         uz_game_init(&all[first + i]);
     }
-    if ((r = uz_decode_games(md->pool, &md->model, md->coder, games, streams + first, sizes + first, count, results,
-                             diag)) != UZ_OK)
+    uz_score_source pool_src = uz_pool_score_source(md->pool);
+    if ((r = uz_decode_games_from(md->scores ? md->scores : &pool_src, &md->model, md->coder, games, streams + first,
+                                  sizes + first, count, results, diag)) != UZ_OK)
         goto out;
     for (size_t i = 0; i < count; i++) {
         uint32_t crc = 0;
