@@ -29,6 +29,13 @@ static const char compress_usage[] =
 
 #define BATCH UZ_ARCHIVE_BLOCK_GAMES
 
+/* Decoder limits (doc/format.md): what a block may claim before it is refused. */
+#define CLI_DECODE_LIMITS_HELP \
+    "  --max-block-moves N moves one block may hold (default 1048576; each costs memory and a search)\n" \
+    "  --max-block-mb N    MiB of uncompressed structure one block may hold (default 128)\n"
+static uz_decode_limits decode_limits;
+
+
 typedef struct compress_totals {
     long games, moves;
     uint64_t move_bytes;
@@ -332,7 +339,7 @@ static int decode_all(FILE *in, const char *name, FILE *out, const cli_engine_op
     uz_diag diag = {0};
     uint64_t games = 0;
     int workers = eo->workers > 0 ? (int)eo->workers : cli_default_workers();
-    uz_member_decoder md = {0};
+    uz_member_decoder md = {.limits = decode_limits};
     uz_result r = uz_archive_decode(in, name, out, &md, &base, workers, on_decode_progress, &prog, &games, &diag);
     uz_member_decoder_close(&md);
     cli_progress_done(&prog);
@@ -348,8 +355,8 @@ static const char decompress_usage[] =
     "usage: ucizip decompress [IN.ucz|-] [-o OUT.pgn|-] [options]\n"
     "  -o, --output FILE   PGN to write (default: IN without .ucz; stdout for stdin)\n"
     "  -f, --force         overwrite OUT if it exists\n"
-    "  --progress          progress on stderr even when it is not a terminal\n" CLI_ENGINE_HELP
-    "The engine must give the same fingerprint as the one that made the archive.\n";
+    "  --progress          progress on stderr even when it is not a terminal\n" CLI_DECODE_LIMITS_HELP
+        CLI_ENGINE_HELP "The engine must give the same fingerprint as the one that made the archive.\n";
 
 static int parse_decode_args(int argc, char **argv, const char *usage, const char **out_path, bool *force,
                              bool *progress, cli_engine_opts *eo, long *game)
@@ -357,6 +364,7 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
         {"progress", no_argument, NULL, 'p'},     {"game", required_argument, NULL, 'g'},
+        {"max-block-moves", required_argument, NULL, 'M'}, {"max-block-mb", required_argument, NULL, 'B'},
         {"help", no_argument, NULL, 'h'},         CLI_ENGINE_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -382,6 +390,17 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
             break;
         case 'f': *force = true; break;
         case 'p': *progress = true; break;
+        case 'M':
+        case 'B': {
+            long v;
+            if (cli_parse_long(c == 'M' ? "--max-block-moves" : "--max-block-mb", optarg, 1, 1L << 40, &v))
+                goto usage;
+            if (c == 'M')
+                decode_limits.block_nodes = (uint64_t)v;
+            else
+                decode_limits.block_struct_bytes = (uint64_t)v << 20;
+            break;
+        }
         case 'g':
             if (!game || cli_parse_long("--game", optarg, 1, 1L << 40, game))
                 goto usage;
@@ -442,7 +461,7 @@ done:
 
 static const char verify_usage[] =
     "usage: ucizip verify ARCHIVE [options]\n"
-    "Decodes every game and checks it against its stored checksum.\n" CLI_ENGINE_HELP;
+    "Decodes every game and checks it against its stored checksum.\n" CLI_DECODE_LIMITS_HELP CLI_ENGINE_HELP;
 
 int cmd_verify(int argc, char **argv)
 {
@@ -470,7 +489,8 @@ int cmd_verify(int argc, char **argv)
 
 static const char extract_usage[] =
     "usage: ucizip extract ARCHIVE --game N [-o OUT|-] [options]\n"
-    "Decodes game N (1-based) alone, without decoding the games before it.\n" CLI_ENGINE_HELP;
+    "Decodes game N (1-based) alone, without decoding the games before it.\n" CLI_DECODE_LIMITS_HELP
+        CLI_ENGINE_HELP;
 
 int cmd_extract(int argc, char **argv)
 {
@@ -494,7 +514,7 @@ int cmd_extract(int argc, char **argv)
     int status = CLI_EXIT_FAIL;
     uz_archive_header header;
     uz_archive_block block = {0};
-    uz_member_decoder md = {0};
+    uz_member_decoder md = {.limits = decode_limits};
     uz_engine_settings base;
     uz_game game;
     uz_game_init(&game);

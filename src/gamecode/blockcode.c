@@ -385,6 +385,7 @@ uz_result uz_archive_decode(FILE *in, const char *name, FILE *out, uz_member_dec
         uz_diag_set(diag, r, 0, 0, "out of memory");
         return r;
     }
+    uz_archive_reader_set_limits(reader, &md->limits);
     while ((r = uz_archive_read_header(reader, &header, diag)) == UZ_OK) {
         if ((r = uz_member_decoder_open(md, &header, base, workers, diag)) != UZ_OK)
             goto out;
