@@ -1,26 +1,42 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets with libFuzzer (clang, ASan+UBSan) in build-fuzz and runs each
-# for SECONDS (default 60), starting from its seed inputs. Exits non-zero on a crash.
+# for SECONDS (default 60), starting from its seed inputs. Exits non-zero if any target
+# finds a failing input (crash, leak, timeout, out-of-memory or slow unit), listing it.
+# libFuzzer's artifacts go to build-fuzz/artifacts/ (ignored by git), never the
+# repository root; inputs it finds interesting stay in build-fuzz/corpus-NAME.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 if [ ! -f build-fuzz/build.ninja ]; then
     CC=clang meson setup build-fuzz -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
-ninja -C build-fuzz tests/fuzz/fuzz_pgn tests/fuzz/fuzz_archive >/dev/null
-corpus=../shared/corpus
+targets=(fuzz_pgn fuzz_archive fuzz_fen fuzz_settings)
+ninja -C build-fuzz "${targets[@]/#/tests/fuzz/}" >/dev/null
+artifacts=build-fuzz/artifacts
+mkdir -p "$artifacts"
+status=0
 run() {
     local name=$1; shift
     local work=build-fuzz/corpus-$name
-    mkdir -p "$work"
+    mkdir -p "$work" "$artifacts/$name"
     echo "fuzzing $name for ${seconds}s"
+    local rc=0
     UBSAN_OPTIONS=halt_on_error=1 build-fuzz/tests/fuzz/$name -max_total_time="$seconds" -max_len=65536 \
-        -rss_limit_mb=2048 -print_final_stats=1 "$work" "$@" 2>&1 | grep -E "^(stat::number_of_executed_units|#[0-9]+ +DONE)|ERROR|SUMMARY" || true
-    # libFuzzer exits non-zero and leaves crash-* files when it finds a bug.
-    if ls crash-* leak-* timeout-* >/dev/null 2>&1; then
-        echo "fuzz_$name found a failing input:"; ls crash-* leak-* timeout-* 2>/dev/null
-        exit 1
+        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/$name/" "$work" "$@" \
+        >"$artifacts/$name.log" 2>&1 || rc=$?
+    grep -E "^(stat::number_of_executed_units|#[0-9]+ +DONE)|ERROR|SUMMARY" "$artifacts/$name.log" || true
+    # Any one artifact is a finding (a glob per kind: each is checked on its own).
+    local found
+    found=$(find "$artifacts/$name" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \
+        -o -name 'oom-*' -o -name 'slow-unit-*' \) | sort)
+    if [ -n "$found" ] || [ "$rc" -ne 0 ]; then
+        echo "$name found a failing input (exit $rc; log $artifacts/$name.log):"
+        [ -n "$found" ] && echo "$found"
+        status=1
     fi
 }
 run fuzz_pgn tests/data/pgn/fuzz_seeds
 run fuzz_archive tests/data/archive
+run fuzz_fen tests/data/fen
+run fuzz_settings tests/data/settings
+exit $status

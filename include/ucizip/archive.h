@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ucizip/limits.h"
 #include "ucizip/pgn.h"
 
 #define UZ_ARCHIVE_VERSION 2
@@ -103,6 +104,9 @@ typedef struct uz_archive_reader uz_archive_reader;
 /* Reads sequentially from f (not owned; a pipe is fine). name is for diagnostics. */
 uz_result uz_archive_reader_open(uz_archive_reader **out, FILE *f, const char *name);
 void uz_archive_reader_close(uz_archive_reader *r);
+/* Replaces the decoder limits (limits.h; NULL or zero fields: the defaults). A block past
+ * them gives UZ_ERR_LIMIT before its contents are read. */
+void uz_archive_reader_set_limits(uz_archive_reader *r, const uz_decode_limits *limits);
 /* Reads the next member's header. UZ_DONE at the end of the file. */
 uz_result uz_archive_read_header(uz_archive_reader *r, uz_archive_header *header, uz_diag *diag);
 /* Reads the next block of the current member into block (freed and refilled). UZ_DONE when
@@ -128,8 +132,9 @@ uz_result uz_archive_list_members(FILE *f, const char *name, uz_archive_member_i
 
 /* ---- structure stream ---- */
 
-/* Appends the structure of a block's n games to b: for each its move-stream length
- * (moves_lens[i]), the crc32 of its exact bytes (crcs[i]), tags, start position, result
+/* Appends the structure of a block's n games to b (UZ_ERR_LIMIT, nothing usable written,
+ * if a game passes a limit of limits.h that the reader enforces): for each its move-stream
+ * length (moves_lens[i]), the crc32 of its exact bytes (crcs[i]), tags, start position, result
  * and the annotated tree shape; tag values column by column, comments in their own
  * section, the text records of the games that have a tree (in game order) in the last
  * section (doc/format.md). Verbatim and text-only games keep their bytes as such. */
@@ -142,6 +147,11 @@ uz_result uz_block_struct_write(uz_buf *b, const uz_game *games, size_t n, const
  * game is left empty. */
 uz_result uz_block_struct_read(const uint8_t *data, size_t size, uz_game *games, size_t n, size_t *moves_lens,
                                uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens, uz_diag *diag);
+/* The same within a decoder's limits (NULL: the defaults of limits.h): a block with more
+ * moves than limits->block_nodes gives UZ_ERR_LIMIT before they are allocated. */
+uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, uz_game *games, size_t n, size_t *moves_lens,
+                                       uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens,
+                                       const uz_decode_limits *limits, uz_diag *diag);
 
 /* Text records (the layout and patch that give a game's exact bytes from its tree):
  * uz_game_text_encode appends the record of a game with raw bytes and a complete tree to

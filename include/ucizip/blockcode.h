@@ -6,13 +6,19 @@
 #include "ucizip/archive.h"
 #include "ucizip/gamecode.h"
 
+/* How many of the n games (at least 1) to put in one block so that it stays within the
+ * block limits of limits.h; compress calls it and codes that many. */
+size_t uz_block_fit(const uz_game *games, size_t n);
+
 /* Codes n games (scores all their positions with the pool): appends their structure to
  * structure and their move streams to moves; *n_moves receives the moves in their trees,
  * *text_digest the XXH64 of the games' exact bytes (game->raw; a game without them is
  * given its export-format text). A game whose layout cannot be modelled closely enough
  * is turned into a verbatim game here (its bytes kept, its moves not coded).
  * Chess960 games (start.chess960) are scored with pool960 (uz_pool_create_chess960); with
- * pool960 NULL the block must hold none (UZ_ERR_ARG). */
+ * pool960 NULL the block must hold none (UZ_ERR_ARG). UZ_ERR_LIMIT (diag names the game)
+ * for a game past a limit of limits.h; the structure written is parsed back before it is
+ * returned. */
 uz_result uz_block_encode(uz_pool *pool, uz_pool *pool960, const uz_model *model, uz_encoder *enc, uz_game *games,
                           size_t n, uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uint64_t *text_digest,
                           uz_diag *diag);
@@ -41,6 +47,10 @@ typedef struct uz_member_decoder {
     uz_coder_kind coder;
     char settings[sizeof ((uz_archive_header *)0)->engine_settings];
     char fingerprint[sizeof ((uz_archive_header *)0)->fingerprint];
+    uz_decode_limits limits; /* zero: the defaults of limits.h */
+    /* Set by the caller (fuzzing, tests): scores come from here, no engine is started
+     * and no fingerprint is checked. NULL: the engine pool. */
+    const uz_score_source *scores;
 } uz_member_decoder;
 
 /* Prepares md for a member with header h: base gives the engine to run (path, timeouts),

@@ -38,8 +38,13 @@ typedef uint16_t uz_move;
 #define UZ_MOVE_NONE ((uz_move)0)
 #define UZ_MOVE_NULL ((uz_move)0x7FFF)
 
-/* Upper bound on legal moves in any position (the known maximum is 218). */
-#define UZ_MAX_MOVES 256
+/* Upper bound on legal moves in any position this module accepts (the known maximum of
+ * a reachable position is 218). uz_position_from_fen refuses material no game can reach
+ * (more than 16 pieces or 8 pawns a side, more promoted pieces than missing pawns), so a
+ * side has at most its king (8 steps + 2 castlings) and 15 other pieces, of which at most
+ * 1 + 8 queens (27 moves each), 2 rooks (14), 2 bishops (13) and 2 knights (8):
+ * 10 + 243 + 28 + 26 + 16 = 323. */
+#define UZ_MAX_MOVES 324
 /* Longest FEN we ever print, with terminating NUL. */
 #define UZ_FEN_MAX 100
 /* Longest UCI move text ("e7e8q") with NUL. */
@@ -105,7 +110,9 @@ void uz_position_startpos(uz_position *pos);
  * and an ep square (on the right rank) that no capture can use are accepted and
  * dropped, so the FEN printed back may differ from the input.
  * Rejects impossible positions: missing/extra kings, pawns on rank 1/8, side not to
- * move in check, bad ep square (wrong rank). On error returns UZ_ERR_SYNTAX with
+ * move in check, bad ep square (wrong rank), material no game can reach (more than 16
+ * pieces or 8 pawns a side, or more queens, rooks, bishops and knights beyond the
+ * initial 1, 2, 2, 2 than the side's missing pawns could have promoted to). On error returns UZ_ERR_SYNTAX with
  * diag->column (1-based; diag->line 0) at the offending character, or
  * UZ_ERR_UNSUPPORTED for Chess960 castling letters (b-g). pos is written only on success. */
 uz_result uz_position_from_fen(uz_position *pos, const char *fen, uz_diag *diag);

@@ -55,6 +55,25 @@ uz_result uz_score_walks_960(uz_pool *pool, uz_pool *pool960, uz_walk *walks, si
 /* Codes the played move of every scored step of w. */
 uz_result uz_encode_walk(const uz_model *model, uz_encoder *enc, const uz_walk *w);
 
+/* Where the decoder gets the scores of a position: the engine pool (uz_pool_score_source),
+ * or for fuzzing and tests a deterministic function. submit queues q (its moves and
+ * n_moves filled in); run completes every queued query, also those submitted from the
+ * done callbacks, by filling q->scores and q->status and calling q->done(q, q->user),
+ * never from inside submit. */
+typedef struct uz_score_source {
+    void (*submit)(void *ctx, uz_query *q);
+    uz_result (*run)(void *ctx, uz_diag *diag);
+    void *ctx;
+} uz_score_source;
+
+/* The pool as a score source (pool borrowed). */
+uz_score_source uz_pool_score_source(uz_pool *pool);
+
+/* uz_decode_games with any score source. */
+uz_result uz_decode_games_from(const uz_score_source *src, const uz_model *model, uz_coder_kind coder, uz_game *games,
+                               const uint8_t *const *streams, const size_t *sizes, size_t n, uz_result *status,
+                               uz_diag *diag);
+
 /* Decodes the moves of n games whose structure is known (moves UZ_MOVE_NONE) from their
  * move streams, querying the engine position by position; games decode concurrently.
  * status[i] receives each game's result (UZ_ERR_CORRUPT for a stream that does not

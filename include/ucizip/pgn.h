@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "ucizip/board.h"
+#include "ucizip/limits.h"
 
 /* Text conventions of the tree (all strings NUL-terminated, raw bytes as in the file, so
  * UTF-8 and Latin-1 both pass through untouched):
@@ -109,9 +110,11 @@ uz_result uz_game_set_raw(uz_game *game, const char *text, size_t len);
 typedef struct uz_pgn_reader uz_pgn_reader;
 
 /* Limits on one game; exceeding one gives UZ_ERR_LIMIT and the game is skipped. */
-#define UZ_PGN_MAX_GAME_BYTES ((size_t)64 << 20) /* text of one game, comments included */
-#define UZ_PGN_MAX_DEPTH 256                     /* variation nesting */
-#define UZ_PGN_MAX_MOVES ((size_t)1 << 20)       /* moves in one game, variations included */
+#define UZ_PGN_MAX_GAME_BYTES UZ_LIMIT_GAME_BYTES /* text of one game, comments included */
+#define UZ_PGN_MAX_DEPTH UZ_LIMIT_DEPTH             /* variation nesting */
+#define UZ_PGN_MAX_MOVES UZ_LIMIT_GAME_NODES        /* moves in one game, variations included */
+/* The game tree's add functions refuse (UZ_ERR_LIMIT, or NULL for a variation) a text
+ * longer than UZ_LIMIT_TEXT and a list longer than UZ_LIMIT_LIST (limits.h). */
 
 typedef struct uz_pgn_limits {
     size_t max_game_bytes;

@@ -398,7 +398,13 @@ struct uz_archive_reader {
     size_t n_blocks, cap_blocks;
     uint64_t games;
     uz_buf zbuf;
+    uz_decode_limits limits;
 };
+
+void uz_archive_reader_set_limits(uz_archive_reader *r, const uz_decode_limits *limits)
+{
+    r->limits = uz_decode_limits_or_default(limits);
+}
 
 /* Reads exactly n bytes or reports truncation. */
 static uz_result read_exact(uz_archive_reader *r, void *p, size_t n, uz_diag *diag, const char *what)
@@ -463,6 +469,7 @@ uz_result uz_archive_reader_open(uz_archive_reader **out, FILE *f, const char *n
         return UZ_ERR_NOMEM;
     r->f = f;
     r->name = name;
+    r->limits = uz_decode_limits_or_default(NULL);
     return UZ_OK;
 }
 
@@ -584,6 +591,16 @@ static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archiv
     if (n_games == 0 || n_games > MAX_BLOCK_GAMES || raw_size > MAX_BLOCK_BYTES || zsize > MAX_BLOCK_BYTES ||
         moves_size > MAX_BLOCK_BYTES)
         return corrupt(diag, start, "impossible block sizes");
+    /* Decoder limits, before anything is read into memory for the block. */
+    uz_decode_limits lim = uz_decode_limits_or_default(&r->limits);
+    if (raw_size > lim.block_struct_bytes || n_moves > lim.block_nodes) {
+        uz_diag_set(diag, UZ_ERR_LIMIT, 0, 0,
+                    "block at byte %llu needs %llu bytes of structure and %llu moves, over the decoder's limits "
+                    "(%llu bytes, %llu moves)",
+                    (unsigned long long)start, (unsigned long long)raw_size, (unsigned long long)n_moves,
+                    (unsigned long long)lim.block_struct_bytes, (unsigned long long)lim.block_nodes);
+        return UZ_ERR_LIMIT;
+    }
     uint8_t crc[4], digest[8];
     if ((res = read_exact(r, digest, 8, diag, "block header")))
         return res;
@@ -596,15 +613,13 @@ static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archiv
                                block->moves.size);
     if (expect != get_le(crc, 4))
         return corrupt(diag, start, "block checksum mismatch");
-    block->structure.size = 0;
-    if (uz_buf_reserve(&block->structure, raw_size + 1) != UZ_OK) {
+    res = uz__unpack((unsigned)method, r->zbuf.data, r->zbuf.size, &block->structure, (size_t)raw_size);
+    if (res == UZ_ERR_NOMEM) {
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
         return UZ_ERR_NOMEM;
     }
-    if (uz__unpack((unsigned)method, r->zbuf.data, r->zbuf.size, block->structure.data, raw_size) != UZ_OK)
+    if (res != UZ_OK)
         return corrupt(diag, start, "structure stream does not decompress");
-    size_t got = raw_size;
-    block->structure.size = got;
     block->n_games = (size_t)n_games;
     block->n_moves = n_moves;
     block->text_digest = get_le(digest, 8);

@@ -12,8 +12,8 @@ enum uz__pack_method {
 
 /* Compresses src with every method and keeps the smallest in dst (replaced). */
 uz_result uz__pack(const uint8_t *src, size_t n, uz_buf *dst, unsigned *method);
-/* Decompresses exactly raw_size bytes into dst (raw_size + 1 bytes of room); UZ_ERR_CORRUPT
- * unless the input is one complete stream of exactly that size. */
-uz_result uz__unpack(unsigned method, const uint8_t *src, size_t n, uint8_t *dst, size_t raw_size);
+/* Decompresses exactly raw_size bytes into dst (replaced; grown as output arrives);
+ * UZ_ERR_CORRUPT unless the input is one complete stream of exactly that size. */
+uz_result uz__unpack(unsigned method, const uint8_t *src, size_t n, uz_buf *dst, size_t raw_size);
 
 #endif

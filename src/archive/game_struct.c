@@ -7,10 +7,12 @@
 #include <string.h>
 
 #include "game_text.h"
+#include "ucizip/limits.h"
 
-#define MAX_TEXT (16u << 20)    /* one tag value or comment */
-#define MAX_COUNT (1u << 20)    /* tag names, tags, comments, NAGs or variations in one list */
-#define MAX_DEPTH 256           /* nesting of variations */
+/* The writer refuses what the reader would refuse: both use limits.h. */
+#define MAX_TEXT UZ_LIMIT_TEXT   /* one tag value or comment */
+#define MAX_COUNT UZ_LIMIT_LIST  /* tag names, tags, comments, NAGs or variations in one list */
+#define MAX_DEPTH UZ_LIMIT_DEPTH /* nesting of variations */
 
 enum node_flag { NODE_NULL = 1, NODE_NAGS = 2, NODE_COMMENTS = 4, NODE_VARIATIONS = 8, NODE_ORDER = 16 };
 enum game_flag { GAME_HAS_FEN = 1, GAME_RESULT_SHIFT = 1, GAME_VERBATIM = 8, GAME_CHESS960 = 16, GAME_TEXT_ONLY = 32 };
@@ -23,19 +25,37 @@ typedef struct struct_writer {
     char **names;          /* distinct tag names, in order of first appearance */
     size_t n_names, cap_names;
     uz_buf *columns;       /* values of each name, in game order */
+    uint32_t *slots;       /* hash table of names: index + 1, 0 = empty; n_slots a power of 2 */
+    size_t n_slots;
+    size_t game_nodes;     /* moves of the game being written */
 } struct_writer;
+
+/* A text the reader takes: at most MAX_TEXT bytes (C strings hold no NUL). */
+static uz_result put_text(uz_buf *b, const char *s)
+{
+    size_t n = strlen(s);
+    return n > MAX_TEXT ? UZ_ERR_LIMIT : uz_buf_put_string(b, s, n);
+}
+
+static uz_result put_count(uz_buf *b, size_t n)
+{
+    return n > MAX_COUNT ? UZ_ERR_LIMIT : uz_buf_put_varint(b, n);
+}
 
 static uz_result put_comments(struct_writer *w, char *const *comments, size_t n)
 {
-    uz_result r = uz_buf_put_varint(&w->sec[SEC_RECORDS], n);
+    uz_result r = put_count(&w->sec[SEC_RECORDS], n);
     for (size_t i = 0; i < n && r == UZ_OK; i++)
-        r = uz_buf_put_string(&w->sec[SEC_COMMENTS], comments[i], strlen(comments[i]));
+        r = put_text(&w->sec[SEC_COMMENTS], comments[i]);
     return r;
 }
 
-static uz_result put_line(struct_writer *w, const uz_line *line)
+static uz_result put_line(struct_writer *w, const uz_line *line, int depth)
 {
     uz_buf *b = &w->sec[SEC_RECORDS];
+    if (depth > MAX_DEPTH || line->n_nodes > UZ_LIMIT_GAME_NODES - w->game_nodes)
+        return UZ_ERR_LIMIT;
+    w->game_nodes += line->n_nodes;
     uz_result r = put_comments(w, line->pre_comments, line->n_pre_comments);
     if (r == UZ_OK)
         r = uz_buf_put_varint(b, line->n_nodes);
@@ -59,16 +79,16 @@ static uz_result put_line(struct_writer *w, const uz_line *line)
         if (r == UZ_OK)
             r = uz_buf_put_varint(b, flags);
         if (r == UZ_OK && (flags & NODE_NAGS)) {
-            r = uz_buf_put_varint(b, nd->n_nags);
+            r = put_count(b, nd->n_nags);
             for (size_t k = 0; k < nd->n_nags && r == UZ_OK; k++)
                 r = uz_buf_put_varint(b, nd->nags[k]);
         }
         if (r == UZ_OK && (flags & NODE_COMMENTS))
             r = put_comments(w, nd->comments, nd->n_comments);
         if (r == UZ_OK && (flags & NODE_VARIATIONS)) {
-            r = uz_buf_put_varint(b, nd->n_variations);
+            r = put_count(b, nd->n_variations);
             for (size_t k = 0; k < nd->n_variations && r == UZ_OK; k++)
-                r = put_line(w, &nd->variations[k]);
+                r = put_line(w, &nd->variations[k], depth + 1);
         }
         if (r == UZ_OK && (flags & NODE_ORDER))
             r = uz_buf_put_string(b, nd->order, nd->n_nags + nd->n_comments + nd->n_variations);
@@ -76,14 +96,56 @@ static uz_result put_line(struct_writer *w, const uz_line *line)
     return r;
 }
 
+static size_t name_hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 0x100000001b3u;
+    return (size_t)(h ^ (h >> 32));
+}
+
+/* The slot of name in the hash table: its entry, or the empty slot where it goes. */
+static uint32_t *name_slot(const struct_writer *w, const char *name)
+{
+    size_t mask = w->n_slots - 1;
+    for (size_t i = name_hash(name) & mask;; i = (i + 1) & mask)
+        if (!w->slots[i] || strcmp(w->names[w->slots[i] - 1], name) == 0)
+            return &w->slots[i];
+}
+
+/* Keeps the table at most half full (a linear search per name was quadratic in the
+ * number of distinct names). */
+static uz_result grow_slots(struct_writer *w)
+{
+    if (2 * (w->n_names + 1) <= w->n_slots)
+        return UZ_OK;
+    size_t n = w->n_slots ? 2 * w->n_slots : 64;
+    uint32_t *old = w->slots;
+    w->slots = calloc(n, sizeof *w->slots);
+    if (!w->slots) {
+        w->slots = old;
+        return UZ_ERR_NOMEM;
+    }
+    w->n_slots = n;
+    for (size_t k = 0; k < w->n_names; k++)
+        *name_slot(w, w->names[k]) = (uint32_t)k + 1;
+    free(old);
+    return UZ_OK;
+}
+
 /* Index of a tag name, added on first use. */
 static uz_result name_index(struct_writer *w, const char *name, size_t *index)
 {
-    for (size_t i = 0; i < w->n_names; i++)
-        if (strcmp(w->names[i], name) == 0) {
-            *index = i;
-            return UZ_OK;
-        }
+    uz_result r = grow_slots(w);
+    if (r != UZ_OK)
+        return r;
+    uint32_t *slot = name_slot(w, name);
+    if (*slot) {
+        *index = *slot - 1;
+        return UZ_OK;
+    }
+    if (w->n_names >= MAX_COUNT || strlen(name) > MAX_TEXT)
+        return UZ_ERR_LIMIT;
     if (w->n_names == w->cap_names) {
         size_t cap = w->cap_names ? 2 * w->cap_names : 32;
         char **names = realloc(w->names, cap * sizeof *names);
@@ -99,6 +161,7 @@ static uz_result name_index(struct_writer *w, const char *name, size_t *index)
     w->names[w->n_names] = (char *)name; /* borrowed from the game for the writer's lifetime */
     memset(&w->columns[w->n_names], 0, sizeof *w->columns);
     *index = w->n_names++;
+    *slot = (uint32_t)w->n_names;
     return UZ_OK;
 }
 
@@ -116,18 +179,20 @@ static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_le
         if (r == UZ_OK)
             r = uz_buf_put_varint(b, game->verbatim ? GAME_VERBATIM : GAME_TEXT_ONLY);
         if (r == UZ_OK)
-            r = uz_buf_put_string(&w->sec[SEC_COMMENTS], game->raw ? game->raw : "", game->raw_len);
+            r = game->raw_len > UZ_LIMIT_GAME_BYTES
+                    ? UZ_ERR_LIMIT
+                    : uz_buf_put_string(&w->sec[SEC_COMMENTS], game->raw ? game->raw : "", game->raw_len);
         return r;
     }
     if (r == UZ_OK)
-        r = uz_buf_put_varint(b, game->n_tags);
+        r = put_count(b, game->n_tags);
     for (size_t i = 0; i < game->n_tags && r == UZ_OK; i++) {
         size_t k;
         r = name_index(w, game->tags[i].name, &k);
         if (r == UZ_OK)
             r = uz_buf_put_varint(b, k);
         if (r == UZ_OK)
-            r = uz_buf_put_string(&w->columns[k], game->tags[i].value, strlen(game->tags[i].value));
+            r = put_text(&w->columns[k], game->tags[i].value);
     }
     if (r == UZ_OK)
         r = uz_buf_put_varint(b, (game->has_fen ? (unsigned)GAME_HAS_FEN : 0u) | ((unsigned)game->result << GAME_RESULT_SHIFT) |
@@ -137,8 +202,9 @@ static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_le
         uz_position_to_fen(&game->start, fen);
         r = uz_buf_put_string(b, fen, strlen(fen));
     }
+    w->game_nodes = 0;
     if (r == UZ_OK)
-        r = put_line(w, &game->main);
+        r = put_line(w, &game->main, 0);
     if (r == UZ_OK)
         r = put_comments(w, game->trailing_comments, game->n_trailing_comments);
     return r;
@@ -169,6 +235,7 @@ uz_result uz_block_struct_write(uz_buf *out, const uz_game *games, size_t n, con
         uz_buf_free(&w.columns[k]);
     free(w.columns);
     free(w.names);
+    free(w.slots);
     return r;
 }
 
@@ -176,7 +243,8 @@ uz_result uz_block_struct_write(uz_buf *out, const uz_game *games, size_t n, con
 
 typedef struct struct_reader {
     uz_cursor sec[N_SECTIONS];
-    size_t nodes_left; /* moves left for the current game's tree */
+    size_t nodes_left;       /* moves left for the current game's tree */
+    uint64_t block_nodes_left; /* moves left for the block (a decoder limit) */
 } struct_reader;
 
 static uz_result get_count(uz_cursor *c, size_t *n)
@@ -253,12 +321,14 @@ static uz_result get_line(struct_reader *sr, uz_line *line, int depth)
     uz_result r = get_comments(sr, add_pre, line, 0);
     if (r != UZ_OK)
         return r;
-    uint64_t n_nodes;
+    uint64_t n_nodes = 0;
     size_t annotated;
-    if (uz_cursor_varint(c, &n_nodes) != UZ_OK || n_nodes > sr->nodes_left || (r = get_count(c, &annotated)) != UZ_OK ||
-        annotated > n_nodes)
-        return UZ_ERR_CORRUPT;
+    /* Checked against both budgets before a node is allocated. */
+    if (uz_cursor_varint(c, &n_nodes) != UZ_OK || n_nodes > sr->nodes_left || n_nodes > sr->block_nodes_left ||
+        (r = get_count(c, &annotated)) != UZ_OK || annotated > n_nodes)
+        return n_nodes > sr->block_nodes_left && n_nodes <= sr->nodes_left ? UZ_ERR_LIMIT : UZ_ERR_CORRUPT;
     sr->nodes_left -= (size_t)n_nodes;
+    sr->block_nodes_left -= n_nodes;
     for (uint64_t i = 0; i < n_nodes; i++)
         if (!uz_line_add_move(line, UZ_MOVE_NONE))
             return UZ_ERR_NOMEM;
@@ -339,7 +409,9 @@ static uz_result get_game(struct_reader *sr, uz_game *game, size_t n_names, size
     if (flags == GAME_VERBATIM || flags == GAME_TEXT_ONLY) {
         const uint8_t *text;
         size_t len;
-        if (*n_tags != 0 || *moves_len != 0 || uz_cursor_string(&sr->sec[SEC_COMMENTS], MAX_TEXT, &text, &len) != UZ_OK)
+        /* A verbatim game is a whole game's exact bytes, not one comment: its own limit. */
+        if (*n_tags != 0 || *moves_len != 0 ||
+            uz_cursor_string(&sr->sec[SEC_COMMENTS], UZ_LIMIT_GAME_BYTES, &text, &len) != UZ_OK)
             return UZ_ERR_CORRUPT;
         r = uz_game_set_verbatim(game, (const char *)text, len);
         game->verbatim = flags == GAME_VERBATIM;
@@ -381,7 +453,16 @@ typedef struct column {
 uz_result uz_block_struct_read(const uint8_t *data, size_t size, uz_game *games, size_t n, size_t *moves_lens,
                                uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens, uz_diag *diag)
 {
+    return uz_block_struct_read_limited(data, size, games, n, moves_lens, crcs, text_recs, text_rec_lens, NULL, diag);
+}
+
+uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, uz_game *games, size_t n, size_t *moves_lens,
+                                       uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens,
+                                       const uz_decode_limits *limits, uz_diag *diag)
+{
     struct_reader sr;
+    uz_decode_limits lim = uz_decode_limits_or_default(limits);
+    sr.block_nodes_left = lim.block_nodes;
     static const uint8_t empty[1];
     if (!data) /* (size 0: nothing to point into) */
         data = empty, size = 0;
@@ -469,6 +550,9 @@ out:
     if (r != UZ_OK) {
         if (r == UZ_ERR_NOMEM)
             uz_diag_set(diag, r, 0, 0, "out of memory");
+        else if (r == UZ_ERR_LIMIT)
+            uz_diag_set(diag, r, 0, 0, "block holds more than %llu moves (decoder limit)",
+                        (unsigned long long)lim.block_nodes);
         else
             uz_diag_set(diag, UZ_ERR_CORRUPT, 0, 0, "corrupt archive: malformed structure stream");
         for (size_t i = 0; i < n; i++)
@@ -482,5 +566,5 @@ out:
     free(n_tags);
     free(name_text);
     free(cols);
-    return r == UZ_OK ? UZ_OK : r == UZ_ERR_NOMEM ? r : UZ_ERR_CORRUPT;
+    return r == UZ_OK || r == UZ_ERR_NOMEM || r == UZ_ERR_LIMIT ? r : UZ_ERR_CORRUPT;
 }

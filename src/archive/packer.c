@@ -51,23 +51,78 @@ uz_result uz__pack(const uint8_t *src, size_t n, uz_buf *dst, unsigned *method)
     return UZ_OK;
 }
 
-uz_result uz__unpack(unsigned method, const uint8_t *src, size_t n, uint8_t *dst, size_t raw_size)
+/* Output grows as it is produced (1 MiB at a time), so a size field that lies costs no
+ * more memory than the data really decompresses to. */
+#define UNPACK_CHUNK ((size_t)1 << 20)
+
+static uz_result unpack_zstd(const uint8_t *src, size_t n, uz_buf *dst, size_t raw_size)
 {
-    if (method == UZ__PACK_ZSTD) {
-        if (ZSTD_getFrameContentSize(src, n) != raw_size)
-            return UZ_ERR_CORRUPT;
-        size_t got = ZSTD_decompress(dst, raw_size + 1, src, n);
-        return !ZSTD_isError(got) && got == raw_size ? UZ_OK : UZ_ERR_CORRUPT;
+    if (ZSTD_getFrameContentSize(src, n) != raw_size)
+        return UZ_ERR_CORRUPT;
+    ZSTD_DStream *ds = ZSTD_createDStream();
+    if (!ds)
+        return UZ_ERR_NOMEM;
+    uz_result r = UZ_ERR_CORRUPT;
+    ZSTD_inBuffer in = {src, n, 0};
+    size_t ret = 1;
+    while (ret != 0) {
+        if (uz_buf_reserve(dst, UNPACK_CHUNK) != UZ_OK) {
+            r = UZ_ERR_NOMEM;
+            break;
+        }
+        ZSTD_outBuffer out = {dst->data + dst->size, UNPACK_CHUNK, 0};
+        ret = ZSTD_decompressStream(ds, &out, &in);
+        dst->size += out.pos;
+        if (ZSTD_isError(ret) || dst->size > raw_size || (ret != 0 && in.pos == n && out.pos < out.size))
+            break;
     }
-    if (method == UZ__PACK_LZMA2) {
-        lzma_options_lzma opt;
-        lzma_filter filters[2];
-        size_t in_pos = 0, out_pos = 0;
-        if (!lzma_filters(raw_size, &opt, filters))
-            return UZ_ERR_CORRUPT;
-        lzma_ret ret = lzma_raw_buffer_decode(filters, NULL, src, &in_pos, n, dst, &out_pos, raw_size + 1);
-        return (ret == LZMA_OK || ret == LZMA_STREAM_END) && in_pos == n && out_pos == raw_size ? UZ_OK
-                                                                                                : UZ_ERR_CORRUPT;
+    if (ret == 0 && in.pos == n && dst->size == raw_size)
+        r = UZ_OK;
+    ZSTD_freeDStream(ds);
+    return r;
+}
+
+static uz_result unpack_lzma2(const uint8_t *src, size_t n, uz_buf *dst, size_t raw_size)
+{
+    lzma_options_lzma opt;
+    lzma_filter filters[2];
+    lzma_stream ls = LZMA_STREAM_INIT;
+    if (!lzma_filters(raw_size, &opt, filters))
+        return UZ_ERR_CORRUPT;
+    /* The dictionary needs no more than the output: raw_size (already within the
+     * decoder's limit) bounds it. */
+    if (opt.dict_size > raw_size && raw_size >= 4096)
+        opt.dict_size = (uint32_t)raw_size;
+    if (lzma_raw_decoder(&ls, filters) != LZMA_OK)
+        return UZ_ERR_NOMEM;
+    uz_result r = UZ_ERR_CORRUPT;
+    ls.next_in = src;
+    ls.avail_in = n;
+    lzma_ret ret = LZMA_OK;
+    while (ret == LZMA_OK) {
+        if (uz_buf_reserve(dst, UNPACK_CHUNK) != UZ_OK) {
+            r = UZ_ERR_NOMEM;
+            break;
+        }
+        ls.next_out = dst->data + dst->size;
+        ls.avail_out = UNPACK_CHUNK;
+        ret = lzma_code(&ls, LZMA_FINISH);
+        dst->size += UNPACK_CHUNK - ls.avail_out;
+        if (dst->size > raw_size || (ret == LZMA_OK && ls.avail_in == 0 && ls.avail_out > 0))
+            break;
     }
+    if ((ret == LZMA_OK || ret == LZMA_STREAM_END) && ls.avail_in == 0 && dst->size == raw_size)
+        r = UZ_OK;
+    lzma_end(&ls);
+    return r;
+}
+
+uz_result uz__unpack(unsigned method, const uint8_t *src, size_t n, uz_buf *dst, size_t raw_size)
+{
+    dst->size = 0;
+    if (method == UZ__PACK_ZSTD)
+        return unpack_zstd(src, n, dst, raw_size);
+    if (method == UZ__PACK_LZMA2)
+        return unpack_lzma2(src, n, dst, raw_size);
     return UZ_ERR_CORRUPT;
 }

@@ -508,6 +508,25 @@ uz_result uz_position_from_fen_960(uz_position *out, const char *fen, bool chess
     if (rank != 0 || file != 8)
         return fen_error(diag, UZ_ERR_SYNTAX, fen, s, "the board ends early (rank %d has %d squares)", rank + 1, file);
     for (int color = 0; color < 2; color++) {
+        const char *name = color == UZ_WHITE ? "White" : "Black";
+        int pieces = uz__popcount(pos.by_color[color]);
+        int pawns = uz__popcount(pos.by_color[color] & pos.by_type[UZ_PAWN]);
+        int promoted = 0;
+        static const int initial[] = {[UZ_KNIGHT] = 2, [UZ_BISHOP] = 2, [UZ_ROOK] = 2, [UZ_QUEEN] = 1};
+        for (int t = UZ_KNIGHT; t <= UZ_QUEEN; t++) {
+            int n = uz__popcount(pos.by_color[color] & pos.by_type[t]);
+            promoted += n > initial[t] ? n - initial[t] : 0;
+        }
+        /* Move lists are sized for reachable material (UZ_MAX_MOVES). */
+        if (pieces > 16)
+            return fen_error(diag, UZ_ERR_SYNTAX, fen, board_field, "%s has %d pieces (at most 16)", name, pieces);
+        if (pawns > 8)
+            return fen_error(diag, UZ_ERR_SYNTAX, fen, board_field, "%s has %d pawns (at most 8)", name, pawns);
+        if (promoted > 8 - pawns)
+            return fen_error(diag, UZ_ERR_SYNTAX, fen, board_field,
+                             "%s has %d promoted pieces but only %d missing pawns", name, promoted, 8 - pawns);
+    }
+    for (int color = 0; color < 2; color++) {
         uint64_t kings = pos.by_type[UZ_KING] & pos.by_color[color];
         if (uz__popcount(kings) != 1)
             return fen_error(diag, UZ_ERR_SYNTAX, fen, board_field, "%s has %d kings", color == UZ_WHITE ? "White" : "Black",

@@ -1,7 +1,9 @@
 /* Error reporting, safe output files and progress lines for the ucizip CLI. */
 #include "cli_util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -11,28 +13,47 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Control characters (C0, DEL and C1 written as UTF-8) as \xNN: text from an archive or
+ * an input file must not reach a terminal as escape sequences. */
+void cli_put_escaped(FILE *f, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            fprintf(f, "\\x%02x", *p);
+        else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+            fprintf(f, "\\x%02x", *++p);
+        else
+            fputc(*p, f);
+    }
+}
+
 void cli_error(const char *fmt, ...)
 {
+    char msg[4096];
     va_list ap;
-    fputs("ucizip: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    fputs("ucizip: ", stderr);
+    cli_put_escaped(stderr, msg);
     fputc('\n', stderr);
 }
 
 void cli_report(const char *file, const uz_diag *diag)
 {
     fprintf(stderr, "ucizip: ");
-    if (file)
-        fprintf(stderr, "%s:", file);
+    if (file) {
+        cli_put_escaped(stderr, file);
+        fputc(':', stderr);
+    }
     if (diag->line > 0)
         fprintf(stderr, "%ld:%ld:", diag->line, diag->column > 0 ? diag->column : 1);
     if (file || diag->line > 0)
         fputc(' ', stderr);
     if (diag->game > 0)
         fprintf(stderr, "game %ld: ", diag->game);
-    fprintf(stderr, "%s\n", diag->message[0] ? diag->message : uz_result_str(diag->code));
+    cli_put_escaped(stderr, diag->message[0] ? diag->message : uz_result_str(diag->code));
+    fputc('\n', stderr);
 }
 
 FILE *cli_open_input(const char *path, const char **name)
@@ -88,6 +109,43 @@ static char *dup_string(const char *s)
     return d;
 }
 
+/* Temporaries are named OUT.PID.tmp. A run killed outright (SIGKILL, a crash) leaves
+ * its own behind: before writing OUT, remove those of earlier runs whose process is gone
+ * (regular files of ours only; one with our own PID is stale too, as we have not made
+ * ours yet). */
+static void remove_stale_temporaries(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0, base_len = strlen(base);
+    char dir[PATH_MAX];
+    if (dir_len + 2 > sizeof dir)
+        return;
+    memcpy(dir, slash ? path : "./", slash ? dir_len : 2);
+    dir[slash ? dir_len : 2] = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        const char *n = e->d_name;
+        if (strncmp(n, base, base_len) != 0 || n[base_len] != '.')
+            continue;
+        char *end;
+        errno = 0;
+        long pid = strtol(n + base_len + 1, &end, 10);
+        if (errno || pid <= 0 || end == n + base_len + 1 || strcmp(end, ".tmp") != 0)
+            continue;
+        if (pid != (long)getpid() && !(kill((pid_t)pid, 0) == -1 && errno == ESRCH))
+            continue; /* its process still runs */
+        char full[PATH_MAX];
+        struct stat st;
+        if (snprintf(full, sizeof full, "%s%s", dir, n) < (int)sizeof full && lstat(full, &st) == 0 &&
+            S_ISREG(st.st_mode) && st.st_uid == geteuid())
+            unlink(full);
+    }
+    closedir(d);
+}
+
 int cli_output_open(cli_output *out, const char *path, bool force)
 {
     memset(out, 0, sizeof *out);
@@ -108,10 +166,15 @@ int cli_output_open(cli_output *out, const char *path, bool force)
         goto fail;
     }
     snprintf(out->tmp_path, n, "%s.%ld.tmp", path, (long)getpid());
+    remove_stale_temporaries(path);
     watch_signals();
     pending_tmp = out->tmp_path;
-    out->f = fopen(out->tmp_path, "wb");
+    /* O_EXCL: never write through a file or link someone else put at that name. */
+    int fd = open(out->tmp_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    out->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!out->f) {
+        if (fd >= 0)
+            close(fd);
         pending_tmp = NULL;
         cli_error("%s: %s", out->tmp_path, strerror(errno));
         goto fail;
@@ -318,8 +381,10 @@ void cli_json_string(const char *s)
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\')
             printf("\\%c", c);
-        else if (c < 0x20)
+        else if (c < 0x20 || c == 0x7f)
             printf("\\u%04x", c);
+        else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
+            printf("\\u%04x", (unsigned char)*++s); /* C1 controls */
         else
             putchar(c);
     }

@@ -15,6 +15,8 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "ucizip: FILE:LINE:COL: game N: message" (parts that are 0 are left out). */
 void cli_report(const char *file, const uz_diag *diag);
+/* Writes s with control characters escaped as \xNN (cli_error and cli_report do this). */
+void cli_put_escaped(FILE *f, const char *s);
 
 /* Opens path for reading; NULL or "-" is stdin. *name receives a display name. */
 FILE *cli_open_input(const char *path, const char **name);

@@ -33,14 +33,37 @@ static const char compress_usage[] =
 
 #define BATCH UZ_ARCHIVE_BLOCK_GAMES
 
+/* Decoder limits (doc/format.md): what a block may claim before it is refused. */
+#define CLI_DECODE_LIMITS_HELP \
+    "  --max-block-moves N moves one block may hold (default 1048576; each costs memory and a search)\n" \
+    "  --max-block-mb N    MiB of uncompressed structure one block may hold (default 128)\n"
+static uz_decode_limits decode_limits;
+
+
 typedef struct compress_totals {
     long games, moves;
     uint64_t move_bytes;
 } compress_totals;
 
-/* Scores, codes and writes one block of n games. */
+static int compress_one_block(uz_pool *pool, uz_pool *pool960, const uz_model *model, uz_encoder *enc,
+                              uz_archive_writer *w, uz_game *games, size_t n, compress_totals *t);
+
+/* Scores, codes and writes n games: one block, or more where the block limits say so. */
 static int compress_block(uz_pool *pool, uz_pool *pool960, const uz_model *model, uz_encoder *enc,
                           uz_archive_writer *w, uz_game *games, size_t n, compress_totals *t)
+{
+    while (n > 0) {
+        size_t k = uz_block_fit(games, n);
+        if (compress_one_block(pool, pool960, model, enc, w, games, k, t) != 0)
+            return -1;
+        games += k;
+        n -= k;
+    }
+    return 0;
+}
+
+static int compress_one_block(uz_pool *pool, uz_pool *pool960, const uz_model *model, uz_encoder *enc,
+                              uz_archive_writer *w, uz_game *games, size_t n, compress_totals *t)
 {
     uz_buf structure = {0}, moves = {0};
     uz_diag diag = {0};
@@ -383,7 +406,7 @@ static int decode_all(FILE *in, const char *name, FILE *out, bool canonical, con
     uz_diag diag = {0};
     uint64_t games = 0;
     int workers = eo->workers > 0 ? (int)eo->workers : cli_default_workers();
-    uz_member_decoder md = {0};
+    uz_member_decoder md = {.limits = decode_limits};
     uz_result r = uz_archive_decode(in, name, out, canonical, &md, base, workers, on_decode_progress, &prog, &games,
                                     &diag);
     report_chosen_engine(eo, &md);
@@ -402,7 +425,8 @@ static const char decompress_usage[] =
     "  -o, --output FILE   PGN to write (default: IN without .ucz; stdout for stdin)\n"
     "  -f, --force         overwrite OUT if it exists\n"
     "  --progress          progress on stderr even when it is not a terminal\n"
-    "  --canonical         write the games in PGN export format, not the input's exact bytes\n" CLI_ENGINE_HELP
+    "  --canonical         write the games in PGN export format, not the input's exact bytes\n" CLI_DECODE_LIMITS_HELP
+        CLI_ENGINE_HELP
     "Without --engine, the installed profile of the archive's engine is used (and named).\n"
     "The engine must give the same fingerprint as the one that made the archive.\n";
 
@@ -414,6 +438,7 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
         {"canonical", no_argument, NULL, 'C'},
         {"progress", no_argument, NULL, 'p'},     {"game", required_argument, NULL, 'g'},
         {"tag", required_argument, NULL, 't'},
+        {"max-block-moves", required_argument, NULL, 'M'}, {"max-block-mb", required_argument, NULL, 'B'},
         {"help", no_argument, NULL, 'h'},         CLI_ENGINE_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -444,6 +469,17 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
                 goto usage;
             *canonical = true;
             break;
+        case 'M':
+        case 'B': {
+            long v;
+            if (cli_parse_long(c == 'M' ? "--max-block-moves" : "--max-block-mb", optarg, 1, 1L << 40, &v))
+                goto usage;
+            if (c == 'M')
+                decode_limits.block_nodes = (uint64_t)v;
+            else
+                decode_limits.block_struct_bytes = (uint64_t)v << 20;
+            break;
+        }
         case 'g':
             if (!game || cli_parse_long("--game", optarg, 1, 1L << 40, game))
                 goto usage;
@@ -511,7 +547,7 @@ done:
 
 static const char verify_usage[] =
     "usage: ucizip verify ARCHIVE [options]\n"
-    "Decodes every game and checks it against its stored checksum.\n" CLI_ENGINE_HELP;
+    "Decodes every game and checks it against its stored checksum.\n" CLI_DECODE_LIMITS_HELP CLI_ENGINE_HELP;
 
 int cmd_verify(int argc, char **argv)
 {
@@ -542,7 +578,7 @@ static const char extract_usage[] =
     "Decodes game N (1-based) alone, without decoding the games before it; or every game\n"
     "whose tags meet the --tag conditions (see 'ucizip list --help'), decoding only those:\n"
     "the others' tags are read, their moves never. A game is written as its exact bytes,\n"
-    "or in export format with --canonical.\n" CLI_ENGINE_HELP;
+    "or in export format with --canonical.\n" CLI_DECODE_LIMITS_HELP CLI_ENGINE_HELP;
 
 /* Writes a decoded game: its exact bytes, or its export-format text. */
 static uz_result write_game_out(FILE *out, const uz_game *game, bool canonical)
@@ -600,7 +636,7 @@ static int extract_matching(const char *name, const uz_tag_filter *filter, const
         cli_error("%s: not a ucizip archive", name);
         return CLI_EXIT_FAIL;
     }
-    extract_state st = {.eo = eo, .canonical = canonical};
+    extract_state st = {.eo = eo, .canonical = canonical, .md = {.limits = decode_limits}};
     cli_output out;
     if (cli_output_open(&out, out_path, force) != 0)
         return CLI_EXIT_FAIL;
@@ -651,7 +687,7 @@ int cmd_extract(int argc, char **argv)
     int status = CLI_EXIT_FAIL;
     uz_archive_header header;
     uz_archive_block block = {0};
-    uz_member_decoder md = {0};
+    uz_member_decoder md = {.limits = decode_limits};
     uz_engine_settings base_settings;
     uz_game game;
     uz_game_init(&game);
@@ -787,10 +823,17 @@ int cmd_info(int argc, char **argv)
                    (unsigned long long)m_moves, (unsigned long long)m_move_bytes, (unsigned long long)m_struct,
                    (unsigned long long)(uz_archive_reader_offset(reader) - start + 16), bpm);
         } else {
-            printf("member %llu: %s\n  engine: %s (fingerprint %s)\n  model: %s, coder: %s\n"
+            /* Header strings come from the archive: escaped, never sent raw to a terminal. */
+            printf("member %llu: ", (unsigned long long)members + 1);
+            cli_put_escaped(stdout, header.created_by);
+            printf("\n  engine: ");
+            cli_put_escaped(stdout, header.settings_text);
+            printf(" (fingerprint ");
+            cli_put_escaped(stdout, header.fingerprint);
+            printf(")\n  model: %s, coder: %s\n"
                    "  games: %llu, moves: %llu\n  move streams: %llu bytes (%.3f bits/move), "
                    "tags/comments/structure: %llu bytes\n",
-                   (unsigned long long)members + 1, header.created_by, header.settings_text, header.fingerprint, mtext,
+                   mtext,
                    cli_coder_name((uz_coder_kind)header.coder), (unsigned long long)m_games,
                    (unsigned long long)m_moves, (unsigned long long)m_move_bytes, bpm, (unsigned long long)m_struct);
             if (header.chess960_fingerprint[0])

@@ -1,7 +1,9 @@
 /* ucizip: command-line entry point; dispatches to the subcommands. */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_util.h"
@@ -50,8 +52,24 @@ static const struct command commands[] = {
     {"ratings", cmd_ratings},
 };
 
+/* A descriptor 0-2 closed by whoever started us would be reused by the next open
+ * (an output file, an engine pipe: libuv aborts on those) and then receive our messages
+ * or progress lines: point each closed one at /dev/null before anything opens a file. */
+static void guard_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) == -1) {
+            int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+            if (n >= 0 && n != fd) { /* open takes the lowest free number, so n == fd */
+                dup2(n, fd);
+                close(n);
+            }
+        }
+}
+
 int main(int argc, char **argv)
 {
+    guard_std_fds();
     /* Engine pipes are socket pairs: a write to an engine that died must give an
      * error, not kill us with SIGPIPE. */
     signal(SIGPIPE, SIG_IGN);

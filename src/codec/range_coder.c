@@ -4,6 +4,10 @@
 
 /* After normalisation range >= RC_TOP, so range / total >= 2^8 for total <= 2^16. */
 #define RC_TOP ((uint32_t)1 << 24)
+/* Trailing zero bytes the encoder may leave out (at most the 4 bytes of its flush value),
+ * and so the most a decoder reads past the end of a stream: a short stream cannot make
+ * the decoder run on through zeros. */
+#define RC_TAIL 4
 
 void uz__range_enc_init(uz__range_enc *rc)
 {
@@ -70,12 +74,12 @@ static uint32_t flush_delta(uint32_t low, uint32_t range)
 uz_result uz__range_enc_flush(uz__range_enc *rc, uz__byte_buf *out)
 {
     uz_result res = UZ_OK;
-    /* Any value in [low, low + range) identifies the stream, and the decoder reads zeros
-     * past the end: trailing zero bytes need not be stored. */
+    /* Any value in [low, low + range) identifies the stream, and the decoder reads up to
+     * RC_TAIL zeros past the end: that many trailing zero bytes need not be stored. */
     rc->low += flush_delta((uint32_t)rc->low, rc->range);
     for (int i = 0; i < 5 && res == UZ_OK; i++)
         res = shift_low(rc, out);
-    while (res == UZ_OK && out->size > 0 && out->data[out->size - 1] == 0)
+    for (int i = 0; res == UZ_OK && i < RC_TAIL && out->size > 0 && out->data[out->size - 1] == 0; i++)
         out->size--;
     return res;
 }
@@ -124,18 +128,21 @@ uz_result uz__range_dec_get(uz_decoder *d, const uint32_t *freq, int n, uint32_t
         d->code = (d->code << 8) | next_byte(d);
         d->range <<= 8;
     }
+    if (d->pos > d->size && d->pos - d->size > RC_TAIL) /* past what the encoder can leave out */
+        return UZ_ERR_CORRUPT;
     *symbol = s;
     return UZ_OK;
 }
 
 uz_result uz__range_dec_finish(const uz_decoder *d)
 {
-    /* The encoder drops trailing zero bytes, and the last 4 bytes read must be its flush
+    /* The encoder drops up to RC_TAIL trailing zero bytes, and the last 4 bytes read must be its flush
      * value low + flush_delta, where low = window - code (mod 2^32). Passing means the data
      * is byte for byte the encoding of the symbols decoded. */
-    if (d->size > 0 && d->data[d->size - 1] == 0)
+    if (d->pos < d->size || d->pos - d->size > RC_TAIL || d->code >= d->range)
         return UZ_ERR_CORRUPT;
-    if (d->pos < d->size || d->code >= d->range)
+    /* Fewer than RC_TAIL bytes left out: the encoder stopped at a nonzero byte. */
+    if (d->pos - d->size < RC_TAIL && d->size > 0 && d->data[d->size - 1] == 0)
         return UZ_ERR_CORRUPT;
     uint32_t low = d->window - d->code;
     return d->code == flush_delta(low, d->range) ? UZ_OK : UZ_ERR_CORRUPT;

@@ -422,6 +422,7 @@ uz_result uz_engine_profile_for_archive(uz_engine_settings *s, const char *engin
     return UZ_OK;
 }
 
+#if defined(UZ_ENGINES_DIR_INSTALLED) && defined(UZ_ENGINES_DIR_BUILTIN)
 /* Whether the running program is the one built in this build tree. */
 static bool running_from_build_tree(void)
 {
@@ -435,6 +436,7 @@ static bool running_from_build_tree(void)
     return false;
 #endif
 }
+#endif
 
 size_t uz_engine_default_dirs(const char **out, size_t cap)
 {

@@ -69,6 +69,103 @@ static uint64_t count_moves(const uz_line *line)
     return n;
 }
 
+/* An upper bound of the structure-stream bytes of a line (doc/format.md: every varint
+ * there takes at most 4 bytes, since counts and lengths are within limits.h). */
+static uint64_t line_struct_bound(const uz_line *line)
+{
+    uint64_t b = 16;
+    for (size_t i = 0; i < line->n_pre_comments; i++)
+        b += 4 + strlen(line->pre_comments[i]);
+    for (size_t i = 0; i < line->n_nodes; i++) {
+        const uz_node *nd = &line->nodes[i];
+        b += 16 + 2 * (uint64_t)nd->n_nags;
+        for (size_t k = 0; k < nd->n_comments; k++)
+            b += 4 + strlen(nd->comments[k]);
+        for (size_t v = 0; v < nd->n_variations; v++)
+            b += line_struct_bound(&nd->variations[v]);
+    }
+    return b;
+}
+
+static uint64_t game_struct_bound(const uz_game *g)
+{
+    uint64_t b = 128 + UZ_FEN_MAX + (g->raw ? g->raw_len : 0) + line_struct_bound(&g->main);
+    for (size_t i = 0; i < g->n_tags; i++)
+        b += 12 + strlen(g->tags[i].name) + strlen(g->tags[i].value);
+    for (size_t i = 0; i < g->n_trailing_comments; i++)
+        b += 4 + strlen(g->trailing_comments[i]);
+    return b;
+}
+
+size_t uz_block_fit(const uz_game *games, size_t n)
+{
+    uint64_t nodes = 0, bytes = 0, tags = 0; /* tags bound the distinct names, a list */
+    size_t k = 0;
+    for (; k < n; k++) {
+        nodes += count_moves(&games[k].main);
+        bytes += game_struct_bound(&games[k]);
+        tags += games[k].n_tags;
+        if (k > 0 && (nodes > UZ_LIMIT_BLOCK_NODES || bytes > UZ_LIMIT_BLOCK_STRUCT || tags > UZ_LIMIT_LIST))
+            break;
+    }
+    return k;
+}
+
+/* The game of a block that a limit refuses (each written alone), for the message. */
+static void report_limit(const uz_game *games, size_t n, uz_diag *diag)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        uz_buf b = {0};
+        size_t len = 0;
+        uint32_t crc = 0;
+        uz_result r = uz_block_struct_write(&b, &games[i], 1, &len, &crc, NULL);
+        bool over = r == UZ_ERR_LIMIT || b.size > UZ_LIMIT_BLOCK_STRUCT;
+        uz_buf_free(&b);
+        if (over) {
+            bad = i;
+            break;
+        }
+    }
+    uz_diag_set(diag, UZ_ERR_LIMIT, games[bad].first_line, 0,
+                "game %ld is too large for an archive: a text over %zu bytes, a list over %zu entries, more "
+                "than %zu moves or variations nested deeper than %d (limits)",
+                games[bad].number, UZ_LIMIT_TEXT, UZ_LIMIT_LIST, UZ_LIMIT_GAME_NODES, UZ_LIMIT_DEPTH);
+    diag->game = games[bad].number;
+}
+
+/* Parses back a structure stream just written: compress never writes what decompress
+ * would refuse. Cheap next to scoring the moves. */
+static uz_result check_structure(const uz_buf *structure, size_t n, const size_t *lens, const uint32_t *crcs,
+                                 uz_diag *diag)
+{
+    uz_game *back = calloc(n ? n : 1, sizeof *back);
+    size_t *lens2 = calloc(n ? n : 1, sizeof *lens2);
+    uint32_t *crcs2 = calloc(n ? n : 1, sizeof *crcs2);
+    const uint8_t **recs = calloc(n ? n : 1, sizeof *recs);
+    size_t *rec_lens = calloc(n ? n : 1, sizeof *rec_lens);
+    uz_result r = UZ_ERR_NOMEM;
+    if (back && lens2 && crcs2 && recs && rec_lens) {
+        for (size_t i = 0; i < n; i++)
+            uz_game_init(&back[i]);
+        r = uz_block_struct_read(structure->data, structure->size, back, n, lens2, crcs2, recs, rec_lens, diag);
+        if (r == UZ_OK && (memcmp(lens, lens2, n * sizeof *lens) != 0 || memcmp(crcs, crcs2, n * sizeof *crcs) != 0))
+            r = UZ_ERR_CORRUPT;
+        if (r != UZ_OK && r != UZ_ERR_NOMEM)
+            uz_diag_set(diag, r, 0, 0, "internal error: the structure stream written does not read back; nothing written");
+        for (size_t i = 0; i < n; i++)
+            uz_game_clear(&back[i]);
+    }
+    if (r == UZ_ERR_NOMEM)
+        uz_diag_set(diag, r, 0, 0, "out of memory");
+    free(back);
+    free(lens2);
+    free(crcs2);
+    free(recs);
+    free(rec_lens);
+    return r;
+}
+
 uz_result uz_block_encode(uz_pool *pool, uz_pool *pool960, const uz_model *model, uz_encoder *enc, uz_game *games,
                           size_t n, uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uint64_t *text_digest,
                           uz_diag *diag)
@@ -98,7 +195,24 @@ uz_result uz_block_encode(uz_pool *pool, uz_pool *pool960, const uz_model *model
             goto out;
         *n_moves += count_moves(&games[i].main);
     }
+    if (*n_moves > UZ_LIMIT_BLOCK_NODES) { /* the caller did not split with uz_block_fit */
+        r = UZ_ERR_LIMIT;
+        uz_diag_set(diag, r, 0, 0, "a block of more than %llu moves (limit)", (unsigned long long)UZ_LIMIT_BLOCK_NODES);
+        goto out_reported;
+    }
+    size_t before = structure->size;
     r = uz_block_struct_write(structure, games, n, lens, crcs, &texts);
+    if (r == UZ_OK && structure->size - before > UZ_LIMIT_BLOCK_STRUCT)
+        r = UZ_ERR_LIMIT;
+    if (r == UZ_ERR_LIMIT) {
+        report_limit(games, n, diag);
+        goto out_reported;
+    }
+    if (r == UZ_OK) {
+        uz_buf written = {structure->data + before, structure->size - before, 0};
+        if ((r = check_structure(&written, n, lens, crcs, diag)) != UZ_OK)
+            goto out_reported;
+    }
 out:
     if (r != UZ_OK)
         uz_diag_set(diag, r, 0, 0, "%s while coding games", uz_result_str(r));
@@ -200,6 +314,8 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
         md->pool960 = NULL;
         copy_string(md->chess960_fingerprint, sizeof md->chess960_fingerprint, h->chess960_fingerprint);
     }
+    if (md->scores)
+        return UZ_OK;
     if (md->pool && strcmp(md->settings, h->engine_settings) == 0 && strcmp(md->fingerprint, h->fingerprint) == 0)
         return UZ_OK;
     uz_pool_destroy(md->pool);
@@ -298,6 +414,17 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
     }
     if (n > block->structure.size / 5) /* a game's record takes at least 5 bytes */
         return corrupt_game(diag, block, game_base + 1, "more games than the structure stream can hold");
+    /* The block's claimed move count bounds what the structure may allocate (and the
+     * engine searches); checked against the decoder's limit before anything else. */
+    uz_decode_limits lim = uz_decode_limits_or_default(&md->limits);
+    if (block->n_moves > lim.block_nodes) {
+        uz_diag_set(diag, UZ_ERR_LIMIT, 0, 0,
+                    "block at byte %llu holds %llu moves, more than the decoder's limit of %llu; nothing decoded",
+                    (unsigned long long)block->offset, (unsigned long long)block->n_moves,
+                    (unsigned long long)lim.block_nodes);
+        return UZ_ERR_LIMIT;
+    }
+    lim.block_nodes = block->n_moves;
     uz_result r = UZ_ERR_NOMEM;
     uz_game *all = calloc(n, sizeof *all);
     const uint8_t **streams = calloc(n, sizeof *streams);
@@ -313,10 +440,14 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
     }
     for (size_t i = 0; i < n; i++)
         uz_game_init(&all[i]);
-    r = uz_block_struct_read(block->structure.data, block->structure.size, all, n, sizes, crcs, text_recs, text_lens,
-                             diag);
+    r = uz_block_struct_read_limited(block->structure.data, block->structure.size, all, n, sizes, crcs, text_recs,
+                                     text_lens, &lim, diag);
     if (r == UZ_ERR_NOMEM)
         goto out;
+    if (r == UZ_ERR_LIMIT) {
+        r = corrupt_game(diag, block, game_base + 1, "more moves than the block header says");
+        goto out;
+    }
     if (r != UZ_OK) {
         r = corrupt_game(diag, block, game_base + 1, "malformed structure stream");
         goto out;
@@ -340,15 +471,16 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
         games[i] = all[first + i];
         uz_game_init(&all[first + i]);
     }
-    /* Runs of standard and of Chess960 games, each with its engine. */
+    /* Runs of standard and of Chess960 games, each with its engine (or the scores given). */
     for (size_t i = 0, end; i < count; i = end) {
         bool chess960 = games[i].start.chess960;
         for (end = i + 1; end < count && (games[end].start.chess960 != 0) == chess960; end++)
             ;
-        if (chess960 && (r = chess960_pool(md, block, game_base + first + i + 1, diag)) != UZ_OK)
+        if (!md->scores && chess960 && (r = chess960_pool(md, block, game_base + first + i + 1, diag)) != UZ_OK)
             goto out;
-        if ((r = uz_decode_games(chess960 ? md->pool960 : md->pool, &md->model, md->coder, games + i,
-                                 streams + first + i, sizes + first + i, end - i, results + i, diag)) != UZ_OK)
+        uz_score_source pool_src = uz_pool_score_source(chess960 ? md->pool960 : md->pool);
+        if ((r = uz_decode_games_from(md->scores ? md->scores : &pool_src, &md->model, md->coder, games + i,
+                                      streams + first + i, sizes + first + i, end - i, results + i, diag)) != UZ_OK)
             goto out;
     }
     /* Each game's exact bytes: its tree rendered with its layout, then patched. */
@@ -432,6 +564,7 @@ uz_result uz_archive_decode(FILE *in, const char *name, FILE *out, bool canonica
         uz_diag_set(diag, r, 0, 0, "out of memory");
         return r;
     }
+    uz_archive_reader_set_limits(reader, &md->limits);
     while ((r = uz_archive_read_header(reader, &header, diag)) == UZ_OK) {
         if ((r = uz_member_decoder_open(md, &header, base, workers, diag)) != UZ_OK)
             goto out;

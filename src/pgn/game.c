@@ -77,6 +77,8 @@ char *uz__strndup(const char *s, size_t len)
 
 static uz_result add_string(char ***array, size_t *n, const char *text, size_t len)
 {
+    if (*n >= UZ_LIMIT_LIST || len > UZ_LIMIT_TEXT)
+        return UZ_ERR_LIMIT;
     if (uz__grow((void **)array, *n, sizeof **array) != UZ_OK)
         return UZ_ERR_NOMEM;
     char *s = uz__strndup(text, len);
@@ -105,6 +107,8 @@ uz_result uz_game_add_tag(uz_game *game, const char *name, const char *value)
 {
     uz_result rc = UZ_ERR_NOMEM;
     char *n = NULL, *v = NULL;
+    if (game->n_tags >= UZ_LIMIT_LIST || strlen(name) > UZ_LIMIT_TEXT || strlen(value) > UZ_LIMIT_TEXT)
+        return UZ_ERR_LIMIT;
     if (uz__grow((void **)&game->tags, game->n_tags, sizeof *game->tags) != UZ_OK)
         goto fail;
     n = uz__strndup(name, strlen(name));
@@ -131,15 +135,19 @@ uz_node *uz_line_add_move(uz_line *line, uz_move move)
     return node;
 }
 
-/* Appends kind to node->order (which has one byte per annotation, plus a terminator). */
+/* Records in node->order (one byte per annotation, plus a terminator) the kind of the
+ * annotation just added. Without memory the order is dropped (NULL: the export order). */
 static uz_result order_add(uz_node *node, char kind)
 {
-    size_t n = node->n_nags + node->n_comments + node->n_variations;
-    char *o = realloc(node->order, n + 2);
-    if (!o)
+    size_t n = node->n_nags + node->n_comments + node->n_variations; /* the new one counted */
+    char *o = n == 1 || node->order ? realloc(node->order, n + 1) : NULL;
+    if (!o) {
+        free(node->order);
+        node->order = NULL;
         return UZ_ERR_NOMEM;
-    o[n] = kind;
-    o[n + 1] = 0;
+    }
+    o[n - 1] = kind;
+    o[n] = 0;
     node->order = o;
     return UZ_OK;
 }
@@ -174,30 +182,33 @@ uz_result uz_node_set_order(uz_node *node, const char *order, size_t len)
 
 uz_line *uz_node_add_variation(uz_node *node)
 {
-    if (order_add(node, 'v') != UZ_OK)
+    if (node->n_variations >= UZ_LIMIT_LIST)
         return NULL;
     if (uz__grow((void **)&node->variations, node->n_variations, sizeof *node->variations) != UZ_OK)
         return NULL;
     uz_line *line = &node->variations[node->n_variations++];
+    if (order_add(node, 'v') != UZ_OK) {
+        node->n_variations--;
+        return NULL;
+    }
     memset(line, 0, sizeof *line);
     return line;
 }
 
 uz_result uz_node_add_nag(uz_node *node, uint8_t nag)
 {
-    if (order_add(node, 'n') != UZ_OK)
-        return UZ_ERR_NOMEM;
+    if (node->n_nags >= UZ_LIMIT_LIST)
+        return UZ_ERR_LIMIT;
     if (uz__grow((void **)&node->nags, node->n_nags, sizeof *node->nags) != UZ_OK)
         return UZ_ERR_NOMEM;
     node->nags[node->n_nags++] = nag;
-    return UZ_OK;
+    return order_add(node, 'n');
 }
 
 uz_result uz_node_add_comment(uz_node *node, const char *text, size_t len)
 {
-    if (order_add(node, 'c') != UZ_OK)
-        return UZ_ERR_NOMEM;
-    return add_string(&node->comments, &node->n_comments, text, len);
+    uz_result r = add_string(&node->comments, &node->n_comments, text, len);
+    return r == UZ_OK ? order_add(node, 'c') : r;
 }
 
 uz_result uz_line_add_pre_comment(uz_line *line, const char *text, size_t len)

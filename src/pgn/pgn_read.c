@@ -272,6 +272,7 @@ static bool variant_supported(const char *v)
 static uz_result read_tags(uz_pgn_reader *r, uz_game *game)
 {
     uz__token t;
+    uz_result rc;
     char name[UZ__SYMBOL_MAX + 1];
     for (;;) {
         next(r, &t, false);
@@ -298,8 +299,10 @@ static uz_result read_tags(uz_pgn_reader *r, uz_game *game)
             r->fen_line = t.line;
             r->fen_col = t.column;
         }
-        if (uz_game_add_tag(game, name, t.text) != UZ_OK)
-            return fail(r, UZ_ERR_NOMEM, t.line, t.column, "out of memory");
+        if ((rc = uz_game_add_tag(game, name, t.text)) != UZ_OK)
+            return rc == UZ_ERR_LIMIT ? fail(r, rc, t.line, t.column, "more than %zu tags, or a tag longer than %zu bytes (limit)",
+                                             UZ_LIMIT_LIST, UZ_LIMIT_TEXT)
+                                      : fail(r, UZ_ERR_NOMEM, t.line, t.column, "out of memory");
         /* A NUL byte in the value was dropped by the lexer, so strlen equals t.len. */
         next(r, &t, false);
         if (t.type == UZ__TOK_ERROR)
@@ -411,6 +414,9 @@ static uz_result add_comment(uz_pgn_reader *r, uz_line *line, const uz__token *t
 {
     uz_result rc = line->n_nodes ? uz_node_add_comment(&line->nodes[line->n_nodes - 1], t->text, t->len)
                                  : uz_line_add_pre_comment(line, t->text, t->len);
+    if (rc == UZ_ERR_LIMIT)
+        return fail(r, rc, t->line, t->column, "comment longer than %zu bytes, or more than %zu comments in one place (limit)",
+                    UZ_LIMIT_TEXT, UZ_LIMIT_LIST);
     return rc == UZ_OK ? UZ_OK : fail(r, UZ_ERR_NOMEM, t->line, t->column, "out of memory");
 }
 
@@ -452,8 +458,9 @@ static uz_result read_line(uz_pgn_reader *r, uz_line *line, const uz_position *s
         case UZ__TOK_NAG:
             if (line->n_nodes == 0)
                 return fail(r, UZ_ERR_SYNTAX, t.line, t.column, "expected a move before NAG $%d", t.nag);
-            if (uz_node_add_nag(&line->nodes[line->n_nodes - 1], (uint8_t)t.nag) != UZ_OK)
-                return fail(r, UZ_ERR_NOMEM, t.line, t.column, "out of memory");
+            if ((rc = uz_node_add_nag(&line->nodes[line->n_nodes - 1], (uint8_t)t.nag)) != UZ_OK)
+                return rc == UZ_ERR_LIMIT ? fail(r, rc, t.line, t.column, "more than %zu NAGs on one move (limit)", UZ_LIMIT_LIST)
+                                          : fail(r, UZ_ERR_NOMEM, t.line, t.column, "out of memory");
             break;
         case UZ__TOK_LPAREN: {
             if (line->n_nodes == 0)
@@ -461,6 +468,8 @@ static uz_result read_line(uz_pgn_reader *r, uz_line *line, const uz_position *s
             if (depth + 1 > r->limits.max_depth)
                 return fail(r, UZ_ERR_LIMIT, t.line, t.column, "variations nested deeper than %d (limit)",
                             r->limits.max_depth);
+            if (line->nodes[line->n_nodes - 1].n_variations >= UZ_LIMIT_LIST)
+                return fail(r, UZ_ERR_LIMIT, t.line, t.column, "more than %zu variations of one move (limit)", UZ_LIMIT_LIST);
             uz_line *var = uz_node_add_variation(&line->nodes[line->n_nodes - 1]);
             if (!var)
                 return fail(r, UZ_ERR_NOMEM, t.line, t.column, "out of memory");

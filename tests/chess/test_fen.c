@@ -133,5 +133,17 @@ int main(void)
     fails("4k3/8/8/8/8/8/8/4K3 w - - 65536 1", UZ_ERR_SYNTAX, "65536", 0);
     fails("4k3/8/8/8/8/8/8/4K3 w - - 0 99999", UZ_ERR_SYNTAX, "99999", 0);
 
+    /* Material no game can reach: these overflowed a 256-move list before. */
+    fails("QQQQQQnk/Q4Qpp/Q5QQ/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1", UZ_ERR_SYNTAX, "QQQ", 0);
+    fails("4k3/8/8/8/8/8/QQQ5/QQQQKQQQ w - - 0 1", UZ_ERR_SYNTAX, "4k3", 0);    /* 10 queens */
+    fails("4k3/pppppppp/p7/8/8/8/8/4K3 b - - 0 1", UZ_ERR_SYNTAX, "4k3", 0);   /* 9 pawns */
+    fails("4k3/8/8/8/8/PP6/PPPPPPPP/RNBQKBNR w - - 0 1", UZ_ERR_SYNTAX, "4k3", 0); /* 17 pieces */
+    /* The record position (218 legal moves: 9 queens after 8 promotions) is accepted. */
+    uz_position rec;
+    uz_move moves[UZ_MAX_MOVES];
+    CHECK(uz_position_from_fen(&rec, "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1", NULL) == UZ_OK &&
+              uz_generate_legal(&rec, moves) == 218,
+          "the 218-move record position");
+
     return test_finish();
 }

@@ -252,6 +252,49 @@ static void test_near_certain(void)
     uz_encoder_destroy(e);
 }
 
+/* A truncated stream fails within RC_TAIL bytes of its end instead of decoding zeros
+ * for ever; and a run of zero bytes the encoder writes is kept, not left to the decoder. */
+static void test_no_reading_past_end(void)
+{
+    uz_encoder *e = NULL;
+    const uint8_t *data;
+    size_t size;
+    uz_decoder d;
+    int s = -1;
+    uint32_t flat[256];
+    for (int i = 0; i < 256; i++)
+        flat[i] = 256;
+    uz_encoder_create(&e, UZ_CODER_RANGE);
+    for (int i = 0; i < 1000; i++)
+        uz_encoder_put(e, flat, 256, 65536, 1 + i % 255);
+    uz_encoder_finish(e, &data, &size);
+    CHECKF(size >= 1000, "size %zu", size);
+    uz_decoder_init(&d, UZ_CODER_RANGE, data, 10);
+    int decoded = 0;
+    while (decoded < 1000 && uz_decoder_get(&d, flat, 256, 65536, &s) == UZ_OK)
+        decoded++;
+    CHECKF(decoded <= 10 + 4, "%d symbols decoded from 10 bytes", decoded);
+
+    /* Symbol 0 of a flat alphabet writes a zero byte each: 1000 of them stay in the stream
+     * (all but the last 4), and the stream still decodes exactly. */
+    uz_encoder_reset(e);
+    for (int i = 0; i < 1000; i++)
+        uz_encoder_put(e, flat, 256, 65536, 0);
+    uz_encoder_finish(e, &data, &size);
+    CHECKF(size >= 996, "size %zu", size);
+    uz_decoder_init(&d, UZ_CODER_RANGE, data, size);
+    bool ok = true;
+    for (int i = 0; i < 1000; i++)
+        ok = ok && uz_decoder_get(&d, flat, 256, 65536, &s) == UZ_OK && s == 0;
+    CHECK(ok && uz_decoder_finish(&d) == UZ_OK);
+    uz_decoder_init(&d, UZ_CODER_RANGE, data, 0);
+    decoded = 0;
+    while (decoded < 1000 && uz_decoder_get(&d, flat, 256, 65536, &s) == UZ_OK)
+        decoded++;
+    CHECKF(decoded <= 4, "%d symbols decoded from an empty stream", decoded);
+    uz_encoder_destroy(e);
+}
+
 static void test_small_streams(void)
 {
     uz_encoder *e = NULL;
@@ -366,6 +409,7 @@ int main(void)
     test_round_trip();
     test_near_certain();
     test_small_streams();
+    test_no_reading_past_end();
     test_args();
     return test_summary();
 }

@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""Hostile and oversized input, end to end with the real Stockfish: oversized games
+(generated here, never committed) are refused with a clear error and no output, or
+compressed into an archive that decodes; crafted archives (a node bomb, a huge size
+field, escape sequences in the header) are refused quickly with bounded memory or
+printed escaped; closed standard descriptors; temporaries left by a killed run."""
+import lzma
+import os
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+UCIZIP = sys.argv[1]
+SRC = os.environ["UZ_SRC_ROOT"]
+SAMPLE = os.path.join(SRC, "tests", "data", "sample.pgn")
+FAST = ["--depth", "1", "--workers", "1"]
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what, file=sys.stderr)
+
+
+def run(*args, input=None, **kw):
+    return subprocess.run([UCIZIP, *args], input=input, capture_output=True, **kw)
+
+
+# Runs a command in a child of its own and reports that child's peak memory and CPU time
+# (the machine may be loaded: CPU time, not wall time, is what a run costs).
+MEASURE = """
+import resource, subprocess, sys
+p = subprocess.run(sys.argv[1:], capture_output=True)
+sys.stdout.buffer.write(p.stdout)
+sys.stderr.buffer.write(p.stderr)
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+sys.stderr.write("\\nMEASURED %d %.3f\\n" % (u.ru_maxrss, u.ru_utime + u.ru_stime))
+sys.exit(p.returncode)
+"""
+
+
+def measured(*args):
+    """(completed process with the measurement cut from stderr, peak MB, CPU seconds)."""
+    p = subprocess.run([sys.executable, "-c", MEASURE, UCIZIP, *args], capture_output=True)
+    head, _, tail = p.stderr.rpartition(b"\nMEASURED ")
+    rss, cpu = tail.split()
+    p.stderr = head
+    return p, int(rss) / 1024, float(cpu)
+
+
+# ---- archives taken apart and put back together (doc/format.md) ----
+
+def varint(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def read_varint(data, pos):
+    v = shift = 0
+    while True:
+        b = data[pos]
+        pos += 1
+        v |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            return v, pos
+
+
+def header_of(archive):
+    """The member header (bytes) and its body fields {key: value}."""
+    hlen = struct.unpack_from("<I", archive, 12)[0]
+    body = archive[16:16 + hlen]
+    fields, pos = {}, 0
+    while pos < len(body):
+        k, pos = read_varint(body, pos)
+        n, pos = read_varint(body, pos)
+        fields[k] = body[pos:pos + n]
+        pos += n
+    return archive[:16 + hlen + 4], fields
+
+
+def make_header(fields):
+    body = b"".join(varint(k) + varint(len(v)) + v for k, v in sorted(fields.items()))
+    return b"\x89UCZ\r\n\x1a\n" + struct.pack("<HHI", 1, 0, len(body)) + body + struct.pack("<I", zlib.crc32(body))
+
+
+def make_member(header, blocks):
+    """blocks: (n_games, n_moves, raw_size, structure stored as LZMA2, moves)."""
+    out = bytearray(header)
+    index = []
+    for n_games, n_moves, raw_size, stored, moves in blocks:
+        index.append((len(out), n_games, n_moves))
+        head = varint(n_games) + varint(n_moves) + varint(2) + varint(raw_size) + varint(len(stored)) + varint(len(moves))
+        out += b"UCZB" + head + struct.pack("<I", zlib.crc32(head + stored + moves)) + stored + moves
+    index_offset = len(out)
+    body = varint(len(index)) + b"".join(varint(o) + varint(g) + varint(m) for o, g, m in index)
+    out += b"UCZI" + body + struct.pack("<I", zlib.crc32(body))
+    footer = b"UCZF" + struct.pack("<QQQ", index_offset, len(out) + 32, sum(g for _, g, _ in index))
+    out += footer + struct.pack("<I", zlib.crc32(footer))
+    return bytes(out)
+
+
+def lzma2(raw):
+    return lzma.compress(raw, format=lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA2, "dict_size": 1 << 20}])
+
+
+def structure(records, names=b"", values=b"", comments=b""):
+    names = names or varint(0)
+    return varint(len(names)) + varint(len(records)) + varint(len(values)) + varint(len(comments)) + names + records + values + comments
+
+
+def bomb_record(nodes):
+    # moves_len 0, crc 0, no tags, flags 0 (startpos, result *), a main line of `nodes`
+    # plain moves, no comments.
+    return varint(0) + b"\0\0\0\0" + varint(0) + varint(0) + varint(0) + varint(nodes) + varint(0) + varint(0)
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="ucizip-hostile-")
+
+    def path(name):
+        return os.path.join(tmp, name)
+
+    # A real archive: its header (engine fingerprint) is reused by the crafted ones.
+    base = path("base.ucz")
+    p = run("compress", *FAST, SAMPLE, "-o", base)
+    check(p.returncode == 0, "compress the sample: %s" % p.stderr.decode(errors="replace"))
+    header, fields = header_of(open(base, "rb").read())
+
+    # ---- oversized games: refused with a clear error and nothing written, or decodable ----
+    big = {
+        "comment20mb": b'[Event "x"]\n\n1. e4 {' + b"a" * (20 << 20) + b"} e5 *\n",
+        "nags1.1m": b'[Event "x"]\n\n1. e4 ' + b"$1 " * 1_100_000 + b"*\n",
+        "comments1.1m": b'[Event "x"]\n\n1. e4 ' + b"{c} " * 1_100_000 + b"*\n",
+        "tags1.1m": b"".join(b'[T%d "v"]\n' % i for i in range(1_100_000)) + b"\n1. e4 *\n",
+        "chess960_18mb": b'[Variant "Chess960"]\n[FEN "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"]\n\n'
+                         b"9. g3 {" + b"b" * (18 << 20) + b"} *\n",
+    }
+    for name, data in big.items():  # (each refused or decodable; CPU and memory printed)
+        src, out = path(name + ".pgn"), path(name + ".ucz")
+        open(src, "wb").write(data)
+        p, mb, took = measured("compress", *FAST, src, "-o", out)
+        err = p.stderr.decode(errors="replace")
+        if p.returncode == 0:
+            d = run("decompress", out, "-o", "-")
+            check(d.returncode == 0, "%s: compressed, but the archive does not decode: %s" % (name, d.stderr[:300]))
+        else:
+            check(not os.path.exists(out), "%s: refused, yet %s was written" % (name, out))
+            check("limit" in err and ":" in err.splitlines()[0], "%s: a clear error naming the limit: %s" % (name, err[:300]))
+        print("%s: exit %d, %.1f s CPU, peak %.0f MB: %s" % (name, p.returncode, took, mb,
+                                                            err.splitlines()[0][:160] if err else ""))
+        os.remove(src)
+
+    # ---- 1,000,000 distinct tag names in one game: hashed, not searched one by one ----
+    src, out = path("names.pgn"), path("names.ucz")
+    open(src, "wb").write(b"".join(b'[N%d "%d"]\n' % (i, i) for i in range(1_000_000)) + b"\n1. e4 e5 *\n")
+    p, mb, cpu = measured("compress", *FAST, src, "-o", out)
+    check(p.returncode == 0, "1M distinct tag names compress: %s" % p.stderr[:300])
+    print("1,000,000 distinct tag names: compress %.1f s CPU, %.0f MB" % (cpu, mb))
+    check(cpu < 120, "1M distinct tag names took %.1f s of CPU" % cpu)
+    d = run("decompress", out, "-o", "-")
+    check(d.returncode == 0 and d.stdout.count(b"\n[N") == 999_999 and b'[N999999 "999999"]' in d.stdout,
+          "1M tag names come back")
+    os.remove(src)
+
+    # ---- the node bomb: 64 games claiming a million moves each ----
+    records = bomb_record(1_000_000) * 64
+    raw = structure(records)
+    for claimed, what in ((64_000_000, "the block header's count"), (0, "a block header that under-claims"),
+                          (1_000_000, "one game of a million moves within the limit")):
+        recs = records if claimed != 1_000_000 else bomb_record(1_000_000)
+        games = 64 if claimed != 1_000_000 else 1
+        raw = structure(recs)
+        arc = make_member(header, [(games, claimed, len(raw), lzma2(raw), b"")])
+        out = path("bomb.ucz")
+        open(out, "wb").write(arc)
+        p, mb, cpu = measured("decompress", out, "-o", "-")
+        err = p.stderr.decode(errors="replace")
+        check(p.returncode != 0 and p.stdout == b"", "node bomb (%s) refused: %s" % (what, err[:300]))
+        check(cpu < 10 and mb < 400, "node bomb (%s) refused in %.1f s of CPU, %.0f MB" % (what, cpu, mb))
+        print("node bomb, %s: %d-byte archive, exit %d, %.2f s CPU, peak %.0f MB: %s"
+              % (what, len(arc), p.returncode, cpu, mb, err.strip()[:200]))
+
+    # ---- a size field that would reserve a GiB, and one within the limit that lies ----
+    for raw_size in ((1 << 30) - 1, 100 << 20):
+        raw = structure(bomb_record(10))
+        arc = make_member(header, [(1, 10, raw_size, lzma2(raw), b"")])
+        out = path("size.ucz")
+        open(out, "wb").write(arc)
+        p, mb, cpu = measured("decompress", out, "-o", "-")
+        err = p.stderr.decode(errors="replace")
+        check(p.returncode != 0 and ("limit" in err or "corrupt" in err), "size field %d refused: %s" % (raw_size, err[:200]))
+        # (peaks include the engine's own ~140 MB: the engine starts before blocks are read)
+        check(mb < 400, "size field %d cost %.0f MB" % (raw_size, mb))
+        print("structure size field %d: exit %d, %.2f s CPU, peak %.0f MB: %s" % (raw_size, p.returncode, cpu, mb,
+                                                                                 err.strip()[:200]))
+
+    # ---- decoder limits are options: a lower one refuses a real archive up front ----
+    p = run("decompress", "--max-block-moves", "10", base, "-o", "-")
+    check(p.returncode != 0 and p.stdout == b"" and b"decoder's limit" in p.stderr,
+          "--max-block-moves refuses a larger block: %s" % p.stderr[:200])
+    check(run("verify", "--max-block-moves", "100000", base).returncode == 0, "a higher limit decodes it")
+
+    # ---- escape sequences in an archive header are printed escaped ----
+    f2 = dict(fields)
+    f2[65] = b"ucizip \x1b[2J\x1b]0;owned\x07 \xc2\x9b31m"
+    f2[64] = b"settings \x1b[31mred \xc2\x9b1m"
+    arc = open(base, "rb").read()
+    evil = make_header(f2) + arc[len(header):]
+    # The footer's member length covers the header: rebuild it.
+    member = bytearray(evil)
+    shift = len(evil) - len(arc)
+    index_offset, length, games = struct.unpack_from("<QQQ", arc, len(arc) - 28)
+    footer = b"UCZF" + struct.pack("<QQQ", index_offset + shift, length + shift, games)
+    member[-32:] = footer + struct.pack("<I", zlib.crc32(footer))
+    # Block offsets in the index are relative to the member start: shift them too.
+    ib = bytes(member[index_offset + shift + 4:-36])
+    n, pos = read_varint(ib, 0)
+    entries = []
+    for _ in range(n):
+        o, pos = read_varint(ib, pos)
+        g, pos = read_varint(ib, pos)
+        m, pos = read_varint(ib, pos)
+        entries.append((o + shift, g, m))
+    body = varint(n) + b"".join(varint(o) + varint(g) + varint(m) for o, g, m in entries)
+    member = bytes(member[:index_offset + shift]) + b"UCZI" + body + struct.pack("<I", zlib.crc32(body))
+    footer = b"UCZF" + struct.pack("<QQQ", index_offset + shift, len(member) + 32, games)
+    member += footer + struct.pack("<I", zlib.crc32(footer))
+    out = path("escape.ucz")
+    open(out, "wb").write(member)
+    p = run("info", out)
+    check(p.returncode == 0, "info on an archive with escapes in its header: %s" % p.stderr[:300])
+    check(b"\x1b" not in p.stdout and b"\x07" not in p.stdout and b"\xc2\x9b" not in p.stdout, "info prints no control characters")
+    check(b"\\x1b[2J" in p.stdout and b"\\x9b" in p.stdout, "info shows them escaped: %r" % p.stdout[:300])
+    p = run("info", "--json", out)
+    check(b"\x1b" not in p.stdout and b"\\u001b" in p.stdout and b"\\u009b" in p.stdout, "info --json escapes them")
+
+    # ---- closed standard descriptors ----
+    pgn_out = path("fd.pgn")
+    for fd, args in ((0, ["compress", *FAST, SAMPLE, "-o", path("fd0.ucz")]),
+                     (1, ["compress", *FAST, "--progress", SAMPLE, "-o", path("fd1.ucz")]),
+                     (2, ["compress", *FAST, "--progress", SAMPLE, "-o", path("fd2.ucz")]),
+                     (2, ["decompress", "--progress", base, "-o", pgn_out])):
+        p = subprocess.run([UCIZIP, *args], capture_output=False, stdin=None, stdout=subprocess.DEVNULL if fd != 1 else None,
+                           stderr=subprocess.DEVNULL if fd != 2 else None, preexec_fn=lambda fd=fd: os.close(fd))
+        check(p.returncode == 0, "%s with fd %d closed: exit %d" % (args[0], fd, p.returncode))
+    for name in ("fd0.ucz", "fd1.ucz", "fd2.ucz"):
+        d = run("decompress", path(name), "-o", "-")
+        check(d.returncode == 0 and d.stdout.count(b"[Event ") > 0, "%s decodes" % name)
+    check(open(pgn_out, "rb").read() == run("decompress", base, "-o", "-").stdout,
+          "decompress with stderr closed writes only the games (no progress line)")
+    p = subprocess.run([UCIZIP, "decompress", "-k", base, "-o", "-"], capture_output=False, stdout=subprocess.PIPE,
+                       preexec_fn=lambda: os.close(2))
+    check(b"ucizip:" not in p.stdout, "no message in the output with stderr closed")
+
+    # ---- a run killed with SIGKILL leaves a temporary that the next run removes ----
+    src = path("kill.pgn")
+    open(src, "wb").write(open(SAMPLE, "rb").read() * 20)
+    out = path("kill.ucz")
+    proc = subprocess.Popen([UCIZIP, "compress", "--depth", "6", src, "-o", out], stderr=subprocess.DEVNULL)
+    deadline = time.time() + 30
+    tmps = []
+    while time.time() < deadline and not tmps:
+        tmps = [n for n in os.listdir(tmp) if n.startswith("kill.ucz.") and n.endswith(".tmp")]
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    check(tmps and os.path.exists(path(tmps[0])), "the killed run left its temporary (%s)" % tmps)
+    p = run("compress", *FAST, SAMPLE, "-o", out)
+    left = [n for n in os.listdir(tmp) if n.startswith("kill.ucz.") and n.endswith(".tmp")]
+    check(p.returncode == 0 and not left, "the next run removed the stale temporary: %s" % left)
+    # A temporary of a live process is left alone.
+    live = path("kill.ucz.%d.tmp" % os.getpid())
+    open(live, "wb").write(b"x")
+    run("compress", *FAST, "-f", SAMPLE, "-o", out)
+    check(os.path.exists(live), "a live process's temporary is kept")
+
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
