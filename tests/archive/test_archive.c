@@ -57,9 +57,9 @@ static size_t read_games(const char *path, size_t max, game_list *l)
     return got;
 }
 
-/* Compresses games into a malloc'd archive. */
-static uz_result compress_games(uz_pool *pool, uz_game *games, size_t n, uz_coder_kind coder, uint8_t **data,
-                                size_t *size)
+/* Compresses games into a malloc'd archive; Chess960 games with pool960 (NULL: none). */
+static uz_result compress_games(uz_pool *pool, uz_pool *pool960, uz_game *games, size_t n, uz_coder_kind coder,
+                                uint8_t **data, size_t *size)
 {
     uz_model_params params = uz_model_default_params();
     uz_model model;
@@ -69,6 +69,8 @@ static uz_result compress_games(uz_pool *pool, uz_game *games, size_t n, uz_code
     FILE *mem = open_memstream((char **)data, size);
     uz_archive_header header;
     uz_header_fill(&header, pool, &params, coder, BLOCK);
+    if (pool960)
+        snprintf(header.chess960_fingerprint, sizeof header.chess960_fingerprint, "%s", uz_pool_fingerprint(pool960));
     uz_archive_writer *w = NULL;
     uz_diag d = {0};
     uz_result r = uz_archive_writer_open(&w, mem, &header, &d);
@@ -76,7 +78,7 @@ static uz_result compress_games(uz_pool *pool, uz_game *games, size_t n, uz_code
         size_t k = n - i < BLOCK ? n - i : BLOCK;
         uz_buf structure = {0}, moves = {0};
         uint64_t n_moves, digest;
-        r = uz_block_encode(pool, NULL, &model, enc, games + i, k, &structure, &moves, &n_moves, &digest, &d);
+        r = uz_block_encode(pool, pool960, &model, enc, games + i, k, &structure, &moves, &n_moves, &digest, &d);
         if (r == UZ_OK)
             r = uz_archive_write_block(w, k, n_moves, digest, &structure, moves.data, moves.size, &d);
         uz_buf_free(&structure);
@@ -158,7 +160,7 @@ static void test_corpus_round_trip(uz_pool *pool, uz_member_decoder *md, const u
     for (int coder = UZ_CODER_HUFFMAN; coder <= UZ_CODER_RANGE; coder++) {
         uint8_t *data = NULL;
         size_t size = 0;
-        uz_result r = compress_games(pool, all.games, all.n, (uz_coder_kind)coder, &data, &size);
+        uz_result r = compress_games(pool, NULL, all.games, all.n, (uz_coder_kind)coder, &data, &size);
         CHECK(r == UZ_OK, "compress with coder %d", coder);
         char *text = NULL;
         size_t text_size = 0;
@@ -172,6 +174,49 @@ static void test_corpus_round_trip(uz_pool *pool, uz_member_decoder *md, const u
         free(text);
         free(data);
     }
+    list_free(&all);
+}
+
+/* Every game of the corpus's Chess960 files, coded with the engine in Chess960 mode: both
+ * castling sides, X-FEN and Shredder-FEN starts; decoded back equal. */
+static void test_chess960_round_trip(uz_pool *pool, uz_member_decoder *md, const uz_engine_settings *base)
+{
+    static const char *const files[] = {
+        "cat5_chess960_chesscom_humans_clk.pgn", "cat5_chess960_cutechess_python_chess.pgn",
+        "cat5_chess960_tcec_double_frc.pgn", "cat5_chess960_tcec_frc.pgn"};
+    char path[4096];
+    game_list all = {0};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+        read_games(corpus_path(files[i], path), 0, &all);
+    size_t c960 = 0;
+    for (size_t i = 0; i < all.n; i++)
+        c960 += all.games[i].start.chess960;
+    CHECK(all.n == 77 && c960 == all.n, "Chess960 games read: %zu of %zu", c960, all.n);
+    uz_pool *pool960 = NULL;
+    uz_diag d = {0};
+    CHECK(uz_pool_create_chess960(&pool960, pool, 2, &d) == UZ_OK, "Chess960 engine: %s", d.message);
+    if (!pool960) {
+        list_free(&all);
+        return;
+    }
+    CHECK(strcmp(uz_pool_fingerprint(pool960), uz_pool_fingerprint(pool)) != 0, "its own fingerprint");
+    uint8_t *data = NULL;
+    size_t size = 0;
+    CHECK(compress_games(pool, NULL, all.games, 1, UZ_CODER_RANGE, &data, &size) == UZ_ERR_ARG,
+          "a Chess960 game needs the Chess960 engine");
+    free(data);
+    data = NULL;
+    CHECK(compress_games(pool, pool960, all.games, all.n, UZ_CODER_RANGE, &data, &size) == UZ_OK, "compress");
+    char *text = NULL;
+    size_t text_size = 0;
+    uint64_t games = 0;
+    uz_result r = decompress_bytes(md, base, data, size, &text, &text_size, &games, &d);
+    CHECK(r == UZ_OK && games == all.n, "decompress: %s", d.message);
+    check_same_games("chess960", text, text_size, all.games, all.n);
+    printf("Chess960: %zu games, %zu bytes\n", all.n, size);
+    free(text);
+    free(data);
+    uz_pool_destroy(pool960);
     list_free(&all);
 }
 
@@ -190,9 +235,9 @@ static void test_reproducible_and_concatenated(const uz_engine_settings *base, u
         CHECK(uz_pool_create(&pool, base, 2, &d) == UZ_OK, "pool: %s", d.message);
         if (!pool)
             return;
-        CHECK(compress_games(pool, a.games, a.n, UZ_CODER_RANGE, &bytes[run], &sizes[run]) == UZ_OK, "compress");
+        CHECK(compress_games(pool, NULL, a.games, a.n, UZ_CODER_RANGE, &bytes[run], &sizes[run]) == UZ_OK, "compress");
         if (run == 1)
-            CHECK(compress_games(pool, b.games, b.n, UZ_CODER_HUFFMAN, &other, &other_size) == UZ_OK, "compress");
+            CHECK(compress_games(pool, NULL, b.games, b.n, UZ_CODER_HUFFMAN, &other, &other_size) == UZ_OK, "compress");
         uz_pool_destroy(pool);
     }
     CHECK(sizes[0] == sizes[1] && memcmp(bytes[0], bytes[1], sizes[0]) == 0, "two runs gave different archives");
@@ -257,7 +302,7 @@ static void test_mismatch(uz_pool *pool)
     read_games(corpus_path("cat4_handwritten_edge_cases.pgn", path), 2, &a);
     uint8_t *data = NULL;
     size_t size = 0;
-    CHECK(compress_games(pool, a.games, a.n, UZ_CODER_RANGE, &data, &size) == UZ_OK, "compress");
+    CHECK(compress_games(pool, NULL, a.games, a.n, UZ_CODER_RANGE, &data, &size) == UZ_OK, "compress");
 
     /* The same archive decoded with Ethereal: refused, nothing written. */
     uz_engine_settings ethereal;
@@ -288,7 +333,7 @@ static void test_damage(uz_pool *pool, uz_member_decoder *md, const uz_engine_se
     read_games(corpus_path("cat4_handwritten_edge_cases.pgn", path), 3, &a);
     uint8_t *data = NULL;
     size_t size = 0;
-    CHECK(compress_games(pool, a.games, a.n, UZ_CODER_RANGE, &data, &size) == UZ_OK, "compress");
+    CHECK(compress_games(pool, NULL, a.games, a.n, UZ_CODER_RANGE, &data, &size) == UZ_OK, "compress");
     char *good = NULL;
     size_t good_size = 0;
     uint64_t games;
@@ -347,6 +392,7 @@ int main(void)
     }
     uz_member_decoder md = {0};
     test_corpus_round_trip(pool, &md, &base);
+    test_chess960_round_trip(pool, &md, &base);
     test_reproducible_and_concatenated(&base, &md);
     test_mismatch(pool);
     test_damage(pool, &md, &base);
