@@ -232,7 +232,8 @@ enum uz_layout_flag {
                                     would pass wrap */
     UZ_LAYOUT_VARIATION_GAP2 = 2048, /* two spaces between consecutive variations (pychess) */
     UZ_LAYOUT_MOVE_LINES = 4096, /* every White move but the first starts a line (hand-typed files) */
-    UZ_LAYOUT_ALL_FLAGS = 8191,
+    UZ_LAYOUT_MATE_PLUS = 8192,  /* checkmate marked '+' like any check (older ChessBase exports) */
+    UZ_LAYOUT_ALL_FLAGS = 16383,
 };
 
 typedef struct uz_pgn_layout {

@@ -202,6 +202,9 @@ void uz_pgn_layout_guess(const uz_game *game, const char *raw, size_t len, uz_pg
             layout->flags |= UZ_LAYOUT_VARIATION_GAP2;
             break;
         }
+    /* No '#' anywhere: a mate, if the game has one, is marked '+'. */
+    if (!memchr(raw, '#', end))
+        layout->flags |= UZ_LAYOUT_MATE_PLUS;
     /* A line break after the comments before the first move. */
     if (game->main.n_pre_comments && game->main.n_nodes) {
         const char *close = memchr(raw, '}', end);

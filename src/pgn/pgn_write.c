@@ -166,6 +166,8 @@ static void write_line(writer *w, const uz_line *line, const uz_position *start,
         char san[UZ_SAN_MAX];
         uz_san_format(&pos, node->move, san);
         size_t san_len = strlen(san);
+        if ((flags & UZ_LAYOUT_MATE_PLUS) && san_len && san[san_len - 1] == '#')
+            san[san_len - 1] = '+';
         memcpy(text + n, san, san_len);
         n += san_len;
         size_t j = 0;
