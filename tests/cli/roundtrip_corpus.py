@@ -4,8 +4,9 @@ directory) is compressed and decompressed by ucizip; the output must be byte-ide
 the input, and pgn-extract (an independent PGN reader) must read the same games from both.
 Prints one line per file: bytes, archive size, xz -9 size, and the verdicts.
 
-usage: roundtrip_corpus.py UCIZIP PGN_OR_DIR... [--depth N] [--sample K]
-  --sample K   only the first K games of each file (sanitizer runs)"""
+usage: roundtrip_corpus.py UCIZIP PGN_OR_DIR... [--depth N] [--sample K] [--workers N]
+  --sample K   only the first K games of each file (sanitizer runs)
+  --workers N  engine processes (1 for many small files: start-up dominates)"""
 import hashlib, os, shutil, subprocess, sys, tempfile
 
 
@@ -40,9 +41,11 @@ def first_games(src, dst, k):
 
 def main():
     args = sys.argv[1:]
-    depth, sample = None, None
+    depth, sample, workers = None, None, None
     if "--depth" in args:
         i = args.index("--depth"); depth = args[i + 1]; del args[i:i + 2]
+    if "--workers" in args:
+        i = args.index("--workers"); workers = args[i + 1]; del args[i:i + 2]
     if "--sample" in args:
         i = args.index("--sample"); sample = int(args[i + 1]); del args[i:i + 2]
     if len(args) < 2:
@@ -65,9 +68,10 @@ def main():
                 src = os.path.join(tmp, name)
                 first_games(f, src, sample)
             arc, out = os.path.join(tmp, name + ".ucz"), os.path.join(tmp, name + ".out")
-            cmd = [uz, "compress", "-q", "-f", src, "-o", arc] + (["--depth", depth] if depth else [])
+            w = ["--workers", workers] if workers else []
+            cmd = [uz, "compress", "-q", "-f", src, "-o", arc] + (["--depth", depth] if depth else []) + w
             c = subprocess.run(cmd, capture_output=True)
-            d = subprocess.run([uz, "decompress", "-f", arc, "-o", out], capture_output=True) if c.returncode == 0 else c
+            d = subprocess.run([uz, "decompress", "-f", arc, "-o", out] + w, capture_output=True) if c.returncode == 0 else c
             if c.returncode != 0 or d.returncode != 0:
                 print(f"FAIL {name}: {(c.stderr or d.stderr).decode(errors='replace').strip()}")
                 failed += 1
