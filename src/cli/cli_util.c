@@ -310,25 +310,17 @@ long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
             src->tail_done = true;
             break;
         }
+        /* A game we cannot replay: kept as text (its exact bytes) rather than refused. */
         const char *text;
         size_t len;
-        if (src->exact && r != UZ_OK && r != UZ_ERR_IO && r != UZ_ERR_NOMEM && games[n].raw) {
-            games[n].verbatim = true;
-            if (src->verbatim++ == 0) {
-                char *skipped = strstr(diag.message, "; game skipped");
-                if (skipped)
-                    *skipped = 0;
-                snprintf(diag.message + strlen(diag.message), sizeof diag.message - strlen(diag.message),
-                         ": game kept as text (so are any others)");
-                cli_report(src->name, &diag);
-            }
-            n++;
-            src->games++;
-            continue;
-        }
-        if (r == UZ_ERR_UNSUPPORTED && src->keep_verbatim &&
-            uz_pgn_reader_last_text(src->reader, &text, &len) == UZ_OK &&
-            uz_game_set_verbatim(&games[n], text, len) == UZ_OK) {
+        bool as_text = false;
+        if (src->exact && r != UZ_OK && r != UZ_ERR_IO && r != UZ_ERR_NOMEM && games[n].raw)
+            as_text = games[n].verbatim = true;
+        else if (r == UZ_ERR_UNSUPPORTED && src->keep_verbatim &&
+                 uz_pgn_reader_last_text(src->reader, &text, &len) == UZ_OK &&
+                 uz_game_set_verbatim(&games[n], text, len) == UZ_OK)
+            as_text = true;
+        if (as_text) {
             if (src->verbatim++ == 0) {
                 char *skipped = strstr(diag.message, "; game skipped");
                 if (skipped)
