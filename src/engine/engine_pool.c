@@ -1073,13 +1073,13 @@ void uz_pool_submit(uz_pool *pool, uz_query *q)
     submit(pool, q, KIND_NORMAL);
 }
 
-/* Every recheck_every-th position an engine answers is searched again by another
+/* The first and every recheck_every-th position an engine answers is searched again by another
  * worker (cleared, no cache): an engine whose scores are not reproducible would make
  * archives that no decoder can read, so the run fails instead. */
 static void maybe_recheck(uz_pool *pool, const uz_query *q)
 {
     if ((q->priv.kind != KIND_NORMAL && q->priv.kind != KIND_SYNC) || pool->s.recheck_every <= 0 ||
-        pool->shutting_down || ++pool->searched % (uint64_t)pool->s.recheck_every != 0)
+        pool->shutting_down || pool->searched++ % (uint64_t)pool->s.recheck_every != 0)
         return;
     recheck *c = malloc(sizeof *c);
     if (!c)
