@@ -39,7 +39,7 @@ enum {
     "  --engine PATH|NAME  UCI engine: a profile name from engines/ (stockfish, ethereal),\n"    \
     "                      a .profile file or an executable (default: stockfish)\n"             \
     "  --depth N           fixed search depth (default: the profile's)\n"                       \
-    "  --nodes N           node limit per search instead of / besides depth\n"                  \
+    "  --nodes N           node limit per move searched, with or instead of depth\n"          \
     "  --mode M            multipv (one MultiPV search of the position) or permove (the\n"   \
     "                      position after each move searched at depth-1, score negated)\n"  \
     "  --hash MB           engine Hash size (part of what the scores depend on)\n"              \

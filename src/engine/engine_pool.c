@@ -815,15 +815,19 @@ static bool take_scores(worker *w)
         }
     }
     for (int i = w->lo; i < w->hi; i++) {
+        /* Normally every move's score is from the last depth. Stockfish 15.1 sometimes
+         * ends a depth-limited search with a bound at the last depth (a root move's stale
+         * fail-low flag); the previous depth, complete and exact, is then used. */
         const scored *e = kept_at(w, i, d >= 0 ? d : w->top_depth[i]);
-        /* A search that ran to its depth completes its last iteration for every move. */
-        if (!e || (limit == 0 && e->depth != w->max_depth)) {
-            if (w->top_bound[i] || !e)
-                worker_fail(w, UZ_ERR_ENGINE, false, "gave only a bound score for move %s in %s", w->uci[i],
-                            q->priv.fen);
-            else
-                worker_fail(w, UZ_ERR_ENGINE, false, "scored move %s at depth %d only, not %d, in %s",
-                            w->uci[i], e->depth, w->max_depth, q->priv.fen);
+        if (!e) {
+            worker_fail(w, UZ_ERR_ENGINE, false, "gave only a bound score for move %s in %s", w->uci[i],
+                        q->priv.fen);
+            return false;
+        }
+        /* But a search that ran to its depth reports every move at the last depth. */
+        if (limit == 0 && w->top_depth[i] != w->max_depth) {
+            worker_fail(w, UZ_ERR_ENGINE, false, "scored move %s at depth %d only, not %d, in %s", w->uci[i],
+                        w->top_depth[i], w->max_depth, q->priv.fen);
             return false;
         }
         int32_t v = uz_engine_score_from_uci(e->mate, e->score);
@@ -1069,13 +1073,13 @@ void uz_pool_submit(uz_pool *pool, uz_query *q)
     submit(pool, q, KIND_NORMAL);
 }
 
-/* Every recheck_every-th position an engine answers is searched again by another
+/* The first and every recheck_every-th position an engine answers is searched again by another
  * worker (cleared, no cache): an engine whose scores are not reproducible would make
  * archives that no decoder can read, so the run fails instead. */
 static void maybe_recheck(uz_pool *pool, const uz_query *q)
 {
     if ((q->priv.kind != KIND_NORMAL && q->priv.kind != KIND_SYNC) || pool->s.recheck_every <= 0 ||
-        pool->shutting_down || ++pool->searched % (uint64_t)pool->s.recheck_every != 0)
+        pool->shutting_down || pool->searched++ % (uint64_t)pool->s.recheck_every != 0)
         return;
     recheck *c = malloc(sizeof *c);
     if (!c)
