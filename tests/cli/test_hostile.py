@@ -250,7 +250,8 @@ def main():
 
     # ---- closed standard descriptors ----
     pgn_out = path("fd.pgn")
-    for fd, args in ((0, ["compress", *FAST, SAMPLE, "-o", path("fd0.ucz")]),
+    for fd, args in ((0, ["engine", "--depth", "1"]), (1, ["engine", "--depth", "1"]), (2, ["engine", "--depth", "1"]),
+                     (0, ["compress", *FAST, SAMPLE, "-o", path("fd0.ucz")]),
                      (1, ["compress", *FAST, "--progress", SAMPLE, "-o", path("fd1.ucz")]),
                      (2, ["compress", *FAST, "--progress", SAMPLE, "-o", path("fd2.ucz")]),
                      (2, ["decompress", "--progress", base, "-o", pgn_out])):
