@@ -194,6 +194,18 @@ def main():
         print("node bomb, %s: %d-byte archive, exit %d, %.2f s CPU, peak %.0f MB: %s"
               % (what, len(arc), p.returncode, cpu, mb, err.strip()[:200]))
 
+    # ---- the many-queens FEN (over 256 legal moves: overflowed the move list) ----
+    queens = b"QQQQQQnk/Q4Qpp/Q5QQ/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1"
+    p = run("pgn", input=b'[FEN "%s"]\n[SetUp "1"]\n\n1. Qa3 *\n' % queens)
+    err = p.stderr.decode(errors="replace")
+    check(p.returncode != 0 and "<stdin>:1:" in err and "27 pieces" in err, "pgn refuses the many-queens FEN: %s" % err[:200])
+    rec = varint(0) + b"\0\0\0\0" + varint(0) + varint(1) + varint(len(queens)) + queens + varint(0) + varint(1) + varint(0) + varint(0)
+    raw = structure(rec)
+    out = path("queens.ucz")
+    open(out, "wb").write(make_member(header, [(1, 1, len(raw), lzma2(raw), b"\x55\x55\x55\x55")]))
+    p = run("decompress", out, "-o", "-")
+    check(p.returncode == 1 and b"corrupt archive" in p.stderr, "decompress refuses the many-queens FEN: %s" % p.stderr[:200])
+
     # ---- a size field that would reserve a GiB, and one within the limit that lies ----
     for raw_size in ((1 << 30) - 1, 100 << 20):
         raw = structure(bomb_record(10))
@@ -250,7 +262,8 @@ def main():
 
     # ---- closed standard descriptors ----
     pgn_out = path("fd.pgn")
-    for fd, args in ((0, ["compress", *FAST, SAMPLE, "-o", path("fd0.ucz")]),
+    for fd, args in ((0, ["engine", "--depth", "1"]), (1, ["engine", "--depth", "1"]), (2, ["engine", "--depth", "1"]),
+                     (0, ["compress", *FAST, SAMPLE, "-o", path("fd0.ucz")]),
                      (1, ["compress", *FAST, "--progress", SAMPLE, "-o", path("fd1.ucz")]),
                      (2, ["compress", *FAST, "--progress", SAMPLE, "-o", path("fd2.ucz")]),
                      (2, ["decompress", "--progress", base, "-o", pgn_out])):

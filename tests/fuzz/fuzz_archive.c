@@ -2,7 +2,9 @@
  * extract (uz_archive_decode, uz_archive_seek_game + uz_block_decode) with deterministic
  * synthetic scores in place of the engine (a uz_score_source), so the container, the
  * structure stream, the walk, the model and both coders all run on any input.
- * Input: the bytes of an archive file. */
+ * Input: first byte even -> the rest is an archive file; odd -> the rest is a raw block
+ * (structure stream, then move streams) given to uz_block_decode, which skips the
+ * container's checksums so that the fuzzer reaches the structure and move decoders. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +47,37 @@ static uz_result synth_run(void *ctx, uz_diag *diag)
     return UZ_OK;
 }
 
+/* A raw block: the split point and game count from the second byte. */
+static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder *md, const uz_engine_settings *base)
+{
+    if (size < 2)
+        return;
+    uz_archive_header h;
+    memset(&h, 0, sizeof h);
+    uz_model_params p = uz_model_default_params();
+    const uint32_t params[] = {p.k_milli, p.floor_q16, p.rank_q16, p.decay_q16};
+    h.model_kind = p.kind;
+    h.n_model_params = (uint32_t)uz_model_param_count(p.kind);
+    for (uint32_t i = 0; i < h.n_model_params; i++)
+        h.model_params[i] = params[i];
+    h.coder = (data[0] & 2) ? UZ_CODER_HUFFMAN : UZ_CODER_RANGE;
+    uz_diag diag = {0};
+    if (uz_member_decoder_open(md, &h, base, 1, &diag) != UZ_OK)
+        return;
+    size_t split = 2 + (size - 2) * data[1] / 256;
+    uz_archive_block block = {0};
+    block.n_games = 1 + data[1] % 8;
+    block.n_moves = md->limits.block_nodes;
+    block.structure = (uz_buf){(uint8_t *)data + 2, split - 2, 0};
+    block.moves = (uz_buf){(uint8_t *)data + split, size - split, 0};
+    uz_game games[8];
+    for (size_t i = 0; i < block.n_games; i++)
+        uz_game_init(&games[i]);
+    (void)uz_block_decode(md, &block, 0, block.n_games, games, 0, &diag);
+    for (size_t i = 0; i < block.n_games; i++)
+        uz_game_clear(&games[i]);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
@@ -58,6 +91,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     md.scores = &src;
     /* Small decoder limits keep each run fast; the checks are the same at any size. */
     md.limits = (uz_decode_limits){1u << 14, 1u << 22};
+    if (data[0] & 1) {
+        decode_raw_block(data, size, &md, &base);
+        free(synth.queue);
+        return 0;
+    }
+    data++, size--;
+    if (size == 0)
+        return 0;
 
     FILE *f = fmemopen((void *)data, size, "rb");
     if (!f)
