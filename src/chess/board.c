@@ -110,6 +110,11 @@ static bool king_attacked(const uz_position *pos, int color)
     return (uz__attackers_to(pos, pos->king_sq[color], occupancy(pos)) & pos->by_color[color ^ 1]) != 0;
 }
 
+uint64_t uz_attackers_to(const uz_position *pos, int sq, uint64_t occupied)
+{
+    return uz__attackers_to(pos, sq, occupied);
+}
+
 bool uz_in_check(const uz_position *pos)
 {
     return king_attacked(pos, pos->side);
