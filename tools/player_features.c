@@ -112,9 +112,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s:%ld: %s\n", weights, diag.line, diag.message);
             return 1;
         }
-    } else if (uz_player_model_default(&pm) != UZ_OK) {
-        fprintf(stderr, "ucizip-features: built-in weights do not parse\n");
-        return 1;
+    } else {
+        pm = uz_pm_builtin;
     }
     uz_model rank;
     uz_model_params rp = uz_model_default_params();

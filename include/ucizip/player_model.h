@@ -125,10 +125,11 @@ typedef struct uz_player_model {
  * feature, a value out of range, a wrong hash. */
 uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len, uz_diag *diag);
 
-/* The weights built into the program (data/player_model/weights.txt, compiled in as
- * src/model/player_weights.c). */
-uz_result uz_player_model_default(uz_player_model *m);
-extern const char uz_pm_default_weights[];
+/* The weights built into the program: data/player_model/weights.txt, generated into
+ * src/model/player_weights.c as its text and the values parsed from it (a test checks
+ * that they agree). */
+extern const uz_player_model uz_pm_builtin;
+extern const char uz_pm_builtin_text[];
 
 /* Per-move scores (Q16 log2 units) from features; mask (optional) zeroes features whose
  * mask entry is false (ablations). */

@@ -22,7 +22,8 @@ static const char compress_usage[] =
     "  -k, --keep-going    skip bad games (each reported; they are NOT in the archive)\n"
     "  --progress          progress on stderr even when it is not a terminal\n"
     "  -q, --quiet         no summary line\n"
-    "  --fit-k             fit the model (k, floor, rank, decay) to IN in a first pass and\n"
+    "  --fit-k             fit the rank model (k, floor, rank, decay; chosen unless --model\n"
+    "                      says exp) to IN in a first pass and\n"
     "                      store it in the header; IN must be a file; the scores of the\n"
     "                      first pass are kept in memory (about 0.5 KB per position)\n" CLI_ENGINE_HELP
         CLI_MODEL_HELP;
@@ -194,6 +195,8 @@ int cmd_compress(int argc, char **argv)
         cli_error("--fit-k reads the input twice: give a file, not stdin");
         return CLI_EXIT_USAGE;
     }
+    if (fit && mo.params.kind == UZ_MODEL_PLAYER)
+        mo.params.kind = UZ_MODEL_RANK; /* the player model's weights are trained offline */
     if (fit)
         eo.cache_entries = 1 << 21; /* the second pass takes the scores of the first from here */
     char *auto_out = out_path ? NULL : default_output(in_path, SUFFIX, NULL);
@@ -221,8 +224,9 @@ int cmd_compress(int argc, char **argv)
     }
     for (int i = 0; i < BATCH; i++)
         uz_game_init(&games[i]);
-    if (uz_model_init(&model, &mo.params) != UZ_OK) {
-        cli_error("invalid model parameters");
+    uz_diag mdiag = {0};
+    if (uz_model_open(&model, &mo.params, &mdiag) != UZ_OK) {
+        cli_error("%s", mdiag.message);
         goto free_arrays;
     }
     if (cli_source_open(&src, in_path, keep_going) != 0)
@@ -239,12 +243,15 @@ int cmd_compress(int argc, char **argv)
             goto close_pool_only;
         src.max_games = max_games;
         src.keep_verbatim = true;
-        uz_model_init(&model, &mo.params);
+        if (uz_model_open(&model, &mo.params, &mdiag) != UZ_OK) {
+            cli_error("%s", mdiag.message);
+            goto close_pool;
+        }
     }
     if (cli_output_open(&out, out_path, force) != 0)
         goto close_pool;
     uz_archive_header header;
-    uz_header_fill(&header, pool, &mo.params, mo.coder, BATCH);
+    uz_header_fill(&header, pool, &model.params, mo.coder, BATCH);
     uz_diag diag = {0};
     if (uz_archive_writer_open(&writer, out.f, &header, &diag) != UZ_OK) {
         cli_report(out_path, &diag);

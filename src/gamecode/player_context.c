@@ -38,3 +38,49 @@ void uz_walk_pm_history(const uz_walk *w, size_t s, uz_pm_history *h)
         h->keys[h->n_keys++] = p->key;
     }
 }
+
+uz_result uz_model_open(uz_model *m, const uz_model_params *params, uz_diag *diag)
+{
+    uz_result r = uz_model_init(m, params);
+    if (r != UZ_OK) {
+        uz_diag_set(diag, r, 0, 0, "invalid model parameters");
+        return r;
+    }
+    if (params->kind != UZ_MODEL_PLAYER)
+        return UZ_OK;
+    const uz_player_model *pm = &uz_pm_builtin;
+    uint32_t lo = (uint32_t)pm->hash, hi = (uint32_t)(pm->hash >> 32);
+    if (params->player_version == 0 && params->player_hash_lo == 0 && params->player_hash_hi == 0) {
+        /* a new archive: the built-in weights */
+        m->params.player_version = pm->version;
+        m->params.player_hash_lo = lo;
+        m->params.player_hash_hi = hi;
+    } else if (params->player_version != pm->version || params->player_hash_lo != lo || params->player_hash_hi != hi) {
+        uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
+                    "the archive needs player model version %u with weights %08x%08x; this program has version %u "
+                    "with weights %016llx",
+                    params->player_version, params->player_hash_hi, params->player_hash_lo, pm->version,
+                    (unsigned long long)pm->hash);
+        return UZ_ERR_MISMATCH;
+    }
+    m->player = pm;
+    return UZ_OK;
+}
+
+uint32_t uz_step_frequencies(const uz_model *m, const uz_walk *w, size_t s, const uz_move *legal,
+                             const int32_t *scores, int n, uint32_t *freq)
+{
+    if (m->params.kind != UZ_MODEL_PLAYER)
+        return uz_model_frequencies(m, scores, n, freq);
+    if (!m->player || n < 1 || n > UZ_MAX_MOVES)
+        return 0;
+    int32_t x[UZ_MAX_MOVES * UZ_PM_N_FEATURES];
+    int64_t sc[UZ_MAX_MOVES];
+    uz_pm_game g;
+    uz_pm_history h;
+    uz_walk_pm_game(w, &g);
+    uz_walk_pm_history(w, s, &h);
+    uz_pm_features(&w->before[s], legal, scores, n, &g, &h, x);
+    uz_pm_scores(m->player, x, n, NULL, sc);
+    return uz_pm_frequencies(m->player, sc, n, freq);
+}

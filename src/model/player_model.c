@@ -306,11 +306,6 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
     return UZ_OK;
 }
 
-uz_result uz_player_model_default(uz_player_model *m)
-{
-    return uz_player_model_parse(m, uz_pm_default_weights, strlen(uz_pm_default_weights), NULL);
-}
-
 /* ---- scores and frequencies ---- */
 
 void uz_pm_scores(const uz_player_model *m, const int32_t *x, int n, const bool *mask, int64_t *s)
