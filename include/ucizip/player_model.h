@@ -48,12 +48,16 @@
     X(PUSH2, 'K')                                                                         \
     X(FORWARD, 'K')     /* ranks moved toward the opponent (negative: back) */            \
     X(RETREAT, 'K')                                                                       \
+    X(CENTER, 'K')      /* gain in centrality (3 - distance to the centre, 0..3) */       \
+    X(KING_CLOSER, 'K') /* ranks/files closer to the enemy king (Chebyshev distance) */   \
     X(FROM_ATTACKED, 'F') /* the moving piece is attacked where it stands */              \
     X(FROM_HANGING, 'F')  /* ... and not defended */                                      \
     X(TO_ATTACKED, 'F')   /* the destination is attacked by the opponent */               \
     X(TO_DEFENDED, 'F')   /* the destination is defended by another own piece */          \
     X(TO_HANGING, 'F')    /* attacked and not defended, and not a capture of >= value */  \
     X(TO_PAWN_ATTACKED, 'F') /* a non-pawn going where an enemy pawn attacks */           \
+    X(THREAT, 'F')      /* the moved piece then attacks an enemy piece worth more, or an   \
+                           undefended one (kings aside) */                                \
     X(SAME_PIECE, 'C')  /* moves the piece the mover moved last */                        \
     X(UNDO, 'C')        /* moves it back where it came from */                            \
     X(REPEAT, 'C')      /* the position after it occurred earlier in the game */          \

@@ -73,6 +73,21 @@ static int isqrt_small(int x) /* floor(sqrt(x)) for 0 <= x < 2^30 */
     return r;
 }
 
+static int centrality(int sq) /* 0 on the rim .. 3 in the four centre squares */
+{
+    int f = UZ_SQ_FILE(sq), r = UZ_SQ_RANK(sq);
+    int df = f < 4 ? f : 7 - f, dr = r < 4 ? r : 7 - r;
+    return df < dr ? df : dr;
+}
+
+static int king_distance(int a, int b)
+{
+    int df = UZ_SQ_FILE(a) - UZ_SQ_FILE(b), dr = UZ_SQ_RANK(a) - UZ_SQ_RANK(b);
+    df = df < 0 ? -df : df;
+    dr = dr < 0 ? -dr : dr;
+    return df > dr ? df : dr;
+}
+
 static int clamp_elo(int elo)
 {
     return elo < 600 ? 600 : elo > 3400 ? 3400 : elo;
@@ -151,6 +166,8 @@ void uz_pm_features(const uz_position *pos, const uz_move *moves, const int32_t 
         f[UZ_PM_PUSH2] = type == UZ_PAWN && forward == 2;
         f[UZ_PM_FORWARD] = forward;
         f[UZ_PM_RETREAT] = forward < 0;
+        f[UZ_PM_CENTER] = centrality(to) - centrality(from);
+        f[UZ_PM_KING_CLOSER] = king_distance(from, pos->king_sq[them]) - king_distance(to, pos->king_sq[them]);
 
         /* Safety on the board as it is (from) and with the piece moved (to). */
         const uint64_t from_bb = (uint64_t)1 << from, to_bb = (uint64_t)1 << to;
@@ -175,6 +192,25 @@ void uz_pm_features(const uz_position *pos, const uz_move *moves, const int32_t 
         uz_undo undo;
         uz_make_move(&after, m, &undo);
         f[UZ_PM_CHECK] = uz_in_check(&after);
+        if (type != UZ_KING) {
+            /* enemy pieces the moved piece attacks from its new square */
+            const uint64_t occ2 = after.by_color[0] | after.by_color[1];
+            uint64_t targets = after.by_color[them] & ~after.by_type[UZ_KING];
+            const int moved = promo ? promo : type;
+            for (uint64_t b = targets; b; b &= b - 1) {
+                int t = 0;
+                while (!((b >> t) & 1))
+                    t++;
+                if (!(uz_attackers_to(&after, t, occ2) & to_bb))
+                    continue;
+                const int victim = UZ_PIECE_TYPE(after.squares[t]);
+                if (piece_value[victim] > piece_value[moved] ||
+                    !(uz_attackers_to(&after, t, occ2) & after.by_color[them])) {
+                    f[UZ_PM_THREAT] = 1;
+                    break;
+                }
+            }
+        }
         for (int k = 0; k < hist->n_keys && k < UZ_PM_HISTORY; k++)
             if (hist->keys[k] == after.key) {
                 f[UZ_PM_REPEAT] = 1;

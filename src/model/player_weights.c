@@ -3,7 +3,7 @@
 
 const uz_player_model uz_pm_builtin = {
     .version = 1,
-    .hash = 0x8664b12ae8ef4841ull,
+    .hash = 0xdc5d4d2ed661b794ull,
     .weight = {
         -2832, 0, 0, 0, 0, 0, 65536, 0,
         0, 0, 0, 0, 0, 0, 0, 0,
@@ -11,7 +11,8 @@ const uz_player_model uz_pm_builtin = {
         0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0},
+        0, 0, 0, 0, 0, 0, 0, 0,
+        0},
     .floor_q16 = 1966,
 };
 
@@ -48,12 +49,15 @@ const char uz_pm_builtin_text[] =
     "PUSH2 0\n"
     "FORWARD 0\n"
     "RETREAT 0\n"
+    "CENTER 0\n"
+    "KING_CLOSER 0\n"
     "FROM_ATTACKED 0\n"
     "FROM_HANGING 0\n"
     "TO_ATTACKED 0\n"
     "TO_DEFENDED 0\n"
     "TO_HANGING 0\n"
     "TO_PAWN_ATTACKED 0\n"
+    "THREAT 0\n"
     "SAME_PIECE 0\n"
     "UNDO 0\n"
     "REPEAT 0\n"
@@ -73,5 +77,5 @@ const char uz_pm_builtin_text[] =
     "GAP_SLOW 0\n"
     "RANK0_ELO 0\n"
     "BLUNDER_ELO 0\n"
-    "hash 8664b12ae8ef4841\n"
+    "hash dc5d4d2ed661b794\n"
     ;
