@@ -71,9 +71,9 @@ class Problem:
     """Softmax over each position's moves of X w (X: all moves stacked)."""
 
     def __init__(self, x, n, played, cols, l2=1e-4):
-        self.x = x[:, cols].astype(np.float64)
-        self.scale = self.x.std(axis=0) + 1e-9
-        self.x /= self.scale
+        self.x = x[:, cols].astype(np.float32)
+        self.scale = self.x.std(axis=0, dtype=np.float64) + 1e-9
+        self.x /= self.scale.astype(np.float32)
         self.starts = np.concatenate([[0], np.cumsum(n)[:-1]])
         self.n = n
         self.target = self.starts + played
@@ -81,7 +81,7 @@ class Problem:
         self.l2 = l2
 
     def probs(self, w):
-        s = self.x @ w
+        s = (self.x @ w.astype(np.float32)).astype(np.float64)
         m = np.maximum.reduceat(s, self.starts)
         e = np.exp(s - m[self.pos_of_move])
         z = np.add.reduceat(e, self.starts)
@@ -90,11 +90,11 @@ class Problem:
     def loss_grad(self, w):
         p, s, m, z = self.probs(w)
         nll = -(s[self.target] - m - np.log(z)).sum()
-        g = self.x.T @ p - self.x[self.target].sum(axis=0)
+        g = (self.x.T @ p.astype(np.float32)).astype(np.float64) - self.x[self.target].sum(axis=0, dtype=np.float64)
         k = len(self.n)
         return nll / k + self.l2 * w @ w, g / k + 2 * self.l2 * w
 
-    def fit(self, iters=300):
+    def fit(self, iters=200):
         w0 = np.zeros(self.x.shape[1])
         r = minimize(self.loss_grad, w0, jac=True, method="L-BFGS-B", options={"maxiter": iters})
         return r.x / self.scale  # weights on the raw integer features
