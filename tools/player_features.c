@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ucizip/coder.h"
 #include "ucizip/gamecode.h"
@@ -149,6 +150,7 @@ int main(int argc, char **argv)
     int status = 0;
     int32_t gi = 0;
     long positions = 0;
+    double model_ns = 0; /* CPU time in the player model (history, features, frequencies) */
     for (;;) {
         uz_result r = uz_pgn_read_game(rd, &game, &diag);
         if (r == UZ_DONE)
@@ -183,11 +185,15 @@ int main(int argc, char **argv)
                     status = 1;
             const uz_position *pos = &w.before[i];
             uz_generate_legal(pos, legal);
+            struct timespec t0, t1;
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
             uz_pm_history hist;
             uz_walk_pm_history(&w, i, &hist);
             uz_pm_features(pos, legal, scores, n, &pg, &hist, x);
             uz_pm_scores(&pm, x, n, NULL, s);
             uint32_t total = uz_pm_frequencies(&pm, s, n, freq);
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+            model_ns += (t1.tv_sec - t0.tv_sec) * 1000000000.0 + (t1.tv_nsec - t0.tv_nsec);
             pos_record rec = {.game_hash = h, .key = pos->key, .game_index = gi,
                               .ply = 2 * ((int)pos->fullmove - 1) + pos->side, .n = n, .played = played,
                               .elo = pg.elo[pos->side], .played_move = st->node->move};
@@ -215,7 +221,8 @@ int main(int argc, char **argv)
         if (fclose(fpos) != 0 || fclose(ffeat) != 0)
             status = 1;
         if (status == 0)
-            fprintf(stderr, "%s: %d games, %ld positions\n", pgn, gi, positions);
+            fprintf(stderr, "%s: %d games, %ld positions, player model %.1f us/position\n", pgn, gi, positions,
+                    positions ? model_ns / 1000.0 / (double)positions : 0.0);
     }
     free(x);
     free(x16);

@@ -65,12 +65,17 @@ static int popcount(uint64_t b)
     return c;
 }
 
-static int isqrt_small(int x) /* floor(sqrt(x)) for 0 <= x < 2^30 */
+static int isqrt_small(int x) /* floor(sqrt(x)) for 0 <= x < 2^30, by bisection */
 {
-    int r = 0;
-    while ((r + 1) * (r + 1) <= x)
-        r++;
-    return r;
+    int lo = 0, hi = 1 << 15;
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (mid * mid <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 static int centrality(int sq) /* 0 on the rim .. 3 in the four centre squares */
@@ -193,18 +198,15 @@ void uz_pm_features(const uz_position *pos, const uz_move *moves, const int32_t 
         uz_make_move(&after, m, &undo);
         f[UZ_PM_CHECK] = uz_in_check(&after);
         if (type != UZ_KING) {
-            /* enemy pieces the moved piece attacks from its new square */
+            /* enemy pieces (kings aside) the moved piece attacks from its new square */
             const uint64_t occ2 = after.by_color[0] | after.by_color[1];
-            uint64_t targets = after.by_color[them] & ~after.by_type[UZ_KING];
             const int moved = promo ? promo : type;
-            for (uint64_t b = targets; b; b &= b - 1) {
+            uint64_t hit = uz_piece_attacks(moved, us, to, occ2) & after.by_color[them] & ~after.by_type[UZ_KING];
+            for (; hit; hit &= hit - 1) {
                 int t = 0;
-                while (!((b >> t) & 1))
+                while (!((hit >> t) & 1))
                     t++;
-                if (!(uz_attackers_to(&after, t, occ2) & to_bb))
-                    continue;
-                const int victim = UZ_PIECE_TYPE(after.squares[t]);
-                if (piece_value[victim] > piece_value[moved] ||
+                if (piece_value[UZ_PIECE_TYPE(after.squares[t])] > piece_value[moved] ||
                     !(uz_attackers_to(&after, t, occ2) & after.by_color[them])) {
                     f[UZ_PM_THREAT] = 1;
                     break;

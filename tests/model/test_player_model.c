@@ -91,6 +91,16 @@ static void test_features(void)
     CHECK(feature_of(nf3, "f3g1", UZ_PM_UNDO, &own) == 1, "Ng1 undoes Nf3");
     CHECK(feature_of(nf3, "f3e5", UZ_PM_SAME_PIECE, &own) == 1, "Nxe5 moves the same knight");
     CHECK(feature_of(nf3, "f3e5", UZ_PM_UNDO, &own) == 0, "but does not undo");
+    /* a move back into an earlier position */
+    uz_position sp, after;
+    uz_undo u;
+    uz_position_startpos(&sp);
+    after = sp;
+    uz_make_move(&after, UZ_MOVE(UZ_SQ(4, 1), UZ_SQ(4, 3), 0), &u);
+    uz_pm_history rep = {.n_keys = 1};
+    rep.keys[0] = after.key;
+    CHECK(feature_of(start, "e2e4", UZ_PM_REPEAT, &rep) == 1, "e4 repeats a position of the history");
+    CHECK(feature_of(start, "d2d4", UZ_PM_REPEAT, &rep) == 0, "d4 does not");
     /* gap and rank from the scores */
     uz_position pos;
     uz_move legal[UZ_MAX_MOVES];
