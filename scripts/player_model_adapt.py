@@ -87,8 +87,9 @@ def main():
     # (b) per-game calibration with the float model
     pos, x, cat, fileid = load(args.cache, files, nf)
     held = ((pos["hash"] % np.uint64(5)) == 0) & ~np.isin(pos["hash"], samples)
-    w = np.array([int(l.split()[1]) for l in open(os.path.join(ROOT, "data/player_model/weights.txt"))
-                  if l.split() and l.split()[0].isupper()], dtype=np.float64) / 65536.0 * math.log(2)
+    newest = max(glob.glob(os.path.join(ROOT, "data/player_model/weights-v*.txt")),
+                 key=lambda p: pm_weights.parse(p)[0])
+    w = np.array(pm_weights.parse(newest)[2], dtype=np.float64) / 65536.0 * math.log(2)
     idx = np.repeat(held, pos["n"])
     xs, n, played, game, c = x[idx], pos["n"][held], pos["played"][held], pos["game"][held], cat[held]
     fid = fileid[held]

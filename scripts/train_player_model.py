@@ -7,7 +7,7 @@ Pipeline (every step cached under --cache, outside the repository):
      (depth 1, multipv, engines/stockfish.profile: the default settings);
   2. features: `ucizip-features FILE --scores DUMP --out CACHE/feat/NAME` (the library's
      own uz_pm_features, so training and the codec see the same integers);
-  3. this script: fit, write data/player_model/weights.txt and src/model/player_weights.c,
+  3. this script: fit, write data/player_model/weights-vN.txt and regenerate src/model/player_weights.c,
      then (with --evaluate) rerun step 2 with the new weights to get the exact integer
      bits of the coded path.
 
@@ -38,7 +38,6 @@ CATS = {"cat1": "amateur", "cat2": "master", "cat3": "engine"}
 POS_DTYPE = np.dtype([("hash", "<u8"), ("key", "<u8"), ("game", "<i4"), ("ply", "<i4"), ("n", "<i4"),
                       ("played", "<i4"), ("elo", "<i4"), ("move", "<i4"), ("rank_bits", "<f8"),
                       ("pm_bits", "<f8")])
-VERSION = 1
 
 
 def features_tool(build):
@@ -120,6 +119,9 @@ def main():
     ap.add_argument("--ablate", action="store_true", help="refit with each feature group off")
     ap.add_argument("--train-fraction", type=float, default=1.0, help="subsample training positions")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--version", type=int, default=0,
+                    help="version of the new weight set (default: one above the newest in data/player_model); "
+                         "older sets stay built in so that their archives still decode")
     args = ap.parse_args()
 
     feats = pm_weights.feature_names(os.path.join(ROOT, "include/ucizip/player_model.h"))
@@ -184,13 +186,15 @@ def main():
     if not args.no_write:
         q = [int(round(v / math.log(2) * 65536)) for v in w]
         floor_q16 = int(round(best_eps * 65536))
-        h = pm_weights.write(VERSION, floor_q16, q, root=ROOT, comments=[
+        existing = [pm_weights.parse(p)[0] for p in glob.glob(os.path.join(ROOT, "data/player_model/weights-v*.txt"))]
+        version = args.version or max(existing, default=0) + 1
+        h = pm_weights.write(version, floor_q16, q, root=ROOT, comments=[
             "ucizip player model weights: conditional logit, Q16 log2 units per feature unit.",
             "Trained by scripts/train_player_model.py on the training part of ../shared/corpus",
             "(cat1-3 files; a game is held out when FNV-1a 64 of its canonical PGN is 0 mod 5),",
             "engine scores from Stockfish 15.1, depth 1, multipv, engines/stockfish.profile.",
             "%d training positions. See data/player_model/PROVENANCE." % int(tmask.sum())])
-        print("wrote data/player_model/weights.txt and src/model/player_weights.c, hash %016x" % h)
+        print("wrote data/player_model/weights-v%d.txt and src/model/player_weights.c, hash %016x" % (version, h))
 
 
 if __name__ == "__main__":

@@ -114,7 +114,7 @@ int main(int argc, char **argv)
             return 1;
         }
     } else {
-        pm = uz_pm_builtin;
+        pm = *uz_pm_builtin_latest();
     }
     uz_model rank;
     uz_model_params rp = uz_model_default_params();

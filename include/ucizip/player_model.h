@@ -129,11 +129,18 @@ typedef struct uz_player_model {
  * feature, a value out of range, a wrong hash. */
 uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len, uz_diag *diag);
 
-/* The weights built into the program: data/player_model/weights.txt, generated into
- * src/model/player_weights.c as its text and the values parsed from it (a test checks
- * that they agree). */
-extern const uz_player_model uz_pm_builtin;
-extern const char uz_pm_builtin_text[];
+/* The weight sets built into the program: every data/player_model/weights-vN.txt,
+ * generated into src/model/player_weights.c as their texts and the values parsed from
+ * them (a test checks that they agree). Older sets stay so that archives made before a
+ * retraining still decode; the newest is the one new archives use. */
+extern const uz_player_model uz_pm_builtin_sets[];
+extern const char *const uz_pm_builtin_texts[];
+extern const int uz_pm_builtin_count;
+
+/* The newest built-in set (what new archives use). */
+const uz_player_model *uz_pm_builtin_latest(void);
+/* The built-in set with this version and hash, or NULL. */
+const uz_player_model *uz_pm_builtin_find(uint32_t version, uint64_t hash);
 
 /* Per-move scores (Q16 log2 units) from features; mask (optional) zeroes features whose
  * mask entry is false (ablations). */

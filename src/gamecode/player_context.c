@@ -1,4 +1,5 @@
-/* What the player model knows before a step's move: the game's tags and the moves on
+/* The player model's side of move coding: its weights chosen from an archive's header,
+ * and what it knows before a step's move: the game's tags and the moves on
  * the way to the step's position (following variations back to the main line). */
 #include "ucizip/gamecode.h"
 
@@ -48,19 +49,19 @@ uz_result uz_model_open(uz_model *m, const uz_model_params *params, uz_diag *dia
     }
     if (params->kind != UZ_MODEL_PLAYER)
         return UZ_OK;
-    const uz_player_model *pm = &uz_pm_builtin;
-    uint32_t lo = (uint32_t)pm->hash, hi = (uint32_t)(pm->hash >> 32);
-    if (params->player_version == 0 && params->player_hash_lo == 0 && params->player_hash_hi == 0) {
-        /* a new archive: the built-in weights */
+    const uz_player_model *pm = uz_pm_builtin_latest();
+    uint64_t want = (uint64_t)params->player_hash_hi << 32 | params->player_hash_lo;
+    if (params->player_version == 0 && want == 0) {
+        /* a new archive: the newest built-in weights */
         m->params.player_version = pm->version;
-        m->params.player_hash_lo = lo;
-        m->params.player_hash_hi = hi;
-    } else if (params->player_version != pm->version || params->player_hash_lo != lo || params->player_hash_hi != hi) {
+        m->params.player_hash_lo = (uint32_t)pm->hash;
+        m->params.player_hash_hi = (uint32_t)(pm->hash >> 32);
+    } else if (!(pm = uz_pm_builtin_find(params->player_version, want))) {
+        pm = uz_pm_builtin_latest();
         uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
-                    "the archive needs player model version %u with weights %08x%08x; this program has version %u "
-                    "with weights %016llx",
-                    params->player_version, params->player_hash_hi, params->player_hash_lo, pm->version,
-                    (unsigned long long)pm->hash);
+                    "the archive needs player model version %u with weights %016llx, which this program does not "
+                    "have (its newest: version %u, weights %016llx)",
+                    params->player_version, (unsigned long long)want, pm->version, (unsigned long long)pm->hash);
         return UZ_ERR_MISMATCH;
     }
     m->player = pm;

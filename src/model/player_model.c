@@ -344,6 +344,19 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
     return UZ_OK;
 }
 
+const uz_player_model *uz_pm_builtin_latest(void)
+{
+    return &uz_pm_builtin_sets[uz_pm_builtin_count - 1];
+}
+
+const uz_player_model *uz_pm_builtin_find(uint32_t version, uint64_t hash)
+{
+    for (int i = 0; i < uz_pm_builtin_count; i++)
+        if (uz_pm_builtin_sets[i].version == version && uz_pm_builtin_sets[i].hash == hash)
+            return &uz_pm_builtin_sets[i];
+    return NULL;
+}
+
 /* ---- scores and frequencies ---- */
 
 void uz_pm_scores(const uz_player_model *m, const int32_t *x, int n, const bool *mask, int64_t *s)

@@ -3,6 +3,7 @@
 the rank model (the default before the player model) still decodes; the player model
 round-trips real corpus games (variations included) and names itself in the header; stats
 shows it beside the reference; a damaged weights file is refused with file:line."""
+import glob
 import os
 import shutil
 import subprocess
@@ -79,7 +80,8 @@ def main():
     check("features of the played move" in ex, "explain lists the feature contributions")
 
     # a damaged weights file is refused, naming the file and line
-    good = os.path.join(SRC, "data", "player_model", "weights.txt")
+    good = max(glob.glob(os.path.join(SRC, "data", "player_model", "weights-v*.txt")),
+               key=lambda p: int(p.rsplit("-v", 1)[1][:-4]))
     bad = os.path.join(tmp, "weights.txt")
     lines = open(good).read().split("\n")
     i = next(k for k, l in enumerate(lines) if l.startswith("RANK0 "))

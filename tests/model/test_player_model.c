@@ -141,10 +141,19 @@ static void test_weights_file(void)
 {
     uz_player_model m;
     uz_diag d = {0};
-    CHECK(uz_player_model_parse(&m, uz_pm_builtin_text, strlen(uz_pm_builtin_text), &d) == UZ_OK, "%s", d.message);
-    CHECK(m.version == uz_pm_builtin.version && m.hash == uz_pm_builtin.hash && m.floor_q16 == uz_pm_builtin.floor_q16 &&
-              memcmp(m.weight, uz_pm_builtin.weight, sizeof m.weight) == 0,
-          "the compiled-in weights are the ones of the text (regenerate src/model/player_weights.c)");
+    CHECK(uz_pm_builtin_count >= 1, "at least one built-in weight set");
+    for (int i = 0; i < uz_pm_builtin_count; i++) {
+        const uz_player_model *b = &uz_pm_builtin_sets[i];
+        const char *text = uz_pm_builtin_texts[i];
+        CHECK(uz_player_model_parse(&m, text, strlen(text), &d) == UZ_OK, "set %d: %s", i, d.message);
+        CHECK(m.version == b->version && m.hash == b->hash && m.floor_q16 == b->floor_q16 &&
+                  memcmp(m.weight, b->weight, sizeof m.weight) == 0,
+              "set %d: the compiled-in weights are the ones of the text (regenerate src/model/player_weights.c)", i);
+        CHECK(uz_pm_builtin_find(b->version, b->hash) == b, "set %d is found by its identity", i);
+        CHECK(i == 0 || b->version > uz_pm_builtin_sets[i - 1].version, "versions increase");
+    }
+    CHECK(uz_pm_builtin_find(uz_pm_builtin_latest()->version, uz_pm_builtin_latest()->hash ^ 1) == NULL,
+          "other weights are not found");
 
     int32_t w[UZ_PM_N_FEATURES];
     for (int f = 0; f < UZ_PM_N_FEATURES; f++)
