@@ -4,84 +4,88 @@
 const uz_player_model uz_pm_builtin_sets[] = {
     {
         .version = 1,
-        .hash = 0xdc5d4d2ed661b794ull,
+        .hash = 0xe4810d25754c641dull,
         .weight = {
-            -2832, 0, 0, 0, 0, 0, 65536, 0,
-            0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0,
-            0},
-        .floor_q16 = 1966,
+            -48, -2415, 513, -6440, 19529, -21653, 22387, 15713,
+            8011, -15427, 156549, 84342, 3643, 120204, 16519, 2716,
+            166047, -95763, 159849, -22009, 41118, 30230, 9252, 14913,
+            28053, 27288, 16853, -1815, -14081, 21208, 2651, 28739,
+            34310, -2502, 5786, -101177, -82969, 26420, 30972, -428,
+            106240, 16674, -71121, -48396, 19389, -139, 370, 804,
+            626, 52, -74, 43, 39, -184, -246, -1658,
+            7169},
+        .floor_q16 = 66,
     },
 };
 
 const int uz_pm_builtin_count = 1;
 
 static const char text_v1[] =
-    "# placeholder\n"
+    "# ucizip player model weights: conditional logit, Q16 log2 units per feature unit.\n"
+    "# Trained by scripts/train_player_model.py on the training part of ../shared/corpus\n"
+    "# (cat1-3 files; a game is held out when FNV-1a 64 of its canonical PGN is 0 mod 5),\n"
+    "# engine scores from Stockfish 15.1, depth 1, multipv, engines/stockfish.profile.\n"
+    "# 35728 training positions. See data/player_model/PROVENANCE.\n"
     "ucizip-player-model 1\n"
-    "floor 1966\n"
-    "GAP_LIN -2832\n"
-    "GAP_SQRT 0\n"
-    "GAP_LOG 0\n"
-    "BLUNDER 0\n"
-    "BIG_BLUNDER 0\n"
-    "GAP_ZERO 0\n"
-    "RANK0 65536\n"
-    "RANK1 0\n"
-    "RANK2 0\n"
-    "RANK_CAP 0\n"
-    "MATES 0\n"
-    "CAPTURE 0\n"
-    "CAPTURED_VALUE 0\n"
-    "RECAPTURE 0\n"
-    "TAKES_MOVER 0\n"
-    "CHECK 0\n"
-    "PROMO_QUEEN 0\n"
-    "UNDERPROMO 0\n"
-    "CASTLE 0\n"
-    "EN_PASSANT 0\n"
-    "KNIGHT 0\n"
-    "BISHOP 0\n"
-    "ROOK 0\n"
-    "QUEEN 0\n"
-    "KING 0\n"
-    "PUSH1 0\n"
-    "PUSH2 0\n"
-    "FORWARD 0\n"
-    "RETREAT 0\n"
-    "CENTER 0\n"
-    "KING_CLOSER 0\n"
-    "FROM_ATTACKED 0\n"
-    "FROM_HANGING 0\n"
-    "TO_ATTACKED 0\n"
-    "TO_DEFENDED 0\n"
-    "TO_HANGING 0\n"
-    "TO_PAWN_ATTACKED 0\n"
-    "THREAT 0\n"
-    "SAME_PIECE 0\n"
-    "UNDO 0\n"
-    "REPEAT 0\n"
-    "DEVELOP 0\n"
-    "EARLY_QUEEN 0\n"
-    "EARLY_KING 0\n"
-    "ENDGAME_PAWN 0\n"
-    "GAP_ENDGAME 0\n"
-    "GAP_PLY 0\n"
-    "GAP_WINNING 0\n"
-    "GAP_LOSING 0\n"
-    "GAP_MOVES 0\n"
-    "GAP_ELO 0\n"
-    "GAP_ELO_DIFF 0\n"
-    "GAP_NO_ELO 0\n"
-    "GAP_FAST 0\n"
-    "GAP_SLOW 0\n"
-    "RANK0_ELO 0\n"
-    "BLUNDER_ELO 0\n"
-    "hash dc5d4d2ed661b794\n"
+    "floor 66\n"
+    "GAP_LIN -48\n"
+    "GAP_SQRT -2415\n"
+    "GAP_LOG 513\n"
+    "BLUNDER -6440\n"
+    "BIG_BLUNDER 19529\n"
+    "GAP_ZERO -21653\n"
+    "RANK0 22387\n"
+    "RANK1 15713\n"
+    "RANK2 8011\n"
+    "RANK_CAP -15427\n"
+    "MATES 156549\n"
+    "CAPTURE 84342\n"
+    "CAPTURED_VALUE 3643\n"
+    "RECAPTURE 120204\n"
+    "TAKES_MOVER 16519\n"
+    "CHECK 2716\n"
+    "PROMO_QUEEN 166047\n"
+    "UNDERPROMO -95763\n"
+    "CASTLE 159849\n"
+    "EN_PASSANT -22009\n"
+    "KNIGHT 41118\n"
+    "BISHOP 30230\n"
+    "ROOK 9252\n"
+    "QUEEN 14913\n"
+    "KING 28053\n"
+    "PUSH1 27288\n"
+    "PUSH2 16853\n"
+    "FORWARD -1815\n"
+    "RETREAT -14081\n"
+    "CENTER 21208\n"
+    "KING_CLOSER 2651\n"
+    "FROM_ATTACKED 28739\n"
+    "FROM_HANGING 34310\n"
+    "TO_ATTACKED -2502\n"
+    "TO_DEFENDED 5786\n"
+    "TO_HANGING -101177\n"
+    "TO_PAWN_ATTACKED -82969\n"
+    "THREAT 26420\n"
+    "SAME_PIECE 30972\n"
+    "UNDO -428\n"
+    "REPEAT 106240\n"
+    "DEVELOP 16674\n"
+    "EARLY_QUEEN -71121\n"
+    "EARLY_KING -48396\n"
+    "ENDGAME_PAWN 19389\n"
+    "GAP_ENDGAME -139\n"
+    "GAP_PLY 370\n"
+    "GAP_WINNING 804\n"
+    "GAP_LOSING 626\n"
+    "GAP_MOVES 52\n"
+    "GAP_ELO -74\n"
+    "GAP_ELO_DIFF 43\n"
+    "GAP_NO_ELO 39\n"
+    "GAP_FAST -184\n"
+    "GAP_SLOW -246\n"
+    "RANK0_ELO -1658\n"
+    "BLUNDER_ELO 7169\n"
+    "hash e4810d25754c641d\n"
     ;
 
 const char *const uz_pm_builtin_texts[] = {text_v1};
