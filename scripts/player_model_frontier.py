@@ -71,10 +71,14 @@ def main():
         cells, plies, secs = [], 0, 0.0
         for cat, path in subsets.items():
             t0 = time.time()
-            out = run(os.path.join(ROOT, "build", "ucizip"), "stats", path, "--json", "--mode", mode,
-                      "--workers", args.workers, *opt)
+            cmd = [os.path.join(ROOT, "build", "ucizip"), "stats", path, "--json", "--mode", mode,
+                   "--workers", args.workers, *opt]
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            if p.returncode != 0:  # e.g. an engine time-out on a loaded machine: say so, go on
+                cells.append("failed: " + p.stderr.strip().splitlines()[-1][:60])
+                continue
             secs += time.time() - t0
-            s = json.loads(out)
+            s = json.loads(p.stdout)
             plies += s["plies"]
             b = s["bits_per_move"]
             cells.append("%.3f / %.3f" % (b["range"], b["reference"]))
