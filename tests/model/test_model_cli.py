@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""End-to-end tests of the player model with the real Stockfish: an archive written with
-the rank model (the default before the player model) still decodes; the player model
+"""End-to-end tests of the player model with the real Stockfish: archives written with
+the rank model (the default before the player model) and with the first player weights
+still decode; the player model
 round-trips real corpus games (variations included) and names itself in the header; stats
 shows it beside the reference; a damaged weights file is refused with file:line."""
 import glob
@@ -50,6 +51,12 @@ def main():
           "the rank-model fixture decodes to its expected games")
     info = run([UCIZIP, "info", os.path.join(DATA, "fixture_rank_model.ucz")]).stdout.decode()
     check("model: rank" in info, "the fixture is a rank-model archive: " + info)
+
+    # an archive of the first trained player weights (v1) decodes after any retraining
+    out = os.path.join(tmp, "fixture_v1.pgn")
+    run([UCIZIP, "decompress", os.path.join(DATA, "fixture_player_v1.ucz"), "-o", out] + fast)
+    check(open(out, "rb").read() == open(os.path.join(DATA, "fixture_rank.expected.pgn"), "rb").read(),
+          "the player-model v1 fixture decodes to its expected games")
 
     # round trips with the default (player) model on real games of each category
     names = ["cat1_lichess_rated_blitz_rapid.pgn", "cat2_tata_steel_2022_masters.pgn",
