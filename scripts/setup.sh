@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential meson ninja-build pkg-config libuv1-dev libzstd-dev liblzma-dev zstd
-          libxxhash-dev stockfish ethereal-chess pgn-extract python3 clang libclang-rt-14-dev xz-utils)
+          libxxhash-dev stockfish ethereal-chess pgn-extract python3 clang libclang-rt-14-dev xz-utils
+          python3-numpy python3-scipy)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -152,6 +152,14 @@ void uz_make_move(uz_position *pos, uz_move move, uz_undo *undo);
 void uz_unmake_move(uz_position *pos, uz_move move, const uz_undo *undo);
 
 bool uz_in_check(const uz_position *pos);
+
+/* Pieces of both colours that attack square sq when the board's occupancy is occupied
+ * (pass by_color[0] | by_color[1] for the board as it is; clear a square to see through it). */
+uint64_t uz_attackers_to(const uz_position *pos, int sq, uint64_t occupied);
+
+/* Squares a piece of type (UZ_PAWN..UZ_KING) and color on sq attacks, sliders blocked
+ * by occupied. */
+uint64_t uz_piece_attacks(int type, int color, int sq, uint64_t occupied);
 uz_status uz_position_status(const uz_position *pos);
 
 /* Leaf count of the legal move tree to depth (perft); 1 for depth <= 0. pos is used as

@@ -8,6 +8,7 @@
 #include "ucizip/engine.h"
 #include "ucizip/model.h"
 #include "ucizip/pgn.h"
+#include "ucizip/player_model.h"
 
 #define UZ_STEP_START UINT32_MAX
 
@@ -41,6 +42,22 @@ void uz_walk_free(uz_walk *w);
  * legal move count and, if its move is known, the played index. Fails with
  * UZ_ERR_ILLEGAL if a known move is not legal there (never for games from the reader). */
 uz_result uz_walk_resolve_next(uz_walk *w, uz_move *legal, int *n_legal);
+
+/* The player model's context of step s of w (resolved up to s): the tags, and the moves
+ * and positions on the way to the step's position. */
+void uz_walk_pm_game(const uz_walk *w, uz_pm_game *g);
+void uz_walk_pm_history(const uz_walk *w, size_t s, uz_pm_history *h);
+
+/* uz_model_init, then for UZ_MODEL_PLAYER the built-in weights: params with version and
+ * hash 0 take them (a new archive; m->params then records their identity), otherwise they
+ * must be the ones params name (UZ_ERR_MISMATCH, with both identities in diag). */
+uz_result uz_model_open(uz_model *m, const uz_model_params *params, uz_diag *diag);
+
+/* Frequencies of step s's n legal moves (legal: in canonical order; scores: the engine's)
+ * under m: the player model for UZ_MODEL_PLAYER, else uz_model_frequencies. Steps before s
+ * must be resolved with their moves known. Returns the total, 0 for invalid arguments. */
+uint32_t uz_step_frequencies(const uz_model *m, const uz_walk *w, size_t s, const uz_move *legal,
+                             const int32_t *scores, int n, uint32_t *freq);
 
 /* Resolves every step of every walk and scores every position that has two or more legal
  * moves, keeping the pool's workers busy across all the games. With pool NULL it only

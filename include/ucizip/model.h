@@ -46,6 +46,10 @@ typedef enum uz_model_kind {
     UZ_MODEL_RANK = 2, /* UZ_MODEL_EXP mixed with a distribution over the engine's ranking:
                           p_i = eps/n + (1 - eps) * (beta * rho^rank_i / sum_j rho^j
                                                      + (1 - beta) * exp_i) */
+    UZ_MODEL_PLAYER = 3, /* the learned player model (player_model.h): features of each move
+                            (not only its score) and trained weights, identified by their
+                            version and hash; frequencies come from uz_step_frequencies
+                            (gamecode.h), never from uz_model_frequencies */
 } uz_model_kind;
 
 typedef struct uz_model_params {
@@ -55,18 +59,24 @@ typedef struct uz_model_params {
     uint32_t rank_q16;  /* UZ_MODEL_RANK: beta x 65536, the ranking's share, in [0, 65536] */
     uint32_t decay_q16; /* UZ_MODEL_RANK: rho x 65536, in [1, 65535]: each rank down is rho
                            times as likely as the one above */
+    uint32_t player_version; /* UZ_MODEL_PLAYER: the weights' version and their 64-bit hash */
+    uint32_t player_hash_lo, player_hash_hi;
 } uz_model_params;
 
 /* How many parameters (after the kind) a model kind stores in an archive header:
- * k_milli, floor_q16 for UZ_MODEL_EXP; and rank_q16, decay_q16 for UZ_MODEL_RANK.
+ * k_milli, floor_q16 for UZ_MODEL_EXP; and rank_q16, decay_q16 for UZ_MODEL_RANK;
+ * player_version, player_hash_lo, player_hash_hi for UZ_MODEL_PLAYER.
  * 0 for an unknown kind. */
 int uz_model_param_count(uz_model_kind kind);
 
 /* A ready model: parameters plus the precomputed weight table. A plain value; the
  * fields are read-only for callers. weight[d] = k^(-d/100) in Q31 (weight[0] = 2^31),
  * non-increasing in d, 0 once below 2^-31. */
+struct uz_player_model;
+
 typedef struct uz_model {
     uz_model_params params;
+    const struct uz_player_model *player; /* UZ_MODEL_PLAYER: the weights (set by uz_model_open) */
     uint32_t weight[UZ_MODEL_MAX_DIFF + 1];
     uint32_t rank_weight[UZ_MODEL_MAX_MOVES];    /* rho^j in Q31 (UZ_MODEL_RANK) */
     uint64_t rank_sum[UZ_MODEL_MAX_MOVES + 1];   /* rank_sum[n] = sum of rank_weight[0..n) */
@@ -76,14 +86,18 @@ typedef struct uz_model {
 uz_model_params uz_model_default_params(void);
 
 /* Fills m from params. Returns UZ_OK, or UZ_ERR_ARG for NULL pointers, an unknown kind or
- * a parameter out of range (m is then left unusable). Takes ~0.1 ms; m owns no memory. */
+ * a parameter out of range (m is then left unusable). Takes ~0.1 ms; m owns no memory.
+ * For UZ_MODEL_PLAYER the tables are those of the default rank model (the reference the
+ * reports compare with) and m->player is NULL: uz_model_open (gamecode.h) attaches the
+ * weights. */
 uz_result uz_model_init(uz_model *m, const uz_model_params *params);
 
 /* The model's view of one score: clamped centipawns or a mate score mapped beyond them,
  * always in [-UZ_MODEL_MATE_BASE, UZ_MODEL_MATE_BASE]. */
 int32_t uz_model_normalize_score(int32_t score);
 
-/* Frequencies of the n legal moves (n in 1..UZ_MODEL_MAX_MOVES) from their scores:
+/* Frequencies of the n legal moves (n in 1..UZ_MODEL_MAX_MOVES) from their scores
+ * (0 for UZ_MODEL_PLAYER, which needs the position: see uz_step_frequencies):
  * freq[i] >= 1, sum = UZ_MODEL_TOTAL, non-decreasing in the score. freq has n entries
  * (caller-owned). Returns the total (UZ_MODEL_TOTAL), or 0 for invalid arguments.
  * Integer-only; the exact bits are part of the archive format. */

@@ -110,6 +110,25 @@ static bool king_attacked(const uz_position *pos, int color)
     return (uz__attackers_to(pos, pos->king_sq[color], occupancy(pos)) & pos->by_color[color ^ 1]) != 0;
 }
 
+uint64_t uz_attackers_to(const uz_position *pos, int sq, uint64_t occupied)
+{
+    return uz__attackers_to(pos, sq, occupied);
+}
+
+uint64_t uz_piece_attacks(int type, int color, int sq, uint64_t occupied)
+{
+    uint64_t b = UZ__BB(sq);
+    switch (type) {
+    case UZ_PAWN: return uz__pawn_attacks(color, b);
+    case UZ_KNIGHT: return uz__knight_attacks(b);
+    case UZ_BISHOP: return uz__bishop_attacks(sq, occupied);
+    case UZ_ROOK: return uz__rook_attacks(sq, occupied);
+    case UZ_QUEEN: return uz__bishop_attacks(sq, occupied) | uz__rook_attacks(sq, occupied);
+    case UZ_KING: return uz__king_attacks(b);
+    default: return 0;
+    }
+}
+
 bool uz_in_check(const uz_position *pos)
 {
     return king_attacked(pos, pos->side);

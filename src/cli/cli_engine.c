@@ -17,7 +17,8 @@ void cli_engine_opts_init(cli_engine_opts *o)
 void cli_model_opts_init(cli_model_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->params = uz_model_default_params();
+    o->params = uz_model_default_params(); /* the rank model's parameters, kept as the reference */
+    o->params.kind = UZ_MODEL_PLAYER;      /* the default model */
     o->coder = UZ_CODER_RANGE;
 }
 
@@ -86,6 +87,9 @@ int cli_engine_opt(cli_engine_opts *o, int c, const char *arg)
 int cli_model_opt(cli_model_opts *o, int c, const char *arg)
 {
     uint64_t v;
+    /* --k, --floor, --rank and --decay are the rank model's: they choose it unless --model says */
+    if ((c == OPT_K || c == OPT_FLOOR || c == OPT_RANK || c == OPT_DECAY) && !o->model_given)
+        o->params.kind = UZ_MODEL_RANK;
     switch (c) {
     case OPT_K:
         if (parse_milli("--k", arg, UZ_MODEL_K_MILLI_MAX, &v))
@@ -105,14 +109,17 @@ int cli_model_opt(cli_model_opts *o, int c, const char *arg)
         o->floor_given = true;
         return 1;
     case OPT_MODEL:
-        if (strcmp(arg, "rank") == 0)
+        if (strcmp(arg, "player") == 0)
+            o->params.kind = UZ_MODEL_PLAYER;
+        else if (strcmp(arg, "rank") == 0)
             o->params.kind = UZ_MODEL_RANK;
         else if (strcmp(arg, "exp") == 0)
             o->params.kind = UZ_MODEL_EXP;
         else {
-            cli_error("--model: expected rank or exp, got '%s'", arg);
+            cli_error("--model: expected player, rank or exp, got '%s'", arg);
             return -1;
         }
+        o->model_given = true;
         return 1;
     case OPT_RANK:
     case OPT_DECAY:
@@ -253,7 +260,9 @@ void cli_model_text(const uz_model_params *p, char *out, size_t cap)
 {
     char k[32];
     cli_format_k(p->k_milli, k, sizeof k);
-    if (p->kind == UZ_MODEL_RANK)
+    if (p->kind == UZ_MODEL_PLAYER)
+        snprintf(out, cap, "player v%u weights %08x%08x", p->player_version, p->player_hash_hi, p->player_hash_lo);
+    else if (p->kind == UZ_MODEL_RANK)
         snprintf(out, cap, "rank k=%s floor=%.4f rank=%.4f decay=%.4f", k, p->floor_q16 / 65536.0,
                  p->rank_q16 / 65536.0, p->decay_q16 / 65536.0);
     else
@@ -264,6 +273,11 @@ void cli_model_json(const uz_model_params *p)
 {
     char k[32];
     cli_format_k(p->k_milli, k, sizeof k);
+    if (p->kind == UZ_MODEL_PLAYER) {
+        printf("{\"kind\":\"player\",\"version\":%u,\"weights\":\"%08x%08x\"}", p->player_version,
+               p->player_hash_hi, p->player_hash_lo);
+        return;
+    }
     printf("{\"kind\":\"%s\",\"k\":%s,\"floor\":%.5f", p->kind == UZ_MODEL_RANK ? "rank" : "exp", k,
            p->floor_q16 / 65536.0);
     if (p->kind == UZ_MODEL_RANK)

@@ -45,9 +45,12 @@ enum {
     "  --hash MB           engine Hash size (part of what the scores depend on)\n"              \
     "  --workers N         engine processes to run in parallel (default: number of cores)\n"
 #define CLI_MODEL_HELP                                                                           \
-    "  --model M           rank (default): the engine's scores mixed with its ranking of the\n" \
-    "                      moves; exp: p ~ K^(score in pawns) alone (the classic model)\n"     \
-    "  --k K               sharpness of the score part (default 20)\n"                         \
+    "  --model M           player (default): the learned player model (features of each\n"    \
+    "                      move and trained weights); rank: the engine's scores mixed with\n" \
+    "                      its ranking of the moves (the default of earlier archives); exp:\n" \
+    "                      p ~ K^(score in pawns) alone (the classic model)\n"                 \
+    "  --k K               rank/exp models (choose the rank model unless --model is given):\n" \
+    "                      sharpness of the score part (default 20)\n"                         \
     "  --floor F           uniform share mixed into every distribution, 0..1 (default 0.03)\n" \
     "  --rank B            share of the ranking part, 0..1 (default 0.53)\n"                   \
     "  --decay R           each rank down is R times as likely, 0..1 (default 0.6)\n"          \
@@ -63,7 +66,7 @@ typedef struct cli_engine_opts {
 typedef struct cli_model_opts {
     uz_model_params params;
     uz_coder_kind coder;
-    bool k_given, floor_given, coder_given;
+    bool k_given, floor_given, coder_given, model_given;
 } cli_model_opts;
 
 void cli_engine_opts_init(cli_engine_opts *o);

@@ -26,7 +26,8 @@ static const char compress_usage[] =
     "                      bytes (layout not kept; games that cannot be read stop the run)\n"
     "  --progress          progress on stderr even when it is not a terminal\n"
     "  -q, --quiet         no summary line\n"
-    "  --fit-k             fit the model (k, floor, rank, decay) to IN in a first pass and\n"
+    "  --fit-k             fit the rank model (k, floor, rank, decay; chosen unless --model\n"
+    "                      says exp) to IN in a first pass and\n"
     "                      store it in the header; IN must be a file; the scores of the\n"
     "                      first pass are kept in memory (about 0.5 KB per position)\n" CLI_ENGINE_HELP
         CLI_MODEL_HELP;
@@ -224,6 +225,8 @@ int cmd_compress(int argc, char **argv)
         cli_error("--fit-k reads the input twice: give a file, not stdin");
         return CLI_EXIT_USAGE;
     }
+    if (fit && mo.params.kind == UZ_MODEL_PLAYER)
+        mo.params.kind = UZ_MODEL_RANK; /* the player model's weights are trained offline */
     if (fit)
         eo.cache_entries = 1 << 21; /* the second pass takes the scores of the first from here */
     char *auto_out = out_path ? NULL : default_output(in_path, SUFFIX, NULL);
@@ -252,8 +255,9 @@ int cmd_compress(int argc, char **argv)
     }
     for (int i = 0; i < BATCH; i++)
         uz_game_init(&games[i]);
-    if (uz_model_init(&model, &mo.params) != UZ_OK) {
-        cli_error("invalid model parameters");
+    uz_diag mdiag = {0};
+    if (uz_model_open(&model, &mo.params, &mdiag) != UZ_OK) {
+        cli_error("%s", mdiag.message);
         goto free_arrays;
     }
     if (cli_source_open(&src, in_path, keep_going) != 0)
@@ -276,7 +280,10 @@ int cmd_compress(int argc, char **argv)
         src.max_games = max_games;
         src.exact = !canonical;
         src.keep_verbatim = true;
-        uz_model_init(&model, &mo.params);
+        if (uz_model_open(&model, &mo.params, &mdiag) != UZ_OK) {
+            cli_error("%s", mdiag.message);
+            goto close_pool;
+        }
     }
     if (cli_output_open(&out, out_path, force) != 0)
         goto close_pool;
@@ -309,7 +316,7 @@ int cmd_compress(int argc, char **argv)
         }
         if (!writer) {
             uz_archive_header header;
-            uz_header_fill(&header, pool, &mo.params, mo.coder, BATCH);
+            uz_header_fill(&header, pool, &model.params, mo.coder, BATCH);
             if (pool960)
                 snprintf(header.chess960_fingerprint, sizeof header.chess960_fingerprint, "%s",
                          uz_pool_fingerprint(pool960));

@@ -37,9 +37,32 @@ static void print_code(uint32_t code, int len)
         putchar(' ');
 }
 
-static void explain_step(const uz_step *s, const uz_position *pos, const uz_model *model, bool all, double *huff,
-                         double *range)
+/* The player model's features of the played move with their contributions (bits of
+ * log-weight, relative to a move whose features are all 0). */
+static void print_contributions(const uz_walk *w, size_t step, const uz_move *legal, int n, const uz_model *model)
 {
+    static int32_t x[UZ_MAX_MOVES * UZ_PM_N_FEATURES];
+    uz_pm_game g;
+    uz_pm_history h;
+    uz_walk_pm_game(w, &g);
+    uz_walk_pm_history(w, step, &h);
+    uz_pm_features(&w->before[step], legal, w->steps[step].scores, n, &g, &h, x);
+    const int32_t *f = x + (size_t)w->steps[step].played * UZ_PM_N_FEATURES;
+    printf("    features of the played move (bits):");
+    double sum = 0;
+    for (int k = 0; k < UZ_PM_N_FEATURES; k++) {
+        double c = (double)model->player->weight[k] * f[k] / 65536.0;
+        sum += c;
+        if (f[k] != 0 && model->player->weight[k] != 0)
+            printf(" %s=%d:%+.2f", uz_pm_feature_name(k), (int)f[k], c);
+    }
+    printf(" (total %+.2f)\n", sum);
+}
+
+static void explain_step(const uz_walk *w, size_t step, const uz_model *model, bool all, double *huff, double *range)
+{
+    const uz_step *s = &w->steps[step];
+    const uz_position *pos = &w->before[step];
     uz_move legal[UZ_MAX_MOVES];
     int n = uz_generate_legal(pos, legal);
     char san[UZ_SAN_MAX];
@@ -52,17 +75,23 @@ static void explain_step(const uz_step *s, const uz_position *pos, const uz_mode
     }
     uint32_t freq[UZ_MAX_MOVES], codes[UZ_MAX_MOVES];
     uint8_t lengths[UZ_MAX_MOVES];
-    uint32_t total = uz_model_frequencies(model, s->scores, n, freq);
+    uint32_t total = uz_step_frequencies(model, w, step, legal, s->scores, n, freq);
     uz_huffman_code(freq, n, lengths, codes);
     double hb = uz_coder_cost_bits(UZ_CODER_HUFFMAN, freq, n, total, s->played);
     double rb = uz_coder_cost_bits(UZ_CODER_RANGE, freq, n, total, s->played);
     *huff += hb;
     *range += rb;
-    printf(": rank %d, huffman %.0f bits, range %.2f bits\n", uz_model_rank(model, s->scores, n, s->played), hb, rb);
     ranked order[UZ_MAX_MOVES];
     for (int i = 0; i < n; i++)
         order[i] = (ranked){i, freq[i]};
     qsort(order, (size_t)n, sizeof *order, by_freq_desc);
+    int rank = 0;
+    while (order[rank].index != s->played)
+        rank++;
+    printf(": rank %d, huffman %.0f bits, range %.2f bits\n",
+           model->params.kind == UZ_MODEL_PLAYER ? rank + 1 : uz_model_rank(model, s->scores, n, s->played), hb, rb);
+    if (model->params.kind == UZ_MODEL_PLAYER)
+        print_contributions(w, step, legal, n, model);
     for (int r = 0; r < n; r++) {
         int i = order[r].index;
         if (!all && r >= 8 && i != s->played)
@@ -123,8 +152,9 @@ int cmd_explain(int argc, char **argv)
     uz_pool *pool = NULL, *pool960 = NULL;
     uz_model model;
     uz_game_init(&game);
-    if (uz_model_init(&model, &mo.params) != UZ_OK) {
-        cli_error("invalid model parameters");
+    uz_diag mdiag = {0};
+    if (uz_model_open(&model, &mo.params, &mdiag) != UZ_OK) {
+        cli_error("%s", mdiag.message);
         return CLI_EXIT_USAGE;
     }
     if (cli_source_open(&src, argv[optind], false) != 0)
@@ -153,7 +183,7 @@ int cmd_explain(int argc, char **argv)
     }
     char desc[256], mtext[128];
     uz_pool_describe(pool, desc, sizeof desc);
-    cli_model_text(&mo.params, mtext, sizeof mtext);
+    cli_model_text(&model.params, mtext, sizeof mtext);
     const char *white = uz_game_tag(&game, "White"), *black = uz_game_tag(&game, "Black");
     printf("game %ld: %s - %s\nengine: %s\nmodel: %s\n\n", game_no, white ? white : "?", black ? black : "?", desc,
            mtext);
@@ -163,7 +193,7 @@ int cmd_explain(int argc, char **argv)
         const uz_step *s = &walk.steps[i];
         if (!s->main_line || s->node->move == UZ_MOVE_NULL)
             continue;
-        explain_step(s, &walk.before[i], &model, all, &huff, &range);
+        explain_step(&walk, i, &model, all, &huff, &range);
         plies++;
     }
     if (plies)

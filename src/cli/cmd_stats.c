@@ -28,8 +28,10 @@ static const char stats_usage[] =
 
 /* ideal: -log2 p of the unfloored model p ~ k^(score/100) in floating point, what an
  * exact arithmetic coder would pay (analysis only; the coded path is integer). */
-enum { METHOD_FROMTO, METHOD_INDEX, METHOD_HUFFMAN, METHOD_RANGE, METHOD_IDEAL, N_METHODS };
-static const char *const method_names[N_METHODS] = {"fromto", "index", "huffman", "range", "ideal"};
+/* reference: the range coder with the rank model at its default parameters (the default
+ * before the player model), beside whatever model is chosen. */
+enum { METHOD_FROMTO, METHOD_INDEX, METHOD_HUFFMAN, METHOD_RANGE, METHOD_IDEAL, METHOD_REFERENCE, N_METHODS };
+static const char *const method_names[N_METHODS] = {"fromto", "index", "huffman", "range", "ideal", "reference"};
 
 typedef struct stats_totals {
     long games, plies, scored;
@@ -68,9 +70,20 @@ static void dump_position(const uz_step *s)
     fputc('\n', dump_file);
 }
 
-static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, bool engine, cli_samples *st)
+/* Rank (1 = first) of the played move by frequency, ties by lower index. */
+static int freq_rank(const uint32_t *freq, int n, int played)
+{
+    int rank = 1;
+    for (int i = 0; i < n; i++)
+        rank += freq[i] > freq[played] || (freq[i] == freq[played] && i < played);
+    return rank;
+}
+
+static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, const uz_model *reference, bool engine,
+                    cli_samples *st)
 {
     uint32_t freq[UZ_MAX_MOVES];
+    uz_move legal[UZ_MAX_MOVES];
     for (size_t i = 0; i < w->n_steps; i++) {
         const uz_step *s = &w->steps[i];
         if (!s->main_line || s->node->move == UZ_MOVE_NULL)
@@ -80,11 +93,15 @@ static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, bo
         t->bits[METHOD_INDEX] += index_bits(s->n_legal);
         if (!engine || s->n_legal < 2)
             continue;
-        uint32_t total = uz_model_frequencies(model, s->scores, s->n_legal, freq);
+        uz_generate_legal(&w->before[i], legal);
+        uint32_t total = uz_model_frequencies(reference, s->scores, s->n_legal, freq);
+        t->bits[METHOD_REFERENCE] += uz_coder_cost_bits(UZ_CODER_RANGE, freq, s->n_legal, total, s->played);
+        total = uz_step_frequencies(model, w, i, legal, s->scores, s->n_legal, freq);
         t->bits[METHOD_HUFFMAN] += uz_coder_cost_bits(UZ_CODER_HUFFMAN, freq, s->n_legal, total, s->played);
         t->bits[METHOD_RANGE] += uz_coder_cost_bits(UZ_CODER_RANGE, freq, s->n_legal, total, s->played);
         t->bits[METHOD_IDEAL] += ideal_bits(model, s->scores, s->n_legal, s->played);
-        int rank = uz_model_rank(model, s->scores, s->n_legal, s->played);
+        int rank = model->params.kind == UZ_MODEL_PLAYER ? freq_rank(freq, s->n_legal, s->played)
+                                                         : uz_model_rank(model, s->scores, s->n_legal, s->played);
         for (int k = rank - 1; k >= 0 && k < 3; k++)
             t->top[k]++;
         t->scored++;
@@ -195,8 +212,11 @@ int cmd_stats(int argc, char **argv)
     }
     for (int i = 0; i < BATCH; i++)
         uz_game_init(&games[i]);
-    if (uz_model_init(&model, &mo.params) != UZ_OK) {
-        cli_error("invalid model parameters");
+    uz_diag mdiag = {0};
+    uz_model reference;
+    uz_model_params ref_params = uz_model_default_params();
+    if (uz_model_open(&model, &mo.params, &mdiag) != UZ_OK || uz_model_init(&reference, &ref_params) != UZ_OK) {
+        cli_error("%s", mdiag.message);
         goto free_arrays;
     }
     if (cli_source_open(&src, argv[optind], keep_going) != 0)
@@ -234,7 +254,7 @@ int cmd_stats(int argc, char **argv)
         if (r != UZ_OK && ok == n)
             cli_report(NULL, &diag);
         for (long i = 0; i < ok; i++) {
-            if (r == UZ_OK && add_walk(&t, &walks[i], &model, engine, (n_sweep || fit) ? &store : NULL) != 0) {
+            if (r == UZ_OK && add_walk(&t, &walks[i], &model, &reference, engine, (n_sweep || fit) ? &store : NULL) != 0) {
                 cli_error("out of memory");
                 r = UZ_ERR_NOMEM;
             }
@@ -249,7 +269,10 @@ int cmd_stats(int argc, char **argv)
 
     uz_fit_sample *samples = NULL;
     double sweep_bits[MAX_SWEEP];
-    uz_model_params fitted = mo.params;
+    uz_model_params fit_start = mo.params, fitted;
+    if (fit_start.kind == UZ_MODEL_PLAYER)
+        fit_start.kind = UZ_MODEL_RANK; /* --fit-k fits the rank model */
+    fitted = fit_start;
     double fitted_bits = 0;
     if (n_sweep || fit) {
         samples = cli_samples_list(&store);
@@ -260,12 +283,14 @@ int cmd_stats(int argc, char **argv)
         for (int i = 0; i < n_sweep; i++) {
             uz_model m;
             uz_model_params p = mo.params;
+            if (p.kind == UZ_MODEL_PLAYER)
+                p.kind = UZ_MODEL_RANK; /* k is the rank model's */
             p.k_milli = sweep[i];
             uz_model_init(&m, &p);
             sweep_bits[i] = uz_model_total_cost(&m, samples, store.n_items);
         }
         if (fit && store.n_items &&
-            uz_model_fit(samples, store.n_items, &mo.params, !mo.floor_given, &fitted, &fitted_bits) != UZ_OK) {
+            uz_model_fit(samples, store.n_items, &fit_start, !mo.floor_given, &fitted, &fitted_bits) != UZ_OK) {
             cli_error("fitting failed");
             free(samples);
             goto close_pool;
@@ -298,7 +323,7 @@ int cmd_stats(int argc, char **argv)
             printf(",\"fingerprint\":\"%s\",\"settings\":", uz_pool_fingerprint(pool));
             cli_json_string(desc);
             printf("},\"model\":");
-            cli_model_json(&mo.params);
+            cli_model_json(&model.params);
         }
         if (n_sweep) {
             printf(",\"k_sweep\":[");
@@ -322,7 +347,7 @@ int cmd_stats(int argc, char **argv)
             printf(", %ld skipped", src.skipped);
         printf("\n");
         char mtext[128];
-        cli_model_text(&mo.params, mtext, sizeof mtext);
+        cli_model_text(&model.params, mtext, sizeof mtext);
         if (engine)
             printf("engine: %s (fingerprint %s)\nmodel: %s\n", desc, uz_pool_fingerprint(pool), mtext);
         printf("%-10s %14s %10s\n", "method", "bits", "bits/move");

@@ -18,13 +18,13 @@
 
 int uz_model_param_count(uz_model_kind kind)
 {
-    return kind == UZ_MODEL_EXP ? 2 : kind == UZ_MODEL_RANK ? 4 : 0;
+    return kind == UZ_MODEL_EXP ? 2 : kind == UZ_MODEL_RANK ? 4 : kind == UZ_MODEL_PLAYER ? 3 : 0;
 }
 
 uz_model_params uz_model_default_params(void)
 {
     uz_model_params p = {UZ_MODEL_RANK, UZ_MODEL_DEFAULT_K_MILLI, UZ_MODEL_DEFAULT_FLOOR_Q16,
-                         UZ_MODEL_DEFAULT_RANK_Q16, UZ_MODEL_DEFAULT_DECAY_Q16};
+                         UZ_MODEL_DEFAULT_RANK_Q16, UZ_MODEL_DEFAULT_DECAY_Q16, 0, 0, 0};
     return p;
 }
 
@@ -32,6 +32,17 @@ uz_result uz_model_init(uz_model *m, const uz_model_params *params)
 {
     if (!m || !params)
         return UZ_ERR_ARG;
+    if (params->kind == UZ_MODEL_PLAYER) {
+        /* The weights are attached by the caller; the tables are the reference model's. */
+        uz_model_params ref = uz_model_default_params();
+        ref.player_version = params->player_version;
+        ref.player_hash_lo = params->player_hash_lo;
+        ref.player_hash_hi = params->player_hash_hi;
+        uz_result r = uz_model_init(m, &ref);
+        m->params.kind = UZ_MODEL_PLAYER;
+        return r;
+    }
+    m->player = NULL;
     if (uz_model_param_count(params->kind) == 0 || params->k_milli < UZ_MODEL_K_MILLI_MIN ||
         params->k_milli > UZ_MODEL_K_MILLI_MAX || params->floor_q16 > UZ_MODEL_FLOOR_ONE)
         return UZ_ERR_ARG;
@@ -99,7 +110,7 @@ uint32_t uz_model_frequencies(const uz_model *m, const int32_t *scores, int n, u
 {
     if (!m || !scores || !freq || n < 1 || n > UZ_MODEL_MAX_MOVES)
         return 0;
-    if (uz_model_param_count(m->params.kind) == 0)
+    if (uz_model_param_count(m->params.kind) == 0 || m->params.kind == UZ_MODEL_PLAYER)
         return 0;
 
     const uint32_t total = UZ_MODEL_TOTAL;

@@ -273,9 +273,10 @@ void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *
     copy_string(h->engine_settings, sizeof h->engine_settings, uz_pool_settings_text(pool));
     h->model_kind = model->kind;
     const uint32_t values[] = {model->k_milli, model->floor_q16, model->rank_q16, model->decay_q16};
+    const uint32_t player[] = {model->player_version, model->player_hash_lo, model->player_hash_hi};
     h->n_model_params = (uint32_t)uz_model_param_count(model->kind);
     for (uint32_t i = 0; i < h->n_model_params; i++)
-        h->model_params[i] = values[i];
+        h->model_params[i] = model->kind == UZ_MODEL_PLAYER ? player[i] : values[i];
     h->coder = coder;
     h->block_games = block_games;
     uz_pool_describe(pool, h->settings_text, sizeof h->settings_text);
@@ -289,8 +290,9 @@ uz_result uz_header_model(const uz_archive_header *h, uz_model_params *params)
     if (h->n_model_params != (uint32_t)uz_model_param_count(params->kind))
         return UZ_ERR_UNSUPPORTED;
     uint32_t *fields[] = {&params->k_milli, &params->floor_q16, &params->rank_q16, &params->decay_q16};
+    uint32_t *player[] = {&params->player_version, &params->player_hash_lo, &params->player_hash_hi};
     for (uint32_t i = 0; i < h->n_model_params; i++)
-        *fields[i] = h->model_params[i];
+        *(params->kind == UZ_MODEL_PLAYER ? player[i] : fields[i]) = h->model_params[i];
     return UZ_OK;
 }
 
@@ -307,6 +309,9 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
                     h->model_kind);
         return UZ_ERR_UNSUPPORTED;
     }
+    uz_result mr = uz_model_open(&md->model, &params, diag); /* the player model's weights */
+    if (mr != UZ_OK)
+        return mr;
     md->coder = (uz_coder_kind)h->coder;
     md->workers = workers;
     if (strcmp(md->chess960_fingerprint, h->chess960_fingerprint) != 0) {

@@ -8,13 +8,17 @@
 uz_result uz_encode_walk(const uz_model *model, uz_encoder *enc, const uz_walk *w)
 {
     uint32_t freq[UZ_MAX_MOVES];
+    uz_move legal[UZ_MAX_MOVES];
     for (size_t i = 0; i < w->n_steps; i++) {
         const uz_step *step = &w->steps[i];
         if (step->n_legal < 2)
             continue;
         if (!step->scores || step->played < 0)
             return UZ_ERR_ARG;
-        uint32_t total = uz_model_frequencies(model, step->scores, step->n_legal, freq);
+        uz_generate_legal(&w->before[i], legal);
+        uint32_t total = uz_step_frequencies(model, w, i, legal, step->scores, step->n_legal, freq);
+        if (total == 0)
+            return UZ_ERR_ARG;
         uz_result r = uz_encoder_put(enc, freq, step->n_legal, total, step->played);
         if (r != UZ_OK)
             return r;
@@ -91,9 +95,10 @@ static void on_position_scored(uz_query *q, void *user)
         return;
     }
     uint32_t freq[UZ_MAX_MOVES];
-    uint32_t total = uz_model_frequencies(g->job->model, q->scores, q->n_moves, freq);
+    uint32_t total = uz_step_frequencies(g->job->model, &g->walk, g->walk.resolved - 1, q->moves, q->scores,
+                                         q->n_moves, freq);
     int symbol;
-    if (uz_decoder_get(&g->dec, freq, q->n_moves, total, &symbol) != UZ_OK || symbol < 0 || symbol >= q->n_moves) {
+    if (total == 0 || uz_decoder_get(&g->dec, freq, q->n_moves, total, &symbol) != UZ_OK || symbol < 0 || symbol >= q->n_moves) {
         finish_game(g, UZ_ERR_CORRUPT);
         return;
     }

@@ -1,0 +1,153 @@
+/* The player model: a conditional logit over the legal moves of a position. Each move
+ * gets integer features (its engine score's gap to the best, its rank, what kind of move
+ * it is, its safety, continuity with the mover's last move, phase, context and the
+ * players' ratings from the tags); its score is a weighted sum of them and
+ * p_i is proportional to 2^(score_i). Everything the features use is known to the decoder
+ * before it decodes the move. The coded path is integer-only and bit-identical on every
+ * machine; the weights are data (data/player_model/), trained by
+ * scripts/train_player_model.py, identified by a version and a hash. */
+#ifndef UCIZIP_PLAYER_MODEL_H
+#define UCIZIP_PLAYER_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ucizip/board.h"
+#include "ucizip/common.h"
+
+/* The features, in the order of the weights file. Groups (for ablations and explain):
+ * S score, K kind, F safety, C continuity, P phase, X context, R ratings. */
+#define UZ_PM_FEATURES(X)                                                                  \
+    X(GAP_LIN, 'S')     /* min(gap, 400), centipawns */                                   \
+    X(GAP_SQRT, 'S')    /* floor(sqrt(100 * gap)), gap capped at 2200 */                  \
+    X(GAP_LOG, 'S')     /* floor(16 * log2(1 + gap)) */                                   \
+    X(BLUNDER, 'S')     /* gap >= 200 */                                                  \
+    X(BIG_BLUNDER, 'S') /* gap >= 500 */                                                  \
+    X(GAP_ZERO, 'S')    /* gap == 0 */                                                    \
+    X(RANK0, 'S')       /* the engine's first choice (ties by lower index) */             \
+    X(RANK1, 'S')                                                                         \
+    X(RANK2, 'S')                                                                         \
+    X(RANK_CAP, 'S')    /* min(rank, 12) */                                               \
+    X(MATES, 'S')       /* the move's score is a mate for the mover */                    \
+    X(CAPTURE, 'K')                                                                       \
+    X(CAPTURED_VALUE, 'K') /* 1 3 3 5 9 */                                                \
+    X(RECAPTURE, 'K')   /* captures on the square where the opponent just captured */     \
+    X(TAKES_MOVER, 'K') /* captures the piece that just moved */                          \
+    X(CHECK, 'K')                                                                         \
+    X(PROMO_QUEEN, 'K')                                                                   \
+    X(UNDERPROMO, 'K')                                                                    \
+    X(CASTLE, 'K')                                                                        \
+    X(EN_PASSANT, 'K')                                                                    \
+    X(KNIGHT, 'K')                                                                        \
+    X(BISHOP, 'K')                                                                        \
+    X(ROOK, 'K')                                                                          \
+    X(QUEEN, 'K')                                                                         \
+    X(KING, 'K')                                                                          \
+    X(PUSH1, 'K')                                                                         \
+    X(PUSH2, 'K')                                                                         \
+    X(FORWARD, 'K')     /* ranks moved toward the opponent (negative: back) */            \
+    X(RETREAT, 'K')                                                                       \
+    X(CENTER, 'K')      /* gain in centrality (3 - distance to the centre, 0..3) */       \
+    X(KING_CLOSER, 'K') /* ranks/files closer to the enemy king (Chebyshev distance) */   \
+    X(FROM_ATTACKED, 'F') /* the moving piece is attacked where it stands */              \
+    X(FROM_HANGING, 'F')  /* ... and not defended */                                      \
+    X(TO_ATTACKED, 'F')   /* the destination is attacked by the opponent */               \
+    X(TO_DEFENDED, 'F')   /* the destination is defended by another own piece */          \
+    X(TO_HANGING, 'F')    /* attacked and not defended, and not a capture of >= value */  \
+    X(TO_PAWN_ATTACKED, 'F') /* a non-pawn going where an enemy pawn attacks */           \
+    X(THREAT, 'F')      /* the moved piece then attacks an enemy piece worth more, or an   \
+                           undefended one (kings aside) */                                \
+    X(SAME_PIECE, 'C')  /* moves the piece the mover moved last */                        \
+    X(UNDO, 'C')        /* moves it back where it came from */                            \
+    X(REPEAT, 'C')      /* the position after it occurred earlier in the game */          \
+    X(DEVELOP, 'P')     /* a knight or bishop leaving its back rank, first 24 plies */    \
+    X(EARLY_QUEEN, 'P') /* a queen move in the first 16 plies */                          \
+    X(EARLY_KING, 'P')  /* a king move (not castling) with queens on the board */         \
+    X(ENDGAME_PAWN, 'P') /* a pawn move with little material left */                      \
+    X(GAP_ENDGAME, 'P') /* GAP_SQRT x little material */                                  \
+    X(GAP_PLY, 'P')     /* GAP_SQRT x min(ply, 120) / 40 */                               \
+    X(GAP_WINNING, 'X') /* GAP_SQRT x (best score >= 200) */                              \
+    X(GAP_LOSING, 'X')  /* GAP_SQRT x (best score <= -200) */                             \
+    X(GAP_MOVES, 'X')   /* GAP_SQRT x floor(log2(number of legal moves)) */               \
+    X(GAP_ELO, 'R')     /* GAP_SQRT x (mover's rating - 2000) / 200 */                    \
+    X(GAP_ELO_DIFF, 'R') /* GAP_SQRT x (opponent's - mover's rating) / 200 */             \
+    X(GAP_NO_ELO, 'R')  /* GAP_SQRT x (no rating) */                                      \
+    X(GAP_FAST, 'R')    /* GAP_SQRT x (base time under 10 minutes) */                     \
+    X(GAP_SLOW, 'R')    /* GAP_SQRT x (no time control tag, or 60 minutes or more) */     \
+    X(RANK0_ELO, 'R')   /* RANK0 x (mover's rating - 2000) / 200 */                       \
+    X(BLUNDER_ELO, 'R') /* BLUNDER x (mover's rating - 2000) / 200 */
+
+#define UZ_PM_ENUM(name, group) UZ_PM_##name,
+enum uz_pm_feature { UZ_PM_FEATURES(UZ_PM_ENUM) UZ_PM_N_FEATURES };
+#undef UZ_PM_ENUM
+
+/* Name ("GAP_LIN", ...) and group letter of feature f; NULL / 0 out of range. */
+const char *uz_pm_feature_name(int f);
+char uz_pm_feature_group(int f);
+
+/* What the model knows about the game before a position: from the tags and the moves
+ * already played on the way to it. */
+typedef struct uz_pm_game {
+    int elo[2];      /* WhiteElo, BlackElo; 0 if missing or not a number */
+    int base_time;   /* TimeControl base in seconds; 0 if missing or not understood */
+} uz_pm_game;
+
+#define UZ_PM_HISTORY 12
+typedef struct uz_pm_history {
+    uz_move last;            /* the opponent's last move, UZ_MOVE_NONE if none */
+    bool last_captured;      /* ... which captured */
+    uz_move own_last;        /* the mover's own last move (two plies back), or none */
+    int n_keys;              /* keys of earlier positions, most recent first */
+    uint64_t keys[UZ_PM_HISTORY];
+} uz_pm_history;
+
+/* Reads the ratings and the time control from tag values (either may be NULL). */
+void uz_pm_game_from_tags(uz_pm_game *g, const char *white_elo, const char *black_elo, const char *time_control);
+
+/* Features of every legal move: x[i * UZ_PM_N_FEATURES + f]. scores are the engine's
+ * (mover's view, as the model.h convention), moves the legal moves in canonical order.
+ * n in 1..UZ_MAX_MOVES. */
+void uz_pm_features(const uz_position *pos, const uz_move *moves, const int32_t *scores, int n,
+                    const uz_pm_game *game, const uz_pm_history *hist, int32_t *x);
+
+/* A loaded weight set. weight[f] is in Q16 log2 units per feature unit. */
+typedef struct uz_player_model {
+    uint32_t version;
+    uint64_t hash;          /* FNV-1a 64 of the canonical "name value" lines */
+    int32_t weight[UZ_PM_N_FEATURES];
+    uint32_t floor_q16;     /* uniform share x 65536 */
+} uz_player_model;
+
+/* Parses a weights file's text:
+ *   # comments
+ *   ucizip-player-model VERSION
+ *   floor Q16
+ *   NAME VALUE            one line per feature, in the order above
+ *   hash HEX              FNV-1a 64 of the "floor" and NAME VALUE lines as written (each with its \n)
+ * Refuses (UZ_ERR_CORRUPT, diag with the line) anything else: a missing or unknown
+ * feature, a value out of range, a wrong hash. */
+uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len, uz_diag *diag);
+
+/* The weight sets built into the program: every data/player_model/weights-vN.txt,
+ * generated into src/model/player_weights.c as their texts and the values parsed from
+ * them (a test checks that they agree). Older sets stay so that archives made before a
+ * retraining still decode; the newest is the one new archives use. */
+extern const uz_player_model uz_pm_builtin_sets[];
+extern const char *const uz_pm_builtin_texts[];
+extern const int uz_pm_builtin_count;
+
+/* The newest built-in set (what new archives use). */
+const uz_player_model *uz_pm_builtin_latest(void);
+/* The built-in set with this version and hash, or NULL. */
+const uz_player_model *uz_pm_builtin_find(uint32_t version, uint64_t hash);
+
+/* Per-move scores (Q16 log2 units) from features; mask (optional) zeroes features whose
+ * mask entry is false (ablations). */
+void uz_pm_scores(const uz_player_model *m, const int32_t *x, int n, const bool *mask, int64_t *s);
+
+/* Frequencies (sum UZ_MODEL_TOTAL, each >= 1) from per-move scores. Integer-only; the
+ * exact bits are archive format. Returns the total, or 0 for invalid arguments. */
+uint32_t uz_pm_frequencies(const uz_player_model *m, const int64_t *s, int n, uint32_t *freq);
+
+#endif

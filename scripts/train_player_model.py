@@ -1,0 +1,201 @@
+#!/usr/bin/python3
+"""Trains the player model (a conditional logit over the legal moves) on the training
+part of ../shared/corpus and reports bits/move on the held-out part.
+
+Pipeline (every step cached under --cache, outside the repository):
+  1. engine scores: `ucizip stats FILE --dump CACHE/d1/NAME.dump -k` per corpus file
+     (depth 1, multipv, engines/stockfish.profile: the default settings);
+  2. features: `ucizip-features FILE --scores DUMP --out CACHE/feat/NAME` (the library's
+     own uz_pm_features, so training and the codec see the same integers);
+  3. this script: fit, write data/player_model/weights-vN.txt and regenerate src/model/player_weights.c,
+     then (with --evaluate) rerun step 2 with the new weights to get the exact integer
+     bits of the coded path.
+
+Split (fixed, by game): a game is held out when the FNV-1a 64 hash of its canonical PGN
+text (`ucizip-features FILE --hashes`) is 0 mod 5; the rest is training. Games that are
+also in ../shared/samples are kept out of the held-out figures.
+Categories: cat1 files amateur, cat2 master, cat3 engine (cat4/cat5 are syntax and
+Chess960 files, not used).
+
+Usage: scripts/train_player_model.py [--cache /work/cache-model] [--ablate] [--evaluate]
+Needs python3-numpy and python3-scipy (Debian).
+"""
+import argparse
+import glob
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+from scipy.optimize import minimize
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pm_weights  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CATS = {"cat1": "amateur", "cat2": "master", "cat3": "engine"}
+POS_DTYPE = np.dtype([("hash", "<u8"), ("key", "<u8"), ("game", "<i4"), ("ply", "<i4"), ("n", "<i4"),
+                      ("played", "<i4"), ("elo", "<i4"), ("move", "<i4"), ("rank_bits", "<f8"),
+                      ("pm_bits", "<f8")])
+
+
+def features_tool(build):
+    return os.path.join(ROOT, build, "tools", "ucizip-features")
+
+
+def sample_hashes(build, samples_dir):
+    hs = set()
+    for f in sorted(glob.glob(os.path.join(samples_dir, "*.pgn"))):
+        out = subprocess.run([features_tool(build), f, "--hashes"], capture_output=True, text=True, check=True)
+        hs.update(int(h, 16) for h in out.stdout.split())
+    return hs
+
+
+def load(cache, names, nf):
+    """Positions and features of the given cached files, concatenated."""
+    pos, feat, cat, fileid = [], [], [], []
+    for i, name in enumerate(names):
+        p = np.fromfile(os.path.join(cache, "feat", name + ".pos"), dtype=POS_DTYPE)
+        x = np.fromfile(os.path.join(cache, "feat", name + ".feat"), dtype="<i2").reshape(-1, nf)
+        assert x.shape[0] == p["n"].sum(), name
+        pos.append(p)
+        feat.append(x)
+        cat.append(np.full(len(p), list(CATS).index(name[:4])))
+        fileid.append(np.full(len(p), i))
+    return np.concatenate(pos), np.concatenate(feat), np.concatenate(cat), np.concatenate(fileid)
+
+
+class Problem:
+    """Softmax over each position's moves of X w (X: all moves stacked)."""
+
+    def __init__(self, x, n, played, cols, l2=1e-4):
+        self.x = x[:, cols].astype(np.float32)
+        self.scale = self.x.std(axis=0, dtype=np.float64) + 1e-9
+        self.x /= self.scale.astype(np.float32)
+        self.starts = np.concatenate([[0], np.cumsum(n)[:-1]])
+        self.n = n
+        self.target = self.starts + played
+        self.pos_of_move = np.repeat(np.arange(len(n)), n)
+        self.l2 = l2
+
+    def probs(self, w):
+        s = (self.x @ w.astype(np.float32)).astype(np.float64)
+        m = np.maximum.reduceat(s, self.starts)
+        e = np.exp(s - m[self.pos_of_move])
+        z = np.add.reduceat(e, self.starts)
+        return e / z[self.pos_of_move], s, m, z
+
+    def loss_grad(self, w):
+        p, s, m, z = self.probs(w)
+        nll = -(s[self.target] - m - np.log(z)).sum()
+        g = (self.x.T @ p.astype(np.float32)).astype(np.float64) - self.x[self.target].sum(axis=0, dtype=np.float64)
+        k = len(self.n)
+        return nll / k + self.l2 * w @ w, g / k + 2 * self.l2 * w
+
+    def fit(self, iters=200):
+        w0 = np.zeros(self.x.shape[1])
+        r = minimize(self.loss_grad, w0, jac=True, method="L-BFGS-B", options={"maxiter": iters})
+        return r.x / self.scale  # weights on the raw integer features
+
+
+def bits(x, n, played, w, eps):
+    """Float cost in bits per position of the logit with a uniform floor eps."""
+    s = x.astype(np.float64) @ w
+    starts = np.concatenate([[0], np.cumsum(n)[:-1]])
+    pos_of = np.repeat(np.arange(len(n)), n)
+    m = np.maximum.reduceat(s, starts)
+    e = np.exp(s - m[pos_of])
+    z = np.add.reduceat(e, starts)
+    p = e[starts + played] / z
+    return -np.log2((1 - eps) * p + eps / n)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cache", default="/work/cache-model")
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--samples", default=os.path.join(ROOT, "..", "shared", "samples"))
+    ap.add_argument("--ablate", action="store_true", help="refit with each feature group off")
+    ap.add_argument("--train-fraction", type=float, default=1.0, help="subsample training positions")
+    ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--version", type=int, default=0,
+                    help="version of the new weight set (default: one above the newest in data/player_model); "
+                         "older sets stay built in so that their archives still decode")
+    args = ap.parse_args()
+
+    feats = pm_weights.feature_names(os.path.join(ROOT, "include/ucizip/player_model.h"))
+    names = [n for n, _ in feats]
+    groups = [g for _, g in feats]
+    nf = len(names)
+    files = sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(args.cache, "feat", "cat[123]_*.pos")))
+    pos, x, cat, _ = load(args.cache, files, nf)
+    held = (pos["hash"] % np.uint64(5)) == 0
+    in_samples = np.isin(pos["hash"], np.array(sorted(sample_hashes(args.build, args.samples)), dtype=np.uint64))
+    train = ~held
+    evalm = held & ~in_samples
+    print("files %d, positions %d (train %d, held-out %d, held-out also in samples %d)"
+          % (len(files), len(pos), train.sum(), evalm.sum(), (held & in_samples).sum()))
+    starts = np.concatenate([[0], np.cumsum(pos["n"])[:-1]])
+
+    def rows(mask):
+        idx = np.repeat(mask, pos["n"])
+        return x[idx]
+
+    rng = np.random.default_rng(1)
+    tmask = train & (rng.random(len(pos)) < args.train_fraction)
+    xt, nt, pt = rows(tmask), pos["n"][tmask], pos["played"][tmask]
+    xe, ne, pe = rows(evalm), pos["n"][evalm], pos["played"][evalm]
+    cate = cat[evalm]
+
+    def fit_eval(cols):
+        prob = Problem(xt, nt, pt, cols)
+        w = np.zeros(nf)
+        w[cols] = prob.fit()
+        return w
+
+    all_cols = list(range(nf))
+    w = fit_eval(all_cols)
+    best_eps, best = None, None
+    k = min(len(nt), 100_000)  # floor chosen on a slice of the training part
+    km = int(np.cumsum(nt)[k - 1])
+    for eps in (0.001, 0.002, 0.004, 0.008, 0.016):
+        b = bits(xt[:km], nt[:k], pt[:k], w, eps).mean()
+        if best is None or b < best:
+            best_eps, best = eps, b
+    eb = bits(xe, ne, pe, w, best_eps)
+    print("floor %.3f; held-out bits/move (float model):" % best_eps)
+    print("| category | positions | rank model (default) | player model |")
+    print("|---|---|---|---|")
+    for c, cname in enumerate(CATS.values()):
+        sel = cate == c
+        print("| %s | %d | %.3f | %.3f |" % (cname, sel.sum(), pos["rank_bits"][evalm][sel].mean(), eb[sel].mean()))
+    for nm, wv in zip(names, w):
+        print("  %-16s %+9.4f bits/unit" % (nm, wv / math.log(2)))
+
+    if args.ablate:
+        print("\nablation (held-out bits/move, float model, refitted without the group):")
+        print("| without | amateur | master | engine |")
+        print("|---|---|---|---|")
+        for g in "SKFCPXR":
+            cols = [i for i in all_cols if groups[i] != g]
+            wa = fit_eval(cols)
+            ea = bits(xe, ne, pe, wa, best_eps)
+            print("| %s | %s |" % (g, " | ".join("%.3f" % ea[cate == c].mean() for c in range(3))))
+
+    if not args.no_write:
+        q = [int(round(v / math.log(2) * 65536)) for v in w]
+        floor_q16 = int(round(best_eps * 65536))
+        existing = [pm_weights.parse(p)[0] for p in glob.glob(os.path.join(ROOT, "data/player_model/weights-v*.txt"))]
+        version = args.version or max(existing, default=0) + 1
+        h = pm_weights.write(version, floor_q16, q, root=ROOT, comments=[
+            "ucizip player model weights: conditional logit, Q16 log2 units per feature unit.",
+            "Trained by scripts/train_player_model.py on the training part of ../shared/corpus",
+            "(cat1-3 files; a game is held out when FNV-1a 64 of its canonical PGN is 0 mod 5),",
+            "engine scores from Stockfish 15.1, depth 1, multipv, engines/stockfish.profile.",
+            "%d training positions. See data/player_model/PROVENANCE." % int(tmask.sum())])
+        print("wrote data/player_model/weights-v%d.txt and src/model/player_weights.c, hash %016x" % (version, h))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the player model with the real Stockfish: archives written with
+the rank model (the default before the player model) and with the first player weights
+still decode; the player model
+round-trips real corpus games (variations included) and names itself in the header; stats
+shows it beside the reference; a damaged weights file is refused with file:line."""
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+UCIZIP, FEATURES = sys.argv[1], sys.argv[2]
+SRC = os.environ["UZ_SRC_ROOT"]
+CORPUS = os.environ.get("UZ_CORPUS_DIR", "")
+DATA = os.path.join(SRC, "tests", "data", "model")
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what, file=sys.stderr)
+
+
+def run(cmd, ok=True):
+    p = subprocess.run(cmd, capture_output=True)
+    if ok and p.returncode != 0:
+        check(False, "%s exited %d: %s" % (" ".join(cmd), p.returncode, p.stderr.decode(errors="replace")))
+    return p
+
+
+def first_games(path, n, out):
+    text = open(path, "rb").read().replace(b"\r\n", b"\n")
+    parts = text.split(b"\n[Event ")
+    open(out, "wb").write(parts[0] + b"".join(b"\n[Event " + p for p in parts[1:n]) + b"\n")
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="ucizip-model-")
+    fast = ["--workers", "2"]
+
+    # archives written with the rank model before the player model existed still decode
+    out = os.path.join(tmp, "fixture.pgn")
+    run([UCIZIP, "decompress", os.path.join(DATA, "fixture_rank_model.ucz"), "-o", out] + fast)
+    check(open(out, "rb").read() == open(os.path.join(DATA, "fixture_rank.expected.pgn"), "rb").read(),
+          "the rank-model fixture decodes to its expected games")
+    info = run([UCIZIP, "info", os.path.join(DATA, "fixture_rank_model.ucz")]).stdout.decode()
+    check("model: rank" in info, "the fixture is a rank-model archive: " + info)
+
+    # an archive of the first trained player weights (v1) decodes after any retraining
+    out = os.path.join(tmp, "fixture_v1.pgn")
+    run([UCIZIP, "decompress", os.path.join(DATA, "fixture_player_v1.ucz"), "-o", out] + fast)
+    check(open(out, "rb").read() == open(os.path.join(DATA, "fixture_rank.expected.pgn"), "rb").read(),
+          "the player-model v1 fixture decodes to its expected games")
+
+    # round trips with the default (player) model on real games of each category
+    names = ["cat1_lichess_rated_blitz_rapid.pgn", "cat2_tata_steel_2022_masters.pgn",
+             "cat3_sirius_cutechess_selfplay.pgn", "cat1_uscf_otb_club_annotated.pgn"]
+    for name in names:
+        path = os.path.join(CORPUS, name)
+        if not os.path.exists(path):
+            if os.environ.get("UZ_REQUIRE_CORPUS"):
+                sys.exit("missing %s" % path)
+            print("skipped: no corpus")
+            sys.exit(77)
+        src = os.path.join(tmp, name)
+        first_games(path, 3, src)
+        arc, back = src + ".ucz", src + ".back"
+        run([UCIZIP, "compress", src, "-o", arc, "-q"] + fast)
+        info = run([UCIZIP, "info", arc]).stdout.decode()
+        check("model: player v" in info, "%s: header names the player model: %s" % (name, info))
+        run([UCIZIP, "decompress", arc, "-o", back] + fast)
+        canon = run([UCIZIP, "pgn", src]).stdout
+        check(open(back, "rb").read() == canon, "%s: player-model round trip" % name)
+        if name.startswith("cat1_uscf"):  # annotated: variations are coded with the model too
+            check(b"(" in canon, "the annotated games have variations")
+
+    # stats: the chosen model in 'range', the rank model beside it as 'reference'
+    st = run([UCIZIP, "stats", src, "--json"] + fast).stdout.decode()
+    check('"reference"' in st and '"kind":"player"' in st, "stats shows both models: " + st)
+    ex = run([UCIZIP, "explain", src, "--game", "1"] + fast).stdout.decode()
+    check("features of the played move" in ex, "explain lists the feature contributions")
+
+    # a damaged weights file is refused, naming the file and line
+    good = max(glob.glob(os.path.join(SRC, "data", "player_model", "weights-v*.txt")),
+               key=lambda p: int(p.rsplit("-v", 1)[1][:-4]))
+    bad = os.path.join(tmp, "weights.txt")
+    lines = open(good).read().split("\n")
+    i = next(k for k, l in enumerate(lines) if l.startswith("RANK0 "))
+    lines[i] = "RANK0 %d" % (int(lines[i].split()[1]) + 1)
+    open(bad, "w").write("\n".join(lines))
+    p = run([FEATURES, src, "--hashes", "--weights", bad], ok=False)
+    err = p.stderr.decode()
+    check(p.returncode == 1 and "hash mismatch" in err and err.startswith(bad + ":"), "damaged weights refused: " + err)
+    check(run([FEATURES, src, "--hashes", "--weights", good]).returncode == 0, "the shipped weights load")
+
+    shutil.rmtree(tmp)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

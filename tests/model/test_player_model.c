@@ -1,0 +1,243 @@
+/* Tests of the player model: features of moves whose kind is known, the weights file
+ * (the built-in one parses to the compiled-in values; damaged files are refused with the
+ * line), frequency invariants, and golden outputs: a hash of the features and
+ * frequencies of fixed positions under fixed weights, which must be the same bits in
+ * every build (gcc, clang, -O0, -O3, sanitizers). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/uz_test.h"
+#include "ucizip/board.h"
+#include "ucizip/model.h"
+#include "ucizip/player_model.h"
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+static int32_t x[UZ_MAX_MOVES * UZ_PM_N_FEATURES];
+
+static int find_move(const uz_position *pos, const char *uci, uz_move *legal, int n)
+{
+    uz_move m;
+    if (uz_move_from_uci(pos, uci, &m) != UZ_OK)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (legal[i] == m)
+            return i;
+    (void)pos;
+    return -1;
+}
+
+static int feature_of(const char *fen, const char *uci, int f, const uz_pm_history *h)
+{
+    uz_position pos;
+    uz_move legal[UZ_MAX_MOVES];
+    int32_t scores[UZ_MAX_MOVES] = {0};
+    if (uz_position_from_fen(&pos, fen, NULL) != UZ_OK)
+        return -999;
+    int n = uz_generate_legal(&pos, legal);
+    int i = find_move(&pos, uci, legal, n);
+    if (i < 0)
+        return -998;
+    uz_pm_game g = {{0, 0}, 0};
+    uz_pm_history none = {0};
+    uz_pm_features(&pos, legal, scores, n, &g, h ? h : &none, x);
+    return x[i * UZ_PM_N_FEATURES + f];
+}
+
+static void test_features(void)
+{
+    const char *start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    CHECK(feature_of(start, "e2e4", UZ_PM_PUSH2, NULL) == 1, "e4 is a double push");
+    CHECK(feature_of(start, "e2e3", UZ_PM_PUSH1, NULL) == 1, "e3 is a single push");
+    CHECK(feature_of(start, "g1f3", UZ_PM_DEVELOP, NULL) == 1, "Nf3 develops");
+    CHECK(feature_of(start, "g1f3", UZ_PM_KNIGHT, NULL) == 1, "Nf3 is a knight move");
+    CHECK(feature_of(start, "g1f3", UZ_PM_CAPTURE, NULL) == 0, "Nf3 captures nothing");
+    /* 1. e4 d5: exd5 captures a pawn, defended by the queen */
+    const char *scand = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2";
+    CHECK(feature_of(scand, "e4d5", UZ_PM_CAPTURE, NULL) == 1, "exd5 captures");
+    CHECK(feature_of(scand, "e4d5", UZ_PM_CAPTURED_VALUE, NULL) == 1, "a pawn");
+    CHECK(feature_of(scand, "e4d5", UZ_PM_TO_ATTACKED, NULL) == 1, "d5 is attacked by the queen");
+    CHECK(feature_of(scand, "e4e5", UZ_PM_FROM_ATTACKED, NULL) == 1, "e4 is attacked by d5");
+    uz_pm_history h = {.last = UZ_MOVE(UZ_SQ(3, 6), UZ_SQ(3, 4), 0)};
+    CHECK(feature_of(scand, "e4d5", UZ_PM_TAKES_MOVER, &h) == 1, "exd5 takes the pawn that just moved");
+    CHECK(feature_of(scand, "e4d5", UZ_PM_RECAPTURE, &h) == 0, "d7d5 captured nothing");
+    /* check, castling, promotion, en passant */
+    CHECK(feature_of("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "a1a8", UZ_PM_CHECK, NULL) == 1, "Ra8+ checks");
+    CHECK(feature_of("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1", UZ_PM_CASTLE, NULL) == 1, "O-O-O castles");
+    CHECK(feature_of("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1", UZ_PM_KING, NULL) == 0, "castling is not a king move");
+    CHECK(feature_of("8/P3k3/8/8/8/8/8/4K3 w - - 0 1", "a7a8q", UZ_PM_PROMO_QUEEN, NULL) == 1, "a8=Q");
+    CHECK(feature_of("8/P3k3/8/8/8/8/8/4K3 w - - 0 1", "a7a8n", UZ_PM_UNDERPROMO, NULL) == 1, "a8=N");
+    CHECK(feature_of("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6", UZ_PM_EN_PASSANT, NULL) == 1, "exd6 e.p.");
+    CHECK(feature_of("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6", UZ_PM_CAPTURED_VALUE, NULL) == 1, "takes a pawn");
+    /* a knight forking king and rook: a threat; a queen moved where a pawn takes it */
+    CHECK(feature_of("4k3/8/8/1r6/8/3N4/8/4K3 w - - 0 1", "d3c5", UZ_PM_THREAT, NULL) == 0, "Nc5 attacks nothing");
+    CHECK(feature_of("r3k3/8/8/8/8/3N4/8/4K3 w - - 0 1", "d3c5", UZ_PM_THREAT, NULL) == 0, "nothing on b7/d7");
+    CHECK(feature_of("4k3/8/1r6/8/8/3N4/8/4K3 w - - 0 1", "d3c5", UZ_PM_THREAT, NULL) == 0, "c5 does not hit b6");
+    CHECK(feature_of("4k3/1r6/8/8/8/3N4/8/4K3 w - - 0 1", "d3c5", UZ_PM_THREAT, NULL) == 1, "Nc5 hits the rook on b7");
+    CHECK(feature_of("4k3/2p5/8/8/8/8/8/3QK3 w - - 0 1", "d1d6", UZ_PM_TO_PAWN_ATTACKED, NULL) == 1, "Qd6 en prise");
+    CHECK(feature_of("4k3/2p5/8/8/8/8/8/3QK3 w - - 0 1", "d1d6", UZ_PM_TO_HANGING, NULL) == 1, "and undefended");
+    /* continuity: the same piece, moved back */
+    uz_pm_history own = {.own_last = UZ_MOVE(UZ_SQ(6, 0), UZ_SQ(5, 2), 0)};
+    const char *nf3 = "rnbqkbnr/pppp1ppp/8/4p3/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 2";
+    CHECK(feature_of(nf3, "f3g1", UZ_PM_UNDO, &own) == 1, "Ng1 undoes Nf3");
+    CHECK(feature_of(nf3, "f3e5", UZ_PM_SAME_PIECE, &own) == 1, "Nxe5 moves the same knight");
+    CHECK(feature_of(nf3, "f3e5", UZ_PM_UNDO, &own) == 0, "but does not undo");
+    /* a move back into an earlier position */
+    uz_position sp, after;
+    uz_undo u;
+    uz_position_startpos(&sp);
+    after = sp;
+    uz_make_move(&after, UZ_MOVE(UZ_SQ(4, 1), UZ_SQ(4, 3), 0), &u);
+    uz_pm_history rep = {.n_keys = 1};
+    rep.keys[0] = after.key;
+    CHECK(feature_of(start, "e2e4", UZ_PM_REPEAT, &rep) == 1, "e4 repeats a position of the history");
+    CHECK(feature_of(start, "d2d4", UZ_PM_REPEAT, &rep) == 0, "d4 does not");
+    /* gap and rank from the scores */
+    uz_position pos;
+    uz_move legal[UZ_MAX_MOVES];
+    int32_t scores[UZ_MAX_MOVES];
+    uz_position_startpos(&pos);
+    int n = uz_generate_legal(&pos, legal);
+    for (int i = 0; i < n; i++)
+        scores[i] = i == 3 ? 50 : i == 5 ? UZ_SCORE_MATE - 2 : -i * 30;
+    uz_pm_game g = {{1500, 2300}, 180};
+    uz_pm_history none = {0};
+    uz_pm_features(&pos, legal, scores, n, &g, &none, x);
+    CHECK(x[5 * UZ_PM_N_FEATURES + UZ_PM_RANK0] == 1 && x[5 * UZ_PM_N_FEATURES + UZ_PM_MATES] == 1, "mate is first");
+    CHECK(x[3 * UZ_PM_N_FEATURES + UZ_PM_RANK1] == 1, "+50 is second");
+    CHECK(x[3 * UZ_PM_N_FEATURES + UZ_PM_GAP_LIN] == UZ_MODEL_MATE_BASE - 2 - 50 ||
+              x[3 * UZ_PM_N_FEATURES + UZ_PM_GAP_LIN] == 400, "gap capped at 400");
+    CHECK(x[3 * UZ_PM_N_FEATURES + UZ_PM_GAP_FAST] == x[3 * UZ_PM_N_FEATURES + UZ_PM_GAP_SQRT], "3 minutes is fast");
+    CHECK(x[3 * UZ_PM_N_FEATURES + UZ_PM_GAP_ELO] == x[3 * UZ_PM_N_FEATURES + UZ_PM_GAP_SQRT] * -500 / 200,
+          "white is rated 1500");
+    uz_pm_game_from_tags(&g, "2100", "?", "40/7200:3600");
+    CHECK(g.elo[0] == 2100 && g.elo[1] == 0 && g.base_time == 7200, "tags: %d %d %d", g.elo[0], g.elo[1], g.base_time);
+}
+
+/* A weights text with the given values and a correct hash. */
+static char *make_weights(const int32_t *w, uint32_t floor_q16, bool good_hash)
+{
+    static char buf[8192];
+    char body[6000];
+    size_t k = (size_t)snprintf(body, sizeof body, "floor %u\n", floor_q16);
+    for (int f = 0; f < UZ_PM_N_FEATURES; f++)
+        k += (size_t)snprintf(body + k, sizeof body - k, "%s %d\n", uz_pm_feature_name(f), w[f]);
+    uint64_t h = fnv(0xcbf29ce484222325ull, body, k);
+    snprintf(buf, sizeof buf, "# test weights\nucizip-player-model 7\n%shash %016llx\n", body,
+             (unsigned long long)(good_hash ? h : h ^ 1));
+    return buf;
+}
+
+static void test_weights_file(void)
+{
+    uz_player_model m;
+    uz_diag d = {0};
+    CHECK(uz_pm_builtin_count >= 1, "at least one built-in weight set");
+    for (int i = 0; i < uz_pm_builtin_count; i++) {
+        const uz_player_model *b = &uz_pm_builtin_sets[i];
+        const char *text = uz_pm_builtin_texts[i];
+        CHECK(uz_player_model_parse(&m, text, strlen(text), &d) == UZ_OK, "set %d: %s", i, d.message);
+        CHECK(m.version == b->version && m.hash == b->hash && m.floor_q16 == b->floor_q16 &&
+                  memcmp(m.weight, b->weight, sizeof m.weight) == 0,
+              "set %d: the compiled-in weights are the ones of the text (regenerate src/model/player_weights.c)", i);
+        CHECK(uz_pm_builtin_find(b->version, b->hash) == b, "set %d is found by its identity", i);
+        CHECK(i == 0 || b->version > uz_pm_builtin_sets[i - 1].version, "versions increase");
+    }
+    CHECK(uz_pm_builtin_find(uz_pm_builtin_latest()->version, uz_pm_builtin_latest()->hash ^ 1) == NULL,
+          "other weights are not found");
+
+    int32_t w[UZ_PM_N_FEATURES];
+    for (int f = 0; f < UZ_PM_N_FEATURES; f++)
+        w[f] = (f * 7919) % 20000 - 10000;
+    char *t = make_weights(w, 100, true);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_OK && m.version == 7 && m.weight[3] == w[3], "%s",
+          d.message);
+    /* one digit changed: refused, naming the line of the hash */
+    char *digit = strstr(t, "GAP_SQRT ") + 10;
+    *digit = *digit == '1' ? '2' : '1';
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "hash mismatch") &&
+              d.line == 3 + UZ_PM_N_FEATURES + 1,
+          "damaged weight: %ld %s", d.line, d.message);
+    t = make_weights(w, 100, false);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT, "wrong hash");
+    t = make_weights(w, 100, true);
+    char *line = strstr(t, "CAPTURE ");
+    memcpy(line, "CAPTURX ", 8);
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "CAPTURE") && d.line > 3,
+          "unknown feature: %ld %s", d.line, d.message);
+    t = make_weights(w, 100, true);
+    size_t cut = (size_t)(strstr(t, "THREAT") - t);
+    CHECK(uz_player_model_parse(&m, t, cut, &d) == UZ_ERR_CORRUPT && strstr(d.message, "ends early"), "truncated: %s",
+          d.message);
+    CHECK(uz_player_model_parse(&m, "garbage\n", 8, &d) == UZ_ERR_CORRUPT && d.line == 1, "no magic");
+    w[0] = 1 << 25;
+    t = make_weights(w, 100, true);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "out of range"),
+          "too large: %s", d.message);
+}
+
+static void test_golden(void)
+{
+    static const char *const fens[] = {
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "4k3/P7/8/3pP3/8/8/6p1/4K2R w K d6 0 40",
+    };
+    int32_t w[UZ_PM_N_FEATURES];
+    for (int f = 0; f < UZ_PM_N_FEATURES; f++)
+        w[f] = (f * 7919) % 40000 - 20000;
+    char *t = make_weights(w, 300, true);
+    uz_player_model m;
+    CHECK(uz_player_model_parse(&m, t, strlen(t), NULL) == UZ_OK, "test weights parse");
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t p = 0; p < sizeof fens / sizeof *fens; p++) {
+        uz_position pos;
+        uz_move legal[UZ_MAX_MOVES];
+        int32_t scores[UZ_MAX_MOVES];
+        int64_t s[UZ_MAX_MOVES];
+        uint32_t freq[UZ_MAX_MOVES];
+        CHECK(uz_position_from_fen(&pos, fens[p], NULL) == UZ_OK, "fen %zu", p);
+        int n = uz_generate_legal(&pos, legal);
+        for (int i = 0; i < n; i++)
+            scores[i] = (int32_t)((i * 7919 + (int)p * 104729) % 900) - 450 + (i == 2 ? -UZ_SCORE_MATE + 3 : 0);
+        uz_pm_game g = {{(int)p * 300 + 1200, 2000}, p % 2 ? 300 : 0};
+        uz_pm_history hist = {.last = legal[0], .last_captured = p % 2, .own_last = legal[n - 1], .n_keys = 1};
+        hist.keys[0] = pos.key ^ 1;
+        uz_pm_features(&pos, legal, scores, n, &g, &hist, x);
+        uz_pm_scores(&m, x, n, NULL, s);
+        uint32_t total = uz_pm_frequencies(&m, s, n, freq);
+        uint32_t sum = 0, low = UINT32_MAX;
+        for (int i = 0; i < n; i++) {
+            sum += freq[i];
+            low = freq[i] < low ? freq[i] : low;
+        }
+        CHECK(total == UZ_MODEL_TOTAL && sum == UZ_MODEL_TOTAL && low >= 1, "frequencies of position %zu", p);
+        h = fnv(h, x, (size_t)n * UZ_PM_N_FEATURES * sizeof *x);
+        h = fnv(h, s, (size_t)n * sizeof *s);
+        h = fnv(h, freq, (size_t)n * sizeof *freq);
+    }
+    /* Pins the features and the integer arithmetic: a change here is an archive format change. */
+    const uint64_t golden = 0x91e7ded27d8c30a6ull; /* little-endian byte hash */
+    CHECK(h == golden, "golden hash %016llx", (unsigned long long)h);
+}
+
+int main(void)
+{
+    test_features();
+    test_weights_file();
+    test_golden();
+    return test_finish();
+}
