@@ -1,6 +1,9 @@
 /* Error reporting, safe output files and progress lines for the ucizip CLI. */
 #include "cli_util.h"
 
+#include "ucizip/input.h"
+
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -88,6 +91,48 @@ static char *dup_string(const char *s)
     return d;
 }
 
+/* Removes PATH.PID.tmp files left by a process that no longer runs (killed with
+ * SIGKILL, or a crash), so they never pile up. */
+static void remove_stale_tmp(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path) : 0;
+    const char *base = slash ? slash + 1 : path;
+    size_t base_len = strlen(base);
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(dir_len ? dir_len : 1) : 1, slash ? path : ".");
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *name = e->d_name;
+        if (strncmp(name, base, base_len) != 0 || name[base_len] != '.')
+            continue;
+        char *end;
+        long pid = strtol(name + base_len + 1, &end, 10);
+        if (end == name + base_len + 1 || strcmp(end, ".tmp") != 0 || pid <= 0 || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* still running (or not ours to judge) */
+        char full[PATH_MAX];
+        if (snprintf(full, sizeof full, "%s/%s", dir, name) < (int)sizeof full)
+            unlink(full);
+    }
+    closedir(d);
+}
+
+void cli_output_keep_attrs(cli_output *out, const char *path)
+{
+    struct stat st;
+    if (!out->tmp_path || !path || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    out->keep_attrs = true;
+    out->mode = (unsigned)(st.st_mode & 07777);
+    out->mtime_sec = (long long)st.st_mtim.tv_sec;
+    out->mtime_nsec = st.st_mtim.tv_nsec;
+}
+
 int cli_output_open(cli_output *out, const char *path, bool force)
 {
     memset(out, 0, sizeof *out);
@@ -108,6 +153,7 @@ int cli_output_open(cli_output *out, const char *path, bool force)
         goto fail;
     }
     snprintf(out->tmp_path, n, "%s.%ld.tmp", path, (long)getpid());
+    remove_stale_tmp(path);
     watch_signals();
     pending_tmp = out->tmp_path;
     out->f = fopen(out->tmp_path, "wb");
@@ -135,8 +181,15 @@ int cli_output_commit(cli_output *out)
         return 0;
     }
     int err = 0;
-    if (fflush(out->f) != 0 || ferror(out->f) || fsync(fileno(out->f)) != 0)
+    if (fflush(out->f) != 0 || ferror(out->f))
         err = errno ? errno : EIO;
+    if (!err && out->keep_attrs) {
+        struct timespec times[2] = {{0, UTIME_OMIT}, {(time_t)out->mtime_sec, out->mtime_nsec}};
+        if (fchmod(fileno(out->f), (mode_t)out->mode) != 0 || futimens(fileno(out->f), times) != 0)
+            err = errno;
+    }
+    if (!err && fsync(fileno(out->f)) != 0)
+        err = errno;
     if (fclose(out->f) != 0 && !err)
         err = errno;
     out->f = NULL;
@@ -176,8 +229,15 @@ double cli_now(void)
 
 void cli_progress_init(cli_progress *p, bool force)
 {
+    memset(p, 0, sizeof *p);
     p->enabled = force || isatty(STDERR_FILENO);
     p->start = p->last = cli_now();
+    p->bits_per_move = -1;
+}
+
+void cli_progress_quiet(cli_progress *p)
+{
+    p->enabled = false;
 }
 
 void cli_progress_update(cli_progress *p, long games, long plies, long long bytes_in)
@@ -185,19 +245,34 @@ void cli_progress_update(cli_progress *p, long games, long plies, long long byte
     if (!p->enabled)
         return;
     double now = cli_now();
-    if (now - p->last < 0.5)
+    if (now - p->last < 0.25) /* at most 4 updates a second */
         return;
     p->last = now;
+    p->shown = true;
     double t = now - p->start;
-    fprintf(stderr, "\r%ld games, %ld plies, %.1f MB in %.0f s (%.1f plies/s)   ", games, plies,
-            bytes_in / 1e6, t, t > 0 ? plies / t : 0.0);
+    char extra[96] = "";
+    if (p->bits_per_move >= 0)
+        snprintf(extra, sizeof extra, ", %.3f bits/move", p->bits_per_move);
+    char where[96];
+    if (p->total_bytes > 0) {
+        double frac = (double)bytes_in / (double)p->total_bytes;
+        if (frac > 1)
+            frac = 1;
+        double eta = frac > 0.001 ? t * (1 - frac) / frac : 0;
+        snprintf(where, sizeof where, "%.1f%% read, ETA %.0f s", 100 * frac, eta);
+    } else {
+        snprintf(where, sizeof where, "%.1f MB read", bytes_in / 1e6);
+    }
+    fprintf(stderr, "\r%ld games, %ld plies, %.0f plies/s%s, %s, %.0f s   ", games, plies, t > 0 ? plies / t : 0.0,
+            extra, where, t);
     fflush(stderr);
 }
 
 void cli_progress_done(cli_progress *p)
 {
-    if (p->enabled && p->last != p->start)
+    if (p->enabled && p->shown)
         fputc('\n', stderr);
+    p->shown = false;
 }
 
 int cli_parse_long(const char *opt, const char *text, long min, long max, long *out)
@@ -213,20 +288,76 @@ int cli_parse_long(const char *opt, const char *text, long min, long max, long *
     return 0;
 }
 
+/* Opens the next path of the list; 1 if one was opened, 0 at the end of the list, -1
+ * after an input that cannot be read (printed) when that stops the run. */
+static int source_next(cli_game_source *src)
+{
+    while (src->next_path < src->n_paths) {
+        const char *path = src->paths[src->next_path++];
+        uz_diag diag = {0};
+        if (uz_input_open(&src->input, path, &diag) != UZ_OK) {
+            cli_report(path && strcmp(path, "-") != 0 ? path : "<stdin>", &diag);
+            if (!src->keep_going)
+                return -1;
+            src->skipped_inputs++;
+            continue;
+        }
+        src->f = uz_input_file(src->input);
+        src->name = path && strcmp(path, "-") != 0 ? path : "<stdin>";
+        src->reader = uz_pgn_reader_open(src->f, src->name);
+        if (!src->reader) {
+            cli_error("out of memory");
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+static void source_end_current(cli_game_source *src)
+{
+    if (src->input)
+        src->raw_done += uz_input_raw_offset(src->input);
+    uz_pgn_reader_close(src->reader);
+    uz_input_close(src->input);
+    src->reader = NULL;
+    src->input = NULL;
+    src->f = NULL;
+}
+
+static int source_start(cli_game_source *src)
+{
+    int r = source_next(src);
+    if (r < 0) {
+        source_end_current(src);
+        return -1;
+    }
+    if (r == 0 && src->skipped_inputs > 0) {
+        cli_error("no input could be read");
+        return -1;
+    }
+    if (r == 0)
+        src->name = "<no input>";
+    return 0;
+}
+
+int cli_source_open_list(cli_game_source *src, const char *const *paths, size_t n, bool keep_going)
+{
+    memset(src, 0, sizeof *src);
+    src->keep_going = keep_going;
+    src->paths = paths;
+    src->n_paths = n;
+    return source_start(src);
+}
+
 int cli_source_open(cli_game_source *src, const char *path, bool keep_going)
 {
     memset(src, 0, sizeof *src);
     src->keep_going = keep_going;
-    src->f = cli_open_input(path, &src->name);
-    if (!src->f)
-        return -1;
-    src->reader = uz_pgn_reader_open(src->f, src->name);
-    if (!src->reader) {
-        cli_error("out of memory");
-        cli_close_input(src->f);
-        return -1;
-    }
-    return 0;
+    src->single[0] = path ? path : "-";
+    src->paths = src->single;
+    src->n_paths = 1;
+    return source_start(src);
 }
 
 long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
@@ -234,11 +365,26 @@ long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
     size_t n = 0;
     if (src->max_games > 0 && cap > (size_t)(src->max_games - src->games))
         cap = (size_t)(src->max_games - src->games);
-    while (n < cap) {
+    while (n < cap && src->reader) {
         uz_diag diag = {0};
         uz_result r = uz_pgn_read_game(src->reader, &games[n], &diag);
-        if (r == UZ_DONE)
-            break;
+        if (r == UZ_DONE || (r == UZ_ERR_IO && uz_input_error(src->input, &diag) != UZ_OK)) {
+            if (r == UZ_ERR_IO) {
+                /* A damaged or truncated compressed input: the games before it are kept
+                 * only when skipping bad input. */
+                cli_report(src->name, &diag);
+                if (!src->keep_going) {
+                    cli_error("stopped; use --keep-going to keep the games read before the damage");
+                    return -1;
+                }
+                src->skipped_inputs++;
+            }
+            source_end_current(src);
+            int next = source_next(src);
+            if (next < 0)
+                return -1;
+            continue;
+        }
         const char *text;
         size_t len;
         if (r == UZ_ERR_UNSUPPORTED && src->keep_verbatim &&
@@ -260,7 +406,7 @@ long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
             cli_report(src->name, &diag);
             if (!src->keep_going || r == UZ_ERR_IO || r == UZ_ERR_NOMEM) {
                 if (!src->keep_going && r != UZ_ERR_IO && r != UZ_ERR_NOMEM)
-                    cli_error("stopped at the first bad game; use -k to skip bad games");
+                    cli_error("stopped at the first bad game; use --keep-going to skip bad games");
                 return -1;
             }
             src->skipped++;
@@ -270,6 +416,11 @@ long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
         src->games++;
     }
     return (long)n;
+}
+
+long long cli_source_bytes(const cli_game_source *src)
+{
+    return (long long)(src->raw_done + (src->input ? uz_input_raw_offset(src->input) : 0));
 }
 
 int cli_source_close(cli_game_source *src)
@@ -282,8 +433,11 @@ int cli_source_close(cli_game_source *src)
         cli_error("%s: %ld game%s skipped because of errors", src->name, src->skipped, src->skipped == 1 ? "" : "s");
         status = -1;
     }
-    uz_pgn_reader_close(src->reader);
-    cli_close_input(src->f);
+    if (src->skipped_inputs) {
+        cli_error("%ld input%s could not be read completely", src->skipped_inputs, src->skipped_inputs == 1 ? "" : "s");
+        status = -1;
+    }
+    source_end_current(src);
     memset(src, 0, sizeof *src);
     return status;
 }

@@ -1,11 +1,14 @@
 /* ucizip compress / decompress / info / verify / extract: PGN to .ucz archives and back. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "cli_engine.h"
+#include "cli_inputs.h"
 #include "cli_samples.h"
 #include "cli_util.h"
 #include "ucizip/blockcode.h"
@@ -15,16 +18,28 @@
 /* ---- compress ---- */
 
 static const char compress_usage[] =
-    "usage: ucizip compress [IN.pgn|-] [-o OUT.ucz|-] [options]\n"
-    "  -o, --output FILE   archive to write (default: IN.pgn.ucz; stdout for stdin)\n"
-    "  -f, --force         overwrite OUT if it exists\n"
-    "  --max-games N       only the first N games\n"
-    "  -k, --keep-going    skip bad games (each reported; they are NOT in the archive)\n"
+    "usage: ucizip compress [IN...|-] [-o OUT.ucz|-] [options]\n"
+    "Inputs are PGN files, plain or compressed with zstd, gzip, bzip2 or xz (recognised\n"
+    "by their content), '-' for stdin, or directories with -r. Each input gives its own\n"
+    "archive (games.pgn.zst -> games.pgn.ucz) unless -o or -c collects them into one.\n"
+    "  -o, --output FILE   one archive with the games of every input, in input order\n"
+    "  -c, --stdout        write the archive to stdout (as -o -)\n"
+    "  --output-dir DIR    put each archive in DIR\n"
+    "  -r, --recursive     read the .pgn[.zst|.gz|.bz2|.xz] files under directories\n"
+    "  -f, --force         overwrite outputs that exist\n"
+    "  -k, --keep          keep the inputs (the default)\n"
+    "  --rm                remove each input once its archive is written and checked\n"
+    "  --keep-going        skip bad games and unreadable inputs (each reported; they are\n"
+    "                      NOT in the archive; the exit status is then 1)\n"
+    "  --max-games N       only the first N games (of each output)\n"
+    "  -j, --workers N     engine processes (default: number of cores)\n"
     "  --progress          progress on stderr even when it is not a terminal\n"
-    "  -q, --quiet         no summary line\n"
-    "  --fit-k             fit the model (k, floor, rank, decay) to IN in a first pass and\n"
-    "                      store it in the header; IN must be a file; the scores of the\n"
-    "                      first pass are kept in memory (about 0.5 KB per position)\n" CLI_ENGINE_HELP
+    "  -q, --quiet         no progress and no summary\n"
+    "  -v, --verbose       a summary line for every output and for the run\n"
+    "  --fit-k             fit the model (k, floor, rank, decay) to the input in a first pass\n"
+    "                      and store it in the header; inputs must be files; the scores of\n"
+    "                      the first pass are kept in memory (about 0.5 KB per position)\n"
+    "  -d, -t, -l          as 'decompress', 'verify', 'info' (zstd's letters)\n" CLI_ENGINE_HELP
         CLI_MODEL_HELP;
 
 #define BATCH UZ_ARCHIVE_BLOCK_GAMES
@@ -71,6 +86,8 @@ static int fit_model(uz_pool *pool, cli_game_source *src, uz_game *games, cli_mo
         return -1;
     }
     cli_progress_init(&prog, progress);
+    if (quiet)
+        cli_progress_quiet(&prog);
     for (;;) {
         long n = cli_source_read(src, games, BATCH);
         if (n < 0)
@@ -94,7 +111,7 @@ static int fit_model(uz_pool *pool, cli_game_source *src, uz_game *games, cli_mo
         if (r != UZ_OK)
             goto out;
         n_games += n;
-        cli_progress_update(&prog, n_games, (long)samples.n_items, (long long)ftello(src->f));
+        cli_progress_update(&prog, n_games, (long)samples.n_items, cli_source_bytes(src));
     }
     cli_progress_done(&prog);
     if (samples.n_items) {
@@ -122,179 +139,434 @@ out:
     return status;
 }
 
-/* Default output name: IN + ".ucz"; stdout for stdin. */
-static char *default_output(const char *in, const char *suffix_to_add, const char *suffix_to_strip)
-{
-    if (!in || strcmp(in, "-") == 0)
-        return NULL;
-    size_t n = strlen(in);
-    char *out = malloc(n + 8);
-    if (!out)
-        return NULL;
-    if (suffix_to_strip) {
-        size_t k = strlen(suffix_to_strip);
-        if (n <= k || strcmp(in + n - k, suffix_to_strip) != 0) {
-            free(out);
-            return NULL;
-        }
-        memcpy(out, in, n - k);
-        out[n - k] = 0;
-    } else {
-        snprintf(out, n + 8, "%s%s", in, suffix_to_add);
-    }
-    return out;
-}
-
-int cmd_compress(int argc, char **argv)
-{
-    static const struct option options[] = {
-        {"output", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
-        {"keep-going", no_argument, NULL, 'k'},   {"max-games", required_argument, NULL, 'm'},   {"progress", no_argument, NULL, 'p'},
-        {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-        {"fit-k", no_argument, NULL, 'F'},
-        CLI_ENGINE_OPTIONS,                       CLI_MODEL_OPTIONS,
-        {NULL, 0, NULL, 0},
-    };
-    const char *out_path = NULL;
-    bool force = false, keep_going = false, progress = false, quiet = false, fit = false;
-    long max_games = 0;
+/* Everything the compress command was told. */
+typedef struct compress_opts {
+    const char *out_path; /* one archive for every input (-o; "-" is stdout) */
+    const char *out_dir;  /* --output-dir */
+    bool force, keep_going, progress, quiet, verbose, fit, recursive, rm;
+    long max_games;
     cli_engine_opts eo;
     cli_model_opts mo;
-    cli_engine_opts_init(&eo);
-    cli_model_opts_init(&mo);
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:fkqh", options, NULL)) != -1) {
-        int h = cli_shared_opt(&eo, &mo, c, optarg);
-        if (h < 0)
-            return CLI_EXIT_USAGE;
-        if (h)
-            continue;
-        switch (c) {
-        case 'o': out_path = optarg; break;
-        case 'f': force = true; break;
-        case 'k': keep_going = true; break;
-        case 'm':
-            if (cli_parse_long("--max-games", optarg, 1, 1L << 40, &max_games))
-                return CLI_EXIT_USAGE;
-            break;
-        case 'p': progress = true; break;
-        case 'q': quiet = true; break;
-        case 'F': fit = true; break;
-        case 'h': fputs(compress_usage, stdout); return CLI_EXIT_OK;
-        default: fputs(compress_usage, stderr); return CLI_EXIT_USAGE;
-        }
-    }
-    if (argc - optind > 1) {
-        fputs(compress_usage, stderr);
-        return CLI_EXIT_USAGE;
-    }
-    const char *in_path = optind < argc ? argv[optind] : NULL;
-    if (fit && (!in_path || strcmp(in_path, "-") == 0)) {
-        cli_error("--fit-k reads the input twice: give a file, not stdin");
-        return CLI_EXIT_USAGE;
-    }
-    if (fit)
-        eo.cache_entries = 1 << 21; /* the second pass takes the scores of the first from here */
-    char *auto_out = out_path ? NULL : default_output(in_path, SUFFIX, NULL);
-    if (auto_out)
-        out_path = auto_out;
-    if ((!out_path || strcmp(out_path, "-") == 0) && isatty(STDOUT_FILENO)) {
-        cli_error("refusing to write an archive to a terminal; use -o FILE");
-        free(auto_out);
-        return CLI_EXIT_USAGE;
-    }
+} compress_opts;
 
-    int status = CLI_EXIT_FAIL;
-    uz_pool *pool = NULL;
-    uz_encoder *enc = NULL;
-    uz_archive_writer *writer = NULL;
+/* What a whole run did, for the summary. */
+typedef struct run_totals {
+    long games, moves, skipped_games, unreadable, written, outputs;
+    uint64_t move_bytes;
+} run_totals;
+
+/* Reads an archive back (headers and every block with its checksums; no engine): the
+ * check --rm makes before it removes an input. */
+static int check_archive(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_error("%s: cannot open for checking", path);
+        return -1;
+    }
+    uz_archive_reader *reader = NULL;
+    uz_archive_block block = {0};
+    uz_archive_header header;
+    uz_diag diag = {0};
+    int status = -1;
+    if (uz_archive_reader_open(&reader, f, path) != UZ_OK)
+        goto out;
+    uz_result r;
+    while ((r = uz_archive_read_header(reader, &header, &diag)) == UZ_OK) {
+        while ((r = uz_archive_read_block(reader, &block, &diag)) == UZ_OK)
+            ;
+        if (r != UZ_DONE)
+            break;
+    }
+    if (r == UZ_DONE)
+        status = 0;
+    else
+        cli_report(path, &diag);
+out:
+    uz_archive_block_free(&block);
+    uz_archive_reader_close(reader);
+    fclose(f);
+    return status;
+}
+
+static void remove_inputs(const char *const *paths, size_t n, bool quiet)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(paths[i], "-") == 0)
+            continue;
+        if (unlink(paths[i]) != 0)
+            cli_error("%s: cannot remove: %s", paths[i], strerror(errno));
+        else if (!quiet)
+            fprintf(stderr, "ucizip: removed %s\n", paths[i]);
+    }
+}
+
+/* Sum of the sizes of the inputs that are regular files; 0 if any is not (a pipe). */
+static long long inputs_size(const char *const *paths, size_t n)
+{
+    long long total = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (strcmp(paths[i], "-") == 0 || stat(paths[i], &st) != 0 || !S_ISREG(st.st_mode))
+            return 0;
+        total += (long long)st.st_size;
+    }
+    return total;
+}
+
+/* Codes the games of paths[0..n), in order, into one archive at out_path (NULL or "-":
+ * stdout). Returns an exit status. */
+static int compress_to(uz_pool *pool, uz_encoder *enc, uz_game *games, const compress_opts *o,
+                       const char *const *paths, size_t n, const char *out_path, run_totals *all)
+{
+    cli_model_opts mo = o->mo;
     uz_model model;
-    cli_output out = {0};
     cli_game_source src;
+    cli_output out = {0};
     cli_progress prog;
     compress_totals t = {0};
-    uz_game *games = calloc(BATCH, sizeof *games);
-    if (!games || uz_encoder_create(&enc, mo.coder) != UZ_OK) {
-        cli_error("out of memory");
-        goto free_arrays;
-    }
-    for (int i = 0; i < BATCH; i++)
-        uz_game_init(&games[i]);
+    uz_archive_writer *writer = NULL;
+    int status = CLI_EXIT_FAIL;
+    const char *display = out_path && strcmp(out_path, "-") != 0 ? out_path : "<stdout>";
     if (uz_model_init(&model, &mo.params) != UZ_OK) {
         cli_error("invalid model parameters");
-        goto free_arrays;
+        return CLI_EXIT_USAGE;
     }
-    if (cli_source_open(&src, in_path, keep_going) != 0)
-        goto free_arrays;
-    src.max_games = max_games;
+    if (cli_source_open_list(&src, paths, n, o->keep_going) != 0)
+        return CLI_EXIT_FAIL;
+    src.max_games = o->max_games;
     src.keep_verbatim = true;
-    if (cli_pool_open(&eo, &pool) != 0)
-        goto close_source;
-    if (fit) {
-        if (fit_model(pool, &src, games, &mo, progress, quiet) != 0)
-            goto close_pool;
+    if (o->fit) {
+        if (fit_model(pool, &src, games, &mo, o->progress, o->quiet) != 0)
+            goto close_source;
         cli_source_close(&src);
-        if (cli_source_open(&src, in_path, keep_going) != 0)
-            goto close_pool_only;
-        src.max_games = max_games;
+        if (cli_source_open_list(&src, paths, n, o->keep_going) != 0)
+            return CLI_EXIT_FAIL;
+        src.max_games = o->max_games;
         src.keep_verbatim = true;
         uz_model_init(&model, &mo.params);
     }
-    if (cli_output_open(&out, out_path, force) != 0)
-        goto close_pool;
+    if (cli_output_open(&out, out_path, o->force) != 0)
+        goto close_source;
+    if (n == 1)
+        cli_output_keep_attrs(&out, paths[0]);
     uz_archive_header header;
     uz_header_fill(&header, pool, &mo.params, mo.coder, BATCH);
     uz_diag diag = {0};
     if (uz_archive_writer_open(&writer, out.f, &header, &diag) != UZ_OK) {
-        cli_report(out_path, &diag);
+        cli_report(display, &diag);
         goto abort_output;
     }
-    cli_progress_init(&prog, progress);
+    cli_progress_init(&prog, o->progress);
+    if (o->quiet)
+        cli_progress_quiet(&prog);
+    prog.total_bytes = inputs_size(paths, n);
     for (;;) {
-        long n = cli_source_read(&src, games, BATCH);
-        if (n < 0)
+        long got = cli_source_read(&src, games, BATCH);
+        if (got < 0)
             goto abort_output;
-        if (n == 0)
+        if (got == 0)
             break;
-        if (compress_block(pool, &model, enc, writer, games, (size_t)n, &t) != 0)
+        if (compress_block(pool, &model, enc, writer, games, (size_t)got, &t) != 0)
             goto abort_output;
-        cli_progress_update(&prog, t.games, t.moves, (long long)ftello(src.f));
+        prog.bits_per_move = t.moves ? 8.0 * (double)t.move_bytes / (double)t.moves : 0.0;
+        cli_progress_update(&prog, all->games + t.games, all->moves + t.moves, cli_source_bytes(&src));
     }
     cli_progress_done(&prog);
     uz_result r = uz_archive_writer_finish(writer, &diag);
     writer = NULL;
     if (r != UZ_OK) {
-        cli_report(out_path, &diag);
+        cli_report(display, &diag);
         goto abort_output;
     }
     off_t archive_bytes = out.f == stdout ? -1 : ftello(out.f);
     if (cli_output_commit(&out) != 0)
-        goto close_pool;
+        goto close_source;
     status = CLI_EXIT_OK;
-    if (!quiet) {
+    all->written++;
+    all->games += t.games;
+    all->moves += t.moves;
+    all->move_bytes += t.move_bytes;
+    all->skipped_games += src.skipped;
+    all->unreadable += src.skipped_inputs;
+    if (!o->quiet && (o->verbose || !o->out_dir)) {
         double bpm = t.moves ? 8.0 * (double)t.move_bytes / (double)t.moves : 0.0;
-        fprintf(stderr, "%s: %ld games, %ld moves -> %s: %lld bytes (moves %.3f bits/move)\n", src.name, t.games,
-                t.moves, out_path ? out_path : "<stdout>", (long long)archive_bytes, bpm);
+        fprintf(stderr, "%s: %ld games, %ld moves -> %s: %lld bytes (moves %.3f bits/move)\n",
+                n == 1 ? src.name : "inputs", t.games, t.moves, display, (long long)archive_bytes, bpm);
     }
-    goto close_pool;
+    goto close_source;
 abort_output:
+    cli_progress_done(&prog);
     uz_archive_writer_abort(writer);
     cli_output_abort(&out);
-close_pool:
-    uz_pool_destroy(pool);
 close_source:
     if (cli_source_close(&src) != 0 && status == CLI_EXIT_OK)
+        status = CLI_EXIT_FAIL; /* games were skipped: the archive is written, the input kept */
+    else if (status == CLI_EXIT_OK && o->rm && out_path && strcmp(out_path, "-") != 0) {
+        if (check_archive(out_path) == 0)
+            remove_inputs(paths, n, o->quiet);
+        else
+            status = CLI_EXIT_FAIL;
+    }
+    return status;
+}
+
+/* zstd's -d, -t and -l in a compress command line: runs decompress, verify or info on
+ * the same arguments less that letter. Returns -1 when none was given. */
+static int zstd_letters(int argc, char **argv)
+{
+    int (*run)(int, char **) = NULL;
+    char **args = calloc((size_t)argc + 1, sizeof *args);
+    char **owned = calloc((size_t)argc + 1, sizeof *owned);
+    int n = 0, n_owned = 0, status = -1;
+    if (!args || !owned)
+        goto out;
+    bool skip_next = false, literal = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (i == 0 || skip_next || literal || a[0] != '-' || a[1] == 0) {
+            skip_next = false;
+            args[n++] = argv[i];
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            literal = true;
+            args[n++] = argv[i];
+            continue;
+        }
+        if (a[1] == '-') {
+            if (strcmp(a, "--decompress") == 0 || strcmp(a, "--uncompress") == 0)
+                run = cmd_decompress;
+            else if (strcmp(a, "--test") == 0)
+                run = cmd_verify;
+            else if (strcmp(a, "--list") == 0)
+                run = cmd_info;
+            else {
+                /* long options that take a separate argument */
+                static const char *const with_arg[] = {"--output", "--output-dir", "--max-games", "--workers",
+                                                       "--engine", "--depth", "--nodes", "--mode", "--hash",
+                                                       "--k", "--floor", "--coder", "--model", "--rank",
+                                                       "--decay", "--cache", NULL};
+                for (const char *const *w = with_arg; *w; w++)
+                    if (strcmp(a, *w) == 0)
+                        skip_next = true;
+                args[n++] = argv[i];
+            }
+            continue;
+        }
+        char *kept = malloc(strlen(a) + 1);
+        if (!kept)
+            goto out;
+        owned[n_owned++] = kept;
+        size_t k = 0;
+        kept[k++] = '-';
+        for (const char *p = a + 1; *p; p++) {
+            if (*p == 'd')
+                run = cmd_decompress;
+            else if (*p == 't')
+                run = cmd_verify;
+            else if (*p == 'l')
+                run = cmd_info;
+            else {
+                kept[k++] = *p;
+                if (*p == 'o' || *p == 'j') { /* the rest is the argument */
+                    if (p[1] == 0)
+                        skip_next = true;
+                    else
+                        for (p++; *p; p++)
+                            kept[k++] = *p;
+                    break;
+                }
+            }
+        }
+        kept[k] = 0;
+        if (k > 1)
+            args[n++] = kept;
+    }
+    if (run) {
+        optind = 1;
+        status = run(n, args);
+    }
+out:
+    for (int i = 0; i < n_owned; i++)
+        free(owned[i]);
+    free(owned);
+    free(args);
+    return status;
+}
+
+enum { OPT_OUTPUT_DIR = 2000, OPT_RM, OPT_KEEP_GOING, OPT_MAX_GAMES, OPT_PROGRESS, OPT_FIT };
+
+int cmd_compress(int argc, char **argv)
+{
+    int redirected = zstd_letters(argc, argv);
+    if (redirected >= 0)
+        return redirected;
+    static const struct option options[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"stdout", no_argument, NULL, 'c'},
+        {"output-dir", required_argument, NULL, OPT_OUTPUT_DIR},
+        {"recursive", no_argument, NULL, 'r'},
+        {"force", no_argument, NULL, 'f'},
+        {"keep", no_argument, NULL, 'k'},
+        {"rm", no_argument, NULL, OPT_RM},
+        {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
+        {"max-games", required_argument, NULL, OPT_MAX_GAMES},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"quiet", no_argument, NULL, 'q'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {"fit-k", no_argument, NULL, OPT_FIT},
+        CLI_ENGINE_OPTIONS,
+        CLI_MODEL_OPTIONS,
+        {NULL, 0, NULL, 0},
+    };
+    compress_opts o = {0};
+    cli_engine_opts_init(&o.eo);
+    cli_model_opts_init(&o.mo);
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:cj:rfkqvh", options, NULL)) != -1) {
+        if (c == 'j')
+            c = OPT_WORKERS;
+        int h = cli_shared_opt(&o.eo, &o.mo, c, optarg);
+        if (h < 0)
+            return CLI_EXIT_USAGE;
+        if (h)
+            continue;
+        switch (c) {
+        case 'o': o.out_path = optarg; break;
+        case 'c': o.out_path = "-"; break;
+        case OPT_OUTPUT_DIR: o.out_dir = optarg; break;
+        case 'r': o.recursive = true; break;
+        case 'f': o.force = true; break;
+        case 'k': break; /* inputs are kept unless --rm */
+        case OPT_RM: o.rm = true; break;
+        case OPT_KEEP_GOING: o.keep_going = true; break;
+        case OPT_MAX_GAMES:
+            if (cli_parse_long("--max-games", optarg, 1, 1L << 40, &o.max_games))
+                return CLI_EXIT_USAGE;
+            break;
+        case OPT_PROGRESS: o.progress = true; break;
+        case 'q': o.quiet = true; break;
+        case 'v': o.verbose = true; break;
+        case OPT_FIT: o.fit = true; break;
+        case 'h': fputs(compress_usage, stdout); return CLI_EXIT_OK;
+        default: fputs(compress_usage, stderr); return CLI_EXIT_USAGE;
+        }
+    }
+    if (o.out_path && o.out_dir) {
+        cli_error("-o and --output-dir exclude each other");
+        return CLI_EXIT_USAGE;
+    }
+    if (o.out_dir && cli_make_dir(o.out_dir) != 0)
+        return CLI_EXIT_FAIL;
+    cli_paths inputs = {0};
+    int refused = cli_paths_expand(&inputs, argv + optind, argc - optind, o.recursive, cli_pgn_names);
+    if (refused < 0) {
+        cli_error("out of memory");
+        cli_paths_free(&inputs);
+        return CLI_EXIT_FAIL;
+    }
+    int status = CLI_EXIT_USAGE;
+    const char *const *paths = (const char *const *)inputs.items;
+    size_t n_stdin = 0;
+    for (size_t i = 0; i < inputs.n; i++)
+        n_stdin += strcmp(paths[i], "-") == 0;
+    if (n_stdin > 1) {
+        cli_error("stdin ('-') can be read only once");
+        goto free_inputs;
+    }
+    if (o.fit && n_stdin) {
+        cli_error("--fit-k reads the input twice: give a file, not stdin");
+        goto free_inputs;
+    }
+    if (inputs.n == 0) {
+        cli_error("no input file%s", refused ? " left" : "");
+        status = refused ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+        goto free_inputs;
+    }
+    /* One archive for everything: -o, -c, or stdin as the only input. */
+    bool single = o.out_path || (inputs.n == 1 && n_stdin == 1 && !o.out_dir);
+    const char *single_out = o.out_path ? o.out_path : "-";
+    if (single) {
+        for (size_t i = 0; i < inputs.n; i++)
+            if (cli_same_file(single_out, paths[i])) {
+                cli_error("%s: the output would replace an input; refused even with -f", single_out);
+                goto free_inputs;
+            }
+        if (strcmp(single_out, "-") == 0 && isatty(STDOUT_FILENO)) {
+            cli_error("refusing to write an archive to a terminal; use -o FILE");
+            goto free_inputs;
+        }
+    } else if (n_stdin) {
+        cli_error("stdin ('-') among several inputs needs -o or -c");
+        goto free_inputs;
+    }
+    if (o.fit)
+        o.eo.cache_entries = 1 << 21; /* the second pass takes the scores of the first from here */
+
+    status = CLI_EXIT_FAIL;
+    double start = cli_now();
+    uz_pool *pool = NULL;
+    uz_encoder *enc = NULL;
+    run_totals all = {0};
+    uz_game *games = calloc(BATCH, sizeof *games);
+    if (!games || uz_encoder_create(&enc, o.mo.coder) != UZ_OK) {
+        cli_error("out of memory");
+        goto free_arrays;
+    }
+    for (int i = 0; i < BATCH; i++)
+        uz_game_init(&games[i]);
+    if (cli_pool_open(&o.eo, &pool) != 0)
+        goto free_arrays;
+    if (single) {
+        status = compress_to(pool, enc, games, &o, paths, inputs.n, single_out, &all);
+        all.outputs = 1;
+    } else {
+        status = CLI_EXIT_OK;
+        for (size_t i = 0; i < inputs.n; i++) {
+            char *out = cli_output_name(paths[i], cli_compressed_suffixes, SUFFIX, o.out_dir);
+            int r;
+            if (!out) {
+                cli_error("out of memory");
+                r = CLI_EXIT_FAIL;
+            } else if (cli_same_file(out, paths[i])) {
+                cli_error("%s: the output would replace its input", out);
+                r = CLI_EXIT_FAIL;
+            } else {
+                r = compress_to(pool, enc, games, &o, &paths[i], 1, out, &all);
+            }
+            free(out);
+            all.outputs++;
+            if (r != CLI_EXIT_OK) {
+                status = CLI_EXIT_FAIL; /* go on with the other inputs, as zstd does */
+            }
+        }
+    }
+    if (refused)
         status = CLI_EXIT_FAIL;
-    goto free_arrays;
-close_pool_only:
+    if (!o.quiet && (inputs.n > 1 || o.verbose)) {
+        uz_pool_stats ps;
+        uz_pool_get_stats(pool, &ps);
+        uint64_t asked = ps.queries - ps.trivial;
+        fprintf(stderr,
+                "total: %ld games, %ld moves, %.3f bits/move; %ld of %ld outputs written; skipped: %ld bad games, "
+                "%ld unreadable inputs, %d refused arguments; %.1f s; cache hits %.1f%% of %llu positions; "
+                "%llu engine restarts\n",
+                all.games, all.moves, all.moves ? 8.0 * (double)all.move_bytes / (double)all.moves : 0.0,
+                all.written, all.outputs, all.skipped_games, all.unreadable, refused, cli_now() - start,
+                asked ? 100.0 * (double)(ps.cache_hits + ps.coalesced) / (double)asked : 0.0,
+                (unsigned long long)asked, (unsigned long long)ps.restarts);
+    }
     uz_pool_destroy(pool);
 free_arrays:
     for (int i = 0; games && i < BATCH; i++)
         uz_game_clear(&games[i]);
     free(games);
     uz_encoder_destroy(enc);
-    free(auto_out);
+free_inputs:
+    cli_paths_free(&inputs);
     return status;
 }
 
@@ -328,34 +600,48 @@ static int decode_all(FILE *in, const char *name, FILE *out, const cli_engine_op
     return 0;
 }
 
-static const char decompress_usage[] =
-    "usage: ucizip decompress [IN.ucz|-] [-o OUT.pgn|-] [options]\n"
-    "  -o, --output FILE   PGN to write (default: IN without .ucz; stdout for stdin)\n"
-    "  -f, --force         overwrite OUT if it exists\n"
-    "  --progress          progress on stderr even when it is not a terminal\n" CLI_ENGINE_HELP
-    "The engine must give the same fingerprint as the one that made the archive.\n";
+/* The engine options that decoding accepts: the search settings come from the archive. */
+#define DECODE_ENGINE_HELP                                                                    \
+    "  --engine PATH|NAME  the UCI engine (default: stockfish); it must give the same\n"      \
+    "                      fingerprint as the one that made the archive\n"                   \
+    "  -j, --workers N     engine processes (default: number of cores)\n"
 
+static const char decompress_usage[] =
+    "usage: ucizip decompress [IN.ucz...|-] [-o OUT.pgn|-] [options]\n"
+    "Each archive gives its own PGN file (games.pgn.ucz -> games.pgn) unless -o or -c\n"
+    "collects them into one.\n"
+    "  -o, --output FILE   one PGN file with the games of every archive, in order\n"
+    "  -c, --stdout        write the PGN to stdout (as -o -)\n"
+    "  --output-dir DIR    put each PGN file in DIR\n"
+    "  -r, --recursive     read the .ucz files under directories\n"
+    "  -f, --force         overwrite outputs that exist\n"
+    "  -k, --keep          keep the archives (the default)\n"
+    "  --rm                remove each archive once its PGN file is written\n"
+    "  --progress          progress on stderr even when it is not a terminal\n"
+    "  -q, --quiet         no progress\n"
+    "  -v, --verbose       a line for every archive\n" DECODE_ENGINE_HELP;
+
+enum { OPT_D_OUTPUT_DIR = 3000, OPT_D_RM, OPT_D_PROGRESS, OPT_D_GAME };
+
+/* Options of verify and extract (extract also takes -o and --game). */
 static int parse_decode_args(int argc, char **argv, const char *usage, const char **out_path, bool *force,
                              bool *progress, cli_engine_opts *eo, long *game)
 {
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
-        {"progress", no_argument, NULL, 'p'},     {"game", required_argument, NULL, 'g'},
-        {"help", no_argument, NULL, 'h'},         CLI_ENGINE_OPTIONS,
-        {NULL, 0, NULL, 0},
+        {"progress", no_argument, NULL, OPT_D_PROGRESS}, {"game", required_argument, NULL, OPT_D_GAME},
+        {"help", no_argument, NULL, 'h'},         {"engine", required_argument, NULL, OPT_ENGINE},
+        {"workers", required_argument, NULL, OPT_WORKERS}, {NULL, 0, NULL, 0},
     };
     cli_engine_opts_init(eo);
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:fh", options, NULL)) != -1) {
-        int h = cli_engine_opt(eo, c, optarg);
-        if (h < 0)
-            return CLI_EXIT_USAGE;
-        if (h) {
-            if (c == OPT_DEPTH || c == OPT_NODES || c == OPT_MODE || c == OPT_HASH) {
-                cli_error("the search settings come from the archive; only --engine and --workers apply here");
+    while ((c = getopt_long(argc, argv, out_path ? "o:fj:h" : "j:h", options, NULL)) != -1) {
+        if (c == 'j')
+            c = OPT_WORKERS;
+        if (c == OPT_ENGINE || c == OPT_WORKERS) {
+            if (cli_engine_opt(eo, c, optarg) < 0)
                 return CLI_EXIT_USAGE;
-            }
             continue;
         }
         switch (c) {
@@ -364,9 +650,13 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
                 goto usage;
             *out_path = optarg;
             break;
-        case 'f': *force = true; break;
-        case 'p': *progress = true; break;
-        case 'g':
+        case 'f':
+            if (!out_path)
+                goto usage;
+            *force = true;
+            break;
+        case OPT_D_PROGRESS: *progress = true; break;
+        case OPT_D_GAME:
             if (!game || cli_parse_long("--game", optarg, 1, 1L << 40, game))
                 goto usage;
             break;
@@ -380,53 +670,141 @@ usage:
     return CLI_EXIT_USAGE;
 }
 
+/* Decodes the archives paths[0..n) into one PGN output. Returns an exit status. */
+static int decompress_to(const char *const *paths, size_t n, const char *out_path, bool force, bool progress,
+                         const cli_engine_opts *eo, bool rm, bool verbose)
+{
+    cli_output out;
+    if (cli_output_open(&out, out_path, force) != 0)
+        return CLI_EXIT_FAIL;
+    if (n == 1)
+        cli_output_keep_attrs(&out, paths[0]);
+    long total = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *name;
+        FILE *in = cli_open_input(paths[i], &name);
+        long games = 0;
+        if (!in || decode_all(in, name, out.f, eo, progress, &games) != 0) {
+            cli_close_input(in);
+            cli_output_abort(&out);
+            return CLI_EXIT_FAIL;
+        }
+        cli_close_input(in);
+        total += games;
+        if (verbose)
+            fprintf(stderr, "%s: %ld games\n", name, games);
+    }
+    if (cli_output_commit(&out) != 0)
+        return CLI_EXIT_FAIL;
+    if (rm && out_path && strcmp(out_path, "-") != 0)
+        remove_inputs(paths, n, !verbose);
+    return CLI_EXIT_OK;
+}
+
 int cmd_decompress(int argc, char **argv)
 {
-    const char *out_path = NULL;
-    bool force = false, progress = false;
+    static const struct option options[] = {
+        {"output", required_argument, NULL, 'o'}, {"stdout", no_argument, NULL, 'c'},
+        {"output-dir", required_argument, NULL, OPT_D_OUTPUT_DIR}, {"recursive", no_argument, NULL, 'r'},
+        {"force", no_argument, NULL, 'f'},        {"keep", no_argument, NULL, 'k'},
+        {"rm", no_argument, NULL, OPT_D_RM},      {"progress", no_argument, NULL, OPT_D_PROGRESS},
+        {"quiet", no_argument, NULL, 'q'},        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},         {"engine", required_argument, NULL, OPT_ENGINE},
+        {"workers", required_argument, NULL, OPT_WORKERS}, {NULL, 0, NULL, 0},
+    };
+    const char *out_path = NULL, *out_dir = NULL;
+    bool force = false, progress = false, quiet = false, verbose = false, recursive = false, rm = false;
     cli_engine_opts eo;
-    int a = parse_decode_args(argc, argv, decompress_usage, &out_path, &force, &progress, &eo, NULL);
-    if (a)
-        return a < 0 ? CLI_EXIT_OK : a;
-    if (argc - optind > 1) {
-        fputs(decompress_usage, stderr);
+    cli_engine_opts_init(&eo);
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:cj:rfkqvh", options, NULL)) != -1) {
+        if (c == 'j')
+            c = OPT_WORKERS;
+        switch (c) {
+        case OPT_ENGINE:
+        case OPT_WORKERS:
+            if (cli_engine_opt(&eo, c, optarg) < 0)
+                return CLI_EXIT_USAGE;
+            break;
+        case 'o': out_path = optarg; break;
+        case 'c': out_path = "-"; break;
+        case OPT_D_OUTPUT_DIR: out_dir = optarg; break;
+        case 'r': recursive = true; break;
+        case 'f': force = true; break;
+        case 'k': break;
+        case OPT_D_RM: rm = true; break;
+        case OPT_D_PROGRESS: progress = true; break;
+        case 'q': quiet = true; break;
+        case 'v': verbose = true; break;
+        case 'h': fputs(decompress_usage, stdout); return CLI_EXIT_OK;
+        default: fputs(decompress_usage, stderr); return CLI_EXIT_USAGE;
+        }
+    }
+    if (quiet)
+        progress = false;
+    if (out_path && out_dir) {
+        cli_error("-o and --output-dir exclude each other");
         return CLI_EXIT_USAGE;
     }
-    const char *in_path = optind < argc ? argv[optind] : NULL;
-    char *auto_out = NULL;
-    if (!out_path && in_path && strcmp(in_path, "-") != 0) {
-        auto_out = default_output(in_path, NULL, SUFFIX);
-        if (!auto_out) {
-            cli_error("%s: name does not end in %s; use -o FILE", in_path, SUFFIX);
-            return CLI_EXIT_USAGE;
-        }
-        out_path = auto_out;
+    if (out_dir && cli_make_dir(out_dir) != 0)
+        return CLI_EXIT_FAIL;
+    static const char *const ucz_names[] = {SUFFIX, NULL};
+    cli_paths inputs = {0};
+    int refused = cli_paths_expand(&inputs, argv + optind, argc - optind, recursive, ucz_names);
+    if (refused < 0) {
+        cli_error("out of memory");
+        cli_paths_free(&inputs);
+        return CLI_EXIT_FAIL;
     }
-    const char *name;
-    FILE *in = cli_open_input(in_path, &name);
-    int status = CLI_EXIT_FAIL;
-    cli_output out;
-    long games = 0;
-    if (!in)
-        goto done;
-    if (cli_output_open(&out, out_path, force) != 0)
-        goto close_in;
-    if (decode_all(in, name, out.f, &eo, progress, &games) != 0) {
-        cli_output_abort(&out);
-        goto close_in;
-    }
-    if (cli_output_commit(&out) == 0)
+    const char *const *paths = (const char *const *)inputs.items;
+    int status = CLI_EXIT_USAGE;
+    size_t n_stdin = 0;
+    for (size_t i = 0; i < inputs.n; i++)
+        n_stdin += strcmp(paths[i], "-") == 0;
+    if (inputs.n == 0) {
+        cli_error("no input file%s", refused ? " left" : "");
+        status = refused ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+    } else if (n_stdin > 1) {
+        cli_error("stdin ('-') can be read only once");
+    } else if (out_path || (inputs.n == 1 && n_stdin && !out_dir)) {
+        const char *o = out_path ? out_path : "-";
+        bool clash = false;
+        for (size_t i = 0; i < inputs.n; i++)
+            clash |= cli_same_file(o, paths[i]);
+        if (clash)
+            cli_error("%s: the output would replace an input; refused even with -f", o);
+        else
+            status = decompress_to(paths, inputs.n, o, force, progress, &eo, rm, verbose);
+    } else if (n_stdin) {
+        cli_error("stdin ('-') among several inputs needs -o or -c");
+    } else {
         status = CLI_EXIT_OK;
-close_in:
-    cli_close_input(in);
-done:
-    free(auto_out);
+        for (size_t i = 0; i < inputs.n; i++) {
+            size_t len = strlen(paths[i]);
+            if (len <= strlen(SUFFIX) || strcmp(paths[i] + len - strlen(SUFFIX), SUFFIX) != 0) {
+                cli_error("%s: name does not end in %s; use -o FILE or -c", paths[i], SUFFIX);
+                status = CLI_EXIT_FAIL;
+                continue;
+            }
+            char *out = cli_output_name(paths[i], ucz_names, "", out_dir);
+            int r = out ? decompress_to(&paths[i], 1, out, force, progress, &eo, rm, verbose) : CLI_EXIT_FAIL;
+            free(out);
+            if (r != CLI_EXIT_OK)
+                status = CLI_EXIT_FAIL;
+        }
+    }
+    if (refused && status == CLI_EXIT_OK)
+        status = CLI_EXIT_FAIL;
+    cli_paths_free(&inputs);
     return status;
 }
 
 static const char verify_usage[] =
-    "usage: ucizip verify ARCHIVE [options]\n"
-    "Decodes every game and checks it against its stored checksum.\n" CLI_ENGINE_HELP;
+    "usage: ucizip verify ARCHIVE... [options]\n"
+    "Decodes every game of each archive ('-': stdin) and checks it against its stored\n"
+    "checksum.\n"
+    "  --progress          progress on stderr even when it is not a terminal\n" DECODE_ENGINE_HELP;
 
 int cmd_verify(int argc, char **argv)
 {
@@ -435,26 +813,68 @@ int cmd_verify(int argc, char **argv)
     int a = parse_decode_args(argc, argv, verify_usage, NULL, &force, &progress, &eo, NULL);
     if (a)
         return a < 0 ? CLI_EXIT_OK : a;
-    if (argc - optind != 1) {
+    if (argc - optind < 1) {
         fputs(verify_usage, stderr);
         return CLI_EXIT_USAGE;
     }
-    const char *name;
-    FILE *in = cli_open_input(argv[optind], &name);
-    if (!in)
-        return CLI_EXIT_FAIL;
-    long games = 0;
-    int r = decode_all(in, name, NULL, &eo, progress, &games);
-    cli_close_input(in);
-    if (r != 0)
-        return CLI_EXIT_FAIL;
-    printf("%s: OK, %ld games verified\n", name, games);
-    return CLI_EXIT_OK;
+    int status = CLI_EXIT_OK;
+    for (int i = optind; i < argc; i++) {
+        const char *name;
+        FILE *in = cli_open_input(argv[i], &name);
+        long games = 0;
+        if (!in || decode_all(in, name, NULL, &eo, progress, &games) != 0) {
+            status = CLI_EXIT_FAIL;
+        } else {
+            printf("%s: OK, %ld games verified\n", name, games);
+        }
+        cli_close_input(in);
+    }
+    return status;
 }
 
 static const char extract_usage[] =
-    "usage: ucizip extract ARCHIVE --game N [-o OUT|-] [options]\n"
-    "Decodes game N (1-based) alone, without decoding the games before it.\n" CLI_ENGINE_HELP;
+    "usage: ucizip extract ARCHIVE|- --game N [-o OUT|-] [options]\n"
+    "Decodes game N (1-based) alone, without decoding the games before it.\n"
+    "  --game N            the game to print\n"
+    "  -o, --output FILE   where to write it (default: stdout)\n"
+    "  -f, --force         overwrite OUT if it exists\n" DECODE_ENGINE_HELP;
+
+/* A seekable copy of stdin (extract and info read archives from the end). */
+static FILE *open_seekable(const char *path, const char **name)
+{
+    if (strcmp(path, "-") != 0) {
+        *name = path;
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            cli_error("%s: %s", path, strerror(errno));
+        return f;
+    }
+    *name = "<stdin>";
+    if (fseeko(stdin, 0, SEEK_CUR) == 0)
+        return stdin;
+    FILE *tmp = tmpfile();
+    if (!tmp) {
+        cli_error("cannot create a temporary file for stdin: %s", strerror(errno));
+        return NULL;
+    }
+    char buf[65536];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, stdin)) > 0)
+        if (fwrite(buf, 1, got, tmp) != got)
+            break;
+    if (ferror(stdin) || ferror(tmp) || fseeko(tmp, 0, SEEK_SET) != 0) {
+        cli_error("<stdin>: cannot copy to a temporary file");
+        fclose(tmp);
+        return NULL;
+    }
+    return tmp;
+}
+
+static void close_seekable(FILE *f)
+{
+    if (f && f != stdin)
+        fclose(f);
+}
 
 int cmd_extract(int argc, char **argv)
 {
@@ -469,12 +889,10 @@ int cmd_extract(int argc, char **argv)
         fputs(extract_usage, stderr);
         return CLI_EXIT_USAGE;
     }
-    const char *name = argv[optind];
-    FILE *in = fopen(name, "rb");
-    if (!in) {
-        cli_error("%s: cannot open", name);
+    const char *name;
+    FILE *in = open_seekable(argv[optind], &name);
+    if (!in)
         return CLI_EXIT_FAIL;
-    }
     int status = CLI_EXIT_FAIL;
     uz_archive_header header;
     uz_archive_block block = {0};
@@ -507,13 +925,19 @@ out:
     uz_game_clear(&game);
     uz_member_decoder_close(&md);
     uz_archive_block_free(&block);
-    fclose(in);
+    close_seekable(in);
     return status;
 }
 
 /* ---- info ---- */
 
-static const char info_usage[] = "usage: ucizip info ARCHIVE [--json]\n";
+static const char info_usage[] =
+    "usage: ucizip info ARCHIVE...|- [--json]\n"
+    "Headers, engine, settings, games, sizes and bits/move of each archive (no engine run).\n"
+    "  --json              one JSON object per archive\n";
+
+static int info_one(const char *path, bool json);
+
 
 int cmd_info(int argc, char **argv)
 {
@@ -533,16 +957,23 @@ int cmd_info(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
     }
-    if (argc - optind != 1) {
+    if (argc - optind < 1) {
         fputs(info_usage, stderr);
         return CLI_EXIT_USAGE;
     }
-    const char *name = argv[optind];
-    FILE *in = fopen(name, "rb");
-    if (!in) {
-        cli_error("%s: cannot open", name);
+    int status = CLI_EXIT_OK;
+    for (int i = optind; i < argc; i++)
+        if (info_one(argv[i], json) != CLI_EXIT_OK)
+            status = CLI_EXIT_FAIL;
+    return status;
+}
+
+static int info_one(const char *path, bool json)
+{
+    const char *name;
+    FILE *in = cli_open_input(path, &name);
+    if (!in)
         return CLI_EXIT_FAIL;
-    }
     /* One sequential pass: headers and block sizes, no engine. */
     int status = CLI_EXIT_FAIL;
     uz_archive_reader *reader = NULL;
@@ -635,6 +1066,6 @@ int cmd_info(int argc, char **argv)
 out:
     uz_archive_block_free(&block);
     uz_archive_reader_close(reader);
-    fclose(in);
+    cli_close_input(in);
     return status;
 }
