@@ -368,8 +368,11 @@ long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
     while (n < cap && src->reader) {
         uz_diag diag = {0};
         uz_result r = uz_pgn_read_game(src->reader, &games[n], &diag);
-        if (r == UZ_DONE || (r == UZ_ERR_IO && uz_input_error(src->input, &diag) != UZ_OK)) {
-            if (r == UZ_ERR_IO) {
+        /* A damaged or truncated compressed input shows first as the error of the game
+         * it cut (often a syntax error): report the damage instead. */
+        bool damaged = r != UZ_OK && r != UZ_DONE && uz_input_error(src->input, &diag) != UZ_OK;
+        if (r == UZ_DONE || damaged) {
+            if (damaged) {
                 /* A damaged or truncated compressed input: the games before it are kept
                  * only when skipping bad input. */
                 cli_report(src->name, &diag);
