@@ -60,12 +60,20 @@ void cli_close_input(FILE *f)
 /* The temporary file being written, removed if a signal ends the program, so that an
  * interrupted run leaves nothing behind. Only one output is open at a time. */
 static char *volatile pending_tmp;
+/* Set once the temporary file holds complete blocks and a resume state next to it:
+ * an interrupt then keeps both for --resume. */
+static volatile sig_atomic_t pending_resumable;
 
 static void remove_pending_and_die(int sig)
 {
     char *tmp = pending_tmp;
-    if (tmp)
+    if (tmp && !pending_resumable)
         unlink(tmp);
+    if (tmp && pending_resumable) {
+        static const char msg[] = "\nucizip: interrupted; run the same command with --resume to continue\n";
+        ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)w;
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -93,7 +101,7 @@ static char *dup_string(const char *s)
 
 /* Removes PATH.PID.tmp files left by a process that no longer runs (killed with
  * SIGKILL, or a crash), so they never pile up. */
-static void remove_stale_tmp(const char *path)
+static void remove_stale_tmp(const char *path, const char *keep)
 {
     const char *slash = strrchr(path, '/');
     size_t dir_len = slash ? (size_t)(slash - path) : 0;
@@ -111,8 +119,11 @@ static void remove_stale_tmp(const char *path)
             continue;
         char *end;
         long pid = strtol(name + base_len + 1, &end, 10);
-        if (end == name + base_len + 1 || strcmp(end, ".tmp") != 0 || pid <= 0 || pid == (long)getpid())
+        if (end == name + base_len + 1 || (strcmp(end, ".tmp") != 0 && strcmp(end, ".tmp.state") != 0) ||
+            pid <= 0 || pid == (long)getpid())
             continue;
+        if (keep && strncmp(name, keep, strlen(keep)) == 0)
+            continue; /* the interrupted run being resumed */
         if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
             continue; /* still running (or not ours to judge) */
         char full[PATH_MAX];
@@ -135,6 +146,17 @@ void cli_output_keep_attrs(cli_output *out, const char *path)
 
 int cli_output_open(cli_output *out, const char *path, bool force)
 {
+    return cli_output_open_keeping(out, path, force, NULL);
+}
+
+void cli_output_set_resumable(cli_output *out, bool resumable)
+{
+    if (out->tmp_path)
+        pending_resumable = resumable;
+}
+
+int cli_output_open_keeping(cli_output *out, const char *path, bool force, const char *keep)
+{
     memset(out, 0, sizeof *out);
     if (!path || strcmp(path, "-") == 0) {
         out->f = stdout;
@@ -153,7 +175,11 @@ int cli_output_open(cli_output *out, const char *path, bool force)
         goto fail;
     }
     snprintf(out->tmp_path, n, "%s.%ld.tmp", path, (long)getpid());
-    remove_stale_tmp(path);
+    {
+        const char *slash = keep ? strrchr(keep, '/') : NULL;
+        remove_stale_tmp(path, keep ? (slash ? slash + 1 : keep) : NULL);
+    }
+    pending_resumable = 0;
     watch_signals();
     pending_tmp = out->tmp_path;
     out->f = fopen(out->tmp_path, "wb");
@@ -196,6 +222,7 @@ int cli_output_commit(cli_output *out)
     if (!err && rename(out->tmp_path, out->final_path) != 0)
         err = errno;
     pending_tmp = NULL;
+    pending_resumable = 0;
     if (err) {
         cli_error("%s: %s", out->final_path, strerror(err));
         cli_output_abort(out);
@@ -213,6 +240,7 @@ void cli_output_abort(cli_output *out)
         fclose(out->f);
     out->f = NULL;
     pending_tmp = NULL;
+    pending_resumable = 0;
     if (out->tmp_path)
         remove(out->tmp_path);
     free(out->tmp_path);

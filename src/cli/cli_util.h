@@ -35,6 +35,12 @@ typedef struct cli_output {
 
 /* Refuses to replace an existing file unless force. Returns 0 or prints and returns -1. */
 int cli_output_open(cli_output *out, const char *path, bool force);
+/* The same, sparing the temporary file keep (and its resume state) of a dead run that
+ * is being resumed: other temporary files of dead processes for path are removed. */
+int cli_output_open_keeping(cli_output *out, const char *path, bool force, const char *keep);
+/* Once set, an interrupt (SIGINT, SIGTERM, SIGHUP) keeps the temporary file for
+ * --resume instead of removing it. */
+void cli_output_set_resumable(cli_output *out, bool resumable);
 /* Makes the output take the file mode and modification time of path (as zstd does);
  * applied by cli_output_commit. No-op for stdin or stdout. */
 void cli_output_keep_attrs(cli_output *out, const char *path);

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cli_engine.h"
 #include "cli_inputs.h"
+#include "cli_resume.h"
 #include "cli_samples.h"
 #include "cli_util.h"
 #include "ucizip/blockcode.h"
@@ -39,6 +40,9 @@ static const char compress_usage[] =
     "  --fit-k             fit the model (k, floor, rank, decay) to the input in a first pass\n"
     "                      and store it in the header; inputs must be files; the scores of\n"
     "                      the first pass are kept in memory (about 0.5 KB per position)\n"
+    "  --resume            continue an interrupted run of the same command from its last\n"
+    "                      complete block (an interrupt keeps the temporary archive and\n"
+    "                      its state next to it; a run without --resume removes them)\n"
     "  -d, -t, -l          as 'decompress', 'verify', 'info' (zstd's letters)\n" CLI_ENGINE_HELP
         CLI_MODEL_HELP;
 
@@ -143,7 +147,7 @@ out:
 typedef struct compress_opts {
     const char *out_path; /* one archive for every input (-o; "-" is stdout) */
     const char *out_dir;  /* --output-dir */
-    bool force, keep_going, progress, quiet, verbose, fit, recursive, rm;
+    bool force, keep_going, progress, quiet, verbose, fit, recursive, rm, resume;
     long max_games;
     cli_engine_opts eo;
     cli_model_opts mo;
@@ -214,6 +218,63 @@ static long long inputs_size(const char *const *paths, size_t n)
     return total;
 }
 
+/* Everything the bytes of an archive depend on, as a key for --resume: the inputs
+ * (names, sizes, modification times), the options that select games, the header. */
+static uint64_t run_key(const compress_opts *o, const char *const *paths, size_t n, const uz_archive_header *h,
+                        const cli_model_opts *mo)
+{
+    char text[256];
+    uint64_t key = cli_resume_key(0, "compress");
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        key = cli_resume_key(key, paths[i]);
+        if (stat(paths[i], &st) == 0) {
+            snprintf(text, sizeof text, "%lld %lld.%09ld", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                     st.st_mtim.tv_nsec);
+            key = cli_resume_key(key, text);
+        }
+    }
+    snprintf(text, sizeof text, "%ld %d %d %d", o->max_games, o->keep_going, o->fit, BATCH);
+    key = cli_resume_key(key, text);
+    key = cli_resume_key(key, h->fingerprint);
+    key = cli_resume_key(key, h->settings_text);
+    cli_model_text(&mo->params, text, sizeof text);
+    key = cli_resume_key(key, text);
+    return cli_resume_key(key, cli_coder_name(mo->coder));
+}
+
+/* Writes the first `blocks` blocks of the interrupted run's archive old_tmp through w:
+ * the same bytes, as packing is deterministic, and the writer's index is rebuilt. */
+static int resume_copy(const char *old_tmp, uz_archive_writer *w, uint64_t blocks)
+{
+    FILE *f = fopen(old_tmp, "rb");
+    if (!f) {
+        cli_error("%s: %s", old_tmp, strerror(errno));
+        return -1;
+    }
+    uz_archive_reader *reader = NULL;
+    uz_archive_block block = {0};
+    uz_archive_header header;
+    uz_diag diag = {0};
+    int status = -1;
+    if (uz_archive_reader_open(&reader, f, old_tmp) != UZ_OK ||
+        uz_archive_read_header(reader, &header, &diag) != UZ_OK)
+        goto out;
+    for (uint64_t i = 0; i < blocks; i++)
+        if (uz_archive_read_block(reader, &block, &diag) != UZ_OK ||
+            uz_archive_write_block(w, block.n_games, block.n_moves, &block.structure, block.moves.data,
+                                   block.moves.size, &diag) != UZ_OK)
+            goto out;
+    status = 0;
+out:
+    if (status)
+        cli_report(old_tmp, &diag);
+    uz_archive_block_free(&block);
+    uz_archive_reader_close(reader);
+    fclose(f);
+    return status;
+}
+
 /* Codes the games of paths[0..n), in order, into one archive at out_path (NULL or "-":
  * stdout). Returns an exit status. */
 static int compress_to(uz_pool *pool, uz_encoder *enc, uz_game *games, const compress_opts *o,
@@ -228,6 +289,7 @@ static int compress_to(uz_pool *pool, uz_encoder *enc, uz_game *games, const com
     uz_archive_writer *writer = NULL;
     int status = CLI_EXIT_FAIL;
     const char *display = out_path && strcmp(out_path, "-") != 0 ? out_path : "<stdout>";
+    char *old_tmp = NULL;
     if (uz_model_init(&model, &mo.params) != UZ_OK) {
         cli_error("invalid model parameters");
         return CLI_EXIT_USAGE;
@@ -246,12 +308,18 @@ static int compress_to(uz_pool *pool, uz_encoder *enc, uz_game *games, const com
         src.keep_verbatim = true;
         uz_model_init(&model, &mo.params);
     }
-    if (cli_output_open(&out, out_path, o->force) != 0)
+    uz_archive_header header;
+    uz_header_fill(&header, pool, &mo.params, mo.coder, BATCH);
+    cli_resume_state rs = {.key = run_key(o, paths, n, &header, &mo)};
+    bool to_file = out_path && strcmp(out_path, "-") != 0;
+    old_tmp = o->resume && to_file ? cli_resume_find(out_path, rs.key, &rs) : NULL;
+    if (o->resume && to_file && !old_tmp && !o->quiet)
+        fprintf(stderr, "ucizip: %s: no interrupted run of this command to resume; starting from the beginning\n",
+                display);
+    if (cli_output_open_keeping(&out, out_path, o->force, old_tmp) != 0)
         goto close_source;
     if (n == 1)
         cli_output_keep_attrs(&out, paths[0]);
-    uz_archive_header header;
-    uz_header_fill(&header, pool, &mo.params, mo.coder, BATCH);
     uz_diag diag = {0};
     if (uz_archive_writer_open(&writer, out.f, &header, &diag) != UZ_OK) {
         cli_report(display, &diag);
@@ -261,6 +329,27 @@ static int compress_to(uz_pool *pool, uz_encoder *enc, uz_game *games, const com
     if (o->quiet)
         cli_progress_quiet(&prog);
     prog.total_bytes = inputs_size(paths, n);
+    if (old_tmp) {
+        /* Copy the complete blocks, then read past the games they hold. */
+        if (resume_copy(old_tmp, writer, rs.blocks) != 0)
+            goto abort_output;
+        while (src.games < rs.games_read) {
+            long want = rs.games_read - src.games;
+            long got = cli_source_read(&src, games, want < BATCH ? (size_t)want : BATCH);
+            if (got <= 0) {
+                cli_error("%s: the input no longer has the games the interrupted run read", display);
+                goto abort_output;
+            }
+        }
+        t.games = rs.games;
+        t.moves = rs.moves;
+        t.move_bytes = rs.move_bytes;
+        unlink(old_tmp);
+        cli_resume_remove(old_tmp);
+        if (!o->quiet)
+            fprintf(stderr, "ucizip: %s: resumed after %llu blocks (%ld games)\n", display,
+                    (unsigned long long)rs.blocks, rs.games);
+    }
     for (;;) {
         long got = cli_source_read(&src, games, BATCH);
         if (got < 0)
@@ -269,6 +358,17 @@ static int compress_to(uz_pool *pool, uz_encoder *enc, uz_game *games, const com
             break;
         if (compress_block(pool, &model, enc, writer, games, (size_t)got, &t) != 0)
             goto abort_output;
+        if (out.tmp_path) {
+            /* The block is in the file: record it so that an interrupt can be resumed. */
+            rs.blocks++;
+            rs.games_read = src.games;
+            rs.games = t.games;
+            rs.moves = t.moves;
+            rs.move_bytes = t.move_bytes;
+            if (fflush(out.f) != 0 || cli_resume_save(out.tmp_path, &rs) != 0)
+                goto abort_output;
+            cli_output_set_resumable(&out, true);
+        }
         prog.bits_per_move = t.moves ? 8.0 * (double)t.move_bytes / (double)t.moves : 0.0;
         cli_progress_update(&prog, all->games + t.games, all->moves + t.moves, cli_source_bytes(&src));
     }
@@ -280,6 +380,7 @@ static int compress_to(uz_pool *pool, uz_encoder *enc, uz_game *games, const com
         goto abort_output;
     }
     off_t archive_bytes = out.f == stdout ? -1 : ftello(out.f);
+    cli_resume_remove(out.tmp_path);
     if (cli_output_commit(&out) != 0)
         goto close_source;
     status = CLI_EXIT_OK;
@@ -298,8 +399,10 @@ static int compress_to(uz_pool *pool, uz_encoder *enc, uz_game *games, const com
 abort_output:
     cli_progress_done(&prog);
     uz_archive_writer_abort(writer);
+    cli_resume_remove(out.tmp_path);
     cli_output_abort(&out);
 close_source:
+    free(old_tmp);
     if (cli_source_close(&src) != 0 && status == CLI_EXIT_OK)
         status = CLI_EXIT_FAIL; /* games were skipped: the archive is written, the input kept */
     else if (status == CLI_EXIT_OK && o->rm && out_path && strcmp(out_path, "-") != 0) {
@@ -395,7 +498,7 @@ out:
     return status;
 }
 
-enum { OPT_OUTPUT_DIR = 2000, OPT_RM, OPT_KEEP_GOING, OPT_MAX_GAMES, OPT_PROGRESS, OPT_FIT };
+enum { OPT_OUTPUT_DIR = 2000, OPT_RM, OPT_KEEP_GOING, OPT_MAX_GAMES, OPT_PROGRESS, OPT_FIT, OPT_RESUME };
 
 int cmd_compress(int argc, char **argv)
 {
@@ -417,6 +520,7 @@ int cmd_compress(int argc, char **argv)
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {"fit-k", no_argument, NULL, OPT_FIT},
+        {"resume", no_argument, NULL, OPT_RESUME},
         CLI_ENGINE_OPTIONS,
         CLI_MODEL_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -451,6 +555,7 @@ int cmd_compress(int argc, char **argv)
         case 'q': o.quiet = true; break;
         case 'v': o.verbose = true; break;
         case OPT_FIT: o.fit = true; break;
+        case OPT_RESUME: o.resume = true; break;
         case 'h': fputs(compress_usage, stdout); return CLI_EXIT_OK;
         default: fputs(compress_usage, stderr); return CLI_EXIT_USAGE;
         }
