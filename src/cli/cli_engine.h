@@ -23,12 +23,14 @@ enum {
     OPT_MODEL,
     OPT_RANK,
     OPT_DECAY,
+    OPT_CACHE,
 };
 
 #define CLI_ENGINE_OPTIONS                                                                        \
     {"engine", required_argument, NULL, OPT_ENGINE}, {"depth", required_argument, NULL, OPT_DEPTH}, \
         {"nodes", required_argument, NULL, OPT_NODES}, {"mode", required_argument, NULL, OPT_MODE},   \
-        {"hash", required_argument, NULL, OPT_HASH}, {"workers", required_argument, NULL, OPT_WORKERS}
+        {"hash", required_argument, NULL, OPT_HASH}, {"workers", required_argument, NULL, OPT_WORKERS}, \
+        {"cache", required_argument, NULL, OPT_CACHE}
 #define CLI_MODEL_OPTIONS                                                                         \
     {"k", required_argument, NULL, OPT_K}, {"floor", required_argument, NULL, OPT_FLOOR},           \
         {"coder", required_argument, NULL, OPT_CODER}, {"model", required_argument, NULL, OPT_MODEL}, \
@@ -41,7 +43,11 @@ enum {
     "  --nodes N           node limit per search instead of / besides depth\n"                  \
     "  --mode M            multipv (one MultiPV search) or searchmoves (one search per move)\n" \
     "  --hash MB           engine Hash size (part of what the scores depend on)\n"              \
-    "  --workers N         engine processes to run in parallel (default: number of cores)\n"
+    "  --workers N         engine processes to run in parallel (default: number of cores)\n" \
+    CLI_CACHE_HELP
+#define CLI_CACHE_HELP                                                                            \
+    "  --cache PATH        persistent score cache (LMDB file, created if missing; shared by\n"   \
+    "                      runs and processes; entries of other engines/settings unused)\n"
 #define CLI_MODEL_HELP                                                                           \
     "  --model M           rank (default): the engine's scores mixed with its ranking of the\n" \
     "                      moves; exp: p ~ K^(score in pawns) alone (the classic model)\n"     \
@@ -56,6 +62,7 @@ typedef struct cli_engine_opts {
     long depth, nodes, hash, workers; /* -1: not given */
     long cache_entries;               /* -1: the profile's; set by commands that need more */
     const char *mode;
+    const char *cache_path;           /* --cache: persistent score cache, NULL for none */
 } cli_engine_opts;
 
 typedef struct cli_model_opts {
@@ -77,6 +84,8 @@ int cli_shared_opt(cli_engine_opts *e, cli_model_opts *m, int c, const char *arg
 int cli_engine_settings(const cli_engine_opts *o, uz_engine_settings *s);
 /* Starts a pool for the options; prints errors. Returns 0 or -1. */
 int cli_pool_open(const cli_engine_opts *o, uz_pool **pool);
+/* Hit counts of the persistent cache of this process (zeros without --cache). */
+void cli_cache_stats(uint64_t *lookups, uint64_t *hits, uint64_t *rejected);
 /* Default number of workers: the number of online cores. */
 int cli_default_workers(void);
 

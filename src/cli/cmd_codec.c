@@ -33,7 +33,6 @@ static const char compress_usage[] =
     "  --keep-going        skip bad games and unreadable inputs (each reported; they are\n"
     "                      NOT in the archive; the exit status is then 1)\n"
     "  --max-games N       only the first N games (of each output)\n"
-    "  -j, --workers N     engine processes (default: number of cores)\n"
     "  --progress          progress on stderr even when it is not a terminal\n"
     "  -q, --quiet         no progress and no summary\n"
     "  -v, --verbose       a summary line for every output and for the run\n"
@@ -43,7 +42,8 @@ static const char compress_usage[] =
     "  --resume            continue an interrupted run of the same command from its last\n"
     "                      complete block (an interrupt keeps the temporary archive and\n"
     "                      its state next to it; a run without --resume removes them)\n"
-    "  -d, -t, -l          as 'decompress', 'verify', 'info' (zstd's letters)\n" CLI_ENGINE_HELP
+    "  -d, -t, -l          as 'decompress', 'verify', 'info' (zstd's letters)\n"
+    "  -j N                as --workers N\n" CLI_ENGINE_HELP
         CLI_MODEL_HELP;
 
 #define BATCH UZ_ARCHIVE_BLOCK_GAMES
@@ -654,15 +654,18 @@ int cmd_compress(int argc, char **argv)
     if (!o.quiet && (inputs.n > 1 || o.verbose)) {
         uz_pool_stats ps;
         uz_pool_get_stats(pool, &ps);
-        uint64_t asked = ps.queries - ps.trivial;
+        uint64_t asked = ps.queries - ps.trivial, lookups, stored_hits, rejected;
+        cli_cache_stats(&lookups, &stored_hits, &rejected);
         fprintf(stderr,
                 "total: %ld games, %ld moves, %.3f bits/move; %ld of %ld outputs written; skipped: %ld bad games, "
-                "%ld unreadable inputs, %d refused arguments; %.1f s; cache hits %.1f%% of %llu positions; "
+                "%ld unreadable inputs, %d refused arguments; %.1f s; cache hits %.1f%% of %llu positions "
+                "(persistent cache: %llu hits, %llu damaged or foreign entries searched again); "
                 "%llu engine restarts\n",
                 all.games, all.moves, all.moves ? 8.0 * (double)all.move_bytes / (double)all.moves : 0.0,
                 all.written, all.outputs, all.skipped_games, all.unreadable, refused, cli_now() - start,
-                asked ? 100.0 * (double)(ps.cache_hits + ps.coalesced) / (double)asked : 0.0,
-                (unsigned long long)asked, (unsigned long long)ps.restarts);
+                asked ? 100.0 * (double)(ps.cache_hits + ps.coalesced + ps.store_hits) / (double)asked : 0.0,
+                (unsigned long long)asked, (unsigned long long)stored_hits, (unsigned long long)rejected,
+                (unsigned long long)ps.restarts);
     }
     uz_pool_destroy(pool);
 free_arrays:
@@ -709,7 +712,7 @@ static int decode_all(FILE *in, const char *name, FILE *out, const cli_engine_op
 #define DECODE_ENGINE_HELP                                                                    \
     "  --engine PATH|NAME  the UCI engine (default: stockfish); it must give the same\n"      \
     "                      fingerprint as the one that made the archive\n"                   \
-    "  -j, --workers N     engine processes (default: number of cores)\n"
+    "  -j, --workers N     engine processes (default: number of cores)\n" CLI_CACHE_HELP
 
 static const char decompress_usage[] =
     "usage: ucizip decompress [IN.ucz...|-] [-o OUT.pgn|-] [options]\n"
@@ -736,7 +739,8 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
         {"output", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
         {"progress", no_argument, NULL, OPT_D_PROGRESS}, {"game", required_argument, NULL, OPT_D_GAME},
         {"help", no_argument, NULL, 'h'},         {"engine", required_argument, NULL, OPT_ENGINE},
-        {"workers", required_argument, NULL, OPT_WORKERS}, {NULL, 0, NULL, 0},
+        {"workers", required_argument, NULL, OPT_WORKERS}, {"cache", required_argument, NULL, OPT_CACHE},
+        {NULL, 0, NULL, 0},
     };
     cli_engine_opts_init(eo);
     int c;
@@ -744,7 +748,7 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
     while ((c = getopt_long(argc, argv, out_path ? "o:fj:h" : "j:h", options, NULL)) != -1) {
         if (c == 'j')
             c = OPT_WORKERS;
-        if (c == OPT_ENGINE || c == OPT_WORKERS) {
+        if (c == OPT_ENGINE || c == OPT_WORKERS || c == OPT_CACHE) {
             if (cli_engine_opt(eo, c, optarg) < 0)
                 return CLI_EXIT_USAGE;
             continue;
@@ -815,7 +819,8 @@ int cmd_decompress(int argc, char **argv)
         {"rm", no_argument, NULL, OPT_D_RM},      {"progress", no_argument, NULL, OPT_D_PROGRESS},
         {"quiet", no_argument, NULL, 'q'},        {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},         {"engine", required_argument, NULL, OPT_ENGINE},
-        {"workers", required_argument, NULL, OPT_WORKERS}, {NULL, 0, NULL, 0},
+        {"workers", required_argument, NULL, OPT_WORKERS}, {"cache", required_argument, NULL, OPT_CACHE},
+        {NULL, 0, NULL, 0},
     };
     const char *out_path = NULL, *out_dir = NULL;
     bool force = false, progress = false, quiet = false, verbose = false, recursive = false, rm = false;
@@ -829,6 +834,7 @@ int cmd_decompress(int argc, char **argv)
         switch (c) {
         case OPT_ENGINE:
         case OPT_WORKERS:
+        case OPT_CACHE:
             if (cli_engine_opt(&eo, c, optarg) < 0)
                 return CLI_EXIT_USAGE;
             break;
