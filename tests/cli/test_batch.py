@@ -192,6 +192,58 @@ def main():
         check(p.returncode == 1 and " games" in games and not games.endswith(" 0 games"),
               "truncated %s: --keep-going keeps the games before the damage" % ext)
 
+
+    # A kill at a random point (SIGKILL or SIGINT), then --resume: the uninterrupted bytes.
+    import random
+    rnd = random.Random(os.environ.get("UZ_TEST_SEED", str(time.time())))
+    capa = corpus("cat2_capablanca_crlf.pgn")
+    full = os.path.join(tmp, "full.ucz")
+    run("compress", capa, "-o", full, "--max-games", "200", *fast)
+    for sig in (signal.SIGKILL, signal.SIGINT):
+        res = os.path.join(tmp, "res-%d.ucz" % sig)
+        proc = subprocess.Popen([UCIZIP, "compress", capa, "-o", res, "--max-games", "200", *fast],
+                                stderr=subprocess.DEVNULL)
+        deadline = time.time() + 120
+        while time.time() < deadline and proc.poll() is None and \
+                not any(n.startswith(os.path.basename(res) + ".") and n.endswith(".state") for n in os.listdir(tmp)):
+            time.sleep(0.05)
+        time.sleep(rnd.uniform(0, 2.0))
+        if proc.poll() is None:
+            proc.send_signal(sig)
+        proc.wait()
+        if os.path.exists(res):
+            print("note: the run finished before the kill", file=sys.stderr)
+            os.unlink(res)
+        p = run("compress", capa, "-o", res, "--max-games", "200", "--resume", *fast)
+        check(read(res) == read(full), "kill (signal %d) then --resume gives the uninterrupted bytes" % sig)
+        left = [n for n in os.listdir(tmp) if n.startswith(os.path.basename(res) + ".")]
+        check(left == [], "no temporary file or state left after the resumed run (%s)" % left)
+
+    # Persistent cache: a hit gives the bytes of a search; damaged entries are searched again.
+    cache = os.path.join(tmp, "scores.lmdb")
+    cold, warm, again = (os.path.join(tmp, n) for n in ("cold.ucz", "warm.ucz", "again.ucz"))
+    run("compress", other, "-o", cold, "--cache", cache, *fast)
+    p = run("compress", other, "-o", warm, "--cache", cache, "-v", *fast)
+    check(read(cold) == read(warm) == arcs[0], "a cache hit gives the same bytes as a search")
+    check(b"persistent cache: 0 hits" not in p.stderr, "the second run hits the cache")
+    fp = run("info", "--json", cold).stdout.split(b'"fingerprint":"')[1][:16]
+    data = bytearray(read(cache))
+    damaged, pos = 0, data.find(fp)
+    while pos > 0:
+        ksize = data[pos - 2] | data[pos - 1] << 8   # LMDB leaf node: ..., key size, key, value
+        if 16 < ksize < 200:
+            data[pos + ksize + 4] ^= 0x5A           # a byte of the stored moves
+            damaged += 1
+        pos = data.find(fp, pos + 1)
+    write(cache, bytes(data))
+    check(damaged > 100, "damaged %d cache entries" % damaged)
+    p = run("compress", other, "-o", again, "--cache", cache, "-v", *fast)
+    check(read(again) == arcs[0], "damaged cache entries are not used")
+    check(b"persistent cache: 0 hits, 0 damaged" not in p.stderr and b" damaged or foreign" in p.stderr,
+          "damaged entries are counted: %s" % p.stderr.decode(errors="replace").strip().splitlines()[-1:])
+    check(run("decompress", "-c", again, "--cache", cache).stdout == run("pgn", other).stdout,
+          "decompress with the cache")
+
     # A temporary file left by a process killed with SIGKILL is removed by a later run.
     target = os.path.join(tmp, "killed.ucz")
     proc = subprocess.Popen([UCIZIP, "compress", other, "-o", target, "--depth", "6", "-j", "1"],
