@@ -34,6 +34,8 @@ const char *uz_input_kind_name(uz_input_kind kind);
  * input) and the file's size (-1 when unknown, e.g. a pipe): for progress reports. */
 uint64_t uz_input_raw_offset(const uz_input *in);
 int64_t uz_input_raw_size(const uz_input *in);
+/* Decompressed bytes delivered to the FILE so far (read ahead of its reader). */
+uint64_t uz_input_offset(const uz_input *in);
 /* After the FILE reported an error: UZ_ERR_CORRUPT for a damaged or truncated compressed
  * stream ("truncated gzip stream at byte N"), UZ_ERR_IO for a read error; diag says
  * which and where. UZ_OK when there was none. */

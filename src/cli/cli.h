@@ -12,5 +12,6 @@ int cmd_info(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_split(int argc, char **argv);
 
 #endif

@@ -24,6 +24,7 @@ static const char usage_text[] =
     "  engine [--engine PATH|NAME] [--depth N] [--mode multipv|searchmoves] [--json]\n"
     "                                       engine name, options, fingerprint, speed\n"
     "  pgn [IN.pgn|-] [-o OUT|-] [--uci]    rewrite PGN in export format (or UCI main lines)\n"
+    "  split IN --shards K --output-dir DIR cut PGN into shards at game boundaries\n"
     "\n"
     "Run 'ucizip COMMAND --help' for a command's options. As with zstd, options without a\n"
     "command compress ('ucizip -j2 a.pgn b.pgn.zst'), and -d, -t and -l decompress, verify\n"
@@ -44,6 +45,7 @@ static const struct command commands[] = {
     {"verify", cmd_verify},
     {"extract", cmd_extract},
     {"explain", cmd_explain},
+    {"split", cmd_split},
 };
 
 int main(int argc, char **argv)

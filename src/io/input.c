@@ -26,6 +26,7 @@ struct uz_input {
     size_t pos, len;
     bool raw_eof;
     uint64_t raw_offset; /* file offset of raw[pos] */
+    uint64_t out_offset; /* decompressed bytes delivered */
     int64_t raw_size;
     bool stream_end;     /* the current compressed stream ended cleanly */
     bool any_stream;     /* at least one byte of a stream was given to the decoder */
@@ -259,6 +260,7 @@ static ssize_t cookie_read(void *cookie, char *buf, size_t size)
         errno = in->error == UZ_ERR_IO ? EIO : EILSEQ;
         return -1;
     }
+    in->out_offset += n;
     return (ssize_t)n;
 }
 
@@ -381,6 +383,11 @@ uz_input_kind uz_input_get_kind(const uz_input *in)
 uint64_t uz_input_raw_offset(const uz_input *in)
 {
     return in->raw_offset;
+}
+
+uint64_t uz_input_offset(const uz_input *in)
+{
+    return in->out_offset;
 }
 
 int64_t uz_input_raw_size(const uz_input *in)
