@@ -6,6 +6,7 @@ import gzip
 import bz2
 import lzma
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -193,9 +194,39 @@ def main():
               "truncated %s: --keep-going keeps the games before the damage" % ext)
 
 
-    # A kill at a random point (SIGKILL or SIGINT), then --resume: the uninterrupted bytes.
-    import random
+    # split: at every game boundary and at random byte offsets, no game lost or duplicated.
+    text = read(small)
+    starts = [0] if text.startswith(b"[Event ") else []
+    i = text.find(b"\n\n[Event ")
+    while i >= 0:
+        starts.append(i + 2)
+        i = text.find(b"\n\n[Event ", i + 1)
+    check(len(starts) == 40, "40 game starts found (%d)" % len(starts))
+    whole = run("pgn", small).stdout
+    def shards_of(at, name):
+        d = os.path.join(tmp, name)
+        run("split", small, "--at", ",".join(map(str, at)), "--output-dir", d, "-q")
+        files = sorted(os.listdir(d))
+        check(len(files) == len(at) + 1, "%s: %d shards" % (name, len(files)))
+        return [read(os.path.join(d, f)) for f in files]
+    parts = shards_of(starts, "every")
+    check(parts[0] == b"" and all(p.count(b"[Event ") == 1 for p in parts[1:]), "one game per shard at every boundary")
+    check(b"".join(parts) == whole, "shards at every boundary hold every game once")
     rnd = random.Random(os.environ.get("UZ_TEST_SEED", str(time.time())))
+    for trial in range(3):
+        at = sorted(rnd.sample(range(len(text) + 10), 12))
+        parts = shards_of(at, "random%d" % trial)
+        check(b"".join(parts) == whole, "random offsets %s: every game once, in order" % at)
+        bounds = [-1] + at + [len(text) + 100]
+        counts = [sum(1 for s in starts if bounds[k] <= s < bounds[k + 1]) for k in range(len(bounds) - 1)]
+        counts[0] = sum(1 for s in starts if s < at[0])
+        check([p.count(b"[Event ") for p in parts] == counts, "each game in the shard that holds its first byte")
+    zs = os.path.join(tmp, "m.pgn.zst")
+    d = os.path.join(tmp, "sized")
+    run("split", zs, "--shards", "3", "--output-dir", d, "-q")
+    check(b"".join(read(os.path.join(d, f)) for f in sorted(os.listdir(d))) == whole, "split --shards of a .zst input")
+
+    # A kill at a random point (SIGKILL or SIGINT), then --resume: the uninterrupted bytes.
     capa = corpus("cat2_capablanca_crlf.pgn")
     full = os.path.join(tmp, "full.ucz")
     run("compress", capa, "-o", full, "--max-games", "200", *fast)
