@@ -651,21 +651,26 @@ int cmd_compress(int argc, char **argv)
     }
     if (refused)
         status = CLI_EXIT_FAIL;
-    if (!o.quiet && (inputs.n > 1 || o.verbose)) {
+    if (!o.quiet && pool) {
         uz_pool_stats ps;
         uz_pool_get_stats(pool, &ps);
         uint64_t asked = ps.queries - ps.trivial, lookups, stored_hits, rejected;
         cli_cache_stats(&lookups, &stored_hits, &rejected);
+        char skipped[192] = "";
+        if (all.skipped_games || all.unreadable || refused)
+            snprintf(skipped, sizeof skipped, "; skipped: %ld bad games, %ld unreadable or damaged inputs, %d refused "
+                     "arguments", all.skipped_games, all.unreadable, refused);
+        char stored[160] = "";
+        if (o.eo.cache_path)
+            snprintf(stored, sizeof stored, " (persistent cache: %llu hits, %llu damaged or foreign entries searched "
+                     "again)", (unsigned long long)stored_hits, (unsigned long long)rejected);
         fprintf(stderr,
-                "total: %ld games, %ld moves, %.3f bits/move; %ld of %ld outputs written; skipped: %ld bad games, "
-                "%ld unreadable inputs, %d refused arguments; %.1f s; cache hits %.1f%% of %llu positions "
-                "(persistent cache: %llu hits, %llu damaged or foreign entries searched again); "
-                "%llu engine restarts\n",
-                all.games, all.moves, all.moves ? 8.0 * (double)all.move_bytes / (double)all.moves : 0.0,
-                all.written, all.outputs, all.skipped_games, all.unreadable, refused, cli_now() - start,
+                "total: %ld games, %ld moves, %.3f bits/move; %ld of %ld outputs written%s; %.1f s; cache hits "
+                "%.1f%% of %llu positions%s; %llu engine restarts\n",
+                all.games, all.moves, all.moves ? 8.0 * (double)all.move_bytes / (double)all.moves : 0.0, all.written,
+                all.outputs, skipped, cli_now() - start,
                 asked ? 100.0 * (double)(ps.cache_hits + ps.coalesced + ps.store_hits) / (double)asked : 0.0,
-                (unsigned long long)asked, (unsigned long long)stored_hits, (unsigned long long)rejected,
-                (unsigned long long)ps.restarts);
+                (unsigned long long)asked, stored, (unsigned long long)ps.restarts);
     }
     uz_pool_destroy(pool);
 free_arrays:

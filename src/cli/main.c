@@ -2,6 +2,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_util.h"
@@ -71,7 +72,7 @@ int main(int argc, char **argv)
         if (strcmp(name, commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
     /* zstd's way: "ucizip [-d|-t|-l] [options] FILE..." without a command name. */
-    if (name[0] == '-' && name[1] != 0)
+    if ((name[0] == '-' && name[1] != 0) || access(name, F_OK) == 0)
         return cmd_compress(argc, argv);
     cli_error("unknown command '%s' (see 'ucizip --help')", name);
     return CLI_EXIT_USAGE;
