@@ -13,11 +13,11 @@ import argparse
 import os
 import re
 import resource
-import select
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -111,39 +111,37 @@ def positions_of(pgn_path, ucizip):
 
 
 def plain_driver(positions, n_engines, depth=1):
-    """Sends every position to whichever engine is free; returns wall seconds."""
+    """Sends every position to whichever engine is free (one thread per engine, taking
+    the next position from a shared list); returns wall seconds."""
     engines = [Engine() for _ in range(n_engines)]
     for e in engines:
         e.send("isready")
         e.wait("readyok")
-    t = time.time()
     todo = list(positions)
-    busy = {}
+    lock = threading.Lock()
 
-    def start(e):
-        fen, n = todo.pop()
-        if e.multipv != n:
-            e.send("setoption name MultiPV value %d" % n)
-            e.multipv = n
-        e.send("ucinewgame")
-        e.send("isready")
-        e.wait("readyok")
-        e.send("position fen " + fen)
-        e.send("go depth %d" % depth)
-        busy[e.p.stdout] = e
+    def work(e):
+        while True:
+            with lock:
+                if not todo:
+                    return
+                fen, n = todo.pop()
+            if e.multipv != n:
+                e.send("setoption name MultiPV value %d" % n)
+                e.multipv = n
+            e.send("ucinewgame")
+            e.send("isready")
+            e.wait("readyok")
+            e.send("position fen " + fen)
+            e.send("go depth %d" % depth)
+            e.wait("bestmove")
 
-    for e in engines:
-        if todo:
-            start(e)
-    while busy:
-        ready, _, _ = select.select(list(busy), [], [])
-        for f in ready:
-            e = busy[f]
-            line = f.readline()
-            if line.startswith("bestmove"):
-                del busy[f]
-                if todo:
-                    start(e)
+    t = time.time()
+    threads = [threading.Thread(target=work, args=(e,)) for e in engines]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
     secs = time.time() - t
     for e in engines:
         e.close()
