@@ -187,6 +187,7 @@ int cmd_stats(int argc, char **argv)
     }
     if (no_engine && (n_sweep || fit)) {
         cli_error("--k-sweep and --fit-k need the engine; drop --no-engine");
+        cli_paths_free(&inputs);
         return CLI_EXIT_USAGE;
     }
     bool engine = !no_engine;
