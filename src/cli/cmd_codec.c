@@ -953,7 +953,8 @@ static const char extract_usage[] =
     "Decodes game N (1-based) alone, without decoding the games before it.\n"
     "  --game N            the game to print\n"
     "  -o, --output FILE   where to write it (default: stdout)\n"
-    "  -f, --force         overwrite OUT if it exists\n" DECODE_ENGINE_HELP;
+    "  -f, --force         overwrite OUT if it exists\n"
+    "  --progress          accepted for symmetry with verify (one game shows none)\n" DECODE_ENGINE_HELP;
 
 /* A seekable copy of stdin (extract and info read archives from the end). */
 static FILE *open_seekable(const char *path, const char **name)
