@@ -605,7 +605,7 @@ int cmd_compress(int argc, char **argv)
             goto free_inputs;
         }
     } else if (n_stdin) {
-        cli_error("stdin ('-') among several inputs needs -o or -c");
+        cli_error("stdin ('-') has no name to derive an output name from: use -o FILE or -c");
         goto free_inputs;
     }
     if (o.fit)
@@ -893,7 +893,7 @@ int cmd_decompress(int argc, char **argv)
         else
             status = decompress_to(paths, inputs.n, o, force, progress, &eo, rm, verbose);
     } else if (n_stdin) {
-        cli_error("stdin ('-') among several inputs needs -o or -c");
+        cli_error("stdin ('-') has no name to derive an output name from: use -o FILE or -c");
     } else {
         status = CLI_EXIT_OK;
         for (size_t i = 0; i < inputs.n; i++) {
