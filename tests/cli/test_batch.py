@@ -225,6 +225,18 @@ def main():
     d = os.path.join(tmp, "sized")
     run("split", zs, "--shards", "3", "--output-dir", d, "-q")
     check(b"".join(read(os.path.join(d, f)) for f in sorted(os.listdir(d))) == whole, "split --shards of a .zst input")
+    # The GNU parallel driver: the games of the input, in order.
+    if shutil.which("parallel"):
+        par = os.path.join(tmp, "par.ucz")
+        env = dict(os.environ, UCIZIP=UCIZIP)
+        p = subprocess.run(["bash", os.path.join(os.environ["UZ_SRC_ROOT"], "scripts", "parallel-compress.sh"), small,
+                            par, "--shards", "3", "--jobs", "2", "--", "--depth", "1"], env=env, capture_output=True)
+        check(p.returncode == 0 and run("decompress", "-c", par).stdout == whole,
+              "parallel-compress.sh: the input's games in order (%s)" % p.stderr.decode(errors="replace")[-300:])
+    elif os.environ.get("CI"):
+        check(False, "GNU parallel missing in CI")
+    else:
+        print("note: GNU parallel not installed; parallel-compress.sh not tested", file=sys.stderr)
 
     # A kill at a random point (SIGKILL or SIGINT), then --resume: the uninterrupted bytes.
     capa = corpus("cat2_capablanca_crlf.pgn")
