@@ -79,6 +79,20 @@ typedef struct uz_engine_option {
     char value[UZ_ENGINE_OPTION_VALUE_MAX];
 } uz_engine_option;
 
+/* A persistent score store consulted after the pool's own cache and filled with every
+ * engine result (e.g. the LMDB cache of ucizip/score_cache.h). fingerprint is the pool's
+ * (uz_pool_fingerprint), fen the position as sent to the engine (fullmove 1), moves its
+ * legal moves in canonical order. lookup fills scores and returns true only for an
+ * entry it trusts; the pool never consults it for the probes that compute the
+ * fingerprint. Called on the pool's thread only. */
+typedef struct uz_score_store {
+    bool (*lookup)(void *user, const char *fingerprint, const char *fen, const uz_move *moves, int n_moves,
+                   int32_t *scores);
+    void (*save)(void *user, const char *fingerprint, const char *fen, const uz_move *moves, int n_moves,
+                 const int32_t *scores);
+    void *user;
+} uz_score_store;
+
 /* Everything the scores depend on, plus how to run the engine. A plain value: copy
  * it with '='. Fields marked [score] are recorded in the fingerprint. */
 typedef struct uz_engine_settings {
@@ -113,6 +127,7 @@ typedef struct uz_engine_settings {
     int recheck_every;               /* re-search every Nth position on another worker and
                                         fail the run if the scores differ (0: never);
                                         default 32 */
+    const uz_score_store *store;     /* persistent score store, NULL for none (not [score]) */
 } uz_engine_settings;
 
 /* Fills s with the built-in defaults (engines/stockfish.profile then sets Hash 1):
@@ -250,6 +265,7 @@ typedef struct uz_pool_stats {
     uint64_t queries;        /* queries submitted */
     uint64_t trivial;        /* answered without the engine: one legal move */
     uint64_t cache_hits;     /* answered from the result cache */
+    uint64_t store_hits;     /* answered from the persistent store (settings.store) */
     uint64_t coalesced;      /* answered by an identical query already in flight */
     uint64_t engine_queries; /* positions sent to an engine */
     uint64_t engine_searches;/* "go" commands sent (rechecks not counted) */

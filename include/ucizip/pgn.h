@@ -184,6 +184,9 @@ void uz_pgn_reader_keep_raw(uz_pgn_reader *r, bool keep);
  * until the next read. Lets a caller keep a game it cannot handle verbatim. Returns UZ_OK,
  * or UZ_ERR_NOMEM if the text could not be kept. */
 uz_result uz_pgn_reader_last_text(const uz_pgn_reader *r, const char **text, size_t *len);
+/* Byte offset in the input (the decompressed bytes) of the first token of the game last
+ * returned by uz_pgn_read_game: where that game's text starts. */
+unsigned long long uz_pgn_reader_last_offset(const uz_pgn_reader *r);
 
 /* Writes the game in PGN export format: seven-tag roster first, then the other tags in
  * input order, movetext in canonical SAN wrapped at 79 columns, comments, NAGs,

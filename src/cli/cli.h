@@ -14,5 +14,6 @@ int cmd_extract(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_ratings(int argc, char **argv);
+int cmd_split(int argc, char **argv);
 
 #endif

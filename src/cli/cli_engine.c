@@ -7,6 +7,7 @@
 
 #include "cli_util.h"
 #include "ucizip/blockcode.h"
+#include "ucizip/score_cache.h"
 
 void cli_engine_opts_init(cli_engine_opts *o)
 {
@@ -65,6 +66,7 @@ int cli_engine_opt(cli_engine_opts *o, int c, const char *arg)
     case OPT_DEPTH: return cli_parse_long("--depth", arg, 1, 100, &o->depth) ? -1 : 1;
     case OPT_NODES: return cli_parse_long("--nodes", arg, 1, 2000000000L, &o->nodes) ? -1 : 1;
     case OPT_HASH: return cli_parse_long("--hash", arg, 1, 1 << 20, &o->hash) ? -1 : 1;
+    case OPT_CACHE: o->cache_path = arg; return 1;
     case OPT_WORKERS: return cli_parse_long("--workers", arg, 1, 256, &o->workers) ? -1 : 1;
     case OPT_MODE: {
         uz_engine_mode m;
@@ -160,6 +162,26 @@ int cli_default_workers(void)
     return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
+/* The persistent cache, opened once per process on first use and closed (pending
+ * entries committed) at exit. */
+static uz_score_cache *score_cache;
+
+static void close_score_cache(void)
+{
+    uz_score_cache_close(score_cache);
+    score_cache = NULL;
+}
+
+void cli_cache_stats(uint64_t *lookups, uint64_t *hits, uint64_t *rejected)
+{
+    uz_score_cache_stats st = {0};
+    if (score_cache)
+        uz_score_cache_get_stats(score_cache, &st);
+    *lookups = st.lookups;
+    *hits = st.hits;
+    *rejected = st.rejected;
+}
+
 int cli_engine_settings(const cli_engine_opts *o, uz_engine_settings *s)
 {
     const char *dirs[8];
@@ -179,6 +201,15 @@ int cli_engine_settings(const cli_engine_opts *o, uz_engine_settings *s)
         uz_engine_mode_parse(o->mode, &s->mode);
     if (o->cache_entries >= 0)
         s->cache_entries = (int)o->cache_entries;
+    if (o->cache_path && !score_cache) {
+        if (uz_score_cache_open(&score_cache, o->cache_path, &diag) != UZ_OK) {
+            cli_report(o->cache_path, &diag);
+            return -1;
+        }
+        atexit(close_score_cache);
+    }
+    if (score_cache)
+        s->store = uz_score_cache_store(score_cache);
     return 0;
 }
 

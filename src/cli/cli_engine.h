@@ -24,12 +24,14 @@ enum {
     OPT_MODEL,
     OPT_RANK,
     OPT_DECAY,
+    OPT_CACHE,
 };
 
 #define CLI_ENGINE_OPTIONS                                                                        \
     {"engine", required_argument, NULL, OPT_ENGINE}, {"depth", required_argument, NULL, OPT_DEPTH}, \
         {"nodes", required_argument, NULL, OPT_NODES}, {"mode", required_argument, NULL, OPT_MODE},   \
-        {"hash", required_argument, NULL, OPT_HASH}, {"workers", required_argument, NULL, OPT_WORKERS}
+        {"hash", required_argument, NULL, OPT_HASH}, {"workers", required_argument, NULL, OPT_WORKERS}, \
+        {"cache", required_argument, NULL, OPT_CACHE}
 #define CLI_MODEL_OPTIONS                                                                         \
     {"k", required_argument, NULL, OPT_K}, {"floor", required_argument, NULL, OPT_FLOOR},           \
         {"coder", required_argument, NULL, OPT_CODER}, {"model", required_argument, NULL, OPT_MODEL}, \
@@ -43,7 +45,11 @@ enum {
     "  --mode M            multipv (one MultiPV search of the position) or permove (the\n"   \
     "                      position after each move searched at depth-1, score negated)\n"  \
     "  --hash MB           engine Hash size (part of what the scores depend on)\n"              \
-    "  --workers N         engine processes to run in parallel (default: number of cores)\n"
+    "  --workers N         engine processes to run in parallel (default: number of cores)\n" \
+    CLI_CACHE_HELP
+#define CLI_CACHE_HELP                                                                            \
+    "  --cache PATH        persistent score cache (LMDB file, created if missing; shared by\n"   \
+    "                      runs and processes; entries of other engines/settings unused)\n"
 #define CLI_MODEL_HELP                                                                           \
     "  --model M           player (default): the learned player model (features of each\n"    \
     "                      move and trained weights); rank: the engine's scores mixed with\n" \
@@ -61,6 +67,7 @@ typedef struct cli_engine_opts {
     long depth, nodes, hash, workers; /* -1: not given */
     long cache_entries;               /* -1: the profile's; set by commands that need more */
     const char *mode;
+    const char *cache_path;           /* --cache: persistent score cache, NULL for none */
 } cli_engine_opts;
 
 typedef struct cli_model_opts {
@@ -91,6 +98,8 @@ bool cli_has_chess960(const uz_game *games, long n);
 /* Makes every Chess960 game of games[0..n) a verbatim game holding its PGN export text
  * (for an engine that cannot code them). Returns 0 or -1 (printed). */
 int cli_chess960_as_text(uz_game *games, long n);
+/* Hit counts of the persistent cache of this process (zeros without --cache). */
+void cli_cache_stats(uint64_t *lookups, uint64_t *hits, uint64_t *rejected);
 /* Default number of workers: the number of online cores. */
 int cli_default_workers(void);
 

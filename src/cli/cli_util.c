@@ -1,6 +1,8 @@
 /* Error reporting, safe output files and progress lines for the ucizip CLI. */
 #include "cli_util.h"
 
+#include "ucizip/input.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -78,12 +80,20 @@ void cli_close_input(FILE *f)
 /* The temporary file being written, removed if a signal ends the program, so that an
  * interrupted run leaves nothing behind. Only one output is open at a time. */
 static char *volatile pending_tmp;
+/* Set once the temporary file holds complete blocks and a resume state next to it:
+ * an interrupt then keeps both for --resume. */
+static volatile sig_atomic_t pending_resumable;
 
 static void remove_pending_and_die(int sig)
 {
     char *tmp = pending_tmp;
-    if (tmp)
+    if (tmp && !pending_resumable)
         unlink(tmp);
+    if (tmp && pending_resumable) {
+        static const char msg[] = "\nucizip: interrupted; run the same command with --resume to continue\n";
+        ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)w;
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -109,44 +119,67 @@ static char *dup_string(const char *s)
     return d;
 }
 
-/* Temporaries are named OUT.PID.tmp. A run killed outright (SIGKILL, a crash) leaves
- * its own behind: before writing OUT, remove those of earlier runs whose process is gone
- * (regular files of ours only; one with our own PID is stale too, as we have not made
- * ours yet). */
-static void remove_stale_temporaries(const char *path)
+/* Temporaries are named OUT.PID.tmp (and OUT.PID.tmp.state for --resume). A run killed
+ * outright (SIGKILL, a crash) leaves its own behind: before writing OUT, remove those of
+ * earlier runs whose process is gone (regular files of ours only), except keep, the
+ * interrupted run being resumed. */
+static void remove_stale_tmp(const char *path, const char *keep)
 {
     const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path) : 0;
     const char *base = slash ? slash + 1 : path;
-    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0, base_len = strlen(base);
+    size_t base_len = strlen(base);
     char dir[PATH_MAX];
-    if (dir_len + 2 > sizeof dir)
-        return;
-    memcpy(dir, slash ? path : "./", slash ? dir_len : 2);
-    dir[slash ? dir_len : 2] = 0;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(dir_len ? dir_len : 1) : 1, slash ? path : ".");
     DIR *d = opendir(dir);
     if (!d)
         return;
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        const char *n = e->d_name;
-        if (strncmp(n, base, base_len) != 0 || n[base_len] != '.')
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *name = e->d_name;
+        if (strncmp(name, base, base_len) != 0 || name[base_len] != '.')
             continue;
         char *end;
-        errno = 0;
-        long pid = strtol(n + base_len + 1, &end, 10);
-        if (errno || pid <= 0 || end == n + base_len + 1 || strcmp(end, ".tmp") != 0)
+        long pid = strtol(name + base_len + 1, &end, 10);
+        if (end == name + base_len + 1 || (strcmp(end, ".tmp") != 0 && strcmp(end, ".tmp.state") != 0) ||
+            pid <= 0 || pid == (long)getpid())
             continue;
-        if (pid != (long)getpid() && !(kill((pid_t)pid, 0) == -1 && errno == ESRCH))
-            continue; /* its process still runs */
+        if (keep && strncmp(name, keep, strlen(keep)) == 0)
+            continue; /* the interrupted run being resumed */
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* still running (or not ours to judge) */
         char full[PATH_MAX];
         struct stat st;
-        if (snprintf(full, sizeof full, "%s%s", dir, n) < (int)sizeof full && lstat(full, &st) == 0 &&
+        if (snprintf(full, sizeof full, "%s/%s", dir, name) < (int)sizeof full && lstat(full, &st) == 0 &&
             S_ISREG(st.st_mode) && st.st_uid == geteuid())
             unlink(full);
     }
     closedir(d);
 }
 
+void cli_output_keep_attrs(cli_output *out, const char *path)
+{
+    struct stat st;
+    if (!out->tmp_path || !path || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    out->keep_attrs = true;
+    out->mode = (unsigned)(st.st_mode & 07777);
+    out->mtime_sec = (long long)st.st_mtim.tv_sec;
+    out->mtime_nsec = st.st_mtim.tv_nsec;
+}
+
 int cli_output_open(cli_output *out, const char *path, bool force)
+{
+    return cli_output_open_keeping(out, path, force, NULL);
+}
+
+void cli_output_set_resumable(cli_output *out, bool resumable)
+{
+    if (out->tmp_path)
+        pending_resumable = resumable;
+}
+
+int cli_output_open_keeping(cli_output *out, const char *path, bool force, const char *keep)
 {
     memset(out, 0, sizeof *out);
     if (!path || strcmp(path, "-") == 0) {
@@ -166,7 +199,11 @@ int cli_output_open(cli_output *out, const char *path, bool force)
         goto fail;
     }
     snprintf(out->tmp_path, n, "%s.%ld.tmp", path, (long)getpid());
-    remove_stale_temporaries(path);
+    {
+        const char *slash = keep ? strrchr(keep, '/') : NULL;
+        remove_stale_tmp(path, keep ? (slash ? slash + 1 : keep) : NULL);
+    }
+    pending_resumable = 0;
     watch_signals();
     pending_tmp = out->tmp_path;
     /* O_EXCL: never write through a file or link someone else put at that name. */
@@ -198,14 +235,22 @@ int cli_output_commit(cli_output *out)
         return 0;
     }
     int err = 0;
-    if (fflush(out->f) != 0 || ferror(out->f) || fsync(fileno(out->f)) != 0)
+    if (fflush(out->f) != 0 || ferror(out->f))
         err = errno ? errno : EIO;
+    if (!err && out->keep_attrs) {
+        struct timespec times[2] = {{0, UTIME_OMIT}, {(time_t)out->mtime_sec, out->mtime_nsec}};
+        if (fchmod(fileno(out->f), (mode_t)out->mode) != 0 || futimens(fileno(out->f), times) != 0)
+            err = errno;
+    }
+    if (!err && fsync(fileno(out->f)) != 0)
+        err = errno;
     if (fclose(out->f) != 0 && !err)
         err = errno;
     out->f = NULL;
     if (!err && rename(out->tmp_path, out->final_path) != 0)
         err = errno;
     pending_tmp = NULL;
+    pending_resumable = 0;
     if (err) {
         cli_error("%s: %s", out->final_path, strerror(err));
         cli_output_abort(out);
@@ -223,6 +268,7 @@ void cli_output_abort(cli_output *out)
         fclose(out->f);
     out->f = NULL;
     pending_tmp = NULL;
+    pending_resumable = 0;
     if (out->tmp_path)
         remove(out->tmp_path);
     free(out->tmp_path);
@@ -239,8 +285,15 @@ double cli_now(void)
 
 void cli_progress_init(cli_progress *p, bool force)
 {
+    memset(p, 0, sizeof *p);
     p->enabled = force || isatty(STDERR_FILENO);
     p->start = p->last = cli_now();
+    p->bits_per_move = -1;
+}
+
+void cli_progress_quiet(cli_progress *p)
+{
+    p->enabled = false;
 }
 
 void cli_progress_update(cli_progress *p, long games, long plies, long long bytes_in)
@@ -248,19 +301,34 @@ void cli_progress_update(cli_progress *p, long games, long plies, long long byte
     if (!p->enabled)
         return;
     double now = cli_now();
-    if (now - p->last < 0.5)
+    if (now - p->last < 0.25) /* at most 4 updates a second */
         return;
     p->last = now;
+    p->shown = true;
     double t = now - p->start;
-    fprintf(stderr, "\r%ld games, %ld plies, %.1f MB in %.0f s (%.1f plies/s)   ", games, plies,
-            bytes_in / 1e6, t, t > 0 ? plies / t : 0.0);
+    char extra[96] = "";
+    if (p->bits_per_move >= 0)
+        snprintf(extra, sizeof extra, ", %.3f bits/move", p->bits_per_move);
+    char where[96];
+    if (p->total_bytes > 0) {
+        double frac = (double)bytes_in / (double)p->total_bytes;
+        if (frac > 1)
+            frac = 1;
+        double eta = frac > 0.001 ? t * (1 - frac) / frac : 0;
+        snprintf(where, sizeof where, "%.1f%% read, ETA %.0f s", 100 * frac, eta);
+    } else {
+        snprintf(where, sizeof where, "%.1f MB read", bytes_in / 1e6);
+    }
+    fprintf(stderr, "\r%ld games, %ld plies, %.0f plies/s%s, %s, %.0f s   ", games, plies, t > 0 ? plies / t : 0.0,
+            extra, where, t);
     fflush(stderr);
 }
 
 void cli_progress_done(cli_progress *p)
 {
-    if (p->enabled && p->last != p->start)
+    if (p->enabled && p->shown)
         fputc('\n', stderr);
+    p->shown = false;
 }
 
 int cli_parse_long(const char *opt, const char *text, long min, long max, long *out)
@@ -276,20 +344,76 @@ int cli_parse_long(const char *opt, const char *text, long min, long max, long *
     return 0;
 }
 
+/* Opens the next path of the list; 1 if one was opened, 0 at the end of the list, -1
+ * after an input that cannot be read (printed) when that stops the run. */
+static int source_next(cli_game_source *src)
+{
+    while (src->next_path < src->n_paths) {
+        const char *path = src->paths[src->next_path++];
+        uz_diag diag = {0};
+        if (uz_input_open(&src->input, path, &diag) != UZ_OK) {
+            cli_report(path && strcmp(path, "-") != 0 ? path : "<stdin>", &diag);
+            if (!src->keep_going)
+                return -1;
+            src->skipped_inputs++;
+            continue;
+        }
+        src->f = uz_input_file(src->input);
+        src->name = path && strcmp(path, "-") != 0 ? path : "<stdin>";
+        src->reader = uz_pgn_reader_open(src->f, src->name);
+        if (!src->reader) {
+            cli_error("out of memory");
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+static void source_end_current(cli_game_source *src)
+{
+    if (src->input)
+        src->raw_done += uz_input_raw_offset(src->input);
+    uz_pgn_reader_close(src->reader);
+    uz_input_close(src->input);
+    src->reader = NULL;
+    src->input = NULL;
+    src->f = NULL;
+}
+
+static int source_start(cli_game_source *src)
+{
+    int r = source_next(src);
+    if (r < 0) {
+        source_end_current(src);
+        return -1;
+    }
+    if (r == 0 && src->skipped_inputs > 0) {
+        cli_error("no input could be read");
+        return -1;
+    }
+    if (r == 0)
+        src->name = "<no input>";
+    return 0;
+}
+
+int cli_source_open_list(cli_game_source *src, const char *const *paths, size_t n, bool keep_going)
+{
+    memset(src, 0, sizeof *src);
+    src->keep_going = keep_going;
+    src->paths = paths;
+    src->n_paths = n;
+    return source_start(src);
+}
+
 int cli_source_open(cli_game_source *src, const char *path, bool keep_going)
 {
     memset(src, 0, sizeof *src);
     src->keep_going = keep_going;
-    src->f = cli_open_input(path, &src->name);
-    if (!src->f)
-        return -1;
-    src->reader = uz_pgn_reader_open(src->f, src->name);
-    if (!src->reader) {
-        cli_error("out of memory");
-        cli_close_input(src->f);
-        return -1;
-    }
-    return 0;
+    src->single[0] = path ? path : "-";
+    src->paths = src->single;
+    src->n_paths = 1;
+    return source_start(src);
 }
 
 long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
@@ -297,18 +421,32 @@ long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
     size_t n = 0;
     if (src->max_games > 0 && cap > (size_t)(src->max_games - src->games))
         cap = (size_t)(src->max_games - src->games);
-    uz_pgn_reader_keep_raw(src->reader, src->exact);
-    while (n < cap) {
+    while (n < cap && src->reader) {
         uz_diag diag = {0};
+        uz_pgn_reader_keep_raw(src->reader, src->exact);
         uz_result r = uz_pgn_read_game(src->reader, &games[n], &diag);
-        if (r == UZ_DONE) {
-            /* Bytes after the last game come back as they are. */
-            if (src->exact && !src->tail_done && games[n].raw_len > 0) {
-                games[n].text_only = true;
+        /* A damaged or truncated compressed input shows first as the error of the game
+         * it cut (often a syntax error): report the damage instead. */
+        bool damaged = r != UZ_OK && r != UZ_DONE && uz_input_error(src->input, &diag) != UZ_OK;
+        if (r == UZ_DONE || damaged) {
+            if (damaged) {
+                /* A damaged or truncated compressed input: the games before it are kept
+                 * only when skipping bad input. */
+                cli_report(src->name, &diag);
+                if (!src->keep_going) {
+                    cli_error("stopped; use --keep-going to keep the games read before the damage");
+                    return -1;
+                }
+                src->skipped_inputs++;
+            } else if (src->exact && games[n].raw_len > 0) {
+                games[n].text_only = true; /* the input's bytes after its last game */
                 n++;
             }
-            src->tail_done = true;
-            break;
+            source_end_current(src);
+            int next = source_next(src);
+            if (next < 0)
+                return -1;
+            continue;
         }
         /* A game we cannot replay: kept as text (its exact bytes) rather than refused. */
         const char *text;
@@ -337,7 +475,7 @@ long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
             cli_report(src->name, &diag);
             if (!src->keep_going || r == UZ_ERR_IO || r == UZ_ERR_NOMEM) {
                 if (!src->keep_going && r != UZ_ERR_IO && r != UZ_ERR_NOMEM)
-                    cli_error("stopped at the first bad game; use -k to skip bad games");
+                    cli_error("stopped at the first bad game; use --keep-going to skip bad games");
                 return -1;
             }
             src->skipped++;
@@ -347,6 +485,11 @@ long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
         src->games++;
     }
     return (long)n;
+}
+
+long long cli_source_bytes(const cli_game_source *src)
+{
+    return (long long)(src->raw_done + (src->input ? uz_input_raw_offset(src->input) : 0));
 }
 
 int cli_source_close(cli_game_source *src)
@@ -360,8 +503,11 @@ int cli_source_close(cli_game_source *src)
         cli_error("%s: %ld game%s skipped because of errors", src->name, src->skipped, src->skipped == 1 ? "" : "s");
         status = -1;
     }
-    uz_pgn_reader_close(src->reader);
-    cli_close_input(src->f);
+    if (src->skipped_inputs) {
+        cli_error("%ld input%s could not be read completely", src->skipped_inputs, src->skipped_inputs == 1 ? "" : "s");
+        status = -1;
+    }
+    source_end_current(src);
     memset(src, 0, sizeof *src);
     return status;
 }

@@ -29,10 +29,23 @@ typedef struct cli_output {
     FILE *f;
     char *final_path;
     char *tmp_path;
+    bool keep_attrs;      /* give the output the mode and modification time below */
+    unsigned mode;
+    long long mtime_sec;
+    long mtime_nsec;
 } cli_output;
 
 /* Refuses to replace an existing file unless force. Returns 0 or prints and returns -1. */
 int cli_output_open(cli_output *out, const char *path, bool force);
+/* The same, sparing the temporary file keep (and its resume state) of a dead run that
+ * is being resumed: other temporary files of dead processes for path are removed. */
+int cli_output_open_keeping(cli_output *out, const char *path, bool force, const char *keep);
+/* Once set, an interrupt (SIGINT, SIGTERM, SIGHUP) keeps the temporary file for
+ * --resume instead of removing it. */
+void cli_output_set_resumable(cli_output *out, bool resumable);
+/* Makes the output take the file mode and modification time of path (as zstd does);
+ * applied by cli_output_commit. No-op for stdin or stdout. */
+void cli_output_keep_attrs(cli_output *out, const char *path);
 /* Flushes, fsyncs and renames. Returns 0 or prints and returns -1 (temp file removed). */
 int cli_output_commit(cli_output *out);
 /* Removes the temporary file (if any). Safe after commit. */
@@ -42,11 +55,16 @@ void cli_output_abort(cli_output *out);
  * --progress; at most a few updates per second. */
 typedef struct cli_progress {
     bool enabled;
+    bool shown;
     double start;
     double last;
+    long long total_bytes; /* input size for the percentage and ETA; <= 0: unknown */
+    double bits_per_move;  /* so far; < 0: not shown */
 } cli_progress;
 
 void cli_progress_init(cli_progress *p, bool force);
+/* Disables progress (-q). */
+void cli_progress_quiet(cli_progress *p);
 void cli_progress_update(cli_progress *p, long games, long plies, long long bytes_in);
 void cli_progress_done(cli_progress *p);
 double cli_now(void);
@@ -57,29 +75,40 @@ void cli_json_string(const char *s);
 /* Parses a non-negative integer option; prints a usage error and returns -1 if bad. */
 int cli_parse_long(const char *opt, const char *text, long min, long max, long *out);
 
-/* PGN input read in batches of games, with the stop-or-skip policy for bad games. */
+/* PGN input read in batches of games, with the stop-or-skip policy for bad games. The
+ * input is one or more files ("-": stdin) read one after the other, each plain or
+ * compressed (recognised by its magic bytes, see ucizip/input.h). */
 typedef struct cli_game_source {
-    FILE *f;
-    const char *name;
+    FILE *f;            /* the current input's decompressed bytes */
+    const char *name;   /* the current input's display name */
+    struct uz_input *input;
     uz_pgn_reader *reader;
-    bool keep_going; /* skip bad games (each reported) instead of stopping */
+    const char *const *paths; /* the inputs (borrowed) */
+    size_t n_paths, next_path;
+    const char *single[1];    /* paths of a one-input source */
+    bool keep_going; /* skip bad games and unreadable inputs (each reported) instead of stopping */
     bool keep_verbatim; /* return games of unsupported variants as verbatim text */
     bool exact;      /* keep every game's exact bytes (game->raw); any game that cannot be
                         read is returned as verbatim text, and the input's tail (what
                         follows the last game) as a text-only game */
     long verbatim;   /* games returned as verbatim text */
-    bool tail_done;  /* the tail was returned (exact) */
     long max_games;  /* stop after this many games (0: no limit) */
     long games;      /* games read so far */
     long skipped;    /* bad games skipped */
+    long skipped_inputs; /* inputs that could not be read (keep_going) */
+    uint64_t raw_done;   /* input bytes of the inputs already finished */
 } cli_game_source;
 
 /* Opens path ("-" or NULL: stdin). Returns 0 or prints and returns -1. */
 int cli_source_open(cli_game_source *src, const char *path, bool keep_going);
+/* The same over n paths read in order (paths must outlive the source). */
+int cli_source_open_list(cli_game_source *src, const char *const *paths, size_t n, bool keep_going);
 /* Reads up to cap games into games[] (each cleared first; caller initialised them).
  * Returns how many (0 at the end of input), or -1 after an error that stops the run
  * (printed). */
 long cli_source_read(cli_game_source *src, uz_game *games, size_t cap);
+/* Input bytes read so far (compressed bytes for compressed inputs), for progress. */
+long long cli_source_bytes(const cli_game_source *src);
 /* Reports the skipped count (if any) and closes. Returns 0, or -1 if games were skipped. */
 int cli_source_close(cli_game_source *src);
 

@@ -7,12 +7,15 @@
 
 #include "cli.h"
 #include "cli_engine.h"
+#include "cli_inputs.h"
 #include "cli_samples.h"
 #include "cli_util.h"
 #include "ucizip/gamecode.h"
 
 static const char stats_usage[] =
-    "usage: ucizip stats FILE.pgn [options]\n"
+    "usage: ucizip stats FILE... [options]\n"
+    "FILEs are PGN, plain or zstd/gzip/bzip2/xz-compressed, or '-'; all are counted together.\n"
+    "  -r, --recursive     read the .pgn[.zst|.gz|.bz2|.xz] files under directories\n"
     "  --json              one JSON object instead of a table\n"
     "  --no-engine         only the methods that need no engine (fromto, index)\n"
     "  --k-sweep K,K,...   bits/move of the range coder (ideal cost) for each k, the other\n"
@@ -144,11 +147,11 @@ int cmd_stats(int argc, char **argv)
     static const struct option options[] = {
         {"json", no_argument, NULL, 'j'},     {"no-engine", no_argument, NULL, 'n'},
         {"k-sweep", required_argument, NULL, 's'}, {"fit-k", no_argument, NULL, 'F'},
-        {"keep-going", no_argument, NULL, 'k'},   {"max-games", required_argument, NULL, 'm'}, {"progress", no_argument, NULL, 'p'},
+        {"keep-going", no_argument, NULL, 'k'},   {"recursive", no_argument, NULL, 'r'},   {"max-games", required_argument, NULL, 'm'}, {"progress", no_argument, NULL, 'p'},
         {"dump", required_argument, NULL, 'd'}, {"help", no_argument, NULL, 'h'}, CLI_ENGINE_OPTIONS,
         CLI_MODEL_OPTIONS,                    {NULL, 0, NULL, 0},
     };
-    bool json = false, no_engine = false, fit = false, keep_going = false, progress = false;
+    bool json = false, no_engine = false, fit = false, keep_going = false, progress = false, recursive = false;
     long max_games = 0;
     const char *dump_path = NULL;
     uint32_t sweep[MAX_SWEEP];
@@ -159,7 +162,7 @@ int cmd_stats(int argc, char **argv)
     cli_model_opts_init(&mo);
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "kh", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "krh", options, NULL)) != -1) {
         int h = cli_shared_opt(&eo, &mo, c, optarg);
         if (h < 0)
             return CLI_EXIT_USAGE;
@@ -177,6 +180,7 @@ int cmd_stats(int argc, char **argv)
         case 'F': fit = true; break;
         case 'd': dump_path = optarg; break;
         case 'k': keep_going = true; break;
+        case 'r': recursive = true; break;
         case 'm':
             if (cli_parse_long("--max-games", optarg, 1, 1L << 40, &max_games))
                 return CLI_EXIT_USAGE;
@@ -186,12 +190,21 @@ int cmd_stats(int argc, char **argv)
         default: fputs(stats_usage, stderr); return CLI_EXIT_USAGE;
         }
     }
-    if (argc - optind != 1) {
+    if (argc - optind < 1) {
         fputs(stats_usage, stderr);
         return CLI_EXIT_USAGE;
     }
+    cli_paths inputs = {0};
+    int refused = cli_paths_expand(&inputs, argv + optind, argc - optind, recursive, cli_pgn_names);
+    if (refused != 0 || inputs.n == 0) {
+        if (refused < 0)
+            cli_error("out of memory");
+        cli_paths_free(&inputs);
+        return CLI_EXIT_FAIL;
+    }
     if (no_engine && (n_sweep || fit)) {
         cli_error("--k-sweep and --fit-k need the engine; drop --no-engine");
+        cli_paths_free(&inputs);
         return CLI_EXIT_USAGE;
     }
     bool engine = !no_engine;
@@ -219,7 +232,7 @@ int cmd_stats(int argc, char **argv)
         cli_error("%s", mdiag.message);
         goto free_arrays;
     }
-    if (cli_source_open(&src, argv[optind], keep_going) != 0)
+    if (cli_source_open_list(&src, (const char *const *)inputs.items, inputs.n, keep_going) != 0)
         goto free_arrays;
     src.max_games = max_games;
     if (engine && cli_pool_open(&eo, &pool) != 0)
@@ -306,7 +319,7 @@ int cmd_stats(int argc, char **argv)
     double scored = t.scored ? (double)t.scored : 1.0;
     if (json) {
         printf("{\"file\":");
-        cli_json_string(src.name);
+        cli_json_string(inputs.n == 1 ? src.name : "(several files)");
         printf(",\"games\":%ld,\"plies\":%ld,\"skipped\":%ld", t.games, t.plies, src.skipped);
         printf(",\"bits\":{");
         for (int m = 0; m < n_methods; m++)
@@ -342,7 +355,7 @@ int cmd_stats(int argc, char **argv)
         }
         printf("}\n");
     } else {
-        printf("%s: %ld games, %ld plies", src.name, t.games, t.plies);
+        printf("%s: %ld games, %ld plies", inputs.n == 1 ? src.name : "all files", t.games, t.plies);
         if (src.skipped)
             printf(", %ld skipped", src.skipped);
         printf("\n");
@@ -388,5 +401,6 @@ free_arrays:
     free(games);
     free(walks);
     cli_samples_free(&store);
+    cli_paths_free(&inputs);
     return status;
 }

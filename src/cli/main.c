@@ -30,8 +30,11 @@ static const char usage_text[] =
     "  engine [--engine PATH|NAME] [--depth N] [--mode multipv|permove] [--json]\n"
     "                                       engine name, options, fingerprint, speed\n"
     "  pgn [IN.pgn|-] [-o OUT|-] [--uci]    rewrite PGN in export format (or UCI main lines)\n"
+    "  split IN --shards K --output-dir DIR cut PGN into shards at game boundaries\n"
     "\n"
-    "Run 'ucizip COMMAND --help' for a command's options.\n";
+    "Run 'ucizip COMMAND --help' for a command's options. As with zstd, options without a\n"
+    "command compress ('ucizip -j2 a.pgn b.pgn.zst'), and -d, -t and -l decompress, verify\n"
+    "and list ('ucizip -d a.pgn.ucz').\n";
 
 struct command {
     const char *name;
@@ -50,6 +53,7 @@ static const struct command commands[] = {
     {"explain", cmd_explain},
     {"list", cmd_list},
     {"ratings", cmd_ratings},
+    {"split", cmd_split},
 };
 
 /* A descriptor 0-2 closed by whoever started us would be reused by the next open
@@ -90,6 +94,9 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(name, commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
+    /* zstd's way: "ucizip [-d|-t|-l] [options] FILE..." without a command name. */
+    if ((name[0] == '-' && name[1] != 0) || access(name, F_OK) == 0)
+        return cmd_compress(argc, argv);
     cli_error("unknown command '%s' (see 'ucizip --help')", name);
     return CLI_EXIT_USAGE;
 }

@@ -237,6 +237,41 @@ static void cache_store(uz_pool *pool, const uz_query *q)
     victim->stamp = ++pool->cache_clock;
 }
 
+/* The persistent store: only for real queries, once the fingerprint is known. */
+static bool store_usable(const uz_pool *pool, const uz_query *q)
+{
+    return pool->s.store && pool->fingerprint[0] && !q->priv.no_cache &&
+           (q->priv.kind == KIND_NORMAL || q->priv.kind == KIND_SYNC);
+}
+
+/* The memory cache, then the store; counts the hit. */
+static bool lookup_scores(uz_pool *pool, uz_query *q)
+{
+    if (q->priv.kind == KIND_PROBE_SM)
+        return false;
+    if (cache_lookup(pool, q)) {
+        pool->stats.cache_hits++;
+        return true;
+    }
+    const uz_score_store *st = pool->s.store;
+    if (store_usable(pool, q) && st->lookup(st->user, pool->fingerprint, q->priv.fen, q->moves, q->n_moves, q->scores)) {
+        pool->stats.store_hits++;
+        cache_store(pool, q);
+        return true;
+    }
+    return false;
+}
+
+static void save_scores(uz_pool *pool, const uz_query *q)
+{
+    if (q->priv.kind == KIND_PROBE_SM)
+        return;
+    cache_store(pool, q);
+    const uz_score_store *st = pool->s.store;
+    if (store_usable(pool, q))
+        st->save(st->user, pool->fingerprint, q->priv.fen, q->moves, q->n_moves, q->scores);
+}
+
 static void cache_free(uz_pool *pool)
 {
     if (!pool->cache)
@@ -667,8 +702,7 @@ static void finish_query(worker *w)
     w->q = NULL;
     uv_timer_stop(&w->timer);
     w->state = W_IDLE;
-    if (q->priv.kind != KIND_PROBE_SM)
-        cache_store(pool, q);
+    save_scores(pool, q);
     complete(pool, q, UZ_OK, NULL);
     while ((wt = w->waiters)) {
         w->waiters = wt->priv.next;
@@ -988,8 +1022,7 @@ static void pump(uz_pool *pool)
                 idle = &pool->workers[i];
         if (!idle)
             return;
-        if (q->priv.kind != KIND_PROBE_SM && cache_lookup(pool, q)) {
-            pool->stats.cache_hits++;
+        if (lookup_scores(pool, q)) {
             complete(pool, q, UZ_OK, NULL);
             continue;
         }
@@ -1057,8 +1090,7 @@ static void submit(uz_pool *pool, uz_query *q, int kind)
         return;
     }
     normalise_fen(&q->pos, q->priv.fen);
-    if (kind != KIND_PROBE_SM && cache_lookup(pool, q)) {
-        pool->stats.cache_hits++;
+    if (lookup_scores(pool, q)) {
         complete(pool, q, UZ_OK, NULL);
         return;
     }

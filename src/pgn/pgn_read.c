@@ -81,6 +81,11 @@ static void raw_discard_before(uz_pgn_reader *r, unsigned long long offset)
     r->raw_base += drop;
 }
 
+unsigned long long uz_pgn_reader_last_offset(const uz_pgn_reader *r)
+{
+    return r->text_start;
+}
+
 uz_result uz_pgn_reader_last_text(const uz_pgn_reader *r, const char **text, size_t *len)
 {
     if (r->lx.record_failed || !r->lx.record || r->text_start < r->raw_base ||

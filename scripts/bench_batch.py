@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Batch conversion benchmark: plies/s at -j1 and -j2 and their ratio, the bridge's
+overhead against a plain driver sending the same positions straight to the same number
+of Stockfish processes (clear, isready, position, go depth 1), peak memory at 1x and
+10x the input, the persistent cache cold vs warm, and the 4-shard Slurm run against
+-j2 on one machine (when SLURM_CONF points at a cluster, e.g. scripts/slurm-local.sh).
+
+    scripts/bench_batch.py [--games 2000] [--ucizip build/ucizip] [--skip-slurm]
+
+The input is made of the first N games of the Lichess corpus files (standard starts, no
+variations, so the plain driver sees exactly the positions ucizip scores)."""
+import argparse
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(ROOT, "..", "shared", "corpus")
+SOURCES = ["cat1_lichess_rated_blitz_rapid.pgn", "cat1_lichess_casual_humans_vs_ai_level5.pgn"]
+STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
+
+
+def make_input(path, games):
+    """First `games` games of the sources, as whole games."""
+    out, n = [], 0
+    for name in SOURCES:
+        text = open(os.path.join(CORPUS, name), "rb").read().replace(b"\r\n", b"\n")
+        for g in re.split(rb"\n\n(?=\[Event )", text):
+            if n == games:
+                break
+            out.append(g.strip() + b"\n")
+            n += 1
+    with open(path, "wb") as f:
+        f.write(b"\n".join(out))
+    return n
+
+
+def timed(cmd):
+    """Runs cmd; returns (seconds, peak RSS of the child tree in MB, stderr)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    secs = time.time() - t
+    if p.returncode != 0:
+        sys.exit("failed: %s\n%s" % (" ".join(cmd), p.stderr))
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return secs, max(rss, before) / 1024.0, p.stderr
+
+
+def peak_rss_mb(cmd):
+    """Peak resident memory of cmd itself (GNU time), in MB."""
+    p = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit("failed: %s\n%s" % (" ".join(cmd), p.stderr))
+    return int(p.stderr.strip().splitlines()[-1]) / 1024.0
+
+
+class Engine:
+    def __init__(self):
+        self.p = subprocess.Popen([STOCKFISH], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.send("uci")
+        self.wait("uciok")
+        self.send("setoption name Threads value 1")
+        self.send("setoption name Hash value 1")
+        self.multipv = 1
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+
+    def wait(self, prefix):
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                sys.exit("stockfish died")
+            if line.startswith(prefix):
+                return line
+
+    def close(self):
+        self.send("quit")
+        self.p.wait()
+
+
+def positions_of(pgn_path, ucizip):
+    """Distinct positions (FEN with fullmove 1) with two or more legal moves along the
+    main lines, as ucizip sends them, with their number of legal moves."""
+    lines = subprocess.run([ucizip, "pgn", "--uci", pgn_path], capture_output=True, text=True).stdout.splitlines()
+    e = Engine()
+    seen, out = set(), []
+    for line in lines:
+        moves = line.split()
+        for k in range(len(moves) + 1):
+            e.send("position startpos moves " + " ".join(moves[:k]))
+            e.send("d")
+            fen = e.wait("Fen:").split(":", 1)[1].strip()
+            fen = fen.rsplit(" ", 1)[0] + " 1"
+            if fen in seen:
+                continue
+            seen.add(fen)
+            e.send("go perft 1")
+            n = int(e.wait("Nodes searched").split(":")[1])
+            if n >= 2:
+                out.append((fen, n))
+    e.close()
+    return out
+
+
+def plain_driver(positions, n_engines, depth=1):
+    """Sends every position to whichever engine is free (one thread per engine, taking
+    the next position from a shared list); returns wall seconds."""
+    engines = [Engine() for _ in range(n_engines)]
+    for e in engines:
+        e.send("isready")
+        e.wait("readyok")
+    todo = list(positions)
+    lock = threading.Lock()
+
+    def work(e):
+        while True:
+            with lock:
+                if not todo:
+                    return
+                fen, n = todo.pop()
+            if e.multipv != n:
+                e.send("setoption name MultiPV value %d" % n)
+                e.multipv = n
+            e.send("ucinewgame")
+            e.send("isready")
+            e.wait("readyok")
+            e.send("position fen " + fen)
+            e.send("go depth %d" % depth)
+            e.wait("bestmove")
+
+    t = time.time()
+    threads = [threading.Thread(target=work, args=(e,)) for e in engines]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    secs = time.time() - t
+    for e in engines:
+        e.close()
+    return secs
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--ucizip", default=os.path.join(ROOT, "build", "ucizip"))
+    ap.add_argument("--skip-slurm", action="store_true")
+    ap.add_argument("--memory-games", type=int, default=200, help="games of the 1x input of the memory test")
+    args = ap.parse_args()
+    uz = os.path.abspath(args.ucizip)
+    tmp = tempfile.mkdtemp(prefix="ucizip-bench-")
+    src = os.path.join(tmp, "games.pgn")
+    games = make_input(src, args.games)
+    print("input: %d games, %d bytes; machine: %d cores, load %.1f at start" %
+          (games, os.path.getsize(src), os.cpu_count(), os.getloadavg()[0]))
+
+    rows = []
+    plies = None
+    for j in (1, 2):
+        out = os.path.join(tmp, "j%d.ucz" % j)
+        secs, _, err = timed([uz, "compress", src, "-o", out, "-f", "-v", "-j", str(j), "--depth", "1"])
+        m = re.search(r"(\d+) moves", err)
+        plies = int(m.group(1))
+        hits = re.search(r"cache hits ([\d.]+)% of (\d+) positions", err)
+        rows.append((j, secs, plies / secs, hits.group(0) if hits else ""))
+    same = open(os.path.join(tmp, "j1.ucz"), "rb").read() == open(os.path.join(tmp, "j2.ucz"), "rb").read()
+    print("\n| run | wall s | plies/s |\n|---|---|---|")
+    for j, secs, pps, hits in rows:
+        print("| ucizip -j%d | %.1f | %.0f |" % (j, secs, pps))
+    print("-j2 / -j1 speed: %.2fx; archives identical: %s; %s" % (rows[1][2] / rows[0][2], same, rows[1][3]))
+
+    pos = positions_of(src, uz)
+    print("\nplain driver: %d distinct positions with >= 2 legal moves" % len(pos))
+    for j in (1, 2):
+        secs = plain_driver(pos, j)
+        ours = rows[j - 1][1]
+        print("| engines alone, %d | %.1f s | ucizip -j%d %.1f s: %+.1f%% |" % (j, secs, j, ours, 100 * (ours / secs - 1)))
+
+    mem1 = os.path.join(tmp, "mem1.pgn")
+    make_input(mem1, args.memory_games)
+    mem10 = os.path.join(tmp, "mem10.pgn")
+    with open(mem10, "wb") as f:
+        data = open(mem1, "rb").read()
+        for _ in range(10):
+            f.write(data + b"\n")
+    r1 = peak_rss_mb([uz, "compress", mem1, "-o", os.path.join(tmp, "m1.ucz"), "-f", "-q", "-j", "2"])
+    r10 = peak_rss_mb([uz, "compress", mem10, "-o", os.path.join(tmp, "m10.ucz"), "-f", "-q", "-j", "2"])
+    print("\npeak memory of ucizip (engines not included): %d games %.1f MB, %d games %.1f MB" %
+          (args.memory_games, r1, 10 * args.memory_games, r10))
+
+    cache = os.path.join(tmp, "scores.lmdb")
+    cold, _, err_c = timed([uz, "compress", src, "-o", os.path.join(tmp, "c1.ucz"), "-f", "-v", "-j", "2",
+                            "--cache", cache])
+    warm, _, err_w = timed([uz, "compress", src, "-o", os.path.join(tmp, "c2.ucz"), "-f", "-v", "-j", "2",
+                            "--cache", cache])
+    hw = re.search(r"cache hits ([\d.]+)%", err_w).group(1)
+    print("\ncache: cold %.1f s, warm %.1f s (%.1fx), warm hit rate %s%%" % (cold, warm, cold / warm, hw))
+
+    if not args.skip_slurm and os.environ.get("SLURM_CONF"):
+        out = os.path.join(tmp, "slurm.ucz")
+        t = time.time()
+        p = subprocess.run(["bash", os.path.join(ROOT, "scripts", "slurm-compress.sh"), src, out, "--shards", "4",
+                            "--", "--depth", "1"], capture_output=True, text=True, env=dict(os.environ, UCIZIP=uz))
+        secs = time.time() - t
+        print("\nslurm, 4 shards (incl. split, merge and verify): %.1f s (%s); ucizip -j2: %.1f s" %
+              (secs, "ok" if p.returncode == 0 else "FAILED " + p.stderr[-300:], rows[1][1]))
+    shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    main()

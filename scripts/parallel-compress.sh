@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The lighter driver: the same split / code / concatenate / verify as
+# scripts/slurm-compress.sh, with GNU parallel running the shards on this machine or,
+# with parallel's own --sshlogin options in PARALLEL_OPTS, on several.
+#
+#   scripts/parallel-compress.sh IN OUT --shards K [--jobs N] [-- ucizip compress options]
+#
+# --jobs N: shards coded at once (default: the number of cores), one engine each.
+set -euo pipefail
+die() { echo "parallel-compress: $*" >&2; exit 2; }
+[ $# -ge 2 ] || die "usage: $0 IN OUT --shards K [--jobs N] [-- ucizip compress options]"
+in=$1 out=$2
+shift 2
+shards=0 jobs=$(nproc)
+opts=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --shards) shards=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --) shift; opts+=("$@"); break ;;
+    *) opts+=("$1"); shift ;;
+    esac
+done
+[[ "$shards" =~ ^[1-9][0-9]*$ ]] || die "--shards K: a whole number >= 1"
+command -v parallel >/dev/null || die "GNU parallel not found (apt-get install parallel)"
+[ -e "$out" ] && die "$out already exists"
+here=$(cd "$(dirname "$0")/.." && pwd)
+ucizip=${UCIZIP:-$here/build/ucizip}
+[ -x "$ucizip" ] || ucizip=$(command -v ucizip) || die "ucizip not found (set UCIZIP)"
+work=$(mktemp -d "${out}.work.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/in" "$work/out"
+"$ucizip" split "$in" --shards "$shards" --output-dir "$work/in" -f -q
+# --halt now,fail=1: the first failing shard stops the others; its output is shown.
+parallel --halt now,fail=1 -j "$jobs" --tag "$ucizip" compress {} -o "$work/out/{/.}.ucz" -f -q -j 1 \
+    "${opts[@]+"${opts[@]}"}" ::: "$work"/in/*.pgn ||
+    die "a shard failed (see above); no archive written"
+cat "$work"/out/*.ucz > "$work/merged.ucz"
+verify=()
+for ((i = 0; i < ${#opts[@]}; i++)); do
+    [ "${opts[$i]}" = "--engine" ] && verify+=(--engine "${opts[$((i + 1))]}")
+done
+"$ucizip" verify "$work/merged.ucz" -j "$jobs" "${verify[@]+"${verify[@]}"}" >&2
+mv "$work/merged.ucz" "$out"
+echo "parallel-compress: $out: $shards shards merged and verified" >&2
