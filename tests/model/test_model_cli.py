@@ -47,7 +47,7 @@ def main():
     # archives written with the rank model before the player model existed still decode
     out = os.path.join(tmp, "fixture.pgn")
     run([UCIZIP, "decompress", os.path.join(DATA, "fixture_rank_model.ucz"), "-o", out] + fast)
-    check(open(out, "rb").read() == open(os.path.join(DATA, "fixture_rank.expected.pgn"), "rb").read(),
+    check(open(out, "rb").read() == open(os.path.join(DATA, "fixture_rank.pgn"), "rb").read(),
           "the rank-model fixture decodes to its expected games")
     info = run([UCIZIP, "info", os.path.join(DATA, "fixture_rank_model.ucz")]).stdout.decode()
     check("model: rank" in info, "the fixture is a rank-model archive: " + info)
@@ -55,7 +55,7 @@ def main():
     # an archive of the first trained player weights (v1) decodes after any retraining
     out = os.path.join(tmp, "fixture_v1.pgn")
     run([UCIZIP, "decompress", os.path.join(DATA, "fixture_player_v1.ucz"), "-o", out] + fast)
-    check(open(out, "rb").read() == open(os.path.join(DATA, "fixture_rank.expected.pgn"), "rb").read(),
+    check(open(out, "rb").read() == open(os.path.join(DATA, "fixture_rank.pgn"), "rb").read(),
           "the player-model v1 fixture decodes to its expected games")
 
     # round trips with the default (player) model on real games of each category
@@ -76,7 +76,7 @@ def main():
         check("model: player v" in info, "%s: header names the player model: %s" % (name, info))
         run([UCIZIP, "decompress", arc, "-o", back] + fast)
         canon = run([UCIZIP, "pgn", src]).stdout
-        check(open(back, "rb").read() == canon, "%s: player-model round trip" % name)
+        check(open(back, "rb").read() == open(src, "rb").read(), "%s: player-model round trip" % name)
         if name.startswith("cat1_uscf"):  # annotated: variations are coded with the model too
             check(b"(" in canon, "the annotated games have variations")
 
