@@ -304,6 +304,21 @@ out:
     return status;
 }
 
+/* Whether the interrupted run's archive began with a member that codes Chess960 games. */
+static bool old_member_960(const char *old_tmp)
+{
+    FILE *f = fopen(old_tmp, "rb");
+    uz_archive_reader *reader = NULL;
+    uz_archive_header header;
+    uz_diag diag = {0};
+    bool yes = f && uz_archive_reader_open(&reader, f, old_tmp) == UZ_OK &&
+               uz_archive_read_header(reader, &header, &diag) == UZ_OK && header.chess960_fingerprint[0];
+    uz_archive_reader_close(reader);
+    if (f)
+        fclose(f);
+    return yes;
+}
+
 /* Codes the games of paths[0..n), in order, into one archive at out_path (NULL or "-":
  * stdout). Returns an exit status. */
 static int compress_to(uz_pool *pool, uz_pool **pool960, bool *tried960, uz_encoder *enc, uz_game *games,
@@ -367,16 +382,26 @@ static int compress_to(uz_pool *pool, uz_pool **pool960, bool *tried960, uz_enco
     if (n == 1)
         cli_output_keep_attrs(&out, paths[0]);
     uz_diag diag = {0};
-    if (uz_archive_writer_open(&writer, out.f, &header, &diag) != UZ_OK) {
-        cli_report(display, &diag);
-        goto abort_output;
-    }
     cli_progress_init(&prog, o->progress);
     if (o->quiet)
         cli_progress_quiet(&prog);
     prog.total_bytes = inputs_size(paths, n);
     if (old_tmp) {
-        /* Copy the complete blocks, then read past the games they hold. */
+        /* The interrupted run's header (with or without the Chess960 engine), then its
+         * complete blocks; then read past the games they hold. */
+        if (old_member_960(old_tmp)) {
+            if (!*tried960 && cli_pool960_open(&o->eo, pool, pool960) != 0)
+                goto abort_output;
+            *tried960 = true;
+            if (*pool960)
+                snprintf(header.chess960_fingerprint, sizeof header.chess960_fingerprint, "%s",
+                         uz_pool_fingerprint(*pool960));
+            member960 = *pool960 != NULL;
+        }
+        if (uz_archive_writer_open(&writer, out.f, &header, &diag) != UZ_OK) {
+            cli_report(display, &diag);
+            goto abort_output;
+        }
         if (resume_copy(old_tmp, writer, rs.blocks) != 0)
             goto abort_output;
         while (src.games < rs.games_read) {
@@ -409,19 +434,26 @@ static int compress_to(uz_pool *pool, uz_pool **pool960, bool *tried960, uz_enco
             if (!*pool960 && cli_chess960_as_text(games, got) != 0)
                 goto abort_output;
             if (*pool960 && !member960) {
-                uz_result fr = uz_archive_writer_finish(writer, &diag);
-                writer = NULL;
                 snprintf(header.chess960_fingerprint, sizeof header.chess960_fingerprint, "%s",
                          uz_pool_fingerprint(*pool960));
                 member960 = true;
-                if (fr != UZ_OK || uz_archive_writer_open(&writer, out.f, &header, &diag) != UZ_OK) {
-                    cli_report(display, &diag);
-                    goto abort_output;
+                if (writer) { /* blocks written without it: finish that member */
+                    uz_result fr = uz_archive_writer_finish(writer, &diag);
+                    writer = NULL;
+                    if (fr != UZ_OK) {
+                        cli_report(display, &diag);
+                        goto abort_output;
+                    }
+                    resumable = false; /* a resume copies the blocks of one member */
+                    cli_resume_remove(out.tmp_path);
+                    cli_output_set_resumable(&out, false);
                 }
-                resumable = false; /* a resume copies the blocks of one member */
-                cli_resume_remove(out.tmp_path);
-                cli_output_set_resumable(&out, false);
             }
+        }
+        /* The member starts with its first block, when its header is known. */
+        if (!writer && uz_archive_writer_open(&writer, out.f, &header, &diag) != UZ_OK) {
+            cli_report(display, &diag);
+            goto abort_output;
         }
         if (compress_block(pool, *pool960, &model, enc, writer, games, (size_t)got, &t) != 0)
             goto abort_output;
@@ -440,6 +472,10 @@ static int compress_to(uz_pool *pool, uz_pool **pool960, bool *tried960, uz_enco
         cli_progress_update(&prog, all->games + t.games, all->moves + t.moves, cli_source_bytes(&src));
     }
     cli_progress_done(&prog);
+    if (!writer && uz_archive_writer_open(&writer, out.f, &header, &diag) != UZ_OK) { /* no game at all */
+        cli_report(display, &diag);
+        goto abort_output;
+    }
     uz_result r = uz_archive_writer_finish(writer, &diag);
     writer = NULL;
     if (r != UZ_OK) {
