@@ -14,7 +14,8 @@
 
 static const char split_usage[] =
     "usage: ucizip split IN --output-dir DIR (--shards K | --at B1,B2,...) [options]\n"
-    "Writes DIR/0001.pgn ... one PGN file (export format) per shard; every game goes to\n"
+    "Writes DIR/0001.pgn ... one PGN file per shard, with the input's exact bytes (the shards\n"
+    "one after the other are the input); every game goes to\n"
     "exactly one shard, in input order; the games of a shard decode and compress as in\n"
     "the input. IN is plain or zstd/gzip/bzip2/xz-compressed.\n"
     "  --shards K          K shards of about equal input size (compressed bytes for a\n"
@@ -111,6 +112,7 @@ int cmd_split(int argc, char **argv)
         return CLI_EXIT_FAIL;
     }
     src.keep_verbatim = true;
+    src.exact = true; /* shards hold the input's exact bytes: their concatenation is the input */
     long long raw_size = 0;
     struct stat st;
     if (!cuts) {
@@ -165,12 +167,12 @@ int cmd_split(int argc, char **argv)
         }
         if (n == 0)
             break;
-        if (uz_pgn_write_game(out.f, &game) != UZ_OK) {
+        if (game.raw_len && fwrite(game.raw, 1, game.raw_len, out.f) != game.raw_len) {
             cli_error("%s: write error", path);
             goto abort;
         }
-        in_shard++;
-        total++;
+        in_shard += !game.text_only;
+        total += !game.text_only;
     }
     if (!quiet)
         fprintf(stderr, "%s: %ld games in %ld shards under %s\n", src.name, total, shards, dir);
