@@ -4,9 +4,11 @@ directory) is compressed and decompressed by ucizip; the output must be byte-ide
 the input, and pgn-extract (an independent PGN reader) must read the same games from both.
 Prints one line per file: bytes, archive size, xz -9 size, and the verdicts.
 
-usage: roundtrip_corpus.py UCIZIP PGN_OR_DIR... [--depth N] [--sample K] [--workers N]
+usage: roundtrip_corpus.py UCIZIP PGN_OR_DIR... [--depth N] [--sample K] [--workers N] [--cache PATH]
   --sample K   only the first K games of each file (sanitizer runs)
-  --workers N  engine processes (1 for many small files: start-up dominates)"""
+  --workers N  engine processes (1 for many small files: start-up dominates)
+  --cache PATH a persistent score cache for compress and decompress: decompress then takes
+               the scores compress searched (the engine's own determinism is tested elsewhere)"""
 import hashlib, os, shutil, subprocess, sys, tempfile
 
 
@@ -41,9 +43,11 @@ def first_games(src, dst, k):
 
 def main():
     args = sys.argv[1:]
-    depth, sample, workers = None, None, None
+    depth, sample, workers, cache = None, None, None, None
     if "--depth" in args:
         i = args.index("--depth"); depth = args[i + 1]; del args[i:i + 2]
+    if "--cache" in args:
+        i = args.index("--cache"); cache = args[i + 1]; del args[i:i + 2]
     if "--workers" in args:
         i = args.index("--workers"); workers = args[i + 1]; del args[i:i + 2]
     if "--sample" in args:
@@ -68,7 +72,7 @@ def main():
                 src = os.path.join(tmp, name)
                 first_games(f, src, sample)
             arc, out = os.path.join(tmp, name + ".ucz"), os.path.join(tmp, name + ".out")
-            w = ["--workers", workers] if workers else []
+            w = (["--workers", workers] if workers else []) + (["--cache", cache] if cache else [])
             cmd = [uz, "compress", "-q", "-f", src, "-o", arc] + (["--depth", depth] if depth else []) + w
             c = subprocess.run(cmd, capture_output=True)
             d = subprocess.run([uz, "decompress", "-f", arc, "-o", out] + w, capture_output=True) if c.returncode == 0 else c
