@@ -135,12 +135,24 @@ uz_node *uz_line_add_move(uz_line *line, uz_move move)
     return node;
 }
 
+/* Capacity of an order string holding len bytes (terminator included): 8, then the next
+ * power of two, so that a node with a million NAGs is not reallocated a million times. */
+static size_t order_cap(size_t len)
+{
+    size_t cap = 8;
+    while (cap < len)
+        cap *= 2;
+    return cap;
+}
+
 /* Records in node->order (one byte per annotation, plus a terminator) the kind of the
  * annotation just added. Without memory the order is dropped (NULL: the export order). */
 static uz_result order_add(uz_node *node, char kind)
 {
     size_t n = node->n_nags + node->n_comments + node->n_variations; /* the new one counted */
-    char *o = n == 1 || node->order ? realloc(node->order, n + 1) : NULL;
+    char *o = node->order;
+    if (n == 1 || order_cap(n + 1) != order_cap(n))
+        o = n == 1 || node->order ? realloc(node->order, order_cap(n + 1)) : NULL;
     if (!o) {
         free(node->order);
         node->order = NULL;
