@@ -8,6 +8,8 @@ import subprocess
 import sys
 import tempfile
 
+from ucz_bytes import read_varint, varint
+
 UCIZIP = sys.argv[1]
 SRC = os.environ["UZ_SRC_ROOT"]
 CORPUS = os.environ.get("UZ_CORPUS_DIR", "")
@@ -293,27 +295,6 @@ def main():
 
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
-
-
-def varint(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def read_varint(data, i):
-    n = shift = 0
-    while True:
-        b = data[i]
-        i += 1
-        n |= (b & 0x7F) << shift
-        shift += 7
-        if not b & 0x80:
-            return n, i
 
 
 def header_fields(path):

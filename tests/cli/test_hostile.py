@@ -14,6 +14,8 @@ import tempfile
 import time
 import zlib
 
+from ucz_bytes import read_varint, varint
+
 UCIZIP = sys.argv[1]
 SRC = os.environ["UZ_SRC_ROOT"]
 SAMPLE = os.path.join(SRC, "tests", "data", "sample.pgn")
@@ -57,26 +59,6 @@ def measured(*args):
 
 
 # ---- archives taken apart and put back together (doc/format.md) ----
-
-def varint(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def read_varint(data, pos):
-    v = shift = 0
-    while True:
-        b = data[pos]
-        pos += 1
-        v |= (b & 0x7F) << shift
-        shift += 7
-        if not b & 0x80:
-            return v, pos
 
 
 def header_of(archive):

@@ -12,6 +12,8 @@ import sys
 import tempfile
 import zlib
 
+from ucz_bytes import read_varint, varint
+
 UCIZIP = sys.argv[1]
 passed = failed = 0
 
@@ -24,27 +26,6 @@ def check(cond, what):
         print("FAIL:", what, file=sys.stderr)
 
 
-def varint(data, i):
-    v = shift = 0
-    while True:
-        b = data[i]
-        i += 1
-        v |= (b & 0x7F) << shift
-        shift += 7
-        if not b & 0x80:
-            return v, i
-
-
-def put_varint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        out.append(b | (0x80 if v else 0))
-        if not v:
-            return bytes(out)
-
-
 def split_member(data):
     """Header bytes, list of (block bytes, games, moves), and the index's digest."""
     hlen = struct.unpack_from("<I", data, 12)[0]
@@ -54,26 +35,26 @@ def split_member(data):
         start, i = pos, pos + 4
         fields = []
         for _ in range(6):
-            v, i = varint(data, i)
+            v, i = read_varint(data, i)
             fields.append(v)
         i += 8 + 4  # text digest, crc
         end = i + fields[4] + fields[5]
         blocks.append((data[start:end], fields[0], fields[1]))
         pos = end
     assert data[pos:pos + 4] == b"UCZI"
-    n, i = varint(data, pos + 4)
+    n, i = read_varint(data, pos + 4)
     for _ in range(3 * n):
-        _, i = varint(data, i)
+        _, i = read_varint(data, i)
     return header, blocks, data[i:i + 8]
 
 
 def rebuild(header, blocks, digest):
     """A member of these blocks with an index and footer that match them exactly."""
     out = bytearray(header)
-    entries = bytearray(put_varint(len(blocks)))
+    entries = bytearray(varint(len(blocks)))
     games = 0
     for b, g, m in blocks:
-        entries += put_varint(len(out)) + put_varint(g) + put_varint(m)
+        entries += varint(len(out)) + varint(g) + varint(m)
         games += g
         out += b
     index_offset = len(out)
