@@ -17,7 +17,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -54,11 +53,22 @@ def timed(cmd):
 
 
 def peak_rss_mb(cmd):
-    """Peak resident memory of cmd itself (GNU time), in MB."""
-    p = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True)
+    """Peak resident memory of the ucizip process itself, engines not included: its
+    VmHWM, read from /proc while it runs (the last reading before it exits)."""
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    hwm = 0
+    while p.poll() is None:
+        try:
+            with open("/proc/%d/status" % p.pid) as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        hwm = max(hwm, int(line.split()[1]))
+        except OSError:
+            pass
+        time.sleep(0.02)
     if p.returncode != 0:
-        sys.exit("failed: %s\n%s" % (" ".join(cmd), p.stderr))
-    return int(p.stderr.strip().splitlines()[-1]) / 1024.0
+        sys.exit("failed: %s\n%s" % (" ".join(cmd), p.stderr.read().decode()))
+    return hwm / 1024.0
 
 
 class Engine:
@@ -110,42 +120,25 @@ def positions_of(pgn_path, ucizip):
     return out
 
 
-def plain_driver(positions, n_engines, depth=1):
-    """Sends every position to whichever engine is free (one thread per engine, taking
-    the next position from a shared list); returns wall seconds."""
-    engines = [Engine() for _ in range(n_engines)]
-    for e in engines:
-        e.send("isready")
-        e.wait("readyok")
-    todo = list(positions)
-    lock = threading.Lock()
+def build_plain_driver(tmp):
+    """Compiles scripts/plain_uci_driver.c (C, poll() over pipes: no interpreter between
+    the positions and the engines)."""
+    exe = os.path.join(tmp, "plain_uci_driver")
+    subprocess.run(["cc", "-O2", "-o", exe, os.path.join(ROOT, "scripts", "plain_uci_driver.c")], check=True)
+    return exe
 
-    def work(e):
-        while True:
-            with lock:
-                if not todo:
-                    return
-                fen, n = todo.pop()
-            if e.multipv != n:
-                e.send("setoption name MultiPV value %d" % n)
-                e.multipv = n
-            e.send("ucinewgame")
-            e.send("isready")
-            e.wait("readyok")
-            e.send("position fen " + fen)
-            e.send("go depth %d" % depth)
-            e.wait("bestmove")
 
-    t = time.time()
-    threads = [threading.Thread(target=work, args=(e,)) for e in engines]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    secs = time.time() - t
-    for e in engines:
-        e.close()
-    return secs
+def plain_driver(exe, positions, n_engines, tmp, depth=1):
+    """Sends every position to whichever engine is free, with the bridge's commands;
+    returns the driver's wall seconds (engines started before the clock starts)."""
+    path = os.path.join(tmp, "positions.txt")
+    with open(path, "w") as f:
+        for fen, n in positions:
+            f.write("%d %s\n" % (n, fen))
+    p = subprocess.run([exe, STOCKFISH, str(n_engines), str(depth), path], capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit("plain driver failed: " + p.stderr)
+    return float(p.stdout.strip())
 
 
 def main():
@@ -153,7 +146,6 @@ def main():
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--ucizip", default=os.path.join(ROOT, "build", "ucizip"))
     ap.add_argument("--skip-slurm", action="store_true")
-    ap.add_argument("--memory-games", type=int, default=200, help="games of the 1x input of the memory test")
     args = ap.parse_args()
     uz = os.path.abspath(args.ucizip)
     tmp = tempfile.mkdtemp(prefix="ucizip-bench-")
@@ -178,23 +170,12 @@ def main():
     print("-j2 / -j1 speed: %.2fx; archives identical: %s; %s" % (rows[1][2] / rows[0][2], same, rows[1][3]))
 
     pos = positions_of(src, uz)
-    print("\nplain driver: %d distinct positions with >= 2 legal moves" % len(pos))
+    exe = build_plain_driver(tmp)
+    print("\nplain driver (C): %d distinct positions with >= 2 legal moves" % len(pos))
     for j in (1, 2):
-        secs = plain_driver(pos, j)
+        secs = plain_driver(exe, pos, j, tmp)
         ours = rows[j - 1][1]
         print("| engines alone, %d | %.1f s | ucizip -j%d %.1f s: %+.1f%% |" % (j, secs, j, ours, 100 * (ours / secs - 1)))
-
-    mem1 = os.path.join(tmp, "mem1.pgn")
-    make_input(mem1, args.memory_games)
-    mem10 = os.path.join(tmp, "mem10.pgn")
-    with open(mem10, "wb") as f:
-        data = open(mem1, "rb").read()
-        for _ in range(10):
-            f.write(data + b"\n")
-    r1 = peak_rss_mb([uz, "compress", mem1, "-o", os.path.join(tmp, "m1.ucz"), "-f", "-q", "-j", "2"])
-    r10 = peak_rss_mb([uz, "compress", mem10, "-o", os.path.join(tmp, "m10.ucz"), "-f", "-q", "-j", "2"])
-    print("\npeak memory of ucizip (engines not included): %d games %.1f MB, %d games %.1f MB" %
-          (args.memory_games, r1, 10 * args.memory_games, r10))
 
     cache = os.path.join(tmp, "scores.lmdb")
     cold, _, err_c = timed([uz, "compress", src, "-o", os.path.join(tmp, "c1.ucz"), "-f", "-v", "-j", "2",
@@ -203,6 +184,23 @@ def main():
                             "--cache", cache])
     hw = re.search(r"cache hits ([\d.]+)%", err_w).group(1)
     print("\ncache: cold %.1f s, warm %.1f s (%.1fx), warm hit rate %s%%" % (cold, warm, cold / warm, hw))
+
+    # Memory at 1x and 10x the input. The 10x input is the input ten times over; both
+    # are coded with the warm cache, so that the 10x run takes seconds, not an hour,
+    # while reading, parsing, coding and writing all 10x the games.
+    src10 = os.path.join(tmp, "games10.pgn")
+    with open(src10, "wb") as f:
+        data = open(src, "rb").read()
+        for _ in range(10):
+            f.write(data + b"\n")
+    r_cold = peak_rss_mb([uz, "compress", src, "-o", os.path.join(tmp, "m0.ucz"), "-f", "-q", "-j", "2"])
+    r1 = peak_rss_mb([uz, "compress", src, "-o", os.path.join(tmp, "m1.ucz"), "-f", "-q", "-j", "2",
+                      "--cache", cache])
+    r10 = peak_rss_mb([uz, "compress", src10, "-o", os.path.join(tmp, "m10.ucz"), "-f", "-q", "-j", "2",
+                       "--cache", cache])
+    print("\npeak RSS of ucizip (engines not included): %d games, engines searching %.1f MB; "
+          "warm cache: %d games %.1f MB, %d games %.1f MB (%.2fx)" %
+          (games, r_cold, games, r1, 10 * games, r10, r10 / r1))
 
     if not args.skip_slurm and os.environ.get("SLURM_CONF"):
         out = os.path.join(tmp, "slurm.ucz")
