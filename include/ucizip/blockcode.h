@@ -74,8 +74,6 @@ void uz_member_decoder_close(uz_member_decoder *md);
 uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, size_t first, size_t count,
                           uz_game *games, uint64_t game_base, uz_diag *diag);
 
-/* Progress callback: games and moves decoded so far, bytes of input consumed. */
-typedef void (*uz_progress_fn)(void *user, uint64_t games, uint64_t moves, uint64_t bytes);
 
 /* Decodes every member of the archive read sequentially from in (a pipe is fine) and
  * writes the games' exact bytes to out (their export-format text with canonical), or only

@@ -21,6 +21,28 @@ void cli_model_opts_init(cli_model_opts *o)
     o->params = uz_model_default_params(); /* the rank model's parameters, kept as the reference */
     o->params.kind = UZ_MODEL_PLAYER;      /* the default model */
     o->coder = UZ_CODER_RANGE;
+    o->k_milli = o->floor_milli = o->rank_milli = o->decay_milli = -1;
+}
+
+void cli_engine_lib_options(const cli_engine_opts *o, uz_options *u)
+{
+    u->engine = o->engine;
+    u->depth = o->depth > 0 ? (int)o->depth : 0;
+    u->nodes = o->nodes > 0 ? o->nodes : 0;
+    u->mode = o->mode;
+    u->hash_mb = o->hash > 0 ? (int)o->hash : 0;
+    u->workers = o->workers > 0 ? (int)o->workers : 0;
+    u->cache_path = o->cache_path;
+}
+
+void cli_model_lib_options(const cli_model_opts *o, uz_options *u)
+{
+    u->model = o->model;
+    u->k_milli = o->k_milli;
+    u->floor_milli = o->floor_milli;
+    u->rank_milli = o->rank_milli;
+    u->decay_milli = o->decay_milli;
+    u->coder = o->coder == UZ_CODER_HUFFMAN ? "huffman" : "range";
 }
 
 /* Parses a decimal number with up to 3 fractional digits into thousandths, without
@@ -101,6 +123,7 @@ int cli_model_opt(cli_model_opts *o, int c, const char *arg)
             return -1;
         }
         o->params.k_milli = (uint32_t)v;
+        o->k_milli = (int32_t)v;
         o->k_given = true;
         return 1;
     case OPT_FLOOR:
@@ -108,6 +131,7 @@ int cli_model_opt(cli_model_opts *o, int c, const char *arg)
             return -1;
         /* thousandths to 1/65536 units, rounded */
         o->params.floor_q16 = (uint32_t)((v * UZ_MODEL_FLOOR_ONE + 500) / 1000);
+        o->floor_milli = (int32_t)v;
         o->floor_given = true;
         return 1;
     case OPT_MODEL:
@@ -121,19 +145,23 @@ int cli_model_opt(cli_model_opts *o, int c, const char *arg)
             cli_error("--model: expected player, rank or exp, got '%s'", arg);
             return -1;
         }
+        o->model = arg;
         o->model_given = true;
         return 1;
     case OPT_RANK:
     case OPT_DECAY:
         if (parse_milli(c == OPT_RANK ? "--rank" : "--decay", arg, 1000, &v))
             return -1;
-        if (c == OPT_RANK)
+        if (c == OPT_RANK) {
             o->params.rank_q16 = (uint32_t)((v * 65536 + 500) / 1000);
-        else if (v == 0 || v == 1000) {
+            o->rank_milli = (int32_t)v;
+        } else if (v == 0 || v == 1000) {
             cli_error("--decay: must be above 0 and below 1, got '%s'", arg);
             return -1;
-        } else
+        } else {
             o->params.decay_q16 = (uint32_t)((v * 65536 + 500) / 1000);
+            o->decay_milli = (int32_t)v;
+        }
         return 1;
     case OPT_CODER:
         if (strcmp(arg, "huffman") == 0)

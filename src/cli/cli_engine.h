@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 
+#include "ucizip.h"
 #include "ucizip/coder.h"
 #include "ucizip/engine.h"
 #include "ucizip/model.h"
@@ -74,6 +75,8 @@ typedef struct cli_model_opts {
     uz_model_params params;
     uz_coder_kind coder;
     bool k_given, floor_given, coder_given, model_given;
+    const char *model;                          /* --model as given, or NULL */
+    int32_t k_milli, floor_milli, rank_milli, decay_milli; /* as given; -1: not given */
 } cli_model_opts;
 
 void cli_engine_opts_init(cli_engine_opts *o);
@@ -82,6 +85,9 @@ void cli_model_opts_init(cli_model_opts *o);
  * handled, 0 if not one of ours, -1 on a bad value (message printed). */
 int cli_engine_opt(cli_engine_opts *o, int c, const char *arg);
 int cli_model_opt(cli_model_opts *o, int c, const char *arg);
+/* The same options as the library's (uz_options fields they name; the rest untouched). */
+void cli_engine_lib_options(const cli_engine_opts *o, uz_options *u);
+void cli_model_lib_options(const cli_model_opts *o, uz_options *u);
 /* Either of the two. */
 int cli_shared_opt(cli_engine_opts *e, cli_model_opts *m, int c, const char *arg);
 

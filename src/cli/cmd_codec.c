@@ -10,7 +10,7 @@
 #include "cli_engine.h"
 #include "cli_inputs.h"
 #include "cli_resume.h"
-#include "cli_samples.h"
+#include "../lib/fit_samples.h"
 #include "cli_tags.h"
 #include "cli_util.h"
 #include "ucizip/blockcode.h"
@@ -53,124 +53,11 @@ static const char compress_usage[] =
 
 #define BATCH UZ_ARCHIVE_BLOCK_GAMES
 
-typedef struct compress_totals {
-    long games, moves;
-    uint64_t move_bytes;
-} compress_totals;
-
 /* Decoder limits (doc/format.md): what a block may claim before it is refused. */
 #define CLI_DECODE_LIMITS_HELP \
     "  --max-block-moves N moves one block may hold (default 1048576; each costs memory and a search)\n" \
     "  --max-block-mb N    MiB of uncompressed structure one block may hold (default 128)\n"
 static uz_decode_limits decode_limits;
-
-static int compress_one_block(uz_pool *pool, uz_pool *pool960, const uz_model *model, uz_encoder *enc,
-                              uz_archive_writer *w, uz_game *games, size_t n, compress_totals *t);
-
-/* Scores, codes and writes n games: one block, or more where the block limits say so. */
-static int compress_block(uz_pool *pool, uz_pool *pool960, const uz_model *model, uz_encoder *enc,
-                          uz_archive_writer *w, uz_game *games, size_t n, compress_totals *t)
-{
-    while (n > 0) {
-        size_t k = uz_block_fit(games, n);
-        if (compress_one_block(pool, pool960, model, enc, w, games, k, t) != 0)
-            return -1;
-        games += k;
-        n -= k;
-    }
-    return 0;
-}
-
-static int compress_one_block(uz_pool *pool, uz_pool *pool960, const uz_model *model, uz_encoder *enc,
-                              uz_archive_writer *w, uz_game *games, size_t n, compress_totals *t)
-{
-    uz_buf structure = {0}, moves = {0};
-    uz_diag diag = {0};
-    uint64_t n_moves, digest;
-    uz_result r = uz_block_encode(pool, pool960, model, enc, games, n, &structure, &moves, &n_moves, &digest, &diag);
-    if (r == UZ_OK)
-        r = uz_archive_write_block(w, n, n_moves, digest, &structure, moves.data, moves.size, &diag);
-    if (r == UZ_OK) {
-        t->games += (long)n;
-        t->moves += (long)n_moves;
-        t->move_bytes += moves.size;
-    } else {
-        cli_report(NULL, &diag);
-    }
-    uz_buf_free(&structure);
-    uz_buf_free(&moves);
-    return r == UZ_OK ? 0 : -1;
-}
-
-/* First pass of --fit-k: scores every game of src (the pool keeps the results for the
- * second pass) and fits the model parameters in mo to them. */
-static int fit_model(uz_pool *pool, uz_pool *pool960, cli_game_source *src, uz_game *games, cli_model_opts *mo,
-                     bool progress, bool quiet)
-{
-    cli_samples samples = {0};
-    uz_walk *walks = calloc(BATCH, sizeof *walks);
-    cli_progress prog;
-    long n_games = 0;
-    int status = -1;
-    if (!walks) {
-        cli_error("out of memory");
-        return -1;
-    }
-    cli_progress_init(&prog, progress);
-    if (quiet)
-        cli_progress_quiet(&prog);
-    for (;;) {
-        long n = cli_source_read(src, games, BATCH);
-        if (n < 0)
-            goto out;
-        if (n == 0)
-            break;
-        if (!pool960 && cli_chess960_as_text(games, n) != 0)
-            goto out;
-        long made = 0;
-        uz_diag diag = {0};
-        uz_result r = UZ_OK;
-        for (; made < n && r == UZ_OK; made++)
-            r = uz_walk_init(&walks[made], &games[made]);
-        if (r == UZ_OK && (r = uz_score_walks_960(pool, pool960, walks, (size_t)n, &diag)) != UZ_OK)
-            cli_report(NULL, &diag);
-        for (long i = 0; i < made; i++) {
-            if (r == UZ_OK && cli_samples_add_walk(&samples, &walks[i]) != 0)
-                r = UZ_ERR_NOMEM;
-            uz_walk_free(&walks[i]);
-        }
-        if (r == UZ_ERR_NOMEM)
-            cli_error("out of memory while fitting");
-        if (r != UZ_OK)
-            goto out;
-        n_games += n;
-        cli_progress_update(&prog, n_games, (long)samples.n_items, cli_source_bytes(src));
-    }
-    cli_progress_done(&prog);
-    if (samples.n_items) {
-        uz_fit_sample *list = cli_samples_list(&samples);
-        uz_model_params best;
-        double bits;
-        if (!list || uz_model_fit(list, samples.n_items, &mo->params, !mo->floor_given, &best, &bits) != UZ_OK) {
-            cli_error("fitting the model failed");
-            free(list);
-            goto out;
-        }
-        free(list);
-        mo->params = best;
-        if (!quiet) {
-            char text[128];
-            cli_model_text(&best, text, sizeof text);
-            fprintf(stderr, "fitted on %zu positions with a choice: %s (%.3f bits each)\n", samples.n_items, text,
-                    bits / (double)samples.n_items);
-        }
-    }
-    status = 0;
-out:
-    free(walks);
-    cli_samples_free(&samples);
-    return status;
-}
 
 /* Everything the compress command was told. */
 typedef struct compress_opts {
@@ -188,38 +75,26 @@ typedef struct run_totals {
     uint64_t move_bytes;
 } run_totals;
 
-/* Reads an archive back (headers and every block with its checksums; no engine): the
- * check --rm makes before it removes an input. */
-static int check_archive(const char *path)
+/* Messages of the library (a game kept as text, an input skipped): one line each. */
+static void on_library_message(void *user, const char *input, const uz_diag *diag)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_error("%s: cannot open for checking", path);
-        return -1;
-    }
-    uz_archive_reader *reader = NULL;
-    uz_archive_block block = {0};
-    uz_archive_header header;
-    uz_diag diag = {0};
-    int status = -1;
-    if (uz_archive_reader_open(&reader, f, path) != UZ_OK)
-        goto out;
-    uz_result r;
-    while ((r = uz_archive_read_header(reader, &header, &diag)) == UZ_OK) {
-        while ((r = uz_archive_read_block(reader, &block, &diag)) == UZ_OK)
-            ;
-        if (r != UZ_DONE)
-            break;
-    }
-    if (r == UZ_DONE)
-        status = 0;
-    else
-        cli_report(path, &diag);
-out:
-    uz_archive_block_free(&block);
-    uz_archive_reader_close(reader);
-    fclose(f);
-    return status;
+    (void)user;
+    cli_report(input, diag);
+}
+
+/* The library's options for the command's. */
+static void library_options(const compress_opts *o, uz_options *u)
+{
+    uz_options_init(u);
+    cli_engine_lib_options(&o->eo, u);
+    cli_model_lib_options(&o->mo, u);
+    u->canonical = o->canonical;
+    /* Exact bytes keep any game that cannot be replayed as text; the export format
+     * cannot, so such a game stops the run, or is skipped with --keep-going. */
+    u->bad_games = !o->canonical ? UZ_POLICY_KEEP_AS_TEXT : o->keep_going ? UZ_POLICY_SKIP : UZ_POLICY_STOP;
+    u->damaged_inputs = o->keep_going ? UZ_POLICY_SKIP : UZ_POLICY_STOP;
+    u->max_games = o->max_games > 0 ? (uint64_t)o->max_games : 0;
+    u->on_message = on_library_message;
 }
 
 static void remove_inputs(const char *const *paths, size_t n, bool quiet)
@@ -232,6 +107,23 @@ static void remove_inputs(const char *const *paths, size_t n, bool quiet)
         else if (!quiet)
             fprintf(stderr, "ucizip: removed %s\n", paths[i]);
     }
+}
+
+/* Reads an archive back (headers and every block with its checksums; no engine): the
+ * check --rm makes before it removes an input. */
+static int check_archive(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    uz_diag diag = {0};
+    if (!f) {
+        cli_error("%s: cannot open for checking", path);
+        return -1;
+    }
+    uz_result r = uz_archive_check(f, path, &diag);
+    fclose(f);
+    if (r != UZ_OK)
+        cli_report(path, &diag);
+    return r == UZ_OK ? 0 : -1;
 }
 
 /* Sum of the sizes of the inputs that are regular files; 0 if any is not (a pipe). */
@@ -248,9 +140,9 @@ static long long inputs_size(const char *const *paths, size_t n)
 }
 
 /* Everything the bytes of an archive depend on, as a key for --resume: the inputs
- * (names, sizes, modification times), the options that select games, the header. */
-static uint64_t run_key(const compress_opts *o, const char *const *paths, size_t n, const uz_archive_header *h,
-                        const cli_model_opts *mo)
+ * (names, sizes, modification times), the options that select games, the engine, the
+ * model and the coder. */
+static uint64_t run_key(const compress_opts *o, const char *const *paths, size_t n, const char *engine_identity)
 {
     char text[256];
     uint64_t key = cli_resume_key(0, "compress");
@@ -265,250 +157,174 @@ static uint64_t run_key(const compress_opts *o, const char *const *paths, size_t
     }
     snprintf(text, sizeof text, "%ld %d %d %d %d", o->max_games, o->keep_going, o->fit, o->canonical, BATCH);
     key = cli_resume_key(key, text);
-    key = cli_resume_key(key, h->fingerprint);
-    key = cli_resume_key(key, h->settings_text);
-    cli_model_text(&mo->params, text, sizeof text);
+    key = cli_resume_key(key, engine_identity);
+    cli_model_text(&o->mo.params, text, sizeof text);
     key = cli_resume_key(key, text);
-    return cli_resume_key(key, cli_coder_name(mo->coder));
+    return cli_resume_key(key, cli_coder_name(o->mo.coder));
 }
 
-/* Writes the first `blocks` blocks of the interrupted run's archive old_tmp through w:
- * the same bytes, as packing is deterministic, and the writer's index is rebuilt. */
-static int resume_copy(const char *old_tmp, uz_archive_writer *w, uint64_t blocks)
+/* One output being written: where progress and resume state go after each block. */
+typedef struct output_run {
+    uz_compressor *c;
+    cli_output *out;
+    cli_progress *prog;
+    cli_resume_state rs;
+    long games_before, moves_before; /* of the earlier outputs of the run */
+    int failed;
+} output_run;
+
+/* After every block: record it for --resume (once it is in the file), show progress. */
+static void on_block(void *user, const uz_compress_stats *s)
+{
+    output_run *run = user;
+    if (run->out->tmp_path && !run->failed) {
+        if (s->resumable) {
+            run->rs.blocks = s->blocks;
+            run->rs.games_read = (long)s->games_read;
+            run->rs.games = (long)s->games;
+            run->rs.moves = (long)s->moves;
+            run->rs.move_bytes = s->move_bytes;
+            if (fflush(run->out->f) != 0 || cli_resume_save(run->out->tmp_path, &run->rs) != 0)
+                run->failed = 1; /* said; the run goes on, not resumable */
+            else
+                cli_output_set_resumable(run->out, true);
+        } else {
+            cli_resume_remove(run->out->tmp_path);
+            cli_output_set_resumable(run->out, false);
+        }
+    }
+    run->prog->bits_per_move = s->moves ? 8.0 * (double)s->move_bytes / (double)s->moves : 0.0;
+    cli_progress_update(run->prog, run->games_before + (long)s->games, run->moves_before + (long)s->moves,
+                        (long long)s->bytes_in);
+}
+
+/* Continues the interrupted run old_tmp: its complete blocks are copied. */
+static int resume_from(uz_compressor *c, const char *old_tmp, const cli_resume_state *rs, const char *display,
+                       bool quiet)
 {
     FILE *f = fopen(old_tmp, "rb");
     if (!f) {
         cli_error("%s: %s", old_tmp, strerror(errno));
         return -1;
     }
-    uz_archive_reader *reader = NULL;
-    uz_archive_block block = {0};
-    uz_archive_header header;
+    uz_compress_stats at = {.blocks = rs->blocks, .games_read = (uint64_t)rs->games_read,
+                            .games = (uint64_t)rs->games, .moves = (uint64_t)rs->moves, .move_bytes = rs->move_bytes};
     uz_diag diag = {0};
-    int status = -1;
-    if (uz_archive_reader_open(&reader, f, old_tmp) != UZ_OK ||
-        uz_archive_read_header(reader, &header, &diag) != UZ_OK)
-        goto out;
-    for (uint64_t i = 0; i < blocks; i++)
-        if (uz_archive_read_block(reader, &block, &diag) != UZ_OK ||
-            uz_archive_write_block(w, block.n_games, block.n_moves, block.text_digest, &block.structure,
-                                   block.moves.data, block.moves.size, &diag) != UZ_OK)
-            goto out;
-    status = 0;
-out:
-    if (status)
-        cli_report(old_tmp, &diag);
-    uz_archive_block_free(&block);
-    uz_archive_reader_close(reader);
+    uz_result r = uz_compressor_resume(c, f, old_tmp, &at, &diag);
     fclose(f);
-    return status;
+    if (r != UZ_OK) {
+        cli_report(old_tmp, &diag);
+        return -1;
+    }
+    unlink(old_tmp);
+    cli_resume_remove(old_tmp);
+    if (!quiet)
+        fprintf(stderr, "ucizip: %s: resumed after %llu blocks (%ld games)\n", display,
+                (unsigned long long)rs->blocks, rs->games);
+    return 0;
 }
 
-/* Whether the interrupted run's archive began with a member that codes Chess960 games. */
-static bool old_member_960(const char *old_tmp)
+/* The first pass of --fit-k over paths. */
+static int fit_model(uz_compressor *c, const char *const *paths, size_t n, bool quiet)
 {
-    FILE *f = fopen(old_tmp, "rb");
-    uz_archive_reader *reader = NULL;
-    uz_archive_header header;
     uz_diag diag = {0};
-    bool yes = f && uz_archive_reader_open(&reader, f, old_tmp) == UZ_OK &&
-               uz_archive_read_header(reader, &header, &diag) == UZ_OK && header.chess960_fingerprint[0];
-    uz_archive_reader_close(reader);
-    if (f)
-        fclose(f);
-    return yes;
+    double bits = 0;
+    uint64_t positions = 0;
+    if (uz_compressor_fit_model(c, paths, n, &positions, &bits, &diag) != UZ_OK) {
+        cli_report(NULL, &diag);
+        return -1;
+    }
+    if (!quiet)
+        fprintf(stderr, "fitted on %llu positions with a choice: %s (%.3f bits each)\n", (unsigned long long)positions,
+                uz_compressor_model_text(c), bits);
+    return 0;
 }
 
 /* Codes the games of paths[0..n), in order, into one archive at out_path (NULL or "-":
  * stdout). Returns an exit status. */
-static int compress_to(uz_pool *pool, uz_pool **pool960, bool *tried960, uz_encoder *enc, uz_game *games,
-                       const compress_opts *o, const char *const *paths, size_t n, const char *out_path,
-                       run_totals *all)
+static int compress_to(uz_compressor *c, const compress_opts *o, const char *const *paths, size_t n,
+                       const char *out_path, run_totals *all)
 {
-    cli_model_opts mo = o->mo;
-    uz_model model;
-    cli_game_source src;
+    const char *display = out_path && strcmp(out_path, "-") != 0 ? out_path : "<stdout>";
+    bool to_file = out_path && strcmp(out_path, "-") != 0;
     cli_output out = {0};
     cli_progress prog;
-    compress_totals t = {0};
-    uz_archive_writer *writer = NULL;
-    int status = CLI_EXIT_FAIL;
-    const char *display = out_path && strcmp(out_path, "-") != 0 ? out_path : "<stdout>";
-    char *old_tmp = NULL;
-    uz_diag mdiag = {0};
-    if (uz_model_open(&model, &mo.params, &mdiag) != UZ_OK) {
-        cli_error("%s", mdiag.message);
-        return CLI_EXIT_USAGE;
-    }
-    if (cli_source_open_list(&src, paths, n, o->keep_going) != 0)
-        return CLI_EXIT_FAIL;
-    src.max_games = o->max_games;
-    src.exact = !o->canonical;
-    src.keep_verbatim = true;
-    if (o->fit) {
-        /* The fit pass needs the Chess960 engine up front, if the engine has one. */
-        if (!*tried960 && cli_pool960_open(&o->eo, pool, pool960) != 0)
-            goto close_source;
-        *tried960 = true;
-        if (fit_model(pool, *pool960, &src, games, &mo, o->progress, o->quiet) != 0)
-            goto close_source;
-        cli_source_close(&src);
-        if (cli_source_open_list(&src, paths, n, o->keep_going) != 0)
-            return CLI_EXIT_FAIL;
-        src.max_games = o->max_games;
-        src.exact = !o->canonical;
-        src.keep_verbatim = true;
-        if (uz_model_open(&model, &mo.params, &mdiag) != UZ_OK) {
-            cli_error("%s", mdiag.message);
-            goto close_source;
-        }
-    }
-    /* A member's header says whether it codes Chess960 games (key 12). The Chess960
-     * engine starts at the first such game; a member begun without it is then finished
-     * and a new one begun (and the run is no longer resumable). */
-    uz_archive_header header;
-    uz_header_fill(&header, pool, &model.params, mo.coder, BATCH);
-    if (*pool960)
-        snprintf(header.chess960_fingerprint, sizeof header.chess960_fingerprint, "%s", uz_pool_fingerprint(*pool960));
-    bool member960 = *pool960 != NULL, resumable = true;
-    cli_resume_state rs = {.key = run_key(o, paths, n, &header, &mo)};
-    bool to_file = out_path && strcmp(out_path, "-") != 0;
-    old_tmp = o->resume && to_file ? cli_resume_find(out_path, rs.key, &rs) : NULL;
+    output_run run = {.c = c, .out = &out, .prog = &prog, .games_before = all->games, .moves_before = all->moves};
+    run.rs.key = run_key(o, paths, n, uz_compressor_engine_identity(c));
+    char *old_tmp = o->resume && to_file ? cli_resume_find(out_path, run.rs.key, &run.rs) : NULL;
     if (o->resume && to_file && !old_tmp && !o->quiet)
         fprintf(stderr, "ucizip: %s: no interrupted run of this command to resume; starting from the beginning\n",
                 display);
-    if (cli_output_open_keeping(&out, out_path, o->force, old_tmp) != 0)
-        goto close_source;
+    if (cli_output_open_keeping(&out, out_path, o->force, old_tmp) != 0) {
+        free(old_tmp);
+        return CLI_EXIT_FAIL;
+    }
     if (n == 1)
         cli_output_keep_attrs(&out, paths[0]);
-    uz_diag diag = {0};
     cli_progress_init(&prog, o->progress);
     if (o->quiet)
         cli_progress_quiet(&prog);
     prog.total_bytes = inputs_size(paths, n);
-    if (old_tmp) {
-        /* The interrupted run's header (with or without the Chess960 engine), then its
-         * complete blocks; then read past the games they hold. */
-        if (old_member_960(old_tmp)) {
-            if (!*tried960 && cli_pool960_open(&o->eo, pool, pool960) != 0)
-                goto abort_output;
-            *tried960 = true;
-            if (*pool960)
-                snprintf(header.chess960_fingerprint, sizeof header.chess960_fingerprint, "%s",
-                         uz_pool_fingerprint(*pool960));
-            member960 = *pool960 != NULL;
+    uz_compressor_on_block(c, on_block, &run);
+    uz_diag diag = {0};
+    int status = CLI_EXIT_FAIL;
+    uz_result r = uz_compressor_begin(c, out.f, &diag);
+    if (r != UZ_OK)
+        cli_report(display, &diag);
+    else if ((o->fit && fit_model(c, paths, n, o->quiet) != 0) ||
+             (old_tmp && resume_from(c, old_tmp, &run.rs, display, o->quiet) != 0))
+        r = UZ_ERR_ARG;
+    for (size_t i = 0; r == UZ_OK && i < n; i++)
+        if ((r = uz_compressor_add_file(c, paths[i], &diag)) != UZ_OK) {
+            cli_report(strcmp(paths[i], "-") != 0 ? paths[i] : "<stdin>", &diag);
+            if (o->canonical && !o->keep_going && diag.game > 0)
+                cli_error("stopped at the first bad game; use --keep-going to skip bad games");
+            else if (r == UZ_ERR_CORRUPT && !o->keep_going)
+                cli_error("stopped; use --keep-going to keep the games read before the damage");
         }
-        if (uz_archive_writer_open(&writer, out.f, &header, &diag) != UZ_OK) {
-            cli_report(display, &diag);
-            goto abort_output;
-        }
-        if (resume_copy(old_tmp, writer, rs.blocks) != 0)
-            goto abort_output;
-        while (src.games < rs.games_read) {
-            long want = rs.games_read - src.games;
-            long got = cli_source_read(&src, games, want < BATCH ? (size_t)want : BATCH);
-            if (got <= 0) {
-                cli_error("%s: the input no longer has the games the interrupted run read", display);
-                goto abort_output;
-            }
-        }
-        t.games = rs.games;
-        t.moves = rs.moves;
-        t.move_bytes = rs.move_bytes;
-        unlink(old_tmp);
-        cli_resume_remove(old_tmp);
-        if (!o->quiet)
-            fprintf(stderr, "ucizip: %s: resumed after %llu blocks (%ld games)\n", display,
-                    (unsigned long long)rs.blocks, rs.games);
-    }
-    for (;;) {
-        long got = cli_source_read(&src, games, BATCH);
-        if (got < 0)
-            goto abort_output;
-        if (got == 0)
-            break;
-        if (cli_has_chess960(games, got)) {
-            if (!*tried960 && cli_pool960_open(&o->eo, pool, pool960) != 0)
-                goto abort_output;
-            *tried960 = true;
-            if (!*pool960 && cli_chess960_as_text(games, got) != 0)
-                goto abort_output;
-            if (*pool960 && !member960) {
-                snprintf(header.chess960_fingerprint, sizeof header.chess960_fingerprint, "%s",
-                         uz_pool_fingerprint(*pool960));
-                member960 = true;
-                if (writer) { /* blocks written without it: finish that member */
-                    uz_result fr = uz_archive_writer_finish(writer, &diag);
-                    writer = NULL;
-                    if (fr != UZ_OK) {
-                        cli_report(display, &diag);
-                        goto abort_output;
-                    }
-                    resumable = false; /* a resume copies the blocks of one member */
-                    cli_resume_remove(out.tmp_path);
-                    cli_output_set_resumable(&out, false);
-                }
-            }
-        }
-        /* The member starts with its first block, when its header is known. */
-        if (!writer && uz_archive_writer_open(&writer, out.f, &header, &diag) != UZ_OK) {
-            cli_report(display, &diag);
-            goto abort_output;
-        }
-        if (compress_block(pool, *pool960, &model, enc, writer, games, (size_t)got, &t) != 0)
-            goto abort_output;
-        if (out.tmp_path && resumable) {
-            /* The block is in the file: record it so that an interrupt can be resumed. */
-            rs.blocks++;
-            rs.games_read = src.games;
-            rs.games = t.games;
-            rs.moves = t.moves;
-            rs.move_bytes = t.move_bytes;
-            if (fflush(out.f) != 0 || cli_resume_save(out.tmp_path, &rs) != 0)
-                goto abort_output;
-            cli_output_set_resumable(&out, true);
-        }
-        prog.bits_per_move = t.moves ? 8.0 * (double)t.move_bytes / (double)t.moves : 0.0;
-        cli_progress_update(&prog, all->games + t.games, all->moves + t.moves, cli_source_bytes(&src));
-    }
+    if (r == UZ_OK && (r = uz_compressor_finish(c, &diag)) != UZ_OK)
+        cli_report(display, &diag);
     cli_progress_done(&prog);
-    if (!writer && uz_archive_writer_open(&writer, out.f, &header, &diag) != UZ_OK) { /* no game at all */
-        cli_report(display, &diag);
-        goto abort_output;
-    }
-    uz_result r = uz_archive_writer_finish(writer, &diag);
-    writer = NULL;
+    uz_compressor_on_block(c, NULL, NULL);
+    uz_compress_stats st;
+    uz_compressor_stats(c, &st);
+    cli_resume_remove(out.tmp_path);
     if (r != UZ_OK) {
-        cli_report(display, &diag);
-        goto abort_output;
+        cli_output_abort(&out);
+        free(old_tmp);
+        return CLI_EXIT_FAIL;
     }
     off_t archive_bytes = out.f == stdout ? -1 : ftello(out.f);
-    cli_resume_remove(out.tmp_path);
+    free(old_tmp);
     if (cli_output_commit(&out) != 0)
-        goto close_source;
+        return CLI_EXIT_FAIL;
     status = CLI_EXIT_OK;
     all->written++;
-    all->games += t.games;
-    all->moves += t.moves;
-    all->move_bytes += t.move_bytes;
-    all->skipped_games += src.skipped;
-    all->unreadable += src.skipped_inputs;
-    if (!o->quiet && (o->verbose || !o->out_dir)) {
-        double bpm = t.moves ? 8.0 * (double)t.move_bytes / (double)t.moves : 0.0;
-        fprintf(stderr, "%s: %ld games, %ld moves -> %s: %lld bytes (moves %.3f bits/move)\n",
-                n == 1 ? src.name : "inputs", t.games, t.moves, display, (long long)archive_bytes, bpm);
+    all->games += (long)st.games;
+    all->moves += (long)st.moves;
+    all->move_bytes += st.move_bytes;
+    all->skipped_games += (long)st.games_skipped;
+    all->unreadable += (long)st.inputs_skipped;
+    const char *name = n == 1 ? (strcmp(paths[0], "-") != 0 ? paths[0] : "<stdin>") : "inputs";
+    if (st.games_as_text)
+        cli_error("%s: %llu game%s that could not be replayed (unsupported variants, bad moves or syntax) kept as "
+                  "text, moves not coded", name, (unsigned long long)st.games_as_text, st.games_as_text == 1 ? "" : "s");
+    if (st.games_skipped) {
+        cli_error("%s: %llu game%s skipped because of errors", name, (unsigned long long)st.games_skipped,
+                  st.games_skipped == 1 ? "" : "s");
+        status = CLI_EXIT_FAIL; /* the archive is written, the input kept */
     }
-    goto close_source;
-abort_output:
-    cli_progress_done(&prog);
-    uz_archive_writer_abort(writer);
-    cli_resume_remove(out.tmp_path);
-    cli_output_abort(&out);
-close_source:
-    free(old_tmp);
-    if (cli_source_close(&src) != 0 && status == CLI_EXIT_OK)
-        status = CLI_EXIT_FAIL; /* games were skipped: the archive is written, the input kept */
-    else if (status == CLI_EXIT_OK && o->rm && out_path && strcmp(out_path, "-") != 0) {
+    if (st.inputs_skipped) {
+        cli_error("%llu input%s could not be read completely", (unsigned long long)st.inputs_skipped,
+                  st.inputs_skipped == 1 ? "" : "s");
+        status = CLI_EXIT_FAIL;
+    }
+    if (!o->quiet && (o->verbose || !o->out_dir)) {
+        double bpm = st.moves ? 8.0 * (double)st.move_bytes / (double)st.moves : 0.0;
+        fprintf(stderr, "%s: %llu games, %llu moves -> %s: %lld bytes (moves %.3f bits/move)\n", name,
+                (unsigned long long)st.games, (unsigned long long)st.moves, display, (long long)archive_bytes, bpm);
+    }
+    if (status == CLI_EXIT_OK && o->rm && to_file) {
         if (check_archive(out_path) == 0)
             remove_inputs(paths, n, o->quiet);
         else
@@ -602,6 +418,29 @@ out:
 }
 
 enum { OPT_OUTPUT_DIR = 2000, OPT_RM, OPT_KEEP_GOING, OPT_MAX_GAMES, OPT_PROGRESS, OPT_FIT, OPT_RESUME, OPT_CANONICAL };
+
+/* The run's summary line (stderr). */
+static void print_run_summary(const uz_compressor *c, const compress_opts *o, const run_totals *all, int refused,
+                              double seconds)
+{
+    uz_compress_stats st;
+    uz_compressor_stats(c, &st);
+    char skipped[192] = "";
+    if (all->skipped_games || all->unreadable || refused)
+        snprintf(skipped, sizeof skipped, "; skipped: %ld bad games, %ld unreadable or damaged inputs, %d refused "
+                 "arguments", all->skipped_games, all->unreadable, refused);
+    char stored[160] = "";
+    if (o->eo.cache_path)
+        snprintf(stored, sizeof stored, " (persistent cache: %llu hits, %llu damaged or foreign entries searched "
+                 "again)", (unsigned long long)st.store_hits, (unsigned long long)st.store_rejected);
+    fprintf(stderr,
+            "total: %ld games, %ld moves, %.3f bits/move; %ld of %ld outputs written%s; %.1f s; cache hits "
+            "%.1f%% of %llu positions%s; %llu engine restarts\n",
+            all->games, all->moves, all->moves ? 8.0 * (double)all->move_bytes / (double)all->moves : 0.0,
+            all->written, all->outputs, skipped, seconds,
+            st.positions ? 100.0 * (double)st.positions_reused / (double)st.positions : 0.0,
+            (unsigned long long)st.positions, stored, (unsigned long long)st.engine_restarts);
+}
 
 int cmd_compress(int argc, char **argv)
 {
@@ -715,26 +554,20 @@ int cmd_compress(int argc, char **argv)
     }
     if (o.fit && o.mo.params.kind == UZ_MODEL_PLAYER)
         o.mo.params.kind = UZ_MODEL_RANK; /* the player model's weights are trained offline */
-    if (o.fit)
-        o.eo.cache_entries = 1 << 21; /* the second pass takes the scores of the first from here */
 
     status = CLI_EXIT_FAIL;
     double start = cli_now();
-    uz_pool *pool = NULL, *pool960 = NULL;
-    bool tried960 = false;
-    uz_encoder *enc = NULL;
     run_totals all = {0};
-    uz_game *games = calloc(BATCH, sizeof *games);
-    if (!games || uz_encoder_create(&enc, o.mo.coder) != UZ_OK) {
-        cli_error("out of memory");
-        goto free_arrays;
+    uz_options uo;
+    library_options(&o, &uo);
+    uz_compressor *comp = NULL;
+    uz_diag diag = {0};
+    if (uz_compressor_open(&comp, &uo, &diag) != UZ_OK) {
+        cli_report(NULL, &diag);
+        goto free_inputs;
     }
-    for (int i = 0; i < BATCH; i++)
-        uz_game_init(&games[i]);
-    if (cli_pool_open(&o.eo, &pool) != 0)
-        goto free_arrays;
     if (single) {
-        status = compress_to(pool, &pool960, &tried960, enc, games, &o, paths, inputs.n, single_out, &all);
+        status = compress_to(comp, &o, paths, inputs.n, single_out, &all);
         all.outputs = 1;
     } else {
         status = CLI_EXIT_OK;
@@ -748,45 +581,19 @@ int cmd_compress(int argc, char **argv)
                 cli_error("%s: the output would replace its input", out);
                 r = CLI_EXIT_FAIL;
             } else {
-                r = compress_to(pool, &pool960, &tried960, enc, games, &o, &paths[i], 1, out, &all);
+                r = compress_to(comp, &o, &paths[i], 1, out, &all);
             }
             free(out);
             all.outputs++;
-            if (r != CLI_EXIT_OK) {
+            if (r != CLI_EXIT_OK)
                 status = CLI_EXIT_FAIL; /* go on with the other inputs, as zstd does */
-            }
         }
     }
     if (refused)
         status = CLI_EXIT_FAIL;
-    if (!o.quiet && pool) {
-        uz_pool_stats ps;
-        uz_pool_get_stats(pool, &ps);
-        uint64_t asked = ps.queries - ps.trivial, lookups, stored_hits, rejected;
-        cli_cache_stats(&lookups, &stored_hits, &rejected);
-        char skipped[192] = "";
-        if (all.skipped_games || all.unreadable || refused)
-            snprintf(skipped, sizeof skipped, "; skipped: %ld bad games, %ld unreadable or damaged inputs, %d refused "
-                     "arguments", all.skipped_games, all.unreadable, refused);
-        char stored[160] = "";
-        if (o.eo.cache_path)
-            snprintf(stored, sizeof stored, " (persistent cache: %llu hits, %llu damaged or foreign entries searched "
-                     "again)", (unsigned long long)stored_hits, (unsigned long long)rejected);
-        fprintf(stderr,
-                "total: %ld games, %ld moves, %.3f bits/move; %ld of %ld outputs written%s; %.1f s; cache hits "
-                "%.1f%% of %llu positions%s; %llu engine restarts\n",
-                all.games, all.moves, all.moves ? 8.0 * (double)all.move_bytes / (double)all.moves : 0.0, all.written,
-                all.outputs, skipped, cli_now() - start,
-                asked ? 100.0 * (double)(ps.cache_hits + ps.coalesced + ps.store_hits) / (double)asked : 0.0,
-                (unsigned long long)asked, stored, (unsigned long long)ps.restarts);
-    }
-    uz_pool_destroy(pool960);
-    uz_pool_destroy(pool);
-free_arrays:
-    for (int i = 0; games && i < BATCH; i++)
-        uz_game_clear(&games[i]);
-    free(games);
-    uz_encoder_destroy(enc);
+    if (!o.quiet)
+        print_run_summary(comp, &o, &all, refused, cli_now() - start);
+    uz_compressor_close(comp);
 free_inputs:
     cli_paths_free(&inputs);
     return status;

@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "cli_engine.h"
 #include "cli_inputs.h"
-#include "cli_samples.h"
+#include "../lib/fit_samples.h"
 #include "cli_util.h"
 #include "ucizip/gamecode.h"
 
@@ -83,7 +83,7 @@ static int freq_rank(const uint32_t *freq, int n, int played)
 }
 
 static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, const uz_model *reference, bool engine,
-                    cli_samples *st)
+                    uz_fit_samples *st)
 {
     uint32_t freq[UZ_MAX_MOVES];
     uz_move legal[UZ_MAX_MOVES];
@@ -110,7 +110,7 @@ static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, co
         t->scored++;
         if (dump_file)
             dump_position(s);
-        if (st && cli_samples_add(st, s->scores, s->n_legal, s->played) != 0)
+        if (st && uz_fit_samples_add(st, s->scores, s->n_legal, s->played) != 0)
             return -1;
     }
     return 0;
@@ -214,7 +214,7 @@ int cmd_stats(int argc, char **argv)
     bool tried960 = false;
     uz_model model;
     stats_totals t = {0};
-    cli_samples store = {0};
+    uz_fit_samples store = {0};
     uz_game *games = calloc(BATCH, sizeof *games);
     uz_walk *walks = calloc(BATCH, sizeof *walks);
     cli_game_source src;
@@ -288,7 +288,7 @@ int cmd_stats(int argc, char **argv)
     fitted = fit_start;
     double fitted_bits = 0;
     if (n_sweep || fit) {
-        samples = cli_samples_list(&store);
+        samples = uz_fit_samples_list(&store);
         if (!samples) {
             cli_error("out of memory");
             goto close_pool;
@@ -400,7 +400,7 @@ free_arrays:
         uz_game_clear(&games[i]);
     free(games);
     free(walks);
-    cli_samples_free(&store);
+    uz_fit_samples_free(&store);
     cli_paths_free(&inputs);
     return status;
 }

@@ -373,7 +373,7 @@ static uz_result setup_start(uz_pgn_reader *r, uz_game *game)
     bool chess960 = variant && variant_chess960(variant);
     if (variant && !chess960 && !variant_supported(variant))
         return fail(r, UZ_ERR_UNSUPPORTED, r->variant_line, r->variant_col,
-                    "variant '%s' is not supported (standard chess and Chess960 only); game skipped", variant);
+                    "variant '%s' is not supported (standard chess and Chess960 only)", variant);
     const char *fen = uz_game_tag(game, "FEN");
     if (!fen) {
         if (chess960) /* the standard array, under Chess960 rules */

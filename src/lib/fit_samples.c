@@ -1,10 +1,10 @@
 /* Scored positions kept for fitting the model. */
-#include "cli_samples.h"
+#include "fit_samples.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int cli_samples_add(cli_samples *st, const int32_t *scores, int n, int played)
+int uz_fit_samples_add(uz_fit_samples *st, const int32_t *scores, int n, int played)
 {
     if (st->n_scores + (size_t)n > st->cap_scores) {
         size_t cap = st->cap_scores ? st->cap_scores : 1 << 16;
@@ -33,17 +33,17 @@ int cli_samples_add(cli_samples *st, const int32_t *scores, int n, int played)
     return 0;
 }
 
-int cli_samples_add_walk(cli_samples *st, const uz_walk *w)
+int uz_fit_samples_add_walk(uz_fit_samples *st, const uz_walk *w)
 {
     for (size_t i = 0; i < w->n_steps; i++) {
         const uz_step *s = &w->steps[i];
-        if (s->n_legal >= 2 && cli_samples_add(st, s->scores, s->n_legal, s->played) != 0)
+        if (s->n_legal >= 2 && uz_fit_samples_add(st, s->scores, s->n_legal, s->played) != 0)
             return -1;
     }
     return 0;
 }
 
-uz_fit_sample *cli_samples_list(const cli_samples *st)
+uz_fit_sample *uz_fit_samples_list(const uz_fit_samples *st)
 {
     uz_fit_sample *s = malloc((st->n_items ? st->n_items : 1) * sizeof *s);
     if (!s)
@@ -53,7 +53,7 @@ uz_fit_sample *cli_samples_list(const cli_samples *st)
     return s;
 }
 
-void cli_samples_free(cli_samples *st)
+void uz_fit_samples_free(uz_fit_samples *st)
 {
     free(st->scores);
     free(st->items);

@@ -1,0 +1,516 @@
+/* uz_compressor: PGN inputs to one archive, block by block. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fit_samples.h"
+#include "game_source.h"
+#include "lib_internal.h"
+#include "ucizip/blockcode.h"
+
+#define BLOCK_GAMES UZ_ARCHIVE_BLOCK_GAMES
+
+struct uz_compressor {
+    uz_options opt;               /* strings borrowed but for cache_path */
+    char *cache_path;
+    uz_engine_settings settings;
+    int workers;
+    uz_pool *pool;
+    uz_pool *pool960;             /* the engine in Chess960 mode, started at the first such game */
+    bool tried960;
+    uz_model_params params;       /* the model the options name */
+    uz_model model;               /* the current archive's (fitted or as named) */
+    uz_coder_kind coder;
+    uz_encoder *enc;
+    uz_game_source src;
+    uz_game games[BLOCK_GAMES];   /* the block being filled */
+    size_t n_pending;
+    uint64_t skip_games;          /* games of the inputs a resume passes over */
+    uz_archive_header header;
+    bool member960;               /* the current member's header names the Chess960 engine */
+    uz_archive_writer *writer;    /* the current member, opened at its first block */
+    FILE *out;                    /* NULL: no archive begun */
+    bool started;                 /* inputs added (or a resume): fit and resume no longer allowed */
+    bool finished;
+    uz_compress_stats st;
+    void (*on_block)(void *user, const uz_compress_stats *s);
+    void *on_block_user;
+    char model_text[160];
+    char identity[sizeof ((uz_archive_header *)0)->engine_settings + 128];
+};
+
+static void say(const uz_compressor *c, const char *input, uz_result code, const char *fmt, const char *arg)
+{
+    if (!c->opt.on_message)
+        return;
+    uz_diag d = {0};
+    uz_diag_set(&d, code, 0, 0, fmt, arg);
+    c->opt.on_message(c->opt.user, input, &d);
+}
+
+static void fill_header(uz_compressor *c)
+{
+    uz_header_fill(&c->header, c->pool, &c->model.params, c->coder, BLOCK_GAMES);
+    c->member960 = c->pool960 != NULL;
+    if (c->pool960)
+        snprintf(c->header.chess960_fingerprint, sizeof c->header.chess960_fingerprint, "%s",
+                 uz_pool_fingerprint(c->pool960));
+}
+
+static uz_result start_pool(uz_compressor *c, uz_diag *diag)
+{
+    uz_pool_destroy(c->pool);
+    c->pool = NULL;
+    return uz_pool_create(&c->pool, &c->settings, c->workers, diag);
+}
+
+uz_result uz_compressor_open(uz_compressor **out, const uz_options *options, uz_diag *diag)
+{
+    *out = NULL;
+    uz_result r = uz_lib_check_options(options, diag);
+    if (r != UZ_OK)
+        return r;
+    uz_compressor *c = calloc(1, sizeof *c);
+    if (!c) {
+        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+        return UZ_ERR_NOMEM;
+    }
+    c->opt = *options;
+    c->finished = true; /* until begin */
+    c->workers = uz_lib_workers(options);
+    for (size_t i = 0; i < BLOCK_GAMES; i++)
+        uz_game_init(&c->games[i]);
+    if ((r = uz_lib_model(options, &c->params, &c->coder, diag)) != UZ_OK ||
+        (r = uz_model_open(&c->model, &c->params, diag)) != UZ_OK)
+        goto fail;
+    if (options->cache_path && !(c->cache_path = strdup(options->cache_path))) {
+        r = UZ_ERR_NOMEM;
+        uz_diag_set(diag, r, 0, 0, "out of memory");
+        goto fail;
+    }
+    c->opt.cache_path = NULL; /* taken below, released by close */
+    if ((r = uz_lib_engine_settings(options, &c->settings, diag)) != UZ_OK) {
+        free(c->cache_path);
+        c->cache_path = NULL; /* not taken */
+        goto fail;
+    }
+    if ((r = uz_encoder_create(&c->enc, c->coder)) != UZ_OK) {
+        uz_diag_set(diag, r, 0, 0, "out of memory");
+        goto fail;
+    }
+    if ((r = start_pool(c, diag)) != UZ_OK)
+        goto fail;
+    uz_game_source_init(&c->src);
+    c->src.exact = !options->canonical;
+    c->src.bad_games = options->bad_games;
+    c->src.variants = options->variants;
+    c->src.damaged_inputs = options->damaged_inputs;
+    c->src.max_games = options->max_games;
+    c->src.on_message = options->on_message;
+    c->src.user = options->user;
+    snprintf(c->identity, sizeof c->identity, "fingerprint %s; settings %s", uz_pool_fingerprint(c->pool),
+             uz_pool_settings_text(c->pool));
+    *out = c;
+    return UZ_OK;
+fail:
+    uz_compressor_close(c);
+    return r;
+}
+
+/* Starts the Chess960 engine once; an engine without UCI_Chess960 leaves pool960 NULL
+ * (its Chess960 games are then kept as text, said once). */
+static uz_result open_pool960(uz_compressor *c, uz_diag *diag)
+{
+    if (c->tried960)
+        return UZ_OK;
+    c->tried960 = true;
+    uz_result r = uz_pool_create_chess960(&c->pool960, c->pool, c->workers, diag);
+    if (r == UZ_ERR_UNSUPPORTED || r == UZ_ERR_ARG) {
+        c->pool960 = NULL;
+        say(c, NULL, UZ_ERR_UNSUPPORTED, "%s has no option UCI_Chess960: Chess960 games kept as text, moves not coded",
+            uz_pool_engine_name(c->pool));
+        return UZ_OK;
+    }
+    return r;
+}
+
+static bool has_chess960(const uz_game *games, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!games[i].verbatim && games[i].start.chess960)
+            return true;
+    return false;
+}
+
+/* Makes every Chess960 game of games[0..n) a verbatim game: its exact bytes when the
+ * reader kept them, else its export-format text. */
+static uz_result chess960_as_text(uz_game *games, size_t n, uz_diag *diag)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (games[i].verbatim || !games[i].start.chess960)
+            continue;
+        char *text = games[i].raw;
+        size_t len = games[i].raw_len;
+        games[i].raw = NULL;
+        if ((!text && uz_pgn_game_to_string(&games[i], &text, &len) != UZ_OK) ||
+            uz_game_set_verbatim(&games[i], text, len) != UZ_OK) {
+            free(text);
+            uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+            return UZ_ERR_NOMEM;
+        }
+        free(text);
+    }
+    return UZ_OK;
+}
+
+/* Chess960 games need the Chess960 engine, named in the member's header: a member begun
+ * without it is finished and a new one begun (the archive is then no longer resumable,
+ * as a resume copies the blocks of one member). */
+static uz_result prepare_chess960(uz_compressor *c, uz_game *games, size_t n, uz_diag *diag)
+{
+    if (!has_chess960(games, n))
+        return UZ_OK;
+    uz_result r = open_pool960(c, diag);
+    if (r != UZ_OK)
+        return r;
+    if (!c->pool960)
+        return chess960_as_text(games, n, diag);
+    if (c->member960)
+        return UZ_OK;
+    fill_header(c);
+    if (c->writer) {
+        r = uz_archive_writer_finish(c->writer, diag);
+        c->writer = NULL;
+        c->st.resumable = false;
+        c->st.blocks = 0;
+    }
+    return r;
+}
+
+/* Scores, codes and writes n games: one block, or more where the block limits say so. */
+static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag *diag)
+{
+    uz_result r = prepare_chess960(c, games, n, diag);
+    if (r == UZ_OK && !c->writer)
+        r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
+    while (r == UZ_OK && n > 0) {
+        size_t k = uz_block_fit(games, n);
+        uz_buf structure = {0}, moves = {0};
+        uint64_t n_moves = 0, digest = 0;
+        r = uz_block_encode(c->pool, c->pool960, &c->model, c->enc, games, k, &structure, &moves, &n_moves, &digest,
+                            diag);
+        if (r == UZ_OK)
+            r = uz_archive_write_block(c->writer, k, n_moves, digest, &structure, moves.data, moves.size, diag);
+        if (r == UZ_OK) {
+            c->st.games += k;
+            c->st.moves += n_moves;
+            c->st.move_bytes += moves.size;
+            c->st.blocks++;
+        }
+        uz_buf_free(&structure);
+        uz_buf_free(&moves);
+        games += k;
+        n -= k;
+    }
+    return r;
+}
+
+/* Codes the pending games when the block is full (or, with all, whatever is pending). */
+static uz_result flush_pending(uz_compressor *c, bool all, uz_diag *diag)
+{
+    if (c->n_pending == 0 || (!all && c->n_pending < BLOCK_GAMES))
+        return UZ_OK;
+    uz_result r = code_games(c, c->games, c->n_pending, diag);
+    c->n_pending = 0;
+    if (r != UZ_OK)
+        return r;
+    c->st.games_read = c->src.games;
+    c->st.games_as_text = c->src.as_text;
+    c->st.games_skipped = c->src.skipped;
+    c->st.inputs_skipped = c->src.inputs_skipped;
+    c->st.bytes_in = uz_game_source_bytes(&c->src);
+    if (c->on_block)
+        c->on_block(c->on_block_user, &c->st);
+    if (c->opt.on_progress)
+        c->opt.on_progress(c->opt.user, c->st.games, c->st.moves, c->st.bytes_in);
+    return UZ_OK;
+}
+
+/* Reads the current input to its end, coding every full block. */
+static uz_result read_input(uz_compressor *c, uz_diag *diag)
+{
+    c->started = true;
+    while (c->src.reader) {
+        size_t room = BLOCK_GAMES - c->n_pending;
+        if (c->skip_games > 0 && c->skip_games < room)
+            room = (size_t)c->skip_games;
+        long got = uz_game_source_read(&c->src, c->games + c->n_pending, room, diag);
+        if (got < 0)
+            return diag && diag->code ? diag->code : UZ_ERR_IO;
+        if (c->skip_games > 0) { /* a resume: these games are in the copied blocks */
+            c->skip_games -= (uint64_t)got;
+            continue;
+        }
+        c->n_pending += (size_t)got;
+        uz_result r = flush_pending(c, false, diag);
+        if (r != UZ_OK)
+            return r;
+    }
+    return UZ_OK;
+}
+
+static uz_result check_open(uz_compressor *c, uz_diag *diag)
+{
+    if (c->finished) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "no archive begun (uz_compressor_begin)");
+        return UZ_ERR_ARG;
+    }
+    return UZ_OK;
+}
+
+uz_result uz_compressor_add_file(uz_compressor *c, const char *path, uz_diag *diag)
+{
+    uz_result r = check_open(c, diag);
+    if (r == UZ_OK)
+        r = uz_game_source_open(&c->src, path, diag);
+    if (r == UZ_DONE) /* left out by the policy, and said */
+        return UZ_OK;
+    if (r == UZ_OK)
+        r = read_input(c, diag);
+    uz_game_source_end(&c->src);
+    return r;
+}
+
+uz_result uz_compressor_add_text(uz_compressor *c, const char *pgn, size_t len, const char *name, uz_diag *diag)
+{
+    uz_result r = check_open(c, diag);
+    if (r == UZ_OK)
+        r = uz_game_source_open_mem(&c->src, pgn, len, name, diag);
+    if (r == UZ_OK)
+        r = read_input(c, diag);
+    uz_game_source_end(&c->src);
+    return r;
+}
+
+uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag)
+{
+    uz_result r = check_open(c, diag);
+    if (r == UZ_OK)
+        r = flush_pending(c, true, diag);
+    if (r == UZ_OK && !c->writer) /* no game at all: an empty member */
+        r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
+    if (r == UZ_OK) {
+        r = uz_archive_writer_finish(c->writer, diag);
+        c->writer = NULL;
+    }
+    c->finished = true;
+    return r;
+}
+
+uz_result uz_compressor_begin(uz_compressor *c, FILE *archive, uz_diag *diag)
+{
+    if (!archive) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "no output stream");
+        return UZ_ERR_ARG;
+    }
+    uz_archive_writer_abort(c->writer);
+    c->writer = NULL;
+    c->out = archive;
+    c->n_pending = 0;
+    c->skip_games = 0;
+    c->finished = c->started = false;
+    uz_game_source_end(&c->src);
+    c->src.games = c->src.as_text = c->src.skipped = c->src.inputs_skipped = c->src.bytes_done = 0;
+    memset(&c->st, 0, sizeof c->st);
+    c->st.resumable = true;
+    uz_result r = uz_model_open(&c->model, &c->params, diag);
+    fill_header(c);
+    return r;
+}
+
+const char *uz_compressor_engine_identity(const uz_compressor *c)
+{
+    return c->identity;
+}
+
+void uz_compressor_stats(const uz_compressor *c, uz_compress_stats *out)
+{
+    *out = c->st;
+    uz_pool_stats ps;
+    uz_pool_get_stats(c->pool, &ps);
+    out->positions = ps.queries - ps.trivial;
+    out->positions_reused = ps.cache_hits + ps.coalesced + ps.store_hits;
+    out->store_hits = ps.store_hits;
+    out->engine_restarts = ps.restarts;
+    if (c->pool960) {
+        uz_pool_get_stats(c->pool960, &ps);
+        out->positions += ps.queries - ps.trivial;
+        out->positions_reused += ps.cache_hits + ps.coalesced + ps.store_hits;
+        out->store_hits += ps.store_hits;
+        out->engine_restarts += ps.restarts;
+    }
+    uint64_t lookups, hits, rejected;
+    uz_lib_cache_stats(c->cache_path, &lookups, &hits, &rejected);
+    out->store_rejected = rejected;
+}
+
+void uz_compressor_on_block(uz_compressor *c, void (*fn)(void *user, const uz_compress_stats *s), void *user)
+{
+    c->on_block = fn;
+    c->on_block_user = user;
+}
+
+const char *uz_compressor_model_text(const uz_compressor *c)
+{
+    uz_compressor *m = (uz_compressor *)c; /* the text is a cache of the model's words */
+    uz_lib_model_text(&c->model.params, m->model_text, sizeof m->model_text);
+    return c->model_text;
+}
+
+uz_result uz_compressor_resume(uz_compressor *c, FILE *old, const char *old_name, const uz_compress_stats *at,
+                               uz_diag *diag)
+{
+    if (!c->out || c->started || c->finished) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "resume only a fresh archive");
+        return UZ_ERR_ARG;
+    }
+    uz_archive_reader *reader = NULL;
+    uz_archive_block block = {0};
+    uz_archive_header header;
+    uz_result r = uz_archive_reader_open(&reader, old, old_name);
+    if (r != UZ_OK)
+        uz_diag_set(diag, r, 0, 0, "%s: out of memory", old_name);
+    if (r == UZ_OK)
+        r = uz_archive_read_header(reader, &header, diag);
+    if (r == UZ_DONE) {
+        r = UZ_ERR_CORRUPT;
+        uz_diag_set(diag, r, 0, 0, "%s: no archive to resume", old_name);
+    }
+    /* The interrupted run's member may code Chess960 games: so does this one. */
+    if (r == UZ_OK && header.chess960_fingerprint[0] && (r = open_pool960(c, diag)) == UZ_OK)
+        fill_header(c);
+    if (r == UZ_OK)
+        r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
+    /* Packing is deterministic: the blocks are copied as they are, the index rebuilt. */
+    for (uint64_t i = 0; r == UZ_OK && i < at->blocks; i++) {
+        r = uz_archive_read_block(reader, &block, diag);
+        if (r == UZ_DONE) {
+            r = UZ_ERR_CORRUPT;
+            uz_diag_set(diag, r, 0, 0, "%s: fewer blocks than the interrupted run recorded", old_name);
+        }
+        if (r == UZ_OK)
+            r = uz_archive_write_block(c->writer, block.n_games, block.n_moves, block.text_digest, &block.structure,
+                                       block.moves.data, block.moves.size, diag);
+    }
+    uz_archive_block_free(&block);
+    uz_archive_reader_close(reader);
+    if (r != UZ_OK)
+        return r;
+    c->started = true;
+    c->skip_games = at->games_read;
+    c->st.games = at->games;
+    c->st.moves = at->moves;
+    c->st.move_bytes = at->move_bytes;
+    c->st.blocks = at->blocks;
+    return UZ_OK;
+}
+
+/* First pass of a fit: scores every game of the inputs (the pool keeps the results for
+ * the real pass) and fits the rank or exp model to them. */
+uz_result uz_compressor_fit_model(uz_compressor *c, const char *const *paths, size_t n, uint64_t *positions,
+                                  double *bits_per_position, uz_diag *diag)
+{
+    if (!c->out || c->started || c->finished) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "fit the model before adding inputs");
+        return UZ_ERR_ARG;
+    }
+    uz_result r = UZ_OK;
+    /* The real pass takes the first pass's scores from the memory cache. */
+    if (c->settings.cache_entries < (1 << 21)) {
+        c->settings.cache_entries = 1 << 21;
+        r = start_pool(c, diag);
+    }
+    if (r == UZ_OK)
+        r = open_pool960(c, diag);
+    uz_fit_samples samples = {0};
+    uz_walk *walks = calloc(BLOCK_GAMES, sizeof *walks);
+    if (!walks) {
+        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+        r = UZ_ERR_NOMEM;
+    }
+    uint64_t skipped = c->src.skipped, as_text = c->src.as_text, inputs_skipped = c->src.inputs_skipped;
+    uint64_t games = c->src.games;
+    for (size_t p = 0; r == UZ_OK && p < n; p++) {
+        r = uz_game_source_open(&c->src, paths[p], diag);
+        if (r == UZ_DONE) {
+            r = UZ_OK;
+            continue;
+        }
+        while (r == UZ_OK && c->src.reader) {
+            long got = uz_game_source_read(&c->src, c->games, BLOCK_GAMES, diag);
+            if (got < 0) {
+                r = diag && diag->code ? diag->code : UZ_ERR_IO;
+                break;
+            }
+            if (!c->pool960)
+                r = chess960_as_text(c->games, (size_t)got, diag);
+            long made = 0;
+            for (; r == UZ_OK && made < got; made++)
+                r = uz_walk_init(&walks[made], &c->games[made]);
+            if (r == UZ_OK)
+                r = uz_score_walks_960(c->pool, c->pool960, walks, (size_t)got, diag);
+            for (long i = 0; i < made; i++) {
+                if (r == UZ_OK && uz_fit_samples_add_walk(&samples, &walks[i]) != 0) {
+                    r = UZ_ERR_NOMEM;
+                    uz_diag_set(diag, r, 0, 0, "out of memory while fitting");
+                }
+                uz_walk_free(&walks[i]);
+            }
+        }
+        uz_game_source_end(&c->src);
+    }
+    /* The real pass counts and reports again. */
+    c->src.skipped = skipped;
+    c->src.as_text = as_text;
+    c->src.inputs_skipped = inputs_skipped;
+    c->src.games = games;
+    c->src.bytes_done = 0;
+    if (r == UZ_OK && samples.n_items) {
+        uz_fit_sample *list = uz_fit_samples_list(&samples);
+        uz_model_params start = c->model.params, best;
+        if (start.kind == UZ_MODEL_PLAYER) /* the player model's weights are trained offline */
+            start = uz_model_default_params();
+        double bits = 0;
+        if (!list || uz_model_fit(list, samples.n_items, &start, c->opt.floor_milli < 0, &best, &bits) != UZ_OK) {
+            r = UZ_ERR_NOMEM;
+            uz_diag_set(diag, r, 0, 0, "fitting the model failed");
+        } else {
+            if (bits_per_position)
+                *bits_per_position = bits / (double)samples.n_items;
+            r = uz_model_open(&c->model, &best, diag);
+            fill_header(c);
+        }
+        free(list);
+    }
+    free(walks);
+    if (positions)
+        *positions = samples.n_items;
+    uz_fit_samples_free(&samples);
+    return r;
+}
+
+void uz_compressor_close(uz_compressor *c)
+{
+    if (!c)
+        return;
+    uz_archive_writer_abort(c->writer);
+    uz_game_source_end(&c->src);
+    free(c->src.name);
+    for (size_t i = 0; i < BLOCK_GAMES; i++)
+        uz_game_clear(&c->games[i]);
+    uz_pool_destroy(c->pool960);
+    uz_pool_destroy(c->pool);
+    uz_encoder_destroy(c->enc);
+    uz_lib_cache_release(c->cache_path);
+    free(c->cache_path);
+    free(c);
+}

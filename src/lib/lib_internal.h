@@ -1,0 +1,38 @@
+/* What the library's objects share: options turned into engine settings, model
+ * parameters and a coder; the persistent score caches of the process. */
+#ifndef UCIZIP_LIB_INTERNAL_H
+#define UCIZIP_LIB_INTERNAL_H
+
+#include "ucizip.h"
+#include "ucizip/coder.h"
+#include "ucizip/engine.h"
+#include "ucizip/model.h"
+
+/* Checks the options' version and fields that need no engine. */
+uz_result uz_lib_check_options(const uz_options *o, uz_diag *diag);
+
+/* Engine settings from the options: the profile or executable options->engine names
+ * ("stockfish" when NULL) with depth, nodes, mode and hash applied, and the persistent
+ * cache of options->cache_path as its store (opened on first use; see
+ * uz_lib_cache_release). */
+uz_result uz_lib_engine_settings(const uz_options *o, uz_engine_settings *s, uz_diag *diag);
+
+/* Releases the options' persistent cache taken by uz_lib_engine_settings (committing
+ * what is pending once its last user is gone). NULL path: no-op. */
+void uz_lib_cache_release(const char *path);
+
+/* Hit counts of the persistent cache at path (zeros when none is open). */
+void uz_lib_cache_stats(const char *path, uint64_t *lookups, uint64_t *hits, uint64_t *rejected);
+
+/* The model and coder the options ask for. */
+uz_result uz_lib_model(const uz_options *o, uz_model_params *params, uz_coder_kind *coder, uz_diag *diag);
+
+/* "player v1 weights 0123abcd4567ef89" / "rank k=20 floor=0.0300 rank=0.5300 decay=0.6000"
+ * / "exp k=20 floor=0.0300". */
+void uz_lib_model_text(const uz_model_params *p, char *out, size_t cap);
+const char *uz_lib_coder_name(uz_coder_kind kind);
+
+/* Engine processes for o->workers (0: one per core). */
+int uz_lib_workers(const uz_options *o);
+
+#endif

@@ -1,0 +1,232 @@
+/* uz_options: defaults, checks, and what they mean for the engine, the model and the
+ * coder. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib_internal.h"
+#include "ucizip/score_cache.h"
+
+void uz_options_init(uz_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->version = UZ_OPTIONS_VERSION;
+    o->k_milli = o->floor_milli = o->rank_milli = o->decay_milli = -1;
+    o->bad_games = UZ_POLICY_KEEP_AS_TEXT;
+    o->variants = UZ_POLICY_KEEP_AS_TEXT;
+    o->damaged_inputs = UZ_POLICY_STOP;
+}
+
+uz_result uz_lib_check_options(const uz_options *o, uz_diag *diag)
+{
+    if (!o || o->version != UZ_OPTIONS_VERSION) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "options of version %u; this library knows version %d (uz_options_init)",
+                    o ? o->version : 0, UZ_OPTIONS_VERSION);
+        return UZ_ERR_ARG;
+    }
+    if (o->depth < 0 || o->depth > 100 || o->nodes < 0 || o->hash_mb < 0 || o->workers < 0 || o->workers > 256) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "options: depth 1-100, workers 1-256, nodes and hash >= 0");
+        return UZ_ERR_ARG;
+    }
+    uz_engine_mode mode;
+    if (o->mode && !uz_engine_mode_parse(o->mode, &mode)) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "mode: expected multipv or permove, got '%s'", o->mode);
+        return UZ_ERR_ARG;
+    }
+    if ((unsigned)o->bad_games > UZ_POLICY_STOP || (unsigned)o->damaged_inputs > UZ_POLICY_STOP ||
+        o->variants == UZ_POLICY_SKIP || (unsigned)o->variants > UZ_POLICY_STOP ||
+        o->damaged_inputs == UZ_POLICY_KEEP_AS_TEXT) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0,
+                    "policies: bad games keep/skip/stop, variants keep/stop, damaged inputs skip/stop");
+        return UZ_ERR_ARG;
+    }
+    return UZ_OK;
+}
+
+int uz_lib_workers(const uz_options *o)
+{
+    if (o->workers > 0)
+        return o->workers;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+/* ---- persistent score caches ----
+ * LMDB allows one open environment per file and process, so the caches are shared by
+ * every object of the process that names the same path, and closed with the last. */
+
+typedef struct cache_entry {
+    char *path;
+    uz_score_cache *cache;
+    int users;
+    struct cache_entry *next;
+} cache_entry;
+
+static pthread_mutex_t caches_lock = PTHREAD_MUTEX_INITIALIZER;
+static cache_entry *caches;
+
+static cache_entry *find_cache(const char *path)
+{
+    for (cache_entry *e = caches; e; e = e->next)
+        if (strcmp(e->path, path) == 0)
+            return e;
+    return NULL;
+}
+
+static uz_result cache_acquire(const char *path, const uz_score_store **store, uz_diag *diag)
+{
+    pthread_mutex_lock(&caches_lock);
+    cache_entry *e = find_cache(path);
+    uz_result r = UZ_OK;
+    if (!e) {
+        e = calloc(1, sizeof *e);
+        if (!e || !(e->path = strdup(path))) {
+            free(e);
+            uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+            r = UZ_ERR_NOMEM;
+        } else if ((r = uz_score_cache_open(&e->cache, path, diag)) != UZ_OK) {
+            free(e->path);
+            free(e);
+        } else {
+            e->next = caches;
+            caches = e;
+        }
+    }
+    if (r == UZ_OK) {
+        e->users++;
+        *store = uz_score_cache_store(e->cache);
+    }
+    pthread_mutex_unlock(&caches_lock);
+    return r;
+}
+
+void uz_lib_cache_release(const char *path)
+{
+    if (!path)
+        return;
+    pthread_mutex_lock(&caches_lock);
+    for (cache_entry **p = &caches; *p; p = &(*p)->next) {
+        cache_entry *e = *p;
+        if (strcmp(e->path, path) != 0)
+            continue;
+        if (--e->users == 0) {
+            *p = e->next;
+            uz_score_cache_close(e->cache);
+            free(e->path);
+            free(e);
+        }
+        break;
+    }
+    pthread_mutex_unlock(&caches_lock);
+}
+
+void uz_lib_cache_stats(const char *path, uint64_t *lookups, uint64_t *hits, uint64_t *rejected)
+{
+    uz_score_cache_stats st = {0};
+    pthread_mutex_lock(&caches_lock);
+    cache_entry *e = path ? find_cache(path) : NULL;
+    if (e)
+        uz_score_cache_get_stats(e->cache, &st);
+    pthread_mutex_unlock(&caches_lock);
+    *lookups = st.lookups;
+    *hits = st.hits;
+    *rejected = st.rejected;
+}
+
+uz_result uz_lib_engine_settings(const uz_options *o, uz_engine_settings *s, uz_diag *diag)
+{
+    const char *dirs[8];
+    uz_engine_default_dirs(dirs, 8);
+    uz_result r = uz_engine_settings_from_spec(s, o->engine ? o->engine : "stockfish", dirs, diag);
+    if (r != UZ_OK)
+        return r;
+    if (o->depth > 0)
+        s->depth = o->depth;
+    if (o->nodes > 0)
+        s->nodes = (long)o->nodes;
+    if (o->hash_mb > 0)
+        s->hash_mb = o->hash_mb;
+    if (o->mode)
+        uz_engine_mode_parse(o->mode, &s->mode);
+    if (o->cache_path)
+        return cache_acquire(o->cache_path, &s->store, diag);
+    return UZ_OK;
+}
+
+/* ---- model and coder ---- */
+
+uz_result uz_lib_model(const uz_options *o, uz_model_params *p, uz_coder_kind *coder, uz_diag *diag)
+{
+    *p = uz_model_default_params(); /* the rank model's parameters, the reference */
+    p->kind = UZ_MODEL_PLAYER;
+    bool rank_given = o->k_milli >= 0 || o->floor_milli >= 0 || o->rank_milli >= 0 || o->decay_milli >= 0;
+    if (!o->model)
+        p->kind = rank_given ? UZ_MODEL_RANK : UZ_MODEL_PLAYER; /* k, floor, ... choose the rank model */
+    else if (strcmp(o->model, "player") == 0)
+        p->kind = UZ_MODEL_PLAYER;
+    else if (strcmp(o->model, "rank") == 0)
+        p->kind = UZ_MODEL_RANK;
+    else if (strcmp(o->model, "exp") == 0)
+        p->kind = UZ_MODEL_EXP;
+    else {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "model: expected player, rank or exp, got '%s'", o->model);
+        return UZ_ERR_ARG;
+    }
+    if (o->k_milli >= 0) {
+        if ((uint32_t)o->k_milli < UZ_MODEL_K_MILLI_MIN) {
+            uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "k: must be at least 1");
+            return UZ_ERR_ARG;
+        }
+        p->k_milli = (uint32_t)o->k_milli;
+    }
+    if (o->floor_milli > 1000 || o->rank_milli > 1000 || o->decay_milli == 0 || o->decay_milli >= 1000) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "floor and rank: 0 to 1; decay: above 0 and below 1");
+        return UZ_ERR_ARG;
+    }
+    /* thousandths to 1/65536 units, rounded */
+    if (o->floor_milli >= 0)
+        p->floor_q16 = (uint32_t)(((uint64_t)o->floor_milli * UZ_MODEL_FLOOR_ONE + 500) / 1000);
+    if (o->rank_milli >= 0)
+        p->rank_q16 = (uint32_t)(((uint64_t)o->rank_milli * 65536 + 500) / 1000);
+    if (o->decay_milli > 0)
+        p->decay_q16 = (uint32_t)(((uint64_t)o->decay_milli * 65536 + 500) / 1000);
+    if (!o->coder || strcmp(o->coder, "range") == 0)
+        *coder = UZ_CODER_RANGE;
+    else if (strcmp(o->coder, "huffman") == 0)
+        *coder = UZ_CODER_HUFFMAN;
+    else {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "coder: expected range or huffman, got '%s'", o->coder);
+        return UZ_ERR_ARG;
+    }
+    return UZ_OK;
+}
+
+const char *uz_lib_coder_name(uz_coder_kind kind)
+{
+    return kind == UZ_CODER_HUFFMAN ? "huffman" : kind == UZ_CODER_RANGE ? "range" : "?";
+}
+
+/* k with 3 decimals, trailing zeros trimmed ("80", "4.5"). */
+static void format_k(uint32_t k_milli, char *out, size_t cap)
+{
+    snprintf(out, cap, "%u.%03u", k_milli / 1000, k_milli % 1000);
+    char *end = out + strlen(out) - 1;
+    while (*end == '0')
+        *end-- = 0;
+    if (*end == '.')
+        *end = 0;
+}
+
+void uz_lib_model_text(const uz_model_params *p, char *out, size_t cap)
+{
+    char k[32];
+    format_k(p->k_milli, k, sizeof k);
+    if (p->kind == UZ_MODEL_PLAYER)
+        snprintf(out, cap, "player v%u weights %08x%08x", p->player_version, p->player_hash_hi, p->player_hash_lo);
+    else if (p->kind == UZ_MODEL_RANK)
+        snprintf(out, cap, "rank k=%s floor=%.4f rank=%.4f decay=%.4f", k, p->floor_q16 / 65536.0,
+                 p->rank_q16 / 65536.0, p->decay_q16 / 65536.0);
+    else
+        snprintf(out, cap, "exp k=%s floor=%.4f", k, p->floor_q16 / 65536.0);
+}
