@@ -259,7 +259,8 @@ uz_result uz_decompressor_game(uz_decompressor *d, FILE *f, const char *name, ui
                                size_t *len, uz_diag *diag);
 
 /* The installed engine profile chosen for the last member decoded when options->engine
- * was NULL ("stockfish"), or NULL. Static until the next call on d. */
+ * was NULL ("profile 'stockfish' (Stockfish 15.1, /usr/games/stockfish)"), or NULL.
+ * Valid until the next call on d. */
 const char *uz_decompressor_engine_profile(const uz_decompressor *d);
 
 void uz_decompressor_close(uz_decompressor *d);

@@ -618,15 +618,6 @@ static const uz_engine_settings *decode_engine(const cli_engine_opts *eo, uz_eng
     return base;
 }
 
-/* Says which installed profile was chosen for the archive when no --engine was given. */
-static void report_chosen_engine(const cli_engine_opts *eo, const uz_member_decoder *md)
-{
-    const uz_engine_settings *s = uz_pool_settings(md->pool);
-    if (!eo->engine && s)
-        fprintf(stderr, "ucizip: engine: profile '%s' (%s, %s), the installed profile matching the archive\n",
-                s->profile, uz_pool_engine_name(md->pool), s->path);
-}
-
 /* Writes a decoded game: its exact bytes, or its export-format text. */
 static uz_result write_game_out(FILE *out, const uz_game *game, bool canonical)
 {
@@ -635,26 +626,48 @@ static uz_result write_game_out(FILE *out, const uz_game *game, bool canonical)
     return game->raw_len && fwrite(game->raw, 1, game->raw_len, out) != game->raw_len ? UZ_ERR_IO : UZ_OK;
 }
 
+/* The library's options for decoding with eo (the search settings come from the
+ * archive). */
+static void decode_options(const cli_engine_opts *eo, bool canonical, uz_options *u)
+{
+    uz_options_init(u);
+    u->engine = eo->engine;
+    u->workers = eo->workers > 0 ? (int)eo->workers : 0;
+    u->cache_path = eo->cache_path;
+    u->canonical = canonical;
+    u->max_block_moves = decode_limits.block_nodes;
+    u->max_block_bytes = decode_limits.block_struct_bytes;
+    u->on_message = on_library_message;
+}
+
+/* Says which installed profile was chosen for the archive when no --engine was given. */
+static void report_profile(const uz_decompressor *d)
+{
+    const char *profile = uz_decompressor_engine_profile(d);
+    if (profile)
+        fprintf(stderr, "ucizip: engine: %s, the installed profile matching the archive\n", profile);
+}
+
 /* Decodes every member of in, writing the games to out (NULL: check only): their exact
  * bytes, or the export format with canonical. */
 static int decode_all(FILE *in, const char *name, FILE *out, bool canonical, const cli_engine_opts *eo, bool progress,
                       long *games_out)
 {
-    uz_engine_settings base_settings;
-    bool bad_engine;
-    const uz_engine_settings *base = decode_engine(eo, &base_settings, &bad_engine);
-    if (bad_engine)
-        return -1;
+    uz_options u;
+    decode_options(eo, canonical, &u);
     cli_progress prog;
     cli_progress_init(&prog, progress);
+    u.on_progress = on_decode_progress;
+    u.user = &prog;
     uz_diag diag = {0};
     uint64_t games = 0;
-    int workers = eo->workers > 0 ? (int)eo->workers : cli_default_workers();
-    uz_member_decoder md = {.limits = decode_limits};
-    uz_result r = uz_archive_decode(in, name, out, canonical, &md, base, workers, on_decode_progress, &prog, &games,
-                                    &diag);
-    report_chosen_engine(eo, &md);
-    uz_member_decoder_close(&md);
+    uz_decompressor *d = NULL;
+    uz_result r = uz_decompressor_open(&d, &u, &diag);
+    if (r == UZ_OK)
+        r = uz_decompressor_decode(d, in, name, out, &games, &diag);
+    if (d)
+        report_profile(d);
+    uz_decompressor_close(d);
     cli_progress_done(&prog);
     if (r != UZ_OK) {
         cli_report(name, &diag);
@@ -1089,30 +1102,24 @@ int cmd_extract(int argc, char **argv)
     if (!in)
         return CLI_EXIT_FAIL;
     int status = CLI_EXIT_FAIL;
-    uz_archive_header header;
-    uz_archive_block block = {0};
-    uz_member_decoder md = {.limits = decode_limits};
-    uz_engine_settings base_settings;
-    uz_game game;
-    uz_game_init(&game);
-    cli_output out;
-    size_t index = 0;
+    uz_options u;
+    decode_options(&eo, canonical, &u);
+    if (eo.workers <= 0)
+        u.workers = 1; /* one position at a time: a second engine would only wait */
+    uz_decompressor *d = NULL;
     uz_diag diag = {0};
-    int workers = eo.workers > 0 ? (int)eo.workers : 1;
-    bool bad_engine;
-    const uz_engine_settings *base = decode_engine(&eo, &base_settings, &bad_engine);
-    if (bad_engine)
-        goto out;
-    if (uz_archive_seek_game(in, name, (uint64_t)game_no, &header, &block, &index, &diag) != UZ_OK ||
-        uz_member_decoder_open(&md, &header, base, workers, &diag) != UZ_OK ||
-        uz_block_decode(&md, &block, index, 1, &game, (uint64_t)game_no - 1 - index, &diag) != UZ_OK) {
+    const char *text;
+    size_t len;
+    cli_output out;
+    if (uz_decompressor_open(&d, &u, &diag) != UZ_OK ||
+        uz_decompressor_game(d, in, name, (uint64_t)game_no, &text, &len, &diag) != UZ_OK) {
         cli_report(name, &diag);
         goto out;
     }
-    report_chosen_engine(&eo, &md);
+    report_profile(d);
     if (cli_output_open(&out, out_path, force) != 0)
         goto out;
-    if (write_game_out(out.f, &game, canonical) != UZ_OK) {
+    if (len && fwrite(text, 1, len, out.f) != len) {
         cli_error("write error");
         cli_output_abort(&out);
         goto out;
@@ -1120,9 +1127,7 @@ int cmd_extract(int argc, char **argv)
     if (cli_output_commit(&out) == 0)
         status = CLI_EXIT_OK;
 out:
-    uz_game_clear(&game);
-    uz_member_decoder_close(&md);
-    uz_archive_block_free(&block);
+    uz_decompressor_close(d);
     close_seekable(in);
     return status;
 }

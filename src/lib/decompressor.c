@@ -22,6 +22,7 @@ struct uz_decompressor {
     size_t cap, n_games, next;
     uint64_t games_done, moves_done;
     char *text;                   /* export-format text handed out with canonical */
+    char profile[UZ_ENGINE_PATH_MAX + UZ_ENGINE_NAME_MAX + 160]; /* uz_decompressor_engine_profile's text */
 };
 
 uz_result uz_decompressor_open(uz_decompressor **out, const uz_options *options, uz_diag *diag)
@@ -85,7 +86,12 @@ void uz_decompressor_close(uz_decompressor *d)
 const char *uz_decompressor_engine_profile(const uz_decompressor *d)
 {
     const uz_engine_settings *s = d->md.pool ? uz_pool_settings(d->md.pool) : NULL;
-    return !d->have_base && s && s->profile[0] ? s->profile : NULL;
+    if (d->have_base || !s)
+        return NULL;
+    uz_decompressor *m = (uz_decompressor *)d; /* the text is a cache of the pool's words */
+    snprintf(m->profile, sizeof m->profile, "profile '%s' (%s, %s)", s->profile, uz_pool_engine_name(d->md.pool),
+             s->path);
+    return d->profile;
 }
 
 static uz_result reserve_games(uz_decompressor *d, size_t n, uz_diag *diag)

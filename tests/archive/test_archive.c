@@ -1,131 +1,83 @@
-/* Archive round trips with the real Stockfish at depth 1: corpus games (every
- * awkward-syntax file included) compressed and decompressed game by game; reproducible
- * bytes across processes; concatenated archives; a mismatching engine refused; every
- * byte flipped and every truncation of a small archive rejected or harmless. */
+/* Archive round trips through the public interface (ucizip.h only) with the real
+ * Stockfish at depth 1, judged by byte identity with the input: corpus games (every
+ * awkward-syntax file included), both coders, Chess960; reproducible bytes across
+ * compressors; concatenated archives, members and random access; a mismatching engine
+ * refused; every byte flipped and every truncation of a small archive rejected or
+ * harmless. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/uz_test.h"
-#include "ucizip/blockcode.h"
+#include "ucizip.h"
 
-#define BLOCK 64
+typedef struct bytes {
+    char *data;
+    size_t size;
+} bytes;
 
-typedef struct game_list {
-    uz_game *games;
-    size_t n, cap;
-} game_list;
-
-static void list_free(game_list *l)
+static bytes read_file(const char *path)
 {
-    for (size_t i = 0; i < l->n; i++)
-        uz_game_clear(&l->games[i]);
-    free(l->games);
-    memset(l, 0, sizeof *l);
-}
-
-/* Reads up to max games of a file (all with max 0) into l; returns how many. */
-static size_t read_games(const char *path, size_t max, game_list *l)
-{
+    bytes b = {0};
     FILE *f = fopen(path, "rb");
     if (!f)
-        return 0;
-    uz_pgn_reader *r = uz_pgn_reader_open(f, path);
-    size_t got = 0;
-    while (max == 0 || got < max) {
-        if (l->n == l->cap) {
-            l->cap = l->cap ? 2 * l->cap : 256;
-            l->games = realloc(l->games, l->cap * sizeof *l->games);
-        }
-        uz_game *g = &l->games[l->n];
-        uz_game_init(g);
-        uz_diag d = {0};
-        uz_result res = uz_pgn_read_game(r, g, &d);
-        if (res == UZ_DONE) {
-            uz_game_clear(g);
-            break;
-        }
-        CHECK(res == UZ_OK, "%s: game %ld: %s", path, d.game, d.message);
-        if (res != UZ_OK) {
-            uz_game_clear(g);
-            continue;
-        }
-        l->n++;
-        got++;
-    }
-    uz_pgn_reader_close(r);
+        return b;
+    FILE *mem = open_memstream(&b.data, &b.size);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        fwrite(buf, 1, n, mem);
+    fclose(mem);
     fclose(f);
-    return got;
+    return b;
 }
 
-/* Compresses games into a malloc'd archive; Chess960 games with pool960 (NULL: none). */
-static uz_result compress_games(uz_pool *pool, uz_pool *pool960, uz_game *games, size_t n, uz_coder_kind coder,
-                                uint8_t **data, size_t *size)
+static void options(uz_options *o, const char *model, const char *coder)
 {
-    uz_model_params params = uz_model_default_params();
-    uz_model model;
-    uz_model_init(&model, &params);
-    uz_encoder *enc = NULL;
-    uz_encoder_create(&enc, coder);
-    FILE *mem = open_memstream((char **)data, size);
-    uz_archive_header header;
-    uz_header_fill(&header, pool, &params, coder, BLOCK);
-    if (pool960)
-        snprintf(header.chess960_fingerprint, sizeof header.chess960_fingerprint, "%s", uz_pool_fingerprint(pool960));
-    uz_archive_writer *w = NULL;
+    uz_options_init(o);
+    o->depth = 1;
+    o->workers = 2;
+    o->model = model;
+    o->coder = coder;
+}
+
+/* Compresses text (up to max_games games, 0: all) with a compressor opened on o. */
+static uz_result compress_text(const uz_options *o, const bytes *text, const char *name, bytes *archive,
+                               uz_compress_stats *st)
+{
+    uz_compressor *c = NULL;
     uz_diag d = {0};
-    uz_result r = uz_archive_writer_open(&w, mem, &header, &d);
-    for (size_t i = 0; r == UZ_OK && i < n; i += BLOCK) {
-        size_t k = n - i < BLOCK ? n - i : BLOCK;
-        uz_buf structure = {0}, moves = {0};
-        uint64_t n_moves, digest;
-        r = uz_block_encode(pool, pool960, &model, enc, games + i, k, &structure, &moves, &n_moves, &digest, &d);
-        if (r == UZ_OK)
-            r = uz_archive_write_block(w, k, n_moves, digest, &structure, moves.data, moves.size, &d);
-        uz_buf_free(&structure);
-        uz_buf_free(&moves);
-    }
+    FILE *mem = open_memstream(&archive->data, &archive->size);
+    uz_result r = uz_compressor_open(&c, o, &d);
     if (r == UZ_OK)
-        r = uz_archive_writer_finish(w, &d);
-    else
-        uz_archive_writer_abort(w);
+        r = uz_compressor_begin(c, mem, &d);
+    if (r == UZ_OK)
+        r = uz_compressor_add_text(c, text->data, text->size, name, &d);
+    if (r == UZ_OK)
+        r = uz_compressor_finish(c, &d);
+    if (r == UZ_OK && st)
+        uz_compressor_stats(c, st);
     if (r != UZ_OK)
-        fprintf(stderr, "compress: %s\n", d.message);
+        fprintf(stderr, "compress %s: %s\n", name, d.message);
+    uz_compressor_close(c);
     fclose(mem);
-    uz_encoder_destroy(enc);
     return r;
 }
 
-/* Decodes an archive held in memory to PGN text (malloc'd). */
-static uz_result decompress_bytes(uz_member_decoder *md, const uz_engine_settings *base, const uint8_t *data,
-                                  size_t size, char **text, size_t *text_size, uint64_t *games, uz_diag *d)
+/* Decodes an archive held in memory; *text receives what it decodes to. */
+static uz_result decompress_bytes(uz_decompressor *dec, const bytes *archive, bytes *text, uint64_t *games,
+                                  uz_diag *d)
 {
-    FILE *in = fmemopen((void *)data, size, "rb");
-    FILE *out = open_memstream(text, text_size);
-    uz_result r = uz_archive_decode(in, "mem.ucz", out, false, md, base, 2, NULL, NULL, games, d);
+    FILE *in = fmemopen(archive->data, archive->size ? archive->size : 1, "rb");
+    FILE *out = open_memstream(&text->data, &text->size);
+    uz_result r = uz_decompressor_decode(dec, in, "mem.ucz", out, games, d);
     fclose(out);
     fclose(in);
     return r;
 }
 
-/* The games of PGN text, compared one by one with expected. */
-static void check_same_games(const char *what, const char *text, size_t size, const uz_game *expected, size_t n)
+static bool same(const bytes *a, const char *b, size_t b_size)
 {
-    FILE *f = fmemopen((void *)text, size ? size : 1, "rb");
-    uz_pgn_reader *r = uz_pgn_reader_open(f, what);
-    uz_game g;
-    uz_game_init(&g);
-    size_t i = 0, mismatches = 0;
-    uz_diag d = {0};
-    while (size && uz_pgn_read_game(r, &g, &d) == UZ_OK) {
-        if (i < n && !uz_game_equal(&g, &expected[i]) && mismatches++ < 5)
-            CHECK(0, "%s: game %zu differs after the round trip", what, i + 1);
-        i++;
-    }
-    CHECK(i == n, "%s: %zu games back, expected %zu", what, i, n);
-    CHECK(mismatches == 0, "%s: %zu games differ", what, mismatches);
-    uz_game_clear(&g);
-    uz_pgn_reader_close(r);
-    fclose(f);
+    return a->size == b_size && memcmp(a->data, b, b_size) == 0;
 }
 
 static const char *const awkward_files[] = {
@@ -148,215 +100,220 @@ static const char *const sampled_files[] = {
     "cat2_tata_steel_2022_masters.pgn", "cat3_sirius_cutechess_selfplay.pgn", "cat3_tcec_engine_games_full_comments.pgn",
 };
 
-static void test_corpus_round_trip(uz_pool *pool, uz_member_decoder *md, const uz_engine_settings *base)
+/* One file through compress and decompress: the exact bytes back (a prefix of the file
+ * with max_games). */
+static void round_trip_file(uz_decompressor *dec, const char *file, uint64_t max_games, const char *model,
+                            const char *coder)
 {
     char path[4096];
-    game_list all = {0};
-    for (size_t i = 0; i < sizeof awkward_files / sizeof *awkward_files; i++)
-        read_games(corpus_path(awkward_files[i], path), 0, &all);
-    for (size_t i = 0; i < sizeof sampled_files / sizeof *sampled_files; i++)
-        read_games(corpus_path(sampled_files[i], path), 6, &all);
-    printf("round trip of %zu corpus games\n", all.n);
-    for (int coder = UZ_CODER_HUFFMAN; coder <= UZ_CODER_RANGE; coder++) {
-        uint8_t *data = NULL;
-        size_t size = 0;
-        uz_result r = compress_games(pool, NULL, all.games, all.n, (uz_coder_kind)coder, &data, &size);
-        CHECK(r == UZ_OK, "compress with coder %d", coder);
-        char *text = NULL;
-        size_t text_size = 0;
-        uint64_t games = 0;
-        uz_diag d = {0};
-        r = decompress_bytes(md, base, data, size, &text, &text_size, &games, &d);
-        CHECK(r == UZ_OK, "decompress: %s", d.message);
-        CHECK(games == all.n, "decoded %llu games of %zu", (unsigned long long)games, all.n);
-        check_same_games(coder == UZ_CODER_RANGE ? "range" : "huffman", text, text_size, all.games, all.n);
-        printf("coder %d: %zu bytes\n", coder, size);
-        free(text);
-        free(data);
+    bytes in = read_file(corpus_path(file, path));
+    uz_options o;
+    options(&o, model, coder);
+    o.max_games = max_games;
+    bytes archive = {0}, out = {0};
+    uz_compress_stats st = {0};
+    uz_diag d = {0};
+    CHECK(compress_text(&o, &in, file, &archive, &st) == UZ_OK, "%s: compress", file);
+    uint64_t games = 0;
+    CHECK(decompress_bytes(dec, &archive, &out, &games, &d) == UZ_OK, "%s: decompress: %s", file, d.message);
+    CHECK(games == st.games && (max_games == 0 || games == max_games), "%s: %llu games back of %llu", file,
+          (unsigned long long)games, (unsigned long long)st.games);
+    if (max_games == 0)
+        CHECK(same(&out, in.data, in.size), "%s (%s, %s): not the input's bytes", file, model, coder);
+    else
+        CHECK(out.size > 0 && out.size <= in.size && memcmp(out.data, in.data, out.size) == 0,
+              "%s (%s, %s): not the first %llu games' bytes", file, model, coder, (unsigned long long)max_games);
+    free(in.data);
+    free(archive.data);
+    free(out.data);
+}
+
+static void test_corpus_round_trip(uz_decompressor *dec)
+{
+    for (size_t i = 0; i < sizeof awkward_files / sizeof *awkward_files; i++) {
+        round_trip_file(dec, awkward_files[i], 0, "player", "range");
+        round_trip_file(dec, awkward_files[i], 0, "rank", "huffman");
     }
-    list_free(&all);
+    for (size_t i = 0; i < sizeof sampled_files / sizeof *sampled_files; i++)
+        round_trip_file(dec, sampled_files[i], 6, "player", "range");
 }
 
 /* Every game of the corpus's Chess960 files, coded with the engine in Chess960 mode: both
- * castling sides, X-FEN and Shredder-FEN starts; decoded back equal. */
-static void test_chess960_round_trip(uz_pool *pool, uz_member_decoder *md, const uz_engine_settings *base)
+ * castling sides, X-FEN and Shredder-FEN starts; the member says so. */
+static void test_chess960_round_trip(uz_decompressor *dec)
 {
     static const char *const files[] = {
         "cat5_chess960_chesscom_humans_clk.pgn", "cat5_chess960_cutechess_python_chess.pgn",
         "cat5_chess960_tcec_double_frc.pgn", "cat5_chess960_tcec_frc.pgn"};
-    char path[4096];
-    game_list all = {0};
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
-        read_games(corpus_path(files[i], path), 0, &all);
-    size_t c960 = 0;
-    for (size_t i = 0; i < all.n; i++)
-        c960 += all.games[i].start.chess960;
-    CHECK(all.n == 77 && c960 == all.n, "Chess960 games read: %zu of %zu", c960, all.n);
-    uz_pool *pool960 = NULL;
-    uz_diag d = {0};
-    CHECK(uz_pool_create_chess960(&pool960, pool, 2, &d) == UZ_OK, "Chess960 engine: %s", d.message);
-    if (!pool960) {
-        list_free(&all);
-        return;
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char path[4096];
+        bytes in = read_file(corpus_path(files[i], path)), archive = {0}, out = {0};
+        uz_options o;
+        options(&o, NULL, NULL);
+        uz_compress_stats st = {0};
+        CHECK(compress_text(&o, &in, files[i], &archive, &st) == UZ_OK, "%s: compress", files[i]);
+        CHECK(st.games > 0 && st.games_as_text == 0 && st.moves > 0, "%s: %llu games, %llu as text", files[i],
+              (unsigned long long)st.games, (unsigned long long)st.games_as_text);
+        FILE *f = fmemopen(archive.data, archive.size, "rb");
+        uz_member_info m;
+        size_t n = 0;
+        uz_diag d = {0};
+        CHECK(uz_archive_members(f, files[i], &m, 1, &n, &d) == UZ_OK && n == 1 && m.chess960,
+              "%s: one member, coded in Chess960 mode", files[i]);
+        fclose(f);
+        uint64_t games = 0;
+        CHECK(decompress_bytes(dec, &archive, &out, &games, &d) == UZ_OK, "%s: decompress: %s", files[i], d.message);
+        CHECK(same(&out, in.data, in.size), "%s: not the input's bytes", files[i]);
+        free(in.data);
+        free(archive.data);
+        free(out.data);
     }
-    CHECK(strcmp(uz_pool_fingerprint(pool960), uz_pool_fingerprint(pool)) != 0, "its own fingerprint");
-    uint8_t *data = NULL;
-    size_t size = 0;
-    CHECK(compress_games(pool, NULL, all.games, 1, UZ_CODER_RANGE, &data, &size) == UZ_ERR_ARG,
-          "a Chess960 game needs the Chess960 engine");
-    free(data);
-    data = NULL;
-    CHECK(compress_games(pool, pool960, all.games, all.n, UZ_CODER_RANGE, &data, &size) == UZ_OK, "compress");
-    char *text = NULL;
-    size_t text_size = 0;
-    uint64_t games = 0;
-    uz_result r = decompress_bytes(md, base, data, size, &text, &text_size, &games, &d);
-    CHECK(r == UZ_OK && games == all.n, "decompress: %s", d.message);
-    check_same_games("chess960", text, text_size, all.games, all.n);
-    printf("Chess960: %zu games, %zu bytes\n", all.n, size);
-    free(text);
-    free(data);
-    uz_pool_destroy(pool960);
-    list_free(&all);
 }
 
-static void test_reproducible_and_concatenated(const uz_engine_settings *base, uz_member_decoder *md)
+/* The texts of the games of an archive, one by one. */
+static size_t game_texts(uz_decompressor *dec, const bytes *archive, bytes *texts, size_t cap)
+{
+    FILE *in = fmemopen(archive->data, archive->size, "rb");
+    uz_diag d = {0};
+    size_t n = 0;
+    const char *text;
+    size_t len;
+    CHECK(uz_decompressor_begin(dec, in, "mem.ucz", &d) == UZ_OK, "begin: %s", d.message);
+    uz_result r;
+    while (n < cap && (r = uz_decompressor_next_game(dec, &text, &len, &d)) == UZ_OK) {
+        texts[n].data = malloc(len + 1);
+        memcpy(texts[n].data, text, len);
+        texts[n++].size = len;
+    }
+    fclose(in);
+    return n;
+}
+
+static void test_reproducible_and_concatenated(uz_decompressor *dec)
 {
     char path[4096];
-    game_list a = {0}, b = {0};
-    read_games(corpus_path("cat1_lichess_marathon_2025.pgn", path), 5, &a);
-    read_games(corpus_path("cat2_capablanca_crlf.pgn", path), 4, &b);
-    uint8_t *bytes[2] = {NULL, NULL}, *other = NULL;
-    size_t sizes[2] = {0, 0}, other_size = 0;
-    /* Two separate pools are two separate sets of engine processes. */
+    bytes a_in = read_file(corpus_path("cat1_lichess_marathon_2025.pgn", path));
+    bytes b_in = read_file(corpus_path("cat2_capablanca_crlf.pgn", path));
+    bytes a[2] = {{0}, {0}}, b = {0};
+    uz_options o;
+    /* Two compressors are two separate sets of engine processes. */
     for (int run = 0; run < 2; run++) {
-        uz_pool *pool = NULL;
-        uz_diag d = {0};
-        CHECK(uz_pool_create(&pool, base, 2, &d) == UZ_OK, "pool: %s", d.message);
-        if (!pool)
-            return;
-        CHECK(compress_games(pool, NULL, a.games, a.n, UZ_CODER_RANGE, &bytes[run], &sizes[run]) == UZ_OK, "compress");
-        if (run == 1)
-            CHECK(compress_games(pool, NULL, b.games, b.n, UZ_CODER_HUFFMAN, &other, &other_size) == UZ_OK, "compress");
-        uz_pool_destroy(pool);
+        options(&o, NULL, NULL);
+        o.max_games = 5;
+        CHECK(compress_text(&o, &a_in, "a", &a[run], NULL) == UZ_OK, "compress a");
     }
-    CHECK(sizes[0] == sizes[1] && memcmp(bytes[0], bytes[1], sizes[0]) == 0, "two runs gave different archives");
+    CHECK(a[0].size == a[1].size && memcmp(a[0].data, a[1].data, a[0].size) == 0, "two runs gave different archives");
+    options(&o, "rank", "huffman");
+    o.max_games = 4;
+    CHECK(compress_text(&o, &b_in, "b", &b, NULL) == UZ_OK, "compress b");
 
     /* a.ucz followed by b.ucz is one archive with the games of both. */
-    size_t cat_size = sizes[0] + other_size;
-    uint8_t *cat = malloc(cat_size);
-    memcpy(cat, bytes[0], sizes[0]);
-    memcpy(cat + sizes[0], other, other_size);
-    char *text = NULL;
-    size_t text_size = 0;
+    bytes cat = {malloc(a[0].size + b.size), a[0].size + b.size}, out = {0}, a_out = {0}, b_out = {0};
+    memcpy(cat.data, a[0].data, a[0].size);
+    memcpy(cat.data + a[0].size, b.data, b.size);
     uint64_t games = 0;
     uz_diag d = {0};
-    CHECK(decompress_bytes(md, base, cat, cat_size, &text, &text_size, &games, &d) == UZ_OK, "concatenated: %s",
-          d.message);
-    game_list both = {0};
-    for (size_t i = 0; i < a.n + b.n; i++) {
-        if (both.n == both.cap) {
-            both.cap = 64;
-            both.games = realloc(both.games, both.cap * sizeof *both.games);
-        }
-        both.games[both.n++] = i < a.n ? a.games[i] : b.games[i - a.n];
-    }
-    check_same_games("concatenated", text, text_size, both.games, both.n);
-    free(both.games); /* the games belong to a and b */
-    free(text);
+    CHECK(decompress_bytes(dec, &a[0], &a_out, &games, &d) == UZ_OK && games == 5, "a: %s", d.message);
+    CHECK(decompress_bytes(dec, &b, &b_out, &games, &d) == UZ_OK && games == 4, "b: %s", d.message);
+    CHECK(decompress_bytes(dec, &cat, &out, &games, &d) == UZ_OK && games == 9, "concatenated: %s", d.message);
+    CHECK(out.size == a_out.size + b_out.size && memcmp(out.data, a_out.data, a_out.size) == 0 &&
+              memcmp(out.data + a_out.size, b_out.data, b_out.size) == 0,
+          "concatenated archive: not the games of both");
 
-    /* Random access into the second member. */
-    FILE *f = fmemopen(cat, cat_size, "rb");
-    uz_archive_header h;
-    uz_archive_block block = {0};
-    size_t index = 99;
-    CHECK(uz_archive_seek_game(f, "cat", a.n + 2, &h, &block, &index, &d) == UZ_OK, "seek: %s", d.message);
-    CHECK(index == 1 && h.coder == UZ_CODER_HUFFMAN, "seek found index %zu coder %u", index, h.coder);
-    uz_game g;
-    uz_game_init(&g);
-    CHECK(uz_member_decoder_open(md, &h, base, 1, &d) == UZ_OK, "open: %s", d.message);
-    CHECK(uz_block_decode(md, &block, index, 1, &g, a.n, &d) == UZ_OK, "extract: %s", d.message);
-    CHECK(uz_game_equal(&g, &b.games[1]), "extracted game differs");
-    CHECK(uz_archive_seek_game(f, "cat", a.n + b.n + 1, &h, &block, &index, &d) == UZ_ERR_ARG, "no such game");
-    uz_archive_member_info members[4];
+    /* Game by game, and by number into the second member. */
+    bytes texts[16];
+    size_t n = game_texts(dec, &cat, texts, 16);
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += texts[i].size;
+    CHECK(n == 9 && total == out.size, "next_game: %zu games, %zu bytes", n, total);
+    FILE *f = fmemopen(cat.data, cat.size, "rb");
+    const char *text;
+    size_t len;
+    CHECK(uz_decompressor_game(dec, f, "cat", 7, &text, &len, &d) == UZ_OK, "game 7: %s", d.message);
+    CHECK(n == 9 && same(&texts[6], text, len), "game 7 by number differs from game 7 in order");
+    CHECK(uz_decompressor_game(dec, f, "cat", 10, &text, &len, &d) == UZ_ERR_ARG, "no game 10");
+    uz_member_info members[4];
     size_t n_members = 0;
-    CHECK(uz_archive_list_members(f, "cat", members, 4, &n_members, &d) == UZ_OK && n_members == 2 &&
-              members[0].games == a.n && members[1].games == b.n,
+    CHECK(uz_archive_members(f, "cat", members, 4, &n_members, &d) == UZ_OK && n_members == 2 &&
+              members[0].games == 5 && members[1].games == 4 && strcmp(members[1].coder, "huffman") == 0 &&
+              strncmp(members[1].model, "rank", 4) == 0 && strstr(members[0].engine, "Stockfish"),
           "members listed: %zu", n_members);
-    uz_game_clear(&g);
-    uz_archive_block_free(&block);
+    CHECK(uz_archive_check(f, "cat", &d) == UZ_OK, "check: %s", d.message);
     fclose(f);
-    free(cat);
-    free(other);
-    free(bytes[0]);
-    free(bytes[1]);
-    list_free(&a);
-    list_free(&b);
+    for (size_t i = 0; i < n; i++)
+        free(texts[i].data);
+    free(cat.data);
+    free(out.data);
+    free(a_out.data);
+    free(b_out.data);
+    free(a[0].data);
+    free(a[1].data);
+    free(b.data);
+    free(a_in.data);
+    free(b_in.data);
 }
 
-/* A header whose fingerprint (or engine) is not ours is refused before decoding. */
-static void test_mismatch(uz_pool *pool)
+/* An archive decoded with another engine is refused before anything is decoded. */
+static void test_mismatch(void)
 {
     char path[4096];
-    game_list a = {0};
-    read_games(corpus_path("cat4_handwritten_edge_cases.pgn", path), 2, &a);
-    uint8_t *data = NULL;
-    size_t size = 0;
-    CHECK(compress_games(pool, NULL, a.games, a.n, UZ_CODER_RANGE, &data, &size) == UZ_OK, "compress");
-
-    /* The same archive decoded with Ethereal: refused, nothing written. */
-    uz_engine_settings ethereal;
+    bytes in = read_file(corpus_path("cat4_handwritten_edge_cases.pgn", path)), archive = {0}, out = {0};
+    uz_options o;
+    options(&o, NULL, NULL);
+    o.max_games = 2;
+    CHECK(compress_text(&o, &in, "edge", &archive, NULL) == UZ_OK, "compress");
+    uz_options_init(&o);
+    o.engine = "ethereal";
+    uz_decompressor *dec = NULL;
     uz_diag d = {0};
-    const char *dirs[] = {getenv("UZ_ENGINES_DIR"), NULL};
-    CHECK(uz_engine_profile_load(&ethereal, "ethereal", dirs, &d) == UZ_OK, "ethereal profile: %s", d.message);
-    uz_member_decoder md = {0};
-    char *text = NULL;
-    size_t text_size = 0;
+    CHECK(uz_decompressor_open(&dec, &o, &d) == UZ_OK, "open: %s", d.message);
     uint64_t games = 0;
-    uz_result r = decompress_bytes(&md, &ethereal, data, size, &text, &text_size, &games, &d);
+    uz_result r = decompress_bytes(dec, &archive, &out, &games, &d);
     CHECK(r == UZ_ERR_MISMATCH, "ethereal accepted: %d %s", r, d.message);
     CHECK(strstr(d.message, "Stockfish 15.1") && strstr(d.message, "depth 1"), "message names the engine: %s",
           d.message);
-    CHECK(text_size == 0 && games == 0, "nothing decoded");
-    free(text);
-    uz_member_decoder_close(&md);
-    free(data);
-    list_free(&a);
+    CHECK(out.size == 0 && games == 0, "nothing decoded");
+    uz_decompressor_close(dec);
+
+    /* Options of a version the library does not know are refused. */
+    o.version = UZ_OPTIONS_VERSION + 1;
+    CHECK(uz_decompressor_open(&dec, &o, &d) == UZ_ERR_ARG && dec == NULL, "unknown options version accepted");
+    free(in.data);
+    free(archive.data);
+    free(out.data);
 }
 
 /* Every single-byte change and every truncation of a small archive is either rejected
- * or (never, in practice) decodes to exactly the same games. */
-static void test_damage(uz_pool *pool, uz_member_decoder *md, const uz_engine_settings *base)
+ * or (never, in practice) decodes to exactly the same bytes. */
+static void test_damage(uz_decompressor *dec)
 {
     char path[4096];
-    game_list a = {0};
-    read_games(corpus_path("cat4_handwritten_edge_cases.pgn", path), 3, &a);
-    uint8_t *data = NULL;
-    size_t size = 0;
-    CHECK(compress_games(pool, NULL, a.games, a.n, UZ_CODER_RANGE, &data, &size) == UZ_OK, "compress");
-    char *good = NULL;
-    size_t good_size = 0;
+    bytes in = read_file(corpus_path("cat4_handwritten_edge_cases.pgn", path)), archive = {0}, good = {0};
+    uz_options o;
+    options(&o, NULL, NULL);
+    o.max_games = 3;
+    CHECK(compress_text(&o, &in, "edge", &archive, NULL) == UZ_OK, "compress");
     uint64_t games;
     uz_diag d = {0};
-    CHECK(decompress_bytes(md, base, data, size, &good, &good_size, &games, &d) == UZ_OK, "clean decode");
-    uint8_t *copy = malloc(size);
+    CHECK(decompress_bytes(dec, &archive, &good, &games, &d) == UZ_OK, "clean decode");
+    bytes copy = {malloc(archive.size), 0};
     long rejected = 0, harmless = 0;
     for (size_t pass = 0; pass < 3; pass++) {
-        for (size_t i = 0; i < size; i++) {
-            memcpy(copy, data, size);
-            size_t len = size;
+        for (size_t i = 0; i < archive.size; i++) {
+            memcpy(copy.data, archive.data, archive.size);
+            copy.size = archive.size;
             if (pass == 0)
-                copy[i] ^= 0x01;
+                copy.data[i] ^= 0x01;
             else if (pass == 1)
-                copy[i] ^= 0xFF;
+                copy.data[i] ^= (char)0xFF;
             else
-                len = i; /* truncated to i bytes */
-            char *text = NULL;
-            size_t text_size = 0;
-            uz_result r = decompress_bytes(md, base, copy, len ? len : 1, &text, &text_size, &games, &d);
+                copy.size = i; /* truncated to i bytes */
+            bytes text = {0};
+            uz_result r = decompress_bytes(dec, &copy, &text, &games, &d);
             if (r == UZ_OK) {
-                CHECK(text_size == good_size && memcmp(text, good, good_size) == 0,
-                      "pass %zu byte %zu: damaged archive decoded to different games", pass, i);
+                CHECK(same(&text, good.data, good.size), "pass %zu byte %zu: damaged archive decoded to other bytes",
+                      pass, i);
                 harmless++;
             } else {
                 CHECK(r == UZ_ERR_CORRUPT || r == UZ_ERR_UNSUPPORTED, "pass %zu byte %zu: unexpected error %d: %s",
@@ -364,39 +321,33 @@ static void test_damage(uz_pool *pool, uz_member_decoder *md, const uz_engine_se
                 CHECK(d.message[0] != 0, "error without a message");
                 rejected++;
             }
-            free(text);
+            free(text.data);
         }
     }
-    printf("damage: %zu-byte archive, %ld damaged copies rejected, %ld decoded identically\n", size, rejected,
+    printf("damage: %zu-byte archive, %ld damaged copies rejected, %ld decoded identically\n", archive.size, rejected,
            harmless);
-    free(copy);
-    free(good);
-    free(data);
-    list_free(&a);
+    free(copy.data);
+    free(good.data);
+    free(archive.data);
+    free(in.data);
 }
 
 int main(void)
 {
-    uz_engine_settings base;
+    uz_options o;
+    uz_options_init(&o);
+    o.workers = 2;
+    uz_decompressor *dec = NULL;
     uz_diag d = {0};
-    const char *dirs[] = {getenv("UZ_ENGINES_DIR"), NULL};
-    if (uz_engine_profile_load(&base, "stockfish", dirs, &d) != UZ_OK) {
-        fprintf(stderr, "stockfish profile: %s\n", d.message);
+    if (uz_decompressor_open(&dec, &o, &d) != UZ_OK) {
+        fprintf(stderr, "decompressor: %s\n", d.message);
         return 1;
     }
-    base.depth = 1;
-    uz_pool *pool = NULL;
-    if (uz_pool_create(&pool, &base, 2, &d) != UZ_OK) {
-        fprintf(stderr, "stockfish: %s\n", d.message);
-        return 1;
-    }
-    uz_member_decoder md = {0};
-    test_corpus_round_trip(pool, &md, &base);
-    test_chess960_round_trip(pool, &md, &base);
-    test_reproducible_and_concatenated(&base, &md);
-    test_mismatch(pool);
-    test_damage(pool, &md, &base);
-    uz_member_decoder_close(&md);
-    uz_pool_destroy(pool);
+    test_corpus_round_trip(dec);
+    test_chess960_round_trip(dec);
+    test_reproducible_and_concatenated(dec);
+    test_mismatch();
+    test_damage(dec);
+    uz_decompressor_close(dec);
     return test_finish();
 }
