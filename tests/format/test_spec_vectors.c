@@ -10,6 +10,7 @@
 
 #include <xxhash.h>
 
+#include "../../src/engine/engine_internal.h" /* uz__fnv1a, uz__probe_fens */
 #include "../common/uz_test.h"
 #include "ucizip/archive.h"
 #include "ucizip/board.h"
@@ -468,6 +469,55 @@ static void check_archive(const vector *v)
         fclose(f);
 }
 
+/* The engine fingerprint: fnv1a64 of the settings text ("settings", with \n escapes), then
+ * of every probe position's scores ("scores.N", canonical order) as little-endian int32.
+ * The probe FENs ("fen.N") must be the built-in probe set, in order. */
+static void check_fingerprint(const vector *v)
+{
+    char settings[2048];
+    size_t n = 0;
+    for (const char *p = need(v, "settings"); *p && n + 1 < sizeof settings; p++)
+        settings[n++] = p[0] == '\\' && p[1] == 'n' ? (p++, '\n') : *p;
+    settings[n] = 0;
+    uint64_t h = uz__fnv1a(UZ__FNV_OFFSET, settings, n);
+    int probes = 0;
+    for (; uz__probe_fens[probes]; probes++) {
+        char key[32];
+        snprintf(key, sizeof key, "fen.%d", probes);
+        CHECK(strcmp(need(v, key), uz__probe_fens[probes]) == 0, "format.md:%d: probe %d is '%s'", v->line, probes,
+              uz__probe_fens[probes]);
+        uz_position pos;
+        uz_move legal[UZ_MAX_MOVES];
+        CHECK(uz_position_from_fen(&pos, uz__probe_fens[probes], NULL) == UZ_OK, "format.md:%d: probe", v->line);
+        int nm = uz_generate_legal(&pos, legal);
+        char buf[UZ_MAX_MOVES * 8] = "";
+        for (int i = 0; i < nm; i++) {
+            char u[8];
+            uz_move_to_uci(legal[i], u);
+            strcat(buf, i ? " " : "");
+            strcat(buf, u);
+        }
+        snprintf(key, sizeof key, "moves.%d", probes);
+        CHECK(strcmp(buf, need(v, key)) == 0, "format.md:%d: probe %d's moves are '%s'", v->line, probes, buf);
+        int32_t scores[UZ_MAX_MOVES];
+        snprintf(key, sizeof key, "scores.%d", probes);
+        CHECK(ints(need(v, key), scores, UZ_MAX_MOVES) == nm, "format.md:%d: probe %d has %d moves", v->line, probes,
+              nm);
+        for (int i = 0; i < nm; i++) {
+            uint32_t u = (uint32_t)scores[i];
+            unsigned char le[4] = {(unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16),
+                                   (unsigned char)(u >> 24)};
+            h = uz__fnv1a(h, le, 4);
+        }
+    }
+    char key[32];
+    snprintf(key, sizeof key, "fen.%d", probes);
+    CHECK(get(v, key) == NULL, "format.md:%d: more probes than the built-in %d", v->line, probes);
+    char got[32];
+    snprintf(got, sizeof got, "%016llx", (unsigned long long)h);
+    CHECK(strcmp(got, need(v, "fingerprint")) == 0, "format.md:%d: the fingerprint is %s", v->line, got);
+}
+
 /* ---- the document ---- */
 
 static const struct kind {
@@ -484,6 +534,7 @@ static const struct kind {
     {"huffman", check_huffman, 0},
     {"game-moves", check_game_moves, 0},
     {"archive", check_archive, 0},
+    {"fingerprint", check_fingerprint, 0},
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 
