@@ -10,6 +10,7 @@
 
 #include <xxhash.h>
 
+#include "../../src/codec/codec_internal.h"   /* the range encoder's state */
 #include "../../src/engine/engine_internal.h" /* uz__fnv1a, uz__probe_fens */
 #include "../common/uz_test.h"
 #include "ucizip/archive.h"
@@ -341,6 +342,22 @@ static void check_coder(const vector *v)
     }
     CHECK(uz_decoder_finish(&d) == UZ_OK, "format.md:%d: decoder finish", v->line);
     uz_encoder_destroy(e);
+    if (kind != UZ_CODER_RANGE || !get(v, "states"))
+        return;
+    /* The encoder's state after each symbol: "low,range" in hex (low with its carry bit). */
+    uz__range_enc rc;
+    uz__byte_buf out = {0};
+    uz__range_enc_init(&rc);
+    char states[MAX_VALUES * 24] = "";
+    for (int i = 0; i < k; i++) {
+        uint32_t cum = 0;
+        for (int j = 0; j < (int)sym[i]; j++)
+            cum += freq[j];
+        CHECK(uz__range_enc_put(&rc, &out, cum, freq[sym[i]], total) == UZ_OK, "format.md:%d: put", v->line);
+        sprintf(states + strlen(states), "%s%llx,%x", i ? " " : "", (unsigned long long)rc.low, rc.range);
+    }
+    CHECK(strcmp(states, get(v, "states")) == 0, "format.md:%d: the states are '%s'", v->line, states);
+    free(out.data);
 }
 
 static void check_huffman(const vector *v)
@@ -518,6 +535,40 @@ static void check_fingerprint(const vector *v)
     CHECK(strcmp(got, need(v, "fingerprint")) == 0, "format.md:%d: the fingerprint is %s", v->line, got);
 }
 
+/* A text record: the game "pgn" (\n escapes for line ends) read with its exact bytes, its
+ * record ("record", hex: layout and patch) and the bytes the record gives back. */
+static void check_text_record(const vector *v)
+{
+    char text[4096];
+    size_t n = 0;
+    for (const char *p = need(v, "pgn"); *p && n + 1 < sizeof text; p++)
+        text[n++] = p[0] == '\\' && p[1] == 'n' ? (p++, '\n') : *p;
+    text[n] = 0;
+    uz_pgn_reader *r = uz_pgn_reader_open_mem(text, n, "vector");
+    uz_game g;
+    uz_game_init(&g);
+    if (r)
+        uz_pgn_reader_keep_raw(r, true);
+    bool ok = r && uz_pgn_read_game(r, &g, NULL) == UZ_OK && g.raw_len == n;
+    CHECK(ok, "format.md:%d: the game reads, all its bytes", v->line);
+    uz_pgn_layout prev;
+    bool have_prev = false;
+    uz_buf rec = {0}, back = {0};
+    if (ok) {
+        CHECK(uz_game_text_encode(&g, &prev, &have_prev, &rec) == UZ_OK, "format.md:%d: encode", v->line);
+        char got[4096];
+        hex_string(rec.data, rec.size < 1000 ? rec.size : 1000, got);
+        CHECK(strcmp(got, need(v, "record")) == 0, "format.md:%d: the text record is '%s'", v->line, got);
+        CHECK(uz_game_text_decode(&g, rec.data, rec.size, UZ_LIMIT_GAME_BYTES, &back) == UZ_OK &&
+                  back.size == n && memcmp(back.data, text, n) == 0,
+              "format.md:%d: the record gives back the bytes", v->line);
+    }
+    uz_buf_free(&rec);
+    uz_buf_free(&back);
+    uz_game_clear(&g);
+    uz_pgn_reader_close(r);
+}
+
 /* ---- the document ---- */
 
 static const struct kind {
@@ -535,6 +586,7 @@ static const struct kind {
     {"game-moves", check_game_moves, 0},
     {"archive", check_archive, 0},
     {"fingerprint", check_fingerprint, 0},
+    {"text-record", check_text_record, 0},
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 
