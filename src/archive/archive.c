@@ -163,7 +163,7 @@ static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_head
         case KEY_FINGERPRINT: r = copy_text(h->fingerprint, sizeof h->fingerprint, s, n); break;
         case KEY_DEPTH: r = read_uints(s, n, v, 1, 1000); h->depth = (uint32_t)v[0]; break;
         case KEY_NODES: r = read_uints(s, n, v, 1, UINT64_MAX); h->nodes = v[0]; break;
-        case KEY_MODE: r = read_uints(s, n, v, 1, 1); h->mode = (uint32_t)v[0]; break;
+        case KEY_MODE: r = read_uints(s, n, v, 1, 2); h->mode = (uint32_t)v[0]; break;
         case KEY_HASH: r = read_uints(s, n, v, 1, UINT32_MAX); h->hash_mb = (uint32_t)v[0]; break;
         case KEY_THREADS: r = read_uints(s, n, v, 1, UINT32_MAX); h->threads = (uint32_t)v[0]; break;
         case KEY_ENGINE_SETTINGS: r = copy_text(h->engine_settings, sizeof h->engine_settings, s, n); break;

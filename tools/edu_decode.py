@@ -1,0 +1,471 @@
+#!/usr/bin/env python3
+"""Educational decoder of .ucz archives, written from doc/format.md alone.
+
+It reads every member of an archive: the header (and its fields), each block (its crc,
+the structure stream decompressed with zstd or raw LZMA2), the structure stream's five
+sections (tag names, game records with their tree shapes, tag values column by column,
+comments, text records), the index (checked against the blocks, with the member digest)
+and the footer. It prints each game's tags and move counts. It does not decode the moves:
+that needs the engine (doc/format.md, "Engine queries") and the move models.
+
+    tools/edu_decode.py ARCHIVE.ucz            a summary per game
+    tools/edu_decode.py ARCHIVE.ucz --json     one JSON object per game (tags, counts)
+    tools/edu_decode.py ARCHIVE.ucz --header   the member headers too
+
+Needs only Python 3 and libzstd (through ctypes) for blocks stored with zstd.
+"""
+import ctypes
+import ctypes.util
+import json
+import lzma
+import struct
+import sys
+import zlib
+
+
+class Corrupt(Exception):
+    pass
+
+
+# ---- primitives (doc/format.md, "Conventions") ----
+
+class Reader:
+    """Bounds-checked reading of bytes; every read past the end is corruption."""
+
+    def __init__(self, data, pos=0, end=None):
+        self.data = data
+        self.pos = pos
+        self.end = len(data) if end is None else end
+
+    def left(self):
+        return self.end - self.pos
+
+    def bytes(self, n, what="bytes"):
+        if n > self.left():
+            raise Corrupt(f"truncated {what} at byte {self.pos}")
+        b = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return b
+
+    def u32(self):
+        return struct.unpack("<I", self.bytes(4, "u32"))[0]
+
+    def u64(self):
+        return struct.unpack("<Q", self.bytes(8, "u64"))[0]
+
+    def varint(self):
+        value = 0
+        for shift in range(0, 70, 7):
+            byte = self.bytes(1, "varint")[0]
+            if shift == 63 and byte > 1:
+                raise Corrupt(f"varint overflows 64 bits at byte {self.pos - 1}")
+            value |= (byte & 0x7F) << shift
+            if not byte & 0x80:
+                return value
+        raise Corrupt(f"varint longer than 10 bytes at byte {self.pos}")
+
+    def string(self, limit=None, nul_ok=False):
+        n = self.varint()
+        if limit is not None and n > limit:
+            raise Corrupt(f"string of {n} bytes over the limit {limit}")
+        s = self.bytes(n, "string")
+        if not nul_ok and b"\0" in s:
+            raise Corrupt("NUL byte in a text field")
+        return s
+
+
+def crc32(*parts):
+    c = 0
+    for p in parts:
+        c = zlib.crc32(p, c)
+    return c
+
+
+# XXH64 with seed 0 (the xxHash specification), for the member digest.
+P1, P2, P3, P4, P5 = (0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
+                      0x85EBCA77C2B2AE63, 0x27D4EB2F165667C5)
+M64 = (1 << 64) - 1
+
+
+def _rotl(x, r):
+    return ((x << r) | (x >> (64 - r))) & M64
+
+
+def _round(acc, lane):
+    return (_rotl((acc + lane * P2) & M64, 31) * P1) & M64
+
+
+def _merge(acc, v):
+    return ((acc ^ _round(0, v)) * P1 + P4) & M64
+
+
+def xxh64(data, seed=0):
+    n, i = len(data), 0
+    if n >= 32:
+        v = [(seed + P1 + P2) & M64, (seed + P2) & M64, seed, (seed - P1) & M64]
+        while i + 32 <= n:
+            for k in range(4):
+                v[k] = _round(v[k], struct.unpack_from("<Q", data, i + 8 * k)[0])
+            i += 32
+        h = (_rotl(v[0], 1) + _rotl(v[1], 7) + _rotl(v[2], 12) + _rotl(v[3], 18)) & M64
+        for k in range(4):
+            h = _merge(h, v[k])
+    else:
+        h = (seed + P5) & M64
+    h = (h + n) & M64
+    while i + 8 <= n:
+        h = (_rotl(h ^ _round(0, struct.unpack_from("<Q", data, i)[0]), 27) * P1 + P4) & M64
+        i += 8
+    if i + 4 <= n:
+        h = (_rotl(h ^ (struct.unpack_from("<I", data, i)[0] * P1) & M64, 23) * P2 + P3) & M64
+        i += 4
+    while i < n:
+        h = (_rotl(h ^ (data[i] * P5) & M64, 11) * P1) & M64
+        i += 1
+    h ^= h >> 33
+    h = (h * P2) & M64
+    h ^= h >> 29
+    h = (h * P3) & M64
+    return h ^ (h >> 32)
+
+
+# ---- the structure stream's compression (doc/format.md, "Block") ----
+
+_zstd = None
+
+
+def unzstd(data, size):
+    global _zstd
+    if _zstd is None:
+        name = ctypes.util.find_library("zstd")
+        if not name:
+            raise Corrupt("a block is stored with zstd and libzstd was not found")
+        _zstd = ctypes.CDLL(name)
+        _zstd.ZSTD_decompress.restype = ctypes.c_size_t
+        _zstd.ZSTD_decompress.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t]
+        _zstd.ZSTD_isError.argtypes = [ctypes.c_size_t]
+    out = ctypes.create_string_buffer(max(size, 1))
+    got = _zstd.ZSTD_decompress(out, size, data, len(data))
+    if _zstd.ZSTD_isError(got) or got != size:
+        raise Corrupt("the structure stream does not decompress to its size")
+    return out.raw[:size]
+
+
+def unlzma2(data, size):
+    dict_size = 4096
+    while dict_size < size:
+        dict_size *= 2
+    d = lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA2, "dict_size": dict_size}])
+    try:
+        out = d.decompress(data, max_length=size + 1)
+    except lzma.LZMAError as e:
+        raise Corrupt(f"the structure stream does not decompress: {e}")
+    if len(out) != size:
+        raise Corrupt("the structure stream does not decompress to its size")
+    return out
+
+
+# ---- header (doc/format.md, "Header") ----
+
+MAGIC = b"\x89UCZ\r\n\x1a\n"
+TEXT_KEYS = {1: ("engine_name", 128), 2: ("fingerprint", 64), 8: ("engine_settings", 2048),
+             12: ("chess960_fingerprint", 64), 64: ("settings_text", 256), 65: ("created_by", 64)}
+INT_KEYS = {3: ("depth", 1000), 4: ("nodes", M64), 5: ("mode", 2), 6: ("hash_mb", 0xFFFFFFFF),
+            7: ("threads", 0xFFFFFFFF), 10: ("coder", 255), 11: ("block_games", 65536)}
+MODEL_PARAMS = {1: 2, 2: 4, 3: 3}
+
+
+def read_header(r):
+    start = r.pos
+    if r.bytes(8, "magic") != MAGIC:
+        raise Corrupt(f"not a ucizip archive (bad magic) at byte {start}")
+    version, flags, hlen = struct.unpack("<HHI", r.bytes(8, "header"))
+    if version != 2:
+        raise Corrupt(f"archive format version {version} is not supported (this is version 2)")
+    if flags:
+        raise Corrupt("unknown header flags")
+    if hlen == 0 or hlen > 1 << 20:
+        raise Corrupt("header body size out of range")
+    body = r.bytes(hlen, "header body")
+    if r.u32() != crc32(body):
+        raise Corrupt("header checksum mismatch")
+    h, c, last = {}, Reader(body), 0
+    while c.left():
+        key = c.varint()
+        if key <= last:
+            raise Corrupt("header keys not increasing")
+        last = key
+        value = c.string(nul_ok=True)
+        if key in TEXT_KEYS:
+            name, cap = TEXT_KEYS[key]
+            if len(value) >= cap or b"\0" in value or (key == 12 and not value):
+                raise Corrupt(f"header field {name} malformed")
+            h[name] = value.decode("utf-8", "replace")
+        elif key in INT_KEYS or key == 9:
+            v, ints = Reader(value), []
+            while v.left():
+                ints.append(v.varint())
+            if key == 9:
+                if not ints or len(ints) - 1 != MODEL_PARAMS.get(ints[0], -1) or max(ints) > 0xFFFFFFFF:
+                    raise Corrupt("header field model malformed")
+                h["model"] = ints
+            else:
+                name, cap = INT_KEYS[key]
+                if len(ints) != 1 or ints[0] > cap:
+                    raise Corrupt(f"header field {name} malformed")
+                h[name] = ints[0]
+        elif key < 64:
+            raise Corrupt(f"unknown header key {key} (needed for decoding)")
+    for key in range(1, 12):
+        name = (TEXT_KEYS.get(key) or INT_KEYS.get(key) or ("model",))[0]
+        if name not in h:
+            raise Corrupt(f"header field {name} (key {key}) missing")
+    return h
+
+
+# ---- structure stream (doc/format.md, "Structure stream") ----
+
+LIMIT_TEXT = 16 << 20
+LIMIT_LIST = 1 << 20
+LIMIT_GAME_BYTES = 64 << 20
+RESULTS = ["*", "1-0", "0-1", "1/2-1/2"]
+
+
+def read_line(rec, comments, depth, counts):
+    """One line of a game tree: returns its node count (counts gets every node)."""
+    if depth > 256:
+        raise Corrupt("variations nested too deep")
+    for _ in range(count(rec)):
+        comments.string(LIMIT_TEXT)
+    n_nodes = rec.varint()
+    n_annotated = count(rec)
+    if n_annotated > n_nodes:
+        raise Corrupt("more annotated nodes than nodes")
+    counts["nodes"] += n_nodes
+    nxt = 0
+    for _ in range(n_annotated):
+        gap, flags = rec.varint(), rec.varint()
+        if gap >= n_nodes - nxt or not 1 <= flags <= 31:
+            raise Corrupt("bad annotated node")
+        nxt += gap + 1
+        if flags & 1:
+            counts["null"] += 1
+        if flags & 2:
+            n = count(rec, 1)
+            counts["nags"] += n
+            for _ in range(n):
+                if rec.varint() > 255:
+                    raise Corrupt("NAG above 255")
+        if flags & 4:
+            n = count(rec, 1)
+            counts["comments"] += n
+            for _ in range(n):
+                comments.string(LIMIT_TEXT)
+        if flags & 8:
+            n = count(rec, 1)
+            counts["variations"] += n
+            for _ in range(n):
+                read_line(rec, comments, depth + 1, counts)
+        if flags & 16:
+            order = rec.string(LIMIT_TEXT)
+            if set(order) - set(b"ncv"):
+                raise Corrupt("bad annotation order")
+    return n_nodes
+
+
+def count(r, minimum=0):
+    n = r.varint()
+    if n > LIMIT_LIST or n < minimum:
+        raise Corrupt("count out of range")
+    return n
+
+
+def read_text_record(text):
+    eol, flags, wrap, tag_gap, end_eols = (text.varint() for _ in range(5))
+    if eol > 2 or flags > 16383 or wrap > 65535 or tag_gap > 255 or end_eols > 255:
+        raise Corrupt("bad layout")
+    n_ops = text.varint()
+    if n_ops > text.left():
+        raise Corrupt("bad patch")
+    for _ in range(n_ops):
+        text.varint()
+        text.varint()
+        text.string(nul_ok=True)
+    return {"eol": ["LF", "CRLF", "CR"][eol], "flags": flags, "wrap": wrap, "tag_gap": tag_gap,
+            "end_eols": end_eols, "patch_ops": n_ops}
+
+
+def read_structure(data, n_games):
+    """The games of a block's structure stream: tags, tree counts, text records."""
+    r = Reader(data)
+    sizes = [r.varint() for _ in range(5)]
+    sec, pos = [], r.pos
+    for s in sizes:
+        if s > len(data) - pos:
+            raise Corrupt("structure section past the end")
+        sec.append(Reader(data, pos, pos + s))
+        pos += s
+    if pos != len(data):
+        raise Corrupt("bytes after the structure sections")
+    # The comments section serves the trees and the trailing comments in record order.
+    names_r, rec, values, comments, text = sec
+    names = [names_r.string(LIMIT_TEXT).decode("utf-8", "replace") for _ in range(count(names_r))]
+    if names_r.left():
+        raise Corrupt("bytes after the tag names")
+    games = []
+    for _ in range(n_games):
+        g = {"moves_len": rec.varint(), "crc": rec.u32()}
+        g["tag_names"] = [rec.varint() for _ in range(count(rec))]
+        if any(k >= len(names) for k in g["tag_names"]):
+            raise Corrupt("tag name index out of range")
+        flags = rec.varint()
+        if flags in (8, 32):
+            if g["tag_names"] or g["moves_len"]:
+                raise Corrupt("a verbatim record with tags or moves")
+            g["kind"] = "verbatim" if flags == 8 else "text-only"
+            g["raw"] = comments.string(LIMIT_GAME_BYTES, nul_ok=True)
+            if crc32(g["raw"]) != g["crc"]:
+                raise Corrupt("a verbatim record's crc does not match its bytes")
+        else:
+            if flags & ~16 > 7:
+                raise Corrupt("bad game flags")
+            g["kind"] = "game"
+            g["result"] = RESULTS[(flags >> 1) & 3]
+            g["chess960"] = bool(flags & 16)
+            if flags & 1:
+                g["fen"] = rec.string(LIMIT_TEXT).decode()
+            counts = {"nodes": 0, "null": 0, "nags": 0, "comments": 0, "variations": 0}
+            g["plies"] = read_line(rec, comments, 0, counts)
+            n_trailing = count(rec)
+            for _ in range(n_trailing):
+                comments.string(LIMIT_TEXT)
+            counts["comments"] += n_trailing
+            g["counts"] = counts
+            g["layout"] = read_text_record(text)
+        games.append(g)
+    for s, what in ((rec, "records"), (comments, "comments"), (text, "text records")):
+        if s.left():
+            raise Corrupt(f"bytes left over in the {what} section")
+    # Tag values: column by column, in names order; each column holds one value per use.
+    uses = [0] * len(names)
+    for g in games:
+        for k in g["tag_names"]:
+            uses[k] += 1
+    columns = []
+    for k in range(len(names)):
+        columns.append([values.string(LIMIT_TEXT).decode("utf-8", "replace") for _ in range(uses[k])])
+    if values.left():
+        raise Corrupt("bytes left over in the values section")
+    taken = [0] * len(names)
+    for g in games:
+        g["tags"] = []
+        for k in g["tag_names"]:
+            g["tags"].append((names[k], columns[k][taken[k]]))
+            taken[k] += 1
+    return games
+
+
+# ---- blocks, index, footer ----
+
+def read_member(data, pos):
+    r = Reader(data, pos)
+    header = read_header(r)
+    blocks, games = [], []
+    while True:
+        start = r.pos
+        magic = r.bytes(4, "block or index magic")
+        if magic == b"UCZI":
+            break
+        if magic != b"UCZB":
+            raise Corrupt(f"expected a block or the index at byte {start}")
+        head_start = r.pos
+        n_games, n_moves, method, raw, zsize, moves_size = (r.varint() for _ in range(6))
+        if not 1 <= n_games <= 65536 or max(raw, zsize, moves_size) > 1 << 30:
+            raise Corrupt(f"impossible block sizes at byte {start}")
+        digest = r.u64()
+        head = data[head_start:r.pos]
+        crc = r.u32()
+        stored = r.bytes(zsize, "structure stream")
+        moves = r.bytes(moves_size, "move streams")
+        if crc != crc32(head, stored, moves):
+            raise Corrupt(f"block checksum mismatch at byte {start}")
+        if method == 1:
+            structure = unzstd(stored, raw)
+        elif method == 2:
+            structure = unlzma2(stored, raw)
+        else:
+            raise Corrupt(f"unknown structure method {method}")
+        block_games = read_structure(structure, n_games)
+        if sum(g["moves_len"] for g in block_games) != moves_size:
+            raise Corrupt("the games' move streams do not add up to the block's")
+        nodes = sum(g["counts"]["nodes"] for g in block_games if g["kind"] == "game")
+        if nodes != n_moves:
+            raise Corrupt("the block's move count does not match its games")
+        off = 0
+        for g in block_games:
+            g["move_stream"] = moves[off:off + g["moves_len"]]
+            off += g["moves_len"]
+        blocks.append((start - pos, n_games, n_moves, digest, method, raw, zsize))
+        games.extend(block_games)
+    index_start = r.pos - 4
+    body_start = r.pos
+    n_blocks = r.varint()
+    entries = [(r.varint(), r.varint(), r.varint()) for _ in range(n_blocks)]
+    member_digest = r.u64()
+    if r.u32() != crc32(data[body_start:r.pos - 4]):
+        raise Corrupt("index checksum mismatch")
+    if entries != [b[:3] for b in blocks]:
+        raise Corrupt("index does not match the blocks")
+    if member_digest != xxh64(b"".join(struct.pack("<Q", b[3]) for b in blocks)):
+        raise Corrupt("the member's blocks do not match its digest")
+    footer = r.bytes(32, "footer")
+    magic, index_offset, length, total, fcrc = struct.unpack("<4sQQQI", footer)
+    if magic != b"UCZF" or fcrc != crc32(footer[:28]):
+        raise Corrupt("bad footer")
+    if index_offset != index_start - pos or length != r.pos - pos or total != len(games):
+        raise Corrupt("footer does not match the member")
+    return header, blocks, games, r.pos
+
+
+def main(argv):
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    if len(args) != 1:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    as_json, show_header = "--json" in argv, "--header" in argv
+    data = open(args[0], "rb").read()
+    pos, number, out = 0, 0, []
+    try:
+        while pos < len(data):
+            header, blocks, games, pos = read_member(data, pos)
+            if show_header and not as_json:
+                print("member:", json.dumps(header, indent=1))
+                print(f"  {len(blocks)} blocks: " + ", ".join(
+                    f"{b[1]} games, {b[2]} moves, {'zstd' if b[4] == 1 else 'lzma2'} {b[6]}/{b[5]} bytes" for b in blocks))
+            for g in games:
+                number += 1
+                if g["kind"] == "text-only":
+                    continue
+                if as_json:
+                    out.append({"game": number, "kind": g["kind"], "tags": g.get("tags", []),
+                                "result": g.get("result"), "plies": g.get("plies", -1),
+                                "counts": g.get("counts"), "move_stream_bytes": g["moves_len"]})
+                else:
+                    tags = " ".join(f'[{n} "{v}"]' for n, v in g.get("tags", []))
+                    if g["kind"] == "verbatim":
+                        print(f"game {number}: verbatim, {len(g['raw'])} bytes")
+                    else:
+                        c = g["counts"]
+                        print(f"game {number}: {tags} result {g['result']}; {g['plies']} plies, "
+                              f"{c['nodes']} moves with variations, {c['comments']} comments, "
+                              f"{c['variations']} variations; move stream {g['moves_len']} bytes")
+    except Corrupt as e:
+        print(f"{args[0]}: corrupt archive: {e}", file=sys.stderr)
+        return 1
+    if as_json:
+        print(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
