@@ -116,8 +116,13 @@ static bool keep_as_text(uz_game_source *src, uz_game *game)
 long uz_game_source_read(uz_game_source *src, uz_game *games, size_t cap, uz_diag *diag)
 {
     size_t n = 0;
-    if (src->max_games > 0 && cap > src->max_games - src->games)
+    if (src->max_games > 0 && cap > src->max_games - src->games) {
         cap = (size_t)(src->max_games - src->games);
+        if (cap == 0) { /* enough games: the rest of the input is not read */
+            uz_game_source_end(src);
+            return 0;
+        }
+    }
     while (n < cap && src->reader) {
         uz_diag why = {0};
         uz_pgn_reader_keep_raw(src->reader, src->exact);
