@@ -252,25 +252,20 @@ uz_result uz_pool_create_chess960(uz_pool **out, const uz_pool *pool, int worker
     return r == UZ_OK ? uz_pool_create(out, &s, workers, diag) : r;
 }
 
-static void copy_string(char *dst, size_t cap, const char *src)
-{
-    snprintf(dst, cap, "%s", src ? src : "");
-}
-
 void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *model, uz_coder_kind coder,
                     uint32_t block_games)
 {
     const uz_engine_settings *s = uz_pool_settings(pool);
     memset(h, 0, sizeof *h);
     h->version = UZ_ARCHIVE_VERSION;
-    copy_string(h->engine_name, sizeof h->engine_name, uz_pool_engine_name(pool));
-    copy_string(h->fingerprint, sizeof h->fingerprint, uz_pool_fingerprint(pool));
+    uz_copy_str(h->engine_name, sizeof h->engine_name, uz_pool_engine_name(pool));
+    uz_copy_str(h->fingerprint, sizeof h->fingerprint, uz_pool_fingerprint(pool));
     h->depth = (uint32_t)s->depth;
     h->nodes = (uint64_t)s->nodes;
     h->mode = (uint32_t)s->mode;
     h->hash_mb = (uint32_t)s->hash_mb;
     h->threads = (uint32_t)s->threads;
-    copy_string(h->engine_settings, sizeof h->engine_settings, uz_pool_settings_text(pool));
+    uz_copy_str(h->engine_settings, sizeof h->engine_settings, uz_pool_settings_text(pool));
     h->model_kind = model->kind;
     const uint32_t values[] = {model->k_milli, model->floor_q16, model->rank_q16, model->decay_q16};
     const uint32_t player[] = {model->player_version, model->player_hash_lo, model->player_hash_hi};
@@ -280,7 +275,7 @@ void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *
     h->coder = coder;
     h->block_games = block_games;
     uz_pool_describe(pool, h->settings_text, sizeof h->settings_text);
-    copy_string(h->created_by, sizeof h->created_by, "ucizip " UZ_VERSION_STRING);
+    uz_copy_str(h->created_by, sizeof h->created_by, "ucizip " UZ_VERSION_STRING);
 }
 
 uz_result uz_header_model(const uz_archive_header *h, uz_model_params *params)
@@ -317,7 +312,7 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
     if (strcmp(md->chess960_fingerprint, h->chess960_fingerprint) != 0) {
         uz_pool_destroy(md->pool960);
         md->pool960 = NULL;
-        copy_string(md->chess960_fingerprint, sizeof md->chess960_fingerprint, h->chess960_fingerprint);
+        uz_copy_str(md->chess960_fingerprint, sizeof md->chess960_fingerprint, h->chess960_fingerprint);
     }
     if (md->scores)
         return UZ_OK;
@@ -342,7 +337,7 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
         return r;
     if ((r = uz_pool_create(&md->pool, &s, workers, diag)) != UZ_OK) {
         char why[sizeof diag->message];
-        copy_string(why, sizeof why, diag->message);
+        uz_copy_str(why, sizeof why, diag->message);
         /* An engine that cannot even run with the archive's settings is the wrong engine. */
         if (r == UZ_ERR_ARG || r == UZ_ERR_UNSUPPORTED)
             r = UZ_ERR_MISMATCH;
@@ -360,8 +355,8 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
         md->pool = NULL;
         return UZ_ERR_MISMATCH;
     }
-    copy_string(md->settings, sizeof md->settings, h->engine_settings);
-    copy_string(md->fingerprint, sizeof md->fingerprint, h->fingerprint);
+    uz_copy_str(md->settings, sizeof md->settings, h->engine_settings);
+    uz_copy_str(md->fingerprint, sizeof md->fingerprint, h->fingerprint);
     return UZ_OK;
 }
 
@@ -383,7 +378,7 @@ static uz_result chess960_pool(uz_member_decoder *md, const uz_archive_block *bl
     uz_result r = uz_pool_create_chess960(&md->pool960, md->pool, md->workers, diag);
     if (r != UZ_OK) {
         char why[sizeof diag->message];
-        copy_string(why, sizeof why, diag->message);
+        uz_copy_str(why, sizeof why, diag->message);
         uz_diag_set(diag, r == UZ_ERR_UNSUPPORTED ? UZ_ERR_MISMATCH : r, 0, 0,
                     "wrong engine: the archive's Chess960 games need the engine with UCI_Chess960 (fingerprint %s): %s",
                     md->chess960_fingerprint, why);
