@@ -471,7 +471,7 @@ int main(void)
     test_threads_refused();
     if (waitpid(-1, NULL, WNOHANG) != -1 || errno != ECHILD) {
         fprintf(stderr, "child processes left behind\n");
-        t_failures++;
+        uz_test_failed++;
     }
-    return t_finish("test_engine_basic");
+    return test_finish();
 }
