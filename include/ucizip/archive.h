@@ -27,7 +27,10 @@ typedef struct uz_archive_header {
     uint32_t mode;          /* uz_engine_mode */
     uint32_t hash_mb;
     uint32_t threads;
-    char engine_settings[2048]; /* canonical settings text of the engine bridge */
+    /* The engine bridge's canonical settings text (uz_pool_settings_text): the key=value
+     * lines the decoder applies to its engine and the fingerprint hashes. The writer
+     * refuses one that does not fit (UZ_ERR_LIMIT), the reader one longer (corrupt). */
+    char engine_settings_text[UZ_LIMIT_SETTINGS_TEXT];
     uint32_t model_kind;
     uint32_t model_params[UZ_ARCHIVE_MAX_MODEL_PARAMS]; /* as the model kind defines them */
     uint32_t n_model_params;
@@ -35,7 +38,7 @@ typedef struct uz_archive_header {
     uint32_t block_games;
     char chess960_fingerprint[64]; /* "" or the fingerprint of the engine with the same settings
                                       plus UCI_Chess960 true, which codes the member's Chess960 games */
-    char settings_text[256];
+    char settings_summary[256]; /* readable one-liner for messages (uz_pool_describe) */
     char created_by[64];
 } uz_archive_header;
 

@@ -266,7 +266,7 @@ static uint64_t run_key(const compress_opts *o, const char *const *paths, size_t
     snprintf(text, sizeof text, "%ld %d %d %d %d", o->max_games, o->keep_going, o->fit, o->canonical, BATCH);
     key = cli_resume_key(key, text);
     key = cli_resume_key(key, h->fingerprint);
-    key = cli_resume_key(key, h->settings_text);
+    key = cli_resume_key(key, h->settings_summary);
     cli_model_text(&mo->params, text, sizeof text);
     key = cli_resume_key(key, text);
     return cli_resume_key(key, cli_coder_name(mo->coder));
@@ -1412,7 +1412,7 @@ static int info_one(const char *path, bool json)
             printf("%s{\"engine\":", members ? "," : "");
             cli_json_string(header.engine_name);
             printf(",\"settings\":");
-            cli_json_string(header.settings_text);
+            cli_json_string(header.settings_summary);
             printf(",\"fingerprint\":");
             cli_json_string(header.fingerprint);
             printf(",\"chess960_fingerprint\":");
@@ -1436,7 +1436,7 @@ static int info_one(const char *path, bool json)
             printf("member %llu: ", (unsigned long long)members + 1);
             cli_put_escaped(stdout, header.created_by);
             printf("\n  engine: ");
-            cli_put_escaped(stdout, header.settings_text);
+            cli_put_escaped(stdout, header.settings_summary);
             printf(" (fingerprint ");
             cli_put_escaped(stdout, header.fingerprint);
             printf(")\n  model: %s, coder: %s\n"
