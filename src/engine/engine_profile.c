@@ -158,9 +158,8 @@ static uz_result apply_key(uz_engine_settings *s, const char *key, const char *v
     } else if (strcmp(key, "clear") == 0) {
         if (strcmp(value, "ucinewgame") != 0 && strncmp(value, "option:", 7) != 0)
             return UZ_ERR_SYNTAX;
-        if (strlen(value) >= sizeof s->clear)
+        if (!uz_copy_str(s->clear, sizeof s->clear, value))
             return UZ_ERR_SYNTAX;
-        uz_copy_str(s->clear, sizeof s->clear, value);
     } else if (strcmp(key, "timeout_ms") == 0 || strcmp(key, "handshake_timeout_ms") == 0 ||
                strcmp(key, "max_retries") == 0 || strcmp(key, "cache_entries") == 0 ||
                strcmp(key, "quit_grace_ms") == 0 || strcmp(key, "recheck_every") == 0) {
@@ -237,12 +236,21 @@ static uz_result load_file(uz_engine_settings *s, const char *file, const char *
         if (strcmp(key, "name") == 0) {
             /* The engine's own "id name" is what is recorded; this finds the profile
              * for an archive (uz_engine_profile_for_archive). */
-            uz_copy_str(s->name, sizeof s->name, value);
+            if (!uz_copy_str(s->name, sizeof s->name, value)) {
+                rc = UZ_ERR_LIMIT; /* a cut name or path would name another engine */
+                uz_diag_set(diag, rc, lineno, 0, "engine profile '%s': name longer than %zu bytes", file,
+                            sizeof s->name - 1);
+                goto done;
+            }
             continue;
         }
         if (strcmp(key, "exe") == 0) {
-            if (n_exe < UZ_ENGINE_MAX_EXE)
-                uz_copy_str(exes[n_exe++], UZ_ENGINE_PATH_MAX, value);
+            if (n_exe < UZ_ENGINE_MAX_EXE && !uz_copy_str(exes[n_exe++], UZ_ENGINE_PATH_MAX, value)) {
+                rc = UZ_ERR_LIMIT;
+                uz_diag_set(diag, rc, lineno, 0, "engine profile '%s': exe longer than %d bytes", file,
+                            UZ_ENGINE_PATH_MAX - 1);
+                goto done;
+            }
             continue;
         }
         if (strcmp(key, "modes") == 0) {
