@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ucizip/buf.h"
 #include "ucizip/limits.h"
 #include "ucizip/pgn.h"
 
@@ -15,32 +16,6 @@
 #define UZ_ARCHIVE_BLOCK_GAMES 64
 #define UZ_ARCHIVE_FOOTER_SIZE 32
 #define UZ_ARCHIVE_MAX_MODEL_PARAMS 8
-
-/* A growable byte buffer. */
-typedef struct uz_buf {
-    uint8_t *data;
-    size_t size;
-    size_t cap;
-} uz_buf;
-
-uz_result uz_buf_reserve(uz_buf *b, size_t extra);
-uz_result uz_buf_append(uz_buf *b, const void *data, size_t n);
-uz_result uz_buf_put_varint(uz_buf *b, uint64_t v);
-uz_result uz_buf_put_string(uz_buf *b, const char *s, size_t n);
-void uz_buf_free(uz_buf *b);
-
-/* A bounds-checked reader over bytes: every get fails with UZ_ERR_CORRUPT rather than
- * read past the end. */
-typedef struct uz_cursor {
-    const uint8_t *p;
-    const uint8_t *end;
-} uz_cursor;
-
-uz_result uz_cursor_varint(uz_cursor *c, uint64_t *v);
-/* A string of at most max bytes; *s points into the cursor's bytes (not terminated). */
-uz_result uz_cursor_string(uz_cursor *c, size_t max, const uint8_t **s, size_t *n);
-
-uint32_t uz_crc32(uint32_t crc, const void *data, size_t n);
 
 /* Everything the decoder must reproduce, as stored in the member header. */
 typedef struct uz_archive_header {
@@ -52,7 +27,10 @@ typedef struct uz_archive_header {
     uint32_t mode;          /* uz_engine_mode */
     uint32_t hash_mb;
     uint32_t threads;
-    char engine_settings[2048]; /* canonical settings text of the engine bridge */
+    /* The engine bridge's canonical settings text (uz_pool_settings_text): the key=value
+     * lines the decoder applies to its engine and the fingerprint hashes. The writer
+     * refuses one that does not fit (UZ_ERR_LIMIT), the reader one longer (corrupt). */
+    char engine_settings_text[UZ_LIMIT_SETTINGS_TEXT];
     uint32_t model_kind;
     uint32_t model_params[UZ_ARCHIVE_MAX_MODEL_PARAMS]; /* as the model kind defines them */
     uint32_t n_model_params;
@@ -60,7 +38,7 @@ typedef struct uz_archive_header {
     uint32_t block_games;
     char chess960_fingerprint[64]; /* "" or the fingerprint of the engine with the same settings
                                       plus UCI_Chess960 true, which codes the member's Chess960 games */
-    char settings_text[256];
+    char settings_summary[256]; /* readable one-liner for messages (uz_pool_describe) */
     char created_by[64];
 } uz_archive_header;
 

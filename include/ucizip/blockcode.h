@@ -45,7 +45,7 @@ typedef struct uz_member_decoder {
     int workers;
     uz_model model;
     uz_coder_kind coder;
-    char settings[sizeof ((uz_archive_header *)0)->engine_settings];
+    char settings[sizeof ((uz_archive_header *)0)->engine_settings_text];
     char fingerprint[sizeof ((uz_archive_header *)0)->fingerprint];
     uz_decode_limits limits; /* zero: the defaults of limits.h */
     /* Set by the caller (fuzzing, tests): scores come from here, no engine is started

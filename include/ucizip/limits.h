@@ -22,6 +22,10 @@
 #define UZ_LIMIT_BLOCK_NODES ((uint64_t)1 << 20)       /* moves of all the block's games */
 #define UZ_LIMIT_BLOCK_STRUCT ((uint64_t)128 << 20)    /* uncompressed structure stream */
 
+/* The engine bridge's canonical settings text, terminator included: the size of the engine
+ * pool's settings text and of the archive header's field that stores it. */
+#define UZ_LIMIT_SETTINGS_TEXT 4096
+
 /* What a decoder accepts before it allocates or searches: a block claiming more moves or
  * a larger structure stream is refused at once as too large. Zeroed fields mean the
  * defaults (the block limits above, which every archive ucizip writes respects). */

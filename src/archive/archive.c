@@ -14,6 +14,8 @@ static const uint8_t footer_magic[4] = {'U', 'C', 'Z', 'F'};
 
 /* Sanity limits a decoder enforces before allocating anything. */
 #define MAX_HEADER_BODY (1u << 20)
+#define TEXT_OF_(x) #x
+#define TEXT_OF(x) TEXT_OF_(x) /* a limit's value in a message */
 #define MAX_BLOCK_GAMES (1u << 16)
 #define MAX_BLOCK_BYTES ((uint64_t)1 << 30)
 #define MAX_BLOCKS ((uint64_t)1 << 32)
@@ -26,13 +28,13 @@ enum header_key {
     KEY_MODE = 5,
     KEY_HASH = 6,
     KEY_THREADS = 7,
-    KEY_ENGINE_SETTINGS = 8,
+    KEY_ENGINE_SETTINGS_TEXT = 8,
     KEY_MODEL = 9,
     KEY_CODER = 10,
     KEY_BLOCK_GAMES = 11,
     KEY_CHESS960_FINGERPRINT = 12, /* optional: Chess960 games are engine-coded */
     KEY_FIRST_INFORMATIONAL = 64,
-    KEY_SETTINGS_TEXT = 64,
+    KEY_SETTINGS_SUMMARY = 64,
     KEY_CREATED_BY = 65,
 };
 
@@ -106,7 +108,7 @@ static uz_result header_encode(uz_buf *b, const uz_archive_header *h)
     U1(KEY_MODE, h->mode);
     U1(KEY_HASH, h->hash_mb);
     U1(KEY_THREADS, h->threads);
-    S1(KEY_ENGINE_SETTINGS, h->engine_settings);
+    S1(KEY_ENGINE_SETTINGS_TEXT, h->engine_settings_text);
     uint64_t model[1 + UZ_ARCHIVE_MAX_MODEL_PARAMS] = {h->model_kind};
     for (uint32_t i = 0; i < h->n_model_params && i < UZ_ARCHIVE_MAX_MODEL_PARAMS; i++)
         model[1 + i] = h->model_params[i];
@@ -116,7 +118,7 @@ static uz_result header_encode(uz_buf *b, const uz_archive_header *h)
     U1(KEY_BLOCK_GAMES, h->block_games);
     if (h->chess960_fingerprint[0])
         S1(KEY_CHESS960_FINGERPRINT, h->chess960_fingerprint);
-    S1(KEY_SETTINGS_TEXT, h->settings_text);
+    S1(KEY_SETTINGS_SUMMARY, h->settings_summary);
     S1(KEY_CREATED_BY, h->created_by);
 #undef U1
 #undef S1
@@ -141,7 +143,8 @@ static uz_result read_uints(const uint8_t *s, size_t n, uint64_t *v, int count, 
     return c.p == c.end ? UZ_OK : UZ_ERR_CORRUPT;
 }
 
-static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_header *h)
+/* *why is set when a field is refused for a reason worth naming (else "malformed header fields"). */
+static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_header *h, const char **why)
 {
     if (size == 0)
         return UZ_ERR_CORRUPT; /* (and body may be NULL) */
@@ -163,10 +166,14 @@ static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_head
         case KEY_FINGERPRINT: r = copy_text(h->fingerprint, sizeof h->fingerprint, s, n); break;
         case KEY_DEPTH: r = read_uints(s, n, v, 1, 1000); h->depth = (uint32_t)v[0]; break;
         case KEY_NODES: r = read_uints(s, n, v, 1, UINT64_MAX); h->nodes = v[0]; break;
-        case KEY_MODE: r = read_uints(s, n, v, 1, 2); h->mode = (uint32_t)v[0]; break;
+        case KEY_MODE: r = read_uints(s, n, v, 1, 2); h->mode = (uint32_t)v[0]; break; /* 2: permove */
         case KEY_HASH: r = read_uints(s, n, v, 1, UINT32_MAX); h->hash_mb = (uint32_t)v[0]; break;
         case KEY_THREADS: r = read_uints(s, n, v, 1, UINT32_MAX); h->threads = (uint32_t)v[0]; break;
-        case KEY_ENGINE_SETTINGS: r = copy_text(h->engine_settings, sizeof h->engine_settings, s, n); break;
+        case KEY_ENGINE_SETTINGS_TEXT:
+            if (n >= sizeof h->engine_settings_text)
+                *why = "engine settings text of " TEXT_OF(UZ_LIMIT_SETTINGS_TEXT) " bytes or more";
+            r = copy_text(h->engine_settings_text, sizeof h->engine_settings_text, s, n);
+            break;
         case KEY_MODEL: {
             /* The kind, then as many parameters as the field holds (the model checks). */
             uz_cursor mc = {s, s + n};
@@ -188,7 +195,7 @@ static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_head
         case KEY_CHESS960_FINGERPRINT:
             r = n ? copy_text(h->chess960_fingerprint, sizeof h->chess960_fingerprint, s, n) : UZ_ERR_CORRUPT;
             break;
-        case KEY_SETTINGS_TEXT: r = copy_text(h->settings_text, sizeof h->settings_text, s, n); break;
+        case KEY_SETTINGS_SUMMARY: r = copy_text(h->settings_summary, sizeof h->settings_summary, s, n); break;
         case KEY_CREATED_BY: r = copy_text(h->created_by, sizeof h->created_by, s, n); break;
         default:
             if (key < KEY_FIRST_INFORMATIONAL)
@@ -261,6 +268,14 @@ uz_result uz_archive_writer_open(uz_archive_writer **out, FILE *f, const uz_arch
     if (!w)
         goto fail;
     w->f = f;
+    /* A settings text that filled its field was cut on the way in: never store it cut. */
+    if (strnlen(header->engine_settings_text, sizeof header->engine_settings_text) ==
+        sizeof header->engine_settings_text) {
+        uz_diag_set(diag, UZ_ERR_LIMIT, 0, 0, "the engine settings text is longer than the %zu bytes an archive header holds",
+                    sizeof header->engine_settings_text - 1);
+        r = UZ_ERR_LIMIT;
+        goto fail;
+    }
     if ((r = header_encode(&body, header)) != UZ_OK)
         goto fail;
     uint8_t fixed[16];
@@ -511,8 +526,9 @@ static uz_result read_header_from(uz_archive_reader *r, const uint8_t fixed[16],
         res = read_exact(r, crc, 4, diag, "header checksum");
     if (res == UZ_OK && uz_crc32(0, body.data, body.size) != get_le(crc, 4))
         res = corrupt(diag, start, "header checksum mismatch");
-    if (res == UZ_OK && header_decode(body.data, body.size, h) != UZ_OK)
-        res = corrupt(diag, start, "malformed header fields");
+    const char *why = "malformed header fields";
+    if (res == UZ_OK && header_decode(body.data, body.size, h, &why) != UZ_OK)
+        res = corrupt(diag, start, why);
     uz_buf_free(&body);
     return res;
 }

@@ -485,17 +485,13 @@ uz_result uz_position_from_fen(uz_position *out, const char *fen, uz_diag *diag)
     return uz_position_from_fen_960(out, fen, false, diag);
 }
 
-uz_result uz_position_from_fen_960(uz_position *out, const char *fen, bool chess960, uz_diag *diag)
-{
-    uz_position pos;
-    memset(&pos, 0, sizeof pos);
-    pos.ep_square = UZ_SQ_NONE;
-    const char *s = fen;
-    while (is_blank(*s))
-        s++;
-    const char *board_field = s;
+/* The FEN reader, a field at a time: each reads from *s on and leaves *s after its field
+ * (fen is the whole text, for error columns). */
 
-    /* Field 1: the board, rank 8 first. */
+/* Field 1: the board, rank 8 first. */
+static uz_result fen_read_board(uz_position *pos, const char *fen, const char **sp, uz_diag *diag)
+{
+    const char *s = *sp;
     int rank = 7, file = 0;
     for (;; s++) {
         char c = *s;
@@ -520,23 +516,30 @@ uz_result uz_position_from_fen_960(uz_position *out, const char *fen, bool chess
                 return fen_error(diag, UZ_ERR_SYNTAX, fen, s, "rank %d has more than 8 squares", rank + 1);
             if (UZ_PIECE_TYPE(piece) == UZ_PAWN && (rank == 0 || rank == 7))
                 return fen_error(diag, UZ_ERR_SYNTAX, fen, s, "pawn on rank %d", rank + 1);
-            put_piece(&pos, UZ_SQ(file, rank), piece);
+            put_piece(pos, UZ_SQ(file, rank), piece);
             file++;
         }
     }
+    *sp = s;
     if (rank != 0 || file != 8)
         return fen_error(diag, UZ_ERR_SYNTAX, fen, s, "the board ends early (rank %d has %d squares)", rank + 1, file);
+    return UZ_OK;
+}
+
+/* The board's material is reachable (move lists are sized for it: UZ_MAX_MOVES) and each
+ * side has one king, whose square it records. */
+static uz_result fen_check_material(uz_position *pos, const char *fen, const char *board_field, uz_diag *diag)
+{
     for (int color = 0; color < 2; color++) {
         const char *name = color == UZ_WHITE ? "White" : "Black";
-        int pieces = uz__popcount(pos.by_color[color]);
-        int pawns = uz__popcount(pos.by_color[color] & pos.by_type[UZ_PAWN]);
+        int pieces = uz__popcount(pos->by_color[color]);
+        int pawns = uz__popcount(pos->by_color[color] & pos->by_type[UZ_PAWN]);
         int promoted = 0;
         static const int initial[] = {[UZ_KNIGHT] = 2, [UZ_BISHOP] = 2, [UZ_ROOK] = 2, [UZ_QUEEN] = 1};
         for (int t = UZ_KNIGHT; t <= UZ_QUEEN; t++) {
-            int n = uz__popcount(pos.by_color[color] & pos.by_type[t]);
+            int n = uz__popcount(pos->by_color[color] & pos->by_type[t]);
             promoted += n > initial[t] ? n - initial[t] : 0;
         }
-        /* Move lists are sized for reachable material (UZ_MAX_MOVES). */
         if (pieces > 16)
             return fen_error(diag, UZ_ERR_SYNTAX, fen, board_field, "%s has %d pieces (at most 16)", name, pieces);
         if (pawns > 8)
@@ -546,31 +549,41 @@ uz_result uz_position_from_fen_960(uz_position *out, const char *fen, bool chess
                              "%s has %d promoted pieces but only %d missing pawns", name, promoted, 8 - pawns);
     }
     for (int color = 0; color < 2; color++) {
-        uint64_t kings = pos.by_type[UZ_KING] & pos.by_color[color];
+        uint64_t kings = pos->by_type[UZ_KING] & pos->by_color[color];
         if (uz__popcount(kings) != 1)
             return fen_error(diag, UZ_ERR_SYNTAX, fen, board_field, "%s has %d kings", color == UZ_WHITE ? "White" : "Black",
                              uz__popcount(kings));
-        pos.king_sq[color] = (uint8_t)uz__lsb(kings);
+        pos->king_sq[color] = (uint8_t)uz__lsb(kings);
     }
+    return UZ_OK;
+}
 
-    /* Field 2: side to move. */
+/* Field 2: side to move (the side not to move must not be in check). */
+static uz_result fen_read_side(uz_position *pos, const char *fen, const char **sp, uz_diag *diag)
+{
+    const char *s = *sp;
     while (is_blank(*s))
         s++;
     const char *side_field = s;
     if ((*s == 'w' || *s == 'W') && (s[1] == '\0' || is_blank(s[1])))
-        pos.side = UZ_WHITE;
+        pos->side = UZ_WHITE;
     else if ((*s == 'b' || *s == 'B') && (s[1] == '\0' || is_blank(s[1])))
-        pos.side = UZ_BLACK;
+        pos->side = UZ_BLACK;
     else if (*s == '\0')
         return fen_error(diag, UZ_ERR_SYNTAX, fen, s, "missing side to move");
     else
         return fen_error(diag, UZ_ERR_SYNTAX, fen, s, "side to move must be 'w' or 'b'");
-    s++;
-    if (king_attacked(&pos, pos.side ^ 1))
+    *sp = s + 1;
+    if (king_attacked(pos, pos->side ^ 1))
         return fen_error(diag, UZ_ERR_SYNTAX, fen, side_field, "the side not to move (%s) is in check",
-                         pos.side == UZ_WHITE ? "Black" : "White");
+                         pos->side == UZ_WHITE ? "Black" : "White");
+    return UZ_OK;
+}
 
-    /* Field 3: castling rights. */
+/* Field 3: castling rights (KQkq, or rook files in Chess960). */
+static uz_result fen_read_castling(uz_position *pos, const char *fen, const char **sp, bool chess960, uz_diag *diag)
+{
+    const char *s = *sp;
     while (is_blank(*s))
         s++;
     if (*s == '\0')
@@ -592,45 +605,56 @@ uz_result uz_position_from_fen_960(uz_position *out, const char *fen, bool chess
             int back = color == UZ_WHITE ? 0 : 7;
             int rook;
             if (chess960) {
-                rook = castling_rook(&pos, color, c);
+                rook = castling_rook(pos, color, c);
             } else {
                 rook = UZ_SQ(c == 'k' || c == 'h' ? 7 : 0, back);
-                if (pos.king_sq[color] != UZ_SQ(4, back) || pos.squares[rook] != UZ_PIECE(color, UZ_ROOK))
+                if (pos->king_sq[color] != UZ_SQ(4, back) || pos->squares[rook] != UZ_PIECE(color, UZ_ROOK))
                     rook = -1;
             }
             if (rook < 0)
                 continue;
-            bool king_side = UZ_SQ_FILE(rook) > UZ_SQ_FILE(pos.king_sq[color]);
+            bool king_side = UZ_SQ_FILE(rook) > UZ_SQ_FILE(pos->king_sq[color]);
             unsigned bit = color == UZ_WHITE ? (king_side ? 0u : 1u) : (king_side ? 2u : 3u);
-            pos.castling |= (uint8_t)(1u << bit);
-            pos.castle_rook[bit] = (uint8_t)rook;
+            pos->castling |= (uint8_t)(1u << bit);
+            pos->castle_rook[bit] = (uint8_t)rook;
         }
     }
+    *sp = s;
     if (*s && !is_blank(*s))
         return fen_error(diag, UZ_ERR_SYNTAX, fen, s, "unexpected character '%c' after castling rights", *s);
+    return UZ_OK;
+}
 
-    /* Field 4: en-passant square. */
+/* Field 4: the en-passant square as written (UZ_SQ_NONE for '-'); kept or not later. */
+static uz_result fen_read_ep(const uz_position *pos, const char *fen, const char **sp, int *ep, uz_diag *diag)
+{
+    const char *s = *sp;
     while (is_blank(*s))
         s++;
-    int ep = UZ_SQ_NONE;
+    *ep = UZ_SQ_NONE;
     if (*s == '\0') {
         return fen_error(diag, UZ_ERR_SYNTAX, fen, s, "missing en-passant field");
     } else if (*s == '-') {
         s++;
     } else if (*s >= 'a' && *s <= 'h' && s[1] >= '1' && s[1] <= '8') {
         int ep_rank = s[1] - '1';
-        if (ep_rank != (pos.side == UZ_WHITE ? 5 : 2))
+        if (ep_rank != (pos->side == UZ_WHITE ? 5 : 2))
             return fen_error(diag, UZ_ERR_SYNTAX, fen, s, "en-passant square %.2s is not on rank %d", s,
-                             pos.side == UZ_WHITE ? 6 : 3);
-        ep = UZ_SQ(*s - 'a', ep_rank);
+                             pos->side == UZ_WHITE ? 6 : 3);
+        *ep = UZ_SQ(*s - 'a', ep_rank);
         s += 2;
     } else {
         return fen_error(diag, UZ_ERR_SYNTAX, fen, s, "bad en-passant square");
     }
+    *sp = s;
     if (*s && !is_blank(*s))
         return fen_error(diag, UZ_ERR_SYNTAX, fen, s, "unexpected character '%c' after the en-passant square", *s);
+    return UZ_OK;
+}
 
-    /* Fields 5 and 6: the counters, both optional. */
+/* Fields 5 and 6: the counters, both optional; nothing may follow them. */
+static uz_result fen_read_counters(uz_position *pos, const char *fen, const char *s, uz_diag *diag)
+{
     unsigned halfmove = 0, fullmove = 1;
     while (is_blank(*s))
         s++;
@@ -652,8 +676,29 @@ uz_result uz_position_from_fen_960(uz_position *out, const char *fen, bool chess
                 return fen_error(diag, UZ_ERR_SYNTAX, fen, s, "unexpected text after the FEN");
         }
     }
-    pos.halfmove = (uint16_t)halfmove;
-    pos.fullmove = (uint16_t)(fullmove ? fullmove : 1);
+    pos->halfmove = (uint16_t)halfmove;
+    pos->fullmove = (uint16_t)(fullmove ? fullmove : 1);
+    return UZ_OK;
+}
+
+uz_result uz_position_from_fen_960(uz_position *out, const char *fen, bool chess960, uz_diag *diag)
+{
+    uz_position pos;
+    memset(&pos, 0, sizeof pos);
+    pos.ep_square = UZ_SQ_NONE;
+    const char *s = fen;
+    while (is_blank(*s))
+        s++;
+    const char *board_field = s;
+    int ep;
+    uz_result r;
+    if ((r = fen_read_board(&pos, fen, &s, diag)) != UZ_OK ||
+        (r = fen_check_material(&pos, fen, board_field, diag)) != UZ_OK ||
+        (r = fen_read_side(&pos, fen, &s, diag)) != UZ_OK ||
+        (r = fen_read_castling(&pos, fen, &s, chess960, diag)) != UZ_OK ||
+        (r = fen_read_ep(&pos, fen, &s, &ep, diag)) != UZ_OK ||
+        (r = fen_read_counters(&pos, fen, s, diag)) != UZ_OK)
+        return r;
 
     pos.chess960 = chess960;
     if (pos.side == UZ_BLACK)

@@ -262,6 +262,146 @@ static const char *piece_name(int type)
     return names[type];
 }
 
+/* Length of buf[0..n) without what may follow the move: check/mate marks, glyphs, "e.p."
+ * in its forms. */
+static size_t san_strip_suffixes(const char *buf, size_t n)
+{
+    for (;;) {
+        while (n && isspace((unsigned char)buf[n - 1]))
+            n--;
+        if (n && char_in(buf[n - 1], "+#!?")) {
+            n--;
+            continue;
+        }
+        size_t k = ends_with(buf, n, "e.p.") ? 4 : ends_with(buf, n, "e.p") ? 3 : ends_with(buf, n, "ep") ? 2 : 0;
+        if (k) {
+            size_t m = n - k;
+            while (m && isspace((unsigned char)buf[m - 1]))
+                m--;
+            if (m && (isdigit((unsigned char)buf[m - 1]) || char_in(buf[m - 1], "+#!?"))) {
+                n = m;
+                continue;
+            }
+        }
+        return n;
+    }
+}
+
+/* Castling: O-O, 0-0, o-o, with or without the hyphens. False when buf is not written as
+ * castling; else *r is the result (*out the move, or diag why it is illegal). */
+static bool san_castling(const uz_position *pos, const char *buf, size_t n, const uz_move *moves, int n_moves,
+                         const char *text, int shown, uz_move *out, uz_result *r, uz_diag *diag)
+{
+    size_t os = 0, hyphens = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (buf[i] == 'O' || buf[i] == '0' || buf[i] == 'o')
+            os++;
+        else if (buf[i] == '-')
+            hyphens++;
+    }
+    if (!(n && os + hyphens == n && (os == 2 || os == 3) && buf[0] != '-'))
+        return false;
+    int us = pos->side;
+    int back = us == UZ_WHITE ? 0 : 7;
+    uz_move m = UZ_MOVE(UZ_SQ(4, back), UZ_SQ(os == 2 ? 6 : 2, back), 0);
+    *r = UZ_OK;
+    if (pos->chess960) {
+        /* The castling move whose rook is on the king's side (O-O) or the other. */
+        m = UZ_MOVE_NONE;
+        for (int i = 0; i < n_moves; i++)
+            if (is_castling(pos, moves[i]) && (UZ_MOVE_TO(moves[i]) > UZ_MOVE_FROM(moves[i])) == (os == 2))
+                m = moves[i];
+        if (m != UZ_MOVE_NONE) {
+            *out = m;
+            return true;
+        }
+    } else if (pos->squares[UZ_SQ(4, back)] == UZ_PIECE(us, UZ_KING) && in_list(moves, n_moves, m)) {
+        *out = m;
+        return true;
+    }
+    uz_diag_set(diag, UZ_ERR_ILLEGAL, 0, 0, "illegal move '%.*s': %s cannot castle %s here", shown, text,
+                us == UZ_WHITE ? "White" : "Black", os == 2 ? "king-side" : "queen-side");
+    *r = UZ_ERR_ILLEGAL;
+    return true;
+}
+
+/* Reads [piece][file][rank][x:-]square[promotion] from buf[0..*n) into pat; *n becomes
+ * the length of what stands before the destination and *start 1 if a piece letter
+ * opens it. False if it cannot be read as a move. */
+static bool san_read_pattern(const char *buf, size_t *np, san_pattern *pat, size_t *start)
+{
+    size_t n = *np;
+    /* Promotion: =Q, Q, q, (Q), /Q after the destination. */
+    if (n >= 4 && buf[n - 1] == ')' && buf[n - 3] == '(') {
+        pat->promo = promo_from_char(buf[n - 2]);
+        if (!pat->promo)
+            return false;
+        n -= 3;
+    } else if (n >= 3 && promo_from_char(buf[n - 1]) && (isdigit((unsigned char)buf[n - 2]) || buf[n - 2] == '='
+                                                         || buf[n - 2] == '/')) {
+        pat->promo = promo_from_char(buf[n - 1]);
+        n--;
+    }
+    if (pat->promo && n && (buf[n - 1] == '=' || buf[n - 1] == '/'))
+        n--;
+
+    /* Destination square, then an optional capture or long-algebraic separator. */
+    if (n < 2 || buf[n - 2] < 'a' || buf[n - 2] > 'h' || buf[n - 1] < '1' || buf[n - 1] > '8')
+        return false;
+    pat->to = UZ_SQ(buf[n - 2] - 'a', buf[n - 1] - '1');
+    n -= 2;
+    if (n && char_in(buf[n - 1], "x:-"))
+        n--;
+
+    /* What is left: [piece][file][rank]. */
+    *start = 0;
+    if (n && buf[0] != 'b' && piece_from_letter(buf[0])) {
+        pat->piece = piece_from_letter(buf[0]);
+        *start = 1;
+    }
+    *np = n;
+    if (!parse_origin(buf + *start, n - *start, pat))
+        return false;
+    if (!pat->piece && !(pat->from_file >= 0 && pat->from_rank >= 0))
+        pat->piece = UZ_PAWN; /* no letter: a pawn, unless the full origin is given (g1f3) */
+    return true;
+}
+
+/* Why no single move matched: ambiguous (count > 1, found[0..1] two of them) or illegal. */
+static uz_result san_no_single_match(const uz_position *pos, const san_pattern *pat, const uz_move *found,
+                                     int count, const char *text, int shown, uz_diag *diag)
+{
+    if (count > 1) {
+        if (UZ_MOVE_PROMO(found[0]) && !pat->promo && UZ_MOVE_FROM(found[0]) == UZ_MOVE_FROM(found[1])) {
+            uz_diag_set(diag, UZ_ERR_AMBIGUOUS, 0, 0, "ambiguous move '%.*s': the promotion piece is missing", shown,
+                        text);
+        } else {
+            char a[UZ_SAN_MAX], b[UZ_SAN_MAX];
+            uz_san_format(pos, found[0], a);
+            uz_san_format(pos, found[1], b);
+            uz_diag_set(diag, UZ_ERR_AMBIGUOUS, 0, 0, "ambiguous move '%.*s': could be %s or %s%s", shown, text, a, b,
+                        count > 2 ? " or more" : "");
+        }
+        return UZ_ERR_AMBIGUOUS;
+    }
+    int us = pos->side;
+    if (pat->piece) {
+        char origin[24] = "";
+        if (pat->from_file >= 0 && pat->from_rank >= 0)
+            snprintf(origin, sizeof origin, " on %c%d", 'a' + pat->from_file, 1 + pat->from_rank);
+        else if (pat->from_file >= 0)
+            snprintf(origin, sizeof origin, " on the %c-file", 'a' + pat->from_file);
+        else if (pat->from_rank >= 0)
+            snprintf(origin, sizeof origin, " on rank %d", 1 + pat->from_rank);
+        uz_diag_set(diag, UZ_ERR_ILLEGAL, 0, 0, "illegal move '%.*s': no %s %s%s can legally move to %c%d", shown,
+                    text, us == UZ_WHITE ? "white" : "black", piece_name(pat->piece), origin,
+                    'a' + UZ_SQ_FILE(pat->to), 1 + UZ_SQ_RANK(pat->to));
+    } else
+        uz_diag_set(diag, UZ_ERR_ILLEGAL, 0, 0, "illegal move '%.*s' for %s", shown, text,
+                    us == UZ_WHITE ? "White" : "Black");
+    return UZ_ERR_ILLEGAL;
+}
+
 uz_result uz_san_parse(const uz_position *pos, const char *text, size_t len, uz_move *out, uz_diag *diag)
 {
     *out = UZ_MOVE_NONE;
@@ -289,95 +429,20 @@ uz_result uz_san_parse(const uz_position *pos, const char *text, size_t len, uz_
         *out = UZ_MOVE_NULL;
         return UZ_OK;
     }
-
-    /* Strip what may follow the move: check/mate marks, glyphs, "e.p." in its forms. */
-    for (;;) {
-        while (n && isspace((unsigned char)buf[n - 1]))
-            n--;
-        if (n && char_in(buf[n - 1], "+#!?")) {
-            n--;
-            continue;
-        }
-        size_t k = ends_with(buf, n, "e.p.") ? 4 : ends_with(buf, n, "e.p") ? 3 : ends_with(buf, n, "ep") ? 2 : 0;
-        if (k) {
-            size_t m = n - k;
-            while (m && isspace((unsigned char)buf[m - 1]))
-                m--;
-            if (m && (isdigit((unsigned char)buf[m - 1]) || char_in(buf[m - 1], "+#!?"))) {
-                n = m;
-                continue;
-            }
-        }
-        break;
-    }
+    n = san_strip_suffixes(buf, n);
 
     uz_move moves[UZ_MAX_MOVES];
     int n_moves = uz__generate_unsorted(pos, moves);
-    int us = pos->side;
-    int back = us == UZ_WHITE ? 0 : 7;
-
-    /* Castling: O-O, 0-0, o-o, with or without the hyphens. */
-    size_t os = 0, hyphens = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (buf[i] == 'O' || buf[i] == '0' || buf[i] == 'o')
-            os++;
-        else if (buf[i] == '-')
-            hyphens++;
-    }
-    if (n && os + hyphens == n && (os == 2 || os == 3) && buf[0] != '-') {
-        uz_move m = UZ_MOVE(UZ_SQ(4, back), UZ_SQ(os == 2 ? 6 : 2, back), 0);
-        if (pos->chess960) {
-            /* The castling move whose rook is on the king's side (O-O) or the other. */
-            m = UZ_MOVE_NONE;
-            for (int i = 0; i < n_moves; i++)
-                if (is_castling(pos, moves[i]) && (UZ_MOVE_TO(moves[i]) > UZ_MOVE_FROM(moves[i])) == (os == 2))
-                    m = moves[i];
-            if (m != UZ_MOVE_NONE) {
-                *out = m;
-                return UZ_OK;
-            }
-        } else if (pos->squares[UZ_SQ(4, back)] == UZ_PIECE(us, UZ_KING) && in_list(moves, n_moves, m)) {
-            *out = m;
-            return UZ_OK;
-        }
-        uz_diag_set(diag, UZ_ERR_ILLEGAL, 0, 0, "illegal move '%.*s': %s cannot castle %s here", shown, text,
-                    us == UZ_WHITE ? "White" : "Black", os == 2 ? "king-side" : "queen-side");
-        return UZ_ERR_ILLEGAL;
-    }
+    uz_result r;
+    if (san_castling(pos, buf, n, moves, n_moves, text, shown, out, &r, diag))
+        return r;
 
     san_pattern pat = {0, -1, -1, 0, 0};
-    /* Promotion: =Q, Q, q, (Q), /Q after the destination. */
-    if (n >= 4 && buf[n - 1] == ')' && buf[n - 3] == '(') {
-        pat.promo = promo_from_char(buf[n - 2]);
-        if (!pat.promo)
-            goto syntax;
-        n -= 3;
-    } else if (n >= 3 && promo_from_char(buf[n - 1]) && (isdigit((unsigned char)buf[n - 2]) || buf[n - 2] == '='
-                                                         || buf[n - 2] == '/')) {
-        pat.promo = promo_from_char(buf[n - 1]);
-        n--;
+    size_t start;
+    if (!san_read_pattern(buf, &n, &pat, &start)) {
+        uz_diag_set(diag, UZ_ERR_SYNTAX, 0, 0, "cannot read '%.*s' as a move", shown, text);
+        return UZ_ERR_SYNTAX;
     }
-    if (pat.promo && n && (buf[n - 1] == '=' || buf[n - 1] == '/'))
-        n--;
-
-    /* Destination square, then an optional capture or long-algebraic separator. */
-    if (n < 2 || buf[n - 2] < 'a' || buf[n - 2] > 'h' || buf[n - 1] < '1' || buf[n - 1] > '8')
-        goto syntax;
-    pat.to = UZ_SQ(buf[n - 2] - 'a', buf[n - 1] - '1');
-    n -= 2;
-    if (n && char_in(buf[n - 1], "x:-"))
-        n--;
-
-    /* What is left: [piece][file][rank]. */
-    size_t start = 0;
-    if (n && buf[0] != 'b' && piece_from_letter(buf[0])) {
-        pat.piece = piece_from_letter(buf[0]);
-        start = 1;
-    }
-    if (!parse_origin(buf + start, n - start, &pat))
-        goto syntax;
-    if (!pat.piece && !(pat.from_file >= 0 && pat.from_rank >= 0))
-        pat.piece = UZ_PAWN; /* no letter: a pawn, unless the full origin is given (g1f3) */
     if (pat.promo && pat.piece != UZ_PAWN && !(start == 0 && pat.from_rank >= 0)) {
         uz_diag_set(diag, UZ_ERR_ILLEGAL, 0, 0, "illegal move '%.*s': only a pawn can promote", shown, text);
         return UZ_ERR_ILLEGAL;
@@ -403,42 +468,9 @@ uz_result uz_san_parse(const uz_position *pos, const char *text, size_t len, uz_
             return UZ_OK;
         }
     }
-
     if (count == 1) {
         *out = found[0];
         return UZ_OK;
     }
-    if (count > 1) {
-        if (UZ_MOVE_PROMO(found[0]) && !pat.promo && UZ_MOVE_FROM(found[0]) == UZ_MOVE_FROM(found[1])) {
-            uz_diag_set(diag, UZ_ERR_AMBIGUOUS, 0, 0, "ambiguous move '%.*s': the promotion piece is missing", shown,
-                        text);
-        } else {
-            char a[UZ_SAN_MAX], b[UZ_SAN_MAX];
-            uz_san_format(pos, found[0], a);
-            uz_san_format(pos, found[1], b);
-            uz_diag_set(diag, UZ_ERR_AMBIGUOUS, 0, 0, "ambiguous move '%.*s': could be %s or %s%s", shown, text, a, b,
-                        count > 2 ? " or more" : "");
-        }
-        return UZ_ERR_AMBIGUOUS;
-    }
-
-    if (pat.piece) {
-        char origin[24] = "";
-        if (pat.from_file >= 0 && pat.from_rank >= 0)
-            snprintf(origin, sizeof origin, " on %c%d", 'a' + pat.from_file, 1 + pat.from_rank);
-        else if (pat.from_file >= 0)
-            snprintf(origin, sizeof origin, " on the %c-file", 'a' + pat.from_file);
-        else if (pat.from_rank >= 0)
-            snprintf(origin, sizeof origin, " on rank %d", 1 + pat.from_rank);
-        uz_diag_set(diag, UZ_ERR_ILLEGAL, 0, 0, "illegal move '%.*s': no %s %s%s can legally move to %c%d", shown,
-                    text, us == UZ_WHITE ? "white" : "black", piece_name(pat.piece), origin,
-                    'a' + UZ_SQ_FILE(pat.to), 1 + UZ_SQ_RANK(pat.to));
-    } else
-        uz_diag_set(diag, UZ_ERR_ILLEGAL, 0, 0, "illegal move '%.*s' for %s", shown, text,
-                    us == UZ_WHITE ? "White" : "Black");
-    return UZ_ERR_ILLEGAL;
-
-syntax:
-    uz_diag_set(diag, UZ_ERR_SYNTAX, 0, 0, "cannot read '%.*s' as a move", shown, text);
-    return UZ_ERR_SYNTAX;
+    return san_no_single_match(pos, &pat, found, count, text, shown, diag);
 }

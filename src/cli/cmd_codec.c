@@ -1224,7 +1224,7 @@ static int info_one(const char *path, bool json)
             printf("%s{\"engine\":", members ? "," : "");
             cli_json_string(header.engine_name);
             printf(",\"settings\":");
-            cli_json_string(header.settings_text);
+            cli_json_string(header.settings_summary);
             printf(",\"fingerprint\":");
             cli_json_string(header.fingerprint);
             printf(",\"chess960_fingerprint\":");
@@ -1248,7 +1248,7 @@ static int info_one(const char *path, bool json)
             printf("member %llu: ", (unsigned long long)members + 1);
             cli_put_escaped(stdout, header.created_by);
             printf("\n  engine: ");
-            cli_put_escaped(stdout, header.settings_text);
+            cli_put_escaped(stdout, header.settings_summary);
             printf(" (fingerprint ");
             cli_put_escaped(stdout, header.fingerprint);
             printf(")\n  model: %s, coder: %s\n"

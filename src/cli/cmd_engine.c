@@ -34,7 +34,8 @@ static void usage(FILE *f)
           f);
 }
 
-int cmd_engine(int argc, char **argv)
+/* Parses the options; -1 to go on, else the exit status. */
+static int parse_engine_args(int argc, char **argv, cli_engine_opts *eo, bool *json, long *n_pos)
 {
     enum { OPT_JSON = 2000, OPT_POSITIONS };
     static const struct option longopts[] = {
@@ -44,25 +45,18 @@ int cmd_engine(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    cli_engine_opts eo;
-    cli_engine_opts_init(&eo);
-    bool json = false;
-    long n_pos = (long)N_TIMING;
-    int c, status = CLI_EXIT_FAIL;
-    uz_pool *pool = NULL;
-    uz_query *q = NULL;
-
+    int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int r = cli_engine_opt(&eo, c, optarg);
+        int r = cli_engine_opt(eo, c, optarg);
         if (r < 0)
             return CLI_EXIT_USAGE;
         if (r > 0)
             continue;
         if (c == OPT_JSON) {
-            json = true;
+            *json = true;
         } else if (c == OPT_POSITIONS) {
-            if (cli_parse_long("--positions", optarg, 1, (long)N_TIMING, &n_pos))
+            if (cli_parse_long("--positions", optarg, 1, (long)N_TIMING, n_pos))
                 return CLI_EXIT_USAGE;
         } else if (c == 'h') {
             usage(stdout);
@@ -76,84 +70,123 @@ int cmd_engine(int argc, char **argv)
         cli_error("engine: unexpected argument '%s'", argv[optind]);
         return CLI_EXIT_USAGE;
     }
-    if (eo.workers < 0)
-        eo.workers = 1; /* timing is per position on one engine */
+    return -1;
+}
 
-    double t0 = cli_now();
-    if (cli_pool_open(&eo, &pool) != 0)
-        goto done;
-    double startup_ms = (cli_now() - t0) * 1000.0;
+/* What was measured: start-up, and wall and engine-reported search time per position. */
+typedef struct engine_timing {
+    double startup_ms, per_pos_ms, search_per_pos_ms;
+    long n_pos;
+} engine_timing;
 
-    q = malloc(sizeof *q);
+/* Scores the first n timing positions one after the other. 0 or -1 (reported). */
+static int time_positions(uz_pool *pool, long n, engine_timing *tm)
+{
+    uz_query *q = malloc(sizeof *q);
     if (!q) {
         cli_error("out of memory");
-        goto done;
+        return -1;
     }
     double t1 = cli_now();
-    for (long i = 0; i < n_pos; i++) {
+    for (long i = 0; i < n; i++) {
         uz_diag diag = {0};
         memset(q, 0, sizeof *q);
-        if (uz_position_from_fen(&q->pos, timing_fens[i], &diag) != UZ_OK) {
-            cli_report(NULL, &diag);
-            goto done;
+        uz_result r = uz_position_from_fen(&q->pos, timing_fens[i], &diag);
+        if (r == UZ_OK) {
+            q->n_moves = uz_generate_legal(&q->pos, q->moves);
+            r = uz_pool_query(pool, q, &diag);
         }
-        q->n_moves = uz_generate_legal(&q->pos, q->moves);
-        if (uz_pool_query(pool, q, &diag) != UZ_OK) {
+        if (r != UZ_OK) {
             cli_report(NULL, &diag);
-            goto done;
+            free(q);
+            return -1;
         }
     }
+    free(q);
     double wall_ms = (cli_now() - t1) * 1000.0;
     uz_pool_stats st;
     uz_pool_get_stats(pool, &st);
-    double per_pos = wall_ms / (double)n_pos, search_per_pos = st.search_ms / (double)n_pos;
+    tm->n_pos = n;
+    tm->per_pos_ms = wall_ms / (double)n;
+    tm->search_per_pos_ms = st.search_ms / (double)n;
+    return 0;
+}
 
+static void print_engine_json(uz_pool *pool, const char *desc, const engine_timing *tm)
+{
     const uz_engine_settings *s = uz_pool_settings(pool);
+    printf("{\"name\": ");
+    cli_json_string(uz_pool_engine_name(pool));
+    printf(", \"path\": ");
+    cli_json_string(s->path);
+    printf(", \"profile\": ");
+    cli_json_string(s->profile);
+    printf(", \"fingerprint\": ");
+    cli_json_string(uz_pool_fingerprint(pool));
+    printf(", \"description\": ");
+    cli_json_string(desc);
+    printf(", \"settings\": ");
+    cli_json_string(uz_pool_settings_text(pool));
+    printf(", \"mode\": \"%s\", \"depth\": %d, \"nodes\": %ld, \"hash_mb\": %d, \"threads\": %d",
+           uz_engine_mode_name(s->mode), s->depth, s->nodes, s->hash_mb, s->threads);
+    printf(", \"max_multipv\": %d, \"searchmoves_supported\": %s", s->max_multipv,
+           uz_pool_searchmoves_ok(pool) ? "true" : "false");
+    printf(", \"startup_ms\": %.1f, \"positions\": %ld, \"ms_per_position\": %.2f", tm->startup_ms, tm->n_pos,
+           tm->per_pos_ms);
+    printf(", \"search_ms_per_position\": %.2f}\n", tm->search_per_pos_ms);
+}
+
+static void print_engine_text(uz_pool *pool, const char *desc, const engine_timing *tm)
+{
+    const uz_engine_settings *s = uz_pool_settings(pool);
+    printf("engine:       %s\n", uz_pool_engine_name(pool));
+    printf("path:         %s\n", s->path);
+    if (s->profile[0])
+        printf("profile:      %s\n", s->profile);
+    printf("settings:     %s\n", desc);
+    printf("fingerprint:  %s\n", uz_pool_fingerprint(pool));
+    printf("searchmoves:  %s\n", uz_pool_searchmoves_ok(pool) ? "supported" : "ignored by the engine");
+    printf("startup:      %.1f ms (start, handshake, probes)\n", tm->startup_ms);
+    printf("time:         %.2f ms/position over %ld positions (engine-reported search %.2f ms)\n",
+           tm->per_pos_ms, tm->n_pos, tm->search_per_pos_ms);
+    printf("recorded settings:\n");
+    const char *t = uz_pool_settings_text(pool);
+    while (*t) {
+        const char *nl = strchr(t, '\n');
+        int len = nl ? (int)(nl - t) : (int)strlen(t);
+        printf("  %.*s\n", len, t);
+        t += len + (nl ? 1 : 0);
+    }
+}
+
+int cmd_engine(int argc, char **argv)
+{
+    cli_engine_opts eo;
+    cli_engine_opts_init(&eo);
+    bool json = false;
+    long n_pos = (long)N_TIMING;
+    int parsed = parse_engine_args(argc, argv, &eo, &json, &n_pos);
+    if (parsed >= 0)
+        return parsed;
+    if (eo.workers < 0)
+        eo.workers = 1; /* timing is per position on one engine */
+
+    engine_timing tm = {0};
+    uz_pool *pool = NULL;
+    double t0 = cli_now();
+    if (cli_pool_open(&eo, &pool) != 0)
+        return CLI_EXIT_FAIL;
+    tm.startup_ms = (cli_now() - t0) * 1000.0;
+    if (time_positions(pool, n_pos, &tm) != 0) {
+        uz_pool_destroy(pool);
+        return CLI_EXIT_FAIL;
+    }
     char desc[512];
     uz_pool_describe(pool, desc, sizeof desc);
-    if (json) {
-        printf("{\"name\": ");
-        cli_json_string(uz_pool_engine_name(pool));
-        printf(", \"path\": ");
-        cli_json_string(s->path);
-        printf(", \"profile\": ");
-        cli_json_string(s->profile);
-        printf(", \"fingerprint\": ");
-        cli_json_string(uz_pool_fingerprint(pool));
-        printf(", \"description\": ");
-        cli_json_string(desc);
-        printf(", \"settings\": ");
-        cli_json_string(uz_pool_settings_text(pool));
-        printf(", \"mode\": \"%s\", \"depth\": %d, \"nodes\": %ld, \"hash_mb\": %d, \"threads\": %d",
-               uz_engine_mode_name(s->mode), s->depth, s->nodes, s->hash_mb, s->threads);
-        printf(", \"max_multipv\": %d, \"searchmoves_supported\": %s", s->max_multipv,
-               uz_pool_searchmoves_ok(pool) ? "true" : "false");
-        printf(", \"startup_ms\": %.1f, \"positions\": %ld, \"ms_per_position\": %.2f", startup_ms, n_pos,
-               per_pos);
-        printf(", \"search_ms_per_position\": %.2f}\n", search_per_pos);
-    } else {
-        printf("engine:       %s\n", uz_pool_engine_name(pool));
-        printf("path:         %s\n", s->path);
-        if (s->profile[0])
-            printf("profile:      %s\n", s->profile);
-        printf("settings:     %s\n", desc);
-        printf("fingerprint:  %s\n", uz_pool_fingerprint(pool));
-        printf("searchmoves:  %s\n", uz_pool_searchmoves_ok(pool) ? "supported" : "ignored by the engine");
-        printf("startup:      %.1f ms (start, handshake, probes)\n", startup_ms);
-        printf("time:         %.2f ms/position over %ld positions (engine-reported search %.2f ms)\n",
-               per_pos, n_pos, search_per_pos);
-        printf("recorded settings:\n");
-        const char *t = uz_pool_settings_text(pool);
-        while (*t) {
-            const char *nl = strchr(t, '\n');
-            int len = nl ? (int)(nl - t) : (int)strlen(t);
-            printf("  %.*s\n", len, t);
-            t += len + (nl ? 1 : 0);
-        }
-    }
-    status = CLI_EXIT_OK;
-done:
-    free(q);
+    if (json)
+        print_engine_json(pool, desc, &tm);
+    else
+        print_engine_text(pool, desc, &tm);
     uz_pool_destroy(pool);
-    return status;
+    return CLI_EXIT_OK;
 }

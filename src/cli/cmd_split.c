@@ -55,7 +55,16 @@ static int parse_offsets(const char *text, unsigned long long **out, size_t *n)
     return 0;
 }
 
-int cmd_split(int argc, char **argv)
+typedef struct split_opts {
+    long shards;
+    unsigned long long *cuts; /* --at offsets (malloc'd), or NULL for --shards */
+    size_t n_cuts;
+    const char *dir;
+    bool force, keep_going, quiet;
+} split_opts;
+
+/* Parses the options into o; -1 to go on, else the exit status (o->cuts then freed). */
+static int parse_split_args(int argc, char **argv, split_opts *o)
 {
     static const struct option options[] = {
         {"shards", required_argument, NULL, OPT_SHARDS}, {"at", required_argument, NULL, OPT_AT},
@@ -63,127 +72,150 @@ int cmd_split(int argc, char **argv)
         {"keep-going", no_argument, NULL, OPT_KG},      {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},               {NULL, 0, NULL, 0},
     };
-    long shards = 0;
-    unsigned long long *cuts = NULL;
-    size_t n_cuts = 0;
-    const char *dir = NULL;
-    bool force = false, keep_going = false, quiet = false;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "fqh", options, NULL)) != -1) {
         switch (c) {
         case OPT_SHARDS:
-            if (cli_parse_long("--shards", optarg, 1, 100000, &shards))
+            if (cli_parse_long("--shards", optarg, 1, 100000, &o->shards))
                 return CLI_EXIT_USAGE;
             break;
         case OPT_AT:
-            free(cuts);
-            cuts = NULL;
-            if (parse_offsets(optarg, &cuts, &n_cuts) != 0) {
+            free(o->cuts);
+            o->cuts = NULL;
+            if (parse_offsets(optarg, &o->cuts, &o->n_cuts) != 0) {
                 cli_error("--at: expected increasing byte offsets separated by commas, got '%s'", optarg);
                 return CLI_EXIT_USAGE;
             }
             break;
-        case OPT_DIR: dir = optarg; break;
-        case 'f': force = true; break;
-        case OPT_KG: keep_going = true; break;
-        case 'q': quiet = true; break;
+        case OPT_DIR: o->dir = optarg; break;
+        case 'f': o->force = true; break;
+        case OPT_KG: o->keep_going = true; break;
+        case 'q': o->quiet = true; break;
         case 'h': fputs(split_usage, stdout); return CLI_EXIT_OK;
-        default: fputs(split_usage, stderr); free(cuts); return CLI_EXIT_USAGE;
+        default: fputs(split_usage, stderr); free(o->cuts); return CLI_EXIT_USAGE;
         }
     }
-    if (argc - optind != 1 || !dir || (shards > 0) == (cuts != NULL)) {
+    if (argc - optind != 1 || !o->dir || (o->shards > 0) == (o->cuts != NULL)) {
         fputs(split_usage, stderr);
-        free(cuts);
+        free(o->cuts);
         return CLI_EXIT_USAGE;
     }
-    if (cuts)
-        shards = (long)n_cuts + 1;
-    if (cli_make_dir(dir) != 0) {
-        free(cuts);
+    if (o->cuts)
+        o->shards = (long)o->n_cuts + 1;
+    return -1;
+}
+
+/* The shard (not before current) of the game just read. */
+static long shard_of_game(const cli_game_source *src, const split_opts *o, long current, long long raw_size)
+{
+    long target = current;
+    if (o->cuts) {
+        unsigned long long at = uz_pgn_reader_last_offset(src->reader);
+        while (target < (long)o->n_cuts && at >= o->cuts[target])
+            target++;
+    } else {
+        /* Where this game starts, in the file's own bytes: exact for a plain
+         * file, scaled by the compression ratio so far for a compressed one. */
+        double pos = (double)uz_pgn_reader_last_offset(src->reader);
+        uint64_t out_bytes = uz_input_offset(src->input);
+        if (uz_input_get_kind(src->input) != UZ_INPUT_PLAIN && out_bytes > 0)
+            pos *= (double)uz_input_raw_offset(src->input) / (double)out_bytes;
+        long want = (long)(pos * (double)o->shards / (double)raw_size);
+        if (want > target)
+            target = want < o->shards - 1 ? want : o->shards - 1;
+    }
+    return target;
+}
+
+/* The shard being written: its file and path, its 0-based number, its games so far. */
+typedef struct shard_writer {
+    cli_output out;
+    char path[4096];
+    long shard, in_shard;
+} shard_writer;
+
+/* Commits the shards before target (empty ones included) and opens target's, unless
+ * target is o->shards (the end). 0 or -1 (reported). */
+static int advance_to_shard(shard_writer *w, const split_opts *o, long target)
+{
+    while (!w->out.f || w->shard < target) {
+        if (w->out.f) {
+            if (cli_output_commit(&w->out) != 0)
+                return -1;
+            if (!o->quiet)
+                fprintf(stderr, "%s: %ld games\n", w->path, w->in_shard);
+            w->shard++;
+            w->in_shard = 0;
+            if (w->shard >= o->shards)
+                break;
+        }
+        snprintf(w->path, sizeof w->path, "%s/%04ld.pgn", o->dir, w->shard + 1);
+        if (cli_output_open(&w->out, w->path, o->force) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int cmd_split(int argc, char **argv)
+{
+    split_opts o = {0};
+    int parsed = parse_split_args(argc, argv, &o);
+    if (parsed >= 0)
+        return parsed;
+    if (cli_make_dir(o.dir) != 0) {
+        free(o.cuts);
         return CLI_EXIT_FAIL;
     }
     int status = CLI_EXIT_FAIL;
     cli_game_source src;
     uz_game game;
     uz_game_init(&game);
-    if (cli_source_open(&src, argv[optind], keep_going) != 0) {
-        free(cuts);
+    if (cli_source_open(&src, argv[optind], o.keep_going) != 0) {
+        free(o.cuts);
         return CLI_EXIT_FAIL;
     }
     src.keep_verbatim = true;
     src.exact = true; /* shards hold the input's exact bytes: their concatenation is the input */
     long long raw_size = 0;
     struct stat st;
-    if (!cuts) {
+    if (!o.cuts) {
         if (strcmp(argv[optind], "-") != 0 && stat(argv[optind], &st) == 0 && S_ISREG(st.st_mode))
             raw_size = (long long)st.st_size;
-        if (raw_size <= 0 && shards > 1) {
+        if (raw_size <= 0 && o.shards > 1) {
             cli_error("--shards needs a file of known size; use --at for stdin");
             goto out;
         }
     }
-    long shard = 0, in_shard = 0, total = 0;
-    cli_output out = {0};
-    char path[4096];
+    long total = 0;
+    shard_writer w = {0};
     for (;;) {
         long n = cli_source_read(&src, &game, 1);
         if (n < 0)
             goto abort;
-        long target = shard;
-        if (n == 1) {
-            if (cuts) {
-                unsigned long long at = uz_pgn_reader_last_offset(src.reader);
-                while (target < (long)n_cuts && at >= cuts[target])
-                    target++;
-            } else {
-                /* Where this game starts, in the file's own bytes: exact for a plain
-                 * file, scaled by the compression ratio so far for a compressed one. */
-                double pos = (double)uz_pgn_reader_last_offset(src.reader);
-                uint64_t out_bytes = uz_input_offset(src.input);
-                if (uz_input_get_kind(src.input) != UZ_INPUT_PLAIN && out_bytes > 0)
-                    pos *= (double)uz_input_raw_offset(src.input) / (double)out_bytes;
-                long want = (long)(pos * (double)shards / (double)raw_size);
-                if (want > target)
-                    target = want < shards - 1 ? want : shards - 1;
-            }
-        } else {
-            target = shards; /* close the last one and write the remaining empty shards */
-        }
-        while (!out.f || shard < target) {
-            if (out.f) {
-                if (cli_output_commit(&out) != 0)
-                    goto out;
-                if (!quiet)
-                    fprintf(stderr, "%s: %ld games\n", path, in_shard);
-                shard++;
-                in_shard = 0;
-                if (shard >= shards)
-                    break;
-            }
-            snprintf(path, sizeof path, "%s/%04ld.pgn", dir, shard + 1);
-            if (cli_output_open(&out, path, force) != 0)
-                goto out;
-        }
+        /* At the end: close the last shard and write the remaining empty ones. */
+        long target = n == 1 ? shard_of_game(&src, &o, w.shard, raw_size) : o.shards;
+        if (advance_to_shard(&w, &o, target) != 0)
+            goto out;
         if (n == 0)
             break;
-        if (game.raw_len && fwrite(game.raw, 1, game.raw_len, out.f) != game.raw_len) {
-            cli_error("%s: write error", path);
+        if (game.raw_len && fwrite(game.raw, 1, game.raw_len, w.out.f) != game.raw_len) {
+            cli_error("%s: write error", w.path);
             goto abort;
         }
-        in_shard += !game.text_only;
+        w.in_shard += !game.text_only;
         total += !game.text_only;
     }
-    if (!quiet)
-        fprintf(stderr, "%s: %ld games in %ld shards under %s\n", src.name, total, shards, dir);
+    if (!o.quiet)
+        fprintf(stderr, "%s: %ld games in %ld shards under %s\n", src.name, total, o.shards, o.dir);
     status = CLI_EXIT_OK;
     goto out;
 abort:
-    cli_output_abort(&out);
+    cli_output_abort(&w.out);
 out:
     if (cli_source_close(&src) != 0 && status == CLI_EXIT_OK)
         status = CLI_EXIT_FAIL;
     uz_game_clear(&game);
-    free(cuts);
+    free(o.cuts);
     return status;
 }

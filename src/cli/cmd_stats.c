@@ -142,7 +142,35 @@ static double per_move(double bits, long plies)
     return plies ? bits / (double)plies : 0.0;
 }
 
-int cmd_stats(int argc, char **argv)
+/* The command line of one run. */
+typedef struct stats_opts {
+    bool json, no_engine, fit, keep_going, progress, recursive;
+    long max_games;
+    const char *dump_path;
+    uint32_t sweep[MAX_SWEEP];
+    int n_sweep;
+    cli_engine_opts eo;
+    cli_model_opts mo;
+} stats_opts;
+
+/* What the run holds open and what it counts. */
+typedef struct stats_run {
+    uz_pool *pool, *pool960;
+    bool tried960;
+    uz_model model, reference;
+    stats_totals t;
+    uz_fit_samples store;
+    uz_game *games;
+    uz_walk *walks;
+    cli_game_source src;
+    /* From the samples, after scoring: */
+    double sweep_bits[MAX_SWEEP];
+    uz_model_params fitted;
+    double fitted_bits;
+} stats_run;
+
+/* Parses the options into o; -1 to go on, else the exit status. */
+static int parse_stats_args(int argc, char **argv, stats_opts *o)
 {
     static const struct option options[] = {
         {"json", no_argument, NULL, 'j'},     {"no-engine", no_argument, NULL, 'n'},
@@ -151,41 +179,34 @@ int cmd_stats(int argc, char **argv)
         {"dump", required_argument, NULL, 'd'}, {"help", no_argument, NULL, 'h'}, CLI_ENGINE_OPTIONS,
         CLI_MODEL_OPTIONS,                    {NULL, 0, NULL, 0},
     };
-    bool json = false, no_engine = false, fit = false, keep_going = false, progress = false, recursive = false;
-    long max_games = 0;
-    const char *dump_path = NULL;
-    uint32_t sweep[MAX_SWEEP];
-    int n_sweep = 0;
-    cli_engine_opts eo;
-    cli_model_opts mo;
-    cli_engine_opts_init(&eo);
-    cli_model_opts_init(&mo);
+    cli_engine_opts_init(&o->eo);
+    cli_model_opts_init(&o->mo);
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "krh", options, NULL)) != -1) {
-        int h = cli_shared_opt(&eo, &mo, c, optarg);
+        int h = cli_shared_opt(&o->eo, &o->mo, c, optarg);
         if (h < 0)
             return CLI_EXIT_USAGE;
         if (h)
             continue;
         switch (c) {
-        case 'j': json = true; break;
-        case 'n': no_engine = true; break;
+        case 'j': o->json = true; break;
+        case 'n': o->no_engine = true; break;
         case 's':
-            if (parse_sweep(optarg, sweep, &n_sweep) != 0) {
+            if (parse_sweep(optarg, o->sweep, &o->n_sweep) != 0) {
                 cli_error("--k-sweep: expected numbers separated by commas, got '%s'", optarg);
                 return CLI_EXIT_USAGE;
             }
             break;
-        case 'F': fit = true; break;
-        case 'd': dump_path = optarg; break;
-        case 'k': keep_going = true; break;
-        case 'r': recursive = true; break;
+        case 'F': o->fit = true; break;
+        case 'd': o->dump_path = optarg; break;
+        case 'k': o->keep_going = true; break;
+        case 'r': o->recursive = true; break;
         case 'm':
-            if (cli_parse_long("--max-games", optarg, 1, 1L << 40, &max_games))
+            if (cli_parse_long("--max-games", optarg, 1, 1L << 40, &o->max_games))
                 return CLI_EXIT_USAGE;
             break;
-        case 'p': progress = true; break;
+        case 'p': o->progress = true; break;
         case 'h': fputs(stats_usage, stdout); return CLI_EXIT_OK;
         default: fputs(stats_usage, stderr); return CLI_EXIT_USAGE;
         }
@@ -194,191 +215,222 @@ int cmd_stats(int argc, char **argv)
         fputs(stats_usage, stderr);
         return CLI_EXIT_USAGE;
     }
+    return -1;
+}
+
+/* Reads every game, scores its walk and adds it to the totals (and samples). 0 or -1. */
+static int score_inputs(stats_run *run, const stats_opts *o, bool engine)
+{
+    cli_progress prog;
+    cli_progress_init(&prog, o->progress);
+    for (;;) {
+        long n = cli_source_read(&run->src, run->games, BATCH);
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        if (engine && cli_has_chess960(run->games, n)) {
+            if (!run->tried960 && cli_pool960_open(&o->eo, run->pool, &run->pool960) != 0)
+                return -1;
+            run->tried960 = true;
+            if (!run->pool960 && cli_chess960_as_text(run->games, n) != 0) /* nothing to score them with */
+                return -1;
+        }
+        long ok = 0;
+        for (long i = 0; i < n; i++, ok++)
+            if (uz_walk_init(&run->walks[i], &run->games[i]) != UZ_OK) {
+                cli_error("out of memory");
+                break;
+            }
+        uz_diag diag = {0};
+        uz_result r = ok == n ? uz_score_walks_960(run->pool, run->pool960, run->walks, (size_t)n, &diag) : UZ_ERR_NOMEM;
+        if (r != UZ_OK && ok == n)
+            cli_report(NULL, &diag);
+        for (long i = 0; i < ok; i++) {
+            if (r == UZ_OK && add_walk(&run->t, &run->walks[i], &run->model, &run->reference, engine,
+                                       (o->n_sweep || o->fit) ? &run->store : NULL) != 0) {
+                cli_error("out of memory");
+                r = UZ_ERR_NOMEM;
+            }
+            uz_walk_free(&run->walks[i]);
+        }
+        if (r != UZ_OK)
+            return -1;
+        run->t.games += n;
+        cli_progress_update(&prog, run->t.games, run->t.plies, 0);
+    }
+    cli_progress_done(&prog);
+    return 0;
+}
+
+/* The k sweep's costs and the fitted model, from the scored samples. 0 or -1. */
+static int sweep_and_fit(stats_run *run, const stats_opts *o)
+{
+    uz_model_params fit_start = o->mo.params;
+    if (fit_start.kind == UZ_MODEL_PLAYER)
+        fit_start.kind = UZ_MODEL_RANK; /* --fit-k fits the rank model */
+    run->fitted = fit_start;
+    run->fitted_bits = 0;
+    if (!o->n_sweep && !o->fit)
+        return 0;
+    uz_fit_sample *samples = uz_fit_samples_list(&run->store);
+    if (!samples) {
+        cli_error("out of memory");
+        return -1;
+    }
+    for (int i = 0; i < o->n_sweep; i++) {
+        uz_model m;
+        uz_model_params p = o->mo.params;
+        if (p.kind == UZ_MODEL_PLAYER)
+            p.kind = UZ_MODEL_RANK; /* k is the rank model's */
+        p.k_milli = o->sweep[i];
+        uz_model_init(&m, &p);
+        run->sweep_bits[i] = uz_model_total_cost(&m, samples, run->store.n_items);
+    }
+    if (o->fit && run->store.n_items &&
+        uz_model_fit(samples, run->store.n_items, &fit_start, !o->mo.floor_given, &run->fitted, &run->fitted_bits) !=
+            UZ_OK) {
+        cli_error("fitting failed");
+        free(samples);
+        return -1;
+    }
+    free(samples);
+    return 0;
+}
+
+static void print_stats_json(const stats_run *run, const stats_opts *o, bool engine, const char *name,
+                             const char *desc)
+{
+    const stats_totals *t = &run->t;
+    int n_methods = engine ? N_METHODS : 2;
+    double scored = t->scored ? (double)t->scored : 1.0;
+    char kbuf[32];
+    printf("{\"file\":");
+    cli_json_string(name);
+    printf(",\"games\":%ld,\"plies\":%ld,\"skipped\":%ld", t->games, t->plies, run->src.skipped);
+    printf(",\"bits\":{");
+    for (int m = 0; m < n_methods; m++)
+        printf("%s\"%s\":%.1f", m ? "," : "", method_names[m], t->bits[m]);
+    printf("},\"bits_per_move\":{");
+    for (int m = 0; m < n_methods; m++)
+        printf("%s\"%s\":%.4f", m ? "," : "", method_names[m], per_move(t->bits[m], t->plies));
+    printf("}");
+    if (engine) {
+        printf(",\"top1\":%.4f,\"top2\":%.4f,\"top3\":%.4f", t->top[0] / scored, t->top[1] / scored,
+               t->top[2] / scored);
+        printf(",\"engine\":{\"name\":");
+        cli_json_string(uz_pool_engine_name(run->pool));
+        printf(",\"fingerprint\":\"%s\",\"settings\":", uz_pool_fingerprint(run->pool));
+        cli_json_string(desc);
+        printf("},\"model\":");
+        cli_model_json(&run->model.params);
+    }
+    if (o->n_sweep) {
+        printf(",\"k_sweep\":[");
+        for (int i = 0; i < o->n_sweep; i++) {
+            cli_format_k(o->sweep[i], kbuf, sizeof kbuf);
+            printf("%s{\"k\":%s,\"bits_per_move\":%.4f}", i ? "," : "", kbuf, per_move(run->sweep_bits[i], t->plies));
+        }
+        printf("]");
+    }
+    if (o->fit) {
+        printf(",\"fit\":{\"model\":");
+        cli_model_json(&run->fitted);
+        cli_format_k(run->fitted.k_milli, kbuf, sizeof kbuf);
+        printf(",\"k\":%s,\"floor\":%.5f,\"bits_per_move\":%.4f}", kbuf, run->fitted.floor_q16 / 65536.0,
+               per_move(run->fitted_bits, t->plies));
+    }
+    printf("}\n");
+}
+
+static void print_stats_table(const stats_run *run, const stats_opts *o, bool engine, const char *name,
+                              const char *desc)
+{
+    const stats_totals *t = &run->t;
+    int n_methods = engine ? N_METHODS : 2;
+    double scored = t->scored ? (double)t->scored : 1.0;
+    char kbuf[32];
+    printf("%s: %ld games, %ld plies", name, t->games, t->plies);
+    if (run->src.skipped)
+        printf(", %ld skipped", run->src.skipped);
+    printf("\n");
+    char mtext[128];
+    cli_model_text(&run->model.params, mtext, sizeof mtext);
+    if (engine)
+        printf("engine: %s (fingerprint %s)\nmodel: %s\n", desc, uz_pool_fingerprint(run->pool), mtext);
+    printf("%-10s %14s %10s\n", "method", "bits", "bits/move");
+    for (int m = 0; m < n_methods; m++)
+        printf("%-10s %14.1f %10.3f\n", method_names[m], t->bits[m], per_move(t->bits[m], t->plies));
+    if (engine)
+        printf("played move was the model's 1st choice %.1f%%, top 2 %.1f%%, top 3 %.1f%% (of %ld positions "
+               "with a choice)\n",
+               100 * t->top[0] / scored, 100 * t->top[1] / scored, 100 * t->top[2] / scored, t->scored);
+    for (int i = 0; i < o->n_sweep; i++) {
+        cli_format_k(o->sweep[i], kbuf, sizeof kbuf);
+        printf("k=%-8s %10.3f bits/move\n", kbuf, per_move(run->sweep_bits[i], t->plies));
+    }
+    if (o->fit) {
+        cli_model_text(&run->fitted, mtext, sizeof mtext);
+        printf("fitted: %s -> %.3f bits/move\n", mtext, per_move(run->fitted_bits, t->plies));
+    }
+}
+
+int cmd_stats(int argc, char **argv)
+{
+    stats_opts o = {0};
+    int parsed = parse_stats_args(argc, argv, &o);
+    if (parsed >= 0)
+        return parsed;
     cli_paths inputs = {0};
-    int refused = cli_paths_expand(&inputs, argv + optind, argc - optind, recursive, cli_pgn_names);
+    int refused = cli_paths_expand(&inputs, argv + optind, argc - optind, o.recursive, cli_pgn_names);
     if (refused != 0 || inputs.n == 0) {
         if (refused < 0)
             cli_error("out of memory");
         cli_paths_free(&inputs);
         return CLI_EXIT_FAIL;
     }
-    if (no_engine && (n_sweep || fit)) {
+    if (o.no_engine && (o.n_sweep || o.fit)) {
         cli_error("--k-sweep and --fit-k need the engine; drop --no-engine");
         cli_paths_free(&inputs);
         return CLI_EXIT_USAGE;
     }
-    bool engine = !no_engine;
+    bool engine = !o.no_engine;
 
     int status = CLI_EXIT_FAIL;
-    uz_pool *pool = NULL, *pool960 = NULL;
-    bool tried960 = false;
-    uz_model model;
-    stats_totals t = {0};
-    uz_fit_samples store = {0};
-    uz_game *games = calloc(BATCH, sizeof *games);
-    uz_walk *walks = calloc(BATCH, sizeof *walks);
-    cli_game_source src;
-    cli_progress prog;
-    if (!games || !walks) {
+    stats_run run = {0};
+    run.games = calloc(BATCH, sizeof *run.games);
+    run.walks = calloc(BATCH, sizeof *run.walks);
+    if (!run.games || !run.walks) {
         cli_error("out of memory");
         goto free_arrays;
     }
     for (int i = 0; i < BATCH; i++)
-        uz_game_init(&games[i]);
+        uz_game_init(&run.games[i]);
     uz_diag mdiag = {0};
-    uz_model reference;
     uz_model_params ref_params = uz_model_default_params();
-    if (uz_model_open(&model, &mo.params, &mdiag) != UZ_OK || uz_model_init(&reference, &ref_params) != UZ_OK) {
+    if (uz_model_open(&run.model, &o.mo.params, &mdiag) != UZ_OK || uz_model_init(&run.reference, &ref_params) != UZ_OK) {
         cli_error("%s", mdiag.message);
         goto free_arrays;
     }
-    if (cli_source_open_list(&src, (const char *const *)inputs.items, inputs.n, keep_going) != 0)
+    if (cli_source_open_list(&run.src, (const char *const *)inputs.items, inputs.n, o.keep_going) != 0)
         goto free_arrays;
-    src.max_games = max_games;
-    if (engine && cli_pool_open(&eo, &pool) != 0)
+    run.src.max_games = o.max_games;
+    if (engine && cli_pool_open(&o.eo, &run.pool) != 0)
         goto close_source;
-    if (dump_path && !(dump_file = fopen(dump_path, "w"))) {
-        cli_error("%s: cannot create", dump_path);
+    if (o.dump_path && !(dump_file = fopen(o.dump_path, "w"))) {
+        cli_error("%s: cannot create", o.dump_path);
         goto close_pool;
     }
-    cli_progress_init(&prog, progress);
+    if (score_inputs(&run, &o, engine) != 0 || sweep_and_fit(&run, &o) != 0)
+        goto close_pool;
 
-    for (;;) {
-        long n = cli_source_read(&src, games, BATCH);
-        if (n < 0)
-            goto close_pool;
-        if (n == 0)
-            break;
-        if (engine && cli_has_chess960(games, n)) {
-            if (!tried960 && cli_pool960_open(&eo, pool, &pool960) != 0)
-                goto close_pool;
-            tried960 = true;
-            if (!pool960 && cli_chess960_as_text(games, n) != 0) /* nothing to score them with */
-                goto close_pool;
-        }
-        long ok = 0;
-        for (long i = 0; i < n; i++, ok++)
-            if (uz_walk_init(&walks[i], &games[i]) != UZ_OK) {
-                cli_error("out of memory");
-                break;
-            }
-        uz_diag diag = {0};
-        uz_result r = ok == n ? uz_score_walks_960(pool, pool960, walks, (size_t)n, &diag) : UZ_ERR_NOMEM;
-        if (r != UZ_OK && ok == n)
-            cli_report(NULL, &diag);
-        for (long i = 0; i < ok; i++) {
-            if (r == UZ_OK && add_walk(&t, &walks[i], &model, &reference, engine, (n_sweep || fit) ? &store : NULL) != 0) {
-                cli_error("out of memory");
-                r = UZ_ERR_NOMEM;
-            }
-            uz_walk_free(&walks[i]);
-        }
-        if (r != UZ_OK)
-            goto close_pool;
-        t.games += n;
-        cli_progress_update(&prog, t.games, t.plies, 0);
-    }
-    cli_progress_done(&prog);
-
-    uz_fit_sample *samples = NULL;
-    double sweep_bits[MAX_SWEEP];
-    uz_model_params fit_start = mo.params, fitted;
-    if (fit_start.kind == UZ_MODEL_PLAYER)
-        fit_start.kind = UZ_MODEL_RANK; /* --fit-k fits the rank model */
-    fitted = fit_start;
-    double fitted_bits = 0;
-    if (n_sweep || fit) {
-        samples = uz_fit_samples_list(&store);
-        if (!samples) {
-            cli_error("out of memory");
-            goto close_pool;
-        }
-        for (int i = 0; i < n_sweep; i++) {
-            uz_model m;
-            uz_model_params p = mo.params;
-            if (p.kind == UZ_MODEL_PLAYER)
-                p.kind = UZ_MODEL_RANK; /* k is the rank model's */
-            p.k_milli = sweep[i];
-            uz_model_init(&m, &p);
-            sweep_bits[i] = uz_model_total_cost(&m, samples, store.n_items);
-        }
-        if (fit && store.n_items &&
-            uz_model_fit(samples, store.n_items, &fit_start, !mo.floor_given, &fitted, &fitted_bits) != UZ_OK) {
-            cli_error("fitting failed");
-            free(samples);
-            goto close_pool;
-        }
-        free(samples);
-    }
-
-    char kbuf[32], desc[256] = "";
-    cli_format_k(mo.params.k_milli, kbuf, sizeof kbuf);
-    if (pool)
-        uz_pool_describe(pool, desc, sizeof desc);
-    int n_methods = engine ? N_METHODS : 2;
-    double scored = t.scored ? (double)t.scored : 1.0;
-    if (json) {
-        printf("{\"file\":");
-        cli_json_string(inputs.n == 1 ? src.name : "(several files)");
-        printf(",\"games\":%ld,\"plies\":%ld,\"skipped\":%ld", t.games, t.plies, src.skipped);
-        printf(",\"bits\":{");
-        for (int m = 0; m < n_methods; m++)
-            printf("%s\"%s\":%.1f", m ? "," : "", method_names[m], t.bits[m]);
-        printf("},\"bits_per_move\":{");
-        for (int m = 0; m < n_methods; m++)
-            printf("%s\"%s\":%.4f", m ? "," : "", method_names[m], per_move(t.bits[m], t.plies));
-        printf("}");
-        if (engine) {
-            printf(",\"top1\":%.4f,\"top2\":%.4f,\"top3\":%.4f", t.top[0] / scored, t.top[1] / scored,
-                   t.top[2] / scored);
-            printf(",\"engine\":{\"name\":");
-            cli_json_string(uz_pool_engine_name(pool));
-            printf(",\"fingerprint\":\"%s\",\"settings\":", uz_pool_fingerprint(pool));
-            cli_json_string(desc);
-            printf("},\"model\":");
-            cli_model_json(&model.params);
-        }
-        if (n_sweep) {
-            printf(",\"k_sweep\":[");
-            for (int i = 0; i < n_sweep; i++) {
-                cli_format_k(sweep[i], kbuf, sizeof kbuf);
-                printf("%s{\"k\":%s,\"bits_per_move\":%.4f}", i ? "," : "", kbuf, per_move(sweep_bits[i], t.plies));
-            }
-            printf("]");
-        }
-        if (fit) {
-            printf(",\"fit\":{\"model\":");
-            cli_model_json(&fitted);
-            cli_format_k(fitted.k_milli, kbuf, sizeof kbuf);
-            printf(",\"k\":%s,\"floor\":%.5f,\"bits_per_move\":%.4f}", kbuf, fitted.floor_q16 / 65536.0,
-                   per_move(fitted_bits, t.plies));
-        }
-        printf("}\n");
-    } else {
-        printf("%s: %ld games, %ld plies", inputs.n == 1 ? src.name : "all files", t.games, t.plies);
-        if (src.skipped)
-            printf(", %ld skipped", src.skipped);
-        printf("\n");
-        char mtext[128];
-        cli_model_text(&model.params, mtext, sizeof mtext);
-        if (engine)
-            printf("engine: %s (fingerprint %s)\nmodel: %s\n", desc, uz_pool_fingerprint(pool), mtext);
-        printf("%-10s %14s %10s\n", "method", "bits", "bits/move");
-        for (int m = 0; m < n_methods; m++)
-            printf("%-10s %14.1f %10.3f\n", method_names[m], t.bits[m], per_move(t.bits[m], t.plies));
-        if (engine)
-            printf("played move was the model's 1st choice %.1f%%, top 2 %.1f%%, top 3 %.1f%% (of %ld positions "
-                   "with a choice)\n",
-                   100 * t.top[0] / scored, 100 * t.top[1] / scored, 100 * t.top[2] / scored, t.scored);
-        for (int i = 0; i < n_sweep; i++) {
-            cli_format_k(sweep[i], kbuf, sizeof kbuf);
-            printf("k=%-8s %10.3f bits/move\n", kbuf, per_move(sweep_bits[i], t.plies));
-        }
-        if (fit) {
-            cli_model_text(&fitted, mtext, sizeof mtext);
-            printf("fitted: %s -> %.3f bits/move\n", mtext, per_move(fitted_bits, t.plies));
-        }
-    }
+    char desc[256] = "";
+    if (run.pool)
+        uz_pool_describe(run.pool, desc, sizeof desc);
+    if (o.json)
+        print_stats_json(&run, &o, engine, inputs.n == 1 ? run.src.name : "(several files)", desc);
+    else
+        print_stats_table(&run, &o, engine, inputs.n == 1 ? run.src.name : "all files", desc);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         cli_error("<stdout>: write error");
         goto close_pool;
@@ -386,21 +438,21 @@ int cmd_stats(int argc, char **argv)
     status = CLI_EXIT_OK;
 close_pool:
     if (dump_file && fclose(dump_file) != 0 && status == CLI_EXIT_OK) {
-        cli_error("%s: write error", dump_path);
+        cli_error("%s: write error", o.dump_path);
         status = CLI_EXIT_FAIL;
     }
     dump_file = NULL;
-    uz_pool_destroy(pool960);
-    uz_pool_destroy(pool);
+    uz_pool_destroy(run.pool960);
+    uz_pool_destroy(run.pool);
 close_source:
-    if (cli_source_close(&src) != 0 && status == CLI_EXIT_OK)
+    if (cli_source_close(&run.src) != 0 && status == CLI_EXIT_OK)
         status = CLI_EXIT_FAIL;
 free_arrays:
-    for (int i = 0; games && i < BATCH; i++)
-        uz_game_clear(&games[i]);
-    free(games);
-    free(walks);
-    uz_fit_samples_free(&store);
+    for (int i = 0; run.games && i < BATCH; i++)
+        uz_game_clear(&run.games[i]);
+    free(run.games);
+    free(run.walks);
+    uz_fit_samples_free(&run.store);
     cli_paths_free(&inputs);
     return status;
 }

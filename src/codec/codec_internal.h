@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ucizip/buf.h"
 #include "ucizip/coder.h"
 
 /* Checks a frequency vector and symbol as documented in coder.h (symbol < 0: not checked).
@@ -26,15 +27,7 @@ typedef struct uz__huffman_table {
 /* Fills t from lengths[0..n-1] as returned by uz_huffman_code (max_len its return value). */
 void uz__huffman_table_build(const uint8_t *lengths, int n, int max_len, uz__huffman_table *t);
 
-/* Range encoder state and byte sink. */
-typedef struct uz__byte_buf {
-    uint8_t *data;
-    size_t size;
-    size_t cap;
-} uz__byte_buf;
-
-uz_result uz__buf_push(uz__byte_buf *b, uint8_t byte);
-
+/* Range encoder state (its bytes go to a uz_buf). */
 typedef struct uz__range_enc {
     uint64_t low;      /* 32 bits plus a carry bit */
     uint32_t range;
@@ -44,8 +37,8 @@ typedef struct uz__range_enc {
 } uz__range_enc;
 
 void uz__range_enc_init(uz__range_enc *rc);
-uz_result uz__range_enc_put(uz__range_enc *rc, uz__byte_buf *out, uint32_t cum, uint32_t freq, uint32_t total);
-uz_result uz__range_enc_flush(uz__range_enc *rc, uz__byte_buf *out);
+uz_result uz__range_enc_put(uz__range_enc *rc, uz_buf *out, uint32_t cum, uint32_t freq, uint32_t total);
+uz_result uz__range_enc_flush(uz__range_enc *rc, uz_buf *out);
 
 uz_result uz__range_dec_init(uz_decoder *d);
 uz_result uz__range_dec_get(uz_decoder *d, const uint32_t *freq, int n, uint32_t total, int *symbol);

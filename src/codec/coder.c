@@ -8,7 +8,7 @@
 
 struct uz_encoder {
     uz_coder_kind kind;
-    uz__byte_buf buf;
+    uz_buf buf;
     bool finished;
     bool failed;       /* an allocation failed mid-symbol: the stream is lost */
     uint64_t acc;      /* Huffman: pending bits, the newest in the low end */
@@ -38,20 +38,6 @@ bool uz__freq_valid(const uint32_t *freq, int n, uint32_t total, uint32_t max_to
     if (single)
         *single = nonzero == 1;
     return true;
-}
-
-uz_result uz__buf_push(uz__byte_buf *b, uint8_t byte)
-{
-    if (b->size == b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 256;
-        uint8_t *p = realloc(b->data, cap);
-        if (!p)
-            return UZ_ERR_NOMEM;
-        b->data = p;
-        b->cap = cap;
-    }
-    b->data[b->size++] = byte;
-    return UZ_OK;
 }
 
 uz_result uz_encoder_create(uz_encoder **out, uz_coder_kind kind)
@@ -86,7 +72,7 @@ void uz_encoder_destroy(uz_encoder *e)
 {
     if (!e)
         return;
-    free(e->buf.data);
+    uz_buf_free(&e->buf);
     free(e);
 }
 
@@ -98,7 +84,7 @@ static uz_result put_bits(uz_encoder *e, uint32_t code, unsigned len)
     e->nacc += len;
     while (res == UZ_OK && e->nacc >= 8) {
         e->nacc -= 8;
-        res = uz__buf_push(&e->buf, (uint8_t)(e->acc >> e->nacc));
+        res = uz_buf_push(&e->buf, (uint8_t)(e->acc >> e->nacc));
     }
     e->acc &= ((uint64_t)1 << e->nacc) - 1; /* keep only the unwritten bits */
     return res;

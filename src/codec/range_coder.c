@@ -20,7 +20,7 @@ void uz__range_enc_init(uz__range_enc *rc)
 
 /* Moves the top byte of low out. A byte below 0xFF (or a carry) settles the cached byte
  * and the 0xFF run behind it; a 0xFF byte might still be bumped by a carry, so it waits. */
-static uz_result shift_low(uz__range_enc *rc, uz__byte_buf *out)
+static uz_result shift_low(uz__range_enc *rc, uz_buf *out)
 {
     uz_result res = UZ_OK;
     if ((uint32_t)rc->low < 0xFF000000u || (rc->low >> 32) != 0) {
@@ -28,9 +28,9 @@ static uz_result shift_low(uz__range_enc *rc, uz__byte_buf *out)
         /* The interval starts inside [0, 2^32), so the virtual leading byte never
          * receives a carry and is not written. */
         if (rc->have_cache)
-            res = uz__buf_push(out, (uint8_t)(rc->cache + carry));
+            res = uz_buf_push(out, (uint8_t)(rc->cache + carry));
         for (; res == UZ_OK && rc->pending > 0; rc->pending--)
-            res = uz__buf_push(out, (uint8_t)(0xFFu + carry));
+            res = uz_buf_push(out, (uint8_t)(0xFFu + carry));
         rc->cache = (uint8_t)(rc->low >> 24);
         rc->have_cache = true;
     } else {
@@ -40,7 +40,7 @@ static uz_result shift_low(uz__range_enc *rc, uz__byte_buf *out)
     return res;
 }
 
-uz_result uz__range_enc_put(uz__range_enc *rc, uz__byte_buf *out, uint32_t cum, uint32_t freq, uint32_t total)
+uz_result uz__range_enc_put(uz__range_enc *rc, uz_buf *out, uint32_t cum, uint32_t freq, uint32_t total)
 {
     uz_result res = UZ_OK;
     uint32_t r = rc->range / total;
@@ -71,7 +71,7 @@ static uint32_t flush_delta(uint32_t low, uint32_t range)
     return 0;
 }
 
-uz_result uz__range_enc_flush(uz__range_enc *rc, uz__byte_buf *out)
+uz_result uz__range_enc_flush(uz__range_enc *rc, uz_buf *out)
 {
     uz_result res = UZ_OK;
     /* Any value in [low, low + range) identifies the stream, and the decoder reads up to

@@ -123,15 +123,6 @@ typedef struct recheck {
 
 /* ---------- small helpers ---------- */
 
-static void copy_str(char *dst, size_t cap, const char *src)
-{
-    size_t n = strlen(src);
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
 static double now_ms(void) { return (double)uv_hrtime() / 1e6; }
 
 static void queue_push(uz_query **head, uz_query **tail, uz_query *q, bool front)
@@ -169,7 +160,7 @@ static void complete(uz_pool *pool, uz_query *q, uz_result status, const char *m
     q->status = status;
     if (status != UZ_OK && pool->run_error == UZ_OK) {
         pool->run_error = status;
-        copy_str(pool->run_msg, sizeof pool->run_msg, msg ? msg : uz_result_str(status));
+        uz_copy_str(pool->run_msg, sizeof pool->run_msg, msg ? msg : uz_result_str(status));
     }
     queue_push(&pool->done_head, &pool->done_tail, q, false);
 }
@@ -354,7 +345,7 @@ static void worker_fail(worker *w, uz_result code, bool retryable, const char *f
             if (retryable && q->priv.attempts > 1)
                 snprintf(full, sizeof full, "%.200s (after %d attempts)", w->err, q->priv.attempts);
             else
-                copy_str(full, sizeof full, w->err);
+                uz_copy_str(full, sizeof full, w->err);
             complete(pool, q, code, full);
             while ((wt = w->waiters)) {
                 w->waiters = wt->priv.next;
@@ -930,12 +921,12 @@ static void on_proc_line(uz__proc *p, char *line, size_t len)
         } else if (uz__line_starts(line, "id", &rest)) {
             const char *nm;
             if (uz__line_starts(rest, "name", &nm))
-                copy_str(w->name, sizeof w->name, nm);
+                uz_copy_str(w->name, sizeof w->name, nm);
         } else if (uz__line_starts(line, "option", &rest)) {
             parse_option_line(w, rest);
         } else if (uz__line_starts(line, "uciok", NULL)) {
             if (!w->name[0])
-                copy_str(w->name, sizeof w->name, w->pool->s.path);
+                uz_copy_str(w->name, sizeof w->name, w->pool->s.path);
             on_uciok(w);
         }
         break;
@@ -1354,7 +1345,7 @@ uz_result uz_pool_create(uz_pool **out, const uz_engine_settings *s, int workers
     if (!pool)
         goto nomem;
     pool->s = *s;
-    copy_str(pool->s.path, sizeof pool->s.path, resolved);
+    uz_copy_str(pool->s.path, sizeof pool->s.path, resolved);
     if (pool->s.max_retries < 0)
         pool->s.max_retries = 0;
     pool->workers = calloc((size_t)workers, sizeof *pool->workers);
@@ -1407,7 +1398,7 @@ uz_result uz_pool_create(uz_pool **out, const uz_engine_settings *s, int workers
         uv_run(&pool->loop, UV_RUN_ONCE);
     }
     worker *w0 = &pool->workers[0];
-    copy_str(pool->name, sizeof pool->name, w0->name);
+    uz_copy_str(pool->name, sizeof pool->name, w0->name);
     pool->max_multipv = w0->engine_multipv_max;
     if (s->max_multipv > 0 && (pool->max_multipv == 0 || s->max_multipv < pool->max_multipv))
         pool->max_multipv = s->max_multipv;

@@ -10,15 +10,6 @@
 
 #include "engine_internal.h"
 
-static void copy_str(char *dst, size_t cap, const char *src)
-{
-    size_t n = strlen(src);
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
 static int check_exe(const char *path)
 {
     struct stat st;
@@ -36,7 +27,7 @@ int uz__resolve_exe(const char *name, char *out, size_t cap)
     if (strchr(name, '/')) {
         int rc = check_exe(name);
         if (rc == 0)
-            copy_str(out, cap, name);
+            uz_copy_str(out, cap, name);
         return rc;
     }
     const char *path = getenv("PATH");
@@ -53,7 +44,7 @@ int uz__resolve_exe(const char *name, char *out, size_t cap)
             snprintf(cand, sizeof cand, "%.*s/%s", (int)n, path, name);
         int rc = check_exe(cand);
         if (rc == 0) {
-            copy_str(out, cap, cand);
+            uz_copy_str(out, cap, cand);
             return 0;
         }
         if (rc == EACCES)
@@ -70,7 +61,7 @@ uz_result uz_engine_settings_default(uz_engine_settings *s)
     memset(s, 0, sizeof *s);
     if (uz__resolve_exe("stockfish", s->path, sizeof s->path) != 0) {
         if (uz__resolve_exe("/usr/games/stockfish", s->path, sizeof s->path) != 0)
-            copy_str(s->path, sizeof s->path, "stockfish");
+            uz_copy_str(s->path, sizeof s->path, "stockfish");
     }
     s->depth = 1;
     s->nodes = 0;
@@ -78,7 +69,7 @@ uz_result uz_engine_settings_default(uz_engine_settings *s)
     s->hash_mb = 16; /* the Stockfish profile lowers it; 16 suits any engine run by path */
     s->threads = 1;
     s->max_multipv = 0;
-    copy_str(s->clear, sizeof s->clear, "ucinewgame");
+    uz_copy_str(s->clear, sizeof s->clear, "ucinewgame");
     s->modes = (1u << UZ_MODE_MULTIPV) | (1u << UZ_MODE_PERMOVE);
     s->timeout_ms = 60000;
     s->handshake_timeout_ms = 10000;
@@ -131,14 +122,14 @@ static uz_result set_option(uz_engine_settings *s, const char *name, const char 
         return UZ_ERR_SYNTAX; /* MultiPV is ours to set per query */
     for (int i = 0; i < s->n_options; i++) {
         if (strcmp(s->options[i].name, name) == 0) {
-            copy_str(s->options[i].value, sizeof s->options[i].value, value);
+            uz_copy_str(s->options[i].value, sizeof s->options[i].value, value);
             return UZ_OK;
         }
     }
     if (s->n_options >= UZ_ENGINE_MAX_OPTIONS)
         return UZ_ERR_LIMIT;
-    copy_str(s->options[s->n_options].name, UZ_ENGINE_OPTION_NAME_MAX, name);
-    copy_str(s->options[s->n_options].value, UZ_ENGINE_OPTION_VALUE_MAX, value);
+    uz_copy_str(s->options[s->n_options].name, UZ_ENGINE_OPTION_NAME_MAX, name);
+    uz_copy_str(s->options[s->n_options].value, UZ_ENGINE_OPTION_VALUE_MAX, value);
     s->n_options++;
     return UZ_OK;
 }
@@ -167,9 +158,8 @@ static uz_result apply_key(uz_engine_settings *s, const char *key, const char *v
     } else if (strcmp(key, "clear") == 0) {
         if (strcmp(value, "ucinewgame") != 0 && strncmp(value, "option:", 7) != 0)
             return UZ_ERR_SYNTAX;
-        if (strlen(value) >= sizeof s->clear)
+        if (!uz_copy_str(s->clear, sizeof s->clear, value))
             return UZ_ERR_SYNTAX;
-        copy_str(s->clear, sizeof s->clear, value);
     } else if (strcmp(key, "timeout_ms") == 0 || strcmp(key, "handshake_timeout_ms") == 0 ||
                strcmp(key, "max_retries") == 0 || strcmp(key, "cache_entries") == 0 ||
                strcmp(key, "quit_grace_ms") == 0 || strcmp(key, "recheck_every") == 0) {
@@ -226,7 +216,7 @@ static uz_result load_file(uz_engine_settings *s, const char *file, const char *
         return UZ_ERR_IO;
     }
     uz_engine_settings_default(s);
-    copy_str(s->profile, sizeof s->profile, label);
+    uz_copy_str(s->profile, sizeof s->profile, label);
     while (fgets(line, sizeof line, f)) {
         lineno++;
         char *hash = strchr(line, '#');
@@ -246,12 +236,21 @@ static uz_result load_file(uz_engine_settings *s, const char *file, const char *
         if (strcmp(key, "name") == 0) {
             /* The engine's own "id name" is what is recorded; this finds the profile
              * for an archive (uz_engine_profile_for_archive). */
-            copy_str(s->name, sizeof s->name, value);
+            if (!uz_copy_str(s->name, sizeof s->name, value)) {
+                rc = UZ_ERR_LIMIT; /* a cut name or path would name another engine */
+                uz_diag_set(diag, rc, lineno, 0, "engine profile '%s': name longer than %zu bytes", file,
+                            sizeof s->name - 1);
+                goto done;
+            }
             continue;
         }
         if (strcmp(key, "exe") == 0) {
-            if (n_exe < UZ_ENGINE_MAX_EXE)
-                copy_str(exes[n_exe++], UZ_ENGINE_PATH_MAX, value);
+            if (n_exe < UZ_ENGINE_MAX_EXE && !uz_copy_str(exes[n_exe++], UZ_ENGINE_PATH_MAX, value)) {
+                rc = UZ_ERR_LIMIT;
+                uz_diag_set(diag, rc, lineno, 0, "engine profile '%s': exe longer than %d bytes", file,
+                            UZ_ENGINE_PATH_MAX - 1);
+                goto done;
+            }
             continue;
         }
         if (strcmp(key, "modes") == 0) {
@@ -326,7 +325,7 @@ uz_result uz_engine_profile_load(uz_engine_settings *s, const char *name_or_path
         const char *base = strrchr(name_or_path, '/');
         base = base ? base + 1 : name_or_path;
         char label[UZ_ENGINE_NAME_MAX];
-        copy_str(label, sizeof label, base);
+        uz_copy_str(label, sizeof label, base);
         if (ends_with(label, ".profile"))
             label[strlen(label) - 8] = '\0';
         return load_file(s, name_or_path, label, diag);
@@ -352,7 +351,7 @@ uz_result uz_engine_settings_from_spec(uz_engine_settings *s, const char *spec,
     int rc = uz__resolve_exe(spec, s->path, sizeof s->path);
     if (rc != 0) {
         /* Keep the name: uz_pool_create reports it as missing / not executable. */
-        copy_str(s->path, sizeof s->path, spec);
+        uz_copy_str(s->path, sizeof s->path, spec);
     }
     return UZ_OK;
 }
@@ -367,7 +366,7 @@ static uz_engine_mode text_mode(const char *text)
         if (strncmp(p, "mode=", 5) == 0) {
             char v[32];
             size_t n = strcspn(p + 5, "\n");
-            copy_str(v, n < sizeof v ? n + 1 : sizeof v, p + 5);
+            uz_copy_str(v, n < sizeof v ? n + 1 : sizeof v, p + 5);
             if (!uz_engine_mode_parse(v, &m))
                 m = UZ_MODE_MULTIPV;
         }
@@ -389,12 +388,12 @@ uz_result uz_engine_profile_for_archive(uz_engine_settings *s, const char *engin
             if (len <= 8 || len >= UZ_ENGINE_NAME_MAX || !ends_with(e->d_name, ".profile"))
                 continue;
             char base[UZ_ENGINE_NAME_MAX];
-            copy_str(base, len - 8 + 1, e->d_name);
+            uz_copy_str(base, len - 8 + 1, e->d_name);
             bool seen = false;
             for (int i = 0; i < n && !seen; i++)
                 seen = strcmp(names[i], base) == 0;
             if (!seen && (names[n] = malloc(len - 7)))
-                copy_str(names[n++], len - 7, base);
+                uz_copy_str(names[n++], len - 7, base);
         }
         if (dir)
             closedir(dir);
@@ -457,7 +456,7 @@ size_t uz_engine_default_dirs(const char **out, size_t cap)
     for (size_t i = 0; i < 3 && n + 1 < cap; i++) {
         if (!cand[i] || !*cand[i])
             continue;
-        copy_str(storage[n], UZ_ENGINE_PATH_MAX, cand[i]);
+        uz_copy_str(storage[n], UZ_ENGINE_PATH_MAX, cand[i]);
         out[n] = storage[n];
         n++;
     }
@@ -494,7 +493,7 @@ uz_result uz_engine_settings_apply_text(uz_engine_settings *s, const char *text,
         const char *nl = strchr(text, '\n');
         size_t n = nl ? (size_t)(nl - text) : strlen(text);
         lineno++;
-        copy_str(line, sizeof line, "");
+        uz_copy_str(line, sizeof line, "");
         if (n < sizeof line) {
             memcpy(line, text, n);
             line[n] = '\0';
@@ -508,7 +507,7 @@ uz_result uz_engine_settings_apply_text(uz_engine_settings *s, const char *text,
             why = "expected key=value";
             break;
         }
-        copy_str(shown, sizeof shown, t);
+        uz_copy_str(shown, sizeof shown, t);
         *eq = '\0';
         const char *key = t, *value = eq + 1;
         long x;

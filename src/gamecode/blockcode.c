@@ -252,25 +252,20 @@ uz_result uz_pool_create_chess960(uz_pool **out, const uz_pool *pool, int worker
     return r == UZ_OK ? uz_pool_create(out, &s, workers, diag) : r;
 }
 
-static void copy_string(char *dst, size_t cap, const char *src)
-{
-    snprintf(dst, cap, "%s", src ? src : "");
-}
-
 void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *model, uz_coder_kind coder,
                     uint32_t block_games)
 {
     const uz_engine_settings *s = uz_pool_settings(pool);
     memset(h, 0, sizeof *h);
     h->version = UZ_ARCHIVE_VERSION;
-    copy_string(h->engine_name, sizeof h->engine_name, uz_pool_engine_name(pool));
-    copy_string(h->fingerprint, sizeof h->fingerprint, uz_pool_fingerprint(pool));
+    uz_copy_str(h->engine_name, sizeof h->engine_name, uz_pool_engine_name(pool));
+    uz_copy_str(h->fingerprint, sizeof h->fingerprint, uz_pool_fingerprint(pool));
     h->depth = (uint32_t)s->depth;
     h->nodes = (uint64_t)s->nodes;
     h->mode = (uint32_t)s->mode;
     h->hash_mb = (uint32_t)s->hash_mb;
     h->threads = (uint32_t)s->threads;
-    copy_string(h->engine_settings, sizeof h->engine_settings, uz_pool_settings_text(pool));
+    uz_copy_str(h->engine_settings_text, sizeof h->engine_settings_text, uz_pool_settings_text(pool));
     h->model_kind = model->kind;
     const uint32_t values[] = {model->k_milli, model->floor_q16, model->rank_q16, model->decay_q16};
     const uint32_t player[] = {model->player_version, model->player_hash_lo, model->player_hash_hi};
@@ -279,8 +274,8 @@ void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *
         h->model_params[i] = model->kind == UZ_MODEL_PLAYER ? player[i] : values[i];
     h->coder = coder;
     h->block_games = block_games;
-    uz_pool_describe(pool, h->settings_text, sizeof h->settings_text);
-    copy_string(h->created_by, sizeof h->created_by, "ucizip " UZ_VERSION_STRING);
+    uz_pool_describe(pool, h->settings_summary, sizeof h->settings_summary);
+    uz_copy_str(h->created_by, sizeof h->created_by, "ucizip " UZ_VERSION_STRING);
 }
 
 uz_result uz_header_model(const uz_archive_header *h, uz_model_params *params)
@@ -317,11 +312,11 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
     if (strcmp(md->chess960_fingerprint, h->chess960_fingerprint) != 0) {
         uz_pool_destroy(md->pool960);
         md->pool960 = NULL;
-        copy_string(md->chess960_fingerprint, sizeof md->chess960_fingerprint, h->chess960_fingerprint);
+        uz_copy_str(md->chess960_fingerprint, sizeof md->chess960_fingerprint, h->chess960_fingerprint);
     }
     if (md->scores)
         return UZ_OK;
-    if (md->pool && strcmp(md->settings, h->engine_settings) == 0 && strcmp(md->fingerprint, h->fingerprint) == 0)
+    if (md->pool && strcmp(md->settings, h->engine_settings_text) == 0 && strcmp(md->fingerprint, h->fingerprint) == 0)
         return UZ_OK;
     uz_pool_destroy(md->pool);
     uz_pool_destroy(md->pool960);
@@ -334,34 +329,34 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
         /* No engine named: the installed profile of the archive's engine. */
         const char *dirs[8];
         uz_engine_default_dirs(dirs, 8);
-        r = uz_engine_profile_for_archive(&s, h->engine_name, h->engine_settings, dirs, diag);
+        r = uz_engine_profile_for_archive(&s, h->engine_name, h->engine_settings_text, dirs, diag);
     }
     if (r == UZ_OK)
-        r = uz_engine_settings_apply_text(&s, h->engine_settings, diag);
+        r = uz_engine_settings_apply_text(&s, h->engine_settings_text, diag);
     if (r != UZ_OK)
         return r;
     if ((r = uz_pool_create(&md->pool, &s, workers, diag)) != UZ_OK) {
         char why[sizeof diag->message];
-        copy_string(why, sizeof why, diag->message);
+        uz_copy_str(why, sizeof why, diag->message);
         /* An engine that cannot even run with the archive's settings is the wrong engine. */
         if (r == UZ_ERR_ARG || r == UZ_ERR_UNSUPPORTED)
             r = UZ_ERR_MISMATCH;
         uz_diag_set(diag, r, 0, 0, "%s%s; the archive needs %s (fingerprint %s)",
-                    r == UZ_ERR_MISMATCH ? "wrong engine: " : "", why, h->settings_text, h->fingerprint);
+                    r == UZ_ERR_MISMATCH ? "wrong engine: " : "", why, h->settings_summary, h->fingerprint);
         return r;
     }
     if (strcmp(uz_pool_fingerprint(md->pool), h->fingerprint) != 0) {
         uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
                     "wrong engine: the archive was made with %s (fingerprint %s), but %s (%s) gives fingerprint %s "
                     "with those settings; nothing was decoded",
-                    h->settings_text, h->fingerprint, uz_pool_engine_name(md->pool), s.path,
+                    h->settings_summary, h->fingerprint, uz_pool_engine_name(md->pool), s.path,
                     uz_pool_fingerprint(md->pool));
         uz_pool_destroy(md->pool);
         md->pool = NULL;
         return UZ_ERR_MISMATCH;
     }
-    copy_string(md->settings, sizeof md->settings, h->engine_settings);
-    copy_string(md->fingerprint, sizeof md->fingerprint, h->fingerprint);
+    uz_copy_str(md->settings, sizeof md->settings, h->engine_settings_text);
+    uz_copy_str(md->fingerprint, sizeof md->fingerprint, h->fingerprint);
     return UZ_OK;
 }
 
@@ -383,7 +378,7 @@ static uz_result chess960_pool(uz_member_decoder *md, const uz_archive_block *bl
     uz_result r = uz_pool_create_chess960(&md->pool960, md->pool, md->workers, diag);
     if (r != UZ_OK) {
         char why[sizeof diag->message];
-        copy_string(why, sizeof why, diag->message);
+        uz_copy_str(why, sizeof why, diag->message);
         uz_diag_set(diag, r == UZ_ERR_UNSUPPORTED ? UZ_ERR_MISMATCH : r, 0, 0,
                     "wrong engine: the archive's Chess960 games need the engine with UCI_Chess960 (fingerprint %s): %s",
                     md->chess960_fingerprint, why);

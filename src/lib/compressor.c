@@ -35,7 +35,7 @@ struct uz_compressor {
     void (*on_block)(void *user, const uz_compress_stats *s);
     void *on_block_user;
     char model_text[160];
-    char identity[sizeof ((uz_archive_header *)0)->engine_settings + 128];
+    char identity[sizeof ((uz_archive_header *)0)->engine_settings_text + 128];
 };
 
 static void say(const uz_compressor *c, const char *input, uz_result code, const char *fmt, const char *arg)

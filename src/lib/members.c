@@ -23,7 +23,7 @@ uz_result uz_archive_members(FILE *f, const char *name, uz_member_info *out, siz
         m->blocks = list[i].blocks;
         m->moves = list[i].moves;
         snprintf(m->engine, sizeof m->engine, "%s", h->engine_name);
-        snprintf(m->settings, sizeof m->settings, "%s", h->settings_text);
+        snprintf(m->settings, sizeof m->settings, "%s", h->settings_summary);
         uz_model_params params;
         if (uz_header_model(h, &params) == UZ_OK)
             uz_lib_model_text(&params, m->model, sizeof m->model);

@@ -1,4 +1,5 @@
 /* The PGN game tree: allocation, building, freeing and structural comparison. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,44 +7,25 @@
 
 /* ---- small helpers ---- */
 
-uz_result uz__buf_reserve(uz__buf *b, size_t extra)
+uz_result uz__text_reserve(uz_buf *b, size_t extra)
 {
-    if (b->cap - b->len > extra)
-        return UZ_OK;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap - b->len <= extra) {
-        if (cap > (size_t)-1 / 2)
-            return UZ_ERR_NOMEM;
-        cap *= 2;
-    }
-    char *p = realloc(b->data, cap);
-    if (!p)
+    return extra == SIZE_MAX ? UZ_ERR_NOMEM : uz_buf_reserve(b, extra + 1);
+}
+
+uz_result uz__text_put(uz_buf *b, const void *data, size_t len)
+{
+    if (uz__text_reserve(b, len) != UZ_OK)
         return UZ_ERR_NOMEM;
-    b->data = p;
-    b->cap = cap;
+    if (len)
+        memcpy(b->data + b->size, data, len);
+    b->size += len;
+    b->data[b->size] = '\0'; /* reserve keeps one spare byte */
     return UZ_OK;
 }
 
-uz_result uz__buf_put(uz__buf *b, const void *data, size_t len)
+uz_result uz__text_putc(uz_buf *b, char c)
 {
-    if (uz__buf_reserve(b, len) != UZ_OK)
-        return UZ_ERR_NOMEM;
-    memcpy(b->data + b->len, data, len);
-    b->len += len;
-    b->data[b->len] = '\0'; /* reserve keeps one spare byte */
-    return UZ_OK;
-}
-
-uz_result uz__buf_putc(uz__buf *b, char c)
-{
-    return uz__buf_put(b, &c, 1);
-}
-
-void uz__buf_free(uz__buf *b)
-{
-    free(b->data);
-    b->data = NULL;
-    b->len = b->cap = 0;
+    return uz__text_put(b, &c, 1);
 }
 
 /* Implied capacity of an array of n elements: 0, then 4, then the next power of two. */

@@ -6,20 +6,18 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "ucizip/buf.h"
 #include "ucizip/pgn.h"
 
-/* ---- growable byte buffer ---- */
+/* ---- text in a uz_buf, kept NUL-terminated ---- */
 
-typedef struct uz__buf {
-    char *data;
-    size_t len;
-    size_t cap;
-} uz__buf;
-
-uz_result uz__buf_reserve(uz__buf *b, size_t extra);
-uz_result uz__buf_put(uz__buf *b, const void *data, size_t len);
-uz_result uz__buf_putc(uz__buf *b, char c);
-void uz__buf_free(uz__buf *b);
+/* Room for extra more bytes and the terminator after them. */
+uz_result uz__text_reserve(uz_buf *b, size_t extra);
+/* Appends and terminates (the terminator is not counted in size). */
+uz_result uz__text_put(uz_buf *b, const void *data, size_t len);
+uz_result uz__text_putc(uz_buf *b, char c);
+/* The buffer's bytes as a string ("" while nothing was ever put). */
+static inline char *uz__text(const uz_buf *b) { return b->data ? (char *)b->data : (char *)""; }
 
 /* Grows an array holding n elements so that one more fits. Arrays of the game tree have
  * an implied capacity (see pgn.h), so no capacity field is needed. */
@@ -76,9 +74,9 @@ typedef struct uz__lexer {
     bool line_start;     /* buf[pos] is in column 1 (ignoring a BOM) */
     bool line_has_token;
     unsigned long long offset; /* bytes consumed so far */
-    uz__buf *record;     /* when set, every consumed byte is appended here */
+    uz_buf *record;     /* when set, every consumed byte is appended here */
     bool record_failed;  /* an append failed (out of memory) */
-    uz__buf text;        /* text of the current token */
+    uz_buf text;        /* text of the current token */
     size_t text_max;     /* longest token text kept (the game size limit) */
 } uz__lexer;
 

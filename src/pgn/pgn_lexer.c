@@ -42,7 +42,7 @@ void uz__lex_free(uz__lexer *lx)
         return;
     if (lx->f)
         free(lx->buf);
-    uz__buf_free(&lx->text);
+    uz_buf_free(&lx->text);
     lx->buf = NULL;
 }
 
@@ -79,7 +79,7 @@ static void advance(uz__lexer *lx)
 {
     unsigned char c = lx->buf[lx->pos++];
     lx->offset++;
-    if (lx->record && uz__buf_putc(lx->record, (char)c) != UZ_OK)
+    if (lx->record && uz__text_putc(lx->record, (char)c) != UZ_OK)
         lx->record_failed = true;
     if (c == '\n') {
         lx->line++;
@@ -111,11 +111,11 @@ static void keep(uz__lexer *lx, unsigned char c, bool discard, bool *overflow, b
 {
     if (discard || *overflow || *nomem)
         return;
-    if (lx->text.len >= lx->text_max) {
+    if (lx->text.size >= lx->text_max) {
         *overflow = true;
         return;
     }
-    if (uz__buf_putc(&lx->text, (char)c) != UZ_OK)
+    if (uz__text_putc(&lx->text, (char)c) != UZ_OK)
         *nomem = true;
 }
 
@@ -205,8 +205,8 @@ static void lex_symbol(uz__lexer *lx, uz__token *tok)
         int c = peek(lx, 0);
         /* "e8(Q)": a promotion written with parentheses, not a variation "(Q)" (which could
          * never be valid anyway). A check mark may follow it. */
-        if (c == '(' && n >= 2 && !too_long && !nomem && (lx->text.data[lx->text.len - 1] == '1' ||
-                                                         lx->text.data[lx->text.len - 1] == '8')) {
+        if (c == '(' && n >= 2 && !too_long && !nomem && (lx->text.data[lx->text.size - 1] == '1' ||
+                                                         lx->text.data[lx->text.size - 1] == '8')) {
             int p = peek(lx, 1);
             if (p < 0 || !strchr("QRBNqrbn", p) || peek(lx, 2) != ')')
                 break;
@@ -281,7 +281,7 @@ static void lex_glyph(uz__lexer *lx, uz__token *tok)
 void uz__lex_next(uz__lexer *lx, uz__token *tok, bool discard)
 {
     memset(tok, 0, sizeof *tok);
-    lx->text.len = 0;
+    lx->text.size = 0;
     /* Skip whitespace, escape lines and byte-order marks. */
     for (;;) {
         int c = peek(lx, 0);
@@ -363,13 +363,13 @@ void uz__lex_next(uz__lexer *lx, uz__token *tok, bool discard)
     }
     /* Keep the text NUL-terminated (an empty string too: its buffer may hold the previous
      * token's bytes, which must not show through). */
-    if (lx->text.data || lx->text.len == 0) {
-        if (uz__buf_putc(&lx->text, '\0') == UZ_OK)
-            lx->text.len--;
+    if (lx->text.data || lx->text.size == 0) {
+        if (uz__text_putc(&lx->text, '\0') == UZ_OK)
+            lx->text.size--;
         else if (tok->type != UZ__TOK_ERROR)
             set_error(tok, UZ_ERR_NOMEM, "out of memory");
     }
-    tok->text = lx->text.data ? lx->text.data : "";
-    tok->len = lx->text.len;
+    tok->text = uz__text(&lx->text);
+    tok->len = lx->text.size;
     lx->line_has_token = true; /* also after a multi-line comment: its end line has a token */
 }

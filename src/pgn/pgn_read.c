@@ -29,7 +29,7 @@ struct uz_pgn_reader {
     uz_diag *diag;
     /* The input as read, from the current game's first byte on (the lexer records every
      * byte here), so that a game can also be had as the exact text of the file. */
-    uz__buf raw;
+    uz_buf raw;
     unsigned long long raw_base;               /* offset of raw.data[0] in the input */
     unsigned long long text_start, text_end;   /* the last game's text: [start, end) */
     unsigned long long span_start;             /* the last game's span: [span_start, text_end) */
@@ -72,12 +72,12 @@ uz_pgn_reader *uz_pgn_reader_open(FILE *f, const char *name)
 static void raw_discard_before(uz_pgn_reader *r, unsigned long long offset)
 {
     size_t drop = offset > r->raw_base ? (size_t)(offset - r->raw_base) : 0;
-    if (drop > r->raw.len)
-        drop = r->raw.len;
+    if (drop > r->raw.size)
+        drop = r->raw.size;
     if (drop == 0)
         return; /* (and raw.data may still be NULL) */
-    memmove(r->raw.data, r->raw.data + drop, r->raw.len - drop);
-    r->raw.len -= drop;
+    memmove(r->raw.data, r->raw.data + drop, r->raw.size - drop);
+    r->raw.size -= drop;
     r->raw_base += drop;
 }
 
@@ -89,9 +89,9 @@ unsigned long long uz_pgn_reader_last_offset(const uz_pgn_reader *r)
 uz_result uz_pgn_reader_last_text(const uz_pgn_reader *r, const char **text, size_t *len)
 {
     if (r->lx.record_failed || !r->lx.record || r->text_start < r->raw_base ||
-        r->text_end - r->raw_base > r->raw.len || r->text_end < r->text_start)
+        r->text_end - r->raw_base > r->raw.size || r->text_end < r->text_start)
         return UZ_ERR_NOMEM;
-    *text = r->raw.data ? r->raw.data + (r->text_start - r->raw_base) : "";
+    *text = uz__text(&r->raw) + (r->raw.data ? r->text_start - r->raw_base : 0);
     *len = (size_t)(r->text_end - r->text_start);
     return UZ_OK;
 }
@@ -107,10 +107,10 @@ static uz_result keep_span(uz_pgn_reader *r, uz_game *game, unsigned long long e
     if (!r->keep_raw)
         return UZ_OK;
     if (r->lx.record_failed || r->span_start < r->raw_base || end < r->span_start ||
-        end - r->raw_base > r->raw.len)
+        end - r->raw_base > r->raw.size)
         return UZ_ERR_NOMEM;
     size_t len = (size_t)(end - r->span_start);
-    return uz_game_set_raw(game, len ? r->raw.data + (r->span_start - r->raw_base) : "", len);
+    return uz_game_set_raw(game, len ? uz__text(&r->raw) + (r->span_start - r->raw_base) : "", len);
 }
 
 uz_pgn_reader *uz_pgn_reader_open_mem(const void *data, size_t len, const char *name)
@@ -137,7 +137,7 @@ void uz_pgn_reader_close(uz_pgn_reader *r)
 {
     if (!r)
         return;
-    uz__buf_free(&r->raw);
+    uz_buf_free(&r->raw);
     uz__lex_free(&r->lx);
     drop_pending(r);
     free(r->name);

@@ -14,7 +14,7 @@ const uz_pgn_layout uz_pgn_layout_export = {
 };
 
 typedef struct writer {
-    uz__buf *out;
+    uz_buf *out;
     const uz_pgn_layout *layout;
     size_t column;      /* bytes on the current output line */
     bool open_paren;    /* a '(' waits to be written glued to the next token */
@@ -24,7 +24,7 @@ typedef struct writer {
 
 static void put(writer *w, const char *s, size_t len)
 {
-    if (w->rc == UZ_OK && uz__buf_put(w->out, s, len) != UZ_OK)
+    if (w->rc == UZ_OK && uz__text_put(w->out, s, len) != UZ_OK)
         w->rc = UZ_ERR_NOMEM;
 }
 
@@ -80,50 +80,50 @@ static void token(writer *w, const char *s, size_t len, int join)
 
 /* Appends a comment in braces to b (or after ';' when it holds '}' but no newline: then
  * *semicolon is set, and the line must end after it). */
-static uz_result format_comment(uz__buf *b, const char *text, bool *semicolon)
+static uz_result format_comment(uz_buf *b, const char *text, bool *semicolon)
 {
     size_t len = strlen(text);
     bool has_close = memchr(text, '}', len) != NULL, has_newline = memchr(text, '\n', len) != NULL;
-    if (uz__buf_reserve(b, len + 2) != UZ_OK)
+    if (uz__text_reserve(b, len + 2) != UZ_OK)
         return UZ_ERR_NOMEM;
     *semicolon = has_close && !has_newline;
-    b->data[b->len++] = *semicolon ? ';' : '{';
+    b->data[b->size++] = *semicolon ? ';' : '{';
     for (size_t i = 0; i < len; i++) {
         char c = text[i];
         if (c == '\r')
             continue; /* the reader drops CR in comments: keep the output canonical */
         if (c == '}' && has_newline)
             c = ')';
-        b->data[b->len++] = c;
+        b->data[b->size++] = c;
     }
     if (!*semicolon)
-        b->data[b->len++] = '}';
+        b->data[b->size++] = '}';
     return UZ_OK;
 }
 
 static void comment(writer *w, const char *text)
 {
-    uz__buf b = {0};
+    uz_buf b = {0};
     bool semicolon;
     if (format_comment(&b, text, &semicolon) != UZ_OK) {
         w->rc = UZ_ERR_NOMEM;
         return;
     }
-    token(w, b.data, b.len, JOIN_SPACE);
+    token(w, uz__text(&b), b.size, JOIN_SPACE);
     if (semicolon)
         w->line_end = true; /* a ';' comment runs to the end of the line */
-    uz__buf_free(&b);
+    uz_buf_free(&b);
 }
 
 /* A move's unit under UZ_LAYOUT_WRAP_MOVES: its parts joined by spaces, emitted at once. */
 typedef struct unit {
-    uz__buf text;
+    uz_buf text;
     bool line_end; /* it ends with a ';' comment */
 } unit;
 
 static void unit_add(writer *w, unit *u, const char *s, size_t len)
 {
-    if ((u->text.len && uz__buf_putc(&u->text, ' ') != UZ_OK) || uz__buf_put(&u->text, s, len) != UZ_OK)
+    if ((u->text.size && uz__text_putc(&u->text, ' ') != UZ_OK) || uz__text_put(&u->text, s, len) != UZ_OK)
         w->rc = UZ_ERR_NOMEM;
 }
 
@@ -149,7 +149,7 @@ static void write_line(writer *w, const uz_line *line, const uz_position *start,
         int join = white_breaks && pos.side == UZ_BLACK && !need_number ? JOIN_NOBREAK : JOIN_SPACE;
         if ((flags & UZ_LAYOUT_MOVE_LINES) && pos.side == UZ_WHITE && i > 0 && main_line)
             w->line_end = true;
-        u.text.len = 0;
+        u.text.size = 0;
         size_t n = 0;
         if (pos.side == UZ_WHITE || need_number) {
             n = (size_t)snprintf(text, sizeof text, "%u%s", (unsigned)pos.fullmove, pos.side == UZ_WHITE ? "." : "...");
@@ -199,7 +199,7 @@ static void write_line(writer *w, const uz_line *line, const uz_position *start,
             } else if (kind == 'c') {
                 if (unit_open) {
                     bool semicolon;
-                    if (u.text.len && uz__buf_putc(&u.text, ' ') != UZ_OK)
+                    if (u.text.size && uz__text_putc(&u.text, ' ') != UZ_OK)
                         w->rc = UZ_ERR_NOMEM;
                     if (format_comment(&u.text, node->comments[com++], &semicolon) != UZ_OK)
                         w->rc = UZ_ERR_NOMEM;
@@ -210,7 +210,7 @@ static void write_line(writer *w, const uz_line *line, const uz_position *start,
                 need_number = (flags & UZ_LAYOUT_BLACK_NUMBERS) != 0;
             } else {
                 if (unit_open) { /* a variation ends the move's unit */
-                    token(w, u.text.data, u.text.len, JOIN_SPACE);
+                    token(w, uz__text(&u.text), u.text.size, JOIN_SPACE);
                     w->line_end = w->line_end || u.line_end;
                     unit_open = u.line_end = false;
                 }
@@ -226,7 +226,7 @@ static void write_line(writer *w, const uz_line *line, const uz_position *start,
             }
         }
         if (unit_open && w->rc == UZ_OK) {
-            token(w, u.text.data, u.text.len, JOIN_SPACE);
+            token(w, uz__text(&u.text), u.text.size, JOIN_SPACE);
             if (u.line_end)
                 w->line_end = true;
             u.line_end = false;
@@ -234,7 +234,7 @@ static void write_line(writer *w, const uz_line *line, const uz_position *start,
         uz_undo undo;
         uz_make_move(&pos, node->move, &undo);
     }
-    uz__buf_free(&u.text);
+    uz_buf_free(&u.text);
 }
 
 static void write_tag(writer *w, const char *name, const char *value)
@@ -250,7 +250,7 @@ static void write_tag(writer *w, const char *name, const char *value)
     put(w, "\"]\n", 3);
 }
 
-static uz_result write_game(uz__buf *out, const uz_game *game, const uz_pgn_layout *layout)
+static uz_result write_game(uz_buf *out, const uz_game *game, const uz_pgn_layout *layout)
 {
     writer w = {.out = out, .layout = layout, .rc = UZ_OK};
     size_t *order = NULL;
@@ -299,24 +299,24 @@ static uz_result write_game(uz__buf *out, const uz_game *game, const uz_pgn_layo
 }
 
 /* LF line ends of the rendering to the layout's (comments hold LF only: the reader drops CR). */
-static uz_result convert_eols(uz__buf *b, uz_eol eol)
+static uz_result convert_eols(uz_buf *b, uz_eol eol)
 {
     if (eol == UZ_EOL_LF)
         return UZ_OK;
     if (eol == UZ_EOL_CR) {
-        for (size_t i = 0; i < b->len; i++)
+        for (size_t i = 0; i < b->size; i++)
             if (b->data[i] == '\n')
                 b->data[i] = '\r';
         return UZ_OK;
     }
     size_t lines = 0;
-    for (size_t i = 0; i < b->len; i++)
+    for (size_t i = 0; i < b->size; i++)
         lines += b->data[i] == '\n';
     if (lines == 0)
         return UZ_OK;
-    if (uz__buf_reserve(b, lines + 1) != UZ_OK)
+    if (uz__text_reserve(b, lines + 1) != UZ_OK)
         return UZ_ERR_NOMEM;
-    size_t src = b->len, dst = b->len + lines;
+    size_t src = b->size, dst = b->size + lines;
     b->data[dst] = 0;
     while (src > 0) {
         char c = b->data[--src];
@@ -324,53 +324,53 @@ static uz_result convert_eols(uz__buf *b, uz_eol eol)
         if (c == '\n')
             b->data[--dst] = '\r';
     }
-    b->len += lines;
+    b->size += lines;
     return UZ_OK;
 }
 
 /* A verbatim game's text in export form: CR before LF dropped, trailing whitespace cut,
  * then a blank line. */
-static uz_result put_verbatim_export(uz__buf *b, const uz_game *game)
+static uz_result put_verbatim_export(uz_buf *b, const uz_game *game)
 {
-    uz_result rc = uz__buf_reserve(b, game->raw_len + 2);
+    uz_result rc = uz__text_reserve(b, game->raw_len + 2);
     size_t i = 0;
     while (i < game->raw_len && game->raw[i] && strchr(" \t\r\n", game->raw[i]))
         i++;
     for (; i < game->raw_len && rc == UZ_OK; i++)
         if (!(game->raw[i] == '\r' && i + 1 < game->raw_len && game->raw[i + 1] == '\n'))
-            b->data[b->len++] = game->raw[i];
-    while (rc == UZ_OK && b->len > 0 && b->data[b->len - 1] && strchr(" \t\r\n", b->data[b->len - 1]))
-        b->len--;
-    if (rc == UZ_OK && b->len > 0)
-        rc = uz__buf_put(b, "\n\n", 2);
+            b->data[b->size++] = game->raw[i];
+    while (rc == UZ_OK && b->size > 0 && b->data[b->size - 1] && strchr(" \t\r\n", b->data[b->size - 1]))
+        b->size--;
+    if (rc == UZ_OK && b->size > 0)
+        rc = uz__text_put(b, "\n\n", 2);
     return rc;
 }
 
 static uz_result render(const uz_game *game, const uz_pgn_layout *layout, bool export, char **text, size_t *len)
 {
-    uz__buf b = {0};
+    uz_buf b = {0};
     *text = NULL;
     *len = 0;
-    uz_result rc = uz__buf_reserve(&b, 1024);
+    uz_result rc = uz__text_reserve(&b, 1024);
     if (rc == UZ_OK && game->text_only) {
         if (!export)
-            rc = uz__buf_put(&b, game->raw ? game->raw : "", game->raw_len);
+            rc = uz__text_put(&b, game->raw ? game->raw : "", game->raw_len);
     } else if (rc == UZ_OK && game->verbatim) {
-        rc = export ? put_verbatim_export(&b, game) : uz__buf_put(&b, game->raw ? game->raw : "", game->raw_len);
+        rc = export ? put_verbatim_export(&b, game) : uz__text_put(&b, game->raw ? game->raw : "", game->raw_len);
     } else if (rc == UZ_OK) {
         rc = write_game(&b, game, layout);
         if (rc == UZ_OK)
             rc = convert_eols(&b, (uz_eol)layout->eol);
     }
     if (rc == UZ_OK)
-        rc = uz__buf_reserve(&b, 1); /* room for the terminator */
+        rc = uz__text_reserve(&b, 1); /* room for the terminator */
     if (rc != UZ_OK) {
-        uz__buf_free(&b);
+        uz_buf_free(&b);
         return rc;
     }
-    b.data[b.len] = 0;
-    *text = b.data;
-    *len = b.len;
+    b.data[b.size] = 0;
+    *text = (char *)b.data;
+    *len = b.size;
     return UZ_OK;
 }
 

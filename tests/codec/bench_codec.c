@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "check.h"
+#include "../common/uz_test.h"
+#include "test_rng.h"
 #include "ucizip/coder.h"
 #include "ucizip/model.h"
 

@@ -3,7 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "check.h"
+#include "../common/uz_test.h"
+#include "test_rng.h"
 #include "ucizip/coder.h"
 #include "ucizip/model.h"
 
@@ -19,7 +20,7 @@ static void test_cost(void)
         }
     }
     ok = worst < 1e-8;
-    CHECKF(ok, "worst %g", worst);
+    CHECK(ok, "worst %g", worst);
     CHECK(uz_cost_bits(1, 1) == 0.0);
     CHECK(uz_cost_bits(1, 2) == 1.0);
     CHECK(uz_cost_bits(1, 65536) == 16.0);
@@ -92,7 +93,7 @@ static void test_fit_k(void)
         double ratio = (double)best.k_milli / ks[i];
         printf("fit k: true %.1f, fitted %.2f (%.2f bits/move), floor kept %u\n", ks[i] / 1000.0,
                best.k_milli / 1000.0, bits / (double)s.count, best.floor_q16);
-        CHECKF(ratio > 0.9 && ratio < 1.1, "true %u fitted %u", ks[i], best.k_milli);
+        CHECK(ratio > 0.9 && ratio < 1.1, "true %u fitted %u", ks[i], best.k_milli);
         CHECK(best.floor_q16 == 3277);
         /* The fit is at least as good as the truth on its own data. */
         static uz_model m;
@@ -113,8 +114,8 @@ static void test_fit_floor(void)
     printf("fit k+floor: true 25.0 / 0.100, fitted %.2f / %.3f (%.3f bits/move)\n", best.k_milli / 1000.0,
            best.floor_q16 / 65536.0, bits / (double)s.count);
     double kr = best.k_milli / 25000.0, fr = best.floor_q16 / 6554.0;
-    CHECKF(kr > 0.85 && kr < 1.15, "k %u", best.k_milli);
-    CHECKF(fr > 0.75 && fr < 1.3, "floor %u", best.floor_q16);
+    CHECK(kr > 0.85 && kr < 1.15, "k %u", best.k_milli);
+    CHECK(fr > 0.75 && fr < 1.3, "floor %u", best.floor_q16);
 
     /* Deterministic: the same data gives the same answer. */
     uz_model_params again;
@@ -140,7 +141,7 @@ static void test_rank_stats(void)
         first += rank == 1;
     }
     CHECK(ok);
-    CHECKF(first > s.count / 2, "first %zu of %zu", first, s.count);
+    CHECK(first > s.count / 2, "first %zu of %zu", first, s.count);
     free_synth(&s);
 }
 
@@ -166,5 +167,5 @@ int main(void)
     test_fit_floor();
     test_rank_stats();
     test_fit_args();
-    return test_summary();
+    return test_finish();
 }

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "../common/uz_test.h"
+#include "test_rng.h"
 #include "ucizip/model.h"
 
 static uz_model g_model; /* big: keep off the stack */
@@ -140,9 +141,9 @@ static void test_weights(void)
             if (err > worst)
                 worst = err;
         }
-        CHECKF(m->weight[0] == 1u << 31, "k=%u", ks[ki]);
-        CHECKF(mono, "k=%u", ks[ki]);
-        CHECKF(worst <= 1.0, "k=%u worst scaled error %g", ks[ki], worst);
+        CHECK(m->weight[0] == 1u << 31, "k=%u", ks[ki]);
+        CHECK(mono, "k=%u", ks[ki]);
+        CHECK(worst <= 1.0, "k=%u worst scaled error %g", ks[ki], worst);
     }
     uz_model *m = model_with(1000, 0);
     bool flat = true;
@@ -204,7 +205,7 @@ static void test_ratios(void)
         double ratio = (double)f[i - 1] / f[i];
         ok = ok && fabs(ratio - 2.0) < 0.01;
     }
-    CHECKF(ok, "%u %u %u %u %u %u", f[0], f[1], f[2], f[3], f[4], f[5]);
+    CHECK(ok, "%u %u %u %u %u %u", f[0], f[1], f[2], f[3], f[4], f[5]);
     /* Shifting every score leaves the frequencies unchanged (only differences matter). */
     int32_t s2[6];
     uint32_t f2[6];
@@ -216,7 +217,7 @@ static void test_ratios(void)
     m = model_with(10000, 0);
     int32_t s3[2] = {0, -100};
     uz_model_frequencies(m, s3, 2, f);
-    CHECKF(fabs((double)f[0] / f[1] - 10.0) < 0.01, "%u %u", f[0], f[1]);
+    CHECK(fabs((double)f[0] / f[1] - 10.0) < 0.01, "%u %u", f[0], f[1]);
 }
 
 static void test_floor(void)
@@ -326,7 +327,7 @@ static void test_rank_model(void)
     uz_model_frequencies(&m, eq, 4, f);
     /* T = 65536: one unit each, the other 65532 as 8:4:2:1 of 15, truncated (34950, 17475,
      * 8737, 4368), and the 2 units left over to the best move. */
-    CHECKF(f[0] == 1 + 34952 && f[1] == 1 + 17475 && f[2] == 1 + 8737 && f[3] == 1 + 4368, "rank shares %u %u %u %u",
+    CHECK(f[0] == 1 + 34952 && f[1] == 1 + 17475 && f[2] == 1 + 8737 && f[3] == 1 + 4368, "rank shares %u %u %u %u",
            f[0], f[1], f[2], f[3]);
     /* beta = 0 is exactly the exponential model. */
     static uz_model e;
@@ -446,14 +447,14 @@ static void test_golden(bool print)
         return;
     }
     for (size_t i = 0; i < sizeof golden_rank / sizeof golden_rank[0]; i++)
-        CHECKF(golden_rank_hash(golden_rank[i].rank_q16, golden_rank[i].decay_q16) == golden_rank[i].freq_hash,
+        CHECK(golden_rank_hash(golden_rank[i].rank_q16, golden_rank[i].decay_q16) == golden_rank[i].freq_hash,
                "rank model %u %u", golden_rank[i].rank_q16, golden_rank[i].decay_q16);
     CHECK(sizeof golden / sizeof golden[0] == np);
     for (size_t i = 0; i < np && i < sizeof golden / sizeof golden[0]; i++) {
         uint64_t wh, fh;
         golden_hashes(golden[i].k_milli, golden[i].floor_q16, &wh, &fh);
-        CHECKF(wh == golden[i].weight_hash, "weights k=%u", golden[i].k_milli);
-        CHECKF(fh == golden[i].freq_hash, "freqs k=%u floor=%u", golden[i].k_milli, golden[i].floor_q16);
+        CHECK(wh == golden[i].weight_hash, "weights k=%u", golden[i].k_milli);
+        CHECK(fh == golden[i].freq_hash, "freqs k=%u floor=%u", golden[i].k_milli, golden[i].floor_q16);
     }
     CHECK(memcmp(f, golden_freq, sizeof f) == 0);
 }
@@ -474,5 +475,5 @@ int main(int argc, char **argv)
     test_rank();
     test_rank_model();
     test_golden(false);
-    return test_summary();
+    return test_finish();
 }

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "../common/uz_test.h"
+#include "test_rng.h"
 #include "ucizip/coder.h"
 #include "ucizip/model.h"
 
@@ -98,7 +99,7 @@ static void test_round_trip(void)
     double actual = 8.0 * (double)size;
     printf("range: %d symbols, ideal %.0f bits, actual %.0f bits, overhead %.4f%%\n", SYMBOLS, ideal, actual,
            100.0 * (actual - ideal) / ideal);
-    CHECKF(actual <= ideal * 1.001 + 32, "ideal %.0f actual %.0f", ideal, actual);
+    CHECK(actual <= ideal * 1.001 + 32, "ideal %.0f actual %.0f", ideal, actual);
     CHECK(actual >= ideal - 8);
 
     uz_decoder d;
@@ -222,7 +223,7 @@ static void test_near_certain(void)
     size_t size;
     uz_encoder_finish(e, &data, &size);
     /* Ideal: 100000 * 2.2e-5 = 2.2 bits. */
-    CHECKF(size <= 2, "size %zu", size);
+    CHECK(size <= 2, "size %zu", size);
     uz_decoder d;
     uz_decoder_init(&d, UZ_CODER_RANGE, data, size);
     bool ok = true;
@@ -247,7 +248,7 @@ static void test_near_certain(void)
         uz_encoder_put(e, fr, 40, UZ_MODEL_TOTAL, 0);
     uz_encoder_finish(e, &data, &size);
     double ideal = 1000 * -log2(fr[0] / 65536.0);
-    CHECKF(8.0 * (double)size <= ideal + 16, "size %zu ideal %.1f", size, ideal);
+    CHECK(8.0 * (double)size <= ideal + 16, "size %zu ideal %.1f", size, ideal);
     CHECK(ideal / 1000 < 0.2);
     uz_encoder_destroy(e);
 }
@@ -268,12 +269,12 @@ static void test_no_reading_past_end(void)
     for (int i = 0; i < 1000; i++)
         uz_encoder_put(e, flat, 256, 65536, 1 + i % 255);
     uz_encoder_finish(e, &data, &size);
-    CHECKF(size >= 1000, "size %zu", size);
+    CHECK(size >= 1000, "size %zu", size);
     uz_decoder_init(&d, UZ_CODER_RANGE, data, 10);
     int decoded = 0;
     while (decoded < 1000 && uz_decoder_get(&d, flat, 256, 65536, &s) == UZ_OK)
         decoded++;
-    CHECKF(decoded <= 10 + 4, "%d symbols decoded from 10 bytes", decoded);
+    CHECK(decoded <= 10 + 4, "%d symbols decoded from 10 bytes", decoded);
 
     /* Symbol 0 of a flat alphabet writes a zero byte each: 1000 of them stay in the stream
      * (all but the last 4), and the stream still decodes exactly. */
@@ -281,7 +282,7 @@ static void test_no_reading_past_end(void)
     for (int i = 0; i < 1000; i++)
         uz_encoder_put(e, flat, 256, 65536, 0);
     uz_encoder_finish(e, &data, &size);
-    CHECKF(size >= 996, "size %zu", size);
+    CHECK(size >= 996, "size %zu", size);
     uz_decoder_init(&d, UZ_CODER_RANGE, data, size);
     bool ok = true;
     for (int i = 0; i < 1000; i++)
@@ -291,7 +292,7 @@ static void test_no_reading_past_end(void)
     decoded = 0;
     while (decoded < 1000 && uz_decoder_get(&d, flat, 256, 65536, &s) == UZ_OK)
         decoded++;
-    CHECKF(decoded <= 4, "%d symbols decoded from an empty stream", decoded);
+    CHECK(decoded <= 4, "%d symbols decoded from an empty stream", decoded);
     uz_encoder_destroy(e);
 }
 
@@ -341,7 +342,7 @@ static void test_small_streams(void)
     for (int i = 0; i < 1000; i++)
         uz_encoder_put(e, flat, 256, 65536, (i * 37) & 255);
     uz_encoder_finish(e, &data, &size);
-    CHECKF(size >= 999 && size <= 1001, "size %zu", size);
+    CHECK(size >= 999 && size <= 1001, "size %zu", size);
     uz_decoder_init(&d, UZ_CODER_RANGE, data, size);
     ok = true;
     for (int i = 0; i < 1000; i++)
@@ -411,5 +412,5 @@ int main(void)
     test_small_streams();
     test_no_reading_past_end();
     test_args();
-    return test_summary();
+    return test_finish();
 }

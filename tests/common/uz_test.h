@@ -8,17 +8,18 @@
 
 static int uz_test_passed, uz_test_failed;
 
-/* Counts a check; on failure prints where and the printf-style explanation. */
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (cond) {                                                          \
-            uz_test_passed++;                                                \
-        } else {                                                             \
-            uz_test_failed++;                                                \
-            fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-        }                                                                    \
+/* Counts a check; on failure prints where, the condition and, when given, the printf-style
+ * explanation: CHECK(cond) or CHECK(cond, "fmt", ...). */
+#define CHECK(cond, ...)                                                    \
+    do {                                                                    \
+        if (cond) {                                                         \
+            uz_test_passed++;                                               \
+        } else {                                                            \
+            uz_test_failed++;                                               \
+            fprintf(stderr, "%s:%d: FAIL: %s", __FILE__, __LINE__, #cond); \
+            __VA_OPT__(fputs(": ", stderr); fprintf(stderr, __VA_ARGS__);)  \
+            fputc('\n', stderr);                                            \
+        }                                                                   \
     } while (0)
 
 /* Prints the closing "N passed, N failed" line and returns the exit status. */

@@ -1,4 +1,4 @@
-/* Helpers shared by the engine tests: checks, settings, queries from FEN. */
+/* Helpers shared by the engine tests: settings, queries from FEN, a result-code check. */
 #ifndef UZ_ENGINE_TEST_H
 #define UZ_ENGINE_TEST_H
 
@@ -6,18 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/uz_test.h"
 #include "ucizip/board.h"
 #include "ucizip/engine.h"
-
-static int t_failures;
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
-            t_failures++;                                                                          \
-        }                                                                                          \
-    } while (0)
 
 #define CHECK_RC(expr, want, diag)                                                                 \
     do {                                                                                           \
@@ -25,7 +16,9 @@ static int t_failures;
         if (rc_ != (want)) {                                                                       \
             fprintf(stderr, "%s:%d: %s gave %d (%s), want %d: %s\n", __FILE__, __LINE__, #expr,     \
                     (int)rc_, uz_result_str(rc_), (int)(want), (diag)->message);                   \
-            t_failures++;                                                                          \
+            uz_test_failed++;                                                                      \
+        } else {                                                                                   \
+            uz_test_passed++;                                                                      \
         }                                                                                          \
     } while (0)
 
@@ -98,16 +91,6 @@ static inline void t_free_fens(char **v, int n)
     for (int i = 0; i < n; i++)
         free(v[i]);
     free(v);
-}
-
-static inline int t_finish(const char *name)
-{
-    if (t_failures) {
-        fprintf(stderr, "%s: %d check(s) failed\n", name, t_failures);
-        return 1;
-    }
-    printf("%s: all checks passed\n", name);
-    return 0;
 }
 
 #endif

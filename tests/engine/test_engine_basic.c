@@ -345,6 +345,19 @@ static void test_settings_text(void)
     const char *dirs[8];
     CHECK(uz_engine_default_dirs(dirs, 8) >= 1);
     CHECK(dirs[0] != NULL);
+
+    /* A profile whose name does not fit is refused, not cut (a cut name matches others). */
+    char path[] = "/tmp/uz_long_nameXXXXXX.profile";
+    int fd = mkstemps(path, 8);
+    CHECK(fd >= 0);
+    if (fd >= 0) {
+        FILE *f = fdopen(fd, "w");
+        fprintf(f, "name = Stockfish%0*d\nexe = /usr/games/stockfish\n", UZ_ENGINE_NAME_MAX, 0);
+        fclose(f);
+        CHECK_RC(uz_engine_profile_load(&s, path, t_dirs(), &diag), UZ_ERR_LIMIT, &diag);
+        CHECK(strstr(diag.message, "name longer than") != NULL, "%s", diag.message);
+        unlink(path);
+    }
 }
 
 /* The engine's own answer, without the bridge: a fresh Stockfish (Hash 1, Threads 1) is
@@ -471,7 +484,7 @@ int main(void)
     test_threads_refused();
     if (waitpid(-1, NULL, WNOHANG) != -1 || errno != ECHILD) {
         fprintf(stderr, "child processes left behind\n");
-        t_failures++;
+        uz_test_failed++;
     }
-    return t_finish("test_engine_basic");
+    return test_finish();
 }

@@ -36,7 +36,7 @@ static void run(const uz_engine_settings *set, int workers, const int *order, bo
     uz_diag diag = {0};
     CHECK_RC(uz_pool_create(&pool, set, workers, &diag), UZ_OK, &diag);
     if (!pool)
-        exit(t_finish("test_engine_determinism"));
+        exit(test_finish());
     int total = n_fens * (extras ? 2 : 1);
     slot *slots = calloc((size_t)total, sizeof *slots);
     int k = 0;
@@ -157,5 +157,5 @@ int main(int argc, char **argv)
     free(results[0]);
     free(results[1]);
     t_free_fens(fens, n_fens_all);
-    return t_finish("test_engine_determinism");
+    return test_finish();
 }

@@ -29,7 +29,7 @@ int main(void)
         uz_pool *pool = NULL;
         CHECK_RC(uz_pool_create(&pool, &s, run + 1, &diag), UZ_OK, &diag);
         if (!pool)
-            return t_finish("test_engine_ethereal");
+            return test_finish();
         CHECK(strncmp(uz_pool_engine_name(pool), "Ethereal", 8) == 0);
         CHECK(!uz_pool_searchmoves_ok(pool));
         CHECK(uz_pool_settings(pool)->max_multipv == 256);
@@ -46,7 +46,7 @@ int main(void)
                 memcpy(first[i], q->scores, sizeof first[i]);
             else if (memcmp(first[i], q->scores, sizeof(int32_t) * (size_t)q->n_moves) != 0) {
                 fprintf(stderr, "Ethereal scores differ for %s\n", fens[i]);
-                t_failures++;
+                uz_test_failed++;
             }
         }
         uz_pool_destroy(pool);
@@ -96,7 +96,7 @@ int main(void)
     t_free_fens(fens, n_fens);
     if (waitpid(-1, NULL, WNOHANG) != -1 || errno != ECHILD) {
         fprintf(stderr, "child processes left behind\n");
-        t_failures++;
+        uz_test_failed++;
     }
-    return t_finish("test_engine_ethereal");
+    return test_finish();
 }

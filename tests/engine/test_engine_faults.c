@@ -98,7 +98,7 @@ static uz_result run_range(uz_pool *pool, int from, int to, bool compare, uz_dia
         }
         if (compare && memcmp(q->scores, ref[i], sizeof(int32_t) * (size_t)q->n_moves) != 0) {
             fprintf(stderr, "scores differ from the reference for %s\n", fens[i]);
-            t_failures++;
+            uz_test_failed++;
         }
     }
     free(q);
@@ -134,7 +134,7 @@ static void recoverable(const char *mode, long after, int workers)
     uz_pool_get_stats(pool, &st);
     if (st.restarts < 1) {
         fprintf(stderr, "%s: expected a restart\n", mode);
-        t_failures++;
+        uz_test_failed++;
     }
     printf("%-16s recovered: %llu restart(s)\n", mode, (unsigned long long)st.restarts);
     uz_pool_destroy(pool);
@@ -163,7 +163,7 @@ static void failing(const char *mode, long after, uz_result want, const char *ne
         !one_line(diag.message)) {
         fprintf(stderr, "%s: got %d '%s', want %d with '%s'\n", mode, (int)rc, diag.message, (int)want,
                 needle);
-        t_failures++;
+        uz_test_failed++;
     }
     printf("%-16s -> %s\n", mode, diag.message);
     if (!strstr(mode, "_from")) {
@@ -215,7 +215,7 @@ static void failing_start(const char *path, const char *mode, long n, int handsh
         !one_line(diag.message)) {
         fprintf(stderr, "start %s %s: got %d '%s', want %d with '%s'\n", path, mode, (int)rc, diag.message,
                 (int)want, needle);
-        t_failures++;
+        uz_test_failed++;
     }
     printf("start %-10s -> %s\n", mode, diag.message);
     uz_pool_destroy(pool);
@@ -264,7 +264,7 @@ int main(void)
     uz_diag diag = {0};
     CHECK_RC(uz_pool_create(&pool, &s, 1, &diag), UZ_OK, &diag);
     if (!pool)
-        return t_finish("test_engine_faults");
+        return test_finish();
     uz_query *q = malloc(sizeof *q);
     for (int i = 0; i < N_POS + 2; i++) {
         t_query_fen(q, fens[i]);
@@ -317,16 +317,16 @@ int main(void)
     int fds_after = count_fds();
     if (fds_after != fds_before) {
         fprintf(stderr, "file descriptors: %d before, %d after\n", fds_before, fds_after);
-        t_failures++;
+        uz_test_failed++;
     }
     if (waitpid(-1, NULL, WNOHANG) != -1 || errno != ECHILD) {
         fprintf(stderr, "child processes left behind\n");
-        t_failures++;
+        uz_test_failed++;
     }
     t_free_fens(fens, n_fens);
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "cannot remove %s\n", dir);
-    return t_finish("test_engine_faults");
+    return test_finish();
 }

@@ -346,7 +346,7 @@ static void check_coder(const vector *v)
         return;
     /* The encoder's state after each symbol: "low,range" in hex (low with its carry bit). */
     uz__range_enc rc;
-    uz__byte_buf out = {0};
+    uz_buf out = {0};
     uz__range_enc_init(&rc);
     char states[MAX_VALUES * 24] = "";
     for (int i = 0; i < k; i++) {

@@ -1,8 +1,9 @@
-/* Byte buffers, bounds-checked cursors, varints and CRC-32 for the archive format. */
+/* The growable byte buffer, bounds-checked cursors, varints and CRC-32 (include/ucizip/buf.h). */
+#include "ucizip/buf.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "ucizip/archive.h"
+#include <zlib.h>
 
 uz_result uz_buf_reserve(uz_buf *b, size_t extra)
 {
@@ -30,6 +31,17 @@ uz_result uz_buf_append(uz_buf *b, const void *data, size_t n)
         return r;
     memcpy(b->data + b->size, data, n);
     b->size += n;
+    return UZ_OK;
+}
+
+uz_result uz_buf_push(uz_buf *b, uint8_t byte)
+{
+    if (b->size == b->cap) {
+        uz_result r = uz_buf_reserve(b, 1);
+        if (r != UZ_OK)
+            return r;
+    }
+    b->data[b->size++] = byte;
     return UZ_OK;
 }
 
@@ -90,24 +102,7 @@ uz_result uz_cursor_string(uz_cursor *c, size_t max, const uint8_t **s, size_t *
     return UZ_OK;
 }
 
-static uint32_t crc_table[256];
-static int crc_table_ready;
-
 uint32_t uz_crc32(uint32_t crc, const void *data, size_t n)
 {
-    /* Table built on first use: the reflected polynomial 0xEDB88320 (zlib's CRC-32). */
-    if (!crc_table_ready) {
-        for (uint32_t i = 0; i < 256; i++) {
-            uint32_t x = i;
-            for (int k = 0; k < 8; k++)
-                x = (x >> 1) ^ (0xEDB88320u & (0u - (x & 1)));
-            crc_table[i] = x;
-        }
-        crc_table_ready = 1;
-    }
-    const uint8_t *p = data;
-    crc = ~crc;
-    while (n--)
-        crc = crc_table[(crc ^ *p++) & 0xFF] ^ (crc >> 8);
-    return ~crc;
+    return (uint32_t)crc32_z(crc, data, n);
 }

@@ -1,0 +1,168 @@
+/* The member header keeps the engine settings text whole: a real Stockfish pool's header
+ * round-trips exactly, the writer refuses a text too long for its field, and the reader
+ * refuses a header whose settings text is longer than the field (as corrupt); a permove
+ * member's header is read back. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/uz_test.h"
+#include "ucizip/archive.h"
+#include "ucizip/blockcode.h"
+#include "ucizip/engine.h"
+#include "ucizip/model.h"
+
+/* The bytes of a member header written by the archive writer for h (writer aborted after). */
+static uz_result header_bytes(const uz_archive_header *h, uz_buf *out, uz_diag *diag)
+{
+    FILE *f = tmpfile();
+    if (!f)
+        return UZ_ERR_IO;
+    uz_archive_writer *w = NULL;
+    uz_result r = uz_archive_writer_open(&w, f, h, diag);
+    if (r == UZ_OK) {
+        fflush(f);
+        long n = ftell(f);
+        rewind(f);
+        uz_buf_reserve(out, (size_t)n);
+        out->size = fread(out->data, 1, (size_t)n, f);
+        uz_archive_writer_abort(w);
+    }
+    fclose(f);
+    return r;
+}
+
+static uz_result read_header_bytes(const uz_buf *bytes, uz_archive_header *h, uz_diag *diag)
+{
+    FILE *f = tmpfile();
+    if (!f)
+        return UZ_ERR_IO;
+    fwrite(bytes->data, 1, bytes->size, f);
+    rewind(f);
+    uz_archive_reader *rd = NULL;
+    uz_result r = uz_archive_reader_open(&rd, f, "test.ucz");
+    if (r == UZ_OK)
+        r = uz_archive_read_header(rd, h, diag);
+    uz_archive_reader_close(rd);
+    fclose(f);
+    return r;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The same header with field key's value replaced by value (fixed part, body, CRC). */
+static void replace_field(const uz_buf *in, uint64_t key, const char *value, uz_buf *out)
+{
+    uint32_t hlen = (uint32_t)in->data[12] | (uint32_t)in->data[13] << 8 | (uint32_t)in->data[14] << 16 |
+                    (uint32_t)in->data[15] << 24;
+    uz_cursor c = {in->data + 16, in->data + 16 + hlen};
+    uz_buf body = {0};
+    while (c.p < c.end) {
+        uint64_t k;
+        const uint8_t *s;
+        size_t n;
+        if (uz_cursor_varint(&c, &k) != UZ_OK || uz_cursor_string(&c, hlen, &s, &n) != UZ_OK)
+            break;
+        uz_buf_put_varint(&body, k);
+        if (k == key)
+            uz_buf_put_string(&body, value, strlen(value));
+        else
+            uz_buf_put_string(&body, (const char *)s, n);
+    }
+    uint8_t fixed[16], crc[4];
+    memcpy(fixed, in->data, 16);
+    put_le32(fixed + 12, (uint32_t)body.size);
+    put_le32(crc, uz_crc32(0, body.data, body.size));
+    out->size = 0;
+    uz_buf_append(out, fixed, 16);
+    uz_buf_append(out, body.data, body.size);
+    uz_buf_append(out, crc, 4);
+    uz_buf_free(&body);
+}
+
+int main(void)
+{
+    uz_engine_settings s;
+    uz_diag d = {0};
+    const char *dirs[] = {getenv("UZ_ENGINES_DIR"), NULL};
+    if (uz_engine_profile_load(&s, "stockfish", dirs, &d) != UZ_OK) {
+        fprintf(stderr, "stockfish profile: %s\n", d.message);
+        return 1;
+    }
+    s.depth = 1;
+    uz_pool *pool = NULL;
+    if (uz_pool_create(&pool, &s, 1, &d) != UZ_OK) {
+        fprintf(stderr, "stockfish: %s\n", d.message);
+        return 1;
+    }
+    uz_model_params model = uz_model_default_params();
+    static uz_archive_header h, back;
+    uz_header_fill(&h, pool, &model, UZ_CODER_RANGE, UZ_ARCHIVE_BLOCK_GAMES);
+    const char *text = uz_pool_settings_text(pool);
+
+    /* The real settings text and summary round-trip unchanged. */
+    uz_buf good = {0}, bad = {0};
+    CHECK(header_bytes(&h, &good, &d) == UZ_OK, "%s", d.message);
+    CHECK(strcmp(h.engine_settings_text, text) == 0);
+    CHECK(strstr(h.settings_summary, "Stockfish") == h.settings_summary, "%s", h.settings_summary);
+    CHECK(read_header_bytes(&good, &back, &d) == UZ_OK, "%s", d.message);
+    CHECK(strcmp(back.engine_settings_text, text) == 0);
+    CHECK(strcmp(back.settings_summary, h.settings_summary) == 0);
+    CHECK(strcmp(back.fingerprint, uz_pool_fingerprint(pool)) == 0);
+
+    /* A settings text as long as the pool's buffer holds fits exactly. */
+    static uz_archive_header full;
+    full = h;
+    size_t len = strlen(text), room = sizeof full.engine_settings_text - 1;
+    for (size_t i = 0; i < room; i++)
+        full.engine_settings_text[i] = text[i % len];
+    full.engine_settings_text[room] = '\0';
+    good.size = 0;
+    CHECK(header_bytes(&full, &good, &d) == UZ_OK, "%s", d.message);
+    CHECK(read_header_bytes(&good, &back, &d) == UZ_OK, "%s", d.message);
+    CHECK(strlen(back.engine_settings_text) == room);
+
+    /* One that fills the field with no room for its end was cut: the writer refuses it. */
+    full.engine_settings_text[room] = 'x';
+    d = (uz_diag){0};
+    CHECK(header_bytes(&full, &bad, &d) == UZ_ERR_LIMIT);
+    CHECK(strstr(d.message, "engine settings text") != NULL, "%s", d.message);
+
+    /* A header whose settings text is longer than the field is corrupt to the reader. */
+    char *long_text = malloc(UZ_LIMIT_SETTINGS_TEXT + 1);
+    for (size_t i = 0; i < UZ_LIMIT_SETTINGS_TEXT; i++)
+        long_text[i] = text[i % len];
+    long_text[UZ_LIMIT_SETTINGS_TEXT] = '\0';
+    replace_field(&good, 8, long_text, &bad);
+    d = (uz_diag){0};
+    CHECK(read_header_bytes(&bad, &back, &d) == UZ_ERR_CORRUPT);
+    CHECK(strstr(d.message, "engine settings text") != NULL, "%s", d.message);
+    /* The same rewrite with the original text is read back (the rewrite itself is sound). */
+    replace_field(&good, 8, h.engine_settings_text, &bad);
+    CHECK(read_header_bytes(&bad, &back, &d) == UZ_OK, "%s", d.message);
+    CHECK(strcmp(back.engine_settings_text, text) == 0);
+
+    /* A permove member's header (mode 2) is read back. */
+    uz_pool *permove = NULL;
+    s.mode = UZ_MODE_PERMOVE;
+    s.depth = 2;
+    CHECK(uz_pool_create(&permove, &s, 1, &d) == UZ_OK, "%s", d.message);
+    if (permove) {
+        uz_header_fill(&h, permove, &model, UZ_CODER_RANGE, UZ_ARCHIVE_BLOCK_GAMES);
+        good.size = 0;
+        CHECK(header_bytes(&h, &good, &d) == UZ_OK, "%s", d.message);
+        CHECK(read_header_bytes(&good, &back, &d) == UZ_OK, "%s", d.message);
+        CHECK(back.mode == UZ_MODE_PERMOVE && strcmp(back.engine_settings_text, uz_pool_settings_text(permove)) == 0);
+        uz_pool_destroy(permove);
+    }
+
+    free(long_text);
+    uz_buf_free(&good);
+    uz_buf_free(&bad);
+    uz_pool_destroy(pool);
+    return test_finish();
+}
