@@ -104,5 +104,9 @@ uz_result uz_cursor_string(uz_cursor *c, size_t max, const uint8_t **s, size_t *
 
 uint32_t uz_crc32(uint32_t crc, const void *data, size_t n)
 {
+    /* zlib answers a NULL buffer with the initial value, whatever crc was: an empty
+     * piece (an empty move stream's NULL data) must leave the CRC as it is. */
+    if (n == 0)
+        return crc;
     return (uint32_t)crc32_z(crc, data, n);
 }
