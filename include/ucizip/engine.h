@@ -200,19 +200,6 @@ uz_result uz_pool_create(uz_pool **out, const uz_engine_settings *s, int workers
  * callbacks. NULL is a no-op. Must not be called from a `done` callback. */
 void uz_pool_destroy(uz_pool *pool);
 
-/* Private bookkeeping of a query; callers do not touch it. */
-typedef struct uz__query_private {
-    struct uz_query *next;
-    char fen[UZ_FEN_MAX];   /* FEN sent to the engine (fullmove normalised to 1) */
-    int attempts;
-    int depth;              /* search limits for this query (probe may lower them) */
-    long nodes;
-    int kind;
-    bool no_cache;
-    int worker;             /* index of the worker that searched it */
-    int avoid;              /* worker that must not search it (-1: any) */
-} uz__query_private;
-
 typedef struct uz_query uz_query;
 struct uz_query {
     uz_position pos;              /* in: the position */
@@ -225,7 +212,8 @@ struct uz_query {
      * again. Must not call uz_pool_run, uz_pool_query or uz_pool_destroy. */
     void (*done)(uz_query *q, void *user);
     void *user;
-    uz__query_private priv;
+    /* The answering implementation's bookkeeping (opaque; callers never touch it). */
+    _Alignas(8) unsigned char priv[160];
 };
 
 /* Queues q. The query memory is the caller's and must stay valid until its `done`
