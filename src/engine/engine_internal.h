@@ -204,6 +204,7 @@ typedef struct cache_slot {
 #define CACHE_WAYS 4
 
 struct uz_pool {
+    uz_oracle oracle;        /* the pool as an oracle (uz_pool_oracle) */
     uv_loop_t loop;
     bool loop_open;
     uz_engine_settings s;

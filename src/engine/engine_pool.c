@@ -45,6 +45,20 @@ static uz_result check_settings(const uz_engine_settings *s, int workers, char *
     return UZ_OK;
 }
 
+/* ---- the pool as an oracle ---- */
+
+static uz_pool *pool_of(const uz_oracle *o) { return (uz_pool *)(void *)o; } /* oracle is the first member */
+static void oracle_submit(uz_oracle *o, uz_query *q) { uz_pool_submit(pool_of(o), q); }
+static uz_result oracle_run(uz_oracle *o, uz_diag *diag) { return uz_pool_run(pool_of(o), diag); }
+static void oracle_identity(const uz_oracle *o, uz_oracle_identity *out)
+{
+    const uz_pool *pool = pool_of(o);
+    *out = (uz_oracle_identity){pool->name, pool->fingerprint, pool->settings_text};
+}
+static const uz_oracle_ops pool_oracle_ops = {oracle_submit, oracle_run, oracle_identity, NULL};
+
+uz_oracle *uz_pool_oracle(uz_pool *pool) { return pool ? &pool->oracle : NULL; }
+
 /* Memory, the event loop and the workers' timers; no process yet. */
 static uz_result pool_alloc(uz_pool **out, const uz_engine_settings *s, const char *resolved, int workers,
                             uz_diag *diag)
@@ -53,6 +67,7 @@ static uz_result pool_alloc(uz_pool **out, const uz_engine_settings *s, const ch
     *out = pool;
     if (!pool || !(pool->workers = calloc((size_t)workers, sizeof *pool->workers)))
         goto nomem;
+    pool->oracle.ops = &pool_oracle_ops;
     pool->s = *s;
     uz__copy_str(pool->s.path, sizeof pool->s.path, resolved);
     if (pool->s.max_retries < 0)
