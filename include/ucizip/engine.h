@@ -208,9 +208,11 @@ void uz_pool_destroy(uz_pool *pool);
 uz_oracle *uz_pool_oracle(uz_pool *pool);
 
 /* Queues q (a query of ucizip/oracle.h). The query memory is the caller's and must stay valid until its `done`
- * has been called. Argument errors (no legal moves, moves not the canonical legal
- * list) complete q with UZ_ERR_ARG; a single legal move completes with score 0 and
- * no engine call. Results are never computed here, only in uz_pool_run. */
+ * has been called. Its moves are trusted to be the position's legal moves in canonical
+ * order (the walk generates them once per position; they are not generated again here);
+ * a count outside 1..UZ_MAX_MOVES completes q with UZ_ERR_ARG; a single legal move
+ * completes with score 0 and no engine call. Results are never computed here, only in
+ * uz_pool_run. */
 void uz_pool_submit(uz_pool *pool, uz_query *q);
 
 /* Runs the event loop until every submitted query (also those submitted from `done`

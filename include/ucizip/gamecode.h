@@ -21,6 +21,7 @@ typedef struct uz_step {
                              move), else after it */
     bool main_line;
     uint16_t n_legal;     /* legal moves in the position before (0 for a null move) */
+    uint32_t legal_at;    /* where they start in the walk's legal[] (once resolved) */
     int16_t played;       /* index of node->move among them in canonical order, -1 unknown */
     int32_t *scores;      /* n_legal engine scores when n_legal >= 2, else NULL (owned) */
 } uz_step;
@@ -31,6 +32,9 @@ typedef struct uz_walk {
     size_t n_steps;
     uz_position *before;  /* position before each step's move */
     size_t resolved;      /* steps whose position and n_legal are known */
+    uz_move *legal;       /* every resolved step's legal moves in canonical order, one after
+                             the other: generated once, shared by scoring and coding */
+    size_t n_legal_moves, legal_cap;
 } uz_walk;
 
 /* Builds the step list of game (its moves need not be known yet: a decoder walks a tree
@@ -39,9 +43,14 @@ uz_result uz_walk_init(uz_walk *w, uz_game *game);
 void uz_walk_free(uz_walk *w);
 
 /* Resolves the next step (w->resolved): its position (from the moves of earlier steps),
- * legal move count and, if its move is known, the played index. Fails with
- * UZ_ERR_ILLEGAL if a known move is not legal there (never for games from the reader). */
-uz_result uz_walk_resolve_next(uz_walk *w, uz_move *legal, int *n_legal);
+ * legal moves (the only time they are generated) and, if its move is known, the played
+ * index. Fails with UZ_ERR_ILLEGAL if a known move is not legal there (never for games
+ * from the reader), UZ_ERR_NOMEM. */
+uz_result uz_walk_resolve_next(uz_walk *w);
+
+/* The legal moves of resolved step s in canonical order (w->steps[s].n_legal of them).
+ * Valid until the next uz_walk_resolve_next. */
+static inline const uz_move *uz_walk_legal(const uz_walk *w, size_t s) { return w->legal + w->steps[s].legal_at; }
 
 /* The player model's context of step s of w (resolved up to s): the tags, and the moves
  * and positions on the way to the step's position. */

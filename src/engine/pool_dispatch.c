@@ -161,12 +161,6 @@ void uz__pool_submit_kind(uz_pool *pool, uz_query *q, int kind)
         uz__pool_complete(pool, q, UZ_ERR_ARG, "query without legal moves");
         return;
     }
-    uz_move legal[UZ_MAX_MOVES];
-    int n = uz_generate_legal(&q->pos, legal);
-    if (n != q->n_moves || memcmp(legal, q->moves, sizeof(uz_move) * (size_t)n) != 0) {
-        uz__pool_complete(pool, q, UZ_ERR_ARG, "query moves are not the position's legal moves in canonical order");
-        return;
-    }
     if (q->n_moves == 1 && kind != KIND_PROBE_SM) {
         q->scores[0] = 0;
         if (kind == KIND_NORMAL || kind == KIND_SYNC)

@@ -201,7 +201,7 @@ uz_result uz_block_encode_with(uz_oracle *oracle, uz_oracle *oracle960, const uz
         if ((r = uz_encode_walk(model, enc, &walks[i])) != UZ_OK || (r = uz_encoder_finish(enc, &data, &lens[i])) != UZ_OK ||
             (r = uz_buf_append(moves, data, lens[i])) != UZ_OK)
             goto out;
-        *n_moves += count_moves(&games[i].main);
+        *n_moves += walks[i].n_steps; /* every move of the tree is a step */
     }
     if (*n_moves > UZ_LIMIT_BLOCK_NODES) { /* the caller did not split with uz_block_fit */
         r = UZ_ERR_LIMIT;

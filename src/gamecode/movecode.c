@@ -8,15 +8,13 @@
 uz_result uz_encode_walk(const uz_model *model, uz_encoder *enc, const uz_walk *w)
 {
     uint32_t freq[UZ_MAX_MOVES];
-    uz_move legal[UZ_MAX_MOVES];
     for (size_t i = 0; i < w->n_steps; i++) {
         const uz_step *step = &w->steps[i];
         if (step->n_legal < 2)
             continue;
         if (!step->scores || step->played < 0)
             return UZ_ERR_ARG;
-        uz_generate_legal(&w->before[i], legal);
-        uint32_t total = uz_step_frequencies(model, w, i, legal, step->scores, step->n_legal, freq);
+        uint32_t total = uz_step_frequencies(model, w, i, uz_walk_legal(w, i), step->scores, step->n_legal, freq);
         if (total == 0)
             return UZ_ERR_ARG;
         uz_result r = uz_encoder_put(enc, freq, step->n_legal, total, step->played);
@@ -59,13 +57,15 @@ static void advance(game_decoder *g)
     uz_walk *w = &g->walk;
     while (w->resolved < w->n_steps) {
         size_t s = w->resolved;
-        int n;
-        uz_result r = uz_walk_resolve_next(w, g->query.moves, &n);
+        uz_result r = uz_walk_resolve_next(w);
         if (r != UZ_OK) {
-            finish_game(g, UZ_ERR_CORRUPT);
+            if (r == UZ_ERR_NOMEM && g->job->fatal == UZ_OK)
+                g->job->fatal = r;
+            finish_game(g, r == UZ_ERR_NOMEM ? r : UZ_ERR_CORRUPT);
             return;
         }
         uz_step *step = &w->steps[s];
+        int n = step->n_legal;
         if (step->node->move == UZ_MOVE_NULL)
             continue;
         if (n == 0) { /* a move stored after mate or stalemate */
@@ -73,12 +73,13 @@ static void advance(game_decoder *g)
             return;
         }
         if (n == 1) {
-            step->node->move = g->query.moves[0];
+            step->node->move = uz_walk_legal(w, s)[0];
             step->played = 0;
             continue;
         }
         g->query.pos = w->before[s];
         g->query.n_moves = n;
+        memcpy(g->query.moves, uz_walk_legal(w, s), (size_t)n * sizeof *g->query.moves);
         uz_oracle_submit(g->job->oracle, &g->query);
         return;
     }

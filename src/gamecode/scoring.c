@@ -77,7 +77,8 @@ static void submit_next(scoring_slot *slot)
     slot->step = step;
     uz_query *q = &slot->query;
     q->pos = w->before[i];
-    q->n_moves = uz_generate_legal(&q->pos, q->moves);
+    q->n_moves = step->n_legal;
+    memcpy(q->moves, uz_walk_legal(w, i), (size_t)step->n_legal * sizeof *q->moves);
     q->done = on_scored;
     q->user = slot;
     uz_oracle_submit(slot->job->oracle, q);
@@ -107,16 +108,14 @@ static uz_result score_group(uz_oracle *oracle, bool chess960, uz_walk *walks, s
 
 uz_result uz_score_walks(uz_oracle *oracle, uz_oracle *oracle960, uz_walk *walks, size_t n_walks, uz_diag *diag)
 {
-    uz_move legal[UZ_MAX_MOVES];
-    int n;
     size_t n960 = 0;
     for (size_t g = 0; g < n_walks; g++) {
         uz_walk *w = &walks[g];
         n960 += w->game->start.chess960 != 0;
         while (w->resolved < w->n_steps) {
-            uz_result r = uz_walk_resolve_next(w, legal, &n);
+            uz_result r = uz_walk_resolve_next(w);
             if (r != UZ_OK) {
-                uz_diag_set(diag, r, 0, 0, "illegal move in game tree");
+                uz_diag_set(diag, r, 0, 0, "%s", r == UZ_ERR_NOMEM ? "out of memory" : "illegal move in game tree");
                 return r;
             }
         }
