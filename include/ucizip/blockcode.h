@@ -23,6 +23,12 @@ uz_result uz_block_encode(uz_pool *pool, uz_pool *pool960, const uz_model *model
                           size_t n, uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uint64_t *text_digest,
                           uz_diag *diag);
 
+/* uz_block_encode with any oracles (ucizip/oracle.h) in place of the pools: oracle960
+ * scores the Chess960 games. */
+uz_result uz_block_encode_with(uz_oracle *oracle, uz_oracle *oracle960, const uz_model *model, uz_encoder *enc,
+                               uz_game *games, size_t n, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
+                               uint64_t *text_digest, uz_diag *diag);
+
 /* Starts the engine that codes Chess960 games next to pool: the same executable and
  * settings plus the option UCI_Chess960 = true. UZ_ERR_UNSUPPORTED when the engine has no
  * such option (its Chess960 games are then kept as text). */
@@ -48,9 +54,10 @@ typedef struct uz_member_decoder {
     char settings[sizeof ((uz_archive_header *)0)->engine_settings_text];
     char fingerprint[sizeof ((uz_archive_header *)0)->fingerprint];
     uz_decode_limits limits; /* zero: the defaults of limits.h */
-    /* Set by the caller (fuzzing, tests): scores come from here, no engine is started
-     * and no fingerprint is checked. NULL: the engine pool. */
-    const uz_score_source *scores;
+    /* Set by the caller (recorded scores, fuzzing, tests): every game's scores, Chess960
+     * ones too, come from this oracle (borrowed), no engine is started and no
+     * fingerprint is checked. NULL: the engine pools. */
+    uz_oracle *oracle;
 } uz_member_decoder;
 
 /* Prepares md for a member with header h: base gives the engine to run (path, timeouts),

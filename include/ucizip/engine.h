@@ -17,6 +17,7 @@
 
 #include "ucizip/board.h"
 #include "ucizip/common.h"
+#include "ucizip/oracle.h"
 
 /* Version of our query protocol (what we send, how we read scores). It is part of
  * the fingerprint: bump it whenever a change could alter any score. The settings text
@@ -200,38 +201,18 @@ uz_result uz_pool_create(uz_pool **out, const uz_engine_settings *s, int workers
  * callbacks. NULL is a no-op. Must not be called from a `done` callback. */
 void uz_pool_destroy(uz_pool *pool);
 
-/* Private bookkeeping of a query; callers do not touch it. */
-typedef struct uz__query_private {
-    struct uz_query *next;
-    char fen[UZ_FEN_MAX];   /* FEN sent to the engine (fullmove normalised to 1) */
-    int attempts;
-    int depth;              /* search limits for this query (probe may lower them) */
-    long nodes;
-    int kind;
-    bool no_cache;
-    int worker;             /* index of the worker that searched it */
-    int avoid;              /* worker that must not search it (-1: any) */
-} uz__query_private;
 
-typedef struct uz_query uz_query;
-struct uz_query {
-    uz_position pos;              /* in: the position */
-    uz_move moves[UZ_MAX_MOVES];  /* in: its legal moves in canonical order (uz_generate_legal) */
-    int n_moves;                  /* in: >= 1 */
-    int32_t scores[UZ_MAX_MOVES]; /* out: scores[i] is the score of moves[i], mover's view */
-    uz_result status;             /* out: UZ_OK or the error that ended this query */
-    /* Called once per submitted query from within uz_pool_run / uz_pool_query (never
-     * from inside uz_pool_submit). It may submit more queries, including q itself
-     * again. Must not call uz_pool_run, uz_pool_query or uz_pool_destroy. */
-    void (*done)(uz_query *q, void *user);
-    void *user;
-    uz__query_private priv;
-};
+/* The pool as an oracle (ucizip/oracle.h): submit and run are uz_pool_submit and
+ * uz_pool_run, the identity is the pool's. Owned by the pool (uz_oracle_destroy on it is a
+ * no-op); valid until uz_pool_destroy. */
+uz_oracle *uz_pool_oracle(uz_pool *pool);
 
-/* Queues q. The query memory is the caller's and must stay valid until its `done`
- * has been called. Argument errors (no legal moves, moves not the canonical legal
- * list) complete q with UZ_ERR_ARG; a single legal move completes with score 0 and
- * no engine call. Results are never computed here, only in uz_pool_run. */
+/* Queues q (a query of ucizip/oracle.h). The query memory is the caller's and must stay valid until its `done`
+ * has been called. Its moves are trusted to be the position's legal moves in canonical
+ * order (the walk generates them once per position; they are not generated again here);
+ * a count outside 1..UZ_MAX_MOVES completes q with UZ_ERR_ARG; a single legal move
+ * completes with score 0 and no engine call. Results are never computed here, only in
+ * uz_pool_run. */
 void uz_pool_submit(uz_pool *pool, uz_query *q);
 
 /* Runs the event loop until every submitted query (also those submitted from `done`

@@ -1,5 +1,5 @@
 /* Coding the moves of games against engine scores: the walk of a game tree in coding
- * order, scoring its positions with an engine pool, and move streams in and out. This is
+ * order, scoring its positions with an oracle (ucizip/oracle.h), and move streams in and out. This is
  * the one module that sees both the engine and the entropy coders. */
 #ifndef UCIZIP_GAMECODE_H
 #define UCIZIP_GAMECODE_H
@@ -21,6 +21,7 @@ typedef struct uz_step {
                              move), else after it */
     bool main_line;
     uint16_t n_legal;     /* legal moves in the position before (0 for a null move) */
+    uint32_t legal_at;    /* where they start in the walk's legal[] (once resolved) */
     int16_t played;       /* index of node->move among them in canonical order, -1 unknown */
     int32_t *scores;      /* n_legal engine scores when n_legal >= 2, else NULL (owned) */
 } uz_step;
@@ -31,6 +32,9 @@ typedef struct uz_walk {
     size_t n_steps;
     uz_position *before;  /* position before each step's move */
     size_t resolved;      /* steps whose position and n_legal are known */
+    uz_move *legal;       /* every resolved step's legal moves in canonical order, one after
+                             the other: generated once, shared by scoring and coding */
+    size_t n_legal_moves, legal_cap;
 } uz_walk;
 
 /* Builds the step list of game (its moves need not be known yet: a decoder walks a tree
@@ -39,9 +43,14 @@ uz_result uz_walk_init(uz_walk *w, uz_game *game);
 void uz_walk_free(uz_walk *w);
 
 /* Resolves the next step (w->resolved): its position (from the moves of earlier steps),
- * legal move count and, if its move is known, the played index. Fails with
- * UZ_ERR_ILLEGAL if a known move is not legal there (never for games from the reader). */
-uz_result uz_walk_resolve_next(uz_walk *w, uz_move *legal, int *n_legal);
+ * legal moves (the only time they are generated) and, if its move is known, the played
+ * index. Fails with UZ_ERR_ILLEGAL if a known move is not legal there (never for games
+ * from the reader), UZ_ERR_NOMEM. */
+uz_result uz_walk_resolve_next(uz_walk *w);
+
+/* The legal moves of resolved step s in canonical order (w->steps[s].n_legal of them).
+ * Valid until the next uz_walk_resolve_next. */
+static inline const uz_move *uz_walk_legal(const uz_walk *w, size_t s) { return w->legal + w->steps[s].legal_at; }
 
 /* The player model's context of step s of w (resolved up to s): the tags, and the moves
  * and positions on the way to the step's position. */
@@ -60,42 +69,23 @@ uint32_t uz_step_frequencies(const uz_model *m, const uz_walk *w, size_t s, cons
                              const int32_t *scores, int n, uint32_t *freq);
 
 /* Resolves every step of every walk and scores every position that has two or more legal
- * moves, keeping the pool's workers busy across all the games. With pool NULL it only
+ * moves with the oracle, keeping it busy across all the games (a bounded number of queries
+ * in flight). Games with game->start.chess960 are scored with oracle960, an engine in
+ * Chess960 mode (UZ_ERR_ARG if it is NULL and there are some). With oracle NULL it only
  * resolves (positions, legal move counts, played indexes). */
-uz_result uz_score_walks(uz_pool *pool, uz_walk *walks, size_t n_walks, uz_diag *diag);
+uz_result uz_score_walks(uz_oracle *oracle, uz_oracle *oracle960, uz_walk *walks, size_t n_walks, uz_diag *diag);
 
-/* The same for walks that may hold Chess960 games (game->start.chess960): those are scored
- * with pool960, an engine in Chess960 mode (UZ_ERR_ARG if it is NULL and there are some),
- * the others with pool. */
+/* uz_score_walks with engine pools as the oracles (either may be NULL). */
 uz_result uz_score_walks_960(uz_pool *pool, uz_pool *pool960, uz_walk *walks, size_t n_walks, uz_diag *diag);
 
 /* Codes the played move of every scored step of w. */
 uz_result uz_encode_walk(const uz_model *model, uz_encoder *enc, const uz_walk *w);
 
-/* Where the decoder gets the scores of a position: the engine pool (uz_pool_score_source),
- * or for fuzzing and tests a deterministic function. submit queues q (its moves and
- * n_moves filled in); run completes every queued query, also those submitted from the
- * done callbacks, by filling q->scores and q->status and calling q->done(q, q->user),
- * never from inside submit. */
-typedef struct uz_score_source {
-    void (*submit)(void *ctx, uz_query *q);
-    uz_result (*run)(void *ctx, uz_diag *diag);
-    void *ctx;
-} uz_score_source;
-
-/* The pool as a score source (pool borrowed). */
-uz_score_source uz_pool_score_source(uz_pool *pool);
-
-/* uz_decode_games with any score source. */
-uz_result uz_decode_games_from(const uz_score_source *src, const uz_model *model, uz_coder_kind coder, uz_game *games,
-                               const uint8_t *const *streams, const size_t *sizes, size_t n, uz_result *status,
-                               uz_diag *diag);
-
 /* Decodes the moves of n games whose structure is known (moves UZ_MOVE_NONE) from their
- * move streams, querying the engine position by position; games decode concurrently.
+ * move streams, asking the oracle position by position; games decode concurrently.
  * status[i] receives each game's result (UZ_ERR_CORRUPT for a stream that does not
- * decode). Returns the first engine error (fatal for all), else UZ_OK. */
-uz_result uz_decode_games(uz_pool *pool, const uz_model *model, uz_coder_kind coder, uz_game *games,
+ * decode). Returns the first oracle error (fatal for all), else UZ_OK. */
+uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, uz_coder_kind coder, uz_game *games,
                           const uint8_t *const *streams, const size_t *sizes, size_t n, uz_result *status,
                           uz_diag *diag);
 

@@ -86,7 +86,6 @@ static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, co
                     uz_fit_samples *st)
 {
     uint32_t freq[UZ_MAX_MOVES];
-    uz_move legal[UZ_MAX_MOVES];
     for (size_t i = 0; i < w->n_steps; i++) {
         const uz_step *s = &w->steps[i];
         if (!s->main_line || s->node->move == UZ_MOVE_NULL)
@@ -96,7 +95,7 @@ static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, co
         t->bits[METHOD_INDEX] += index_bits(s->n_legal);
         if (!engine || s->n_legal < 2)
             continue;
-        uz_generate_legal(&w->before[i], legal);
+        const uz_move *legal = uz_walk_legal(w, i);
         uint32_t total = uz_model_frequencies(reference, s->scores, s->n_legal, freq);
         t->bits[METHOD_REFERENCE] += uz_coder_cost_bits(UZ_CODER_RANGE, freq, s->n_legal, total, s->played);
         total = uz_step_frequencies(model, w, i, legal, s->scores, s->n_legal, freq);

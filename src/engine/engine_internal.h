@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <string.h>
+
 #include <uv.h>
 
 #include "ucizip/engine.h"
@@ -100,5 +102,190 @@ extern const char *const uz__probe_fens[];
 /* Resolves an executable: a name with '/' must exist and be executable; a bare name
  * is searched in PATH. Writes the resolved path to out. Returns 0, ENOENT or EACCES. */
 int uz__resolve_exe(const char *name, char *out, size_t cap);
+
+/* ---- the pool: shared state of engine_pool.c, pool_dispatch.c, engine_worker.c,
+ *      query_steps.c, pool_cache.c and fingerprint.c ---- */
+
+/* The pool's bookkeeping of one query, kept in the opaque uz_query.priv bytes. */
+typedef struct uz__query_priv {
+    struct uz_query *next;
+    char fen[UZ_FEN_MAX];   /* FEN sent to the engine (fullmove normalised to 1) */
+    int attempts;
+    int depth;              /* search limits for this query (probe may lower them) */
+    long nodes;
+    int kind;
+    bool no_cache;
+    int worker;             /* index of the worker that searched it */
+    int avoid;              /* worker that must not search it (-1: any) */
+} uz__query_priv;
+
+_Static_assert(sizeof(uz__query_priv) <= sizeof(((uz_query *)0)->priv), "uz_query.priv too small");
+_Static_assert(_Alignof(uz__query_priv) <= 8, "uz_query.priv under-aligned");
+#define QPRIV(q) ((uz__query_priv *)(void *)(q)->priv)
+
+enum { KIND_NORMAL = 0, KIND_SYNC, KIND_PROBE_SM, KIND_PROBE_FP, KIND_RECHECK };
+
+typedef enum wstate {
+    W_OFF,       /* no process */
+    W_HANDSHAKE, /* "uci" sent, waiting for uciok */
+    W_OPTIONS,   /* options + "isready" sent, waiting for readyok */
+    W_IDLE,
+    W_CLEARING,  /* clear + "isready" sent, waiting for readyok */
+    W_SEARCHING, /* "go" sent, waiting for bestmove */
+    W_CLOSING,   /* process being killed / quit, waiting for its handles */
+    W_DEAD,      /* gave up on this worker */
+} wstate;
+
+#define MAX_ENGINE_OPTIONS 96
+
+typedef struct engine_option {
+    char name[UZ_ENGINE_OPTION_NAME_MAX];
+    char type[16];
+    long min, max;
+    bool has_range;
+} engine_option;
+
+/* One exact score of a move at one depth. */
+typedef struct scored {
+    int depth;
+    bool mate;
+    long score;
+} scored;
+
+/* Enough to step back from a partial last iteration (engines report at most the
+ * current depth and the one before it). */
+#define SCORES_KEPT 4
+
+typedef struct worker {
+    uz_pool *pool;
+    int index;
+    uz__proc proc;
+    bool proc_open;          /* spawned (or spawn attempted) and not yet fully closed */
+    wstate state;
+    uv_timer_t timer;        /* per-request timeout */
+    uz_query *q;             /* query in progress */
+    uz_query *waiters;       /* identical queries answered together with q */
+    int step, n_steps, chunk, lo, hi;
+    char uci[UZ_MAX_MOVES][UZ_UCI_MAX];
+    /* Per searched move: its exact scores at the deepest few depths reported (sorted
+     * by depth), and the depth and kind of its deepest line. */
+    scored kept[UZ_MAX_MOVES][SCORES_KEPT];
+    unsigned char n_kept[UZ_MAX_MOVES];
+    int top_depth[UZ_MAX_MOVES];     /* -2: no score line for the move yet */
+    bool top_bound[UZ_MAX_MOVES];
+    int max_depth;
+    long last_time;
+    long last_nodes;         /* "nodes" of the last info line, -1 if none */
+    uint64_t sent_at;        /* uv_hrtime when the clear or the "go" was sent */
+    int fail_streak;         /* consecutive failed starts */
+    bool restart;            /* spawn again once closed */
+    bool dying;              /* output closed: waiting briefly for the exit status */
+    char name[UZ_ENGINE_NAME_MAX];
+    engine_option opts[MAX_ENGINE_OPTIONS];
+    int n_opts;
+    int engine_multipv_max;  /* 0 = no MultiPV option */
+    uz_result err_code;
+    char err[320];
+} worker;
+
+typedef struct cache_blob {
+    int n;
+    int32_t *scores;
+    uz_move *moves;
+    char fen[];
+} cache_blob;
+
+typedef struct cache_slot {
+    uint64_t hash;
+    uint64_t stamp;
+    cache_blob *blob;
+} cache_slot;
+
+#define CACHE_WAYS 4
+
+struct uz_pool {
+    uz_oracle oracle;        /* the pool as an oracle (uz_pool_oracle) */
+    uv_loop_t loop;
+    bool loop_open;
+    uz_engine_settings s;
+    worker *workers;
+    int n_workers;
+    uz_query *queue_head, *queue_tail;
+    uz_query *done_head, *done_tail;
+    long outstanding;        /* submitted, callback not yet called */
+    bool creating;           /* failures during create are final */
+    bool shutting_down;
+    uz_result run_error;
+    char run_msg[256];
+    char name[UZ_ENGINE_NAME_MAX];
+    char fingerprint[17];
+    char settings_text[4096];
+    int max_multipv;         /* effective: min(settings, engine) */
+    bool searchmoves_ok;
+    cache_slot *cache;
+    size_t cache_buckets;    /* power of two; CACHE_WAYS slots each */
+    uint64_t cache_clock;
+    uint64_t searched;       /* positions answered by an engine (for rechecks) */
+    uz_pool_stats stats;
+};
+
+/* A position searched again on another worker: the scores must match the first. */
+typedef struct recheck {
+    uz_query q; /* first: the pool completes &q */
+    int32_t expect[UZ_MAX_MOVES];
+} recheck;
+
+
+static inline double uz__now_ms(void) { return (double)uv_hrtime() / 1e6; }
+
+/* pool_dispatch.c */
+void uz__queue_push(uz_query **head, uz_query **tail, uz_query *q, bool front);
+uz_query *uz__queue_pop(uz_query **head, uz_query **tail);
+/* Marks q answered; its callback runs from uz_pool_run. Keeps the first error. */
+void uz__pool_complete(uz_pool *pool, uz_query *q, uz_result status, const char *msg);
+/* Fails every queued query: no worker is left to answer them. */
+void uz__pool_fail_queue(uz_pool *pool, uz_result code, const char *msg);
+bool uz__pool_all_dead(const uz_pool *pool);
+/* Hands queued queries to idle workers. */
+void uz__pool_pump(uz_pool *pool);
+/* Queues q as a query of the given KIND_ (probes and rechecks set their limits first). */
+void uz__pool_submit_kind(uz_pool *pool, uz_query *q, int kind);
+void uz__pool_maybe_recheck(uz_pool *pool, const uz_query *q);
+/* First differing move of two score lists of q, -1 if none. */
+int uz__scores_differ(const uz_query *q, const int32_t *a, const int32_t *b);
+void uz__nondeterministic(const uz_pool *pool, const uz_query *q, int i, int32_t first, int32_t second, char *msg,
+                          size_t cap);
+
+/* engine_worker.c */
+void uz__worker_start(worker *w);
+void uz__worker_send(worker *w, const char *text);
+bool uz__worker_busy(wstate st);
+/* Arms w's request timeout. */
+void uz__worker_arm(worker *w, int ms);
+engine_option *uz__worker_find_opt(const worker *w, const char *name);
+void uz__worker_fail(worker *w, uz_result code, bool retryable, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* query_steps.c: a query on worker w, driven by the lines w's engine prints. */
+void uz__query_begin(worker *w, uz_query *q);
+void uz__query_send_go(worker *w);
+void uz__query_on_info(worker *w, const char *line);
+void uz__query_on_bestmove(worker *w, const char *rest);
+
+/* pool_cache.c: the memory cache, then the store (counting the hit); saving fills both. */
+uz_result uz__cache_init(uz_pool *pool, int entries);
+bool uz__cache_lookup_scores(uz_pool *pool, uz_query *q);
+void uz__cache_save_scores(uz_pool *pool, const uz_query *q);
+void uz__cache_free(uz_pool *pool);
+
+/* fingerprint.c */
+void uz__pool_build_settings_text(uz_pool *pool, const worker *w0);
+/* Scores the built-in probe set and hashes it with the settings text. */
+uz_result uz__pool_compute_fingerprint(uz_pool *pool, uz_diag *diag);
+/* Whether the engine honours "go searchmoves" (pool->searchmoves_ok). */
+uz_result uz__pool_probe_searchmoves(uz_pool *pool, uz_diag *diag);
 
 #endif

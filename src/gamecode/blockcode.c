@@ -170,6 +170,14 @@ uz_result uz_block_encode(uz_pool *pool, uz_pool *pool960, const uz_model *model
                           size_t n, uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uint64_t *text_digest,
                           uz_diag *diag)
 {
+    return uz_block_encode_with(uz_pool_oracle(pool), uz_pool_oracle(pool960), model, enc, games, n, structure, moves,
+                                n_moves, text_digest, diag);
+}
+
+uz_result uz_block_encode_with(uz_oracle *oracle, uz_oracle *oracle960, const uz_model *model, uz_encoder *enc,
+                               uz_game *games, size_t n, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
+                               uint64_t *text_digest, uz_diag *diag)
+{
     uz_buf texts = {0};
     uz_walk *walks = calloc(n ? n : 1, sizeof *walks);
     size_t *lens = calloc(n ? n : 1, sizeof *lens);
@@ -185,7 +193,7 @@ uz_result uz_block_encode(uz_pool *pool, uz_pool *pool960, const uz_model *model
     for (; made < n; made++)
         if (uz_walk_init(&walks[made], &games[made]) != UZ_OK)
             goto out;
-    if ((r = uz_score_walks_960(pool, pool960, walks, n, diag)) != UZ_OK)
+    if ((r = uz_score_walks(oracle, oracle960, walks, n, diag)) != UZ_OK)
         goto out_reported;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *data;
@@ -193,7 +201,7 @@ uz_result uz_block_encode(uz_pool *pool, uz_pool *pool960, const uz_model *model
         if ((r = uz_encode_walk(model, enc, &walks[i])) != UZ_OK || (r = uz_encoder_finish(enc, &data, &lens[i])) != UZ_OK ||
             (r = uz_buf_append(moves, data, lens[i])) != UZ_OK)
             goto out;
-        *n_moves += count_moves(&games[i].main);
+        *n_moves += walks[i].n_steps; /* every move of the tree is a step */
     }
     if (*n_moves > UZ_LIMIT_BLOCK_NODES) { /* the caller did not split with uz_block_fit */
         r = UZ_ERR_LIMIT;
@@ -314,7 +322,7 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
         md->pool960 = NULL;
         uz_copy_str(md->chess960_fingerprint, sizeof md->chess960_fingerprint, h->chess960_fingerprint);
     }
-    if (md->scores)
+    if (md->oracle)
         return UZ_OK;
     if (md->pool && strcmp(md->settings, h->engine_settings_text) == 0 && strcmp(md->fingerprint, h->fingerprint) == 0)
         return UZ_OK;
@@ -476,11 +484,11 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
         bool chess960 = games[i].start.chess960;
         for (end = i + 1; end < count && (games[end].start.chess960 != 0) == chess960; end++)
             ;
-        if (!md->scores && chess960 && (r = chess960_pool(md, block, game_base + first + i + 1, diag)) != UZ_OK)
+        if (!md->oracle && chess960 && (r = chess960_pool(md, block, game_base + first + i + 1, diag)) != UZ_OK)
             goto out;
-        uz_score_source pool_src = uz_pool_score_source(chess960 ? md->pool960 : md->pool);
-        if ((r = uz_decode_games_from(md->scores ? md->scores : &pool_src, &md->model, md->coder, games + i,
-                                      streams + first + i, sizes + first + i, end - i, results + i, diag)) != UZ_OK)
+        uz_oracle *oracle = md->oracle ? md->oracle : uz_pool_oracle(chess960 ? md->pool960 : md->pool);
+        if ((r = uz_decode_games(oracle, &md->model, md->coder, games + i, streams + first + i, sizes + first + i,
+                                 end - i, results + i, diag)) != UZ_OK)
             goto out;
     }
     /* Each game's exact bytes: its tree rendered with its layout, then patched. */

@@ -8,15 +8,13 @@
 uz_result uz_encode_walk(const uz_model *model, uz_encoder *enc, const uz_walk *w)
 {
     uint32_t freq[UZ_MAX_MOVES];
-    uz_move legal[UZ_MAX_MOVES];
     for (size_t i = 0; i < w->n_steps; i++) {
         const uz_step *step = &w->steps[i];
         if (step->n_legal < 2)
             continue;
         if (!step->scores || step->played < 0)
             return UZ_ERR_ARG;
-        uz_generate_legal(&w->before[i], legal);
-        uint32_t total = uz_step_frequencies(model, w, i, legal, step->scores, step->n_legal, freq);
+        uint32_t total = uz_step_frequencies(model, w, i, uz_walk_legal(w, i), step->scores, step->n_legal, freq);
         if (total == 0)
             return UZ_ERR_ARG;
         uz_result r = uz_encoder_put(enc, freq, step->n_legal, total, step->played);
@@ -26,7 +24,7 @@ uz_result uz_encode_walk(const uz_model *model, uz_encoder *enc, const uz_walk *
     return UZ_OK;
 }
 
-/* ---- decoding: one state machine per game, advanced from the pool's callbacks ---- */
+/* ---- decoding: one state machine per game, advanced from the oracle's callbacks ---- */
 
 typedef struct decode_job decode_job;
 
@@ -40,7 +38,7 @@ typedef struct game_decoder {
 } game_decoder;
 
 struct decode_job {
-    const uz_score_source *src;
+    uz_oracle *oracle;
     const uz_model *model;
     uz_result fatal;
 };
@@ -59,13 +57,15 @@ static void advance(game_decoder *g)
     uz_walk *w = &g->walk;
     while (w->resolved < w->n_steps) {
         size_t s = w->resolved;
-        int n;
-        uz_result r = uz_walk_resolve_next(w, g->query.moves, &n);
+        uz_result r = uz_walk_resolve_next(w);
         if (r != UZ_OK) {
-            finish_game(g, UZ_ERR_CORRUPT);
+            if (r == UZ_ERR_NOMEM && g->job->fatal == UZ_OK)
+                g->job->fatal = r;
+            finish_game(g, r == UZ_ERR_NOMEM ? r : UZ_ERR_CORRUPT);
             return;
         }
         uz_step *step = &w->steps[s];
+        int n = step->n_legal;
         if (step->node->move == UZ_MOVE_NULL)
             continue;
         if (n == 0) { /* a move stored after mate or stalemate */
@@ -73,13 +73,14 @@ static void advance(game_decoder *g)
             return;
         }
         if (n == 1) {
-            step->node->move = g->query.moves[0];
+            step->node->move = uz_walk_legal(w, s)[0];
             step->played = 0;
             continue;
         }
         g->query.pos = w->before[s];
         g->query.n_moves = n;
-        g->job->src->submit(g->job->src->ctx, &g->query);
+        memcpy(g->query.moves, uz_walk_legal(w, s), (size_t)n * sizeof *g->query.moves);
+        uz_oracle_submit(g->job->oracle, &g->query);
         return;
     }
     finish_game(g, UZ_OK);
@@ -108,34 +109,11 @@ static void on_position_scored(uz_query *q, void *user)
     advance(g);
 }
 
-static void pool_submit(void *pool, uz_query *q)
-{
-    uz_pool_submit(pool, q);
-}
-
-static uz_result pool_run(void *pool, uz_diag *diag)
-{
-    return uz_pool_run(pool, diag);
-}
-
-uz_score_source uz_pool_score_source(uz_pool *pool)
-{
-    return (uz_score_source){pool_submit, pool_run, pool};
-}
-
-uz_result uz_decode_games(uz_pool *pool, const uz_model *model, uz_coder_kind coder, uz_game *games,
+uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, uz_coder_kind coder, uz_game *games,
                           const uint8_t *const *streams, const size_t *sizes, size_t n, uz_result *status,
                           uz_diag *diag)
 {
-    uz_score_source src = uz_pool_score_source(pool);
-    return uz_decode_games_from(&src, model, coder, games, streams, sizes, n, status, diag);
-}
-
-uz_result uz_decode_games_from(const uz_score_source *src, const uz_model *model, uz_coder_kind coder, uz_game *games,
-                               const uint8_t *const *streams, const size_t *sizes, size_t n, uz_result *status,
-                               uz_diag *diag)
-{
-    decode_job job = {.src = src, .model = model};
+    decode_job job = {.oracle = oracle, .model = model};
     game_decoder *gd = calloc(n ? n : 1, sizeof *gd);
     if (!gd) {
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
@@ -159,7 +137,7 @@ uz_result uz_decode_games_from(const uz_score_source *src, const uz_model *model
         g->active = true;
         advance(g);
     }
-    r = src->run(src->ctx, diag);
+    r = uz_oracle_run(oracle, diag);
     if (r == UZ_OK && job.fatal != UZ_OK) {
         r = job.fatal;
         uz_diag_set(diag, r, 0, 0, "%s while decoding", uz_result_str(r));

@@ -1,5 +1,5 @@
-/* Scores every codable position of a batch of games with the engine pool, keeping a
- * bounded number of queries in flight so that every worker stays busy. */
+/* Scores every codable position of a batch of games with an oracle, keeping a bounded
+ * number of queries in flight so that every engine worker stays busy. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +18,8 @@ typedef struct scoring_slot {
 } scoring_slot;
 
 struct scoring_job {
-    uz_pool *pool;
+    uz_oracle *oracle;
+    bool chess960;          /* the games this job scores */
     uz_walk *walks;
     size_t n_walks;
     size_t walk, step;      /* next step to consider */
@@ -30,7 +31,7 @@ static uz_step *next_step(scoring_job *job, uz_walk **walk_out, size_t *index_ou
 {
     while (job->walk < job->n_walks) {
         uz_walk *w = &job->walks[job->walk];
-        while (job->step < w->n_steps) {
+        while (job->step < w->n_steps && (w->game->start.chess960 != 0) == job->chess960) {
             size_t i = job->step++;
             if (w->steps[i].n_legal >= 2) {
                 *walk_out = w;
@@ -76,39 +77,27 @@ static void submit_next(scoring_slot *slot)
     slot->step = step;
     uz_query *q = &slot->query;
     q->pos = w->before[i];
-    q->n_moves = uz_generate_legal(&q->pos, q->moves);
+    q->n_moves = step->n_legal;
+    memcpy(q->moves, uz_walk_legal(w, i), (size_t)step->n_legal * sizeof *q->moves);
     q->done = on_scored;
     q->user = slot;
-    uz_pool_submit(slot->job->pool, q);
+    uz_oracle_submit(slot->job->oracle, q);
 }
 
-uz_result uz_score_walks(uz_pool *pool, uz_walk *walks, size_t n_walks, uz_diag *diag)
+/* Scores the positions of the walks whose games are (chess960) or are not Chess960 games. */
+static uz_result score_group(uz_oracle *oracle, bool chess960, uz_walk *walks, size_t n_walks, uz_diag *diag)
 {
-    uz_move legal[UZ_MAX_MOVES];
-    int n;
-    for (size_t g = 0; g < n_walks; g++) {
-        uz_walk *w = &walks[g];
-        while (w->resolved < w->n_steps) {
-            uz_result r = uz_walk_resolve_next(w, legal, &n);
-            if (r != UZ_OK) {
-                uz_diag_set(diag, r, 0, 0, "illegal move in game tree");
-                return r;
-            }
-        }
-    }
-    if (!pool)
-        return UZ_OK;
     scoring_slot *slots = calloc(SLOTS, sizeof *slots);
     if (!slots) {
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
         return UZ_ERR_NOMEM;
     }
-    scoring_job job = {.pool = pool, .walks = walks, .n_walks = n_walks};
+    scoring_job job = {.oracle = oracle, .chess960 = chess960, .walks = walks, .n_walks = n_walks};
     for (int s = 0; s < SLOTS; s++) {
         slots[s].job = &job;
         submit_next(&slots[s]);
     }
-    uz_result r = uz_pool_run(pool, diag);
+    uz_result r = uz_oracle_run(oracle, diag);
     if (r == UZ_OK && job.error != UZ_OK) {
         r = job.error;
         uz_diag_set(diag, r, 0, 0, "%s while scoring positions", uz_result_str(r));
@@ -117,37 +106,33 @@ uz_result uz_score_walks(uz_pool *pool, uz_walk *walks, size_t n_walks, uz_diag 
     return r;
 }
 
-uz_result uz_score_walks_960(uz_pool *pool, uz_pool *pool960, uz_walk *walks, size_t n_walks, uz_diag *diag)
+uz_result uz_score_walks(uz_oracle *oracle, uz_oracle *oracle960, uz_walk *walks, size_t n_walks, uz_diag *diag)
 {
     size_t n960 = 0;
-    for (size_t i = 0; i < n_walks; i++)
-        n960 += walks[i].game->start.chess960 != 0;
-    if (n960 == 0 || !pool)
-        return uz_score_walks(pool, walks, n_walks, diag);
-    if (!pool960) {
+    for (size_t g = 0; g < n_walks; g++) {
+        uz_walk *w = &walks[g];
+        n960 += w->game->start.chess960 != 0;
+        while (w->resolved < w->n_steps) {
+            uz_result r = uz_walk_resolve_next(w);
+            if (r != UZ_OK) {
+                uz_diag_set(diag, r, 0, 0, "%s", r == UZ_ERR_NOMEM ? "out of memory" : "illegal move in game tree");
+                return r;
+            }
+        }
+    }
+    if (!oracle)
+        return UZ_OK;
+    if (n960 > 0 && !oracle960) {
         uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "Chess960 games need an engine with UCI_Chess960");
         return UZ_ERR_ARG;
     }
-    /* Each group scored on its engine through shallow copies of its walks, copied back. */
-    uz_walk *sorted = malloc(n_walks * sizeof *sorted);
-    if (!sorted) {
-        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
-        return UZ_ERR_NOMEM;
-    }
-    size_t k = 0;
-    for (int chess960 = 0; chess960 < 2; chess960++)
-        for (size_t i = 0; i < n_walks; i++)
-            if ((walks[i].game->start.chess960 != 0) == chess960)
-                sorted[k++] = walks[i];
-    size_t n_standard = n_walks - n960;
-    uz_result r = uz_score_walks(pool, sorted, n_standard, diag);
-    if (r == UZ_OK)
-        r = uz_score_walks(pool960, sorted + n_standard, n960, diag);
-    k = 0;
-    for (int chess960 = 0; chess960 < 2; chess960++)
-        for (size_t i = 0; i < n_walks; i++)
-            if ((walks[i].game->start.chess960 != 0) == chess960)
-                walks[i] = sorted[k++];
-    free(sorted);
+    uz_result r = n960 < n_walks ? score_group(oracle, false, walks, n_walks, diag) : UZ_OK;
+    if (r == UZ_OK && n960 > 0)
+        r = score_group(oracle960, true, walks, n_walks, diag);
     return r;
+}
+
+uz_result uz_score_walks_960(uz_pool *pool, uz_pool *pool960, uz_walk *walks, size_t n_walks, uz_diag *diag)
+{
+    return uz_score_walks(uz_pool_oracle(pool), uz_pool_oracle(pool960), walks, n_walks, diag);
 }

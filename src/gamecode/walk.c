@@ -71,10 +71,25 @@ void uz_walk_free(uz_walk *w)
         free(w->steps[i].scores);
     free(w->steps);
     free(w->before);
+    free(w->legal);
     memset(w, 0, sizeof *w);
 }
 
-uz_result uz_walk_resolve_next(uz_walk *w, uz_move *legal, int *n_legal)
+/* Room for UZ_MAX_MOVES more legal moves. */
+static uz_result reserve_legal(uz_walk *w)
+{
+    if (w->legal_cap - w->n_legal_moves >= UZ_MAX_MOVES)
+        return UZ_OK;
+    size_t cap = w->legal_cap ? 2 * w->legal_cap : 4 * (size_t)UZ_MAX_MOVES;
+    uz_move *p = realloc(w->legal, cap * sizeof *p);
+    if (!p)
+        return UZ_ERR_NOMEM;
+    w->legal = p;
+    w->legal_cap = cap;
+    return UZ_OK;
+}
+
+uz_result uz_walk_resolve_next(uz_walk *w)
 {
     size_t s = w->resolved;
     uz_step *step = &w->steps[s];
@@ -92,13 +107,16 @@ uz_result uz_walk_resolve_next(uz_walk *w, uz_move *legal, int *n_legal)
     if (step->node->move == UZ_MOVE_NULL) {
         /* A null move is stored in the structure stream and never coded. */
         step->n_legal = 0;
-        *n_legal = 0;
+        step->legal_at = (uint32_t)w->n_legal_moves;
         w->resolved++;
         return UZ_OK;
     }
+    if (reserve_legal(w) != UZ_OK)
+        return UZ_ERR_NOMEM;
+    uz_move *legal = w->legal + w->n_legal_moves;
     int n = uz_generate_legal(pos, legal);
-    *n_legal = n;
     step->n_legal = (uint16_t)n;
+    step->legal_at = (uint32_t)w->n_legal_moves;
     if (step->node->move != UZ_MOVE_NONE) {
         int i = 0;
         while (i < n && legal[i] != step->node->move)
@@ -107,6 +125,7 @@ uz_result uz_walk_resolve_next(uz_walk *w, uz_move *legal, int *n_legal)
             return UZ_ERR_ILLEGAL;
         step->played = (int16_t)i;
     }
+    w->n_legal_moves += (size_t)n;
     w->resolved++;
     return UZ_OK;
 }

@@ -245,10 +245,8 @@ static bool player_model_of(const vector *v, uz_model *m)
 /* Resolves every step of the walk (moves known). */
 static bool resolve_all(uz_walk *w)
 {
-    uz_move legal[UZ_MAX_MOVES];
-    int n;
     while (w->resolved < w->n_steps)
-        if (uz_walk_resolve_next(w, legal, &n) != UZ_OK)
+        if (uz_walk_resolve_next(w) != UZ_OK)
             return false;
     return true;
 }

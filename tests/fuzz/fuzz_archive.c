@@ -1,6 +1,6 @@
 /* Fuzz target for the archive decoder: the real decode path of decompress, verify and
  * extract (uz_archive_decode, uz_archive_seek_game + uz_block_decode) with deterministic
- * synthetic scores in place of the engine (a uz_score_source), so the container, the
+ * synthetic scores in place of the engine (uz_oracle_synthetic_create), so the container, the
  * structure stream, the walk, the model and both coders all run on any input.
  * Input: first byte even -> the rest is an archive file; odd -> the rest is a raw block
  * (structure stream, then move streams) given to uz_block_decode, which skips the
@@ -11,41 +11,6 @@
 #include <string.h>
 
 #include "ucizip/blockcode.h"
-
-/* Queries wait here until run answers them (never answered from inside submit). */
-typedef struct synthetic {
-    uz_query **queue;
-    size_t n, cap;
-} synthetic;
-
-static void synth_submit(void *ctx, uz_query *q)
-{
-    synthetic *s = ctx;
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 64;
-        uz_query **p = realloc(s->queue, cap * sizeof *p);
-        if (!p)
-            abort();
-        s->queue = p;
-        s->cap = cap;
-    }
-    s->queue[s->n++] = q;
-}
-
-static uz_result synth_run(void *ctx, uz_diag *diag)
-{
-    synthetic *s = ctx;
-    (void)diag;
-    while (s->n > 0) {
-        uz_query *q = s->queue[--s->n];
-        /* Scores from the position key and the move: varied, deterministic. */
-        for (int i = 0; i < q->n_moves; i++)
-            q->scores[i] = (int32_t)((q->pos.key >> (i % 48)) % 401) - 200;
-        q->status = UZ_OK;
-        q->done(q, q->user);
-    }
-    return UZ_OK;
-}
 
 /* A raw block: the split point and game count from the second byte. */
 static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder *md, const uz_engine_settings *base)
@@ -82,27 +47,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    synthetic synth = {0};
-    uz_score_source src = {synth_submit, synth_run, &synth};
+    uz_oracle *synth = NULL;
+    if (uz_oracle_synthetic_create(&synth) != UZ_OK)
+        return 0;
     uz_engine_settings base;
     memset(&base, 0, sizeof base);
     uz_member_decoder md;
     memset(&md, 0, sizeof md);
-    md.scores = &src;
+    md.oracle = synth;
     /* Small decoder limits keep each run fast; the checks are the same at any size. */
     md.limits = (uz_decode_limits){1u << 14, 1u << 22};
     if (data[0] & 1) {
         decode_raw_block(data, size, &md, &base);
-        free(synth.queue);
+        uz_oracle_destroy(synth);
         return 0;
     }
     data++, size--;
-    if (size == 0)
+    FILE *f = size ? fmemopen((void *)data, size, "rb") : NULL;
+    if (!f) {
+        uz_oracle_destroy(synth);
         return 0;
-
-    FILE *f = fmemopen((void *)data, size, "rb");
-    if (!f)
-        return 0;
+    }
     uint64_t games = 0;
     uz_diag diag = {0};
     (void)uz_archive_decode(f, "fuzz", NULL, false, &md, &base, 1, NULL, NULL, &games, &diag);
@@ -114,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uz_archive_block block = {0};
     uz_archive_list_members(f, "fuzz", members, 4, &n_members, NULL);
     if (uz_archive_seek_game(f, "fuzz", 1, &header, &block, &index, NULL) == UZ_OK) {
-        md.scores = &src;
+        md.oracle = synth;
         md.limits = (uz_decode_limits){1u << 14, 1u << 22};
         if (uz_member_decoder_open(&md, &header, &base, 1, &diag) == UZ_OK) {
             uz_game game;
@@ -125,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     uz_archive_block_free(&block);
     uz_member_decoder_close(&md);
-    free(synth.queue);
+    uz_oracle_destroy(synth);
     fclose(f);
     return 0;
 }
