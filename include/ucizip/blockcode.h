@@ -10,24 +10,18 @@
  * block limits of limits.h; compress calls it and codes that many. */
 size_t uz_block_fit(const uz_game *games, size_t n);
 
-/* Codes n games (scores all their positions with the pool): appends their structure to
+/* Codes n games (scores all their positions with the oracle): appends their structure to
  * structure and their move streams to moves; *n_moves receives the moves in their trees,
  * *text_digest the XXH64 of the games' exact bytes (game->raw; a game without them is
  * given its export-format text). A game whose layout cannot be modelled closely enough
  * is turned into a verbatim game here (its bytes kept, its moves not coded).
- * Chess960 games (start.chess960) are scored with pool960 (uz_pool_create_chess960); with
- * pool960 NULL the block must hold none (UZ_ERR_ARG). UZ_ERR_LIMIT (diag names the game)
+ * Chess960 games (start.chess960) are scored with oracle960 (e.g. the pool of
+ * uz_pool_create_chess960); with oracle960 NULL the block must hold none (UZ_ERR_ARG). UZ_ERR_LIMIT (diag names the game)
  * for a game past a limit of limits.h; the structure written is parsed back before it is
  * returned. */
-uz_result uz_block_encode(uz_pool *pool, uz_pool *pool960, const uz_model *model, uz_encoder *enc, uz_game *games,
-                          size_t n, uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uint64_t *text_digest,
-                          uz_diag *diag);
-
-/* uz_block_encode with any oracles (ucizip/oracle.h) in place of the pools: oracle960
- * scores the Chess960 games. */
-uz_result uz_block_encode_with(uz_oracle *oracle, uz_oracle *oracle960, const uz_model *model, uz_encoder *enc,
-                               uz_game *games, size_t n, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
-                               uint64_t *text_digest, uz_diag *diag);
+uz_result uz_block_encode(uz_oracle *oracle, uz_oracle *oracle960, const uz_model *model, uz_encoder *enc,
+                          uz_game *games, size_t n, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
+                          uint64_t *text_digest, uz_diag *diag);
 
 /* Starts the engine that codes Chess960 games next to pool: the same executable and
  * settings plus the option UCI_Chess960 = true. UZ_ERR_UNSUPPORTED when the engine has no
@@ -80,17 +74,5 @@ void uz_member_decoder_close(uz_member_decoder *md);
  * Returns UZ_OK, UZ_ERR_CORRUPT (with the game and the reason), or an engine error. */
 uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, size_t first, size_t count,
                           uz_game *games, uint64_t game_base, uz_diag *diag);
-
-
-/* Decodes every member of the archive read sequentially from in (a pipe is fine) and
- * writes the games' exact bytes to out (their export-format text with canonical), or only
- * checks them when out is NULL. md (zeroed or
- * left open by an earlier call, closed by the caller) keeps the engine between members
- * and calls; base and workers as for uz_member_decoder_open. *games receives the number
- * of games decoded. Stops at the first error (diag says where); what was written before
- * it is the caller's to discard. */
-uz_result uz_archive_decode(FILE *in, const char *name, FILE *out, bool canonical, uz_member_decoder *md,
-                            const uz_engine_settings *base, int workers, uz_progress_fn progress, void *user,
-                            uint64_t *games, uz_diag *diag);
 
 #endif

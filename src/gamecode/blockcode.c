@@ -166,15 +166,7 @@ static uz_result check_structure(const uz_buf *structure, size_t n, const size_t
     return r;
 }
 
-uz_result uz_block_encode(uz_pool *pool, uz_pool *pool960, const uz_model *model, uz_encoder *enc, uz_game *games,
-                          size_t n, uz_buf *structure, uz_buf *moves, uint64_t *n_moves, uint64_t *text_digest,
-                          uz_diag *diag)
-{
-    return uz_block_encode_with(uz_pool_oracle(pool), uz_pool_oracle(pool960), model, enc, games, n, structure, moves,
-                                n_moves, text_digest, diag);
-}
-
-uz_result uz_block_encode_with(uz_oracle *oracle, uz_oracle *oracle960, const uz_model *model, uz_encoder *enc,
+uz_result uz_block_encode(uz_oracle *oracle, uz_oracle *oracle960, const uz_model *model, uz_encoder *enc,
                                uz_game *games, size_t n, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
                                uint64_t *text_digest, uz_diag *diag)
 {
@@ -545,72 +537,5 @@ out:
     free(text_recs);
     free(text_lens);
     uz_buf_free(&text);
-    return r;
-}
-
-/* Writes a decoded game: its exact bytes, or its export-format text. */
-static uz_result write_decoded(FILE *out, const uz_game *game, bool canonical)
-{
-    if (canonical)
-        return uz_pgn_write_game(out, game);
-    return game->raw_len && fwrite(game->raw, 1, game->raw_len, out) != game->raw_len ? UZ_ERR_IO : UZ_OK;
-}
-
-uz_result uz_archive_decode(FILE *in, const char *name, FILE *out, bool canonical, uz_member_decoder *md,
-                            const uz_engine_settings *base, int workers, uz_progress_fn progress, void *user,
-                            uint64_t *games, uz_diag *diag)
-{
-    uz_archive_reader *reader = NULL;
-    uz_archive_block block = {0};
-    uz_archive_header header;
-    uz_game *decoded = NULL;
-    size_t cap = 0;
-    uint64_t moves = 0;
-    *games = 0;
-    uz_result r = uz_archive_reader_open(&reader, in, name);
-    if (r != UZ_OK) {
-        uz_diag_set(diag, r, 0, 0, "out of memory");
-        return r;
-    }
-    uz_archive_reader_set_limits(reader, &md->limits);
-    while ((r = uz_archive_read_header(reader, &header, diag)) == UZ_OK) {
-        if ((r = uz_member_decoder_open(md, &header, base, workers, diag)) != UZ_OK)
-            goto out;
-        while ((r = uz_archive_read_block(reader, &block, diag)) == UZ_OK) {
-            if (block.n_games > cap) {
-                uz_game *g = realloc(decoded, block.n_games * sizeof *g);
-                if (!g) {
-                    r = UZ_ERR_NOMEM;
-                    uz_diag_set(diag, r, 0, 0, "out of memory");
-                    goto out;
-                }
-                decoded = g;
-                for (size_t i = cap; i < block.n_games; i++)
-                    uz_game_init(&decoded[i]);
-                cap = block.n_games;
-            }
-            if ((r = uz_block_decode(md, &block, 0, block.n_games, decoded, *games, diag)) != UZ_OK)
-                goto out;
-            for (size_t i = 0; out && i < block.n_games; i++)
-                if ((r = write_decoded(out, &decoded[i], canonical)) != UZ_OK) {
-                    uz_diag_set(diag, r, 0, 0, "write error");
-                    goto out;
-                }
-            *games += block.n_games;
-            moves += block.n_moves;
-            if (progress)
-                progress(user, *games, moves, uz_archive_reader_offset(reader));
-        }
-        if (r != UZ_DONE)
-            goto out;
-    }
-    if (r == UZ_DONE)
-        r = UZ_OK;
-out:
-    for (size_t i = 0; i < cap; i++)
-        uz_game_clear(&decoded[i]);
-    free(decoded);
-    uz_archive_block_free(&block);
-    uz_archive_reader_close(reader);
     return r;
 }

@@ -16,6 +16,7 @@ struct uz_compressor {
     int workers;
     uz_pool *pool;
     uz_pool *pool960;             /* the engine in Chess960 mode, started at the first such game */
+    uz_oracle *oracle, *oracle960; /* the pools as the codec's oracles */
     bool tried960;
     uz_model_params params;       /* the model the options name */
     uz_model model;               /* the current archive's (fitted or as named) */
@@ -60,7 +61,9 @@ static uz_result start_pool(uz_compressor *c, uz_diag *diag)
 {
     uz_pool_destroy(c->pool);
     c->pool = NULL;
-    return uz_pool_create(&c->pool, &c->settings, c->workers, diag);
+    uz_result r = uz_pool_create(&c->pool, &c->settings, c->workers, diag);
+    c->oracle = r == UZ_OK ? uz_pool_oracle(c->pool) : NULL;
+    return r;
 }
 
 uz_result uz_compressor_open(uz_compressor **out, const uz_options *options, uz_diag *diag)
@@ -124,6 +127,7 @@ static uz_result open_pool960(uz_compressor *c, uz_diag *diag)
         return UZ_OK;
     c->tried960 = true;
     uz_result r = uz_pool_create_chess960(&c->pool960, c->pool, c->workers, diag);
+    c->oracle960 = r == UZ_OK ? uz_pool_oracle(c->pool960) : NULL;
     if (r == UZ_ERR_UNSUPPORTED || r == UZ_ERR_ARG) {
         c->pool960 = NULL;
         say(c, NULL, UZ_ERR_UNSUPPORTED, "%s has no option UCI_Chess960: Chess960 games kept as text, moves not coded",
@@ -196,8 +200,8 @@ static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag 
         size_t k = uz_block_fit(games, n);
         uz_buf structure = {0}, moves = {0};
         uint64_t n_moves = 0, digest = 0;
-        r = uz_block_encode(c->pool, c->pool960, &c->model, c->enc, games, k, &structure, &moves, &n_moves, &digest,
-                            diag);
+        r = uz_block_encode(c->oracle, c->oracle960, &c->model, c->enc, games, k, &structure, &moves, &n_moves,
+                            &digest, diag);
         if (r == UZ_OK)
             r = uz_archive_write_block(c->writer, k, n_moves, digest, &structure, moves.data, moves.size, diag);
         if (r == UZ_OK) {
@@ -457,7 +461,7 @@ uz_result uz_compressor_fit_model(uz_compressor *c, const char *const *paths, si
             for (; r == UZ_OK && made < got; made++)
                 r = uz_walk_init(&walks[made], &c->games[made]);
             if (r == UZ_OK)
-                r = uz_score_walks_960(c->pool, c->pool960, walks, (size_t)got, diag);
+                r = uz_score_walks(c->oracle, c->oracle960, walks, (size_t)got, diag);
             for (long i = 0; i < made; i++) {
                 if (r == UZ_OK && uz_fit_samples_add_walk(&samples, &walks[i]) != 0) {
                     r = UZ_ERR_NOMEM;

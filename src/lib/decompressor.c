@@ -83,6 +83,11 @@ void uz_decompressor_close(uz_decompressor *d)
     free(d);
 }
 
+void uz_decompressor_use_oracle(uz_decompressor *d, struct uz_oracle *oracle)
+{
+    d->md.oracle = oracle;
+}
+
 const char *uz_decompressor_engine_profile(const uz_decompressor *d)
 {
     const uz_engine_settings *s = d->md.pool ? uz_pool_settings(d->md.pool) : NULL;

@@ -32,6 +32,12 @@ uz_result uz_lib_model(const uz_options *o, uz_model_params *params, uz_coder_ki
 void uz_lib_model_text(const uz_model_params *p, char *out, size_t cap);
 const char *uz_lib_coder_name(uz_coder_kind kind);
 
+/* Makes d take every score from oracle (borrowed) instead of an engine it starts: no
+ * engine is started and no fingerprint checked (tests and fuzzing: a replaying or
+ * synthetic oracle, see ucizip/oracle.h). Before the first decode. */
+struct uz_oracle;
+void uz_decompressor_use_oracle(uz_decompressor *d, struct uz_oracle *oracle);
+
 /* Engine processes for o->workers (0: one per core). */
 int uz_lib_workers(const uz_options *o);
 

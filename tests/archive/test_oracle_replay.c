@@ -10,6 +10,7 @@
 
 #include "../common/uz_test.h"
 #include "ucizip/blockcode.h"
+#include "../../src/lib/lib_internal.h"
 
 #define GAMES_PER_SAMPLE 6
 #define BLOCK 16
@@ -64,7 +65,7 @@ static uz_result compress(uz_pool *pool, uz_pool *pool960, uz_oracle *oracle, uz
         size_t k = l->n - i < BLOCK ? l->n - i : BLOCK;
         uz_buf structure = {0}, moves = {0};
         uint64_t n_moves, digest;
-        r = uz_block_encode_with(oracle, oracle960, &model, enc, l->games + i, k, &structure, &moves, &n_moves,
+        r = uz_block_encode(oracle, oracle960, &model, enc, l->games + i, k, &structure, &moves, &n_moves,
                                  &digest, &d);
         if (r == UZ_OK)
             r = uz_archive_write_block(w, k, n_moves, digest, &structure, moves.data, moves.size, &d);
@@ -85,19 +86,22 @@ static uz_result compress(uz_pool *pool, uz_pool *pool960, uz_oracle *oracle, uz
 static uz_result decompress(uz_oracle *oracle, const char *data, size_t size, char **text, size_t *text_size,
                             uz_diag *d)
 {
-    uz_engine_settings nowhere;
-    uz_engine_settings_default(&nowhere);
-    snprintf(nowhere.path, sizeof nowhere.path, "/nonexistent/engine");
-    uz_member_decoder md = {0};
-    md.oracle = oracle;
+    uz_options o;
+    uz_options_init(&o);
+    o.engine = "/nonexistent/engine"; /* nothing may start it */
+    o.workers = 1;
+    uz_decompressor *dec = NULL;
+    uz_result r = uz_decompressor_open(&dec, &o, d);
+    if (r != UZ_OK)
+        return r;
+    uz_decompressor_use_oracle(dec, oracle);
     FILE *in = fmemopen((void *)data, size, "rb");
     FILE *out = open_memstream(text, text_size);
     uint64_t games = 0;
-    uz_result r = uz_archive_decode(in, "mem.ucz", out, false, &md, &nowhere, 1, NULL, NULL, &games, d);
+    r = uz_decompressor_decode(dec, in, "mem.ucz", out, &games, d);
     fclose(out);
     fclose(in);
-    CHECK(md.pool == NULL && md.pool960 == NULL, "no engine started");
-    uz_member_decoder_close(&md);
+    uz_decompressor_close(dec);
     return r;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ucizip/blockcode.h"
+#include "../../src/lib/lib_internal.h"
 
 /* A raw block: the split point and game count from the second byte. */
 static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder *md, const uz_engine_settings *base)
@@ -68,9 +69,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uz_oracle_destroy(synth);
         return 0;
     }
-    uint64_t games = 0;
     uz_diag diag = {0};
-    (void)uz_archive_decode(f, "fuzz", NULL, false, &md, &base, 1, NULL, NULL, &games, &diag);
+    uz_options o;
+    uz_options_init(&o);
+    o.workers = 1;
+    o.max_block_moves = md.limits.block_nodes;
+    o.max_block_bytes = md.limits.block_struct_bytes;
+    uz_decompressor *dec = NULL;
+    if (uz_decompressor_open(&dec, &o, &diag) == UZ_OK) {
+        uz_decompressor_use_oracle(dec, synth);
+        (void)uz_decompressor_decode(dec, f, "fuzz", NULL, NULL, &diag);
+        uz_decompressor_close(dec);
+    }
 
     /* Random access (extract) over the same bytes. */
     uz_archive_member_info members[4];
