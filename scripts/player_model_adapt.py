@@ -61,7 +61,7 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--samples", default=os.path.join(ROOT, "..", "shared", "samples"))
     args = ap.parse_args()
-    nf = len(pm_weights.feature_names(os.path.join(ROOT, "include/ucizip/player_model.h")))
+    nf = len(pm_weights.feature_names(os.path.join(ROOT, "src/model/player_model.h")))
     files = sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(args.cache, "feat", "cat[123]_*.pos")))
     samples = np.array(sorted(sample_hashes(args.build, args.samples)), dtype=np.uint64)
     rows = []

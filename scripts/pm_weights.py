@@ -1,6 +1,6 @@
 """Reads and writes the player model's weights file and its compiled-in copy.
 
-The format is the one src/model/player_model.c parses (see include/ucizip/player_model.h):
+The format is the one src/model/player_model.c parses (see src/model/player_model.h):
 a magic line with the version, the floor, one "NAME VALUE" line per feature in the C
 order, and the FNV-1a 64 hash of the canonical floor and feature lines.
 """
@@ -10,7 +10,7 @@ import re
 FNV_OFFSET, FNV_PRIME = 0xcbf29ce484222325, 0x100000001b3
 
 
-def feature_names(header="include/ucizip/player_model.h"):
+def feature_names(header="src/model/player_model.h"):
     text = open(header).read()
     block = text[text.index("#define UZ_PM_FEATURES(X)"):text.index("#define UZ_PM_ENUM")]
     return re.findall(r"X\((\w+), '(\w)'\)", block)
@@ -69,7 +69,7 @@ def c_source(root):
 
 def write(version, floor_q16, weights_q16, comments=(), root="."):
     """Writes data/player_model/weights-vVERSION.txt and regenerates src/model/player_weights.c."""
-    names = [n for n, _ in feature_names(root + "/include/ucizip/player_model.h")]
+    names = [n for n, _ in feature_names(root + "/src/model/player_model.h")]
     text, h = weights_text(version, floor_q16, names, weights_q16, comments)
     open(root + "/data/player_model/weights-v%d.txt" % version, "w").write(text)
     open(root + "/src/model/player_weights.c", "w").write(c_source(root))

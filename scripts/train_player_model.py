@@ -124,7 +124,7 @@ def main():
                          "older sets stay built in so that their archives still decode")
     args = ap.parse_args()
 
-    feats = pm_weights.feature_names(os.path.join(ROOT, "include/ucizip/player_model.h"))
+    feats = pm_weights.feature_names(os.path.join(ROOT, "src/model/player_model.h"))
     names = [n for n, _ in feats]
     groups = [g for _, g in feats]
     nf = len(names)

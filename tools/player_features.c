@@ -15,11 +15,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "ucizip/coder.h"
-#include "ucizip/gamecode.h"
-#include "ucizip/model.h"
-#include "ucizip/pgn.h"
-#include "ucizip/player_model.h"
+#include "codec/coder.h"
+#include "gamecode/gamecode.h"
+#include "codec/model.h"
+#include "pgn/pgn.h"
+#include "model/player_model.h"
 
 /* 56 bytes, no padding: read by numpy as a structured dtype (see the training script). */
 typedef struct pos_record {

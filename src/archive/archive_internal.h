@@ -2,7 +2,7 @@
 #ifndef UCIZIP_ARCHIVE_INTERNAL_H
 #define UCIZIP_ARCHIVE_INTERNAL_H
 
-#include "ucizip/archive.h"
+#include "archive/archive.h"
 
 /* How a block's structure stream is compressed (the block header's method field). */
 enum uz__pack_method {

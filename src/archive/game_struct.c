@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "game_text.h"
-#include "ucizip/limits.h"
+#include "common/limits.h"
 
 /* The writer refuses what the reader would refuse: both use limits.h. */
 #define MAX_TEXT UZ_LIMIT_TEXT   /* one tag value or comment */

@@ -5,7 +5,7 @@
 #ifndef UZ_GAME_TEXT_H
 #define UZ_GAME_TEXT_H
 
-#include "ucizip/archive.h"
+#include "archive/archive.h"
 
 /* Checks a text record at c (advanced past it) without the game: for the structure reader. */
 uz_result uz__game_text_skip(uz_cursor *c);

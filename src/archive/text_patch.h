@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "ucizip/archive.h"
+#include "archive/archive.h"
 
 /* Most edit operations a patch may need before the caller should rather keep the text
  * itself (bounds the diff's time and memory: O(n * UZ_PATCH_MAX_EDITS)). */

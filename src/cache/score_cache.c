@@ -1,7 +1,7 @@
 /* Engine scores in LMDB. Key: "FINGERPRINT FEN". Value (little-endian):
  *   u8 version (1), u8 n_moves, n_moves * u16 moves, n_moves * i32 scores,
  *   u64 FNV-1a of (key, then everything before this field). */
-#include "ucizip/score_cache.h"
+#include "cache/score_cache.h"
 
 #include <lmdb.h>
 #include <stdbool.h>

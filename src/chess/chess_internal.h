@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ucizip/board.h"
+#include "chess/board.h"
 
 #define UZ__BB(sq) ((uint64_t)1 << (sq))
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ucizip/san.h"
+#include "chess/san.h"
 
 #include "chess_internal.h"
 

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "cli_util.h"
-#include "ucizip/blockcode.h"
-#include "ucizip/score_cache.h"
+#include "gamecode/blockcode.h"
+#include "cache/score_cache.h"
 
 void cli_engine_opts_init(cli_engine_opts *o)
 {

@@ -7,10 +7,10 @@
 #include <stdbool.h>
 
 #include "ucizip.h"
-#include "ucizip/coder.h"
-#include "ucizip/engine.h"
-#include "ucizip/model.h"
-#include "ucizip/pgn.h"
+#include "codec/coder.h"
+#include "engine/engine.h"
+#include "codec/model.h"
+#include "pgn/pgn.h"
 
 enum {
     OPT_ENGINE = 1000,

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ucizip/archive.h"
-#include "ucizip/tagfilter.h"
+#include "archive/archive.h"
+#include "pgn/tagfilter.h"
 
 /* One game as visited. In an archive, header and block are the member's and the block's
  * that hold it and index is its place in the block (moves not decoded: every move is

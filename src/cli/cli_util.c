@@ -1,7 +1,7 @@
 /* Error reporting, safe output files and progress lines for the ucizip CLI. */
 #include "cli_util.h"
 
-#include "ucizip/input.h"
+#include "io/input.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "ucizip/pgn.h"
+#include "pgn/pgn.h"
 
 /* Exit statuses: 0 success, 1 bad input or failed check, 2 usage error. */
 enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
@@ -77,7 +77,7 @@ int cli_parse_long(const char *opt, const char *text, long min, long max, long *
 
 /* PGN input read in batches of games, with the stop-or-skip policy for bad games. The
  * input is one or more files ("-": stdin) read one after the other, each plain or
- * compressed (recognised by its magic bytes, see ucizip/input.h). */
+ * compressed (recognised by its magic bytes, see io/input.h). */
 typedef struct cli_game_source {
     FILE *f;            /* the current input's decompressed bytes */
     const char *name;   /* the current input's display name */

@@ -13,7 +13,7 @@
 #include "../lib/fit_samples.h"
 #include "cli_tags.h"
 #include "cli_util.h"
-#include "ucizip/blockcode.h"
+#include "gamecode/blockcode.h"
 
 #define SUFFIX ".ucz"
 

@@ -7,8 +7,8 @@
 #include "cli.h"
 #include "cli_engine.h"
 #include "cli_util.h"
-#include "ucizip/board.h"
-#include "ucizip/engine.h"
+#include "chess/board.h"
+#include "engine/engine.h"
 
 /* Typical positions from real games: opening, middlegames, endgames. */
 static const char *const timing_fens[] = {

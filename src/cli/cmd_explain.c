@@ -7,8 +7,8 @@
 #include "cli.h"
 #include "cli_engine.h"
 #include "cli_util.h"
-#include "ucizip/gamecode.h"
-#include "ucizip/san.h"
+#include "gamecode/gamecode.h"
+#include "chess/san.h"
 
 static const char explain_usage[] =
     "usage: ucizip explain FILE.pgn [--game N] [--all] [options]\n"

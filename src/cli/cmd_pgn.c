@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "cli_util.h"
-#include "ucizip/pgn.h"
+#include "pgn/pgn.h"
 
 static const char pgn_usage[] =
     "usage: ucizip pgn [IN.pgn|-] [-o OUT|-] [--uci] [-k] [-f]\n"

@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "cli_tags.h"
 #include "cli_util.h"
-#include "ucizip/rating.h"
+#include "rating/rating.h"
 
 static const char ratings_usage[] =
     "usage: ucizip ratings ARCHIVE|FILE.pgn... [--json] [--tau T] [--tag COND]...\n"

@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "cli_inputs.h"
 #include "cli_util.h"
-#include "ucizip/input.h"
+#include "io/input.h"
 
 static const char split_usage[] =
     "usage: ucizip split IN --output-dir DIR (--shards K | --at B1,B2,...) [options]\n"

@@ -10,7 +10,7 @@
 #include "cli_inputs.h"
 #include "../lib/fit_samples.h"
 #include "cli_util.h"
-#include "ucizip/gamecode.h"
+#include "gamecode/gamecode.h"
 
 static const char stats_usage[] =
     "usage: ucizip stats FILE... [options]\n"

@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "cli_util.h"
-#include "ucizip/common.h"
+#include "common/common.h"
 
 static const char usage_text[] =
     "usage: ucizip COMMAND [ARGS]\n"

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ucizip/buf.h"
-#include "ucizip/coder.h"
+#include "common/buf.h"
+#include "codec/coder.h"
 
 /* Checks a frequency vector and symbol as documented in coder.h (symbol < 0: not checked).
  * max_total is UZ_RANGE_MAX_TOTAL or UINT32_MAX. On success *cum is the sum of the

@@ -1,5 +1,5 @@
 /* The public encoder/decoder interface over the Huffman and range coders. */
-#include "ucizip/coder.h"
+#include "codec/coder.h"
 
 #include <stdlib.h>
 

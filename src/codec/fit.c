@@ -1,5 +1,5 @@
 /* Analysis helpers of the model: ideal costs and parameter fitting (off the coded path). */
-#include "ucizip/model.h"
+#include "codec/model.h"
 
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 /* Per-position canonical Huffman codes: deterministic construction and decoding tables. */
-#include "ucizip/coder.h"
+#include "codec/coder.h"
 
 #include "codec_internal.h"
 

@@ -1,5 +1,5 @@
 /* The exponential move model: integer weight table and frequency assignment. */
-#include "ucizip/model.h"
+#include "codec/model.h"
 
 #include "fixed.h"
 

@@ -1,5 +1,5 @@
-/* The growable byte buffer, bounds-checked cursors, varints and CRC-32 (include/ucizip/buf.h). */
-#include "ucizip/buf.h"
+/* The growable byte buffer, bounds-checked cursors, varints and CRC-32 (include/common/buf.h). */
+#include "common/buf.h"
 
 #include <stdlib.h>
 #include <string.h>

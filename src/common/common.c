@@ -1,5 +1,5 @@
 /* Result names and the diagnostic helper shared by all modules. */
-#include "ucizip/common.h"
+#include "common/common.h"
 
 #include <stdarg.h>
 #include <stdio.h>

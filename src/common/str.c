@@ -1,5 +1,5 @@
-/* The one bounded string copy (include/ucizip/common.h). */
-#include "ucizip/common.h"
+/* The one bounded string copy (include/common/common.h). */
+#include "common/common.h"
 
 #include <string.h>
 

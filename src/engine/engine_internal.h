@@ -11,7 +11,7 @@
 
 #include <uv.h>
 
-#include "ucizip/engine.h"
+#include "engine/engine.h"
 
 /* ---- uci_process.c: one child process with line-oriented stdout ---- */
 

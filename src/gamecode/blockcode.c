@@ -4,7 +4,7 @@
 
 #include <xxhash.h>
 
-#include "ucizip/blockcode.h"
+#include "gamecode/blockcode.h"
 
 /* Longest text rebuilt for one game (the PGN reader's limit on a game). */
 #define MAX_GAME_TEXT UZ_PGN_MAX_GAME_BYTES

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ucizip/gamecode.h"
+#include "gamecode/gamecode.h"
 
 uz_result uz_encode_walk(const uz_model *model, uz_encoder *enc, const uz_walk *w)
 {

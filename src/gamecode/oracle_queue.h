@@ -4,7 +4,7 @@
 #ifndef UZ_ORACLE_QUEUE_H
 #define UZ_ORACLE_QUEUE_H
 
-#include "ucizip/oracle.h"
+#include "engine/oracle.h"
 
 typedef struct uz__query_queue {
     uz_query **items;

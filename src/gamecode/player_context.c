@@ -1,7 +1,7 @@
 /* The player model's side of move coding: its weights chosen from an archive's header,
  * and what it knows before a step's move: the game's tags and the moves on
  * the way to the step's position (following variations back to the main line). */
-#include "ucizip/gamecode.h"
+#include "gamecode/gamecode.h"
 
 void uz_walk_pm_game(const uz_walk *w, uz_pm_game *g)
 {

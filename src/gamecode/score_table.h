@@ -3,8 +3,8 @@
 #ifndef UZ_SCORE_TABLE_H
 #define UZ_SCORE_TABLE_H
 
-#include "ucizip/engine.h"
-#include "ucizip/oracle.h"
+#include "engine/engine.h"
+#include "engine/oracle.h"
 
 typedef struct uz__score_entry {
     uint64_t hash;

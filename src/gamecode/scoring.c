@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ucizip/gamecode.h"
+#include "gamecode/gamecode.h"
 
 /* Queries in flight: enough to keep any reasonable number of workers fed, few enough
  * that their memory (~2 KB each) does not matter. */

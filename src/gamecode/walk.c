@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ucizip/gamecode.h"
+#include "gamecode/gamecode.h"
 
 typedef struct walk_builder {
     uz_step *steps;

@@ -1,6 +1,6 @@
 /* Plain and compressed inputs behind one FILE: the magic bytes choose the decoder. */
 #define _GNU_SOURCE /* fopencookie */
-#include "ucizip/input.h"
+#include "io/input.h"
 
 #include <bzlib.h>
 #include <errno.h>

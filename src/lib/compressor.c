@@ -5,7 +5,7 @@
 #include "fit_samples.h"
 #include "game_source.h"
 #include "lib_internal.h"
-#include "ucizip/blockcode.h"
+#include "gamecode/blockcode.h"
 
 #define BLOCK_GAMES UZ_ARCHIVE_BLOCK_GAMES
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "lib_internal.h"
-#include "ucizip/blockcode.h"
+#include "gamecode/blockcode.h"
 
 struct uz_decompressor {
     uz_options opt;

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ucizip/gamecode.h"
+#include "gamecode/gamecode.h"
 
 typedef struct uz_fit_samples {
     int32_t *scores;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ucizip/input.h"
+#include "io/input.h"
 
 void uz_game_source_init(uz_game_source *src)
 {

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "ucizip.h"
-#include "ucizip/pgn.h"
+#include "pgn/pgn.h"
 
 typedef struct uz_game_source {
     /* What the caller sets (uz_game_source_init gives the defaults). */

@@ -4,9 +4,9 @@
 #define UCIZIP_LIB_INTERNAL_H
 
 #include "ucizip.h"
-#include "ucizip/coder.h"
-#include "ucizip/engine.h"
-#include "ucizip/model.h"
+#include "codec/coder.h"
+#include "engine/engine.h"
+#include "codec/model.h"
 
 /* Checks the options' version and fields that need no engine. */
 uz_result uz_lib_check_options(const uz_options *o, uz_diag *diag);
@@ -34,7 +34,7 @@ const char *uz_lib_coder_name(uz_coder_kind kind);
 
 /* Makes d take every score from oracle (borrowed) instead of an engine it starts: no
  * engine is started and no fingerprint checked (tests and fuzzing: a replaying or
- * synthetic oracle, see ucizip/oracle.h). Before the first decode. */
+ * synthetic oracle, see engine/oracle.h). Before the first decode. */
 struct uz_oracle;
 void uz_decompressor_use_oracle(uz_decompressor *d, struct uz_oracle *oracle);
 

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "lib_internal.h"
-#include "ucizip/score_cache.h"
+#include "cache/score_cache.h"
 
 void uz_options_init(uz_options *o)
 {

@@ -2,14 +2,14 @@
  * Everything here is integer arithmetic with truncating division, so training
  * (scripts/train_player_model.py reads these very features through ucizip-features)
  * and the codec see the same numbers on every machine. */
-#include "ucizip/player_model.h"
+#include "model/player_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fixed.h"
-#include "ucizip/model.h"
+#include "codec/model.h"
 
 #define UZ_PM_NAME(name, group) #name,
 #define UZ_PM_GROUP(name, group) group,

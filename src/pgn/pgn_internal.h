@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "ucizip/buf.h"
-#include "ucizip/pgn.h"
+#include "common/buf.h"
+#include "pgn/pgn.h"
 
 /* ---- text in a uz_buf, kept NUL-terminated ---- */
 

@@ -6,7 +6,7 @@
 #include <strings.h>
 
 #include "pgn_internal.h"
-#include "ucizip/san.h"
+#include "chess/san.h"
 
 struct uz_pgn_reader {
     uz__lexer lx;

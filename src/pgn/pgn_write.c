@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "pgn_internal.h"
-#include "ucizip/san.h"
+#include "chess/san.h"
 
 const uz_pgn_layout uz_pgn_layout_export = {
     .eol = UZ_EOL_LF,

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ucizip/tagfilter.h"
+#include "pgn/tagfilter.h"
 
 static char *dup_n(const char *s, size_t n)
 {

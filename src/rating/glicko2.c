@@ -1,7 +1,7 @@
 /* Glicko-2, step by step as numbered in Glickman's "Example of the Glicko-2 system". */
 #include <math.h>
 
-#include "ucizip/rating.h"
+#include "rating/rating.h"
 
 #define GLICKO2_SCALE 173.7178 /* 400 / ln(10): Glicko to Glicko-2 scale */
 #define EPSILON 1e-6

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "../common/uz_test.h"
-#include "ucizip/archive.h"
-#include "ucizip/blockcode.h"
-#include "ucizip/engine.h"
-#include "ucizip/model.h"
+#include "archive/archive.h"
+#include "gamecode/blockcode.h"
+#include "engine/engine.h"
+#include "codec/model.h"
 
 /* The bytes of a member header written by the archive writer for h (writer aborted after). */
 static uz_result header_bytes(const uz_archive_header *h, uz_buf *out, uz_diag *diag)

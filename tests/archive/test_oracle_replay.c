@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "../common/uz_test.h"
-#include "ucizip/blockcode.h"
+#include "gamecode/blockcode.h"
 #include "../../src/lib/lib_internal.h"
 
 #define GAMES_PER_SAMPLE 6

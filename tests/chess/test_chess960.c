@@ -4,7 +4,7 @@
  * both ways, and the standard position played under Chess960 rules. */
 #include <string.h>
 
-#include "ucizip/san.h"
+#include "chess/san.h"
 
 #include "chess_test.h"
 

@@ -2,7 +2,7 @@
  * errors with their code and column. */
 #include <string.h>
 
-#include "ucizip/board.h"
+#include "chess/board.h"
 
 #include "chess_positions.h"
 #include "chess_test.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ucizip/board.h"
+#include "chess/board.h"
 
 #include "chess_positions.h"
 #include "chess_test.h"

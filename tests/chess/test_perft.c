@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ucizip/board.h"
+#include "chess/board.h"
 
 #include "chess_test.h"
 

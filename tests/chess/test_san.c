@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ucizip/san.h"
+#include "chess/san.h"
 
 #include "chess_positions.h"
 #include "chess_test.h"

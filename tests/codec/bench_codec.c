@@ -5,8 +5,8 @@
 
 #include "../common/uz_test.h"
 #include "test_rng.h"
-#include "ucizip/coder.h"
-#include "ucizip/model.h"
+#include "codec/coder.h"
+#include "codec/model.h"
 
 enum { DISTS = 256, N = 40, SYMBOLS = 2000000 };
 

@@ -5,7 +5,7 @@
 
 #include "../common/uz_test.h"
 #include "test_rng.h"
-#include "ucizip/coder.h"
+#include "codec/coder.h"
 
 /* Optimal total cost sum(f * len) by the textbook O(n^2) Huffman merge, no length limit. */
 static uint64_t reference_cost(const uint32_t *freq, int n)

@@ -6,7 +6,7 @@
 
 #include "../common/uz_test.h"
 #include "test_rng.h"
-#include "ucizip/model.h"
+#include "codec/model.h"
 
 static uz_model g_model; /* big: keep off the stack */
 

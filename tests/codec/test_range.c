@@ -6,8 +6,8 @@
 
 #include "../common/uz_test.h"
 #include "test_rng.h"
-#include "ucizip/coder.h"
-#include "ucizip/model.h"
+#include "codec/coder.h"
+#include "codec/model.h"
 
 enum { DISTS = 128 };
 

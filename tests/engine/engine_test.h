@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "../common/uz_test.h"
-#include "ucizip/board.h"
-#include "ucizip/engine.h"
+#include "chess/board.h"
+#include "engine/engine.h"
 
 #define CHECK_RC(expr, want, diag)                                                                 \
     do {                                                                                           \

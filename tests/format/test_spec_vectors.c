@@ -13,13 +13,13 @@
 #include "../../src/codec/codec_internal.h"   /* the range encoder's state */
 #include "../../src/engine/engine_internal.h" /* uz__fnv1a, uz__probe_fens */
 #include "../common/uz_test.h"
-#include "ucizip/archive.h"
-#include "ucizip/board.h"
-#include "ucizip/coder.h"
-#include "ucizip/gamecode.h"
-#include "ucizip/model.h"
-#include "ucizip/player_model.h"
-#include "ucizip/san.h"
+#include "archive/archive.h"
+#include "chess/board.h"
+#include "codec/coder.h"
+#include "gamecode/gamecode.h"
+#include "codec/model.h"
+#include "model/player_model.h"
+#include "chess/san.h"
 
 #define MAX_KEYS 64
 #define MAX_VALUES 1024

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ucizip/blockcode.h"
+#include "gamecode/blockcode.h"
 #include "../../src/lib/lib_internal.h"
 
 /* A raw block: the split point and game count from the second byte. */

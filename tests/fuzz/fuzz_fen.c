@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ucizip/board.h"
+#include "chess/board.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -17,7 +17,7 @@ header=$(find "$stage" -path '*/include/ucizip.h' | head -1)
 # Only the one public header is installed.
 extra=$(find "$stage" -path '*/include/*' -name '*.h' ! -path "$header" | head -3)
 [ -z "$extra" ] || { echo "FAIL: internal headers installed: $extra"; exit 1; }
-export PKG_CONFIG_SYSROOT_DIR=$stage PKG_CONFIG_LIBDIR=$(dirname "$pc")
+export PKG_CONFIG_SYSROOT_DIR=$stage PKG_CONFIG_PATH=$(dirname "$pc")
 libdir=$(dirname "$(dirname "$pc")")
 cflags=$(pkg-config --cflags ucizip)
 cc -std=c17 -Wall -Wextra -Werror $cflags -o "$stage/rt_shared" "$here/uz_roundtrip.c" $(pkg-config --libs ucizip)

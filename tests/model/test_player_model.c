@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "../common/uz_test.h"
-#include "ucizip/board.h"
-#include "ucizip/model.h"
-#include "ucizip/player_model.h"
+#include "chess/board.h"
+#include "codec/model.h"
+#include "model/player_model.h"
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {

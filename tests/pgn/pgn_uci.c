@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ucizip/pgn.h"
+#include "pgn/pgn.h"
 
 static int dump(FILE *f, const char *name)
 {

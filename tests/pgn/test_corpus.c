@@ -6,7 +6,7 @@
 
 #include "../common/uz_test.h"
 
-#include "ucizip/pgn.h"
+#include "pgn/pgn.h"
 
 static int passed, failed;
 

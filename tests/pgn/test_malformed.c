@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ucizip/pgn.h"
+#include "pgn/pgn.h"
 
 #include "../common/uz_test.h"
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ucizip/pgn.h"
-#include "ucizip/san.h"
+#include "pgn/pgn.h"
+#include "chess/san.h"
 
 #include "../common/uz_test.h"
 

@@ -6,7 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ucizip/pgn.h"
+#include "pgn/pgn.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "../common/uz_test.h"
-#include "ucizip/tagfilter.h"
+#include "pgn/tagfilter.h"
 
 static uz_game game_with(const char *const *tags)
 {

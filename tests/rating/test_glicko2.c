@@ -4,7 +4,7 @@
 #include <math.h>
 
 #include "../common/uz_test.h"
-#include "ucizip/rating.h"
+#include "rating/rating.h"
 
 int main(void)
 {

@@ -3,8 +3,8 @@
 #ifndef UCIZIP_BLOCKCODE_H
 #define UCIZIP_BLOCKCODE_H
 
-#include "ucizip/archive.h"
-#include "ucizip/gamecode.h"
+#include "archive/archive.h"
+#include "gamecode/gamecode.h"
 
 /* How many of the n games (at least 1) to put in one block so that it stays within the
  * block limits of limits.h; compress calls it and codes that many. */

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "ucizip/board.h"
+#include "chess/board.h"
 
 /* Longest SAN we print ("Qa1xb2+" is 7; promotions with check 8), with NUL. */
 #define UZ_SAN_MAX 12

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ucizip/common.h"
+#include "common/common.h"
 
 typedef enum uz_coder_kind {
     UZ_CODER_HUFFMAN = 1,

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ucizip/common.h"
+#include "common/common.h"
 
 /* A growable byte buffer: size bytes in use out of cap. {0} is an empty buffer. */
 typedef struct uz_buf {

@@ -11,8 +11,8 @@
 
 #include <stdint.h>
 
-#include "ucizip/common.h"
-#include "ucizip/engine.h"
+#include "common/common.h"
+#include "engine/engine.h"
 
 #define UZ_SCORE_CACHE_BATCH 512
 

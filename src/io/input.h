@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ucizip/common.h"
+#include "common/common.h"
 
 typedef enum uz_input_kind {
     UZ_INPUT_PLAIN = 0,

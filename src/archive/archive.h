@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ucizip/buf.h"
-#include "ucizip/limits.h"
-#include "ucizip/pgn.h"
+#include "common/buf.h"
+#include "common/limits.h"
+#include "pgn/pgn.h"
 
 #define UZ_ARCHIVE_VERSION 2
 #define UZ_ARCHIVE_BLOCK_GAMES 64

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ucizip/common.h"
+#include "common/common.h"
 
 /* Squares: a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63. */
 #define UZ_SQ(file, rank) ((file) + 8 * (rank))

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ucizip/common.h"
+#include "common/common.h"
 
 /* Engine scores are int32 centipawns from the mover's point of view. Mate in N
  * (N >= 1) is UZ_SCORE_MATE - N; being mated in N (N >= 0) is -UZ_SCORE_MATE + N.

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ucizip/board.h"
-#include "ucizip/common.h"
+#include "chess/board.h"
+#include "common/common.h"
 
 /* The features, in the order of the weights file. Groups (for ablations and explain):
  * S score, K kind, F safety, C continuity, P phase, X context, R ratings. */

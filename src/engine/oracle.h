@@ -4,7 +4,7 @@
  * callbacks) is answered.
  *
  * Implementations:
- *   - the engine pool (uz_pool_oracle in ucizip/engine.h), the real one;
+ *   - the engine pool (uz_pool_oracle in engine/engine.h), the real one;
  *   - a recording oracle, which answers through another oracle and keeps every answer in
  *     a score table, and a replaying oracle, which answers from such a table alone (a
  *     table can be saved to a file and loaded again): a cache in front of the engine,
@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ucizip/board.h"
-#include "ucizip/common.h"
+#include "chess/board.h"
+#include "common/common.h"
 
 typedef struct uz_query uz_query;
 struct uz_query {

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "ucizip/board.h"
-#include "ucizip/limits.h"
+#include "chess/board.h"
+#include "common/limits.h"
 
 /* Text conventions of the tree (all strings NUL-terminated, raw bytes as in the file, so
  * UTF-8 and Latin-1 both pass through untouched):

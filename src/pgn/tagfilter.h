@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "ucizip/pgn.h"
+#include "pgn/pgn.h"
 
 typedef enum uz_tag_op {
     UZ_TAG_CONTAINS, /* Name=text: the value contains text, ignoring ASCII case */

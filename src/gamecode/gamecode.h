@@ -1,14 +1,14 @@
 /* Coding the moves of games against engine scores: the walk of a game tree in coding
- * order, scoring its positions with an oracle (ucizip/oracle.h), and move streams in and out. This is
+ * order, scoring its positions with an oracle (engine/oracle.h), and move streams in and out. This is
  * the one module that sees both the engine and the entropy coders. */
 #ifndef UCIZIP_GAMECODE_H
 #define UCIZIP_GAMECODE_H
 
-#include "ucizip/coder.h"
-#include "ucizip/engine.h"
-#include "ucizip/model.h"
-#include "ucizip/pgn.h"
-#include "ucizip/player_model.h"
+#include "codec/coder.h"
+#include "engine/engine.h"
+#include "codec/model.h"
+#include "pgn/pgn.h"
+#include "model/player_model.h"
 
 #define UZ_STEP_START UINT32_MAX
 

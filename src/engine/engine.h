@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ucizip/board.h"
-#include "ucizip/common.h"
-#include "ucizip/oracle.h"
+#include "chess/board.h"
+#include "common/common.h"
+#include "engine/oracle.h"
 
 /* Version of our query protocol (what we send, how we read scores). It is part of
  * the fingerprint: bump it whenever a change could alter any score. The settings text
@@ -81,7 +81,7 @@ typedef struct uz_engine_option {
 } uz_engine_option;
 
 /* A persistent score store consulted after the pool's own cache and filled with every
- * engine result (e.g. the LMDB cache of ucizip/score_cache.h). fingerprint is the pool's
+ * engine result (e.g. the LMDB cache of cache/score_cache.h). fingerprint is the pool's
  * (uz_pool_fingerprint), fen the position as sent to the engine (fullmove 1), moves its
  * legal moves in canonical order. lookup fills scores and returns true only for an
  * entry it trusts; the pool never consults it for the probes that compute the
@@ -202,12 +202,12 @@ uz_result uz_pool_create(uz_pool **out, const uz_engine_settings *s, int workers
 void uz_pool_destroy(uz_pool *pool);
 
 
-/* The pool as an oracle (ucizip/oracle.h): submit and run are uz_pool_submit and
+/* The pool as an oracle (engine/oracle.h): submit and run are uz_pool_submit and
  * uz_pool_run, the identity is the pool's. Owned by the pool (uz_oracle_destroy on it is a
  * no-op); valid until uz_pool_destroy. */
 uz_oracle *uz_pool_oracle(uz_pool *pool);
 
-/* Queues q (a query of ucizip/oracle.h). The query memory is the caller's and must stay valid until its `done`
+/* Queues q (a query of engine/oracle.h). The query memory is the caller's and must stay valid until its `done`
  * has been called. Its moves are trusted to be the position's legal moves in canonical
  * order (the walk generates them once per position; they are not generated again here);
  * a count outside 1..UZ_MAX_MOVES completes q with UZ_ERR_ARG; a single legal move
