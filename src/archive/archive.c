@@ -637,7 +637,7 @@ static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archiv
     if (res != UZ_OK)
         return corrupt(diag, start, "structure stream does not decompress");
     block->n_games = (size_t)n_games;
-    block->n_moves = n_moves;
+    block->tree_moves = n_moves;
     block->text_digest = get_le(digest, 8);
     block->struct_stored = zsize;
     block->offset = start;
@@ -673,7 +673,7 @@ uz_result uz_archive_read_block(uz_archive_reader *r, uz_archive_block *block, u
         r->blocks = b;
         r->cap_blocks = cap;
     }
-    r->blocks[r->n_blocks++] = (block_entry){start - r->member_start, block->n_games, block->n_moves, block->text_digest};
+    r->blocks[r->n_blocks++] = (block_entry){start - r->member_start, block->n_games, block->tree_moves, block->text_digest};
     r->games += block->n_games;
     return UZ_OK;
 }

@@ -66,7 +66,7 @@ uint64_t uz_archive_writer_bytes(const uz_archive_writer *w);
 /* One block as read: the decompressed structure stream and the move streams. */
 typedef struct uz_archive_block {
     size_t n_games;
-    uint64_t n_moves;        /* moves in the block's game trees */
+    uint64_t tree_moves;     /* moves in the block's game trees (variations and null moves included) */
     uint64_t text_digest;    /* XXH64 of the block's original text */
     uint64_t struct_stored;  /* compressed size of the structure stream */
     uz_buf structure;

@@ -1204,7 +1204,7 @@ static int info_one(const char *path, bool json)
         uint64_t m_games = 0, m_moves = 0, m_move_bytes = 0, m_struct = 0, start = uz_archive_reader_offset(reader);
         while ((r = uz_archive_read_block(reader, &block, &diag)) == UZ_OK) {
             m_games += block.n_games;
-            m_moves += block.n_moves;
+            m_moves += block.tree_moves;
             m_move_bytes += block.moves.size;
             m_struct += block.struct_stored;
         }

@@ -417,14 +417,14 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
     /* The block's claimed move count bounds what the structure may allocate (and the
      * engine searches); checked against the decoder's limit before anything else. */
     uz_decode_limits lim = uz_decode_limits_or_default(&md->limits);
-    if (block->n_moves > lim.block_nodes) {
+    if (block->tree_moves > lim.block_nodes) {
         uz_diag_set(diag, UZ_ERR_LIMIT, 0, 0,
                     "block at byte %llu holds %llu moves, more than the decoder's limit of %llu; nothing decoded",
-                    (unsigned long long)block->offset, (unsigned long long)block->n_moves,
+                    (unsigned long long)block->offset, (unsigned long long)block->tree_moves,
                     (unsigned long long)lim.block_nodes);
         return UZ_ERR_LIMIT;
     }
-    lim.block_nodes = block->n_moves;
+    lim.block_nodes = block->tree_moves;
     uz_result r = UZ_ERR_NOMEM;
     uz_game *all = calloc(n, sizeof *all);
     const uint8_t **streams = calloc(n, sizeof *streams);

@@ -402,7 +402,7 @@ uz_result uz_compressor_resume(uz_compressor *c, FILE *old, const char *old_name
             uz_diag_set(diag, r, 0, 0, "%s: fewer blocks than the interrupted run recorded", old_name);
         }
         if (r == UZ_OK)
-            r = uz_archive_write_block(c->writer, block.n_games, block.n_moves, block.text_digest, &block.structure,
+            r = uz_archive_write_block(c->writer, block.n_games, block.tree_moves, block.text_digest, &block.structure,
                                        block.moves.data, block.moves.size, diag);
     }
     uz_archive_block_free(&block);

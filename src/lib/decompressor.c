@@ -157,7 +157,7 @@ static uz_result next_block(uz_decompressor *d, uz_diag *diag)
         d->n_games = d->block.n_games;
         d->next = 0;
         d->games_done += d->block.n_games;
-        d->moves_done += d->block.n_moves;
+        d->moves_done += d->block.tree_moves;
         if (d->opt.on_progress)
             d->opt.on_progress(d->opt.user, d->games_done, d->moves_done, uz_archive_reader_offset(d->reader));
         return UZ_OK;

@@ -33,7 +33,7 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
     size_t split = 2 + (size - 2) * data[1] / 256;
     uz_archive_block block = {0};
     block.n_games = 1 + data[1] % 8;
-    block.n_moves = md->limits.block_nodes;
+    block.tree_moves = md->limits.block_nodes;
     block.structure = (uz_buf){(uint8_t *)data + 2, split - 2, 0};
     block.moves = (uz_buf){(uint8_t *)data + split, size - split, 0};
     uz_game games[8];
