@@ -7,7 +7,7 @@
 
 #include "cli_util.h"
 #include "gamecode/blockcode.h"
-#include "cache/score_cache.h"
+#include "lib/lib_internal.h"
 
 void cli_engine_opts_init(cli_engine_opts *o)
 {
@@ -184,67 +184,40 @@ int cli_shared_opt(cli_engine_opts *e, cli_model_opts *m, int c, const char *arg
     return h ? h : cli_model_opt(m, c, arg);
 }
 
-int cli_default_workers(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
-}
+/* Persistent caches the commands opened: released (their pending entries committed)
+ * at exit. */
+static const char *opened_cache;
 
-/* The persistent cache, opened once per process on first use and closed (pending
- * entries committed) at exit. */
-static uz_score_cache *score_cache;
-
-static void close_score_cache(void)
+static void release_cache(void)
 {
-    uz_score_cache_close(score_cache);
-    score_cache = NULL;
-}
-
-void cli_cache_stats(uint64_t *lookups, uint64_t *hits, uint64_t *rejected)
-{
-    uz_score_cache_stats st = {0};
-    if (score_cache)
-        uz_score_cache_get_stats(score_cache, &st);
-    *lookups = st.lookups;
-    *hits = st.hits;
-    *rejected = st.rejected;
+    uz_lib_cache_release(opened_cache);
 }
 
 int cli_engine_settings(const cli_engine_opts *o, uz_engine_settings *s)
 {
-    const char *dirs[8];
-    uz_engine_default_dirs(dirs, 8);
+    uz_options u;
+    uz_options_init(&u);
+    cli_engine_lib_options(o, &u);
+    if (opened_cache)
+        u.cache_path = NULL; /* one cache per run */
     uz_diag diag = {0};
-    if (uz_engine_settings_from_spec(s, o->engine ? o->engine : "stockfish", dirs, &diag) != UZ_OK) {
-        cli_report(NULL, &diag);
+    if (uz_lib_engine_settings(&u, s, &diag) != UZ_OK) {
+        cli_report(diag.code == UZ_ERR_IO ? o->cache_path : NULL, &diag);
         return -1;
     }
-    if (o->depth > 0)
-        s->depth = (int)o->depth;
-    if (o->nodes > 0)
-        s->nodes = o->nodes;
-    if (o->hash > 0)
-        s->hash_mb = (int)o->hash;
-    if (o->mode)
-        uz_engine_mode_parse(o->mode, &s->mode);
+    if (u.cache_path) {
+        opened_cache = u.cache_path;
+        atexit(release_cache);
+    }
     if (o->cache_entries >= 0)
         s->cache_entries = (int)o->cache_entries;
-    if (o->cache_path && !score_cache) {
-        if (uz_score_cache_open(&score_cache, o->cache_path, &diag) != UZ_OK) {
-            cli_report(o->cache_path, &diag);
-            return -1;
-        }
-        atexit(close_score_cache);
-    }
-    if (score_cache)
-        s->store = uz_score_cache_store(score_cache);
     return 0;
 }
 
 int cli_pool960_open(const cli_engine_opts *o, uz_pool *pool, uz_pool **pool960)
 {
     uz_diag diag = {0};
-    int workers = o->workers > 0 ? (int)o->workers : cli_default_workers();
+    int workers = o->workers > 0 ? (int)o->workers : uz_lib_workers(&(uz_options){.workers = 0});
     uz_result r = uz_pool_create_chess960(pool960, pool, workers, &diag);
     if (r == UZ_OK)
         return 0;
@@ -258,41 +231,13 @@ int cli_pool960_open(const cli_engine_opts *o, uz_pool *pool, uz_pool **pool960)
     return -1;
 }
 
-bool cli_has_chess960(const uz_game *games, long n)
-{
-    for (long i = 0; i < n; i++)
-        if (!games[i].verbatim && games[i].start.chess960)
-            return true;
-    return false;
-}
-
-int cli_chess960_as_text(uz_game *games, long n)
-{
-    for (long i = 0; i < n; i++) {
-        if (games[i].verbatim || !games[i].start.chess960)
-            continue;
-        /* Its exact bytes when the reader kept them, else its export-format text. */
-        char *text = games[i].raw;
-        size_t len = games[i].raw_len;
-        games[i].raw = NULL;
-        if ((!text && uz_pgn_game_to_string(&games[i], &text, &len) != UZ_OK) ||
-            uz_game_set_verbatim(&games[i], text, len) != UZ_OK) {
-            free(text);
-            cli_error("out of memory");
-            return -1;
-        }
-        free(text);
-    }
-    return 0;
-}
-
 int cli_pool_open(const cli_engine_opts *o, uz_pool **pool)
 {
     uz_engine_settings s;
     if (cli_engine_settings(o, &s) != 0)
         return -1;
     uz_diag diag = {0};
-    int workers = o->workers > 0 ? (int)o->workers : cli_default_workers();
+    int workers = o->workers > 0 ? (int)o->workers : uz_lib_workers(&(uz_options){.workers = 0});
     if (uz_pool_create(pool, &s, workers, &diag) != UZ_OK) {
         cli_report(NULL, &diag);
         return -1;
@@ -300,38 +245,10 @@ int cli_pool_open(const cli_engine_opts *o, uz_pool **pool)
     return 0;
 }
 
-const char *cli_coder_name(uz_coder_kind kind)
-{
-    return kind == UZ_CODER_HUFFMAN ? "huffman" : kind == UZ_CODER_RANGE ? "range" : "?";
-}
-
-void cli_format_k(uint32_t k_milli, char *out, size_t cap)
-{
-    snprintf(out, cap, "%u.%03u", k_milli / 1000, k_milli % 1000);
-    char *end = out + strlen(out) - 1;
-    while (*end == '0')
-        *end-- = 0;
-    if (*end == '.')
-        *end = 0;
-}
-
-void cli_model_text(const uz_model_params *p, char *out, size_t cap)
-{
-    char k[32];
-    cli_format_k(p->k_milli, k, sizeof k);
-    if (p->kind == UZ_MODEL_PLAYER)
-        snprintf(out, cap, "player v%u weights %08x%08x", p->player_version, p->player_hash_hi, p->player_hash_lo);
-    else if (p->kind == UZ_MODEL_RANK)
-        snprintf(out, cap, "rank k=%s floor=%.4f rank=%.4f decay=%.4f", k, p->floor_q16 / 65536.0,
-                 p->rank_q16 / 65536.0, p->decay_q16 / 65536.0);
-    else
-        snprintf(out, cap, "exp k=%s floor=%.4f", k, p->floor_q16 / 65536.0);
-}
-
 void cli_model_json(const uz_model_params *p)
 {
     char k[32];
-    cli_format_k(p->k_milli, k, sizeof k);
+    uz_lib_format_k(p->k_milli, k, sizeof k);
     if (p->kind == UZ_MODEL_PLAYER) {
         printf("{\"kind\":\"player\",\"version\":%u,\"weights\":\"%08x%08x\"}", p->player_version,
                p->player_hash_hi, p->player_hash_lo);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "ucizip.h"
+#include "lib/lib_internal.h"
 #include "codec/coder.h"
 #include "engine/engine.h"
 #include "codec/model.h"
@@ -99,22 +100,8 @@ int cli_pool_open(const cli_engine_opts *o, uz_pool **pool);
  * An engine without that option leaves *pool960 NULL and says once that such games are
  * kept as text. Returns 0, or -1 after another failure (printed). */
 int cli_pool960_open(const cli_engine_opts *o, uz_pool *pool, uz_pool **pool960);
-/* True if one of games[0..n) is a Chess960 game to code (not verbatim). */
-bool cli_has_chess960(const uz_game *games, long n);
-/* Makes every Chess960 game of games[0..n) a verbatim game holding its PGN export text
- * (for an engine that cannot code them). Returns 0 or -1 (printed). */
-int cli_chess960_as_text(uz_game *games, long n);
-/* Hit counts of the persistent cache of this process (zeros without --cache). */
-void cli_cache_stats(uint64_t *lookups, uint64_t *hits, uint64_t *rejected);
-/* Default number of workers: the number of online cores. */
-int cli_default_workers(void);
 
-const char *cli_coder_name(uz_coder_kind kind);
-/* "rank k=80 floor=0.05 rank=0.45 decay=0.7" / "exp k=80 floor=0.05". */
-void cli_model_text(const uz_model_params *p, char *out, size_t cap);
 /* The same as a JSON object on stdout. */
 void cli_model_json(const uz_model_params *p);
-/* k as text with 3 decimals trimmed ("80", "4.5"). */
-void cli_format_k(uint32_t k_milli, char *out, size_t cap);
 
 #endif

@@ -344,25 +344,38 @@ int cli_parse_long(const char *opt, const char *text, long min, long max, long *
     return 0;
 }
 
+static void print_message(void *user, const char *input, const uz_diag *diag)
+{
+    (void)user;
+    cli_report(input, diag);
+}
+
+/* The counts and the current input as the commands read them. */
+static void mirror(cli_game_source *src)
+{
+    src->input = src->gs.input;
+    src->reader = src->gs.reader;
+    src->name = src->gs.name ? src->gs.name : "<no input>";
+    src->games = (long)src->gs.games;
+    src->verbatim = (long)src->gs.as_text;
+    src->skipped = (long)src->gs.skipped;
+    src->skipped_inputs = (long)src->gs.inputs_skipped;
+}
+
 /* Opens the next path of the list; 1 if one was opened, 0 at the end of the list, -1
  * after an input that cannot be read (printed) when that stops the run. */
 static int source_next(cli_game_source *src)
 {
+    src->gs.damaged_inputs = src->keep_going ? UZ_POLICY_SKIP : UZ_POLICY_STOP;
     while (src->next_path < src->n_paths) {
         const char *path = src->paths[src->next_path++];
         uz_diag diag = {0};
-        if (uz_input_open(&src->input, path, &diag) != UZ_OK) {
-            cli_report(path && strcmp(path, "-") != 0 ? path : "<stdin>", &diag);
-            if (!src->keep_going)
-                return -1;
-            src->skipped_inputs++;
+        uz_result r = uz_game_source_open(&src->gs, path, &diag);
+        mirror(src);
+        if (r == UZ_DONE) /* skipped with --keep-going, and said */
             continue;
-        }
-        src->f = uz_input_file(src->input);
-        src->name = path && strcmp(path, "-") != 0 ? path : "<stdin>";
-        src->reader = uz_pgn_reader_open(src->f, src->name);
-        if (!src->reader) {
-            cli_error("out of memory");
+        if (r != UZ_OK) {
+            cli_report(path && strcmp(path, "-") != 0 ? path : "<stdin>", &diag);
             return -1;
         }
         return 1;
@@ -370,30 +383,18 @@ static int source_next(cli_game_source *src)
     return 0;
 }
 
-static void source_end_current(cli_game_source *src)
-{
-    if (src->input)
-        src->raw_done += uz_input_raw_offset(src->input);
-    uz_pgn_reader_close(src->reader);
-    uz_input_close(src->input);
-    src->reader = NULL;
-    src->input = NULL;
-    src->f = NULL;
-}
-
 static int source_start(cli_game_source *src)
 {
+    uz_game_source_init(&src->gs);
+    src->gs.on_message = print_message;
     int r = source_next(src);
-    if (r < 0) {
-        source_end_current(src);
+    if (r < 0)
         return -1;
-    }
     if (r == 0 && src->skipped_inputs > 0) {
         cli_error("no input could be read");
         return -1;
     }
-    if (r == 0)
-        src->name = "<no input>";
+    mirror(src);
     return 0;
 }
 
@@ -418,83 +419,46 @@ int cli_source_open(cli_game_source *src, const char *path, bool keep_going)
 
 long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
 {
+    uz_game_source *gs = &src->gs;
+    gs->exact = src->exact;
+    /* Exact bytes keep any game that cannot be replayed as text; otherwise a bad game
+     * stops the run, or is skipped with --keep-going. */
+    uz_policy bad = src->keep_going ? UZ_POLICY_SKIP : UZ_POLICY_STOP;
+    gs->bad_games = src->exact ? UZ_POLICY_KEEP_AS_TEXT : bad;
+    gs->variants = src->exact || src->keep_verbatim ? UZ_POLICY_KEEP_AS_TEXT : bad;
+    gs->damaged_inputs = src->keep_going ? UZ_POLICY_SKIP : UZ_POLICY_STOP;
+    gs->max_games = src->max_games > 0 ? (uint64_t)src->max_games : 0;
     size_t n = 0;
-    if (src->max_games > 0 && cap > (size_t)(src->max_games - src->games))
-        cap = (size_t)(src->max_games - src->games);
-    while (n < cap && src->reader) {
+    while (n < cap && gs->reader) {
         uz_diag diag = {0};
-        uz_pgn_reader_keep_raw(src->reader, src->exact);
-        uz_result r = uz_pgn_read_game(src->reader, &games[n], &diag);
-        /* A damaged or truncated compressed input shows first as the error of the game
-         * it cut (often a syntax error): report the damage instead. */
-        bool damaged = r != UZ_OK && r != UZ_DONE && uz_input_error(src->input, &diag) != UZ_OK;
-        if (r == UZ_DONE || damaged) {
-            if (damaged) {
-                /* A damaged or truncated compressed input: the games before it are kept
-                 * only when skipping bad input. */
-                cli_report(src->name, &diag);
-                if (!src->keep_going) {
-                    cli_error("stopped; use --keep-going to keep the games read before the damage");
-                    return -1;
-                }
-                src->skipped_inputs++;
-            } else if (src->exact && games[n].raw_len > 0) {
-                games[n].text_only = true; /* the input's bytes after its last game */
-                n++;
-            }
-            source_end_current(src);
-            int next = source_next(src);
-            if (next < 0)
-                return -1;
-            continue;
-        }
-        /* A game we cannot replay: kept as text (its exact bytes) rather than refused. */
-        const char *text;
-        size_t len;
-        bool as_text = false;
-        if (src->exact && r != UZ_OK && r != UZ_ERR_IO && r != UZ_ERR_NOMEM && games[n].raw)
-            as_text = games[n].verbatim = true;
-        else if (r == UZ_ERR_UNSUPPORTED && src->keep_verbatim &&
-                 uz_pgn_reader_last_text(src->reader, &text, &len) == UZ_OK &&
-                 uz_game_set_verbatim(&games[n], text, len) == UZ_OK)
-            as_text = true;
-        if (as_text) {
-            if (src->verbatim++ == 0) {
-                char *skipped = strstr(diag.message, "; game skipped");
-                if (skipped)
-                    *skipped = 0;
-                snprintf(diag.message + strlen(diag.message), sizeof diag.message - strlen(diag.message),
-                         ": game kept as text (so are any others)");
-                cli_report(src->name, &diag);
-            }
-            n++;
-            src->games++;
-            continue;
-        }
-        if (r != UZ_OK) {
+        long got = uz_game_source_read(gs, games + n, cap - n, &diag);
+        if (got < 0) {
             cli_report(src->name, &diag);
-            if (!src->keep_going || r == UZ_ERR_IO || r == UZ_ERR_NOMEM) {
-                if (!src->keep_going && r != UZ_ERR_IO && r != UZ_ERR_NOMEM)
-                    cli_error("stopped at the first bad game; use --keep-going to skip bad games");
-                return -1;
-            }
-            src->skipped++;
-            continue;
+            if (diag.code == UZ_ERR_CORRUPT || diag.code == UZ_ERR_IO)
+                cli_error("stopped; use --keep-going to keep the games read before the damage");
+            else if (diag.code != UZ_ERR_NOMEM)
+                cli_error("stopped at the first bad game; use --keep-going to skip bad games");
+            mirror(src);
+            return -1;
         }
-        n++;
-        src->games++;
+        n += (size_t)got;
+        bool enough = gs->max_games > 0 && gs->games >= gs->max_games;
+        if (!gs->reader && !enough && source_next(src) < 0)
+            return -1;
     }
+    mirror(src);
     return (long)n;
 }
 
 long long cli_source_bytes(const cli_game_source *src)
 {
-    return (long long)(src->raw_done + (src->input ? uz_input_raw_offset(src->input) : 0));
+    return (long long)uz_game_source_bytes(&src->gs);
 }
 
 int cli_source_close(cli_game_source *src)
 {
     int status = 0;
+    mirror(src);
     if (src->verbatim)
         cli_error("%s: %ld game%s that could not be replayed (unsupported variants, bad moves or syntax) kept as text, "
                   "moves not coded", src->name, src->verbatim,
@@ -507,7 +471,8 @@ int cli_source_close(cli_game_source *src)
         cli_error("%ld input%s could not be read completely", src->skipped_inputs, src->skipped_inputs == 1 ? "" : "s");
         status = -1;
     }
-    source_end_current(src);
+    uz_game_source_end(&src->gs);
+    free(src->gs.name);
     memset(src, 0, sizeof *src);
     return status;
 }

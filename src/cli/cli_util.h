@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "lib/game_source.h"
 #include "pgn/pgn.h"
 
 /* Exit statuses: 0 success, 1 bad input or failed check, 2 usage error. */
@@ -75,14 +76,14 @@ void cli_json_string(const char *s);
 /* Parses a non-negative integer option; prints a usage error and returns -1 if bad. */
 int cli_parse_long(const char *opt, const char *text, long min, long max, long *out);
 
-/* PGN input read in batches of games, with the stop-or-skip policy for bad games. The
- * input is one or more files ("-": stdin) read one after the other, each plain or
- * compressed (recognised by its magic bytes, see io/input.h). */
+/* PGN input read in batches of games, with the stop-or-skip policy for bad games: the
+ * library's game source (src/lib/game_source.h) over one or more files ("-": stdin)
+ * read one after the other, each plain or compressed, its messages printed. */
 typedef struct cli_game_source {
-    FILE *f;            /* the current input's decompressed bytes */
+    uz_game_source gs;  /* the current input and the counts */
     const char *name;   /* the current input's display name */
-    struct uz_input *input;
-    uz_pgn_reader *reader;
+    struct uz_input *input;   /* the current input (gs.input), NULL between inputs */
+    uz_pgn_reader *reader;    /* its reader (gs.reader) */
     const char *const *paths; /* the inputs (borrowed) */
     size_t n_paths, next_path;
     const char *single[1];    /* paths of a one-input source */
@@ -91,12 +92,11 @@ typedef struct cli_game_source {
     bool exact;      /* keep every game's exact bytes (game->raw); any game that cannot be
                         read is returned as verbatim text, and the input's tail (what
                         follows the last game) as a text-only game */
-    long verbatim;   /* games returned as verbatim text */
     long max_games;  /* stop after this many games (0: no limit) */
     long games;      /* games read so far */
+    long verbatim;   /* of which returned as verbatim text */
     long skipped;    /* bad games skipped */
     long skipped_inputs; /* inputs that could not be read (keep_going) */
-    uint64_t raw_done;   /* input bytes of the inputs already finished */
 } cli_game_source;
 
 /* Opens path ("-" or NULL: stdin). Returns 0 or prints and returns -1. */

@@ -158,9 +158,9 @@ static uint64_t run_key(const compress_opts *o, const char *const *paths, size_t
     snprintf(text, sizeof text, "%ld %d %d %d %d", o->max_games, o->keep_going, o->fit, o->canonical, BATCH);
     key = cli_resume_key(key, text);
     key = cli_resume_key(key, engine_identity);
-    cli_model_text(&o->mo.params, text, sizeof text);
+    uz_lib_model_text(&o->mo.params, text, sizeof text);
     key = cli_resume_key(key, text);
-    return cli_resume_key(key, cli_coder_name(o->mo.coder));
+    return cli_resume_key(key, uz_lib_coder_name(o->mo.coder));
 }
 
 /* One output being written: where progress and resume state go after each block. */
@@ -442,11 +442,9 @@ static void print_run_summary(const uz_compressor *c, const compress_opts *o, co
             (unsigned long long)st.positions, stored, (unsigned long long)st.engine_restarts);
 }
 
-int cmd_compress(int argc, char **argv)
+/* Reads compress's options into o. Returns -1 to go on, else the exit status. */
+static int parse_compress_args(int argc, char **argv, compress_opts *o)
 {
-    int redirected = zstd_letters(argc, argv);
-    if (redirected >= 0)
-        return redirected;
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'},
         {"stdout", no_argument, NULL, 'c'},
@@ -468,42 +466,54 @@ int cmd_compress(int argc, char **argv)
         CLI_MODEL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
-    compress_opts o = {0};
-    cli_engine_opts_init(&o.eo);
-    cli_model_opts_init(&o.mo);
+    memset(o, 0, sizeof *o);
+    cli_engine_opts_init(&o->eo);
+    cli_model_opts_init(&o->mo);
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:cj:rfkqvh", options, NULL)) != -1) {
         if (c == 'j')
             c = OPT_WORKERS;
-        int h = cli_shared_opt(&o.eo, &o.mo, c, optarg);
+        int h = cli_shared_opt(&o->eo, &o->mo, c, optarg);
         if (h < 0)
             return CLI_EXIT_USAGE;
         if (h)
             continue;
         switch (c) {
-        case 'o': o.out_path = optarg; break;
-        case 'c': o.out_path = "-"; break;
-        case OPT_OUTPUT_DIR: o.out_dir = optarg; break;
-        case 'r': o.recursive = true; break;
-        case 'f': o.force = true; break;
+        case 'o': o->out_path = optarg; break;
+        case 'c': o->out_path = "-"; break;
+        case OPT_OUTPUT_DIR: o->out_dir = optarg; break;
+        case 'r': o->recursive = true; break;
+        case 'f': o->force = true; break;
         case 'k': break; /* inputs are kept unless --rm */
-        case OPT_RM: o.rm = true; break;
-        case OPT_KEEP_GOING: o.keep_going = true; break;
+        case OPT_RM: o->rm = true; break;
+        case OPT_KEEP_GOING: o->keep_going = true; break;
         case OPT_MAX_GAMES:
-            if (cli_parse_long("--max-games", optarg, 1, 1L << 40, &o.max_games))
+            if (cli_parse_long("--max-games", optarg, 1, 1L << 40, &o->max_games))
                 return CLI_EXIT_USAGE;
             break;
-        case OPT_PROGRESS: o.progress = true; break;
-        case 'q': o.quiet = true; break;
-        case 'v': o.verbose = true; break;
-        case OPT_FIT: o.fit = true; break;
-        case OPT_RESUME: o.resume = true; break;
-        case OPT_CANONICAL: o.canonical = true; break;
+        case OPT_PROGRESS: o->progress = true; break;
+        case 'q': o->quiet = true; break;
+        case 'v': o->verbose = true; break;
+        case OPT_FIT: o->fit = true; break;
+        case OPT_RESUME: o->resume = true; break;
+        case OPT_CANONICAL: o->canonical = true; break;
         case 'h': fputs(compress_usage, stdout); return CLI_EXIT_OK;
         default: fputs(compress_usage, stderr); return CLI_EXIT_USAGE;
         }
     }
+    return -1;
+}
+
+int cmd_compress(int argc, char **argv)
+{
+    int redirected = zstd_letters(argc, argv);
+    if (redirected >= 0)
+        return redirected;
+    compress_opts o;
+    int parsed = parse_compress_args(argc, argv, &o);
+    if (parsed >= 0)
+        return parsed;
     if (o.out_path && o.out_dir) {
         cli_error("-o and --output-dir exclude each other");
         return CLI_EXIT_USAGE;
@@ -1218,7 +1228,7 @@ static int info_one(const char *path, bool json)
         char mtext[128] = "unknown model";
         bool model_ok = uz_header_model(&header, &mp) == UZ_OK;
         if (model_ok)
-            cli_model_text(&mp, mtext, sizeof mtext);
+            uz_lib_model_text(&mp, mtext, sizeof mtext);
         double bpm = m_moves ? 8.0 * (double)m_move_bytes / (double)m_moves : 0.0;
         if (json) {
             printf("%s{\"engine\":", members ? "," : "");
@@ -1240,7 +1250,7 @@ static int info_one(const char *path, bool json)
                 printf("null");
             printf(",\"coder\":\"%s\",\"games\":%llu,\"moves\":%llu,\"move_bytes\":%llu,\"structure_bytes\":%llu,"
                    "\"bytes\":%llu,\"bits_per_move\":%.4f}",
-                   cli_coder_name((uz_coder_kind)header.coder), (unsigned long long)m_games,
+                   uz_lib_coder_name((uz_coder_kind)header.coder), (unsigned long long)m_games,
                    (unsigned long long)m_moves, (unsigned long long)m_move_bytes, (unsigned long long)m_struct,
                    (unsigned long long)(uz_archive_reader_offset(reader) - start + 16), bpm);
         } else {
@@ -1254,7 +1264,7 @@ static int info_one(const char *path, bool json)
             printf(")\n  model: %s, coder: %s\n"
                    "  games: %llu, moves: %llu\n  move streams: %llu bytes (%.3f bits/move), "
                    "tags/comments/structure: %llu bytes\n",
-                   mtext, cli_coder_name((uz_coder_kind)header.coder), (unsigned long long)m_games,
+                   mtext, uz_lib_coder_name((uz_coder_kind)header.coder), (unsigned long long)m_games,
                    (unsigned long long)m_moves, (unsigned long long)m_move_bytes, bpm, (unsigned long long)m_struct);
             if (header.chess960_fingerprint[0]) {
                 printf("  Chess960 games: engine-coded with UCI_Chess960 (fingerprint ");

@@ -183,7 +183,7 @@ int cmd_explain(int argc, char **argv)
     }
     char desc[256], mtext[128];
     uz_pool_describe(pool, desc, sizeof desc);
-    cli_model_text(&model.params, mtext, sizeof mtext);
+    uz_lib_model_text(&model.params, mtext, sizeof mtext);
     const char *white = uz_game_tag(&game, "White"), *black = uz_game_tag(&game, "Black");
     printf("game %ld: %s - %s\nengine: %s\nmodel: %s\n\n", game_no, white ? white : "?", black ? black : "?", desc,
            mtext);

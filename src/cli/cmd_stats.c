@@ -228,11 +228,11 @@ static int score_inputs(stats_run *run, const stats_opts *o, bool engine)
             return -1;
         if (n == 0)
             break;
-        if (engine && cli_has_chess960(run->games, n)) {
+        if (engine && uz_lib_has_chess960(run->games, (size_t)n)) {
             if (!run->tried960 && cli_pool960_open(&o->eo, run->pool, &run->pool960) != 0)
                 return -1;
             run->tried960 = true;
-            if (!run->pool960 && cli_chess960_as_text(run->games, n) != 0) /* nothing to score them with */
+            if (!run->pool960 && uz_lib_chess960_as_text(run->games, (size_t)n, NULL) != UZ_OK) /* nothing to score them with */
                 return -1;
         }
         long ok = 0;
@@ -327,7 +327,7 @@ static void print_stats_json(const stats_run *run, const stats_opts *o, bool eng
     if (o->n_sweep) {
         printf(",\"k_sweep\":[");
         for (int i = 0; i < o->n_sweep; i++) {
-            cli_format_k(o->sweep[i], kbuf, sizeof kbuf);
+            uz_lib_format_k(o->sweep[i], kbuf, sizeof kbuf);
             printf("%s{\"k\":%s,\"bits_per_move\":%.4f}", i ? "," : "", kbuf, per_move(run->sweep_bits[i], t->plies));
         }
         printf("]");
@@ -335,7 +335,7 @@ static void print_stats_json(const stats_run *run, const stats_opts *o, bool eng
     if (o->fit) {
         printf(",\"fit\":{\"model\":");
         cli_model_json(&run->fitted);
-        cli_format_k(run->fitted.k_milli, kbuf, sizeof kbuf);
+        uz_lib_format_k(run->fitted.k_milli, kbuf, sizeof kbuf);
         printf(",\"k\":%s,\"floor\":%.5f,\"bits_per_move\":%.4f}", kbuf, run->fitted.floor_q16 / 65536.0,
                per_move(run->fitted_bits, t->plies));
     }
@@ -354,7 +354,7 @@ static void print_stats_table(const stats_run *run, const stats_opts *o, bool en
         printf(", %ld skipped", run->src.skipped);
     printf("\n");
     char mtext[128];
-    cli_model_text(&run->model.params, mtext, sizeof mtext);
+    uz_lib_model_text(&run->model.params, mtext, sizeof mtext);
     if (engine)
         printf("engine: %s (fingerprint %s)\nmodel: %s\n", desc, uz_pool_fingerprint(run->pool), mtext);
     printf("%-10s %14s %10s\n", "method", "bits", "bits/move");
@@ -365,11 +365,11 @@ static void print_stats_table(const stats_run *run, const stats_opts *o, bool en
                "with a choice)\n",
                100 * t->top[0] / scored, 100 * t->top[1] / scored, 100 * t->top[2] / scored, t->scored);
     for (int i = 0; i < o->n_sweep; i++) {
-        cli_format_k(o->sweep[i], kbuf, sizeof kbuf);
+        uz_lib_format_k(o->sweep[i], kbuf, sizeof kbuf);
         printf("k=%-8s %10.3f bits/move\n", kbuf, per_move(run->sweep_bits[i], t->plies));
     }
     if (o->fit) {
-        cli_model_text(&run->fitted, mtext, sizeof mtext);
+        uz_lib_model_text(&run->fitted, mtext, sizeof mtext);
         printf("fitted: %s -> %.3f bits/move\n", mtext, per_move(run->fitted_bits, t->plies));
     }
 }

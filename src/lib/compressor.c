@@ -137,47 +137,18 @@ static uz_result open_pool960(uz_compressor *c, uz_diag *diag)
     return r;
 }
 
-static bool has_chess960(const uz_game *games, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!games[i].verbatim && games[i].start.chess960)
-            return true;
-    return false;
-}
-
-/* Makes every Chess960 game of games[0..n) a verbatim game: its exact bytes when the
- * reader kept them, else its export-format text. */
-static uz_result chess960_as_text(uz_game *games, size_t n, uz_diag *diag)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (games[i].verbatim || !games[i].start.chess960)
-            continue;
-        char *text = games[i].raw;
-        size_t len = games[i].raw_len;
-        games[i].raw = NULL;
-        if ((!text && uz_pgn_game_to_string(&games[i], &text, &len) != UZ_OK) ||
-            uz_game_set_verbatim(&games[i], text, len) != UZ_OK) {
-            free(text);
-            uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
-            return UZ_ERR_NOMEM;
-        }
-        free(text);
-    }
-    return UZ_OK;
-}
-
 /* Chess960 games need the Chess960 engine, named in the member's header: a member begun
  * without it is finished and a new one begun (the archive is then no longer resumable,
  * as a resume copies the blocks of one member). */
 static uz_result prepare_chess960(uz_compressor *c, uz_game *games, size_t n, uz_diag *diag)
 {
-    if (!has_chess960(games, n))
+    if (!uz_lib_has_chess960(games, n))
         return UZ_OK;
     uz_result r = open_pool960(c, diag);
     if (r != UZ_OK)
         return r;
     if (!c->pool960)
-        return chess960_as_text(games, n, diag);
+        return uz_lib_chess960_as_text(games, n, diag);
     if (c->member960)
         return UZ_OK;
     fill_header(c);
@@ -456,7 +427,7 @@ uz_result uz_compressor_fit_model(uz_compressor *c, const char *const *paths, si
                 break;
             }
             if (!c->pool960)
-                r = chess960_as_text(c->games, (size_t)got, diag);
+                r = uz_lib_chess960_as_text(c->games, (size_t)got, diag);
             long made = 0;
             for (; r == UZ_OK && made < got; made++)
                 r = uz_walk_init(&walks[made], &c->games[made]);

@@ -207,8 +207,7 @@ const char *uz_lib_coder_name(uz_coder_kind kind)
     return kind == UZ_CODER_HUFFMAN ? "huffman" : kind == UZ_CODER_RANGE ? "range" : "?";
 }
 
-/* k with 3 decimals, trailing zeros trimmed ("80", "4.5"). */
-static void format_k(uint32_t k_milli, char *out, size_t cap)
+void uz_lib_format_k(uint32_t k_milli, char *out, size_t cap)
 {
     snprintf(out, cap, "%u.%03u", k_milli / 1000, k_milli % 1000);
     char *end = out + strlen(out) - 1;
@@ -221,7 +220,7 @@ static void format_k(uint32_t k_milli, char *out, size_t cap)
 void uz_lib_model_text(const uz_model_params *p, char *out, size_t cap)
 {
     char k[32];
-    format_k(p->k_milli, k, sizeof k);
+    uz_lib_format_k(p->k_milli, k, sizeof k);
     if (p->kind == UZ_MODEL_PLAYER)
         snprintf(out, cap, "player v%u weights %08x%08x", p->player_version, p->player_hash_hi, p->player_hash_lo);
     else if (p->kind == UZ_MODEL_RANK)
