@@ -310,6 +310,11 @@ const char *uz_compressor_engine_identity(const uz_compressor *c)
 void uz_compressor_stats(const uz_compressor *c, uz_compress_stats *out)
 {
     *out = c->st;
+    /* What the inputs gave so far, also past the last block written. */
+    out->games_as_text = c->src.as_text;
+    out->games_skipped = c->src.skipped;
+    out->inputs_skipped = c->src.inputs_skipped;
+    out->bytes_in = uz_game_source_bytes(&c->src);
     uz_pool_stats ps;
     uz_pool_get_stats(c->pool, &ps);
     out->positions = ps.queries - ps.trivial;

@@ -239,6 +239,7 @@ static void test_reproducible_and_concatenated(uz_decompressor *dec)
               members[0].games == 5 && members[1].games == 4 && strcmp(members[1].coder, "huffman") == 0 &&
               strncmp(members[1].model, "rank", 4) == 0 && strstr(members[0].engine, "Stockfish"),
           "members listed: %zu", n_members);
+    rewind(f);
     CHECK(uz_archive_check(f, "cat", &d) == UZ_OK, "check: %s", d.message);
     fclose(f);
     for (size_t i = 0; i < n; i++)
