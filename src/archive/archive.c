@@ -396,11 +396,6 @@ void uz_archive_writer_abort(uz_archive_writer *w)
     free(w);
 }
 
-uint64_t uz_archive_writer_bytes(const uz_archive_writer *w)
-{
-    return w->written;
-}
-
 /* ---- sequential reader ---- */
 
 struct uz_archive_reader {

@@ -58,8 +58,6 @@ uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t 
 uz_result uz_archive_writer_finish(uz_archive_writer *w, uz_diag *diag);
 /* Frees w without finishing (after an error). NULL is a no-op. */
 void uz_archive_writer_abort(uz_archive_writer *w);
-/* Sizes written so far (for reports). */
-uint64_t uz_archive_writer_bytes(const uz_archive_writer *w);
 
 /* ---- reading ---- */
 

@@ -27,7 +27,6 @@ struct uz_input {
     bool raw_eof;
     uint64_t raw_offset; /* file offset of raw[pos] */
     uint64_t out_offset; /* decompressed bytes delivered */
-    int64_t raw_size;
     bool stream_end;     /* the current compressed stream ended cleanly */
     bool any_stream;     /* at least one byte of a stream was given to the decoder */
     uz_result error;     /* sticky: the first error */
@@ -331,7 +330,6 @@ uz_result uz_input_open(uz_input **out, const char *path, uz_diag *diag)
         return UZ_ERR_NOMEM;
     }
     snprintf(in->name, sizeof in->name, "%s", is_stdin ? "<stdin>" : path);
-    in->raw_size = -1;
     if (is_stdin) {
         in->fd = STDIN_FILENO;
     } else {
@@ -351,8 +349,6 @@ uz_result uz_input_open(uz_input **out, const char *path, uz_diag *diag)
             uz_input_close(in);
             return UZ_ERR_IO;
         }
-        if (S_ISREG(st.st_mode))
-            in->raw_size = (int64_t)st.st_size;
     }
     in->kind = sniff(in);
     if (in->error != UZ_OK) {
@@ -388,11 +384,6 @@ uint64_t uz_input_raw_offset(const uz_input *in)
 uint64_t uz_input_offset(const uz_input *in)
 {
     return in->out_offset;
-}
-
-int64_t uz_input_raw_size(const uz_input *in)
-{
-    return in->raw_size;
 }
 
 uz_result uz_input_error(const uz_input *in, uz_diag *diag)

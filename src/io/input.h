@@ -31,9 +31,8 @@ uz_input_kind uz_input_get_kind(const uz_input *in);
 /* "plain", "zstd", "gzip", "bzip2", "xz". */
 const char *uz_input_kind_name(uz_input_kind kind);
 /* Bytes of the underlying file consumed so far (compressed bytes for a compressed
- * input) and the file's size (-1 when unknown, e.g. a pipe): for progress reports. */
+ * input): for progress reports. */
 uint64_t uz_input_raw_offset(const uz_input *in);
-int64_t uz_input_raw_size(const uz_input *in);
 /* Decompressed bytes delivered to the FILE so far (read ahead of its reader). */
 uint64_t uz_input_offset(const uz_input *in);
 /* After the FILE reported an error: UZ_ERR_CORRUPT for a damaged or truncated compressed
