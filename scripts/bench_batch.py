@@ -128,14 +128,16 @@ def build_plain_driver(tmp):
     return exe
 
 
-def plain_driver(exe, positions, n_engines, tmp, depth=1):
-    """Sends every position to whichever engine is free, with the bridge's commands;
-    returns the driver's wall seconds (engines started before the clock starts)."""
+def plain_driver(exe, positions, n_engines, tmp, depth=1, clear=True):
+    """Sends every position to whichever engine is free, with the bridge's commands
+    (without ucinewgame when not clear); returns the driver's wall seconds (starting the
+    engines included)."""
     path = os.path.join(tmp, "positions.txt")
     with open(path, "w") as f:
         for fen, n in positions:
             f.write("%d %s\n" % (n, fen))
-    p = subprocess.run([exe, STOCKFISH, str(n_engines), str(depth), path], capture_output=True, text=True)
+    p = subprocess.run([exe, STOCKFISH, str(n_engines), str(depth), path] + ([] if clear else ["no-clear"]),
+                       capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit("plain driver failed: " + p.stderr)
     return float(p.stdout.strip())
@@ -176,6 +178,10 @@ def main():
         secs = plain_driver(exe, pos, j, tmp)
         ours = rows[j - 1][1]
         print("| engines alone, %d | %.1f s | ucizip -j%d %.1f s: %+.1f%% |" % (j, secs, j, ours, 100 * (ours / secs - 1)))
+    # What the clear before every position (ucinewgame, which determinism needs) costs.
+    nc = [plain_driver(exe, pos, j, tmp, clear=False) for j in (1, 2)]
+    print("without ucinewgame (not deterministic, for comparison): 1 engine %.1f s, 2 engines %.1f s, %.2fx" %
+          (nc[0], nc[1], nc[0] / nc[1]))
 
     cache = os.path.join(tmp, "scores.lmdb")
     cold, _, err_c = timed([uz, "compress", src, "-o", os.path.join(tmp, "c1.ucz"), "-f", "-v", "-j", "2",

@@ -7,9 +7,11 @@
  * handshake included (as in ucizip's wall time).
  *
  *     cc -O2 -o plain_uci_driver plain_uci_driver.c
- *     plain_uci_driver ENGINE N_ENGINES DEPTH POSITIONS
+ *     plain_uci_driver ENGINE N_ENGINES DEPTH POSITIONS [no-clear]
  *
- * POSITIONS holds one position a line: "<number of legal moves> <FEN>". */
+ * POSITIONS holds one position a line: "<number of legal moves> <FEN>". With no-clear the
+ * ucinewgame is left out (scores then depend on what the engine searched before: only to
+ * measure what the clear costs). */
 #define _POSIX_C_SOURCE 200809L
 #include <poll.h>
 #include <signal.h>
@@ -112,10 +114,11 @@ static void wait_for(engine *e, const char *prefix)
 
 int main(int argc, char **argv)
 {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s ENGINE N_ENGINES DEPTH POSITIONS\n", argv[0]);
+    if (argc != 5 && !(argc == 6 && strcmp(argv[5], "no-clear") == 0)) {
+        fprintf(stderr, "usage: %s ENGINE N_ENGINES DEPTH POSITIONS [no-clear]\n", argv[0]);
         return 2;
     }
+    const char *clear = argc == 6 ? "" : "ucinewgame\n";
     int n_engines = atoi(argv[2]), depth = atoi(argv[3]);
     if (n_engines < 1 || n_engines > MAX_ENGINES)
         return 2;
@@ -166,8 +169,8 @@ int main(int argc, char **argv)
             if (!e->waiting && next < n_pos) {
                 /* Same order and commands as the bridge: clear, then search. */
                 e->pos = (int)next++;
-                snprintf(cmd, sizeof cmd, "setoption name MultiPV value %d\nucinewgame\nisready\n",
-                         list[e->pos].n_moves);
+                snprintf(cmd, sizeof cmd, "setoption name MultiPV value %d\n%sisready\n", list[e->pos].n_moves,
+                         clear);
                 send_text(e, cmd);
                 e->waiting = "readyok";
             }
