@@ -17,6 +17,9 @@
  * - Objects are not thread-safe: one thread at a time per object. Different objects may
  *   be used from different threads at once. Callbacks are called from the thread that
  *   called into the library, during that call.
+ * - Engines are child processes. Starting them sets SIGPIPE to SIG_IGN for the whole
+ *   process (a write to an engine that died must be an error, not the end of the
+ *   program).
  * - Strings are UTF-8 (PGN bytes are kept as they are, whatever their encoding).
  * - Ownership: the caller owns whatever it passes in (FILE streams included: the library
  *   never closes them) and frees what the library gives out only with the matching
@@ -158,7 +161,7 @@ typedef struct uz_compress_stats {
     uint64_t games_as_text;   /* games kept as text (not replayable, variants, ...) */
     uint64_t games_skipped;   /* games left out (bad_games = SKIP) */
     uint64_t inputs_skipped;  /* inputs skipped (damaged_inputs = SKIP) */
-    uint64_t games_read;      /* games taken from the inputs so far (kept ones) */
+    uint64_t games_read;      /* games taken from the inputs up to the last block written */
     uint64_t blocks;          /* blocks written to the current member */
     uint64_t bytes_in;        /* input bytes consumed (compressed size for compressed inputs) */
     bool resumable;           /* the archive so far is one member: a resume can copy it */
@@ -190,7 +193,7 @@ uz_result uz_compressor_begin(uz_compressor *c, FILE *archive, uz_diag *diag);
  * blocks as they come; the last incomplete block waits for more input or for finish. */
 uz_result uz_compressor_add_file(uz_compressor *c, const char *path, uz_diag *diag);
 
-/* The same for PGN text in memory (copied; name is for messages). */
+/* The same for PGN text in memory, read during the call (name is for messages). */
 uz_result uz_compressor_add_text(uz_compressor *c, const char *pgn, size_t len, const char *name, uz_diag *diag);
 
 /* Codes the games of the inputs `paths` in a first pass and fits the rank (or exp)

@@ -441,7 +441,7 @@ size_t uz_engine_default_dirs(const char **out, size_t cap)
 {
     /* Never a directory found relative to the program: a copy of it in a shared
      * folder must not pick up profiles (which name executables) planted beside it. */
-    static char storage[3][UZ_ENGINE_PATH_MAX];
+    static _Thread_local char storage[3][UZ_ENGINE_PATH_MAX]; /* per thread: objects may run in several */
     const char *cand[3] = {getenv("UZ_ENGINES_DIR"), NULL, NULL};
 #if defined(UZ_ENGINES_DIR_INSTALLED) && defined(UZ_ENGINES_DIR_BUILTIN)
     bool build = running_from_build_tree();
