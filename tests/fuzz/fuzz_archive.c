@@ -1,5 +1,5 @@
 /* Fuzz target for the archive decoder: the real decode path of decompress, verify and
- * extract (uz_archive_decode, uz_archive_seek_game + uz_block_decode) with deterministic
+ * extract (the library's decompressor, uz_archive_seek_game + uz_block_decode) with deterministic
  * synthetic scores in place of the engine (uz_oracle_synthetic_create), so the container, the
  * structure stream, the walk, the model and both coders all run on any input.
  * Input: first byte even -> the rest is an archive file; odd -> the rest is a raw block
