@@ -97,7 +97,10 @@ static bool cache_lookup(void *user, const char *fingerprint, const char *fen, c
         return false;
     c->stats.lookups++;
     if (c->read_txn ? mdb_txn_renew(c->read_txn) != 0 : mdb_txn_begin(c->env, NULL, MDB_RDONLY, &c->read_txn) != 0) {
+        if (c->read_txn)
+            mdb_txn_abort(c->read_txn);
         c->read_txn = NULL;
+        c->stats.rejected++; /* an unreadable cache: searched again */
         c->stats.misses++;
         return false;
     }
@@ -108,6 +111,8 @@ static bool cache_lookup(void *user, const char *fingerprint, const char *fen, c
         hit = decode(v.mv_data, v.mv_size, key, key_len, moves, n, scores);
         if (!hit)
             c->stats.rejected++;
+    } else if (rc != MDB_NOTFOUND) {
+        c->stats.rejected++; /* a damaged page of the database (MDB_CORRUPTED, ...): searched again */
     }
     mdb_txn_reset(c->read_txn);
     if (hit)
