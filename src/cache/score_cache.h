@@ -19,7 +19,8 @@
 typedef struct uz_score_cache uz_score_cache;
 
 typedef struct uz_score_cache_stats {
-    uint64_t lookups, hits, misses, rejected; /* rejected: damaged or foreign entries, or lookups the damaged database could not answer */
+    /* rejected: damaged or foreign entries, and lookups a damaged database could not answer */
+    uint64_t lookups, hits, misses, rejected;
     uint64_t saved, write_errors;
 } uz_score_cache_stats;
 

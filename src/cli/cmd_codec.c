@@ -308,7 +308,8 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
     const char *name = n == 1 ? (strcmp(paths[0], "-") != 0 ? paths[0] : "<stdin>") : "inputs";
     if (st.games_as_text)
         cli_error("%s: %llu game%s that could not be replayed (unsupported variants, bad moves or syntax) kept as "
-                  "text, moves not coded", name, (unsigned long long)st.games_as_text, st.games_as_text == 1 ? "" : "s");
+                  "text, moves not coded", name, (unsigned long long)st.games_as_text,
+                  st.games_as_text == 1 ? "" : "s");
     if (st.games_skipped) {
         cli_error("%s: %llu game%s skipped because of errors", name, (unsigned long long)st.games_skipped,
                   st.games_skipped == 1 ? "" : "s");

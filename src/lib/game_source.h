@@ -49,7 +49,8 @@ uz_result uz_game_source_open_mem(uz_game_source *src, const char *text, size_t 
 
 /* Reads up to cap games of the current input into games[] (each initialised with
  * uz_game_init, cleared and refilled). Returns how many (0: the input is done and
- * closed, also once max_games games were returned), or -1 with diag set when a policy says stop (or on I/O and memory errors). */
+ * closed, also once max_games games were returned), or -1 with diag set when a policy
+ * says stop (or on I/O and memory errors). */
 long uz_game_source_read(uz_game_source *src, uz_game *games, size_t cap, uz_diag *diag);
 
 /* Input bytes consumed so far over every input (compressed bytes where compressed). */
