@@ -450,11 +450,6 @@ long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
     return (long)n;
 }
 
-long long cli_source_bytes(const cli_game_source *src)
-{
-    return (long long)uz_game_source_bytes(&src->gs);
-}
-
 int cli_source_close(cli_game_source *src)
 {
     int status = 0;

@@ -107,8 +107,6 @@ int cli_source_open_list(cli_game_source *src, const char *const *paths, size_t 
  * Returns how many (0 at the end of input), or -1 after an error that stops the run
  * (printed). */
 long cli_source_read(cli_game_source *src, uz_game *games, size_t cap);
-/* Input bytes read so far (compressed bytes for compressed inputs), for progress. */
-long long cli_source_bytes(const cli_game_source *src);
 /* Reports the skipped count (if any) and closes. Returns 0, or -1 if games were skipped. */
 int cli_source_close(cli_game_source *src);
 
