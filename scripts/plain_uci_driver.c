@@ -80,8 +80,25 @@ static void start(engine *e, const char *path)
     e->pos = -1;
 }
 
-/* Reads what the engine wrote; returns 1 once a line starting with e->waiting arrived
- * (dropping everything up to and including it). */
+/* Returns 1 if a line starting with e->waiting is in what was read (dropping everything
+ * up to and including it), else 0 (keeping a partial last line). */
+static int scan_line(engine *e)
+{
+    size_t want = strlen(e->waiting);
+    char *line = e->buf;
+    for (char *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
+        if (strncmp(line, e->waiting, want) == 0) {
+            e->len -= (size_t)(nl + 1 - e->buf);
+            memmove(e->buf, nl + 1, e->len + 1);
+            return 1;
+        }
+    }
+    e->len -= (size_t)(line - e->buf);
+    memmove(e->buf, line, e->len + 1);
+    return 0;
+}
+
+/* Reads what the engine wrote; returns scan_line's answer. */
 static int poll_line(engine *e)
 {
     ssize_t k = read(e->from, e->buf + e->len, sizeof e->buf - e->len - 1);
@@ -91,18 +108,7 @@ static int poll_line(engine *e)
     }
     e->len += (size_t)k;
     e->buf[e->len] = '\0';
-    size_t want = strlen(e->waiting);
-    char *line = e->buf;
-    for (char *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
-        if (strncmp(line, e->waiting, want) == 0) {
-            e->len -= (size_t)(nl + 1 - e->buf);
-            memmove(e->buf, nl + 1, e->len);
-            return 1;
-        }
-    }
-    e->len -= (size_t)(line - e->buf);
-    memmove(e->buf, line, e->len);
-    return 0;
+    return scan_line(e);
 }
 
 static void wait_for(engine *e, const char *prefix)
@@ -167,10 +173,11 @@ int main(int argc, char **argv)
         for (int i = 0; i < n_engines; i++) {
             engine *e = &engines[i];
             if (!e->waiting && next < n_pos) {
-                /* Same order and commands as the bridge: clear, then search. */
+                /* Same commands as the bridge, in one write as it sends them: clear,
+                 * isready, search; then readyok and bestmove are awaited. */
                 e->pos = (int)next++;
-                snprintf(cmd, sizeof cmd, "setoption name MultiPV value %d\n%sisready\n", list[e->pos].n_moves,
-                         clear);
+                snprintf(cmd, sizeof cmd, "setoption name MultiPV value %d\n%sisready\nposition fen %s\ngo depth %d\n",
+                         list[e->pos].n_moves, clear, list[e->pos].fen, depth);
                 send_text(e, cmd);
                 e->waiting = "readyok";
             }
@@ -184,13 +191,12 @@ int main(int argc, char **argv)
             if (!(fds[i].revents & (POLLIN | POLLHUP)) || !poll_line(e))
                 continue;
             if (strcmp(e->waiting, "readyok") == 0) {
-                snprintf(cmd, sizeof cmd, "position fen %s\ngo depth %d\n", list[e->pos].fen, depth);
-                send_text(e, cmd);
                 e->waiting = "bestmove";
-            } else {
-                e->waiting = NULL;
-                done++;
+                if (!scan_line(e))
+                    continue;
             }
+            e->waiting = NULL;
+            done++;
         }
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);

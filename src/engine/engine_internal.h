@@ -272,6 +272,7 @@ void uz__worker_fail(worker *w, uz_result code, bool retryable, const char *fmt,
 /* query_steps.c: a query on worker w, driven by the lines w's engine prints. */
 void uz__query_begin(worker *w, uz_query *q);
 void uz__query_send_go(worker *w);
+void uz__query_on_ready(worker *w);
 void uz__query_on_info(worker *w, const char *line);
 void uz__query_on_bestmove(worker *w, const char *rest);
 

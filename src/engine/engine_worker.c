@@ -265,8 +265,7 @@ static void on_proc_line(uz__proc *p, char *line, size_t len)
         break;
     case W_CLEARING:
         if (uz__line_starts(line, "readyok", NULL)) {
-            w->pool->stats.clear_ms += (double)(uv_hrtime() - w->sent_at) / 1e6;
-            uz__query_send_go(w);
+            uz__query_on_ready(w);
         }
         break;
     case W_SEARCHING:

@@ -7,6 +7,7 @@
 #include "engine_internal.h"
 
 static void step_begin(worker *w);
+static void format_go(const worker *w, char *cmds, size_t size);
 static void finish_query(worker *w);
 
 static int find_move(const worker *w, const char *uci)
@@ -107,7 +108,11 @@ static void step_begin(worker *w)
     }
     reset_scores(w);
 
-    char cmds[256] = "";
+    /* Clear, isready and the search go out in one write: the engine reads its commands
+     * in order, so the search starts after the clear without a round trip for readyok
+     * (the readyok is still awaited and checked before any answer is read). */
+    char cmds[UZ_FEN_MAX + 320 + UZ_MAX_MOVES * UZ_UCI_MAX];
+    cmds[0] = '\0';
     /* Clear once per search: per position (multipv: per chunk; permove: per move, so that
      * every move's score depends on that move alone). Legacy searchmoves clears once. */
     if (multipv || permove || w->step == 0) {
@@ -120,6 +125,8 @@ static void step_begin(worker *w)
         }
     }
     strcat(cmds, "isready\n");
+    size_t used = strlen(cmds);
+    format_go(w, cmds + used, sizeof cmds - used);
     uz__worker_send(w, cmds);
     w->sent_at = uv_hrtime();
     w->state = W_CLEARING;
@@ -133,41 +140,60 @@ static long long node_limit(const worker *w, long nodes)
     return w->pool->s.protocol == 1 ? nodes : (long long)nodes * (w->hi - w->lo);
 }
 
-void uz__query_send_go(worker *w)
+/* Writes the position and go commands of the current step into cmds. */
+static void format_go(const worker *w, char *cmds, size_t size)
 {
     uz_pool *pool = w->pool;
     const uz_query *q = w->q;
-    char cmds[UZ_FEN_MAX + 64 + UZ_MAX_MOVES * UZ_UCI_MAX];
     bool permove = pool->s.mode == UZ_MODE_PERMOVE && QPRIV(q)->kind != KIND_PROBE_SM;
     int depth = QPRIV(q)->kind == KIND_PROBE_SM ? 1 : QPRIV(q)->depth;
     long nodes = QPRIV(q)->kind == KIND_PROBE_SM ? 0 : QPRIV(q)->nodes;
     int n;
     if (permove) {
         /* The position after the move, searched one ply less deep. */
-        n = snprintf(cmds, sizeof cmds, "position fen %s moves %s\ngo", QPRIV(q)->fen, w->uci[w->lo]);
+        n = snprintf(cmds, size, "position fen %s moves %s\ngo", QPRIV(q)->fen, w->uci[w->lo]);
         depth = depth > 0 ? depth - 1 : 0;
     } else {
-        n = snprintf(cmds, sizeof cmds, "position fen %s\ngo", QPRIV(q)->fen);
+        n = snprintf(cmds, size, "position fen %s\ngo", QPRIV(q)->fen);
     }
     if (depth > 0)
-        n += snprintf(cmds + n, sizeof cmds - (size_t)n, " depth %d", depth);
+        n += snprintf(cmds + n, size - (size_t)n, " depth %d", depth);
     /* The node limit is per move searched: a MultiPV search of k moves gets k times
      * the limit, so that every position gets the same effort per move (and depth 1,
      * one search per move, completes on positions with many moves). */
     if (nodes > 0)
-        n += snprintf(cmds + n, sizeof cmds - (size_t)n, " nodes %lld", node_limit(w, nodes));
+        n += snprintf(cmds + n, size - (size_t)n, " nodes %lld", node_limit(w, nodes));
     if (!permove && w->hi - w->lo < q->n_moves) {
-        n += snprintf(cmds + n, sizeof cmds - (size_t)n, " searchmoves");
+        n += snprintf(cmds + n, size - (size_t)n, " searchmoves");
         for (int i = w->lo; i < w->hi; i++)
-            n += snprintf(cmds + n, sizeof cmds - (size_t)n, " %s", w->uci[i]);
+            n += snprintf(cmds + n, size - (size_t)n, " %s", w->uci[i]);
     }
-    snprintf(cmds + n, sizeof cmds - (size_t)n, "\n");
+    snprintf(cmds + n, size - (size_t)n, "\n");
+}
+
+/* The engine answered the isready sent with the search: the search is under way. */
+void uz__query_on_ready(worker *w)
+{
+    uz_pool *pool = w->pool;
+    uint64_t now = uv_hrtime();
+    pool->stats.clear_ms += (double)(now - w->sent_at) / 1e6;
+    w->sent_at = now;
+    w->state = W_SEARCHING;
+    if (QPRIV(w->q)->kind != KIND_RECHECK)
+        pool->stats.engine_searches++;
+}
+
+/* The next search of the same position, with no clear before it. */
+void uz__query_send_go(worker *w)
+{
+    char cmds[UZ_FEN_MAX + 64 + UZ_MAX_MOVES * UZ_UCI_MAX];
+    format_go(w, cmds, sizeof cmds);
     uz__worker_send(w, cmds);
     w->sent_at = uv_hrtime();
     w->state = W_SEARCHING;
-    if (QPRIV(q)->kind != KIND_RECHECK)
-        pool->stats.engine_searches++;
-    uz__worker_arm(w, pool->s.timeout_ms);
+    if (QPRIV(w->q)->kind != KIND_RECHECK)
+        w->pool->stats.engine_searches++;
+    uz__worker_arm(w, w->pool->s.timeout_ms);
 }
 
 static void finish_query(worker *w)
