@@ -171,7 +171,8 @@ MAGIC = b"\x89UCZ\r\n\x1a\n"
 TEXT_KEYS = {1: ("engine_name", 128), 2: ("fingerprint", 64), 8: ("engine_settings", 2048),
              12: ("chess960_fingerprint", 64), 64: ("settings_text", 256), 65: ("created_by", 64)}
 INT_KEYS = {3: ("depth", 1000), 4: ("nodes", M64), 5: ("mode", 2), 6: ("hash_mb", 0xFFFFFFFF),
-            7: ("threads", 0xFFFFFFFF), 10: ("coder", 255), 11: ("block_games", 65536)}
+            7: ("threads", 0xFFFFFFFF), 10: ("coder", 255), 11: ("block_games", 65536),
+            13: ("struct_version", 1)}
 MODEL_PARAMS = {1: 2, 2: 4, 3: 3}
 
 
@@ -211,7 +212,7 @@ def read_header(r):
                 h["model"] = ints
             else:
                 name, cap = INT_KEYS[key]
-                if len(ints) != 1 or ints[0] > cap:
+                if len(ints) != 1 or ints[0] > cap or (key == 13 and ints[0] == 0):
                     raise Corrupt(f"header field {name} malformed")
                 h[name] = ints[0]
         elif key < 64:
@@ -295,10 +296,11 @@ def read_text_record(text):
             "end_eols": end_eols, "patch_ops": n_ops}
 
 
-def read_structure(data, n_games):
-    """The games of a block's structure stream: tags, tree counts, text records."""
+def read_structure(data, n_games, version):
+    """The games of a block's structure stream (layout `version`, header key 13): tags,
+    tree counts, text records."""
     r = Reader(data)
-    sizes = [r.varint() for _ in range(5)]
+    sizes = [r.varint() for _ in range(5 if version == 0 else 7)]
     sec, pos = [], r.pos
     for s in sizes:
         if s > len(data) - pos:
@@ -308,7 +310,7 @@ def read_structure(data, n_games):
     if pos != len(data):
         raise Corrupt("bytes after the structure sections")
     # The comments section serves the trees and the trailing comments in record order.
-    names_r, rec, values, comments, text = sec
+    names_r, rec, values, comments, text = sec[:5]
     names = [names_r.string(LIMIT_TEXT).decode("utf-8", "replace") for _ in range(count(names_r))]
     if names_r.left():
         raise Corrupt("bytes after the tag names")
@@ -395,7 +397,7 @@ def read_member(data, pos):
             structure = unlzma2(stored, raw)
         else:
             raise Corrupt(f"unknown structure method {method}")
-        block_games = read_structure(structure, n_games)
+        block_games = read_structure(structure, n_games, header.get("struct_version", 0))
         if sum(g["moves_len"] for g in block_games) != moves_size:
             raise Corrupt("the games' move streams do not add up to the block's")
         nodes = sum(g["counts"]["nodes"] for g in block_games if g["kind"] == "game")

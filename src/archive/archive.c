@@ -33,6 +33,7 @@ enum header_key {
     KEY_CODER = 10,
     KEY_BLOCK_GAMES = 11,
     KEY_CHESS960_FINGERPRINT = 12, /* optional: Chess960 games are engine-coded */
+    KEY_STRUCT_VERSION = 13,       /* optional: the structure stream's layout, absent = 0 */
     KEY_FIRST_INFORMATIONAL = 64,
     KEY_SETTINGS_SUMMARY = 64,
     KEY_CREATED_BY = 65,
@@ -118,6 +119,8 @@ static uz_result header_encode(uz_buf *b, const uz_archive_header *h)
     U1(KEY_BLOCK_GAMES, h->block_games);
     if (h->chess960_fingerprint[0])
         S1(KEY_CHESS960_FINGERPRINT, h->chess960_fingerprint);
+    if (h->struct_version)
+        U1(KEY_STRUCT_VERSION, h->struct_version);
     S1(KEY_SETTINGS_SUMMARY, h->settings_summary);
     S1(KEY_CREATED_BY, h->created_by);
 #undef U1
@@ -194,6 +197,16 @@ static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_head
         case KEY_BLOCK_GAMES: r = read_uints(s, n, v, 1, MAX_BLOCK_GAMES); h->block_games = (uint32_t)v[0]; break;
         case KEY_CHESS960_FINGERPRINT:
             r = n ? copy_text(h->chess960_fingerprint, sizeof h->chess960_fingerprint, s, n) : UZ_ERR_CORRUPT;
+            break;
+        case KEY_STRUCT_VERSION:
+            r = read_uints(s, n, v, 1, UINT32_MAX);
+            if (r == UZ_OK && v[0] > UZ_STRUCT_VERSION) {
+                *why = "structure layout from a newer ucizip";
+                r = UZ_ERR_CORRUPT;
+            }
+            if (r == UZ_OK && v[0] == 0)
+                r = UZ_ERR_CORRUPT; /* written only when not 0 */
+            h->struct_version = (uint32_t)v[0];
             break;
         case KEY_SETTINGS_SUMMARY: r = copy_text(h->settings_summary, sizeof h->settings_summary, s, n); break;
         case KEY_CREATED_BY: r = copy_text(h->created_by, sizeof h->created_by, s, n); break;
@@ -409,6 +422,7 @@ struct uz_archive_reader {
     uint64_t games;
     uz_buf zbuf;
     uz_decode_limits limits;
+    uint32_t struct_version; /* of the current member */
 };
 
 void uz_archive_reader_set_limits(uz_archive_reader *r, const uz_decode_limits *limits)
@@ -524,6 +538,8 @@ static uz_result read_header_from(uz_archive_reader *r, const uint8_t fixed[16],
     const char *why = "malformed header fields";
     if (res == UZ_OK && header_decode(body.data, body.size, h, &why) != UZ_OK)
         res = corrupt(diag, start, why);
+    if (res == UZ_OK)
+        r->struct_version = h->struct_version;
     uz_buf_free(&body);
     return res;
 }
@@ -635,6 +651,7 @@ static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archiv
     block->tree_moves = n_moves;
     block->text_digest = get_le(digest, 8);
     block->struct_stored = zsize;
+    block->struct_version = r->struct_version;
     block->offset = start;
     block->stored_size = r->offset - start;
     return UZ_OK;
@@ -855,7 +872,8 @@ uz_result uz_archive_seek_game(FILE *f, const char *name, uint64_t game, uz_arch
             if (res == UZ_OK)
                 res = seek_to(f, m.start + m.blocks[b].offset, diag, name);
             if (res == UZ_OK) {
-                uz_archive_reader rd = {.f = f, .name = name, .offset = m.start + m.blocks[b].offset};
+                uz_archive_reader rd = {.f = f, .name = name, .offset = m.start + m.blocks[b].offset,
+                                        .struct_version = header->struct_version};
                 uint8_t magic[4];
                 res = read_exact(&rd, magic, 4, diag, "block");
                 if (res == UZ_OK && memcmp(magic, block_magic, 4) != 0)

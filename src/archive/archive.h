@@ -16,6 +16,9 @@
 #define UZ_ARCHIVE_BLOCK_GAMES 64
 #define UZ_ARCHIVE_FOOTER_SIZE 32
 #define UZ_ARCHIVE_MAX_MODEL_PARAMS 8
+/* Layout of the structure stream the writer uses (header key 13); 0 is the layout of
+ * members written before the key existed, which every reader still reads. */
+#define UZ_STRUCT_VERSION 1
 
 /* Everything the decoder must reproduce, as stored in the member header. */
 typedef struct uz_archive_header {
@@ -38,6 +41,7 @@ typedef struct uz_archive_header {
     uint32_t block_games;
     char chess960_fingerprint[64]; /* "" or the fingerprint of the engine with the same settings
                                       plus UCI_Chess960 true, which codes the member's Chess960 games */
+    uint32_t struct_version;    /* layout of the blocks' structure streams (0: key 13 absent) */
     char settings_summary[256]; /* readable one-liner for messages (uz_pool_describe) */
     char created_by[64];
 } uz_archive_header;
@@ -67,6 +71,7 @@ typedef struct uz_archive_block {
     uint64_t tree_moves;     /* moves in the block's game trees (variations and null moves included) */
     uint64_t text_digest;    /* XXH64 of the block's original text */
     uint64_t struct_stored;  /* compressed size of the structure stream */
+    uint32_t struct_version; /* its layout: the member header's struct_version */
     uz_buf structure;
     uz_buf moves;
     uint64_t offset;         /* of the block in the file */
@@ -108,24 +113,25 @@ uz_result uz_archive_list_members(FILE *f, const char *name, uz_archive_member_i
 
 /* ---- structure stream ---- */
 
-/* Appends the structure of a block's n games to b (UZ_ERR_LIMIT, nothing usable written,
+/* Appends the structure of a block's n games to b, in the layout `version` (0 or
+ * UZ_STRUCT_VERSION; readers take the same number) (UZ_ERR_LIMIT, nothing usable written,
  * if a game passes a limit of limits.h that the reader enforces): for each its move-stream
  * length (moves_lens[i]), the crc32 of its exact bytes (crcs[i]), tags, start position, result
  * and the annotated tree shape; tag values column by column, comments in their own
  * section, the text records of the games that have a tree (in game order) in the last
  * section (doc/format.md). Verbatim and text-only games keep their bytes as such. */
-uz_result uz_block_struct_write(uz_buf *b, const uz_game *games, size_t n, const size_t *moves_lens,
+uz_result uz_block_struct_write(uz_buf *b, unsigned version, const uz_game *games, size_t n, const size_t *moves_lens,
                                 const uint32_t *crcs, const uz_buf *text_records);
 /* Reads the structure of a block of n games into games[0..n) (initialised by the
  * caller, cleared first); text_recs[i] / text_rec_lens[i] receive each game's text record
  * (NULL for verbatim and text-only games, whose raw bytes are set). Moves are left as UZ_MOVE_NONE except null moves, for the
  * move decoder to fill. Returns UZ_OK, UZ_ERR_CORRUPT or UZ_ERR_NOMEM; on error every
  * game is left empty. */
-uz_result uz_block_struct_read(const uint8_t *data, size_t size, uz_game *games, size_t n, size_t *moves_lens,
+uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n, size_t *moves_lens,
                                uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens, uz_diag *diag);
 /* The same within a decoder's limits (NULL: the defaults of limits.h): a block with more
  * moves than limits->block_nodes gives UZ_ERR_LIMIT before they are allocated. */
-uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, uz_game *games, size_t n, size_t *moves_lens,
+uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n, size_t *moves_lens,
                                        uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens,
                                        const uz_decode_limits *limits, uz_diag *diag);
 

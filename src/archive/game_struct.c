@@ -16,7 +16,11 @@
 
 enum node_flag { NODE_NULL = 1, NODE_NAGS = 2, NODE_COMMENTS = 4, NODE_VARIATIONS = 8, NODE_ORDER = 16 };
 enum game_flag { GAME_HAS_FEN = 1, GAME_RESULT_SHIFT = 1, GAME_VERBATIM = 8, GAME_CHESS960 = 16, GAME_TEXT_ONLY = 32 };
-enum section { SEC_NAMES, SEC_RECORDS, SEC_VALUES, SEC_COMMENTS, SEC_TEXT, N_SECTIONS };
+/* Layout 0 has the first five sections; layout 1 adds the coded comments and tags. */
+enum section { SEC_NAMES, SEC_RECORDS, SEC_VALUES, SEC_COMMENTS, SEC_TEXT, SEC_COMMENT_CODE, SEC_TAG_CODE, N_SECTIONS };
+enum { N_SECTIONS_V0 = SEC_TEXT + 1 };
+
+static int sections_of(unsigned version) { return version == 0 ? N_SECTIONS_V0 : N_SECTIONS; }
 
 /* ---- writing ---- */
 
@@ -210,7 +214,7 @@ static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_le
     return r;
 }
 
-uz_result uz_block_struct_write(uz_buf *out, const uz_game *games, size_t n, const size_t *moves_lens,
+uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_game *games, size_t n, const size_t *moves_lens,
                                 const uint32_t *crcs, const uz_buf *text_records)
 {
     struct_writer w = {0};
@@ -224,10 +228,11 @@ uz_result uz_block_struct_write(uz_buf *out, const uz_game *games, size_t n, con
         if (r == UZ_OK)
             r = uz_buf_append(&w.sec[SEC_VALUES], w.columns[k].data, w.columns[k].size);
     }
-    /* The four section sizes, then the sections. */
-    for (int s = 0; s < N_SECTIONS && r == UZ_OK; s++)
+    /* The section sizes, then the sections. */
+    int n_sections = sections_of(version);
+    for (int s = 0; s < n_sections && r == UZ_OK; s++)
         r = uz_buf_put_varint(out, w.sec[s].size);
-    for (int s = 0; s < N_SECTIONS && r == UZ_OK; s++)
+    for (int s = 0; s < n_sections && r == UZ_OK; s++)
         r = uz_buf_append(out, w.sec[s].data, w.sec[s].size);
     for (int s = 0; s < N_SECTIONS; s++)
         uz_buf_free(&w.sec[s]);
@@ -450,13 +455,14 @@ typedef struct column {
     size_t left;         /* values of the column not yet taken */
 } column;
 
-uz_result uz_block_struct_read(const uint8_t *data, size_t size, uz_game *games, size_t n, size_t *moves_lens,
-                               uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens, uz_diag *diag)
+uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n,
+                               size_t *moves_lens, uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens,
+                               uz_diag *diag)
 {
-    return uz_block_struct_read_limited(data, size, games, n, moves_lens, crcs, text_recs, text_rec_lens, NULL, diag);
+    return uz_block_struct_read_limited(data, size, version, games, n, moves_lens, crcs, text_recs, text_rec_lens, NULL, diag);
 }
 
-uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, uz_game *games, size_t n, size_t *moves_lens,
+uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n, size_t *moves_lens,
                                        uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens,
                                        const uz_decode_limits *limits, uz_diag *diag)
 {
@@ -480,8 +486,11 @@ uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, uz_game
     for (size_t i = 0; i < n; i++)
         uz_game_clear(&games[i]);
     /* Section sizes, then a cursor over each section. */
-    uint64_t sizes[N_SECTIONS];
-    for (int s = 0; s < N_SECTIONS; s++)
+    uint64_t sizes[N_SECTIONS] = {0};
+    int n_sections = sections_of(version);
+    if (version > UZ_STRUCT_VERSION)
+        goto out;
+    for (int s = 0; s < n_sections; s++)
         if (uz_cursor_varint(&head, &sizes[s]) != UZ_OK)
             goto out;
     const uint8_t *p = head.p;

@@ -80,7 +80,7 @@ static int each_archive_game(const char *path, const uz_tag_filter *filter, uint
                 for (size_t i = 0; i < cap; i++)
                     uz_game_init(&games[i]);
             }
-            r = uz_block_struct_read(block.structure.data, block.structure.size, games, block.n_games, lens, crcs,
+            r = uz_block_struct_read(block.structure.data, block.structure.size, block.struct_version, games, block.n_games, lens, crcs,
                                      recs, rec_lens, &diag);
             if (r != UZ_OK)
                 goto fail;

@@ -119,7 +119,7 @@ static void report_limit(const uz_game *games, size_t n, uz_diag *diag)
         uz_buf b = {0};
         size_t len = 0;
         uint32_t crc = 0;
-        uz_result r = uz_block_struct_write(&b, &games[i], 1, &len, &crc, NULL);
+        uz_result r = uz_block_struct_write(&b, UZ_STRUCT_VERSION, &games[i], 1, &len, &crc, NULL);
         bool over = r == UZ_ERR_LIMIT || b.size > UZ_LIMIT_BLOCK_STRUCT;
         uz_buf_free(&b);
         if (over) {
@@ -148,7 +148,7 @@ static uz_result check_structure(const uz_buf *structure, size_t n, const size_t
     if (back && lens2 && crcs2 && recs && rec_lens) {
         for (size_t i = 0; i < n; i++)
             uz_game_init(&back[i]);
-        r = uz_block_struct_read(structure->data, structure->size, back, n, lens2, crcs2, recs, rec_lens, diag);
+        r = uz_block_struct_read(structure->data, structure->size, UZ_STRUCT_VERSION, back, n, lens2, crcs2, recs, rec_lens, diag);
         if (r == UZ_OK && (memcmp(lens, lens2, n * sizeof *lens) != 0 || memcmp(crcs, crcs2, n * sizeof *crcs) != 0))
             r = UZ_ERR_CORRUPT;
         if (r != UZ_OK && r != UZ_ERR_NOMEM)
@@ -201,7 +201,7 @@ uz_result uz_block_encode(uz_oracle *oracle, uz_oracle *oracle960, const uz_mode
         goto out_reported;
     }
     size_t before = structure->size;
-    r = uz_block_struct_write(structure, games, n, lens, crcs, &texts);
+    r = uz_block_struct_write(structure, UZ_STRUCT_VERSION, games, n, lens, crcs, &texts);
     if (r == UZ_OK && structure->size - before > UZ_LIMIT_BLOCK_STRUCT)
         r = UZ_ERR_LIMIT;
     if (r == UZ_ERR_LIMIT) {
@@ -274,6 +274,7 @@ void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *
         h->model_params[i] = model->kind == UZ_MODEL_PLAYER ? player[i] : values[i];
     h->coder = coder;
     h->block_games = block_games;
+    h->struct_version = UZ_STRUCT_VERSION;
     uz_pool_describe(pool, h->settings_summary, sizeof h->settings_summary);
     uz_copy_str(h->created_by, sizeof h->created_by, "ucizip " UZ_VERSION_STRING);
 }
@@ -440,7 +441,7 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
     }
     for (size_t i = 0; i < n; i++)
         uz_game_init(&all[i]);
-    r = uz_block_struct_read_limited(block->structure.data, block->structure.size, all, n, sizes, crcs, text_recs,
+    r = uz_block_struct_read_limited(block->structure.data, block->structure.size, block->struct_version, all, n, sizes, crcs, text_recs,
                                      text_lens, &lim, diag);
     if (r == UZ_ERR_NOMEM)
         goto out;
