@@ -14,35 +14,10 @@ import sys
 import tempfile
 import time
 
+from harness import check, corpus, run, summary, use
+
 UCIZIP = sys.argv[1]
-CORPUS = os.environ.get("UZ_CORPUS_DIR", "")
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, file=sys.stderr)
-
-
-def run(*args, input=None, ok=True, cwd=None):
-    p = subprocess.run([UCIZIP, *args], input=input, capture_output=True, cwd=cwd)
-    if ok and p.returncode != 0:
-        check(False, "ucizip %s exited %d: %s" % (" ".join(args), p.returncode, p.stderr.decode(errors="replace")))
-    return p
-
-
-def corpus(name):
-    path = os.path.join(CORPUS, name)
-    if not os.path.exists(path):
-        if os.environ.get("UZ_REQUIRE_CORPUS"):
-            sys.exit("missing %s" % path)
-        print("skipped: no corpus")
-        sys.exit(77)
-    return path
+use(UCIZIP)
 
 
 def read(path):
@@ -302,8 +277,7 @@ def main():
     check(left == [], "a later run removes the dead process's temporary file (%s)" % left)
 
     shutil.rmtree(tmp)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -8,39 +8,13 @@ import subprocess
 import sys
 import tempfile
 
+from harness import check, corpus, run, summary, use
 from ucz_bytes import read_varint, varint
 
 UCIZIP = sys.argv[1]
+use(UCIZIP)
 SRC = os.environ["UZ_SRC_ROOT"]
-CORPUS = os.environ.get("UZ_CORPUS_DIR", "")
 SAMPLE = os.path.join(SRC, "tests", "data", "sample.pgn")
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, file=sys.stderr)
-
-
-def run(*args, input=None, ok=True):
-    p = subprocess.run([UCIZIP, *args], input=input, capture_output=True)
-    if ok and p.returncode != 0:
-        check(False, "ucizip %s exited %d: %s" % (" ".join(args), p.returncode, p.stderr.decode(errors="replace")))
-    return p
-
-
-def corpus(name):
-    path = os.path.join(CORPUS, name)
-    if not os.path.exists(path):
-        if os.environ.get("UZ_REQUIRE_CORPUS"):
-            sys.exit("missing %s" % path)
-        print("skipped: no corpus")
-        sys.exit(77)
-    return path
 
 
 def main():
@@ -293,8 +267,7 @@ def main():
     engine_choice_tests(tmp)
     engine_safety_tests(tmp, arc, expected)
 
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 def header_fields(path):

@@ -14,22 +14,13 @@ import tempfile
 import time
 import zlib
 
+from harness import check, summary
 from ucz_bytes import read_varint, varint
 
 UCIZIP = sys.argv[1]
 SRC = os.environ["UZ_SRC_ROOT"]
 SAMPLE = os.path.join(SRC, "tests", "data", "sample.pgn")
 FAST = ["--depth", "1", "--workers", "1"]
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, file=sys.stderr)
 
 
 def run(*args, input=None, **kw):
@@ -290,8 +281,7 @@ def main():
     run("compress", *FAST, "-f", SAMPLE, "-o", out)
     check(os.path.exists(live), "a live process's temporary is kept")
 
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -12,18 +12,10 @@ import sys
 import tempfile
 import zlib
 
+from harness import check, summary
 from ucz_bytes import read_varint, varint
 
 UCIZIP = sys.argv[1]
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    passed += bool(cond)
-    failed += not cond
-    if not cond:
-        print("FAIL:", what, file=sys.stderr)
 
 
 def split_member(data):
@@ -96,8 +88,7 @@ def main():
             check(v.returncode == 0, "%s: the rebuilt archive verifies: %s" % (name, v.stderr.decode()))
         else:
             check(v.returncode != 0 and b"digest" in v.stderr, "%s: caught: %s" % (name, v.stderr.decode().strip()))
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

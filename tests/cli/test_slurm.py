@@ -10,19 +10,10 @@ import subprocess
 import sys
 import tempfile
 
+from harness import CORPUS, check, summary
+
 UCIZIP = os.path.abspath(sys.argv[1])
 SRC = os.environ["UZ_SRC_ROOT"]
-CORPUS = os.environ.get("UZ_CORPUS_DIR", "")
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, file=sys.stderr)
 
 
 def skip(why):
@@ -75,8 +66,7 @@ def main():
     finally:
         subprocess.run(["bash", local, "stop"], env=env)
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -13,25 +13,11 @@ import tempfile
 
 UCIZIP, FEATURES = sys.argv[1], sys.argv[2]
 SRC = os.environ["UZ_SRC_ROOT"]
-CORPUS = os.environ.get("UZ_CORPUS_DIR", "")
+sys.path.insert(0, os.path.join(SRC, "tests", "cli"))
+from harness import CORPUS, check, summary  # noqa: E402
+from harness import run_cmd as run  # noqa: E402
+
 DATA = os.path.join(SRC, "tests", "data", "model")
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, file=sys.stderr)
-
-
-def run(cmd, ok=True):
-    p = subprocess.run(cmd, capture_output=True)
-    if ok and p.returncode != 0:
-        check(False, "%s exited %d: %s" % (" ".join(cmd), p.returncode, p.stderr.decode(errors="replace")))
-    return p
 
 
 def first_games(path, n, out):
@@ -100,8 +86,7 @@ def main():
     check(run([FEATURES, src, "--hashes", "--weights", good]).returncode == 0, "the shipped weights load")
 
     shutil.rmtree(tmp)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":
