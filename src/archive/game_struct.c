@@ -505,7 +505,7 @@ static uz_result decode_line(uz_comment_coder *cc, uz_line *line, int side)
     return r;
 }
 
-static uz_result decode_block_comments(const uz_cursor *code, uz_game *games, size_t n)
+static uz_result decode_block_comments(const uz_cursor *code, uz_game *games, size_t n, uz_comment_counts *counts)
 {
     uz_comment_coder *cc;
     uz_result r = uz_comment_reader_create(&cc, code->p, (size_t)(code->end - code->p));
@@ -519,6 +519,8 @@ static uz_result decode_block_comments(const uz_cursor *code, uz_game *games, si
     }
     if (r == UZ_OK)
         r = uz_comment_coder_finish(cc, NULL);
+    if (r == UZ_OK && counts)
+        *counts = uz_comment_coder_counts(cc);
     uz_comment_coder_destroy(cc);
     return r;
 }
@@ -536,9 +538,10 @@ uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned versio
     return uz_block_struct_read_limited(data, size, version, games, n, moves_lens, crcs, text_recs, text_rec_lens, NULL, diag);
 }
 
-uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n, size_t *moves_lens,
-                                       uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens,
-                                       const uz_decode_limits *limits, uz_diag *diag)
+/* uz_block_struct_read_limited, with the coded comments' counts (layout 1) when counts is not NULL. */
+static uz_result struct_read(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n, size_t *moves_lens,
+                             uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens, const uz_decode_limits *limits,
+                             uz_comment_counts *counts, uz_diag *diag)
 {
     struct_reader sr;
     uz_decode_limits lim = uz_decode_limits_or_default(limits);
@@ -628,7 +631,7 @@ uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, unsigne
             if (r != UZ_OK)
                 goto out;
         }
-    if (version >= 1 && (r = decode_block_comments(&sr.sec[SEC_COMMENT_CODE], games, n)) != UZ_OK)
+    if (version >= 1 && (r = decode_block_comments(&sr.sec[SEC_COMMENT_CODE], games, n, counts)) != UZ_OK)
         goto out;
     r = UZ_OK;
 out:
@@ -652,4 +655,47 @@ out:
     free(name_text);
     free(cols);
     return r == UZ_OK || r == UZ_ERR_NOMEM || r == UZ_ERR_LIMIT ? r : UZ_ERR_CORRUPT;
+}
+
+uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n, size_t *moves_lens,
+                                       uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens,
+                                       const uz_decode_limits *limits, uz_diag *diag)
+{
+    return struct_read(data, size, version, games, n, moves_lens, crcs, text_recs, text_rec_lens, limits, NULL, diag);
+}
+
+uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, size_t n,
+                                       uz_struct_comment_info *info, uz_diag *diag)
+{
+    *info = (uz_struct_comment_info){0};
+    uz_game *games = calloc(n ? n : 1, sizeof *games);
+    size_t *lens = calloc(n ? n : 1, sizeof *lens), *rec_lens = calloc(n ? n : 1, sizeof *rec_lens);
+    uint32_t *crcs = calloc(n ? n : 1, sizeof *crcs);
+    const uint8_t **recs = calloc(n ? n : 1, sizeof *recs);
+    uz_comment_counts counts = {0};
+    uz_result r = UZ_ERR_NOMEM;
+    if (games && lens && rec_lens && crcs && recs) {
+        for (size_t i = 0; i < n; i++)
+            uz_game_init(&games[i]);
+        r = struct_read(data, size, version, games, n, lens, crcs, recs, rec_lens, NULL, &counts, diag);
+        for (size_t i = 0; i < n; i++)
+            uz_game_clear(&games[i]);
+    }
+    if (r == UZ_OK && version >= 1) {
+        /* The section sizes lead the stream: the comment-code section's is the sixth. */
+        uz_cursor c = {data, data + size};
+        uint64_t v = 0;
+        for (int s = 0; s <= SEC_COMMENT_CODE; s++)
+            uz_cursor_varint(&c, &v);
+        info->code_bytes = v;
+        info->comments = counts.comments;
+        info->clocks = counts.clocks;
+        info->engine = counts.engine;
+    }
+    free(games);
+    free(lens);
+    free(rec_lens);
+    free(crcs);
+    free(recs);
+    return r;
 }
