@@ -94,6 +94,7 @@ struct uz_comment_coder {
     int prev_kind[N_SLOTS];
     clock_state clk[N_SLOTS];
     engine_state eng[N_SLOTS];
+    uint64_t err_own, err_opp; /* recent errors of the evaluation's two predictions (decaying sums) */
     int64_t base, inc; /* TimeControl in seconds, 0 when absent or not "base[+inc]" */
     uz_buf text;       /* the residual (writer) or the comment (reader) handed out */
     uz_comment_counts counts;
@@ -265,10 +266,20 @@ static uz_result code_engine(uz_comment_coder *c, int slot, fields *f)
         st->prev_sign = f->sign;
         st->prev_mate_n = f->mate_n;
     } else {
-        int64_t d = f->cp - st->prev_cp;
+        /* Two predictions: the side's previous evaluation, and the opponent's last one
+         * negated (both sides of a self-play game agree); the one that erred less lately. */
+        const engine_state *op = slot != UZ_CC_OTHER ? &c->eng[1 - slot] : NULL;
+        bool has_opp = op && op->has_prev && !op->prev_mate;
+        int64_t own = st->prev_cp, opp = has_opp ? -op->prev_cp : own;
+        int64_t pred = c->err_opp < c->err_own ? opp : own;
+        int64_t d = f->cp - pred;
         if ((r = code_signed(c, &c->m.cp, !st->has_prev, 2, &st->cp_v, &d)) != UZ_OK)
             return r;
-        f->cp = st->prev_cp + d;
+        f->cp = pred + d;
+        if (has_opp) {
+            c->err_own += (uint64_t)(f->cp > own ? f->cp - own : own - f->cp) - c->err_own / 16;
+            c->err_opp += (uint64_t)(f->cp > opp ? f->cp - opp : opp - f->cp) - c->err_opp / 16;
+        }
         if (f->cp < -MAX_CP || f->cp > MAX_CP)
             return UZ_ERR_CORRUPT;
         st->prev_cp = f->cp;
