@@ -41,7 +41,7 @@ typedef struct gamma_model {
 
 /* Every model of a coder: only bit_model arrays (initialised as one array). */
 typedef struct models {
-    bit_model kind[5][3];  /* by the slot's previous kind (4: none yet) */
+    bit_model kind[2][5][3]; /* by first comment of its move or not, the slot's previous kind (4: none) */
     gamma_model spent;     /* clock: whole seconds spent */
     bit_model tenth_flag[3][3]; /* clock: tenths digit != 0, by slot kind and previous digit */
     bit_model tenth[16];   /* clock: the digit - 1, four bits as a binary tree */
@@ -181,9 +181,10 @@ static uz_result code_signed(uz_comment_coder *c, gamma_model *g, unsigned extra
 
 /* ---- the fields of each kind ---- */
 
-static uz_result code_kind(uz_comment_coder *c, int slot, int *kind)
+/* By the slot's previous kind and whether the comment is its move's first. */
+static uz_result code_kind(uz_comment_coder *c, int slot, bool later, int *kind)
 {
-    bit_model *m = c->m.kind[c->prev_kind[slot]];
+    bit_model *m = c->m.kind[later][c->prev_kind[slot]];
     unsigned coded = *kind != KIND_TEXT, other = *kind != KIND_CLOCK, book = *kind == KIND_BOOK;
     uz_result r = code_bit(c, &m[0], &coded);
     if (r == UZ_OK && coded)
@@ -312,9 +313,9 @@ static uz_result code_engine(uz_comment_coder *c, int slot, fields *f)
     return UZ_OK;
 }
 
-static uz_result code_fields(uz_comment_coder *c, int slot, fields *f)
+static uz_result code_fields(uz_comment_coder *c, int slot, bool later, fields *f)
 {
-    uz_result r = code_kind(c, slot, &f->kind);
+    uz_result r = code_kind(c, slot, later, &f->kind);
     if (r != UZ_OK)
         return r;
     c->counts.comments++;
@@ -531,7 +532,8 @@ void uz_comment_coder_begin_game(uz_comment_coder *c, const uz_game *game)
         }
 }
 
-uz_result uz_comment_encode(uz_comment_coder *c, int slot, const char *text, const char **residual, size_t *len)
+uz_result uz_comment_encode(uz_comment_coder *c, int slot, size_t index, const char *text, const char **residual,
+                            size_t *len)
 {
     fields f = {0};
     size_t n = strlen(text);
@@ -552,15 +554,15 @@ uz_result uz_comment_encode(uz_comment_coder *c, int slot, const char *text, con
         if ((r = uz_buf_append(&c->text, text, n)) != UZ_OK)
             return r;
     }
-    if ((r = code_fields(c, slot, &f)) != UZ_OK)
+    if ((r = code_fields(c, slot, index != 0, &f)) != UZ_OK)
         return r;
     *residual = c->text.size ? (const char *)c->text.data : "";
     *len = c->text.size;
     return UZ_OK;
 }
 
-uz_result uz_comment_decode(uz_comment_coder *c, int slot, const char *residual, size_t len, const char **text,
-                            size_t *text_len)
+uz_result uz_comment_decode(uz_comment_coder *c, int slot, size_t index, const char *residual, size_t len,
+                            const char **text, size_t *text_len)
 {
     if (!c->started) {
         if (uz_decoder_init(&c->dec, UZ_CODER_RANGE, c->data, c->size) != UZ_OK)
@@ -568,7 +570,7 @@ uz_result uz_comment_decode(uz_comment_coder *c, int slot, const char *residual,
         c->started = true;
     }
     fields f = {0};
-    uz_result r = code_fields(c, slot, &f);
+    uz_result r = code_fields(c, slot, index != 0, &f);
     if (r != UZ_OK)
         return r;
     *text = NULL;

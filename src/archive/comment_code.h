@@ -36,15 +36,17 @@ void uz_comment_coder_destroy(uz_comment_coder *c);
 /* Starts a game: the per-game state is reset and its TimeControl tag read. */
 void uz_comment_coder_begin_game(uz_comment_coder *c, const uz_game *game);
 
-/* Writer: codes the comment's kind and fields; *residual (len bytes, owned by the coder,
+/* index: the comment's place among the comments of its move (or list).
+ * Writer: codes the comment's kind and fields; *residual (len bytes, owned by the coder,
  * valid until the next call) is the text for the comments section. */
-uz_result uz_comment_encode(uz_comment_coder *c, int slot, const char *text, const char **residual, size_t *len);
+uz_result uz_comment_encode(uz_comment_coder *c, int slot, size_t index, const char *text, const char **residual,
+                            size_t *len);
 
 /* Reader: decodes the next kind and fields; given the residual read from the comments
  * section, *text is the comment (owned by the coder, valid until the next call), or NULL
  * when the comment is plain text (the residual itself). UZ_ERR_CORRUPT on a bad stream. */
-uz_result uz_comment_decode(uz_comment_coder *c, int slot, const char *residual, size_t len, const char **text,
-                            size_t *text_len);
+uz_result uz_comment_decode(uz_comment_coder *c, int slot, size_t index, const char *residual, size_t len,
+                            const char **text, size_t *text_len);
 
 /* Writer: appends the coded bytes to out (nothing when no comment was coded).
  * Reader: UZ_OK when the stream was consumed exactly, else UZ_ERR_CORRUPT. */

@@ -61,7 +61,7 @@ static uz_result put_comments(struct_writer *w, char *const *comments, size_t n,
         size_t len;
         if (strlen(comments[i]) > MAX_TEXT)
             return UZ_ERR_LIMIT;
-        if ((r = uz_comment_encode(w->cc, slot, comments[i], &residual, &len)) == UZ_OK)
+        if ((r = uz_comment_encode(w->cc, slot, i, comments[i], &residual, &len)) == UZ_OK)
             r = uz_buf_put_string(&w->sec[SEC_COMMENTS], residual, len);
     }
     return r;
@@ -478,9 +478,11 @@ static uz_result decode_comments(uz_comment_coder *cc, char **comments, size_t n
     for (size_t i = 0; i < n; i++) {
         const char *text;
         size_t len;
-        uz_result r = uz_comment_decode(cc, slot, comments[i], strlen(comments[i]), &text, &len);
-        if (r != UZ_OK || !text)
+        uz_result r = uz_comment_decode(cc, slot, i, comments[i], strlen(comments[i]), &text, &len);
+        if (r != UZ_OK)
             return r;
+        if (!text)
+            continue; /* a text comment: the residual is the comment */
         char *s = malloc(len + 1);
         if (!s)
             return UZ_ERR_NOMEM;
