@@ -83,6 +83,33 @@ typedef struct fields {
     int prec;          /* decimals of time (seconds) */
 } fields;
 
+static unsigned bit_length(uint64_t v)
+{
+    unsigned n = 0;
+    for (; v; v >>= 1)
+        n++;
+    return n;
+}
+
+/* Two predictions of the evaluation (the second only when the other side has one) and
+ * their recent errors, decaying sums over the block: the one that erred less is used. */
+typedef struct choice {
+    uint64_t err[2];
+} choice;
+
+static int64_t choose(const choice *ch, bool both, int64_t a, int64_t b)
+{
+    return both && ch->err[1] < ch->err[0] ? b : a;
+}
+
+static void learn(choice *ch, bool both, int64_t value, int64_t a, int64_t b)
+{
+    if (!both)
+        return;
+    ch->err[0] += (uint64_t)(value > a ? value - a : a - value) - ch->err[0] / 16;
+    ch->err[1] += (uint64_t)(value > b ? value - b : b - value) - ch->err[1] / 16;
+}
+
 struct uz_comment_coder {
     uz_encoder *enc;   /* writer */
     uz_decoder dec;    /* reader */
@@ -94,7 +121,7 @@ struct uz_comment_coder {
     int prev_kind[N_SLOTS];
     clock_state clk[N_SLOTS];
     engine_state eng[N_SLOTS];
-    uint64_t err_own, err_opp; /* recent errors of the evaluation's two predictions (decaying sums) */
+    choice eval_choice;
     int64_t base, inc; /* TimeControl in seconds, 0 when absent or not "base[+inc]" */
     uz_buf text;       /* the residual (writer) or the comment (reader) handed out */
     uz_comment_counts counts;
@@ -128,14 +155,6 @@ static uz_result code_bit(uz_comment_coder *c, bit_model *m, unsigned *bit)
     if (m->n < 30)
         m->n++;
     return UZ_OK;
-}
-
-static unsigned bit_length(uint64_t v)
-{
-    unsigned n = 0;
-    for (; v; v >>= 1)
-        n++;
-    return n;
 }
 
 /* *v >= 1 (writer: below 2^(GAMMA_MAX - 1)). */
@@ -244,10 +263,13 @@ static uz_result code_clock(uz_comment_coder *c, int slot, fields *f)
 
 static const int64_t pow10_of[4] = {1, 10, 100, 1000};
 
-/* Evaluation, depth and time, each against the slot's previous engine comment. */
+/* Evaluation, depth and time, each against the slot's previous engine comment or, where
+ * the other side has one, a prediction that also takes its last one. */
 static uz_result code_engine(uz_comment_coder *c, int slot, fields *f)
 {
     engine_state *st = &c->eng[slot];
+    const engine_state *op = slot != UZ_CC_OTHER ? &c->eng[1 - slot] : NULL;
+    bool both = op && op->has_prev; /* depth and time: the mean of the side's previous and the other side's last */
     unsigned mate = f->mate;
     uz_result r = code_bit(c, &c->m.mate[st->prev_mate + 2 * !st->has_prev], &mate);
     if (r != UZ_OK)
@@ -267,44 +289,42 @@ static uz_result code_engine(uz_comment_coder *c, int slot, fields *f)
         st->prev_sign = f->sign;
         st->prev_mate_n = f->mate_n;
     } else {
-        /* Two predictions: the side's previous evaluation, and the opponent's last one
-         * negated (both sides of a self-play game agree); the one that erred less lately. */
-        const engine_state *op = slot != UZ_CC_OTHER ? &c->eng[1 - slot] : NULL;
+        /* The side's previous evaluation, or the opponent's last one negated (both sides
+         * of a self-play game agree). */
         bool has_opp = op && op->has_prev && !op->prev_mate;
         int64_t own = st->prev_cp, opp = has_opp ? -op->prev_cp : own;
-        int64_t pred = c->err_opp < c->err_own ? opp : own;
+        int64_t pred = choose(&c->eval_choice, has_opp, own, opp);
         int64_t d = f->cp - pred;
         if ((r = code_signed(c, &c->m.cp, !st->has_prev, 2, &st->cp_v, &d)) != UZ_OK)
             return r;
         f->cp = pred + d;
-        if (has_opp) {
-            c->err_own += (uint64_t)(f->cp > own ? f->cp - own : own - f->cp) - c->err_own / 16;
-            c->err_opp += (uint64_t)(f->cp > opp ? f->cp - opp : opp - f->cp) - c->err_opp / 16;
-        }
+        learn(&c->eval_choice, has_opp, f->cp, own, opp);
         if (f->cp < -MAX_CP || f->cp > MAX_CP)
             return UZ_ERR_CORRUPT;
         st->prev_cp = f->cp;
     }
     st->prev_mate = mate;
-    int64_t d = f->depth - st->prev_depth;
+    int64_t pred = both ? (st->prev_depth + op->prev_depth + 1) / 2 : st->prev_depth;
+    int64_t d = f->depth - pred;
     if ((r = code_signed(c, &c->m.depth, !st->has_prev, 2, &st->depth_v, &d)) != UZ_OK)
         return r;
-    f->depth = st->prev_depth + d;
+    f->depth = pred + d;
     if (f->depth < 0 || f->depth > MAX_SMALL)
         return UZ_ERR_CORRUPT;
     st->prev_depth = f->depth;
-    /* The time's decimals as two bits, then its value in those units against the previous
-     * time rounded down to them. */
+    /* The time's decimals as two bits, then its value in those units against the
+     * prediction in ms rounded down to them. */
     unsigned hi = (unsigned)f->prec >> 1, lo = (unsigned)f->prec & 1;
     bit_model *pm = c->m.prec[st->prev_prec];
     if ((r = code_bit(c, &pm[0], &hi)) != UZ_OK || (r = code_bit(c, &pm[1 + hi], &lo)) != UZ_OK)
         return r;
     f->prec = (int)(2 * hi + lo);
-    int64_t unit = pow10_of[3 - f->prec], prev = st->prev_ms / unit;
-    d = f->time - prev;
+    int64_t unit = pow10_of[3 - f->prec];
+    pred = (both ? (st->prev_ms + op->prev_ms) / 2 : st->prev_ms) / unit;
+    d = f->time - pred;
     if ((r = code_signed(c, &c->m.time, (unsigned)f->prec, 4, &st->time_v, &d)) != UZ_OK)
         return r;
-    f->time = prev + d;
+    f->time = pred + d;
     if (f->time < 0 || f->time > MAX_TIME)
         return UZ_ERR_CORRUPT;
     st->prev_ms = f->time * unit;
