@@ -118,7 +118,6 @@ struct uz_comment_coder {
     const uint8_t *data;
     size_t size;
     bool started;      /* reader: dec initialised (on the first comment) */
-    uint64_t symbols;  /* writer: bits coded */
     models m;
     int prev_kind[N_SLOTS];
     clock_state clk[N_SLOTS];
@@ -144,7 +143,6 @@ static uz_result code_bit(uz_comment_coder *c, bit_model *m, unsigned *bit)
     uz_result r;
     if (c->enc) {
         r = uz_encoder_put(c->enc, freq, 2, 4096, (int)*bit);
-        c->symbols++;
     } else {
         int s = 0;
         r = uz_decoder_get(&c->dec, freq, 2, 4096, &s) == UZ_OK ? UZ_OK : UZ_ERR_CORRUPT;
@@ -586,6 +584,11 @@ uz_result uz_comment_encode(uz_comment_coder *c, int slot, size_t index, const c
 uz_result uz_comment_decode(uz_comment_coder *c, int slot, size_t index, const char *residual, size_t len,
                             const char **text, size_t *text_len)
 {
+    *text = NULL;
+    if (c->size == 0) { /* an empty stream: every comment of the block is text */
+        c->counts.comments++;
+        return UZ_OK;
+    }
     if (!c->started) {
         if (uz_decoder_init(&c->dec, UZ_CODER_RANGE, c->data, c->size) != UZ_OK)
             return UZ_ERR_CORRUPT;
@@ -595,7 +598,6 @@ uz_result uz_comment_decode(uz_comment_coder *c, int slot, size_t index, const c
     uz_result r = code_fields(c, slot, index != 0, &f);
     if (r != UZ_OK)
         return r;
-    *text = NULL;
     if (f.kind == KIND_TEXT)
         return UZ_OK;
     if ((r = render(&f, residual, len, &c->text)) != UZ_OK)
@@ -609,10 +611,12 @@ uz_result uz_comment_decode(uz_comment_coder *c, int slot, size_t index, const c
 
 uz_result uz_comment_coder_finish(uz_comment_coder *c, uz_buf *out)
 {
-    if (!c->enc)
-        return !c->started ? (c->size == 0 ? UZ_OK : UZ_ERR_CORRUPT)
-                           : (uz_decoder_finish(&c->dec) == UZ_OK ? UZ_OK : UZ_ERR_CORRUPT);
-    if (!c->symbols)
+    if (!c->enc) /* (a non-empty stream must have served a comment, coded or not) */
+        return c->size == 0 ? UZ_OK
+                            : c->started && uz_decoder_finish(&c->dec) == UZ_OK ? UZ_OK : UZ_ERR_CORRUPT;
+    /* A block without a coded comment stores no stream: its comments cost nothing more
+     * than in layout 0. */
+    if (!c->counts.clocks && !c->counts.engine)
         return UZ_OK;
     const uint8_t *data;
     size_t size;
