@@ -444,11 +444,12 @@ static bool parse_clock(uz_comment_coder *c, const char *text, fields *f)
            uz_buf_append(&c->text, p, strlen(p)) == UZ_OK;
 }
 
-/* "book..." or "EVAL/DEPTH TIMEs..." at the start of text; the rest is the residual. */
+/* "book" alone (TCEC's "book, mb=..." compresses better as text among TCEC's other
+ * comments), or "EVAL/DEPTH TIMEs..." at the start of text: the rest is the residual. */
 static bool parse_engine(uz_comment_coder *c, const char *text, fields *f)
 {
     const char *p = text;
-    if (strncmp(p, "book", 4) == 0) {
+    if (strcmp(p, "book") == 0) {
         f->kind = KIND_BOOK;
         p += 4;
     } else {
