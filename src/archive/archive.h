@@ -135,6 +135,14 @@ uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, unsigne
                                        uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens,
                                        const uz_decode_limits *limits, uz_diag *diag);
 
+/* The coded comments of a block of n games (structure layout 1; zeros for layout 0):
+ * the comment-code section's size and what it holds. Decodes the structure stream. */
+typedef struct uz_struct_comment_info {
+    uint64_t code_bytes, comments, clocks, engine;
+} uz_struct_comment_info;
+uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, size_t n,
+                                       uz_struct_comment_info *info, uz_diag *diag);
+
 /* Text records (the layout and patch that give a game's exact bytes from its tree):
  * uz_game_text_encode appends the record of a game with raw bytes and a complete tree to
  * out; *prev / *have_prev carry the previous game's layout (games of one file share it).

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "game_text.h"
+#include "archive/comment_code.h"
 #include "common/limits.h"
 
 /* The writer refuses what the reader would refuse: both use limits.h. */
@@ -32,6 +33,7 @@ typedef struct struct_writer {
     uint32_t *slots;       /* hash table of names: index + 1, 0 = empty; n_slots a power of 2 */
     size_t n_slots;
     size_t game_nodes;     /* moves of the game being written */
+    uz_comment_coder *cc;  /* layout 1: codes each comment's kind (NULL in layout 0) */
 } struct_writer;
 
 /* A text the reader takes: at most MAX_TEXT bytes (C strings hold no NUL). */
@@ -46,21 +48,33 @@ static uz_result put_count(uz_buf *b, size_t n)
     return n > MAX_COUNT ? UZ_ERR_LIMIT : uz_buf_put_varint(b, n);
 }
 
-static uz_result put_comments(struct_writer *w, char *const *comments, size_t n)
+/* slot: whose comments (UZ_CC_*), for the comment coder. */
+static uz_result put_comments(struct_writer *w, char *const *comments, size_t n, int slot)
 {
     uz_result r = put_count(&w->sec[SEC_RECORDS], n);
-    for (size_t i = 0; i < n && r == UZ_OK; i++)
-        r = put_text(&w->sec[SEC_COMMENTS], comments[i]);
+    for (size_t i = 0; i < n && r == UZ_OK; i++) {
+        if (!w->cc) {
+            r = put_text(&w->sec[SEC_COMMENTS], comments[i]);
+            continue;
+        }
+        const char *residual;
+        size_t len;
+        if (strlen(comments[i]) > MAX_TEXT)
+            return UZ_ERR_LIMIT;
+        if ((r = uz_comment_encode(w->cc, slot, i, comments[i], &residual, &len)) == UZ_OK)
+            r = uz_buf_put_string(&w->sec[SEC_COMMENTS], residual, len);
+    }
     return r;
 }
 
-static uz_result put_line(struct_writer *w, const uz_line *line, int depth)
+/* side: the mover of the line's first move. */
+static uz_result put_line(struct_writer *w, const uz_line *line, int depth, int side)
 {
     uz_buf *b = &w->sec[SEC_RECORDS];
     if (depth > MAX_DEPTH || line->n_nodes > UZ_LIMIT_GAME_NODES - w->game_nodes)
         return UZ_ERR_LIMIT;
     w->game_nodes += line->n_nodes;
-    uz_result r = put_comments(w, line->pre_comments, line->n_pre_comments);
+    uz_result r = put_comments(w, line->pre_comments, line->n_pre_comments, UZ_CC_OTHER);
     if (r == UZ_OK)
         r = uz_buf_put_varint(b, line->n_nodes);
     size_t annotated = 0;
@@ -88,11 +102,11 @@ static uz_result put_line(struct_writer *w, const uz_line *line, int depth)
                 r = uz_buf_put_varint(b, nd->nags[k]);
         }
         if (r == UZ_OK && (flags & NODE_COMMENTS))
-            r = put_comments(w, nd->comments, nd->n_comments);
+            r = put_comments(w, nd->comments, nd->n_comments, (side + (int)i) & 1);
         if (r == UZ_OK && (flags & NODE_VARIATIONS)) {
             r = put_count(b, nd->n_variations);
             for (size_t k = 0; k < nd->n_variations && r == UZ_OK; k++)
-                r = put_line(w, &nd->variations[k], depth + 1);
+                r = put_line(w, &nd->variations[k], depth + 1, (side + (int)i) & 1);
         }
         if (r == UZ_OK && (flags & NODE_ORDER))
             r = uz_buf_put_string(b, nd->order, nd->n_nags + nd->n_comments + nd->n_variations);
@@ -207,10 +221,12 @@ static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_le
         r = uz_buf_put_string(b, fen, strlen(fen));
     }
     w->game_nodes = 0;
+    if (w->cc)
+        uz_comment_coder_begin_game(w->cc, game);
     if (r == UZ_OK)
-        r = put_line(w, &game->main, 0);
+        r = put_line(w, &game->main, 0, game->start.side);
     if (r == UZ_OK)
-        r = put_comments(w, game->trailing_comments, game->n_trailing_comments);
+        r = put_comments(w, game->trailing_comments, game->n_trailing_comments, UZ_CC_OTHER);
     return r;
 }
 
@@ -219,8 +235,13 @@ uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_game *ga
 {
     struct_writer w = {0};
     uz_result r = text_records ? uz_buf_append(&w.sec[SEC_TEXT], text_records->data, text_records->size) : UZ_OK;
+    if (r == UZ_OK && version >= 1)
+        r = uz_comment_writer_create(&w.cc);
     for (size_t i = 0; i < n && r == UZ_OK; i++)
         r = put_game(&w, &games[i], moves_lens[i], crcs[i]);
+    if (r == UZ_OK && w.cc)
+        r = uz_comment_coder_finish(w.cc, &w.sec[SEC_COMMENT_CODE]);
+    uz_comment_coder_destroy(w.cc);
     if (r == UZ_OK)
         r = uz_buf_put_varint(&w.sec[SEC_NAMES], w.n_names);
     for (size_t k = 0; k < w.n_names && r == UZ_OK; k++) {
@@ -449,6 +470,63 @@ static uz_result get_game(struct_reader *sr, uz_game *game, size_t n_names, size
     return get_comments(sr, add_trailing, game, 0);
 }
 
+/* Layout 1, once the tags are known (the clocks need TimeControl): each comment read as
+ * text is the residual of a coded comment or a text comment; the comment coder decides
+ * which, in the writer's order. */
+static uz_result decode_comments(uz_comment_coder *cc, char **comments, size_t n, int slot)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *text;
+        size_t len;
+        uz_result r = uz_comment_decode(cc, slot, i, comments[i], strlen(comments[i]), &text, &len);
+        if (r != UZ_OK)
+            return r;
+        if (!text)
+            continue; /* a text comment: the residual is the comment */
+        char *s = malloc(len + 1);
+        if (!s)
+            return UZ_ERR_NOMEM;
+        memcpy(s, text, len);
+        s[len] = 0;
+        free(comments[i]);
+        comments[i] = s;
+    }
+    return UZ_OK;
+}
+
+static uz_result decode_line(uz_comment_coder *cc, uz_line *line, int side)
+{
+    uz_result r = decode_comments(cc, line->pre_comments, line->n_pre_comments, UZ_CC_OTHER);
+    for (size_t i = 0; i < line->n_nodes && r == UZ_OK; i++) {
+        uz_node *nd = &line->nodes[i];
+        int mover = (side + (int)i) & 1;
+        r = decode_comments(cc, nd->comments, nd->n_comments, mover);
+        for (size_t k = 0; k < nd->n_variations && r == UZ_OK; k++)
+            r = decode_line(cc, &nd->variations[k], mover);
+    }
+    return r;
+}
+
+static uz_result decode_block_comments(const uz_cursor *code, uz_game *games, size_t n, uz_comment_counts *counts)
+{
+    uz_comment_coder *cc;
+    uz_result r = uz_comment_reader_create(&cc, code->p, (size_t)(code->end - code->p));
+    for (size_t i = 0; i < n && r == UZ_OK; i++) {
+        if (games[i].verbatim || games[i].text_only)
+            continue;
+        uz_comment_coder_begin_game(cc, &games[i]);
+        r = decode_line(cc, &games[i].main, games[i].start.side);
+        if (r == UZ_OK)
+            r = decode_comments(cc, games[i].trailing_comments, games[i].n_trailing_comments, UZ_CC_OTHER);
+    }
+    if (r == UZ_OK)
+        r = uz_comment_coder_finish(cc, NULL);
+    if (r == UZ_OK && counts)
+        *counts = uz_comment_coder_counts(cc);
+    uz_comment_coder_destroy(cc);
+    return r;
+}
+
 /* A column's values: where each starts in the values section. */
 typedef struct column {
     const uint8_t *next; /* the column's next unread value */
@@ -462,9 +540,10 @@ uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned versio
     return uz_block_struct_read_limited(data, size, version, games, n, moves_lens, crcs, text_recs, text_rec_lens, NULL, diag);
 }
 
-uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n, size_t *moves_lens,
-                                       uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens,
-                                       const uz_decode_limits *limits, uz_diag *diag)
+/* uz_block_struct_read_limited, with the coded comments' counts (layout 1) when counts is not NULL. */
+static uz_result struct_read(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n, size_t *moves_lens,
+                             uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens, const uz_decode_limits *limits,
+                             uz_comment_counts *counts, uz_diag *diag)
 {
     struct_reader sr;
     uz_decode_limits lim = uz_decode_limits_or_default(limits);
@@ -554,6 +633,8 @@ uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, unsigne
             if (r != UZ_OK)
                 goto out;
         }
+    if (version >= 1 && (r = decode_block_comments(&sr.sec[SEC_COMMENT_CODE], games, n, counts)) != UZ_OK)
+        goto out;
     r = UZ_OK;
 out:
     if (r != UZ_OK) {
@@ -576,4 +657,47 @@ out:
     free(name_text);
     free(cols);
     return r == UZ_OK || r == UZ_ERR_NOMEM || r == UZ_ERR_LIMIT ? r : UZ_ERR_CORRUPT;
+}
+
+uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n, size_t *moves_lens,
+                                       uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens,
+                                       const uz_decode_limits *limits, uz_diag *diag)
+{
+    return struct_read(data, size, version, games, n, moves_lens, crcs, text_recs, text_rec_lens, limits, NULL, diag);
+}
+
+uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, size_t n,
+                                       uz_struct_comment_info *info, uz_diag *diag)
+{
+    *info = (uz_struct_comment_info){0};
+    uz_game *games = calloc(n ? n : 1, sizeof *games);
+    size_t *lens = calloc(n ? n : 1, sizeof *lens), *rec_lens = calloc(n ? n : 1, sizeof *rec_lens);
+    uint32_t *crcs = calloc(n ? n : 1, sizeof *crcs);
+    const uint8_t **recs = calloc(n ? n : 1, sizeof *recs);
+    uz_comment_counts counts = {0};
+    uz_result r = UZ_ERR_NOMEM;
+    if (games && lens && rec_lens && crcs && recs) {
+        for (size_t i = 0; i < n; i++)
+            uz_game_init(&games[i]);
+        r = struct_read(data, size, version, games, n, lens, crcs, recs, rec_lens, NULL, &counts, diag);
+        for (size_t i = 0; i < n; i++)
+            uz_game_clear(&games[i]);
+    }
+    if (r == UZ_OK && version >= 1) {
+        /* The section sizes lead the stream: the comment-code section's is the sixth. */
+        uz_cursor c = {data, data + size};
+        uint64_t v = 0;
+        for (int s = 0; s <= SEC_COMMENT_CODE; s++)
+            uz_cursor_varint(&c, &v);
+        info->code_bytes = v;
+        info->comments = counts.comments;
+        info->clocks = counts.clocks;
+        info->engine = counts.engine;
+    }
+    free(games);
+    free(lens);
+    free(rec_lens);
+    free(crcs);
+    free(recs);
+    return r;
 }

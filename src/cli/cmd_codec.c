@@ -1195,6 +1195,7 @@ static int info_one(const char *path, bool json)
     uz_archive_header header;
     uz_diag diag = {0};
     uint64_t games = 0, moves = 0, move_bytes = 0, struct_bytes = 0, members = 0;
+    uz_struct_comment_info cinfo = {0}; /* the coded comments of all members */
     if (uz_archive_reader_open(&reader, in, name) != UZ_OK)
         goto out;
     if (json) {
@@ -1218,6 +1219,15 @@ static int info_one(const char *path, bool json)
             m_moves += block.tree_moves;
             m_move_bytes += block.moves.size;
             m_struct += block.struct_stored;
+            uz_struct_comment_info bi;
+            if (!json && block.struct_version >= 1 &&
+                uz_block_struct_comment_info(block.structure.data, block.structure.size, block.struct_version,
+                                             block.n_games, &bi, &diag) == UZ_OK) {
+                cinfo.code_bytes += bi.code_bytes;
+                cinfo.comments += bi.comments;
+                cinfo.clocks += bi.clocks;
+                cinfo.engine += bi.engine;
+            }
         }
         if (r != UZ_DONE) {
             if (json)
@@ -1287,10 +1297,15 @@ static int info_one(const char *path, bool json)
                (unsigned long long)games, (unsigned long long)moves, (unsigned long long)total,
                (unsigned long long)move_bytes, (unsigned long long)struct_bytes,
                moves ? 8.0 * (double)move_bytes / (double)moves : 0.0, bpm_all);
-    else
+    else {
+        if (cinfo.comments)
+            printf("coded comments: %llu bytes for %llu clocks and %llu engine comments (%llu comments in all)\n",
+                   (unsigned long long)cinfo.code_bytes, (unsigned long long)cinfo.clocks,
+                   (unsigned long long)cinfo.engine, (unsigned long long)cinfo.comments);
         printf("%s: %llu bytes, %llu member%s, %llu games, %llu moves (%.3f bits/move all included)\n", name,
                (unsigned long long)total, (unsigned long long)members, members == 1 ? "" : "s",
                (unsigned long long)games, (unsigned long long)moves, bpm_all);
+    }
     status = CLI_EXIT_OK;
 out:
     uz_archive_block_free(&block);

@@ -258,6 +258,21 @@ def main():
     check(proc.returncode != 0, "interrupted compress exits non-zero")
     check(not [f for f in os.listdir(tmp) if f.startswith("killed.ucz")], "nothing left after an interrupt")
 
+    # coded comments (structure layout 1): info counts the clocks and engine comments coded,
+    # the near misses of coded_comments.pgn stay text, every byte comes back
+    near = os.path.join(SRC, "tests", "data", "pgn", "layout", "coded_comments.pgn")
+    for path, clocks, engine in ((near, 18, 14), (corpus("cat1_chesscom_live_clk.pgn"), 1309, 0)):
+        cc = os.path.join(tmp, "cc.ucz")
+        run("compress", "-f", path, "-o", cc, *fast)
+        info = run("info", cc).stdout.decode()
+        line = [l for l in info.splitlines() if l.startswith("coded comments: ")]
+        check(line and ("bytes for %d clocks and %d engine comments" % (clocks, engine)) in line[0],
+              "info counts coded comments: " + info)
+        if line and engine == 0:
+            code_bytes = int(line[0].split()[2])
+            check(8 * code_bytes < 9 * clocks, "clocks cost under 9 bits each (%d bytes)" % code_bytes)
+        check(run("decompress", cc, "-o", "-").stdout == open(path, "rb").read(), "coded comments come back exactly")
+
     # engine command
     eng = json.loads(run("engine", "--json", "--depth", "1").stdout)
     check(eng["name"] == "Stockfish 15.1" and len(eng["fingerprint"]) == 16 and eng["ms_per_position"] > 0, "engine --json")

@@ -4,7 +4,8 @@
  * structure stream, the walk, the model and both coders all run on any input.
  * Input: first byte even -> the rest is an archive file; odd -> the rest is a raw block
  * (structure stream, then move streams) given to uz_block_decode, which skips the
- * container's checksums so that the fuzzer reaches the structure and move decoders. */
+ * container's checksums so that the fuzzer reaches the structure and move decoders; with
+ * bit 2 of the first byte the structure stream is in layout 1 (coded comments). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,11 +31,17 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
     uz_diag diag = {0};
     if (uz_member_decoder_open(md, &h, base, 1, &diag) != UZ_OK)
         return;
-    size_t split = 2 + (size - 2) * data[1] / 256;
+    size_t start = 2, split = 2 + (size - 2) * data[1] / 256;
     uz_archive_block block = {0};
+    if (data[0] & 4) { /* structure layout 1: its size in two more bytes (little-endian) */
+        if (size < 4 || (start = 4) + (data[2] | (size_t)data[3] << 8) > size)
+            return;
+        split = 4 + (data[2] | (size_t)data[3] << 8);
+        block.struct_version = 1;
+    }
     block.n_games = 1 + data[1] % 8;
     block.tree_moves = md->limits.block_nodes;
-    block.structure = (uz_buf){(uint8_t *)data + 2, split - 2, 0};
+    block.structure = (uz_buf){(uint8_t *)data + start, split - start, 0};
     block.moves = (uz_buf){(uint8_t *)data + split, size - split, 0};
     uz_game games[8];
     for (size_t i = 0; i < block.n_games; i++)

@@ -1,0 +1,57 @@
+/* Coded comments (structure layout 1): clocks ("[%clk 0:03:00]") and cutechess engine
+ * comments ("+0.10/8 0.30s", "book") are range-coded with adaptive binary models into
+ * the structure stream's comment-code section; what is left of such a comment (the text
+ * around the clock, with the placeholder "[%clk]" where it was; the text after an engine
+ * comment's time) stays in the comments section. Every comment codes its kind first;
+ * plain text comments code nothing else. A comment is coded only when the decoder's
+ * print rules give back its exact bytes. doc/format.md, "Coded comments", is the spec. */
+#ifndef UCIZIP_COMMENT_CODE_H
+#define UCIZIP_COMMENT_CODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/buf.h"
+#include "common/common.h"
+#include "pgn/pgn.h"
+
+/* Whose comment: a comment after a move belongs to the side that made it (in a variation
+ * too); comments before a line's first move and after the game to a third slot. */
+enum { UZ_CC_WHITE = 0, UZ_CC_BLACK = 1, UZ_CC_OTHER = 2 };
+
+typedef struct uz_comment_coder uz_comment_coder;
+
+/* Counts of what a coder has coded (or decoded) so far. */
+typedef struct uz_comment_counts {
+    uint64_t comments; /* all comments, text ones included */
+    uint64_t clocks;
+    uint64_t engine;   /* engine comments, "book" included */
+} uz_comment_counts;
+
+/* A writer codes into a buffer of its own; a reader decodes data[0..size) (borrowed). */
+uz_result uz_comment_writer_create(uz_comment_coder **out);
+uz_result uz_comment_reader_create(uz_comment_coder **out, const uint8_t *data, size_t size);
+void uz_comment_coder_destroy(uz_comment_coder *c);
+
+/* Starts a game: the per-game state is reset and its TimeControl tag read. */
+void uz_comment_coder_begin_game(uz_comment_coder *c, const uz_game *game);
+
+/* index: the comment's place among the comments of its move (or list).
+ * Writer: codes the comment's kind and fields; *residual (len bytes, owned by the coder,
+ * valid until the next call) is the text for the comments section. */
+uz_result uz_comment_encode(uz_comment_coder *c, int slot, size_t index, const char *text, const char **residual,
+                            size_t *len);
+
+/* Reader: decodes the next kind and fields; given the residual read from the comments
+ * section, *text is the comment (owned by the coder, valid until the next call), or NULL
+ * when the comment is plain text (the residual itself). UZ_ERR_CORRUPT on a bad stream. */
+uz_result uz_comment_decode(uz_comment_coder *c, int slot, size_t index, const char *residual, size_t len,
+                            const char **text, size_t *text_len);
+
+/* Writer: appends the coded bytes to out (nothing when no comment was coded).
+ * Reader: UZ_OK when the stream was consumed exactly, else UZ_ERR_CORRUPT. */
+uz_result uz_comment_coder_finish(uz_comment_coder *c, uz_buf *out);
+
+uz_comment_counts uz_comment_coder_counts(const uz_comment_coder *c);
+
+#endif
