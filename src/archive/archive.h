@@ -12,9 +12,11 @@
 #include "common/limits.h"
 #include "pgn/pgn.h"
 
-#define UZ_ARCHIVE_VERSION 2
+/* The format version the writer writes; a reader reads UZ_ARCHIVE_MIN_VERSION to this. */
+#define UZ_ARCHIVE_VERSION 3
+#define UZ_ARCHIVE_MIN_VERSION 2
 #define UZ_ARCHIVE_BLOCK_GAMES 64
-#define UZ_ARCHIVE_FOOTER_SIZE 32
+#define UZ_ARCHIVE_FOOTER_SIZE 32 /* the fixed footer of version 2 (version 3 has none) */
 #define UZ_ARCHIVE_MAX_MODEL_PARAMS 8
 /* Layout of the structure stream the writer uses (header key 13); 0 is the layout of
  * members written before the key existed, which every reader still reads. */
@@ -22,9 +24,14 @@
 
 /* Everything the decoder must reproduce, as stored in the member header. */
 typedef struct uz_archive_header {
-    uint16_t version;
+    uint16_t version;       /* the member's format version (the writer writes UZ_ARCHIVE_VERSION) */
     char engine_name[128];
-    char fingerprint[64];
+    char fingerprint[64];   /* 16 lowercase hex digits (stored as 8 bytes from version 3) */
+    /* Version 3: the settings are exactly those the engine's profile gives by default, so
+     * the header stores neither the settings text (left "") nor keys 3-7: the decoder takes
+     * them from the profile it finds, and the fingerprint checks them. The writer sets it
+     * (uz_header_fill); a version 2 member never has it. */
+    bool settings_from_profile;
     uint32_t depth;
     uint64_t nodes;
     uint32_t mode;          /* uz_engine_mode */
@@ -42,8 +49,9 @@ typedef struct uz_archive_header {
     char chess960_fingerprint[64]; /* "" or the fingerprint of the engine with the same settings
                                       plus UCI_Chess960 true, which codes the member's Chess960 games */
     uint32_t struct_version;    /* layout of the blocks' structure streams (0: key 13 absent) */
-    char settings_summary[256]; /* readable one-liner for messages (uz_pool_describe) */
-    char created_by[64];
+    char settings_summary[256]; /* readable one-liner for messages (uz_pool_describe); version 3
+                                   does not store it: the reader rebuilds it from the fields */
+    char created_by[64];        /* "" when not stored (version 3 does not write it) */
 } uz_archive_header;
 
 /* ---- writing ---- */

@@ -275,6 +275,14 @@ void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *
     h->coder = coder;
     h->block_games = block_games;
     h->struct_version = UZ_STRUCT_VERSION;
+    /* The settings are the defaults of the profile a decoder finds for this engine (as
+     * uz_member_decoder_open looks it up): the header need not store them. */
+    uz_engine_settings defaults;
+    const char *dirs[8];
+    uz_diag ignored = {0};
+    uz_engine_default_dirs(dirs, 8);
+    h->settings_from_profile = uz_engine_profile_for_archive(&defaults, h->engine_name, "", dirs, &ignored) == UZ_OK &&
+                               uz_pool_has_settings_of(pool, &defaults);
     uz_pool_describe(pool, h->settings_summary, sizeof h->settings_summary);
     uz_copy_str(h->created_by, sizeof h->created_by, "ucizip " UZ_VERSION_STRING);
 }
@@ -330,9 +338,13 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
         /* No engine named: the installed profile of the archive's engine. */
         const char *dirs[8];
         uz_engine_default_dirs(dirs, 8);
-        r = uz_engine_profile_for_archive(&s, h->engine_name, h->engine_settings_text, dirs, diag);
+        /* (the profile's mode when the header stores no settings: as uz_header_fill looks it up) */
+        r = uz_engine_profile_for_archive(&s, h->engine_name, h->settings_from_profile ? "" : h->engine_settings_text,
+                                          dirs, diag);
     }
-    if (r == UZ_OK)
+    /* Without a settings text the profile's (or the named engine's) defaults are the
+     * settings, and the fingerprint checks that they are the archive's. */
+    if (r == UZ_OK && !h->settings_from_profile)
         r = uz_engine_settings_apply_text(&s, h->engine_settings_text, diag);
     if (r != UZ_OK)
         return r;
