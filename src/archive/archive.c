@@ -842,6 +842,7 @@ static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archiv
     block->tree_moves = n_moves;
     block->text_digest = get_le(digest, 8);
     block->struct_stored = zsize;
+    block->struct_method = (unsigned)method;
     block->struct_version = r->struct_version;
     block->offset = start;
     block->stored_size = r->offset - start;
