@@ -1245,6 +1245,7 @@ static int info_one(const char *path, bool json)
             cli_report(name, &diag);
             goto out;
         }
+        uz_header_profile_settings(&header); /* (the settings of the profile it refers to) */
         uint64_t m_games = 0, m_moves = 0, m_move_bytes = 0, m_struct = 0;
         uz_byte_split split;
         uz_byte_split_init(&split);
@@ -1285,12 +1286,10 @@ static int info_one(const char *path, bool json)
                 cli_json_string(header.chess960_fingerprint);
             else
                 fputs("null", stdout);
-            /* (settings left to the engine profile: the header does not say them) */
-            if (header.settings_from_profile)
-                printf(",\"settings_from_profile\":true,\"depth\":null,\"mode\":null,\"hash_mb\":null,\"model\":");
-            else
-                printf(",\"settings_from_profile\":false,\"depth\":%u,\"mode\":\"%s\",\"hash_mb\":%u,\"model\":",
-                       header.depth, uz_engine_mode_name((uz_engine_mode)header.mode), header.hash_mb);
+            /* (settings left to the engine profile: those of the installed profile) */
+            printf(",\"settings_from_profile\":%s,\"depth\":%u,\"mode\":\"%s\",\"hash_mb\":%u,\"model\":",
+                   header.settings_from_profile ? "true" : "false", header.depth,
+                   uz_engine_mode_name((uz_engine_mode)header.mode), header.hash_mb);
             if (model_ok)
                 cli_model_json(&mp);
             else
