@@ -183,8 +183,7 @@ static void header_summary(uz_archive_header *h)
 {
     static const char *const modes[] = {"multipv", "searchmoves", "permove"};
     if (h->settings_from_profile) {
-        snprintf(h->settings_summary, sizeof h->settings_summary, "%s; the default settings of its profile",
-                 h->engine_name);
+        snprintf(h->settings_summary, sizeof h->settings_summary, "%s" UZ_PROFILE_SUMMARY_SUFFIX, h->engine_name);
         return;
     }
     int n = snprintf(h->settings_summary, sizeof h->settings_summary, "%s; depth %u", h->engine_name, h->depth);

@@ -22,6 +22,10 @@
  * members written before the key existed, which every reader still reads. */
 #define UZ_STRUCT_VERSION 1
 
+/* The summary a reader gives a version 3 header that stores neither settings nor a
+ * summary: the engine name, then this. */
+#define UZ_PROFILE_SUMMARY_SUFFIX "; the default settings of its profile"
+
 /* Everything the decoder must reproduce, as stored in the member header. */
 typedef struct uz_archive_header {
     uint16_t version;       /* the member's format version (the writer writes UZ_ARCHIVE_VERSION) */

@@ -319,6 +319,11 @@ void uz_header_profile_settings(uz_archive_header *h)
     h->mode = (uint32_t)s.mode;
     h->hash_mb = (uint32_t)s.hash_mb;
     h->threads = (uint32_t)s.threads;
+    /* A summary the header stores (key 64) stays: only the reader's placeholder is replaced. */
+    char placeholder[sizeof h->settings_summary];
+    snprintf(placeholder, sizeof placeholder, "%s" UZ_PROFILE_SUMMARY_SUFFIX, h->engine_name);
+    if (strcmp(h->settings_summary, placeholder) != 0)
+        return;
     int n = snprintf(h->settings_summary, sizeof h->settings_summary, "%s; depth %d", h->engine_name, s.depth);
     if (s.nodes > 0 && n >= 0 && (size_t)n < sizeof h->settings_summary)
         n += snprintf(h->settings_summary + n, sizeof h->settings_summary - (size_t)n, "; nodes %ld", s.nodes);
