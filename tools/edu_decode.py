@@ -220,7 +220,7 @@ def read_header(r):
                 h["model"] = ints
             else:
                 name, cap = INT_KEYS[key]
-                if len(ints) != 1 or ints[0] > cap or (key == 13 and ints[0] == 0):
+                if len(ints) != 1 or ints[0] > cap or (key == 13 and ints[0] == 0 and version == 2):
                     raise Corrupt(f"header field {name} malformed")
                 h[name] = ints[0]
         elif key < 64:

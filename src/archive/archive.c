@@ -281,8 +281,8 @@ static uz_result header_decode(const uint8_t *body, size_t size, unsigned versio
                 *why = "structure layout from a newer ucizip";
                 r = UZ_ERR_CORRUPT;
             }
-            if (r == UZ_OK && v[0] == 0)
-                r = UZ_ERR_CORRUPT; /* written only when not 0 */
+            if (r == UZ_OK && v[0] == 0 && !v3)
+                r = UZ_ERR_CORRUPT; /* version 2 writes it only when not 0 (version 3: not 1) */
             h->struct_version = (uint32_t)v[0];
             break;
         case KEY_SETTINGS_SUMMARY: r = copy_text(h->settings_summary, sizeof h->settings_summary, s, n); break;
