@@ -5,7 +5,7 @@ It reads every member of an archive: the header (and its fields), each block (it
 the structure stream decompressed with zstd or raw LZMA2), the structure stream's five
 sections (tag names, game records with their tree shapes, tag values column by column,
 comments, text records), the index (checked against the blocks, with the member digest)
-and the footer. It prints each game's tags and move counts. It does not decode the moves:
+and the footer (version 2) or the index length (version 3). It prints each game's tags and move counts. It does not decode the moves:
 that needs the engine (doc/format.md, "Engine queries") and the move models.
 
     tools/edu_decode.py ARCHIVE.ucz            a summary per game
@@ -180,11 +180,15 @@ def read_header(r):
     start = r.pos
     if r.bytes(8, "magic") != MAGIC:
         raise Corrupt(f"not a ucizip archive (bad magic) at byte {start}")
-    version, flags, hlen = struct.unpack("<HHI", r.bytes(8, "header"))
-    if version != 2:
-        raise Corrupt(f"archive format version {version} is not supported (this is version 2)")
-    if flags:
-        raise Corrupt("unknown header flags")
+    version = struct.unpack("<H", r.bytes(2, "header"))[0]
+    if version == 2:
+        flags, hlen = struct.unpack("<HI", r.bytes(6, "header"))
+        if flags:
+            raise Corrupt("unknown header flags")
+    elif version == 3:
+        hlen = r.varint()
+    else:
+        raise Corrupt(f"archive format version {version} is not supported (this reads versions 2 and 3)")
     if hlen == 0 or hlen > 1 << 20:
         raise Corrupt("header body size out of range")
     body = r.bytes(hlen, "header body")
@@ -197,7 +201,11 @@ def read_header(r):
             raise Corrupt("header keys not increasing")
         last = key
         value = c.string(nul_ok=True)
-        if key in TEXT_KEYS:
+        if version == 3 and key in (2, 12):  # fingerprints: 8 bytes, shown as 16 hex digits
+            if len(value) != 8:
+                raise Corrupt(f"header field {TEXT_KEYS[key][0]} malformed")
+            h[TEXT_KEYS[key][0]] = value.hex()
+        elif key in TEXT_KEYS:
             name, cap = TEXT_KEYS[key]
             if len(value) >= cap or b"\0" in value or (key == 12 and not value):
                 raise Corrupt(f"header field {name} malformed")
@@ -212,12 +220,25 @@ def read_header(r):
                 h["model"] = ints
             else:
                 name, cap = INT_KEYS[key]
-                if len(ints) != 1 or ints[0] > cap or (key == 13 and ints[0] == 0):
+                if len(ints) != 1 or ints[0] > cap or (key == 13 and ints[0] == 0 and version == 2):
                     raise Corrupt(f"header field {name} malformed")
                 h[name] = ints[0]
         elif key < 64:
             raise Corrupt(f"unknown header key {key} (needed for decoding)")
-    for key in range(1, 12):
+    h["version"] = version
+    required = range(1, 12)
+    if version == 3:
+        # Keys 3-8 all or none (none: the engine profile's default settings); 10, 11 and
+        # 13 have defaults.
+        settings = [TEXT_KEYS.get(k, INT_KEYS.get(k, ("",)))[0] in h for k in range(3, 9)]
+        if any(settings) and not all(settings):
+            raise Corrupt("header keys 3-8 must be all present or all absent")
+        h["settings_from_profile"] = not any(settings)
+        h.setdefault("coder", 2)
+        h.setdefault("block_games", 64)
+        h.setdefault("struct_version", 1)
+        required = (1, 2, 9)
+    for key in required:
         name = (TEXT_KEYS.get(key) or INT_KEYS.get(key) or ("model",))[0]
         if name not in h:
             raise Corrupt(f"header field {name} (key {key}) missing")
@@ -372,13 +393,15 @@ def read_structure(data, n_games, version):
 def read_member(data, pos):
     r = Reader(data, pos)
     header = read_header(r)
+    v3 = header["version"] == 3
+    block_magic, index_magic = (b"B", b"I") if v3 else (b"UCZB", b"UCZI")
     blocks, games = [], []
     while True:
         start = r.pos
-        magic = r.bytes(4, "block or index magic")
-        if magic == b"UCZI":
+        magic = r.bytes(len(block_magic), "block or index magic")
+        if magic == index_magic:
             break
-        if magic != b"UCZB":
+        if magic != block_magic:
             raise Corrupt(f"expected a block or the index at byte {start}")
         head_start = r.pos
         n_games, n_moves, method, raw, zsize, moves_size = (r.varint() for _ in range(6))
@@ -409,17 +432,29 @@ def read_member(data, pos):
             off += g["moves_len"]
         blocks.append((start - pos, n_games, n_moves, digest, method, raw, zsize))
         games.extend(block_games)
-    index_start = r.pos - 4
-    body_start = r.pos
+    index_start = r.pos - len(index_magic)
+    body_start = r.pos if not v3 else index_start  # version 3: the crc covers the tag too
     n_blocks = r.varint()
     entries = [(r.varint(), r.varint(), r.varint()) for _ in range(n_blocks)]
-    member_digest = r.u64()
+    member_digest = r.u64() if not v3 or n_blocks >= 2 else None
+    index_offset = r.varint() if v3 else None
     if r.u32() != crc32(data[body_start:r.pos - 4]):
         raise Corrupt("index checksum mismatch")
     if entries != [b[:3] for b in blocks]:
         raise Corrupt("index does not match the blocks")
-    if member_digest != xxh64(b"".join(struct.pack("<Q", b[3]) for b in blocks)):
+    if member_digest is not None and member_digest != xxh64(b"".join(struct.pack("<Q", b[3]) for b in blocks)):
         raise Corrupt("the member's blocks do not match its digest")
+    if v3:
+        # the index's length as a varint with its bytes reversed ends the member
+        length, n = r.pos - index_start, bytearray()
+        while True:
+            n.append((length & 0x7F) | (0x80 if length > 0x7F else 0))
+            length >>= 7
+            if not length:
+                break
+        if index_offset != index_start - pos or r.bytes(len(n), "index length") != bytes(reversed(n)):
+            raise Corrupt("index offset or length does not match the member")
+        return header, blocks, games, r.pos
     footer = r.bytes(32, "footer")
     magic, index_offset, length, total, fcrc = struct.unpack("<4sQQQI", footer)
     if magic != b"UCZF" or fcrc != crc32(footer[:28]):

@@ -8,9 +8,15 @@
 #include "archive_internal.h"
 
 static const uint8_t header_magic[8] = {0x89, 'U', 'C', 'Z', '\r', '\n', 0x1A, '\n'};
+/* Version 2 starts blocks and the index with these; version 3 with one byte. */
 static const uint8_t block_magic[4] = {'U', 'C', 'Z', 'B'};
 static const uint8_t index_magic[4] = {'U', 'C', 'Z', 'I'};
 static const uint8_t footer_magic[4] = {'U', 'C', 'Z', 'F'};
+#define BLOCK_TAG 'B'
+#define INDEX_TAG 'I'
+/* Version 3: the member digest is stored only for a member of at least this many blocks
+ * (it guards their order; one block's own digest covers it). */
+#define DIGEST_MIN_BLOCKS 2
 
 /* Sanity limits a decoder enforces before allocating anything. */
 #define MAX_HEADER_BODY (1u << 20)
@@ -19,6 +25,10 @@ static const uint8_t footer_magic[4] = {'U', 'C', 'Z', 'F'};
 #define MAX_BLOCK_GAMES (1u << 16)
 #define MAX_BLOCK_BYTES ((uint64_t)1 << 30)
 #define MAX_BLOCKS ((uint64_t)1 << 32)
+
+/* Version 3 leaves out keys 10, 11 and 13 when they hold these values. */
+#define DEFAULT_CODER 2               /* range */
+#define DEFAULT_STRUCT_VERSION_V3 1   /* a version 3 member without key 13 */
 
 enum header_key {
     KEY_ENGINE_NAME = 1,
@@ -88,6 +98,43 @@ static uz_result put_field_uints(uz_buf *b, unsigned key, const uint64_t *v, int
     return r;
 }
 
+/* The fingerprint's 16 hex digits as the 8 bytes version 3 stores (big-endian: the
+ * digits in order); UZ_ERR_ARG if it is not 16 lowercase hex digits. */
+static uz_result fingerprint_to_bytes(const char *hex, uint8_t out[8])
+{
+    if (strlen(hex) != 16)
+        return UZ_ERR_ARG;
+    for (int i = 0; i < 16; i++) {
+        char c = hex[i];
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (d < 0)
+            return UZ_ERR_ARG;
+        out[i / 2] = (uint8_t)(i % 2 ? (out[i / 2] << 4) | d : d);
+    }
+    return UZ_OK;
+}
+
+static void fingerprint_from_bytes(const uint8_t *b, char *out)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 0; i < 8; i++) {
+        out[2 * i] = digits[b[i] >> 4];
+        out[2 * i + 1] = digits[b[i] & 15];
+    }
+    out[16] = '\0';
+}
+
+static uz_result put_field_fingerprint(uz_buf *b, unsigned key, const char *hex)
+{
+    uint8_t raw[8];
+    uz_result r = fingerprint_to_bytes(hex, raw);
+    if (r == UZ_OK)
+        r = uz_buf_put_varint(b, key);
+    return r ? r : uz_buf_put_string(b, (const char *)raw, 8);
+}
+
+/* The header body of format version 3 (doc/format.md, "Header"): only what decoding
+ * needs, with the writer's usual values left out (they are the reader's defaults). */
 static uz_result header_encode(uz_buf *b, const uz_archive_header *h)
 {
     uz_result r = UZ_OK;
@@ -103,29 +150,49 @@ static uz_result header_encode(uz_buf *b, const uz_archive_header *h)
             r = put_field_str(b, key, s);               \
     } while (0)
     S1(KEY_ENGINE_NAME, h->engine_name);
-    S1(KEY_FINGERPRINT, h->fingerprint);
-    U1(KEY_DEPTH, h->depth);
-    U1(KEY_NODES, h->nodes);
-    U1(KEY_MODE, h->mode);
-    U1(KEY_HASH, h->hash_mb);
-    U1(KEY_THREADS, h->threads);
-    S1(KEY_ENGINE_SETTINGS_TEXT, h->engine_settings_text);
+    if (r == UZ_OK)
+        r = put_field_fingerprint(b, KEY_FINGERPRINT, h->fingerprint);
+    if (!h->settings_from_profile) {
+        U1(KEY_DEPTH, h->depth);
+        U1(KEY_NODES, h->nodes);
+        U1(KEY_MODE, h->mode);
+        U1(KEY_HASH, h->hash_mb);
+        U1(KEY_THREADS, h->threads);
+        S1(KEY_ENGINE_SETTINGS_TEXT, h->engine_settings_text);
+    }
     uint64_t model[1 + UZ_ARCHIVE_MAX_MODEL_PARAMS] = {h->model_kind};
     for (uint32_t i = 0; i < h->n_model_params && i < UZ_ARCHIVE_MAX_MODEL_PARAMS; i++)
         model[1 + i] = h->model_params[i];
     if (r == UZ_OK)
         r = put_field_uints(b, KEY_MODEL, model, 1 + (int)h->n_model_params);
-    U1(KEY_CODER, h->coder);
-    U1(KEY_BLOCK_GAMES, h->block_games);
-    if (h->chess960_fingerprint[0])
-        S1(KEY_CHESS960_FINGERPRINT, h->chess960_fingerprint);
-    if (h->struct_version)
+    if (h->coder != DEFAULT_CODER)
+        U1(KEY_CODER, h->coder);
+    if (h->block_games != UZ_ARCHIVE_BLOCK_GAMES)
+        U1(KEY_BLOCK_GAMES, h->block_games);
+    if (h->chess960_fingerprint[0] && r == UZ_OK)
+        r = put_field_fingerprint(b, KEY_CHESS960_FINGERPRINT, h->chess960_fingerprint);
+    if (h->struct_version != DEFAULT_STRUCT_VERSION_V3)
         U1(KEY_STRUCT_VERSION, h->struct_version);
-    S1(KEY_SETTINGS_SUMMARY, h->settings_summary);
-    S1(KEY_CREATED_BY, h->created_by);
 #undef U1
 #undef S1
     return r;
+}
+
+/* The one-line summary of a version 3 header, which does not store it. */
+static void header_summary(uz_archive_header *h)
+{
+    static const char *const modes[] = {"multipv", "searchmoves", "permove"};
+    if (h->settings_from_profile) {
+        snprintf(h->settings_summary, sizeof h->settings_summary, "%s" UZ_PROFILE_SUMMARY_SUFFIX, h->engine_name);
+        return;
+    }
+    int n = snprintf(h->settings_summary, sizeof h->settings_summary, "%s; depth %u", h->engine_name, h->depth);
+    if (h->nodes && n >= 0 && (size_t)n < sizeof h->settings_summary)
+        n += snprintf(h->settings_summary + n, sizeof h->settings_summary - (size_t)n, "; nodes %llu",
+                      (unsigned long long)h->nodes);
+    if (n >= 0 && (size_t)n < sizeof h->settings_summary)
+        snprintf(h->settings_summary + n, sizeof h->settings_summary - (size_t)n, "; %s; Hash %u; Threads %u",
+                 modes[h->mode <= 2 ? h->mode : 0], h->hash_mb, h->threads);
 }
 
 static uz_result copy_text(char *dst, size_t cap, const uint8_t *s, size_t n)
@@ -147,15 +214,17 @@ static uz_result read_uints(const uint8_t *s, size_t n, uint64_t *v, int count, 
 }
 
 /* *why is set when a field is refused for a reason worth naming (else "malformed header fields"). */
-static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_header *h, const char **why)
+static uz_result header_decode(const uint8_t *body, size_t size, unsigned version, uz_archive_header *h,
+                                const char **why)
 {
     if (size == 0)
         return UZ_ERR_CORRUPT; /* (and body may be NULL) */
     uz_cursor c = {body, body + size};
     uint64_t last_key = 0;
     unsigned seen = 0;
+    bool v3 = version >= 3;
     memset(h, 0, sizeof *h);
-    h->version = UZ_ARCHIVE_VERSION;
+    h->version = (uint16_t)version;
     while (c.p < c.end) {
         uint64_t key, v[1];
         const uint8_t *s;
@@ -166,7 +235,12 @@ static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_head
         uz_result r = UZ_OK;
         switch (key) {
         case KEY_ENGINE_NAME: r = copy_text(h->engine_name, sizeof h->engine_name, s, n); break;
-        case KEY_FINGERPRINT: r = copy_text(h->fingerprint, sizeof h->fingerprint, s, n); break;
+        case KEY_FINGERPRINT:
+            if (v3 && n == 8)
+                fingerprint_from_bytes(s, h->fingerprint);
+            else
+                r = v3 ? UZ_ERR_CORRUPT : copy_text(h->fingerprint, sizeof h->fingerprint, s, n);
+            break;
         case KEY_DEPTH: r = read_uints(s, n, v, 1, 1000); h->depth = (uint32_t)v[0]; break;
         case KEY_NODES: r = read_uints(s, n, v, 1, UINT64_MAX); h->nodes = v[0]; break;
         case KEY_MODE: r = read_uints(s, n, v, 1, 2); h->mode = (uint32_t)v[0]; break; /* 2: permove */
@@ -196,7 +270,10 @@ static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_head
         case KEY_CODER: r = read_uints(s, n, v, 1, 255); h->coder = (uint32_t)v[0]; break;
         case KEY_BLOCK_GAMES: r = read_uints(s, n, v, 1, MAX_BLOCK_GAMES); h->block_games = (uint32_t)v[0]; break;
         case KEY_CHESS960_FINGERPRINT:
-            r = n ? copy_text(h->chess960_fingerprint, sizeof h->chess960_fingerprint, s, n) : UZ_ERR_CORRUPT;
+            if (v3 && n == 8)
+                fingerprint_from_bytes(s, h->chess960_fingerprint);
+            else
+                r = n && !v3 ? copy_text(h->chess960_fingerprint, sizeof h->chess960_fingerprint, s, n) : UZ_ERR_CORRUPT;
             break;
         case KEY_STRUCT_VERSION:
             r = read_uints(s, n, v, 1, UINT32_MAX);
@@ -204,8 +281,8 @@ static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_head
                 *why = "structure layout from a newer ucizip";
                 r = UZ_ERR_CORRUPT;
             }
-            if (r == UZ_OK && v[0] == 0)
-                r = UZ_ERR_CORRUPT; /* written only when not 0 */
+            if (r == UZ_OK && v[0] == 0 && !v3)
+                r = UZ_ERR_CORRUPT; /* version 2 writes it only when not 0 (version 3: not 1) */
             h->struct_version = (uint32_t)v[0];
             break;
         case KEY_SETTINGS_SUMMARY: r = copy_text(h->settings_summary, sizeof h->settings_summary, s, n); break;
@@ -219,10 +296,27 @@ static uz_result header_decode(const uint8_t *body, size_t size, uz_archive_head
         if (key < 32)
             seen |= 1u << key;
     }
-    /* Every decoding field must be present. */
-    unsigned needed = 0;
+    /* Every decoding field must be present. Version 3: keys 3 to 8 all or none (none: the
+     * profile's default settings); keys 10, 11 and 13 take their defaults when absent. */
+    unsigned needed = 0, settings = 0;
     for (unsigned k = KEY_ENGINE_NAME; k <= KEY_BLOCK_GAMES; k++)
         needed |= 1u << k;
+    for (unsigned k = KEY_DEPTH; k <= KEY_ENGINE_SETTINGS_TEXT; k++)
+        settings |= 1u << k;
+    if (v3) {
+        needed = 1u << KEY_ENGINE_NAME | 1u << KEY_FINGERPRINT | 1u << KEY_MODEL;
+        if ((seen & settings) != settings && (seen & settings) != 0)
+            return UZ_ERR_CORRUPT;
+        h->settings_from_profile = (seen & settings) == 0;
+        if (!(seen & 1u << KEY_CODER))
+            h->coder = DEFAULT_CODER;
+        if (!(seen & 1u << KEY_BLOCK_GAMES))
+            h->block_games = UZ_ARCHIVE_BLOCK_GAMES;
+        if (!(seen & 1u << KEY_STRUCT_VERSION))
+            h->struct_version = DEFAULT_STRUCT_VERSION_V3;
+        if (!h->settings_summary[0])
+            header_summary(h);
+    }
     return (seen & needed) == needed ? UZ_OK : UZ_ERR_CORRUPT;
 }
 
@@ -289,16 +383,28 @@ uz_result uz_archive_writer_open(uz_archive_writer **out, FILE *f, const uz_arch
         r = UZ_ERR_LIMIT;
         goto fail;
     }
-    if ((r = header_encode(&body, header)) != UZ_OK)
+    if ((r = header_encode(&body, header)) == UZ_ERR_ARG) {
+        uz_diag_set(diag, r, 0, 0, "an engine fingerprint (%s, %s) is not 16 hexadecimal digits", header->fingerprint,
+                    header->chess960_fingerprint);
         goto fail;
-    uint8_t fixed[16];
-    memcpy(fixed, header_magic, 8);
-    put_le(fixed + 8, UZ_ARCHIVE_VERSION, 2);
-    put_le(fixed + 10, 0, 2);
-    put_le(fixed + 12, body.size, 4);
+    }
+    if (r != UZ_OK)
+        goto fail;
+    /* magic, version (u16), then the body's length as a varint */
+    uz_buf fixed = {0};
+    uint8_t version[2];
+    put_le(version, UZ_ARCHIVE_VERSION, 2);
+    if (uz_buf_append(&fixed, header_magic, 8) || uz_buf_append(&fixed, version, 2) ||
+        uz_buf_put_varint(&fixed, body.size)) {
+        uz_buf_free(&fixed);
+        r = UZ_ERR_NOMEM;
+        goto fail;
+    }
     uint8_t crc[4];
     put_le(crc, uz_crc32(0, body.data, body.size), 4);
-    if ((r = write_bytes(w, fixed, sizeof fixed, diag)) != UZ_OK || (r = write_bytes(w, body.data, body.size, diag)) != UZ_OK ||
+    r = write_bytes(w, fixed.data, fixed.size, diag);
+    uz_buf_free(&fixed);
+    if (r != UZ_OK || (r = write_bytes(w, body.data, body.size, diag)) != UZ_OK ||
         (r = write_bytes(w, crc, 4, diag)) != UZ_OK)
         goto fail;
     uz_buf_free(&body);
@@ -333,7 +439,8 @@ uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t 
         goto nomem;
     size_t zsize = w->scratch.size;
     uz_buf head = {0};
-    if (uz_buf_append(&head, block_magic, 4) || uz_buf_put_varint(&head, n_games) ||
+    static const uint8_t tag = BLOCK_TAG;
+    if (uz_buf_append(&head, &tag, 1) || uz_buf_put_varint(&head, n_games) ||
         uz_buf_put_varint(&head, n_moves) || uz_buf_put_varint(&head, method) ||
         uz_buf_put_varint(&head, structure->size) || uz_buf_put_varint(&head, zsize) ||
         uz_buf_put_varint(&head, moves_size) || uz_buf_reserve(&head, 8)) {
@@ -343,7 +450,7 @@ uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t 
     put_le(head.data + head.size, text_digest, 8);
     head.size += 8;
     /* The crc covers the block's sizes too, so that no single damaged byte goes unseen. */
-    uint32_t crc = uz_crc32(uz_crc32(uz_crc32(0, head.data + 4, head.size - 4), w->scratch.data, zsize), moves, moves_size);
+    uint32_t crc = uz_crc32(uz_crc32(uz_crc32(0, head.data + 1, head.size - 1), w->scratch.data, zsize), moves, moves_size);
     uint8_t crc_bytes[4];
     put_le(crc_bytes, crc, 4);
     uint64_t offset = w->written;
@@ -365,33 +472,50 @@ nomem:
     return UZ_ERR_NOMEM;
 }
 
+/* Version 3's index length at the very end of a member: a varint with its bytes in
+ * reverse order, so that a reader coming from the end meets the low bits first. */
+static size_t reversed_varint(uint64_t v, uint8_t out[10])
+{
+    uint8_t fwd[10];
+    size_t n = 0;
+    do {
+        fwd[n] = (uint8_t)(v & 0x7F);
+        v >>= 7;
+        if (v)
+            fwd[n] |= 0x80;
+        n++;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        out[i] = fwd[n - 1 - i];
+    return n;
+}
+
 uz_result uz_archive_writer_finish(uz_archive_writer *w, uz_diag *diag)
 {
     uz_buf body = {0};
     uz_result r = UZ_ERR_NOMEM;
     uint64_t index_offset = w->written;
-    if (uz_buf_put_varint(&body, w->n_blocks))
+    static const uint8_t tag = INDEX_TAG;
+    if (uz_buf_append(&body, &tag, 1) || uz_buf_put_varint(&body, w->n_blocks))
         goto out;
     for (size_t i = 0; i < w->n_blocks; i++)
         if (uz_buf_put_varint(&body, w->blocks[i].offset) || uz_buf_put_varint(&body, w->blocks[i].games) ||
             uz_buf_put_varint(&body, w->blocks[i].moves))
             goto out;
-    if (uz_buf_reserve(&body, 8))
+    if (w->n_blocks >= DIGEST_MIN_BLOCKS) {
+        if (uz_buf_reserve(&body, 8))
+            goto out;
+        put_le(body.data + body.size, member_digest(w->blocks, w->n_blocks), 8);
+        body.size += 8;
+    }
+    if (uz_buf_put_varint(&body, index_offset) || uz_buf_reserve(&body, 4))
         goto out;
-    put_le(body.data + body.size, member_digest(w->blocks, w->n_blocks), 8);
-    body.size += 8;
-    uint8_t crc[4];
-    put_le(crc, uz_crc32(0, body.data, body.size), 4);
-    if ((r = write_bytes(w, index_magic, 4, diag)) || (r = write_bytes(w, body.data, body.size, diag)) ||
-        (r = write_bytes(w, crc, 4, diag)))
-        goto out;
-    uint8_t footer[UZ_ARCHIVE_FOOTER_SIZE];
-    memcpy(footer, footer_magic, 4);
-    put_le(footer + 4, index_offset, 8);
-    put_le(footer + 12, w->written + UZ_ARCHIVE_FOOTER_SIZE, 8);
-    put_le(footer + 20, w->games, 8);
-    put_le(footer + 28, uz_crc32(0, footer, 28), 4);
-    r = write_bytes(w, footer, sizeof footer, diag);
+    put_le(body.data + body.size, uz_crc32(0, body.data, body.size), 4);
+    body.size += 4;
+    uint8_t len[10];
+    size_t len_size = reversed_varint(body.size, len);
+    if ((r = write_bytes(w, body.data, body.size, diag)) == UZ_OK)
+        r = write_bytes(w, len, len_size, diag);
 out:
     if (r == UZ_ERR_NOMEM)
         uz_diag_set(diag, r, 0, 0, "out of memory");
@@ -423,6 +547,7 @@ struct uz_archive_reader {
     uz_buf zbuf;
     uz_decode_limits limits;
     uint32_t struct_version; /* of the current member */
+    unsigned version;        /* format version of the current member */
 };
 
 void uz_archive_reader_set_limits(uz_archive_reader *r, const uz_decode_limits *limits)
@@ -511,52 +636,69 @@ uint64_t uz_archive_reader_offset(const uz_archive_reader *r)
     return r->offset;
 }
 
-/* Parses magic, version, header body and crc from fixed[16] and the stream. */
-static uz_result read_header_from(uz_archive_reader *r, const uint8_t fixed[16], uz_archive_header *h, uz_diag *diag)
+#define HEADER_START 10 /* magic and version: the bytes every version begins with */
+
+/* Parses the header after its first HEADER_START bytes (in fixed), reading the rest
+ * from the stream: flags and a u32 length (version 2) or a varint length (version 3),
+ * the body and its crc. */
+static uz_result read_header_from(uz_archive_reader *r, const uint8_t fixed[HEADER_START], uz_archive_header *h,
+                                  uz_diag *diag)
 {
-    uint64_t start = r->offset - 16;
+    uint64_t start = r->offset - HEADER_START;
     if (memcmp(fixed, header_magic, 8) != 0)
         return corrupt(diag, start, "not a ucizip archive (bad magic)");
     unsigned version = (unsigned)get_le(fixed + 8, 2);
-    if (version != UZ_ARCHIVE_VERSION) {
-        uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "archive format version %u is not supported (this is version %u)",
-                    version, UZ_ARCHIVE_VERSION);
+    if (version < UZ_ARCHIVE_MIN_VERSION || version > UZ_ARCHIVE_VERSION) {
+        uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0,
+                    "archive format version %u is not supported (this ucizip reads versions %u to %u)", version,
+                    UZ_ARCHIVE_MIN_VERSION, UZ_ARCHIVE_VERSION);
         return UZ_ERR_UNSUPPORTED;
     }
-    if (get_le(fixed + 10, 2) != 0)
-        return corrupt(diag, start + 10, "unknown header flags");
-    uint32_t hlen = (uint32_t)get_le(fixed + 12, 4);
+    uint64_t hlen;
+    uz_result res;
+    if (version == 2) {
+        uint8_t rest[6];
+        if ((res = read_exact(r, rest, 6, diag, "header")) != UZ_OK)
+            return res;
+        if (get_le(rest, 2) != 0)
+            return corrupt(diag, start + 10, "unknown header flags");
+        hlen = get_le(rest + 2, 4);
+    } else if ((res = read_varint(r, &hlen, NULL, diag, "header")) != UZ_OK) {
+        return res;
+    }
     if (hlen > MAX_HEADER_BODY)
-        return corrupt(diag, start + 12, "header too long");
+        return corrupt(diag, start + HEADER_START, "header too long");
     uz_buf body = {0};
     uint8_t crc[4];
-    uz_result res = read_into(r, &body, hlen, diag, "header");
+    res = read_into(r, &body, hlen, diag, "header");
     if (res == UZ_OK)
         res = read_exact(r, crc, 4, diag, "header checksum");
     if (res == UZ_OK && uz_crc32(0, body.data, body.size) != get_le(crc, 4))
         res = corrupt(diag, start, "header checksum mismatch");
     const char *why = "malformed header fields";
-    if (res == UZ_OK && header_decode(body.data, body.size, h, &why) != UZ_OK)
+    if (res == UZ_OK && header_decode(body.data, body.size, version, h, &why) != UZ_OK)
         res = corrupt(diag, start, why);
-    if (res == UZ_OK)
+    if (res == UZ_OK) {
         r->struct_version = h->struct_version;
+        r->version = version;
+    }
     uz_buf_free(&body);
     return res;
 }
 
 uz_result uz_archive_read_header(uz_archive_reader *r, uz_archive_header *header, uz_diag *diag)
 {
-    uint8_t fixed[16];
-    size_t got = fread(fixed, 1, 16, r->f);
+    uint8_t fixed[HEADER_START];
+    size_t got = fread(fixed, 1, HEADER_START, r->f);
     r->offset += got;
     if (got == 0 && !ferror(r->f) && r->offset > 0)
         return UZ_DONE; /* clean end after a complete member */
-    if (got != 16) {
+    if (got != HEADER_START) {
         if (ferror(r->f))
             return io_error(diag, r->name);
         return corrupt(diag, r->offset, got == 0 ? "empty file" : "truncated header");
     }
-    r->member_start = r->offset - 16;
+    r->member_start = r->offset - HEADER_START;
     r->n_blocks = 0;
     r->games = 0;
     uz_result res = read_header_from(r, fixed, header, diag);
@@ -599,6 +741,54 @@ static uz_result read_index_and_footer(uz_archive_reader *r, uz_diag *diag)
         get_le(footer + 4, 8) != index_offset || get_le(footer + 12, 8) != r->offset - r->member_start ||
         get_le(footer + 20, 8) != r->games)
         return corrupt(diag, r->offset - UZ_ARCHIVE_FOOTER_SIZE, "bad footer");
+    r->in_member = false;
+    return UZ_DONE;
+}
+
+/* Version 3: the index after its tag, and the length that ends the member. */
+static uz_result read_index_v3(uz_archive_reader *r, uz_diag *diag)
+{
+    uint64_t index_offset = r->offset - 1 - r->member_start, n, v[3], stored_offset;
+    uz_buf raw = {0};
+    static const uint8_t tag = INDEX_TAG;
+    uz_result res = uz_buf_append(&raw, &tag, 1) == UZ_OK ? UZ_OK : UZ_ERR_NOMEM;
+    if (res == UZ_OK)
+        res = read_varint(r, &n, &raw, diag, "index");
+    if (res == UZ_OK && n != r->n_blocks)
+        res = corrupt(diag, r->offset, "index does not match the blocks");
+    for (uint64_t i = 0; res == UZ_OK && i < n; i++) {
+        for (int k = 0; k < 3 && res == UZ_OK; k++)
+            res = read_varint(r, &v[k], &raw, diag, "index");
+        if (res == UZ_OK && (v[0] != r->blocks[i].offset || v[1] != r->blocks[i].games || v[2] != r->blocks[i].moves))
+            res = corrupt(diag, r->offset, "index does not match the blocks");
+    }
+    uint8_t digest[8], crc[4];
+    if (res == UZ_OK && n >= DIGEST_MIN_BLOCKS) {
+        res = read_exact(r, digest, 8, diag, "index");
+        if (res == UZ_OK)
+            res = uz_buf_append(&raw, digest, 8) == UZ_OK ? UZ_OK : UZ_ERR_NOMEM;
+        if (res == UZ_OK && get_le(digest, 8) != member_digest(r->blocks, r->n_blocks))
+            res = corrupt(diag, r->offset,
+                          "the member's blocks do not match its digest (blocks swapped, duplicated or dropped)");
+    }
+    if (res == UZ_OK && (res = read_varint(r, &stored_offset, &raw, diag, "index")) == UZ_OK &&
+        stored_offset != index_offset)
+        res = corrupt(diag, r->offset, "index offset does not match the member");
+    if (res == UZ_OK)
+        res = read_exact(r, crc, 4, diag, "index checksum");
+    if (res == UZ_OK && get_le(crc, 4) != uz_crc32(0, raw.data, raw.size))
+        res = corrupt(diag, r->offset, "index checksum mismatch");
+    uint8_t want[10], got[10];
+    size_t len_size = reversed_varint(raw.size + 4, want);
+    if (res == UZ_OK)
+        res = read_exact(r, got, len_size, diag, "index length");
+    if (res == UZ_OK && memcmp(got, want, len_size) != 0)
+        res = corrupt(diag, r->offset - len_size, "index length does not match the index");
+    if (res == UZ_ERR_NOMEM)
+        uz_diag_set(diag, res, 0, 0, "out of memory");
+    uz_buf_free(&raw);
+    if (res != UZ_OK)
+        return res;
     r->in_member = false;
     return UZ_DONE;
 }
@@ -651,6 +841,7 @@ static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archiv
     block->tree_moves = n_moves;
     block->text_digest = get_le(digest, 8);
     block->struct_stored = zsize;
+    block->struct_method = (unsigned)method;
     block->struct_version = r->struct_version;
     block->offset = start;
     block->stored_size = r->offset - start;
@@ -665,12 +856,13 @@ uz_result uz_archive_read_block(uz_archive_reader *r, uz_archive_block *block, u
     }
     uint64_t start = r->offset;
     uint8_t magic[4];
-    uz_result res = read_exact(r, magic, 4, diag, "block or index");
+    bool v2 = r->version == 2;
+    uz_result res = read_exact(r, magic, v2 ? 4 : 1, diag, "block or index");
     if (res != UZ_OK)
         return res;
-    if (memcmp(magic, index_magic, 4) == 0)
-        return read_index_and_footer(r, diag);
-    if (memcmp(magic, block_magic, 4) != 0)
+    if (v2 ? memcmp(magic, index_magic, 4) == 0 : magic[0] == INDEX_TAG)
+        return v2 ? read_index_and_footer(r, diag) : read_index_v3(r, diag);
+    if (v2 ? memcmp(magic, block_magic, 4) != 0 : magic[0] != BLOCK_TAG)
         return corrupt(diag, start, "expected a block or the index");
     res = read_block_body(r, start, block, diag);
     if (res != UZ_OK)
@@ -706,6 +898,7 @@ typedef struct member_map {
     uint64_t start, length, games;
     block_entry *blocks;
     size_t n_blocks;
+    unsigned version; /* 2 (found by its footer) or 3 */
 } member_map;
 
 static uz_result seek_to(FILE *f, uint64_t offset, uz_diag *diag, const char *name)
@@ -716,19 +909,92 @@ static uz_result seek_to(FILE *f, uint64_t offset, uz_diag *diag, const char *na
 }
 
 /* Reads the member that ends at byte end: its footer and index. */
+/* Version 3: the member that ends at byte end, from the index length at its end. */
+static uz_result map_member_v3(FILE *f, const char *name, uint64_t end, member_map *m, uz_diag *diag)
+{
+    uint8_t tail[10];
+    size_t tlen = end < sizeof tail ? (size_t)end : sizeof tail;
+    uz_result res = seek_to(f, end - tlen, diag, name);
+    if (res != UZ_OK)
+        return res;
+    if (fread(tail, 1, tlen, f) != tlen)
+        return corrupt(diag, end, "truncated index length");
+    /* The reversed varint: the last byte holds the low bits. */
+    uint64_t index_len = 0;
+    size_t len_size = 0;
+    for (;;) {
+        if (len_size == tlen || len_size == 10)
+            return corrupt(diag, end, "no valid index at the end (truncated archive?)");
+        uint8_t b = tail[tlen - 1 - len_size];
+        index_len |= (uint64_t)(b & 0x7F) << (7 * len_size);
+        len_size++;
+        if (!(b & 0x80))
+            break;
+    }
+    if (index_len < 7 || index_len > end - len_size)
+        return corrupt(diag, end, "no valid index at the end (truncated archive?)");
+    uint64_t index_start = end - len_size - index_len;
+    uint8_t *buf = malloc((size_t)index_len);
+    if (!buf) {
+        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+        return UZ_ERR_NOMEM;
+    }
+    if ((res = seek_to(f, index_start, diag, name)) == UZ_OK && fread(buf, 1, (size_t)index_len, f) != index_len)
+        res = corrupt(diag, index_start, "truncated index");
+    if (res == UZ_OK && (buf[0] != INDEX_TAG || get_le(buf + index_len - 4, 4) != uz_crc32(0, buf, (size_t)index_len - 4)))
+        res = corrupt(diag, index_start, "no valid index at the end (truncated archive?)");
+    uz_cursor c = {buf + 1, buf + index_len - 4};
+    uint64_t n = 0, index_offset = 0;
+    if (res == UZ_OK && (uz_cursor_varint(&c, &n) != UZ_OK || n > MAX_BLOCKS || n > index_len))
+        res = corrupt(diag, index_start, "index too long");
+    if (res == UZ_OK && !(m->blocks = calloc(n ? n : 1, sizeof *m->blocks)))
+        res = UZ_ERR_NOMEM;
+    for (uint64_t i = 0; res == UZ_OK && i < n; i++) {
+        block_entry *e = &m->blocks[i];
+        if (uz_cursor_varint(&c, &e->offset) || uz_cursor_varint(&c, &e->games) || uz_cursor_varint(&c, &e->moves) ||
+            e->games == 0 || e->games > MAX_BLOCK_GAMES || (i && e->offset <= m->blocks[i - 1].offset))
+            res = corrupt(diag, index_start, "index entry out of range");
+        m->games += res == UZ_OK ? e->games : 0;
+        m->n_blocks = (size_t)i + 1;
+    }
+    if (res == UZ_OK && n >= DIGEST_MIN_BLOCKS)
+        c.p = (size_t)(c.end - c.p) >= 8 ? c.p + 8 : c.end + 1; /* the digest: checked when the blocks are read */
+    if (res == UZ_OK && (c.p > c.end || uz_cursor_varint(&c, &index_offset) != UZ_OK || c.p != c.end ||
+                         index_offset > index_start || (n && m->blocks[n - 1].offset >= index_offset)))
+        res = corrupt(diag, index_start, "index sizes out of range");
+    free(buf);
+    if (res == UZ_ERR_NOMEM)
+        uz_diag_set(diag, res, 0, 0, "out of memory");
+    if (res != UZ_OK) {
+        free(m->blocks);
+        m->blocks = NULL;
+        return res;
+    }
+    m->version = 3;
+    m->start = index_start - index_offset;
+    m->length = end - m->start;
+    return UZ_OK;
+}
+
 static uz_result map_member(FILE *f, const char *name, uint64_t end, member_map *m, uz_diag *diag)
 {
     memset(m, 0, sizeof *m);
     uint8_t footer[UZ_ARCHIVE_FOOTER_SIZE];
     uz_result res;
-    if (end < 16 + UZ_ARCHIVE_FOOTER_SIZE)
+    if (end < 16)
         return corrupt(diag, end, "too short for an archive");
-    if ((res = seek_to(f, end - UZ_ARCHIVE_FOOTER_SIZE, diag, name)) != UZ_OK)
-        return res;
-    if (fread(footer, 1, sizeof footer, f) != sizeof footer)
-        return corrupt(diag, end, "truncated footer");
-    if (memcmp(footer, footer_magic, 4) != 0 || get_le(footer + 28, 4) != uz_crc32(0, footer, 28))
-        return corrupt(diag, end - UZ_ARCHIVE_FOOTER_SIZE, "no valid footer at the end (truncated archive?)");
+    /* A version 2 member ends with its fixed footer; anything else is version 3. */
+    bool v2 = false;
+    if (end >= 16 + UZ_ARCHIVE_FOOTER_SIZE) {
+        if ((res = seek_to(f, end - UZ_ARCHIVE_FOOTER_SIZE, diag, name)) != UZ_OK)
+            return res;
+        if (fread(footer, 1, sizeof footer, f) != sizeof footer)
+            return corrupt(diag, end, "truncated footer");
+        v2 = memcmp(footer, footer_magic, 4) == 0 && get_le(footer + 28, 4) == uz_crc32(0, footer, 28);
+    }
+    if (!v2)
+        return map_member_v3(f, name, end, m, diag);
+    m->version = 2;
     uint64_t index_offset = get_le(footer + 4, 8);
     m->length = get_le(footer + 12, 8);
     m->games = get_le(footer + 20, 8);
@@ -791,16 +1057,19 @@ static uz_result file_size(FILE *f, const char *name, uint64_t *size, uz_diag *d
 }
 
 /* Reads the header of the member starting at start. */
-static uz_result read_member_header(FILE *f, const char *name, uint64_t start, uz_archive_header *h, uz_diag *diag)
+static uz_result read_member_header(FILE *f, const char *name, uint64_t start, unsigned version, uz_archive_header *h,
+                                    uz_diag *diag)
 {
     uz_result res = seek_to(f, start, diag, name);
     if (res != UZ_OK)
         return res;
     uz_archive_reader rd = {.f = f, .name = name, .offset = start};
-    uint8_t fixed[16];
-    if ((res = read_exact(&rd, fixed, 16, diag, "header")) != UZ_OK)
+    uint8_t fixed[HEADER_START];
+    if ((res = read_exact(&rd, fixed, HEADER_START, diag, "header")) != UZ_OK)
         return res;
-    return read_header_from(&rd, fixed, h, diag);
+    if ((res = read_header_from(&rd, fixed, h, diag)) == UZ_OK && h->version != version)
+        res = corrupt(diag, start, "the member's header and its end are of different format versions");
+    return res;
 }
 
 uz_result uz_archive_list_members(FILE *f, const char *name, uz_archive_member_info *out, size_t cap, size_t *n,
@@ -823,7 +1092,7 @@ uz_result uz_archive_list_members(FILE *f, const char *name, uz_archive_member_i
             out[0].moves = 0;
             for (size_t b = 0; b < m.n_blocks; b++)
                 out[0].moves += m.blocks[b].moves;
-            res = read_member_header(f, name, m.start, &out[0].header, diag);
+            res = read_member_header(f, name, m.start, m.version, &out[0].header, diag);
         }
         count++;
         end = m.start;
@@ -868,18 +1137,19 @@ uz_result uz_archive_seek_game(FILE *f, const char *name, uint64_t game, uz_arch
             size_t b = 0;
             while (b < m.n_blocks && k >= m.blocks[b].games)
                 k -= m.blocks[b++].games;
-            res = read_member_header(f, name, m.start, header, diag);
+            res = read_member_header(f, name, m.start, m.version, header, diag);
             if (res == UZ_OK)
                 res = seek_to(f, m.start + m.blocks[b].offset, diag, name);
             if (res == UZ_OK) {
                 uz_archive_reader rd = {.f = f, .name = name, .offset = m.start + m.blocks[b].offset,
                                         .struct_version = header->struct_version};
                 uint8_t magic[4];
-                res = read_exact(&rd, magic, 4, diag, "block");
-                if (res == UZ_OK && memcmp(magic, block_magic, 4) != 0)
-                    res = corrupt(diag, rd.offset - 4, "block expected");
+                size_t mlen = m.version == 2 ? 4 : 1;
+                res = read_exact(&rd, magic, mlen, diag, "block");
+                if (res == UZ_OK && (m.version == 2 ? memcmp(magic, block_magic, 4) != 0 : magic[0] != BLOCK_TAG))
+                    res = corrupt(diag, rd.offset - mlen, "block expected");
                 if (res == UZ_OK)
-                    res = read_block_body(&rd, rd.offset - 4, block, diag);
+                    res = read_block_body(&rd, rd.offset - mlen, block, diag);
                 if (res == UZ_OK && block->n_games != m.blocks[b].games)
                     res = corrupt(diag, rd.offset, "block does not match the index");
                 uz_buf_free(&rd.zbuf);

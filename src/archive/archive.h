@@ -12,19 +12,30 @@
 #include "common/limits.h"
 #include "pgn/pgn.h"
 
-#define UZ_ARCHIVE_VERSION 2
+/* The format version the writer writes; a reader reads UZ_ARCHIVE_MIN_VERSION to this. */
+#define UZ_ARCHIVE_VERSION 3
+#define UZ_ARCHIVE_MIN_VERSION 2
 #define UZ_ARCHIVE_BLOCK_GAMES 64
-#define UZ_ARCHIVE_FOOTER_SIZE 32
+#define UZ_ARCHIVE_FOOTER_SIZE 32 /* the fixed footer of version 2 (version 3 has none) */
 #define UZ_ARCHIVE_MAX_MODEL_PARAMS 8
 /* Layout of the structure stream the writer uses (header key 13); 0 is the layout of
  * members written before the key existed, which every reader still reads. */
 #define UZ_STRUCT_VERSION 1
 
+/* The summary a reader gives a version 3 header that stores neither settings nor a
+ * summary: the engine name, then this. */
+#define UZ_PROFILE_SUMMARY_SUFFIX "; the default settings of its profile"
+
 /* Everything the decoder must reproduce, as stored in the member header. */
 typedef struct uz_archive_header {
-    uint16_t version;
+    uint16_t version;       /* the member's format version (the writer writes UZ_ARCHIVE_VERSION) */
     char engine_name[128];
-    char fingerprint[64];
+    char fingerprint[64];   /* 16 lowercase hex digits (stored as 8 bytes from version 3) */
+    /* Version 3: the settings are exactly those the engine's profile gives by default, so
+     * the header stores neither the settings text (left "") nor keys 3-7: the decoder takes
+     * them from the profile it finds, and the fingerprint checks them. The writer sets it
+     * (uz_header_fill); a version 2 member never has it. */
+    bool settings_from_profile;
     uint32_t depth;
     uint64_t nodes;
     uint32_t mode;          /* uz_engine_mode */
@@ -42,8 +53,9 @@ typedef struct uz_archive_header {
     char chess960_fingerprint[64]; /* "" or the fingerprint of the engine with the same settings
                                       plus UCI_Chess960 true, which codes the member's Chess960 games */
     uint32_t struct_version;    /* layout of the blocks' structure streams (0: key 13 absent) */
-    char settings_summary[256]; /* readable one-liner for messages (uz_pool_describe) */
-    char created_by[64];
+    char settings_summary[256]; /* readable one-liner for messages (uz_pool_describe); version 3
+                                   does not store it: the reader rebuilds it from the fields */
+    char created_by[64];        /* "" when not stored (version 3 does not write it) */
 } uz_archive_header;
 
 /* ---- writing ---- */
@@ -71,6 +83,7 @@ typedef struct uz_archive_block {
     uint64_t tree_moves;     /* moves in the block's game trees (variations and null moves included) */
     uint64_t text_digest;    /* XXH64 of the block's original text */
     uint64_t struct_stored;  /* compressed size of the structure stream */
+    unsigned struct_method;  /* how it is compressed (the block header's method) */
     uint32_t struct_version; /* its layout: the member header's struct_version */
     uz_buf structure;
     uz_buf moves;
@@ -110,6 +123,32 @@ typedef struct uz_archive_member_info {
 /* Fills up to cap entries (in file order) and returns the member count in *n. */
 uz_result uz_archive_list_members(FILE *f, const char *name, uz_archive_member_info *out, size_t cap,
                                   size_t *n, uz_diag *diag);
+
+/* ---- where the bytes go (for `info`) ---- */
+
+/* An archive's bytes by what they hold; the parts add up to the file's size. A block's
+ * stored structure stream is shared out among tags, comments and structure in proportion
+ * to its sections compressed each on its own with the block's method (the stream is
+ * compressed as a whole, so its bytes cannot be counted section by section). clocks and
+ * engine_comments stay 0: such comments are counted in comments until the comment coder
+ * reports them apart. */
+typedef struct uz_byte_split {
+    uint64_t moves;           /* move streams */
+    uint64_t tags;            /* tag names and values (and coded tags) */
+    uint64_t clocks;          /* clock comments */
+    uint64_t engine_comments; /* engine evaluation comments */
+    uint64_t comments;        /* the other comments (and verbatim games' text) */
+    uint64_t structure;       /* game records (tree shapes, NAGs, results) and text records */
+    uint64_t overhead;        /* headers, block headers, indexes, footers */
+} uz_byte_split;
+
+void uz_byte_split_init(uz_byte_split *s);
+/* Adds a block as read (uz_archive_read_block). UZ_ERR_NOMEM is the only error. */
+uz_result uz_byte_split_add_block(uz_byte_split *s, const uz_archive_block *b);
+/* Sets overhead: total_bytes (of the file or member) less the other parts. */
+void uz_byte_split_finish(uz_byte_split *s, uint64_t total_bytes);
+/* The split of a whole archive read from f (every member, every block). */
+uz_result uz_archive_byte_split(FILE *f, const char *name, uz_byte_split *out, uz_diag *diag);
 
 /* ---- structure stream ---- */
 

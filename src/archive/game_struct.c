@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive_internal.h"
 #include "game_text.h"
 #include "archive/comment_code.h"
 #include "common/limits.h"
@@ -700,4 +701,30 @@ uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigne
     free(crcs);
     free(recs);
     return r;
+}
+
+int uz__struct_spans(const uint8_t *data, size_t size, unsigned version, uz__struct_span *out)
+{
+    uz_cursor head = {data, data + size};
+    uint64_t sizes[N_SECTIONS] = {0};
+    int n_sections = sections_of(version);
+    if (version > UZ_STRUCT_VERSION || n_sections + 1 > UZ__MAX_STRUCT_SPANS)
+        return -1;
+    for (int s = 0; s < n_sections; s++)
+        if (uz_cursor_varint(&head, &sizes[s]) != UZ_OK)
+            return -1;
+    out[0] = (uz__struct_span){data, (size_t)(head.p - data), UZ__PART_STRUCTURE};
+    const uint8_t *p = head.p;
+    for (int s = 0; s < n_sections; s++) {
+        if (sizes[s] > (uint64_t)(head.end - p))
+            return -1;
+        enum uz__struct_part part = UZ__PART_STRUCTURE;
+        if (s == SEC_NAMES || s == SEC_VALUES || s == SEC_TAG_CODE)
+            part = UZ__PART_TAGS;
+        else if (s == SEC_COMMENTS || s == SEC_COMMENT_CODE)
+            part = UZ__PART_COMMENTS;
+        out[1 + s] = (uz__struct_span){p, (size_t)sizes[s], part};
+        p += sizes[s];
+    }
+    return p == head.end ? 1 + n_sections : -1;
 }

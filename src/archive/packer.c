@@ -26,29 +26,55 @@ static bool lzma_filters(size_t raw_size, lzma_options_lzma *opt, lzma_filter fi
     return true;
 }
 
-uz_result uz__pack(const uint8_t *src, size_t n, uz_buf *dst, unsigned *method)
+/* src compressed by one method into dst (replaced); false if the method failed. */
+static bool pack_zstd(const uint8_t *src, size_t n, uz_buf *dst)
 {
+    size_t bound = ZSTD_compressBound(n);
     dst->size = 0;
-    size_t zbound = ZSTD_compressBound(n), lbound = n + n / 16 + 1024;
-    if (uz_buf_reserve(dst, zbound + lbound) != UZ_OK)
-        return UZ_ERR_NOMEM;
-    size_t zsize = ZSTD_compress(dst->data, zbound, src, n, ZSTD_LEVEL);
-    if (ZSTD_isError(zsize))
-        return UZ_ERR_NOMEM;
+    if (uz_buf_reserve(dst, bound) != UZ_OK)
+        return false;
+    size_t z = ZSTD_compress(dst->data, bound, src, n, ZSTD_LEVEL);
+    if (ZSTD_isError(z))
+        return false;
+    dst->size = z;
+    return true;
+}
+
+static bool pack_lzma2(const uint8_t *src, size_t n, uz_buf *dst)
+{
+    size_t bound = n + n / 16 + 1024, size = 0;
     lzma_options_lzma opt;
     lzma_filter filters[2];
-    size_t lsize = 0;
-    uint8_t *lout = dst->data + zbound;
-    if (lzma_filters(n, &opt, filters) &&
-        lzma_raw_buffer_encode(filters, NULL, src, n, lout, &lsize, lbound) == LZMA_OK && lsize < zsize) {
-        memmove(dst->data, lout, lsize);
-        dst->size = lsize;
+    dst->size = 0;
+    if (uz_buf_reserve(dst, bound) != UZ_OK || !lzma_filters(n, &opt, filters) ||
+        lzma_raw_buffer_encode(filters, NULL, src, n, dst->data, &size, bound) != LZMA_OK)
+        return false;
+    dst->size = size;
+    return true;
+}
+
+uz_result uz__pack(const uint8_t *src, size_t n, uz_buf *dst, unsigned *method)
+{
+    uz_buf lz = {0};
+    if (!pack_zstd(src, n, dst))
+        return UZ_ERR_NOMEM;
+    /* LZMA2 only when strictly smaller: zstd on a tie. */
+    if (pack_lzma2(src, n, &lz) && lz.size < dst->size) {
+        uz_buf_free(dst);
+        *dst = lz;
         *method = UZ__PACK_LZMA2;
-    } else {
-        dst->size = zsize;
-        *method = UZ__PACK_ZSTD;
+        return UZ_OK;
     }
+    uz_buf_free(&lz);
+    *method = UZ__PACK_ZSTD;
     return UZ_OK;
+}
+
+uz_result uz__pack_with(unsigned method, const uint8_t *src, size_t n, uz_buf *dst)
+{
+    if (method != UZ__PACK_ZSTD && method != UZ__PACK_LZMA2)
+        return UZ_ERR_ARG;
+    return (method == UZ__PACK_ZSTD ? pack_zstd : pack_lzma2)(src, n, dst) ? UZ_OK : UZ_ERR_NOMEM;
 }
 
 /* Output grows as it is produced (1 MiB at a time), so a size field that lies costs no

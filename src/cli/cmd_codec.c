@@ -1153,6 +1153,36 @@ static const char info_usage[] =
 static int info_one(const char *path, bool json);
 
 
+/* Where the bytes go (uz_byte_split), for `info`. */
+static void add_split(uz_byte_split *to, const uz_byte_split *s)
+{
+    to->moves += s->moves;
+    to->tags += s->tags;
+    to->clocks += s->clocks;
+    to->engine_comments += s->engine_comments;
+    to->comments += s->comments;
+    to->structure += s->structure;
+    to->overhead += s->overhead;
+}
+
+static void print_split_json(const uz_byte_split *s)
+{
+    printf("{\"moves\":%llu,\"tags\":%llu,\"clocks\":%llu,\"engine_comments\":%llu,\"comments\":%llu,"
+           "\"structure\":%llu,\"overhead\":%llu}",
+           (unsigned long long)s->moves, (unsigned long long)s->tags, (unsigned long long)s->clocks,
+           (unsigned long long)s->engine_comments, (unsigned long long)s->comments, (unsigned long long)s->structure,
+           (unsigned long long)s->overhead);
+}
+
+static void print_split_text(const char *indent, const uz_byte_split *s)
+{
+    printf("%sbytes: moves %llu, tags %llu, clocks %llu, engine comments %llu, other comments %llu, structure %llu, "
+           "overhead %llu\n",
+           indent, (unsigned long long)s->moves, (unsigned long long)s->tags, (unsigned long long)s->clocks,
+           (unsigned long long)s->engine_comments, (unsigned long long)s->comments, (unsigned long long)s->structure,
+           (unsigned long long)s->overhead);
+}
+
 int cmd_info(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -1203,7 +1233,10 @@ static int info_one(const char *path, bool json)
         cli_json_string(name);
         printf(",\"members\":[");
     }
+    uz_byte_split split_all;
+    uz_byte_split_init(&split_all);
     for (;;) {
+        uint64_t member_start = uz_archive_reader_offset(reader);
         uz_result r = uz_archive_read_header(reader, &header, &diag);
         if (r == UZ_DONE)
             break;
@@ -1213,12 +1246,19 @@ static int info_one(const char *path, bool json)
             cli_report(name, &diag);
             goto out;
         }
-        uint64_t m_games = 0, m_moves = 0, m_move_bytes = 0, m_struct = 0, start = uz_archive_reader_offset(reader);
+        uz_header_profile_settings(&header); /* (the settings of the profile it refers to) */
+        uint64_t m_games = 0, m_moves = 0, m_move_bytes = 0, m_struct = 0;
+        uz_byte_split split;
+        uz_byte_split_init(&split);
         while ((r = uz_archive_read_block(reader, &block, &diag)) == UZ_OK) {
             m_games += block.n_games;
             m_moves += block.tree_moves;
             m_move_bytes += block.moves.size;
             m_struct += block.struct_stored;
+            if ((r = uz_byte_split_add_block(&split, &block)) != UZ_OK) {
+                uz_diag_set(&diag, r, 0, 0, "out of memory");
+                break;
+            }
             uz_struct_comment_info bi;
             if (!json && block.struct_version >= 1 &&
                 uz_block_struct_comment_info(block.structure.data, block.structure.size, block.struct_version,
@@ -1235,6 +1275,9 @@ static int info_one(const char *path, bool json)
             cli_report(name, &diag);
             goto out;
         }
+        uint64_t m_bytes = uz_archive_reader_offset(reader) - member_start;
+        uz_byte_split_finish(&split, m_bytes);
+        add_split(&split_all, &split);
         uz_model_params mp;
         char mtext[128] = "unknown model";
         bool model_ok = uz_header_model(&header, &mp) == UZ_OK;
@@ -1253,21 +1296,28 @@ static int info_one(const char *path, bool json)
                 cli_json_string(header.chess960_fingerprint);
             else
                 fputs("null", stdout);
-            printf(",\"depth\":%u,\"mode\":\"%s\",\"hash_mb\":%u,\"model\":", header.depth,
+            /* (settings left to the engine profile: those of the installed profile) */
+            printf(",\"settings_from_profile\":%s,\"depth\":%u,\"mode\":\"%s\",\"hash_mb\":%u,\"model\":",
+                   header.settings_from_profile ? "true" : "false", header.depth,
                    uz_engine_mode_name((uz_engine_mode)header.mode), header.hash_mb);
             if (model_ok)
                 cli_model_json(&mp);
             else
                 printf("null");
             printf(",\"coder\":\"%s\",\"games\":%llu,\"moves\":%llu,\"move_bytes\":%llu,\"structure_bytes\":%llu,"
-                   "\"bytes\":%llu,\"bits_per_move\":%.4f}",
+                   "\"bytes\":%llu,\"bits_per_move\":%.4f,\"split\":",
                    uz_lib_coder_name((uz_coder_kind)header.coder), (unsigned long long)m_games,
                    (unsigned long long)m_moves, (unsigned long long)m_move_bytes, (unsigned long long)m_struct,
-                   (unsigned long long)(uz_archive_reader_offset(reader) - start + 16), bpm);
+                   (unsigned long long)m_bytes, bpm);
+            print_split_json(&split);
+            printf("}");
         } else {
             /* Header strings come from the archive: escaped, never sent raw to a terminal. */
-            printf("member %llu: ", (unsigned long long)members + 1);
-            cli_put_escaped(stdout, header.created_by);
+            printf("member %llu: format version %u", (unsigned long long)members + 1, header.version);
+            if (header.created_by[0]) {
+                printf(", ");
+                cli_put_escaped(stdout, header.created_by);
+            }
             printf("\n  engine: ");
             cli_put_escaped(stdout, header.settings_summary);
             printf(" (fingerprint ");
@@ -1277,6 +1327,7 @@ static int info_one(const char *path, bool json)
                    "tags/comments/structure: %llu bytes\n",
                    mtext, uz_lib_coder_name((uz_coder_kind)header.coder), (unsigned long long)m_games,
                    (unsigned long long)m_moves, (unsigned long long)m_move_bytes, bpm, (unsigned long long)m_struct);
+            print_split_text("  ", &split);
             if (header.chess960_fingerprint[0]) {
                 printf("  Chess960 games: engine-coded with UCI_Chess960 (fingerprint ");
                 cli_put_escaped(stdout, header.chess960_fingerprint);
@@ -1291,13 +1342,15 @@ static int info_one(const char *path, bool json)
     }
     uint64_t total = uz_archive_reader_offset(reader);
     double bpm_all = moves ? 8.0 * (double)total / (double)moves : 0.0;
-    if (json)
+    if (json) {
         printf("],\"games\":%llu,\"moves\":%llu,\"bytes\":%llu,\"move_bytes\":%llu,\"structure_bytes\":%llu,"
-               "\"bits_per_move\":%.4f,\"total_bits_per_move\":%.4f}\n",
+               "\"bits_per_move\":%.4f,\"total_bits_per_move\":%.4f,\"split\":",
                (unsigned long long)games, (unsigned long long)moves, (unsigned long long)total,
                (unsigned long long)move_bytes, (unsigned long long)struct_bytes,
                moves ? 8.0 * (double)move_bytes / (double)moves : 0.0, bpm_all);
-    else {
+        print_split_json(&split_all);
+        printf("}\n");
+    } else {
         if (cinfo.comments)
             printf("coded comments: %llu bytes for %llu clocks and %llu engine comments (%llu comments in all)\n",
                    (unsigned long long)cinfo.code_bytes, (unsigned long long)cinfo.clocks,
@@ -1305,6 +1358,8 @@ static int info_one(const char *path, bool json)
         printf("%s: %llu bytes, %llu member%s, %llu games, %llu moves (%.3f bits/move all included)\n", name,
                (unsigned long long)total, (unsigned long long)members, members == 1 ? "" : "s",
                (unsigned long long)games, (unsigned long long)moves, bpm_all);
+        if (members > 1)
+            print_split_text("", &split_all);
     }
     status = CLI_EXIT_OK;
 out:

@@ -235,6 +235,10 @@ const char *uz_pool_fingerprint(const uz_pool *pool);
 /* Canonical "key=value\n" lines of everything the scores depend on (protocol, engine,
  * mode, depth, nodes, max_multipv, clear, option.*). Stable across machines. */
 const char *uz_pool_settings_text(const uz_pool *pool);
+/* Whether a pool started with settings s on this pool's engine would have the same settings
+ * text (and so search exactly alike): lets a writer store "the profile's default settings"
+ * instead of the text when they are. */
+bool uz_pool_has_settings_of(const uz_pool *pool, const uz_engine_settings *s);
 /* The settings the pool runs with (path resolved, max_multipv effective). */
 const uz_engine_settings *uz_pool_settings(const uz_pool *pool);
 /* Readable one-liner: "Stockfish 15.1; depth 8; multipv; Hash 16; Threads 1". */

@@ -29,18 +29,19 @@ const char *const uz__probe_fens[] = {
     NULL,
 };
 
-void uz__pool_build_settings_text(uz_pool *pool, const worker *w0)
+/* The canonical settings text of settings s on the pool's engine (its name and options),
+ * with max_multipv the effective MultiPV cap. */
+static void settings_text(const uz_pool *pool, const worker *w0, const uz_engine_settings *s, int max_multipv, char *t,
+                          size_t cap)
 {
-    const uz_engine_settings *s = &pool->s;
-    char *t = pool->settings_text;
-    size_t cap = sizeof pool->settings_text, n = 0;
+    size_t n = 0;
     /* The lowest protocol whose scores these are (see UZ_ENGINE_PROTOCOL_VERSION), so
      * that archives made before version 2 keep their fingerprints. */
     int protocol = s->protocol == 1 || (s->nodes == 0 && s->mode != UZ_MODE_PERMOVE) ? 1 : UZ_ENGINE_PROTOCOL_VERSION;
     n += (size_t)snprintf(t + n, cap - n,
                           "protocol=%d\nengine=%s\nmode=%s\ndepth=%d\nnodes=%ld\nmax_multipv=%d\nclear=%s\n",
                           protocol, pool->name, uz_engine_mode_name(s->mode), s->depth,
-                          s->nodes, pool->max_multipv, s->clear);
+                          s->nodes, max_multipv, s->clear);
     /* Record only what was actually sent (an engine may lack Threads or Hash). */
     if (s->threads > 0 && uz__worker_find_opt(w0, "Threads") && n < cap)
         n += (size_t)snprintf(t + n, cap - n, "option.Threads=%d\n", s->threads);
@@ -48,6 +49,27 @@ void uz__pool_build_settings_text(uz_pool *pool, const worker *w0)
         n += (size_t)snprintf(t + n, cap - n, "option.Hash=%d\n", s->hash_mb);
     for (int i = 0; i < s->n_options && n < cap; i++)
         n += (size_t)snprintf(t + n, cap - n, "option.%s=%s\n", s->options[i].name, s->options[i].value);
+}
+
+void uz__pool_build_settings_text(uz_pool *pool, const worker *w0)
+{
+    settings_text(pool, w0, &pool->s, pool->max_multipv, pool->settings_text, sizeof pool->settings_text);
+}
+
+bool uz_pool_has_settings_of(const uz_pool *pool, const uz_engine_settings *s)
+{
+    if (!pool || !s || pool->n_workers < 1)
+        return false;
+    const worker *w0 = &pool->workers[0];
+    /* The MultiPV cap as uz_pool_create would make it effective with this engine. */
+    int max_multipv = w0->engine_multipv_max;
+    if (s->max_multipv > 0 && (max_multipv == 0 || s->max_multipv < max_multipv))
+        max_multipv = s->max_multipv;
+    if (max_multipv < 1)
+        max_multipv = 1;
+    char text[sizeof pool->settings_text];
+    settings_text(pool, w0, s, max_multipv, text, sizeof text);
+    return strcmp(text, pool->settings_text) == 0;
 }
 
 /* True if the settings put the engine in Chess960 mode (option UCI_Chess960 true). */

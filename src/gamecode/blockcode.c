@@ -275,6 +275,14 @@ void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *
     h->coder = coder;
     h->block_games = block_games;
     h->struct_version = UZ_STRUCT_VERSION;
+    /* The settings are the defaults of the profile a decoder finds for this engine (as
+     * uz_member_decoder_open looks it up): the header need not store them. */
+    uz_engine_settings defaults;
+    const char *dirs[8];
+    uz_diag ignored = {0};
+    uz_engine_default_dirs(dirs, 8);
+    h->settings_from_profile = uz_engine_profile_for_archive(&defaults, h->engine_name, "", dirs, &ignored) == UZ_OK &&
+                               uz_pool_has_settings_of(pool, &defaults);
     uz_pool_describe(pool, h->settings_summary, sizeof h->settings_summary);
     uz_copy_str(h->created_by, sizeof h->created_by, "ucizip " UZ_VERSION_STRING);
 }
@@ -290,6 +298,39 @@ uz_result uz_header_model(const uz_archive_header *h, uz_model_params *params)
     for (uint32_t i = 0; i < h->n_model_params; i++)
         *(params->kind == UZ_MODEL_PLAYER ? player[i] : fields[i]) = h->model_params[i];
     return UZ_OK;
+}
+
+/* The installed profile a header without settings refers to (as uz_header_fill finds it). */
+static uz_result header_profile(const uz_archive_header *h, uz_engine_settings *s, uz_diag *diag)
+{
+    const char *dirs[8];
+    uz_engine_default_dirs(dirs, 8);
+    return uz_engine_profile_for_archive(s, h->engine_name, "", dirs, diag);
+}
+
+void uz_header_profile_settings(uz_archive_header *h)
+{
+    uz_engine_settings s;
+    uz_diag ignored = {0};
+    if (!h->settings_from_profile || header_profile(h, &s, &ignored) != UZ_OK)
+        return;
+    h->depth = (uint32_t)s.depth;
+    h->nodes = (uint64_t)s.nodes;
+    h->mode = (uint32_t)s.mode;
+    h->hash_mb = (uint32_t)s.hash_mb;
+    h->threads = (uint32_t)s.threads;
+    /* A summary the header stores (key 64) stays: only the reader's placeholder is replaced. */
+    char placeholder[sizeof h->settings_summary];
+    snprintf(placeholder, sizeof placeholder, "%s" UZ_PROFILE_SUMMARY_SUFFIX, h->engine_name);
+    if (strcmp(h->settings_summary, placeholder) != 0)
+        return;
+    int n = snprintf(h->settings_summary, sizeof h->settings_summary, "%s; depth %d", h->engine_name, s.depth);
+    if (s.nodes > 0 && n >= 0 && (size_t)n < sizeof h->settings_summary)
+        n += snprintf(h->settings_summary + n, sizeof h->settings_summary - (size_t)n, "; nodes %ld", s.nodes);
+    if (n >= 0 && (size_t)n < sizeof h->settings_summary)
+        snprintf(h->settings_summary + n, sizeof h->settings_summary - (size_t)n,
+                 "; %s; Hash %d; Threads %d (the defaults of profile '%s')", uz_engine_mode_name(s.mode), s.hash_mb,
+                 s.threads, s.profile);
 }
 
 uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header *h, const uz_engine_settings *base,
@@ -324,15 +365,39 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
     md->pool = md->pool960 = NULL;
     uz_engine_settings s;
     uz_result r = UZ_OK;
+    /* Messages name the settings: a header without them, by its profile's. */
+    static _Thread_local uz_archive_header named;
+    named = *h;
+    uz_header_profile_settings(&named);
     if (base) {
         s = *base;
+        uz_engine_settings p;
+        uz_diag ignored = {0};
+        /* A bare executable named for a header without settings: the settings of the
+         * archive's profile (what the header refers to), run on that executable. */
+        if (h->settings_from_profile && !base->profile[0] && header_profile(h, &p, &ignored) == UZ_OK) {
+            s.depth = p.depth;
+            s.nodes = p.nodes;
+            s.mode = p.mode;
+            s.hash_mb = p.hash_mb;
+            s.threads = p.threads;
+            s.n_options = p.n_options;
+            memcpy(s.options, p.options, sizeof s.options);
+            s.max_multipv = p.max_multipv;
+            uz_copy_str(s.clear, sizeof s.clear, p.clear);
+            s.modes = p.modes;
+        }
     } else {
         /* No engine named: the installed profile of the archive's engine. */
         const char *dirs[8];
         uz_engine_default_dirs(dirs, 8);
-        r = uz_engine_profile_for_archive(&s, h->engine_name, h->engine_settings_text, dirs, diag);
+        /* (the profile's mode when the header stores no settings: as uz_header_fill looks it up) */
+        r = uz_engine_profile_for_archive(&s, h->engine_name, h->settings_from_profile ? "" : h->engine_settings_text,
+                                          dirs, diag);
     }
-    if (r == UZ_OK)
+    /* Without a settings text the profile's (or the named engine's) defaults are the
+     * settings, and the fingerprint checks that they are the archive's. */
+    if (r == UZ_OK && !h->settings_from_profile)
         r = uz_engine_settings_apply_text(&s, h->engine_settings_text, diag);
     if (r != UZ_OK)
         return r;
@@ -343,14 +408,14 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
         if (r == UZ_ERR_ARG || r == UZ_ERR_UNSUPPORTED)
             r = UZ_ERR_MISMATCH;
         uz_diag_set(diag, r, 0, 0, "%s%s; the archive needs %s (fingerprint %s)",
-                    r == UZ_ERR_MISMATCH ? "wrong engine: " : "", why, h->settings_summary, h->fingerprint);
+                    r == UZ_ERR_MISMATCH ? "wrong engine: " : "", why, named.settings_summary, h->fingerprint);
         return r;
     }
     if (strcmp(uz_pool_fingerprint(md->pool), h->fingerprint) != 0) {
         uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
                     "wrong engine: the archive was made with %s (fingerprint %s), but %s (%s) gives fingerprint %s "
                     "with those settings; nothing was decoded",
-                    h->settings_summary, h->fingerprint, uz_pool_engine_name(md->pool), s.path,
+                    named.settings_summary, h->fingerprint, uz_pool_engine_name(md->pool), s.path,
                     uz_pool_fingerprint(md->pool));
         uz_pool_destroy(md->pool);
         md->pool = NULL;

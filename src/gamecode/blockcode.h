@@ -29,6 +29,11 @@ uz_result uz_block_encode(uz_oracle *oracle, uz_oracle *oracle960, const uz_mode
 uz_result uz_pool_create_chess960(uz_pool **out, const uz_pool *pool, int workers, uz_diag *diag);
 
 /* Fills a header from the pool's engine and the model and coder settings. */
+/* For a header that leaves the settings to the engine profile (settings_from_profile):
+ * keys 3-7 and (unless the header stores one) the summary from the installed profile it
+ * refers to, for display (the summary says so). Unchanged if there is no such profile,
+ * or the header stores its settings. */
+void uz_header_profile_settings(uz_archive_header *h);
 void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *model, uz_coder_kind coder,
                     uint32_t block_games);
 

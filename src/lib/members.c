@@ -14,7 +14,8 @@ uz_result uz_archive_members(FILE *f, const char *name, uz_member_info *out, siz
     }
     uz_result r = uz_archive_list_members(f, name ? name : "<archive>", list, cap, n, diag);
     for (size_t i = 0; r == UZ_OK && i < cap && i < *n; i++) {
-        const uz_archive_header *h = &list[i].header;
+        uz_archive_header *h = &list[i].header;
+        uz_header_profile_settings(h); /* (a header without settings: its profile's) */
         uz_member_info *m = &out[i];
         memset(m, 0, sizeof *m);
         m->offset = list[i].offset;

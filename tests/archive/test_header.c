@@ -57,9 +57,11 @@ static void put_le32(uint8_t *p, uint32_t v)
 /* The same header with field key's value replaced by value (fixed part, body, CRC). */
 static void replace_field(const uz_buf *in, uint64_t key, const char *value, uz_buf *out)
 {
-    uint32_t hlen = (uint32_t)in->data[12] | (uint32_t)in->data[13] << 8 | (uint32_t)in->data[14] << 16 |
-                    (uint32_t)in->data[15] << 24;
-    uz_cursor c = {in->data + 16, in->data + 16 + hlen};
+    /* version 3: magic, version, then the body's length as a varint */
+    uz_cursor lc = {in->data + 10, in->data + in->size};
+    uint64_t hlen = 0;
+    uz_cursor_varint(&lc, &hlen);
+    uz_cursor c = {lc.p, lc.p + hlen};
     uz_buf body = {0};
     while (c.p < c.end) {
         uint64_t k;
@@ -73,12 +75,11 @@ static void replace_field(const uz_buf *in, uint64_t key, const char *value, uz_
         else
             uz_buf_put_string(&body, (const char *)s, n);
     }
-    uint8_t fixed[16], crc[4];
-    memcpy(fixed, in->data, 16);
-    put_le32(fixed + 12, (uint32_t)body.size);
+    uint8_t crc[4];
     put_le32(crc, uz_crc32(0, body.data, body.size));
     out->size = 0;
-    uz_buf_append(out, fixed, 16);
+    uz_buf_append(out, in->data, 10);
+    uz_buf_put_varint(out, body.size);
     uz_buf_append(out, body.data, body.size);
     uz_buf_append(out, crc, 4);
     uz_buf_free(&body);
@@ -104,15 +105,42 @@ int main(void)
     uz_header_fill(&h, pool, &model, UZ_CODER_RANGE, UZ_ARCHIVE_BLOCK_GAMES);
     const char *text = uz_pool_settings_text(pool);
 
-    /* The real settings text and summary round-trip unchanged. */
+    /* The profile's own settings: the header stores no settings text, the reader says so. */
     uz_buf good = {0}, bad = {0};
+    CHECK(h.settings_from_profile, "the stockfish profile's defaults not recognised");
     CHECK(header_bytes(&h, &good, &d) == UZ_OK, "%s", d.message);
-    CHECK(strcmp(h.engine_settings_text, text) == 0);
-    CHECK(strstr(h.settings_summary, "Stockfish") == h.settings_summary, "%s", h.settings_summary);
+    CHECK(read_header_bytes(&good, &back, &d) == UZ_OK, "%s", d.message);
+    CHECK(back.settings_from_profile && back.engine_settings_text[0] == '\0' && back.version == UZ_ARCHIVE_VERSION);
+    CHECK(strcmp(back.settings_summary, "Stockfish 15.1; the default settings of its profile") == 0, "%s",
+          back.settings_summary);
+    CHECK(strcmp(back.fingerprint, uz_pool_fingerprint(pool)) == 0);
+    CHECK(back.coder == UZ_CODER_RANGE && back.block_games == UZ_ARCHIVE_BLOCK_GAMES &&
+          back.struct_version == UZ_STRUCT_VERSION && back.model_kind == h.model_kind);
+
+    /* Settings other than the profile's (Hash 2): the text is stored and round-trips; the
+     * summary is rebuilt from keys 3-7. */
+    uz_engine_settings s2 = s;
+    s2.hash_mb = 2;
+    uz_pool *pool2 = NULL;
+    CHECK(uz_pool_create(&pool2, &s2, 1, &d) == UZ_OK, "%s", d.message);
+    if (pool2) {
+        uz_header_fill(&h, pool2, &model, UZ_CODER_RANGE, UZ_ARCHIVE_BLOCK_GAMES);
+        CHECK(!h.settings_from_profile, "Hash 2 taken for the profile's defaults");
+        good.size = 0;
+        CHECK(header_bytes(&h, &good, &d) == UZ_OK, "%s", d.message);
+        CHECK(read_header_bytes(&good, &back, &d) == UZ_OK, "%s", d.message);
+        CHECK(!back.settings_from_profile && strcmp(back.engine_settings_text, uz_pool_settings_text(pool2)) == 0);
+        CHECK(strcmp(back.settings_summary, "Stockfish 15.1; depth 1; multipv; Hash 2; Threads 1") == 0, "%s",
+              back.settings_summary);
+        uz_pool_destroy(pool2);
+    }
+    /* The rest takes the profile's text, stored (as for settings of the user's). */
+    uz_header_fill(&h, pool, &model, UZ_CODER_RANGE, UZ_ARCHIVE_BLOCK_GAMES);
+    h.settings_from_profile = false;
+    good.size = 0;
+    CHECK(header_bytes(&h, &good, &d) == UZ_OK, "%s", d.message);
     CHECK(read_header_bytes(&good, &back, &d) == UZ_OK, "%s", d.message);
     CHECK(strcmp(back.engine_settings_text, text) == 0);
-    CHECK(strcmp(back.settings_summary, h.settings_summary) == 0);
-    CHECK(strcmp(back.fingerprint, uz_pool_fingerprint(pool)) == 0);
 
     /* A settings text as long as the pool's buffer holds fits exactly. */
     static uz_archive_header full;
@@ -153,6 +181,7 @@ int main(void)
     CHECK(uz_pool_create(&permove, &s, 1, &d) == UZ_OK, "%s", d.message);
     if (permove) {
         uz_header_fill(&h, permove, &model, UZ_CODER_RANGE, UZ_ARCHIVE_BLOCK_GAMES);
+        CHECK(!h.settings_from_profile, "permove depth 2 taken for the profile's defaults");
         good.size = 0;
         CHECK(header_bytes(&h, &good, &d) == UZ_OK, "%s", d.message);
         CHECK(read_header_bytes(&good, &back, &d) == UZ_OK, "%s", d.message);

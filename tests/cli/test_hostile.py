@@ -15,7 +15,7 @@ import time
 import zlib
 
 from harness import check, summary
-from ucz_bytes import read_varint, varint
+from ucz_bytes import index_v3, read_varint, varint, with_header
 
 UCIZIP = sys.argv[1]
 SRC = os.environ["UZ_SRC_ROOT"]
@@ -54,20 +54,20 @@ def measured(*args):
 
 def header_of(archive):
     """The member header (bytes) and its body fields {key: value}."""
-    hlen = struct.unpack_from("<I", archive, 12)[0]
-    body = archive[16:16 + hlen]
+    hlen, start = read_varint(archive, 10)
+    body = archive[start:start + hlen]
     fields, pos = {}, 0
     while pos < len(body):
         k, pos = read_varint(body, pos)
         n, pos = read_varint(body, pos)
         fields[k] = body[pos:pos + n]
         pos += n
-    return archive[:16 + hlen + 4], fields
+    return archive[:start + hlen + 4], fields
 
 
 def make_header(fields):
     body = b"".join(varint(k) + varint(len(v)) + v for k, v in sorted(fields.items()))
-    return b"\x89UCZ\r\n\x1a\n" + struct.pack("<HHI", 2, 0, len(body)) + body + struct.pack("<I", zlib.crc32(body))
+    return b"\x89UCZ\r\n\x1a\n" + struct.pack("<H", 3) + varint(len(body)) + body + struct.pack("<I", zlib.crc32(body))
 
 
 def make_member(header, blocks):
@@ -79,12 +79,8 @@ def make_member(header, blocks):
         # the six sizes, then the block's text digest (never reached: these blocks fail before)
         head = varint(n_games) + varint(n_moves) + varint(2) + varint(raw_size) + varint(len(stored)) + varint(len(moves))
         head += bytes(8)
-        out += b"UCZB" + head + struct.pack("<I", zlib.crc32(head + stored + moves)) + stored + moves
-    index_offset = len(out)
-    body = varint(len(index)) + b"".join(varint(o) + varint(g) + varint(m) for o, g, m in index) + bytes(8)
-    out += b"UCZI" + body + struct.pack("<I", zlib.crc32(body))
-    footer = b"UCZF" + struct.pack("<QQQ", index_offset, len(out) + 32, sum(g for _, g, _ in index))
-    out += footer + struct.pack("<I", zlib.crc32(footer))
+        out += b"B" + head + struct.pack("<I", zlib.crc32(head + stored + moves)) + stored + moves
+    out += index_v3(index, bytes(8) if len(index) >= 2 else b"", len(out))
     return bytes(out)
 
 
@@ -209,28 +205,7 @@ def main():
     f2 = dict(fields)
     f2[65] = b"ucizip \x1b[2J\x1b]0;owned\x07 \xc2\x9b31m"
     f2[64] = b"settings \x1b[31mred \xc2\x9b1m"
-    arc = open(base, "rb").read()
-    evil = make_header(f2) + arc[len(header):]
-    # The footer's member length covers the header: rebuild it.
-    member = bytearray(evil)
-    shift = len(evil) - len(arc)
-    index_offset, length, games = struct.unpack_from("<QQQ", arc, len(arc) - 28)
-    footer = b"UCZF" + struct.pack("<QQQ", index_offset + shift, length + shift, games)
-    member[-32:] = footer + struct.pack("<I", zlib.crc32(footer))
-    # Block offsets in the index are relative to the member start: shift them too.
-    ib = bytes(member[index_offset + shift + 4:-36])
-    n, pos = read_varint(ib, 0)
-    entries = []
-    for _ in range(n):
-        o, pos = read_varint(ib, pos)
-        g, pos = read_varint(ib, pos)
-        m, pos = read_varint(ib, pos)
-        entries.append((o + shift, g, m))
-    digest = ib[pos:pos + 8]  # the member digest, after the entries
-    body = varint(n) + b"".join(varint(o) + varint(g) + varint(m) for o, g, m in entries) + digest
-    member = bytes(member[:index_offset + shift]) + b"UCZI" + body + struct.pack("<I", zlib.crc32(body))
-    footer = b"UCZF" + struct.pack("<QQQ", index_offset + shift, len(member) + 32, games)
-    member += footer + struct.pack("<I", zlib.crc32(footer))
+    member = with_header(open(base, "rb").read(), f2)
     out = path("escape.ucz")
     open(out, "wb").write(member)
     p = run("info", out)

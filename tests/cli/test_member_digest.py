@@ -6,25 +6,22 @@ verify, which shows the rebuild itself is right.
 
 usage: test_member_digest.py UCIZIP   (UZ_CORPUS_DIR: the shared corpus)"""
 import os
-import struct
 import subprocess
 import sys
 import tempfile
-import zlib
 
 from harness import check, summary
-from ucz_bytes import read_varint, varint
+from ucz_bytes import header_end, index_v3, read_varint
 
 UCIZIP = sys.argv[1]
 
 
 def split_member(data):
     """Header bytes, list of (block bytes, games, moves), and the index's digest."""
-    hlen = struct.unpack_from("<I", data, 12)[0]
-    pos = 16 + hlen + 4
+    pos = header_end(data)
     header, blocks = data[:pos], []
-    while data[pos:pos + 4] == b"UCZB":
-        start, i = pos, pos + 4
+    while data[pos:pos + 1] == b"B":
+        start, i = pos, pos + 1
         fields = []
         for _ in range(6):
             v, i = read_varint(data, i)
@@ -33,27 +30,21 @@ def split_member(data):
         end = i + fields[4] + fields[5]
         blocks.append((data[start:end], fields[0], fields[1]))
         pos = end
-    assert data[pos:pos + 4] == b"UCZI"
-    n, i = read_varint(data, pos + 4)
+    assert data[pos:pos + 1] == b"I"
+    n, i = read_varint(data, pos + 1)
     for _ in range(3 * n):
         _, i = read_varint(data, i)
     return header, blocks, data[i:i + 8]
 
 
 def rebuild(header, blocks, digest):
-    """A member of these blocks with an index and footer that match them exactly."""
+    """A member of these blocks with an index that matches them exactly."""
     out = bytearray(header)
-    entries = bytearray(varint(len(blocks)))
-    games = 0
+    entries = []
     for b, g, m in blocks:
-        entries += varint(len(out)) + varint(g) + varint(m)
-        games += g
+        entries.append((len(out), g, m))
         out += b
-    index_offset = len(out)
-    body = bytes(entries) + digest
-    out += b"UCZI" + body + struct.pack("<I", zlib.crc32(body))
-    footer = b"UCZF" + struct.pack("<QQQ", index_offset, len(out) + 32, games)
-    out += footer + struct.pack("<I", zlib.crc32(footer))
+    out += index_v3(entries, digest, len(out))
     return bytes(out)
 
 

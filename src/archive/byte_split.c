@@ -1,0 +1,79 @@
+/* Where an archive's bytes go: moves, tags, comments, structure and overhead. */
+#include <string.h>
+
+#include "archive_internal.h"
+
+void uz_byte_split_init(uz_byte_split *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+/* a * b / c rounded down; a (a block's stored structure, at most 2^30) times b (at most
+ * c, the sections compressed on their own: about as much again) stays far below 2^64. */
+static uint64_t share(uint64_t a, uint64_t b, uint64_t c)
+{
+    return c ? a * b / c : 0;
+}
+
+uz_result uz_byte_split_add_block(uz_byte_split *s, const uz_archive_block *b)
+{
+    s->moves += b->moves.size;
+    uz__struct_span spans[UZ__MAX_STRUCT_SPANS];
+    int n = uz__struct_spans(b->structure.data, b->structure.size, b->struct_version, spans);
+    uint64_t weight[UZ__N_PARTS] = {0}, total = 0;
+    uz_buf packed = {0};
+    uz_result r = UZ_OK;
+    /* The stream is compressed as a whole: each part gets the share of its sections
+     * compressed on their own (with the block's method) in the sum of all of them. */
+    for (int i = 0; i < n && r == UZ_OK; i++) {
+        if (spans[i].n == 0)
+            continue;
+        r = uz__pack_with(b->struct_method, spans[i].p, spans[i].n, &packed);
+        weight[spans[i].part] += packed.size;
+        total += packed.size;
+    }
+    uz_buf_free(&packed);
+    if (r != UZ_OK)
+        return r;
+    uint64_t tags = share(b->struct_stored, weight[UZ__PART_TAGS], total);
+    uint64_t comments = share(b->struct_stored, weight[UZ__PART_COMMENTS], total);
+    s->tags += tags;
+    s->comments += comments;
+    s->structure += b->struct_stored - tags - comments; /* (all of it if n < 0: unreadable sections) */
+    return UZ_OK;
+}
+
+void uz_byte_split_finish(uz_byte_split *s, uint64_t total_bytes)
+{
+    uint64_t parts = s->moves + s->tags + s->clocks + s->engine_comments + s->comments + s->structure;
+    s->overhead = total_bytes > parts ? total_bytes - parts : 0;
+}
+
+uz_result uz_archive_byte_split(FILE *f, const char *name, uz_byte_split *out, uz_diag *diag)
+{
+    uz_archive_reader *r = NULL;
+    uz_archive_header h;
+    uz_archive_block b = {0};
+    uz_byte_split_init(out);
+    uz_result res = uz_archive_reader_open(&r, f, name);
+    if (res != UZ_OK) {
+        uz_diag_set(diag, res, 0, 0, "out of memory");
+        return res;
+    }
+    while ((res = uz_archive_read_header(r, &h, diag)) == UZ_OK) {
+        while ((res = uz_archive_read_block(r, &b, diag)) == UZ_OK)
+            if ((res = uz_byte_split_add_block(out, &b)) != UZ_OK) {
+                uz_diag_set(diag, res, 0, 0, "out of memory");
+                break;
+            }
+        if (res != UZ_DONE)
+            break;
+    }
+    if (res == UZ_DONE) {
+        res = UZ_OK;
+        uz_byte_split_finish(out, uz_archive_reader_offset(r));
+    }
+    uz_archive_block_free(&b);
+    uz_archive_reader_close(r);
+    return res;
+}
