@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "game_text.h"
+#include "tag_code.h"
 #include "common/limits.h"
 
 /* The writer refuses what the reader would refuse: both use limits.h. */
@@ -32,6 +33,8 @@ typedef struct struct_writer {
     uint32_t *slots;       /* hash table of names: index + 1, 0 = empty; n_slots a power of 2 */
     size_t n_slots;
     size_t game_nodes;     /* moves of the game being written */
+    unsigned version;      /* layout: from 1 the tags go through tag_code */
+    uz_buf tag_index;      /* layout 1: every tag's name index (uint32_t), in game order */
 } struct_writer;
 
 /* A text the reader takes: at most MAX_TEXT bytes (C strings hold no NUL). */
@@ -195,8 +198,9 @@ static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_le
         r = name_index(w, game->tags[i].name, &k);
         if (r == UZ_OK)
             r = uz_buf_put_varint(b, k);
+        uint32_t k32 = (uint32_t)k;
         if (r == UZ_OK)
-            r = put_text(&w->columns[k], game->tags[i].value);
+            r = w->version ? uz_buf_append(&w->tag_index, &k32, sizeof k32) : put_text(&w->columns[k], game->tags[i].value);
     }
     if (r == UZ_OK)
         r = uz_buf_put_varint(b, (game->has_fen ? (unsigned)GAME_HAS_FEN : 0u) | ((unsigned)game->result << GAME_RESULT_SHIFT) |
@@ -218,6 +222,7 @@ uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_game *ga
                                 const uint32_t *crcs, const uz_buf *text_records)
 {
     struct_writer w = {0};
+    w.version = version;
     uz_result r = text_records ? uz_buf_append(&w.sec[SEC_TEXT], text_records->data, text_records->size) : UZ_OK;
     for (size_t i = 0; i < n && r == UZ_OK; i++)
         r = put_game(&w, &games[i], moves_lens[i], crcs[i]);
@@ -225,9 +230,12 @@ uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_game *ga
         r = uz_buf_put_varint(&w.sec[SEC_NAMES], w.n_names);
     for (size_t k = 0; k < w.n_names && r == UZ_OK; k++) {
         r = uz_buf_put_string(&w.sec[SEC_NAMES], w.names[k], strlen(w.names[k]));
-        if (r == UZ_OK)
+        if (r == UZ_OK && !version)
             r = uz_buf_append(&w.sec[SEC_VALUES], w.columns[k].data, w.columns[k].size);
     }
+    if (r == UZ_OK && version)
+        r = uz_tag_code_write(&w.sec[SEC_TAG_CODE], &w.sec[SEC_VALUES], (const char *const *)w.names, w.n_names, games, n,
+                              (const uint32_t *)w.tag_index.data);
     /* The section sizes, then the sections. */
     int n_sections = sections_of(version);
     for (int s = 0; s < n_sections && r == UZ_OK; s++)
@@ -238,6 +246,7 @@ uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_game *ga
         uz_buf_free(&w.sec[s]);
     for (size_t k = 0; k < w.n_names; k++)
         uz_buf_free(&w.columns[k]);
+    uz_buf_free(&w.tag_index);
     free(w.columns);
     free(w.names);
     free(w.slots);
@@ -455,6 +464,39 @@ typedef struct column {
     size_t left;         /* values of the column not yet taken */
 } column;
 
+/* Layout 0: the values of each name, column by column, all text. */
+static uz_result read_columns(struct_reader *sr, uz_game *games, size_t n, char **name_text, size_t n_names, column *cols,
+                              uint32_t **tag_names, const size_t *n_tags)
+{
+    uz_result r;
+    /* Columns: find where each starts, then hand the values out in game order. */
+    for (size_t k = 0; k < n_names; k++) {
+        cols[k].next = sr->sec[SEC_VALUES].p;
+        for (size_t v = 0; v < cols[k].left; v++) {
+            const uint8_t *s;
+            size_t len;
+            if (get_bytes(&sr->sec[SEC_VALUES], &s, &len) != UZ_OK)
+                return UZ_ERR_CORRUPT;
+        }
+    }
+    if (sr->sec[SEC_VALUES].p != sr->sec[SEC_VALUES].end)
+        return UZ_ERR_CORRUPT;
+    for (size_t i = 0; i < n; i++)
+        for (size_t t = 0; t < n_tags[i]; t++) {
+            column *col = &cols[tag_names[i][t]];
+            uz_cursor c = {col->next, sr->sec[SEC_VALUES].end};
+            char *value = NULL;
+            if ((r = get_text(&c, &value)) != UZ_OK)
+                return r;
+            col->next = c.p;
+            r = uz_game_add_tag(&games[i], name_text[tag_names[i][t]], value);
+            free(value);
+            if (r != UZ_OK)
+                return r;
+        }
+    return UZ_OK;
+}
+
 uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n,
                                size_t *moves_lens, uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens,
                                uz_diag *diag)
@@ -529,31 +571,12 @@ uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, unsigne
     if (sr.sec[SEC_RECORDS].p != sr.sec[SEC_RECORDS].end || sr.sec[SEC_COMMENTS].p != sr.sec[SEC_COMMENTS].end ||
         sr.sec[SEC_TEXT].p != sr.sec[SEC_TEXT].end)
         goto out;
-    /* Columns: find where each starts, then hand the values out in game order. */
-    for (size_t k = 0; k < n_names; k++) {
-        cols[k].next = sr.sec[SEC_VALUES].p;
-        for (size_t v = 0; v < cols[k].left; v++) {
-            const uint8_t *s;
-            size_t len;
-            if (get_bytes(&sr.sec[SEC_VALUES], &s, &len) != UZ_OK)
-                goto out;
-        }
-    }
-    if (sr.sec[SEC_VALUES].p != sr.sec[SEC_VALUES].end)
+    if (version) {
+        if ((r = uz_tag_code_read(&sr.sec[SEC_TAG_CODE], &sr.sec[SEC_VALUES], (const char *const *)name_text, n_names, games,
+                                  n, tag_names, n_tags)) != UZ_OK)
+            goto out;
+    } else if ((r = read_columns(&sr, games, n, name_text, n_names, cols, tag_names, n_tags)) != UZ_OK)
         goto out;
-    for (size_t i = 0; i < n; i++)
-        for (size_t t = 0; t < n_tags[i]; t++) {
-            column *col = &cols[tag_names[i][t]];
-            uz_cursor c = {col->next, sr.sec[SEC_VALUES].end};
-            char *value = NULL;
-            if ((r = get_text(&c, &value)) != UZ_OK)
-                goto out;
-            col->next = c.p;
-            r = uz_game_add_tag(&games[i], name_text[tag_names[i][t]], value);
-            free(value);
-            if (r != UZ_OK)
-                goto out;
-        }
     r = UZ_OK;
 out:
     if (r != UZ_OK) {
