@@ -431,6 +431,9 @@ def read_coded_tags(code, values, names, games, uses):
     n = len(names)
     models = []
     for k in range(n):
+        if not code.left() and k == 0:  # an empty section: every name plain
+            models = [(PLAIN, 0)] * n
+            break
         m = code.varint()
         p = code.varint() if m in (COPY, LASTPART, ELO, DATE, TIME) else 0
         if m > NAME or (m in (COPY, LASTPART, ELO, DATE, TIME) and (p == k or p > n or (p == n and m not in (DATE, TIME)))):

@@ -334,7 +334,7 @@ static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz
                 if (r == UZ_OK && code == 0)
                     r = strlen(value) > UZ_LIMIT_TEXT ? UZ_ERR_LIMIT : uz_buf_put_string(&texts[name], value, strlen(value));
             } else if (name == k)
-                *cost += code ? varint_len(code) : strlen(value) + 1;
+                *cost += code ? varint_len(code) : strlen(value) + 1 + (c->model[name] != M_PLAIN);
         }
     }
     return r;
@@ -475,7 +475,10 @@ uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *nam
         r = choose_models(&tw, &c);
     if (r == UZ_OK)
         r = run(&tw, &c, 0, codes, texts, &cost);
-    for (size_t k = 0; k < n_names && r == UZ_OK; k++) {
+    bool any = false; /* all plain: an empty section */
+    for (size_t k = 0; k < n_names; k++)
+        any |= c.model[k] != M_PLAIN;
+    for (size_t k = 0; k < n_names && r == UZ_OK && any; k++) {
         r = uz_buf_put_varint(code, c.model[k]);
         if (r == UZ_OK && has_param(c.model[k]))
             r = uz_buf_put_varint(code, c.param[k]);
@@ -585,7 +588,8 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const
     r = UZ_ERR_CORRUPT;
     /* Each name's model, then each coded column's codes (one per value: the zeros count
      * its text values), then the text values column by column. */
-    for (size_t k = 0; k < n_names; k++) {
+    bool coded = code->p != code->end; /* an empty section: every name plain */
+    for (size_t k = 0; k < n_names && coded; k++) {
         uint64_t m, p = 0;
         if (uz_cursor_varint(code, &m) != UZ_OK || m >= N_MODELS ||
             (has_param((unsigned)m) && uz_cursor_varint(code, &p) != UZ_OK))
