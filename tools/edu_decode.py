@@ -2,9 +2,9 @@
 """Educational decoder of .ucz archives, written from doc/format.md alone.
 
 It reads every member of an archive: the header (and its fields), each block (its crc,
-the structure stream decompressed with zstd or raw LZMA2), the structure stream's five
+the structure stream decompressed with zstd or raw LZMA2), the structure stream's
 sections (tag names, game records with their tree shapes, tag values column by column,
-comments, text records), the index (checked against the blocks, with the member digest)
+comments, text records; in layout 1 the coded tags too), the index (checked against the blocks, with the member digest)
 and the footer. It prints each game's tags and move counts. It does not decode the moves:
 that needs the engine (doc/format.md, "Engine queries") and the move models.
 

@@ -3,7 +3,7 @@
  * synthetic scores in place of the engine (uz_oracle_synthetic_create), so the container, the
  * structure stream, the walk, the model and both coders all run on any input.
  * Input: first byte even -> the rest is an archive file; odd -> the rest is a raw block
- * (structure stream, then move streams) given to uz_block_decode, which skips the
+ * (structure stream, then move streams; bit 2 of the first byte: structure layout 1) given to uz_block_decode, which skips the
  * container's checksums so that the fuzzer reaches the structure and move decoders. */
 #include <stdint.h>
 #include <stdio.h>
@@ -34,6 +34,7 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
     uz_archive_block block = {0};
     block.n_games = 1 + data[1] % 8;
     block.tree_moves = md->limits.block_nodes;
+    block.struct_version = (data[0] & 4) ? UZ_STRUCT_VERSION : 0; /* the layout of the structure stream */
     block.structure = (uz_buf){(uint8_t *)data + 2, split - 2, 0};
     block.moves = (uz_buf){(uint8_t *)data + split, size - split, 0};
     uz_game games[8];
