@@ -2,6 +2,7 @@
  * one coder: the models' state (recent names, players' last ratings, the previous date of
  * a column) evolves value by value in game order, so both sides see the same state. */
 #include "archive/tag_code.h"
+#include "archive/archive_internal.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -458,30 +459,22 @@ static uz_result choose_models(const tag_writer *tw, coder *c)
     return UZ_OK;
 }
 
-uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *names, size_t n_names,
-                            const uz_game *games, size_t n, const uint32_t *tag_names)
+/* Codes the block with the coder's models: the tag_code section (empty when every name
+ * is plain) to code, the text values column by column to values. */
+static uz_result emit(const tag_writer *tw, coder *c, uz_buf *code, uz_buf *values)
 {
-    tag_writer tw = {names, games, n, tag_names};
-    coder c;
-    uz_result r = coder_init(&c, n_names);
-    if (r != UZ_OK)
-        return r;
+    size_t n_names = c->n_names;
     uz_buf *codes = calloc(n_names ? n_names : 1, sizeof *codes);
     uz_buf *texts = calloc(n_names ? n_names : 1, sizeof *texts);
     uint64_t cost;
-    if (!codes || !texts)
-        r = UZ_ERR_NOMEM;
-    if (r == UZ_OK)
-        r = choose_models(&tw, &c);
-    if (r == UZ_OK)
-        r = run(&tw, &c, 0, codes, texts, &cost);
-    bool any = false; /* all plain: an empty section */
+    uz_result r = codes && texts ? run(tw, c, 0, codes, texts, &cost) : UZ_ERR_NOMEM;
+    bool any = false;
     for (size_t k = 0; k < n_names; k++)
-        any |= c.model[k] != M_PLAIN;
+        any |= c->model[k] != M_PLAIN;
     for (size_t k = 0; k < n_names && r == UZ_OK && any; k++) {
-        r = uz_buf_put_varint(code, c.model[k]);
-        if (r == UZ_OK && has_param(c.model[k]))
-            r = uz_buf_put_varint(code, c.param[k]);
+        r = uz_buf_put_varint(code, c->model[k]);
+        if (r == UZ_OK && has_param(c->model[k]))
+            r = uz_buf_put_varint(code, c->param[k]);
     }
     for (size_t k = 0; k < n_names && r == UZ_OK; k++) {
         r = uz_buf_append(code, codes[k].data, codes[k].size);
@@ -494,6 +487,62 @@ uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *nam
     }
     free(codes);
     free(texts);
+    return r;
+}
+
+/* Bytes of the two sections packed together as the structure stream is. */
+static uz_result packed_size(const uz_buf *code, const uz_buf *values, size_t *size)
+{
+    uz_buf both = {0}, z = {0};
+    unsigned method;
+    uz_result r = uz_buf_append(&both, code->data, code->size);
+    if (r == UZ_OK)
+        r = uz_buf_append(&both, values->data, values->size);
+    if (r == UZ_OK)
+        r = uz__pack(both.data, both.size, &z, &method);
+    *size = z.size;
+    uz_buf_free(&both);
+    uz_buf_free(&z);
+    return r;
+}
+
+uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *names, size_t n_names,
+                            const uz_game *games, size_t n, const uint32_t *tag_names)
+{
+    tag_writer tw = {names, games, n, tag_names};
+    coder c;
+    uz_result r = coder_init(&c, n_names);
+    if (r != UZ_OK)
+        return r;
+    uz_buf coded[2] = {{0}}, plain[2] = {{0}};
+    bool any = false;
+    r = choose_models(&tw, &c);
+    if (r == UZ_OK)
+        r = emit(&tw, &c, &coded[0], &coded[1]);
+    for (size_t k = 0; k < n_names; k++)
+        any |= c.model[k] != M_PLAIN;
+    /* The models' costs are estimates: when the tags pack smaller as plain text, they
+     * stay plain text (so no block grows against layout 0 by more than two bytes). */
+    bool use_plain = !any;
+    if (r == UZ_OK && any) {
+        size_t coded_size = 0, plain_size = 0;
+        memset(c.model, M_PLAIN, n_names);
+        r = emit(&tw, &c, &plain[0], &plain[1]);
+        if (r == UZ_OK)
+            r = packed_size(&coded[0], &coded[1], &coded_size);
+        if (r == UZ_OK)
+            r = packed_size(&plain[0], &plain[1], &plain_size);
+        use_plain = plain_size <= coded_size;
+    }
+    uz_buf *out = use_plain && any ? plain : coded;
+    if (r == UZ_OK)
+        r = uz_buf_append(code, out[0].data, out[0].size);
+    if (r == UZ_OK)
+        r = uz_buf_append(values, out[1].data, out[1].size);
+    for (int i = 0; i < 2; i++) {
+        uz_buf_free(&coded[i]);
+        uz_buf_free(&plain[i]);
+    }
     coder_free(&c);
     return r;
 }
