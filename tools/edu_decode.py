@@ -371,8 +371,8 @@ def read_structure(data, n_games, version):
 
 # ---- coded tags (doc/format.md, "Coded tags") ----
 
-PLAIN, COPY, LASTPART, PLIES, RESULT, ELO, DIFF, DATE, TIME, NAME = range(10)
-RECENT = 256
+PLAIN, COPY, LASTPART, PLIES, RESULT, ELO, DIFF, DATE, TIME, NAME, RECENT = range(11)
+RECENT_MAX = 256
 DATE_MAX = 3652059
 
 
@@ -416,13 +416,13 @@ NUMBER_RANGE = {ELO: (0, 999999999), DIFF: (-999999999, 999999999), DATE: (1, DA
 
 
 def recent_put(lst, s, rating=0):
-    """Moves s to the front of a recent list (a list of [text, rating]), at most RECENT long."""
+    """Moves s to the front of a recent list (a list of [text, rating]), at most RECENT_MAX long."""
     for i, e in enumerate(lst):
         if e[0] == s:
             del lst[i]
             break
     else:
-        if len(lst) == RECENT:
+        if len(lst) == RECENT_MAX:
             lst.pop()
     lst.insert(0, [s, rating])
 
@@ -436,7 +436,7 @@ def read_coded_tags(code, values, names, games, uses):
             break
         m = code.varint()
         p = code.varint() if m in (COPY, LASTPART, ELO, DATE, TIME) else 0
-        if m > NAME or (m in (COPY, LASTPART, ELO, DATE, TIME) and (p == k or p > n or (p == n and m not in (DATE, TIME)))):
+        if m > RECENT or (m in (COPY, LASTPART, ELO, DATE, TIME) and (p == k or p > n or (p == n and m not in (DATE, TIME)))):
             raise Corrupt("bad tag model")
         models.append((m, p))
     codes, n_texts = [], []
@@ -450,6 +450,7 @@ def read_coded_tags(code, values, names, games, uses):
     if values.left():
         raise Corrupt("bytes left over in the values section")
     recent_names, players = [], []
+    own_recent = [[] for _ in range(n)]  # model RECENT: each name's own list
     last_elo = None
     prev = [None] * n
     for g in games:
@@ -467,10 +468,11 @@ def read_coded_tags(code, values, names, games, uses):
                     raise Corrupt("bad tag code")
                 value = (ref if m == COPY else ref[ref.rfind(b"/") + 1:] if m == LASTPART
                          else b"%d" % g["plies"] if m == PLIES else g["result"].encode())
-            elif m == NAME:
-                if c > len(recent_names):
-                    raise Corrupt("bad recent name")
-                value = recent_names[c - 1][0]
+            elif m in (NAME, RECENT):
+                lst = recent_names if m == NAME else own_recent[k]
+                if c > len(lst):
+                    raise Corrupt("bad recent value")
+                value = lst[c - 1][0]
             else:
                 u = c - 1
                 d = -(u >> 1) - 1 if u & 1 else u >> 1
@@ -487,8 +489,8 @@ def read_coded_tags(code, values, names, games, uses):
                 if not lo <= v <= hi:
                     raise Corrupt("coded tag value out of range")
                 value = format_number(m, v)
-            if m == NAME:
-                recent_put(recent_names, value)
+            if m in (NAME, RECENT):
+                recent_put(recent_names if m == NAME else own_recent[k], value)
             elif v is not None and m == ELO:
                 last_elo = v
                 if ref is not None:

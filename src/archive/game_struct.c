@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive_internal.h"
 #include "game_text.h"
 #include "tag_code.h"
 #include "common/limits.h"
@@ -218,6 +219,51 @@ static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_le
     return r;
 }
 
+/* The section sizes, then the sections. */
+static uz_result put_sections(uz_buf *out, const uz_buf *sec, int n_sections)
+{
+    uz_result r = UZ_OK;
+    for (int s = 0; s < n_sections && r == UZ_OK; s++)
+        r = uz_buf_put_varint(out, sec[s].size);
+    for (int s = 0; s < n_sections && r == UZ_OK; s++)
+        r = uz_buf_append(out, sec[s].data, sec[s].size);
+    return r;
+}
+
+/* The models' costs are estimates: the block's tags stay plain text when the structure
+ * stream packs smaller that way (so coded tags never make a block larger). */
+static uz_result keep_smaller_tags(struct_writer *w, const uz_game *games, size_t n)
+{
+    uz_buf plain[N_SECTIONS] = {{0}}, stream[2] = {{0}}, z = {0};
+    size_t packed[2] = {0};
+    unsigned method;
+    uz_result r = UZ_OK;
+    for (int s = 0; s < N_SECTIONS && r == UZ_OK; s++)
+        if (s != SEC_VALUES && s != SEC_TAG_CODE)
+            plain[s] = w->sec[s]; /* borrowed */
+    r = uz_tag_code_write(&plain[SEC_TAG_CODE], &plain[SEC_VALUES], (const char *const *)w->names, w->n_names, games, n,
+                          (const uint32_t *)w->tag_index.data, false);
+    for (int i = 0; i < 2 && r == UZ_OK; i++) {
+        r = put_sections(&stream[i], i ? plain : w->sec, N_SECTIONS);
+        z.size = 0;
+        if (r == UZ_OK)
+            r = uz__pack(stream[i].data, stream[i].size, &z, &method);
+        packed[i] = z.size;
+    }
+    if (r == UZ_OK && packed[1] <= packed[0]) {
+        uz_buf t = w->sec[SEC_VALUES];
+        w->sec[SEC_VALUES] = plain[SEC_VALUES], plain[SEC_VALUES] = t;
+        t = w->sec[SEC_TAG_CODE];
+        w->sec[SEC_TAG_CODE] = plain[SEC_TAG_CODE], plain[SEC_TAG_CODE] = t;
+    }
+    uz_buf_free(&plain[SEC_VALUES]);
+    uz_buf_free(&plain[SEC_TAG_CODE]);
+    uz_buf_free(&stream[0]);
+    uz_buf_free(&stream[1]);
+    uz_buf_free(&z);
+    return r;
+}
+
 uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_game *games, size_t n, const size_t *moves_lens,
                                 const uint32_t *crcs, const uz_buf *text_records)
 {
@@ -235,13 +281,11 @@ uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_game *ga
     }
     if (r == UZ_OK && version)
         r = uz_tag_code_write(&w.sec[SEC_TAG_CODE], &w.sec[SEC_VALUES], (const char *const *)w.names, w.n_names, games, n,
-                              (const uint32_t *)w.tag_index.data);
-    /* The section sizes, then the sections. */
-    int n_sections = sections_of(version);
-    for (int s = 0; s < n_sections && r == UZ_OK; s++)
-        r = uz_buf_put_varint(out, w.sec[s].size);
-    for (int s = 0; s < n_sections && r == UZ_OK; s++)
-        r = uz_buf_append(out, w.sec[s].data, w.sec[s].size);
+                              (const uint32_t *)w.tag_index.data, true);
+    if (r == UZ_OK && w.sec[SEC_TAG_CODE].size)
+        r = keep_smaller_tags(&w, games, n);
+    if (r == UZ_OK)
+        r = put_sections(out, w.sec, sections_of(version));
     for (int s = 0; s < N_SECTIONS; s++)
         uz_buf_free(&w.sec[s]);
     for (size_t k = 0; k < w.n_names; k++)

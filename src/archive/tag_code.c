@@ -2,7 +2,6 @@
  * one coder: the models' state (recent names, players' last ratings, the previous date of
  * a column) evolves value by value in game order, so both sides see the same state. */
 #include "archive/tag_code.h"
-#include "archive/archive_internal.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -11,10 +10,10 @@
 
 #include "common/limits.h"
 
-enum model { M_PLAIN, M_COPY, M_LASTPART, M_PLIES, M_RESULT, M_ELO, M_DIFF, M_DATE, M_TIME, M_NAME, N_MODELS };
+enum model { M_PLAIN, M_COPY, M_LASTPART, M_PLIES, M_RESULT, M_ELO, M_DIFF, M_DATE, M_TIME, M_NAME, M_RECENT, N_MODELS };
 
 enum {
-    RECENT = 256,           /* entries of the recent-names and players lists */
+    RECENT = 256,           /* entries of a recent-values list */
     ELO_DEFAULT = 1500,     /* a rating's reference when nothing came before */
     NUM_MAX = 999999999,    /* ratings and rating changes: at most 9 digits */
     DATE_MAX = 3652059,     /* day number of 9999.12.31 (0001.01.01 is 1) */
@@ -41,12 +40,19 @@ typedef struct coder {
     size_t *seen_pos;  /* ... and its position among that game's tags */
     recent names[RECENT], players[RECENT];
     size_t n_recent_names, n_players;
+    struct recent_list {     /* per name: its own recent values (model RECENT), grown as used */
+        recent *e;
+        size_t n, cap;
+    } *lists;
     int64_t last_elo;
     bool has_last_elo;
 } coder;
 
 static void coder_free(coder *c)
 {
+    for (size_t k = 0; c->lists && k < c->n_names; k++)
+        free(c->lists[k].e);
+    free(c->lists);
     free(c->model);
     free(c->param);
     free(c->prev);
@@ -66,7 +72,8 @@ static uz_result coder_init(coder *c, size_t n_names)
     c->has_prev = calloc(n, sizeof *c->has_prev);
     c->seen_game = calloc(n, sizeof *c->seen_game);
     c->seen_pos = calloc(n, sizeof *c->seen_pos);
-    if (!c->model || !c->param || !c->prev || !c->has_prev || !c->seen_game || !c->seen_pos) {
+    c->lists = calloc(n, sizeof *c->lists);
+    if (!c->model || !c->param || !c->prev || !c->has_prev || !c->seen_game || !c->seen_pos || !c->lists) {
         coder_free(c);
         return UZ_ERR_NOMEM;
     }
@@ -80,6 +87,8 @@ static void coder_reset(coder *c)
     memset(c->seen_game, 0, (c->n_names ? c->n_names : 1) * sizeof *c->seen_game);
     c->n_recent_names = c->n_players = 0;
     c->has_last_elo = false;
+    for (size_t k = 0; k < c->n_names; k++)
+        c->lists[k].n = 0;
 }
 
 static int recent_find(const recent *list, size_t n, const char *s)
@@ -98,6 +107,21 @@ static void recent_put(recent *list, size_t *n, const char *s, int64_t rating)
     size_t from = i >= 0 ? (size_t)i : (*n < RECENT ? (*n)++ : RECENT - 1);
     memmove(list + 1, list, from * sizeof *list);
     list[0] = (recent){s, rating};
+}
+
+/* recent_put on a name's own list, which grows (to RECENT entries) as values come. */
+static uz_result list_put(struct recent_list *l, const char *s)
+{
+    if (l->n == l->cap && l->cap < RECENT && recent_find(l->e, l->n, s) < 0) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        recent *e = realloc(l->e, cap * sizeof *e);
+        if (!e)
+            return UZ_ERR_NOMEM;
+        l->e = e;
+        l->cap = cap;
+    }
+    recent_put(l->e, &l->n, s, 0); /* room: found, or n < cap, or a full list of RECENT */
+    return UZ_OK;
 }
 
 /* The value of the last earlier tag named j in the current game (game number g), or NULL. */
@@ -236,9 +260,14 @@ static int64_t reference(const coder *c, const uz_game *game, size_t g, size_t k
 
 /* The state after a value of name k (value: its text; fit: whether its model coded it,
  * v the number when it is a number model's). */
-static void update(coder *c, const uz_game *game, size_t g, size_t k, size_t pos, const char *value, bool fit, int64_t v)
+static uz_result update(coder *c, const uz_game *game, size_t g, size_t k, size_t pos, const char *value, bool fit,
+                        int64_t v)
 {
     unsigned m = c->model[k];
+    c->seen_game[k] = g + 1;
+    c->seen_pos[k] = pos;
+    if (m == M_RECENT)
+        return list_put(&c->lists[k], value);
     if (m == M_NAME)
         recent_put(c->names, &c->n_recent_names, value, 0);
     else if (fit && m == M_ELO) {
@@ -251,8 +280,7 @@ static void update(coder *c, const uz_game *game, size_t g, size_t k, size_t pos
         c->prev[k] = v;
         c->has_prev[k] = 1;
     }
-    c->seen_game[k] = g + 1;
-    c->seen_pos[k] = pos;
+    return UZ_OK;
 }
 
 static uint64_t zigzag(int64_t v) { return v < 0 ? ((uint64_t)(-(v + 1)) << 1) | 1 : (uint64_t)v << 1; }
@@ -260,7 +288,7 @@ static int64_t unzigzag(uint64_t u) { return u & 1 ? -(int64_t)(u >> 1) - 1 : (i
 
 /* The code of the value of game's tag pos (name k): 0 when its model does not fit it.
  * Updates the state. */
-static uint64_t encode_value(coder *c, const uz_game *game, size_t g, size_t k, size_t pos)
+static uz_result encode_value(coder *c, const uz_game *game, size_t g, size_t k, size_t pos, uint64_t *code_out)
 {
     const char *value = game->tags[pos].value, *r;
     unsigned m = c->model[k];
@@ -280,8 +308,10 @@ static uint64_t encode_value(coder *c, const uz_game *game, size_t g, size_t k, 
     case M_RESULT:
         code = strcmp(result_text[game->result & 3], value) == 0;
         break;
-    case M_NAME: {
-        int i = recent_find(c->names, c->n_recent_names, value);
+    case M_NAME:
+    case M_RECENT: {
+        int i = m == M_NAME ? recent_find(c->names, c->n_recent_names, value)
+                            : recent_find(c->lists[k].e, c->lists[k].n, value);
         code = i >= 0 ? (uint64_t)i + 1 : 0;
         break;
     }
@@ -292,8 +322,8 @@ static uint64_t encode_value(coder *c, const uz_game *game, size_t g, size_t k, 
             code = 1 + zigzag(v - reference(c, game, g, k));
         break;
     }
-    update(c, game, g, k, pos, value, code != 0, v);
-    return code;
+    *code_out = code;
+    return update(c, game, g, k, pos, value, code != 0, v);
 }
 
 /* ---- writing ---- */
@@ -328,7 +358,10 @@ static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz
         for (size_t t = 0; t < game->n_tags && r == UZ_OK; t++) {
             size_t name = *idx++;
             const char *value = game->tags[t].value;
-            uint64_t code = encode_value(c, game, g, name, t);
+            uint64_t code;
+            r = encode_value(c, game, g, name, t, &code);
+            if (r != UZ_OK)
+                break;
             if (codes) {
                 if (c->model[name] != M_PLAIN)
                     r = uz_buf_put_varint(&codes[name], code);
@@ -423,6 +456,7 @@ static uz_result choose_models(const tag_writer *tw, coder *c)
             CANDIDATE(M_PLIES, 0);
         if (strcmp(name, "White") == 0 || strcmp(name, "Black") == 0)
             CANDIDATE(M_NAME, 0);
+        CANDIDATE(M_RECENT, 0);
         if (ends_with(name, "RatingDiff", &len))
             CANDIDATE(M_DIFF, 0);
         if (ends_with(name, "Elo", &len) && find_name(tw, n_names, name, len) < n_names)
@@ -443,7 +477,14 @@ static uz_result choose_models(const tag_writer *tw, coder *c)
         for (size_t i = 0; i <= n_cand; i++) {
             c->model[k] = i < n_cand ? cand_m[i] : M_PLAIN;
             c->param[k] = i < n_cand ? cand_p[i] : 0;
-            (void)run(tw, c, k, NULL, NULL, &cost); /* no output: cannot fail */
+            uz_result r = run(tw, c, k, NULL, NULL, &cost);
+            if (r != UZ_OK) {
+                free(chosen_m);
+                free(chosen_p);
+                free(copy_of);
+                free(part_of);
+                return r;
+            }
             if (cost < best)
                 best = cost, best_m = c->model[k], best_p = c->param[k];
         }
@@ -490,59 +531,16 @@ static uz_result emit(const tag_writer *tw, coder *c, uz_buf *code, uz_buf *valu
     return r;
 }
 
-/* Bytes of the two sections packed together as the structure stream is. */
-static uz_result packed_size(const uz_buf *code, const uz_buf *values, size_t *size)
-{
-    uz_buf both = {0}, z = {0};
-    unsigned method;
-    uz_result r = uz_buf_append(&both, code->data, code->size);
-    if (r == UZ_OK)
-        r = uz_buf_append(&both, values->data, values->size);
-    if (r == UZ_OK)
-        r = uz__pack(both.data, both.size, &z, &method);
-    *size = z.size;
-    uz_buf_free(&both);
-    uz_buf_free(&z);
-    return r;
-}
-
 uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *names, size_t n_names,
-                            const uz_game *games, size_t n, const uint32_t *tag_names)
+                            const uz_game *games, size_t n, const uint32_t *tag_names, bool coded)
 {
     tag_writer tw = {names, games, n, tag_names};
     coder c;
     uz_result r = coder_init(&c, n_names);
-    if (r != UZ_OK)
-        return r;
-    uz_buf coded[2] = {{0}}, plain[2] = {{0}};
-    bool any = false;
-    r = choose_models(&tw, &c);
+    if (r == UZ_OK && coded)
+        r = choose_models(&tw, &c);
     if (r == UZ_OK)
-        r = emit(&tw, &c, &coded[0], &coded[1]);
-    for (size_t k = 0; k < n_names; k++)
-        any |= c.model[k] != M_PLAIN;
-    /* The models' costs are estimates: when the tags pack smaller as plain text, they
-     * stay plain text (so no block grows against layout 0 by more than two bytes). */
-    bool use_plain = !any;
-    if (r == UZ_OK && any) {
-        size_t coded_size = 0, plain_size = 0;
-        memset(c.model, M_PLAIN, n_names);
-        r = emit(&tw, &c, &plain[0], &plain[1]);
-        if (r == UZ_OK)
-            r = packed_size(&coded[0], &coded[1], &coded_size);
-        if (r == UZ_OK)
-            r = packed_size(&plain[0], &plain[1], &plain_size);
-        use_plain = plain_size <= coded_size;
-    }
-    uz_buf *out = use_plain && any ? plain : coded;
-    if (r == UZ_OK)
-        r = uz_buf_append(code, out[0].data, out[0].size);
-    if (r == UZ_OK)
-        r = uz_buf_append(values, out[1].data, out[1].size);
-    for (int i = 0; i < 2; i++) {
-        uz_buf_free(&coded[i]);
-        uz_buf_free(&plain[i]);
-    }
+        r = emit(&tw, &c, code, values);
     coder_free(&c);
     return r;
 }
@@ -604,6 +602,10 @@ static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, si
         if (code > c->n_recent_names)
             return UZ_ERR_CORRUPT;
         value = c->names[code - 1].s;
+    } else if (m == M_RECENT) {
+        if (code > c->lists[k].n)
+            return UZ_ERR_CORRUPT;
+        value = c->lists[k].e[code - 1].s;
     } else {
         int64_t d = unzigzag(code - 1);
         if (d < -4 * (int64_t)NUM_MAX || d > 4 * (int64_t)NUM_MAX)
@@ -617,7 +619,7 @@ static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, si
     size_t pos = game->n_tags;
     uz_result res = uz_game_add_tag(game, name, value);
     if (res == UZ_OK) /* the state keeps the game's own copy, which lives on */
-        update(c, game, g, k, pos, game->tags[pos].value, code != 0, v);
+        res = update(c, game, g, k, pos, game->tags[pos].value, code != 0, v);
     return res;
 }
 

@@ -6,6 +6,7 @@
 #ifndef UCIZIP_TAG_CODE_H
 #define UCIZIP_TAG_CODE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,9 +16,10 @@
 /* Writes the tags of a block's games: the tag_code section to code, the text values,
  * column by column in names order, to values. tag_names holds the name index of every
  * tag of every game with a tree (verbatim and text-only games have none), in game order;
- * names[0..n_names) are the block's distinct names. */
+ * names[0..n_names) are the block's distinct names. Without coded, or when no model
+ * pays, every value is text and the tag_code section is empty. */
 uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *names, size_t n_names,
-                            const uz_game *games, size_t n, const uint32_t *tag_names);
+                            const uz_game *games, size_t n, const uint32_t *tag_names, bool coded);
 
 /* Reads them back: tag_names[i][0..n_tags[i]) are game i's name indexes from its record;
  * each game's main line must already be read (PlyCount is its length). The two cursors
