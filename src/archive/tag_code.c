@@ -20,6 +20,7 @@ enum {
     TIME_MAX = 86399,       /* 23:59:59 */
     COPY_SCAN_NAMES = 64,   /* the writer looks for copies only in blocks with so few names */
     COPY_SCAN_TAGS = 64,    /* ... and in games with so few tags */
+    MODEL_NAMES = 256,      /* the writer tries models for the first names only (each try reads the block) */
     NUM_BUF = 64,           /* room for any number model's text (and a plies count) */
 };
 
@@ -442,6 +443,9 @@ static uz_result choose_models(const tag_writer *tw, coder *c)
     find_copies(tw, n_names, copy_of, part_of);
     for (size_t k = 0; k < n_names; k++) {
         const char *name = tw->names[k];
+        chosen_m[k] = M_PLAIN, chosen_p[k] = 0;
+        if (k >= MODEL_NAMES)
+            continue;
         uint8_t cand_m[16 + 2 * COPY_SCAN_NAMES];
         uint32_t cand_p[16 + 2 * COPY_SCAN_NAMES];
         size_t n_cand = 0, len;
