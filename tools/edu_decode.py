@@ -2,10 +2,11 @@
 """Educational decoder of .ucz archives, written from doc/format.md alone.
 
 It reads every member of an archive: the header (and its fields), each block (its crc,
-the structure stream decompressed with zstd or raw LZMA2), the structure stream's five
+the structure stream decompressed with zstd or raw LZMA2), the structure stream's
 sections (tag names, game records with their tree shapes, tag values column by column,
-comments, text records), the index (checked against the blocks, with the member digest)
-and the footer (version 2) or the index length (version 3). It prints each game's tags and move counts. It does not decode the moves:
+comments, text records; in layout 1 the coded tags too), the index (checked against the
+blocks, with the member digest) and the footer (version 2) or the index length (version 3).
+It prints each game's tags and move counts. It does not decode the moves:
 that needs the engine (doc/format.md, "Engine queries") and the move models.
 
     tools/edu_decode.py ARCHIVE.ucz            a summary per game
@@ -16,6 +17,7 @@ Needs only Python 3 and libzstd (through ctypes) for blocks stored with zstd.
 """
 import ctypes
 import ctypes.util
+import datetime
 import json
 import lzma
 import struct
@@ -374,17 +376,151 @@ def read_structure(data, n_games, version):
     for g in games:
         for k in g["tag_names"]:
             uses[k] += 1
-    columns = []
-    for k in range(len(names)):
-        columns.append([values.string(LIMIT_TEXT).decode("utf-8", "replace") for _ in range(uses[k])])
+    if version == 0:
+        columns = [[values.string(LIMIT_TEXT) for _ in range(uses[k])] for k in range(len(names))]
+        if values.left():
+            raise Corrupt("bytes left over in the values section")
+        taken = [0] * len(names)
+        for g in games:
+            g["tags"] = []
+            for k in g["tag_names"]:
+                g["tags"].append((names[k], columns[k][taken[k]].decode("utf-8", "replace")))
+                taken[k] += 1
+    else:
+        read_coded_tags(sec[6], values, names, games, uses)
+    return games
+
+
+# ---- coded tags (doc/format.md, "Coded tags") ----
+
+PLAIN, COPY, LASTPART, PLIES, RESULT, ELO, DIFF, DATE, TIME, NAME, RECENT = range(11)
+RECENT_MAX = 256
+DATE_MAX = 3652059
+
+
+def parse_number(model, s):
+    """A number model's value of the bytes s, or None when the model does not print it back as s."""
+    try:
+        t = s.decode("ascii")
+    except UnicodeDecodeError:
+        return None
+    if model == DATE:
+        if len(t) != 10 or t[4] != "." or t[7] != "." or not (t[:4] + t[5:7] + t[8:]).isdigit():
+            return None
+        try:
+            return datetime.date(int(t[:4]), int(t[5:7]), int(t[8:])).toordinal()
+        except ValueError:
+            return None
+    if model == TIME:
+        if len(t) != 8 or t[2] != ":" or t[5] != ":" or not (t[:2] + t[3:5] + t[6:]).isdigit():
+            return None
+        h, m, sec = int(t[:2]), int(t[3:5]), int(t[6:])
+        return h * 3600 + m * 60 + sec if h < 24 and m < 60 and sec < 60 else None
+    if model == ELO:
+        v = int(t) if 1 <= len(t) <= 9 and t.isdigit() else None
+    else:
+        v = int(t) if 2 <= len(t) <= 10 and t[0] in "+-" and t[1:].isdigit() else None
+    return v if v is not None and format_number(model, v) == s else None
+
+
+def format_number(model, v):
+    if model == ELO:
+        return b"%d" % v
+    if model == DIFF:
+        return b"%c%d" % (b"-"[0] if v < 0 else b"+"[0], abs(v))
+    if model == DATE:
+        d = datetime.date.fromordinal(v)
+        return b"%04d.%02d.%02d" % (d.year, d.month, d.day)
+    return b"%02d:%02d:%02d" % (v // 3600, v // 60 % 60, v % 60)
+
+
+NUMBER_RANGE = {ELO: (0, 999999999), DIFF: (-999999999, 999999999), DATE: (1, DATE_MAX), TIME: (0, 86399)}
+
+
+def recent_put(lst, s, rating=0):
+    """Moves s to the front of a recent list (a list of [text, rating]), at most RECENT_MAX long."""
+    for i, e in enumerate(lst):
+        if e[0] == s:
+            del lst[i]
+            break
+    else:
+        if len(lst) == RECENT_MAX:
+            lst.pop()
+    lst.insert(0, [s, rating])
+
+
+def read_coded_tags(code, values, names, games, uses):
+    n = len(names)
+    models = []
+    for k in range(n):
+        if not code.left() and k == 0:  # an empty section: every name plain
+            models = [(PLAIN, 0)] * n
+            break
+        m = code.varint()
+        p = code.varint() if m in (COPY, LASTPART, ELO, DATE, TIME) else 0
+        if m > RECENT or (m in (COPY, LASTPART, ELO, DATE, TIME) and (p == k or p > n or (p == n and m not in (DATE, TIME)))):
+            raise Corrupt("bad tag model")
+        models.append((m, p))
+    codes, n_texts = [], []
+    for k in range(n):
+        col = [code.varint() for _ in range(uses[k])] if models[k][0] != PLAIN else [0] * uses[k]
+        codes.append(iter(col))
+        n_texts.append(col.count(0))
+    if code.left():
+        raise Corrupt("bytes left over in the tag code section")
+    texts = [iter([values.string(LIMIT_TEXT) for _ in range(n_texts[k])]) for k in range(n)]
     if values.left():
         raise Corrupt("bytes left over in the values section")
-    taken = [0] * len(names)
+    recent_names, players = [], []
+    own_recent = [[] for _ in range(n)]  # model RECENT: each name's own list
+    last_elo = None
+    prev = [None] * n
     for g in games:
-        g["tags"] = []
+        tags, seen = [], {}
+        g["tags"] = tags
         for k in g["tag_names"]:
-            g["tags"].append((names[k], columns[k][taken[k]]))
-            taken[k] += 1
+            m, p = models[k]
+            c = next(codes[k])
+            ref = seen.get(p)
+            v = None
+            if c == 0:
+                value = next(texts[k])
+            elif m in (COPY, LASTPART, PLIES, RESULT):
+                if c != 1 or (m in (COPY, LASTPART) and ref is None):
+                    raise Corrupt("bad tag code")
+                value = (ref if m == COPY else ref[ref.rfind(b"/") + 1:] if m == LASTPART
+                         else b"%d" % g["plies"] if m == PLIES else g["result"].encode())
+            elif m in (NAME, RECENT):
+                lst = recent_names if m == NAME else own_recent[k]
+                if c > len(lst):
+                    raise Corrupt("bad recent value")
+                value = lst[c - 1][0]
+            else:
+                u = c - 1
+                d = -(u >> 1) - 1 if u & 1 else u >> 1
+                if m == ELO:
+                    hit = [e[1] for e in players if ref is not None and e[0] == ref]
+                    base = hit[0] if hit else last_elo if last_elo is not None else 1500
+                elif m == DIFF:
+                    base = 0
+                else:
+                    r = parse_number(m, ref) if ref is not None else None
+                    base = r if r is not None else prev[k] if prev[k] is not None else 0
+                v = base + d
+                lo, hi = NUMBER_RANGE[m]
+                if not lo <= v <= hi:
+                    raise Corrupt("coded tag value out of range")
+                value = format_number(m, v)
+            if m in (NAME, RECENT):
+                recent_put(recent_names if m == NAME else own_recent[k], value)
+            elif v is not None and m == ELO:
+                last_elo = v
+                if ref is not None:
+                    recent_put(players, ref, v)
+            elif v is not None:
+                prev[k] = v
+            seen[k] = value
+            tags.append((names[k], value.decode("utf-8", "replace")))
     return games
 
 

@@ -9,6 +9,7 @@
 #include "archive_internal.h"
 #include "game_text.h"
 #include "archive/comment_code.h"
+#include "archive/tag_code.h"
 #include "common/limits.h"
 
 /* The writer refuses what the reader would refuse: both use limits.h. */
@@ -35,6 +36,8 @@ typedef struct struct_writer {
     size_t n_slots;
     size_t game_nodes;     /* moves of the game being written */
     uz_comment_coder *cc;  /* layout 1: codes each comment's kind (NULL in layout 0) */
+    unsigned version;      /* layout: from 1 the tags go through tag_code */
+    uz_buf tag_index;      /* layout 1: every tag's name index (uint32_t), in game order */
 } struct_writer;
 
 /* A text the reader takes: at most MAX_TEXT bytes (C strings hold no NUL). */
@@ -210,8 +213,9 @@ static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_le
         r = name_index(w, game->tags[i].name, &k);
         if (r == UZ_OK)
             r = uz_buf_put_varint(b, k);
+        uint32_t k32 = (uint32_t)k;
         if (r == UZ_OK)
-            r = put_text(&w->columns[k], game->tags[i].value);
+            r = w->version ? uz_buf_append(&w->tag_index, &k32, sizeof k32) : put_text(&w->columns[k], game->tags[i].value);
     }
     if (r == UZ_OK)
         r = uz_buf_put_varint(b, (game->has_fen ? (unsigned)GAME_HAS_FEN : 0u) | ((unsigned)game->result << GAME_RESULT_SHIFT) |
@@ -231,10 +235,56 @@ static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_le
     return r;
 }
 
+/* The section sizes, then the sections. */
+static uz_result put_sections(uz_buf *out, const uz_buf *sec, int n_sections)
+{
+    uz_result r = UZ_OK;
+    for (int s = 0; s < n_sections && r == UZ_OK; s++)
+        r = uz_buf_put_varint(out, sec[s].size);
+    for (int s = 0; s < n_sections && r == UZ_OK; s++)
+        r = uz_buf_append(out, sec[s].data, sec[s].size);
+    return r;
+}
+
+/* The models' costs are estimates: the block's tags stay plain text when the structure
+ * stream packs smaller that way (so coded tags never make a block larger). */
+static uz_result keep_smaller_tags(struct_writer *w, const uz_game *games, size_t n)
+{
+    uz_buf plain[N_SECTIONS] = {{0}}, stream[2] = {{0}}, z = {0};
+    size_t packed[2] = {0};
+    unsigned method;
+    uz_result r = UZ_OK;
+    for (int s = 0; s < N_SECTIONS && r == UZ_OK; s++)
+        if (s != SEC_VALUES && s != SEC_TAG_CODE)
+            plain[s] = w->sec[s]; /* borrowed */
+    r = uz_tag_code_write(&plain[SEC_TAG_CODE], &plain[SEC_VALUES], (const char *const *)w->names, w->n_names, games, n,
+                          (const uint32_t *)w->tag_index.data, false);
+    for (int i = 0; i < 2 && r == UZ_OK; i++) {
+        r = put_sections(&stream[i], i ? plain : w->sec, N_SECTIONS);
+        z.size = 0;
+        if (r == UZ_OK)
+            r = uz__pack(stream[i].data, stream[i].size, &z, &method);
+        packed[i] = z.size;
+    }
+    if (r == UZ_OK && packed[1] <= packed[0]) {
+        uz_buf t = w->sec[SEC_VALUES];
+        w->sec[SEC_VALUES] = plain[SEC_VALUES], plain[SEC_VALUES] = t;
+        t = w->sec[SEC_TAG_CODE];
+        w->sec[SEC_TAG_CODE] = plain[SEC_TAG_CODE], plain[SEC_TAG_CODE] = t;
+    }
+    uz_buf_free(&plain[SEC_VALUES]);
+    uz_buf_free(&plain[SEC_TAG_CODE]);
+    uz_buf_free(&stream[0]);
+    uz_buf_free(&stream[1]);
+    uz_buf_free(&z);
+    return r;
+}
+
 uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_game *games, size_t n, const size_t *moves_lens,
                                 const uint32_t *crcs, const uz_buf *text_records)
 {
     struct_writer w = {0};
+    w.version = version;
     uz_result r = text_records ? uz_buf_append(&w.sec[SEC_TEXT], text_records->data, text_records->size) : UZ_OK;
     if (r == UZ_OK && version >= 1)
         r = uz_comment_writer_create(&w.cc);
@@ -247,19 +297,21 @@ uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_game *ga
         r = uz_buf_put_varint(&w.sec[SEC_NAMES], w.n_names);
     for (size_t k = 0; k < w.n_names && r == UZ_OK; k++) {
         r = uz_buf_put_string(&w.sec[SEC_NAMES], w.names[k], strlen(w.names[k]));
-        if (r == UZ_OK)
+        if (r == UZ_OK && !version)
             r = uz_buf_append(&w.sec[SEC_VALUES], w.columns[k].data, w.columns[k].size);
     }
-    /* The section sizes, then the sections. */
-    int n_sections = sections_of(version);
-    for (int s = 0; s < n_sections && r == UZ_OK; s++)
-        r = uz_buf_put_varint(out, w.sec[s].size);
-    for (int s = 0; s < n_sections && r == UZ_OK; s++)
-        r = uz_buf_append(out, w.sec[s].data, w.sec[s].size);
+    if (r == UZ_OK && version)
+        r = uz_tag_code_write(&w.sec[SEC_TAG_CODE], &w.sec[SEC_VALUES], (const char *const *)w.names, w.n_names, games, n,
+                              (const uint32_t *)w.tag_index.data, true);
+    if (r == UZ_OK && w.sec[SEC_TAG_CODE].size)
+        r = keep_smaller_tags(&w, games, n);
+    if (r == UZ_OK)
+        r = put_sections(out, w.sec, sections_of(version));
     for (int s = 0; s < N_SECTIONS; s++)
         uz_buf_free(&w.sec[s]);
     for (size_t k = 0; k < w.n_names; k++)
         uz_buf_free(&w.columns[k]);
+    uz_buf_free(&w.tag_index);
     free(w.columns);
     free(w.names);
     free(w.slots);
@@ -534,6 +586,39 @@ typedef struct column {
     size_t left;         /* values of the column not yet taken */
 } column;
 
+/* Layout 0: the values of each name, column by column, all text. */
+static uz_result read_columns(struct_reader *sr, uz_game *games, size_t n, char **name_text, size_t n_names, column *cols,
+                              uint32_t **tag_names, const size_t *n_tags)
+{
+    uz_result r;
+    /* Columns: find where each starts, then hand the values out in game order. */
+    for (size_t k = 0; k < n_names; k++) {
+        cols[k].next = sr->sec[SEC_VALUES].p;
+        for (size_t v = 0; v < cols[k].left; v++) {
+            const uint8_t *s;
+            size_t len;
+            if (get_bytes(&sr->sec[SEC_VALUES], &s, &len) != UZ_OK)
+                return UZ_ERR_CORRUPT;
+        }
+    }
+    if (sr->sec[SEC_VALUES].p != sr->sec[SEC_VALUES].end)
+        return UZ_ERR_CORRUPT;
+    for (size_t i = 0; i < n; i++)
+        for (size_t t = 0; t < n_tags[i]; t++) {
+            column *col = &cols[tag_names[i][t]];
+            uz_cursor c = {col->next, sr->sec[SEC_VALUES].end};
+            char *value = NULL;
+            if ((r = get_text(&c, &value)) != UZ_OK)
+                return r;
+            col->next = c.p;
+            r = uz_game_add_tag(&games[i], name_text[tag_names[i][t]], value);
+            free(value);
+            if (r != UZ_OK)
+                return r;
+        }
+    return UZ_OK;
+}
+
 uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n,
                                size_t *moves_lens, uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens,
                                uz_diag *diag)
@@ -609,31 +694,12 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
     if (sr.sec[SEC_RECORDS].p != sr.sec[SEC_RECORDS].end || sr.sec[SEC_COMMENTS].p != sr.sec[SEC_COMMENTS].end ||
         sr.sec[SEC_TEXT].p != sr.sec[SEC_TEXT].end)
         goto out;
-    /* Columns: find where each starts, then hand the values out in game order. */
-    for (size_t k = 0; k < n_names; k++) {
-        cols[k].next = sr.sec[SEC_VALUES].p;
-        for (size_t v = 0; v < cols[k].left; v++) {
-            const uint8_t *s;
-            size_t len;
-            if (get_bytes(&sr.sec[SEC_VALUES], &s, &len) != UZ_OK)
-                goto out;
-        }
-    }
-    if (sr.sec[SEC_VALUES].p != sr.sec[SEC_VALUES].end)
+    if (version) {
+        if ((r = uz_tag_code_read(&sr.sec[SEC_TAG_CODE], &sr.sec[SEC_VALUES], (const char *const *)name_text, n_names, games,
+                                  n, tag_names, n_tags)) != UZ_OK)
+            goto out;
+    } else if ((r = read_columns(&sr, games, n, name_text, n_names, cols, tag_names, n_tags)) != UZ_OK)
         goto out;
-    for (size_t i = 0; i < n; i++)
-        for (size_t t = 0; t < n_tags[i]; t++) {
-            column *col = &cols[tag_names[i][t]];
-            uz_cursor c = {col->next, sr.sec[SEC_VALUES].end};
-            char *value = NULL;
-            if ((r = get_text(&c, &value)) != UZ_OK)
-                goto out;
-            col->next = c.p;
-            r = uz_game_add_tag(&games[i], name_text[tag_names[i][t]], value);
-            free(value);
-            if (r != UZ_OK)
-                goto out;
-        }
     if (version >= 1 && (r = decode_block_comments(&sr.sec[SEC_COMMENT_CODE], games, n, counts)) != UZ_OK)
         goto out;
     r = UZ_OK;

@@ -75,7 +75,15 @@ static int list_one(void *user, const cli_tag_game *g)
             cli_json_string(v);
         else
             fputs("null", stdout);
-        printf(",\"plies\":%ld}", plies);
+        printf(",\"plies\":%ld,\"tags\":[", plies);
+        for (size_t i = 0; i < game->n_tags; i++) { /* every tag, in order: [name, value] */
+            fputs(i ? ",[" : "[", stdout);
+            cli_json_string(game->tags[i].name);
+            putchar(',');
+            cli_json_string(game->tags[i].value);
+            putchar(']');
+        }
+        fputs("]}", stdout);
     } else {
         printf("%llu", (unsigned long long)g->number);
         for (int i = 0; i < 4; i++) {

@@ -2,8 +2,9 @@
 """tools/edu_decode.py (a decoder written from doc/format.md alone) against the library:
 on archives of small real corpus files (comments, variations, NAGs, null moves, FENs,
 Chess960, verbatim games, text after the last game), compressed with the real engine, it
-must find the same games, tags, results and plies as `ucizip list --json`; and on the
-archive vectors of doc/format.md (versions 2 and 3) the tags those vectors' structure streams hold.
+must find the same games, tags (all of them, in order), results and plies as
+`ucizip list --json`; and on the archive vectors of doc/format.md (versions 2 and 3) the
+tags those vectors' structure streams hold.
 
 usage: test_edu_decode.py UCIZIP EDU_DECODE FORMAT_MD"""
 import json
@@ -15,7 +16,11 @@ import tempfile
 
 FILES = ["cat4_handwritten_edge_cases.pgn", "cat4_handwritten_semicolon_comments.pgn",
          "cat4_python_chess_utf8_bom.pgn", "cat4_python_chess_testdata_misc.pgn",
-         "cat5_chess960_cutechess_python_chess.pgn", "cat4_sirius_kbn_endgame_fen_no_blank_lines.pgn"]
+         "cat5_chess960_cutechess_python_chess.pgn", "cat4_sirius_kbn_endgame_fen_no_blank_lines.pgn",
+         # coded tags (doc/format.md, "Coded tags"): Lichess and chess.com exports
+         "cat1_lichess_marathon_2025.pgn", "cat1_chesscom_live_clk.pgn"]
+# ... and every kind of value the tag models must leave as text (tests/data/pgn/layout)
+DATA_FILES = ["tag_near_misses.pgn"]
 
 failures = 0
 
@@ -38,8 +43,9 @@ def main():
     corpus = os.environ.get("UZ_CORPUS_DIR", "../shared/corpus")
     with tempfile.TemporaryDirectory() as tmp:
         games_seen = 0
-        for name in FILES:
-            src = os.path.join(corpus, name)
+        data_dir = os.path.join(os.path.dirname(os.path.abspath(format_md)), "..", "tests", "data", "pgn", "layout")
+        for name in FILES + DATA_FILES:
+            src = os.path.join(data_dir if name in DATA_FILES else corpus, name)
             if not os.path.exists(src):
                 if os.environ.get("UZ_REQUIRE_CORPUS"):
                     check(False, f"missing {src}")
@@ -52,7 +58,7 @@ def main():
                 continue
             mine = edu(edu_decode, archive)
             lib = json.loads(subprocess.run([ucizip, "list", archive, "--json"], capture_output=True,
-                                            text=True, check=True).stdout)
+                                            check=True).stdout.decode("utf-8", "replace"))
             check(len(mine) == len(lib), f"{name}: {len(mine)} games, the library lists {len(lib)}")
             for a, b in zip(mine, lib):
                 where = f"{name} game {b['game']}"
@@ -65,6 +71,7 @@ def main():
                                  ("black_elo", "BlackElo"), ("date", "Date"), ("event", "Event")):
                     check(tags.get(tag) == b[key], f"{where}: {tag} {tags.get(tag)!r}, the library {b[key]!r}")
                 check(a["result"] == b["result"], f"{where}: result {a['result']}, the library {b['result']}")
+                check([list(t) for t in a["tags"]] == b["tags"], f"{where}: tags {a['tags']}, the library {b['tags']}")
                 games_seen += 1
         print(f"{games_seen} games compared")
 

@@ -5,7 +5,7 @@
  * Input: first byte even -> the rest is an archive file; odd -> the rest is a raw block
  * (structure stream, then move streams) given to uz_block_decode, which skips the
  * container's checksums so that the fuzzer reaches the structure and move decoders; with
- * bit 2 of the first byte the structure stream is in layout 1 (coded comments). */
+ * bit 2 of the first byte the structure stream is in layout 1 (coded comments and tags). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,699 @@
+/* Coded tags: see tag_code.h and doc/format.md, "Coded tags". Writer and reader share
+ * one coder: the models' state (recent names, players' last ratings, the previous date of
+ * a column) evolves value by value in game order, so both sides see the same state. */
+#include "archive/tag_code.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/limits.h"
+
+enum model { M_PLAIN, M_COPY, M_LASTPART, M_PLIES, M_RESULT, M_ELO, M_DIFF, M_DATE, M_TIME, M_NAME, M_RECENT, N_MODELS };
+
+enum {
+    RECENT = 256,           /* entries of a recent-values list */
+    ELO_DEFAULT = 1500,     /* a rating's reference when nothing came before */
+    NUM_MAX = 999999999,    /* ratings and rating changes: at most 9 digits */
+    DATE_MAX = 3652059,     /* day number of 9999.12.31 (0001.01.01 is 1) */
+    TIME_MAX = 86399,       /* 23:59:59 */
+    COPY_SCAN_NAMES = 64,   /* the writer looks for copies only in blocks with so few names */
+    COPY_SCAN_TAGS = 64,    /* ... and in games with so few tags */
+    MODEL_NAMES = 256,      /* the writer tries models for the first names only (each try reads the block) */
+    NUM_BUF = 64,           /* room for any number model's text (and a plies count) */
+};
+
+static bool has_param(unsigned m) { return m == M_COPY || m == M_LASTPART || m == M_ELO || m == M_DATE || m == M_TIME; }
+
+typedef struct recent {
+    const char *s; /* borrowed from a game's tag value, which outlives the coder */
+    int64_t rating;
+} recent;
+
+typedef struct coder {
+    size_t n_names;
+    uint8_t *model;    /* per name */
+    uint32_t *param;   /* per name: the other name it refers to (n_names: none) */
+    int64_t *prev;     /* per name: the last value a DATE or TIME column coded */
+    uint8_t *has_prev;
+    size_t *seen_game; /* per name: game number + 1 where it was last seen ... */
+    size_t *seen_pos;  /* ... and its position among that game's tags */
+    recent names[RECENT], players[RECENT];
+    size_t n_recent_names, n_players;
+    struct recent_list {     /* per name: its own recent values (model RECENT), grown as used */
+        recent *e;
+        size_t n, cap;
+    } *lists;
+    int64_t last_elo;
+    bool has_last_elo;
+} coder;
+
+static void coder_free(coder *c)
+{
+    for (size_t k = 0; c->lists && k < c->n_names; k++)
+        free(c->lists[k].e);
+    free(c->lists);
+    free(c->model);
+    free(c->param);
+    free(c->prev);
+    free(c->has_prev);
+    free(c->seen_game);
+    free(c->seen_pos);
+}
+
+static uz_result coder_init(coder *c, size_t n_names)
+{
+    memset(c, 0, sizeof *c);
+    size_t n = n_names ? n_names : 1;
+    c->n_names = n_names;
+    c->model = calloc(n, sizeof *c->model);
+    c->param = calloc(n, sizeof *c->param);
+    c->prev = calloc(n, sizeof *c->prev);
+    c->has_prev = calloc(n, sizeof *c->has_prev);
+    c->seen_game = calloc(n, sizeof *c->seen_game);
+    c->seen_pos = calloc(n, sizeof *c->seen_pos);
+    c->lists = calloc(n, sizeof *c->lists);
+    if (!c->model || !c->param || !c->prev || !c->has_prev || !c->seen_game || !c->seen_pos || !c->lists) {
+        coder_free(c);
+        return UZ_ERR_NOMEM;
+    }
+    return UZ_OK;
+}
+
+/* Resets the state between two trial runs of the writer (the models stay). */
+static void coder_reset(coder *c)
+{
+    memset(c->has_prev, 0, c->n_names ? c->n_names : 1);
+    memset(c->seen_game, 0, (c->n_names ? c->n_names : 1) * sizeof *c->seen_game);
+    c->n_recent_names = c->n_players = 0;
+    c->has_last_elo = false;
+    for (size_t k = 0; k < c->n_names; k++)
+        c->lists[k].n = 0;
+}
+
+static int recent_find(const recent *list, size_t n, const char *s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(list[i].s, s) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* Moves s to the front of the list (inserting it, the oldest entry dropping out of a
+ * full list). */
+static void recent_put(recent *list, size_t *n, const char *s, int64_t rating)
+{
+    int i = recent_find(list, *n, s);
+    size_t from = i >= 0 ? (size_t)i : (*n < RECENT ? (*n)++ : RECENT - 1);
+    memmove(list + 1, list, from * sizeof *list);
+    list[0] = (recent){s, rating};
+}
+
+/* recent_put on a name's own list, which grows (to RECENT entries) as values come. */
+static uz_result list_put(struct recent_list *l, const char *s)
+{
+    if (l->n == l->cap && l->cap < RECENT && recent_find(l->e, l->n, s) < 0) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        recent *e = realloc(l->e, cap * sizeof *e);
+        if (!e)
+            return UZ_ERR_NOMEM;
+        l->e = e;
+        l->cap = cap;
+    }
+    recent_put(l->e, &l->n, s, 0); /* room: found, or n < cap, or a full list of RECENT */
+    return UZ_OK;
+}
+
+/* The value of the last earlier tag named j in the current game (game number g), or NULL. */
+static const char *ref_text(const coder *c, const uz_game *game, size_t g, uint32_t j)
+{
+    if (j >= c->n_names || c->seen_game[j] != g + 1)
+        return NULL;
+    return game->tags[c->seen_pos[j]].value;
+}
+
+static const char *last_part(const char *s)
+{
+    const char *slash = strrchr(s, '/');
+    return slash ? slash + 1 : s;
+}
+
+static const char *const result_text[4] = {"*", "1-0", "0-1", "1/2-1/2"};
+
+static bool leap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+static int month_days(int64_t y, int64_t m)
+{
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    return m == 2 && leap(y) ? 29 : days[m - 1];
+}
+
+/* Day number of a proleptic Gregorian date, 0001.01.01 = 1 (Python's date.toordinal). */
+static int64_t day_number(int64_t y, int64_t m, int64_t d)
+{
+    int64_t py = y - 1, n = py * 365 + py / 4 - py / 100 + py / 400;
+    for (int64_t k = 1; k < m; k++)
+        n += month_days(y, k);
+    return n + d;
+}
+
+static void from_day_number(int64_t n, int64_t *y, int64_t *m, int64_t *d)
+{
+    /* 400 years hold 146097 days; then years one by one (at most 399 steps). */
+    int64_t q = (n - 1) / 146097;
+    n -= q * 146097;
+    *y = 400 * q + 1;
+    while (n > (leap(*y) ? 366 : 365))
+        n -= leap(*y) ? 366 : 365, (*y)++;
+    *m = 1;
+    while (n > month_days(*y, *m))
+        n -= month_days(*y, *m), (*m)++;
+    *d = n;
+}
+
+static bool digits(const char *s, size_t n, int64_t *v)
+{
+    *v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        *v = *v * 10 + (s[i] - '0');
+    }
+    return true;
+}
+
+/* The text of a number model's value v (in range); buf holds NUM_BUF bytes. */
+static void format_number(unsigned m, int64_t v, char *buf)
+{
+    if (m == M_ELO)
+        snprintf(buf, NUM_BUF, "%lld", (long long)v);
+    else if (m == M_DIFF)
+        snprintf(buf, NUM_BUF, "%c%lld", v < 0 ? '-' : '+', (long long)(v < 0 ? -v : v));
+    else if (m == M_DATE) {
+        int64_t y, mo, d;
+        from_day_number(v, &y, &mo, &d);
+        snprintf(buf, NUM_BUF, "%04lld.%02lld.%02lld", (long long)y, (long long)mo, (long long)d);
+    } else
+        snprintf(buf, NUM_BUF, "%02lld:%02lld:%02lld", (long long)(v / 3600), (long long)(v / 60 % 60), (long long)(v % 60));
+}
+
+static bool in_range(unsigned m, int64_t v)
+{
+    switch (m) {
+    case M_ELO: return v >= 0 && v <= NUM_MAX;
+    case M_DIFF: return v >= -NUM_MAX && v <= NUM_MAX;
+    case M_DATE: return v >= 1 && v <= DATE_MAX;
+    default: return v >= 0 && v <= TIME_MAX;
+    }
+}
+
+/* A number model's value of s: true only if the model prints that value back as s. */
+static bool parse_number(unsigned m, const char *s, int64_t *v)
+{
+    size_t n = strlen(s);
+    int64_t y, mo, d, h, mi, se;
+    char buf[NUM_BUF];
+    switch (m) {
+    case M_ELO:
+        if (n < 1 || n > 9 || !digits(s, n, v))
+            return false;
+        break;
+    case M_DIFF:
+        if (n < 2 || n > 10 || (s[0] != '+' && s[0] != '-') || !digits(s + 1, n - 1, v))
+            return false;
+        *v = s[0] == '-' ? -*v : *v;
+        break;
+    case M_DATE:
+        if (n != 10 || s[4] != '.' || s[7] != '.' || !digits(s, 4, &y) || !digits(s + 5, 2, &mo) || !digits(s + 8, 2, &d) ||
+            y < 1 || mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo))
+            return false;
+        *v = day_number(y, mo, d);
+        break;
+    default:
+        if (n != 8 || s[2] != ':' || s[5] != ':' || !digits(s, 2, &h) || !digits(s + 3, 2, &mi) || !digits(s + 6, 2, &se) ||
+            h > 23 || mi > 59 || se > 59)
+            return false;
+        *v = h * 3600 + mi * 60 + se;
+        break;
+    }
+    format_number(m, *v, buf);
+    return strcmp(buf, s) == 0; /* leading zeros, "-0" and the like stay text */
+}
+
+/* What a number model codes its value against. */
+static int64_t reference(const coder *c, const uz_game *game, size_t g, size_t k)
+{
+    unsigned m = c->model[k];
+    if (m == M_ELO) {
+        const char *player = ref_text(c, game, g, c->param[k]);
+        int i = player ? recent_find(c->players, c->n_players, player) : -1;
+        return i >= 0 ? c->players[i].rating : c->has_last_elo ? c->last_elo : ELO_DEFAULT;
+    }
+    if (m == M_DIFF)
+        return 0;
+    const char *r = ref_text(c, game, g, c->param[k]);
+    int64_t v;
+    if (r && parse_number(m, r, &v))
+        return v;
+    return c->has_prev[k] ? c->prev[k] : 0;
+}
+
+/* The state after a value of name k (value: its text; fit: whether its model coded it,
+ * v the number when it is a number model's). */
+static uz_result update(coder *c, const uz_game *game, size_t g, size_t k, size_t pos, const char *value, bool fit,
+                        int64_t v)
+{
+    unsigned m = c->model[k];
+    c->seen_game[k] = g + 1;
+    c->seen_pos[k] = pos;
+    if (m == M_RECENT)
+        return list_put(&c->lists[k], value);
+    if (m == M_NAME)
+        recent_put(c->names, &c->n_recent_names, value, 0);
+    else if (fit && m == M_ELO) {
+        const char *player = ref_text(c, game, g, c->param[k]);
+        c->last_elo = v;
+        c->has_last_elo = true;
+        if (player)
+            recent_put(c->players, &c->n_players, player, v);
+    } else if (fit && (m == M_DATE || m == M_TIME)) {
+        c->prev[k] = v;
+        c->has_prev[k] = 1;
+    }
+    return UZ_OK;
+}
+
+static uint64_t zigzag(int64_t v) { return v < 0 ? ((uint64_t)(-(v + 1)) << 1) | 1 : (uint64_t)v << 1; }
+static int64_t unzigzag(uint64_t u) { return u & 1 ? -(int64_t)(u >> 1) - 1 : (int64_t)(u >> 1); }
+
+/* The code of the value of game's tag pos (name k): 0 when its model does not fit it.
+ * Updates the state. */
+static uz_result encode_value(coder *c, const uz_game *game, size_t g, size_t k, size_t pos, uint64_t *code_out)
+{
+    const char *value = game->tags[pos].value, *r;
+    unsigned m = c->model[k];
+    uint64_t code = 0;
+    int64_t v = 0;
+    char buf[NUM_BUF];
+    switch (m) {
+    case M_COPY:
+    case M_LASTPART:
+        r = ref_text(c, game, g, c->param[k]);
+        code = r && strcmp(m == M_COPY ? r : last_part(r), value) == 0;
+        break;
+    case M_PLIES:
+        snprintf(buf, sizeof buf, "%zu", game->main.n_nodes);
+        code = strcmp(buf, value) == 0;
+        break;
+    case M_RESULT:
+        code = strcmp(result_text[game->result & 3], value) == 0;
+        break;
+    case M_NAME:
+    case M_RECENT: {
+        int i = m == M_NAME ? recent_find(c->names, c->n_recent_names, value)
+                            : recent_find(c->lists[k].e, c->lists[k].n, value);
+        code = i >= 0 ? (uint64_t)i + 1 : 0;
+        break;
+    }
+    case M_PLAIN:
+        break;
+    default:
+        if (parse_number(m, value, &v))
+            code = 1 + zigzag(v - reference(c, game, g, k));
+        break;
+    }
+    *code_out = code;
+    return update(c, game, g, k, pos, value, code != 0, v);
+}
+
+/* ---- writing ---- */
+
+static size_t varint_len(uint64_t v)
+{
+    size_t n = 1;
+    for (; v >= 128; v >>= 7)
+        n++;
+    return n;
+}
+
+typedef struct tag_writer {
+    const char *const *names;
+    const uz_game *games;
+    size_t n;
+    const uint32_t *tag_names;
+} tag_writer;
+
+/* Runs the coder over the block: the estimated cost in bytes of column k (its codes, and
+ * its text values with a length byte), or with out, the codes and texts of every column. */
+static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz_buf *texts, uint64_t *cost)
+{
+    const uint32_t *idx = tw->tag_names;
+    uz_result r = UZ_OK;
+    coder_reset(c);
+    *cost = 0;
+    for (size_t g = 0; g < tw->n && r == UZ_OK; g++) {
+        const uz_game *game = &tw->games[g];
+        if (game->verbatim || game->text_only)
+            continue;
+        for (size_t t = 0; t < game->n_tags && r == UZ_OK; t++) {
+            size_t name = *idx++;
+            const char *value = game->tags[t].value;
+            uint64_t code;
+            r = encode_value(c, game, g, name, t, &code);
+            if (r != UZ_OK)
+                break;
+            if (codes) {
+                if (c->model[name] != M_PLAIN)
+                    r = uz_buf_put_varint(&codes[name], code);
+                if (r == UZ_OK && code == 0)
+                    r = strlen(value) > UZ_LIMIT_TEXT ? UZ_ERR_LIMIT : uz_buf_put_string(&texts[name], value, strlen(value));
+            } else if (name == k)
+                *cost += code ? varint_len(code) : strlen(value) + 1 + (c->model[name] != M_PLAIN);
+        }
+    }
+    return r;
+}
+
+static bool ends_with(const char *s, const char *suffix, size_t *prefix_len)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    *prefix_len = n - m;
+    return n > m && strcmp(s + n - m, suffix) == 0;
+}
+
+static size_t find_name(const tag_writer *tw, size_t n_names, const char *s, size_t len)
+{
+    for (size_t j = 0; j < n_names; j++)
+        if (strlen(tw->names[j]) == len && memcmp(tw->names[j], s, len) == 0)
+            return j;
+    return n_names;
+}
+
+/* For each name k the other name j whose value (COPY) or value's last path part
+ * (LASTPART) k's value most often equals, earlier in the same game; n_names if none. */
+static void find_copies(const tag_writer *tw, size_t n_names, uint32_t *copy_of, uint32_t *part_of)
+{
+    for (size_t k = 0; k < n_names; k++)
+        copy_of[k] = part_of[k] = (uint32_t)n_names;
+    if (n_names > COPY_SCAN_NAMES)
+        return;
+    uint32_t count[2][COPY_SCAN_NAMES][COPY_SCAN_NAMES] = {{{0}}};
+    const uint32_t *idx = tw->tag_names;
+    for (size_t g = 0; g < tw->n; g++) {
+        const uz_game *game = &tw->games[g];
+        if (game->verbatim || game->text_only)
+            continue;
+        if (game->n_tags <= COPY_SCAN_TAGS)
+            for (size_t t = 0; t < game->n_tags; t++)
+                for (size_t u = 0; u < t; u++) {
+                    if (idx[u] == idx[t])
+                        continue;
+                    count[0][idx[t]][idx[u]] += strcmp(game->tags[t].value, game->tags[u].value) == 0;
+                    count[1][idx[t]][idx[u]] += strcmp(game->tags[t].value, last_part(game->tags[u].value)) == 0;
+                }
+        idx += game->n_tags;
+    }
+    for (size_t k = 0; k < n_names; k++)
+        for (size_t j = 0; j < n_names; j++) {
+            if (count[0][k][j] && (copy_of[k] == n_names || count[0][k][j] > count[0][k][copy_of[k]]))
+                copy_of[k] = (uint32_t)j;
+            if (count[1][k][j] && (part_of[k] == n_names || count[1][k][j] > count[1][k][part_of[k]]))
+                part_of[k] = (uint32_t)j;
+        }
+}
+
+/* Picks each name's model: of the candidates its name suggests, the one whose estimated
+ * cost is lowest (plain text when nothing beats it). The format does not depend on this
+ * choice. */
+static uz_result choose_models(const tag_writer *tw, coder *c)
+{
+    size_t n_names = c->n_names;
+    uint32_t *copy_of = malloc((n_names ? n_names : 1) * sizeof *copy_of);
+    uint32_t *part_of = malloc((n_names ? n_names : 1) * sizeof *part_of);
+    uint8_t *chosen_m = malloc(n_names ? n_names : 1);
+    uint32_t *chosen_p = malloc((n_names ? n_names : 1) * sizeof *chosen_p);
+    if (!copy_of || !part_of || !chosen_m || !chosen_p) {
+        free(chosen_m);
+        free(chosen_p);
+        free(copy_of);
+        free(part_of);
+        return UZ_ERR_NOMEM;
+    }
+    find_copies(tw, n_names, copy_of, part_of);
+    for (size_t k = 0; k < n_names; k++) {
+        const char *name = tw->names[k];
+        chosen_m[k] = M_PLAIN, chosen_p[k] = 0;
+        if (k >= MODEL_NAMES)
+            continue;
+        uint8_t cand_m[16 + 2 * COPY_SCAN_NAMES];
+        uint32_t cand_p[16 + 2 * COPY_SCAN_NAMES];
+        size_t n_cand = 0, len;
+#define CANDIDATE(m, p) (cand_m[n_cand] = (m), cand_p[n_cand++] = (uint32_t)(p))
+        if (copy_of[k] < n_names)
+            CANDIDATE(M_COPY, copy_of[k]);
+        if (part_of[k] < n_names)
+            CANDIDATE(M_LASTPART, part_of[k]);
+        if (strcmp(name, "Result") == 0)
+            CANDIDATE(M_RESULT, 0);
+        if (strcmp(name, "PlyCount") == 0)
+            CANDIDATE(M_PLIES, 0);
+        if (strcmp(name, "White") == 0 || strcmp(name, "Black") == 0)
+            CANDIDATE(M_NAME, 0);
+        CANDIDATE(M_RECENT, 0);
+        if (ends_with(name, "RatingDiff", &len))
+            CANDIDATE(M_DIFF, 0);
+        if (ends_with(name, "Elo", &len) && find_name(tw, n_names, name, len) < n_names)
+            CANDIDATE(M_ELO, find_name(tw, n_names, name, len));
+        for (unsigned m = M_DATE; m <= M_TIME; m++) {
+            const char *kind = m == M_DATE ? "Date" : "Time";
+            if (!strstr(name, kind))
+                continue;
+            CANDIDATE(m, n_names);
+            for (size_t j = 0; j < n_names && j < COPY_SCAN_NAMES; j++)
+                if (j != k && strstr(tw->names[j], kind))
+                    CANDIDATE(m, j);
+        }
+#undef CANDIDATE
+        uint64_t best = UINT64_MAX, cost;
+        uint8_t best_m = M_PLAIN;
+        uint32_t best_p = 0;
+        for (size_t i = 0; i <= n_cand; i++) {
+            c->model[k] = i < n_cand ? cand_m[i] : M_PLAIN;
+            c->param[k] = i < n_cand ? cand_p[i] : 0;
+            uz_result r = run(tw, c, k, NULL, NULL, &cost);
+            if (r != UZ_OK) {
+                free(chosen_m);
+                free(chosen_p);
+                free(copy_of);
+                free(part_of);
+                return r;
+            }
+            if (cost < best)
+                best = cost, best_m = c->model[k], best_p = c->param[k];
+        }
+        c->model[k] = M_PLAIN; /* each column is tried with the others plain */
+        chosen_m[k] = best_m, chosen_p[k] = best_p;
+    }
+    memcpy(c->model, chosen_m, n_names);
+    memcpy(c->param, chosen_p, n_names * sizeof *chosen_p);
+    free(chosen_m);
+    free(chosen_p);
+    free(copy_of);
+    free(part_of);
+    return UZ_OK;
+}
+
+/* Codes the block with the coder's models: the tag_code section (empty when every name
+ * is plain) to code, the text values column by column to values. */
+static uz_result emit(const tag_writer *tw, coder *c, uz_buf *code, uz_buf *values)
+{
+    size_t n_names = c->n_names;
+    uz_buf *codes = calloc(n_names ? n_names : 1, sizeof *codes);
+    uz_buf *texts = calloc(n_names ? n_names : 1, sizeof *texts);
+    uint64_t cost;
+    uz_result r = codes && texts ? run(tw, c, 0, codes, texts, &cost) : UZ_ERR_NOMEM;
+    bool any = false;
+    for (size_t k = 0; k < n_names; k++)
+        any |= c->model[k] != M_PLAIN;
+    for (size_t k = 0; k < n_names && r == UZ_OK && any; k++) {
+        r = uz_buf_put_varint(code, c->model[k]);
+        if (r == UZ_OK && has_param(c->model[k]))
+            r = uz_buf_put_varint(code, c->param[k]);
+    }
+    for (size_t k = 0; k < n_names && r == UZ_OK; k++) {
+        r = uz_buf_append(code, codes[k].data, codes[k].size);
+        if (r == UZ_OK)
+            r = uz_buf_append(values, texts[k].data, texts[k].size);
+    }
+    for (size_t k = 0; k < n_names && codes && texts; k++) {
+        uz_buf_free(&codes[k]);
+        uz_buf_free(&texts[k]);
+    }
+    free(codes);
+    free(texts);
+    return r;
+}
+
+uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *names, size_t n_names,
+                            const uz_game *games, size_t n, const uint32_t *tag_names, bool coded)
+{
+    tag_writer tw = {names, games, n, tag_names};
+    coder c;
+    uz_result r = coder_init(&c, n_names);
+    if (r == UZ_OK && coded)
+        r = choose_models(&tw, &c);
+    if (r == UZ_OK)
+        r = emit(&tw, &c, code, values);
+    coder_free(&c);
+    return r;
+}
+
+/* ---- reading ---- */
+
+typedef struct column {
+    uz_cursor codes; /* the column's codes not yet read (empty for a plain column) */
+    uz_cursor texts; /* its text values not yet read */
+    size_t count;    /* values of the name in the block */
+    size_t n_texts;
+} column;
+
+static bool skip_text(uz_cursor *c)
+{
+    const uint8_t *s;
+    size_t n;
+    return uz_cursor_string(c, UZ_LIMIT_TEXT, &s, &n) == UZ_OK && !memchr(s, 0, n);
+}
+
+/* Decodes the value of game's next tag (name k) into the game. */
+static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, size_t k, const char *name, char **text,
+                              size_t *text_cap)
+{
+    unsigned m = c->model[k];
+    uint64_t code = 0;
+    int64_t v = 0;
+    char buf[NUM_BUF];
+    const char *value = NULL, *r;
+    if (m != M_PLAIN && uz_cursor_varint(&col->codes, &code) != UZ_OK)
+        return UZ_ERR_CORRUPT;
+    if (code == 0) {
+        const uint8_t *s;
+        size_t n;
+        if (uz_cursor_string(&col->texts, UZ_LIMIT_TEXT, &s, &n) != UZ_OK || memchr(s, 0, n))
+            return UZ_ERR_CORRUPT;
+        if (n + 1 > *text_cap) {
+            char *t = realloc(*text, n + 1);
+            if (!t)
+                return UZ_ERR_NOMEM;
+            *text = t;
+            *text_cap = n + 1;
+        }
+        memcpy(*text, s, n);
+        (*text)[n] = 0;
+        value = *text;
+    } else if (m == M_COPY || m == M_LASTPART || m == M_PLIES || m == M_RESULT) {
+        if (code != 1)
+            return UZ_ERR_CORRUPT;
+        if (m == M_PLIES)
+            snprintf(buf, sizeof buf, "%zu", game->main.n_nodes), value = buf;
+        else if (m == M_RESULT)
+            value = result_text[game->result & 3];
+        else if (!(r = ref_text(c, game, g, c->param[k])))
+            return UZ_ERR_CORRUPT;
+        else
+            value = m == M_COPY ? r : last_part(r);
+    } else if (m == M_NAME) {
+        if (code > c->n_recent_names)
+            return UZ_ERR_CORRUPT;
+        value = c->names[code - 1].s;
+    } else if (m == M_RECENT) {
+        if (code > c->lists[k].n)
+            return UZ_ERR_CORRUPT;
+        value = c->lists[k].e[code - 1].s;
+    } else {
+        int64_t d = unzigzag(code - 1);
+        if (d < -4 * (int64_t)NUM_MAX || d > 4 * (int64_t)NUM_MAX)
+            return UZ_ERR_CORRUPT;
+        v = reference(c, game, g, k) + d;
+        if (!in_range(m, v))
+            return UZ_ERR_CORRUPT;
+        format_number(m, v, buf);
+        value = buf;
+    }
+    size_t pos = game->n_tags;
+    uz_result res = uz_game_add_tag(game, name, value);
+    if (res == UZ_OK) /* the state keeps the game's own copy, which lives on */
+        res = update(c, game, g, k, pos, game->tags[pos].value, code != 0, v);
+    return res;
+}
+
+uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const *names, size_t n_names,
+                           uz_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags)
+{
+    coder c;
+    uz_result r = coder_init(&c, n_names);
+    if (r != UZ_OK)
+        return r;
+    column *cols = calloc(n_names ? n_names : 1, sizeof *cols);
+    char *text = NULL;
+    size_t text_cap = 0;
+    r = UZ_ERR_NOMEM;
+    if (!cols)
+        goto out;
+    r = UZ_ERR_CORRUPT;
+    /* Each name's model, then each coded column's codes (one per value: the zeros count
+     * its text values), then the text values column by column. */
+    bool coded = code->p != code->end; /* an empty section: every name plain */
+    for (size_t k = 0; k < n_names && coded; k++) {
+        uint64_t m, p = 0;
+        if (uz_cursor_varint(code, &m) != UZ_OK || m >= N_MODELS ||
+            (has_param((unsigned)m) && uz_cursor_varint(code, &p) != UZ_OK))
+            goto out;
+        /* COPY, LASTPART and ELO refer to another name; DATE and TIME may refer to none (n_names). */
+        if (has_param((unsigned)m) && (p == k || p > n_names || (p == n_names && m != M_DATE && m != M_TIME)))
+            goto out;
+        c.model[k] = (uint8_t)m;
+        c.param[k] = (uint32_t)p;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t t = 0; t < n_tags[i]; t++)
+            cols[tag_names[i][t]].count++;
+    for (size_t k = 0; k < n_names; k++) {
+        column *col = &cols[k];
+        col->n_texts = col->count;
+        if (c.model[k] == M_PLAIN)
+            continue;
+        col->codes.p = code->p;
+        col->n_texts = 0;
+        for (size_t v = 0; v < col->count; v++) {
+            uint64_t x;
+            if (uz_cursor_varint(code, &x) != UZ_OK)
+                goto out;
+            col->n_texts += x == 0;
+        }
+        col->codes.end = code->p;
+    }
+    if (code->p != code->end)
+        goto out;
+    for (size_t k = 0; k < n_names; k++) {
+        cols[k].texts.p = values->p;
+        for (size_t v = 0; v < cols[k].n_texts; v++)
+            if (!skip_text(values))
+                goto out;
+        cols[k].texts.end = values->p;
+    }
+    if (values->p != values->end)
+        goto out;
+    for (size_t g = 0; g < n; g++)
+        for (size_t t = 0; t < n_tags[g]; t++) {
+            size_t k = tag_names[g][t];
+            if ((r = decode_value(&c, &cols[k], &games[g], g, k, names[k], &text, &text_cap)) != UZ_OK)
+                goto out;
+        }
+    r = UZ_OK;
+out:
+    free(text);
+    free(cols);
+    coder_free(&c);
+    return r;
+}

@@ -1,0 +1,30 @@
+/* Coded tags (structure layout 1): per tag name a model that turns most of its values
+ * into one small number (a copy of another tag, the change of a rating or a date, an
+ * index into the block's recent names) in the structure stream's tag_code section; a
+ * value its model does not fit stays text in the values section. doc/format.md,
+ * "Coded tags", is the specification. */
+#ifndef UCIZIP_TAG_CODE_H
+#define UCIZIP_TAG_CODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/buf.h"
+#include "pgn/pgn.h"
+
+/* Writes the tags of a block's games: the tag_code section to code, the text values,
+ * column by column in names order, to values. tag_names holds the name index of every
+ * tag of every game with a tree (verbatim and text-only games have none), in game order;
+ * names[0..n_names) are the block's distinct names. Without coded, or when no model
+ * pays, every value is text and the tag_code section is empty. */
+uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *names, size_t n_names,
+                            const uz_game *games, size_t n, const uint32_t *tag_names, bool coded);
+
+/* Reads them back: tag_names[i][0..n_tags[i]) are game i's name indexes from its record;
+ * each game's main line must already be read (PlyCount is its length). The two cursors
+ * must be consumed exactly. UZ_ERR_CORRUPT on any inconsistency. */
+uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const *names, size_t n_names,
+                           uz_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags);
+
+#endif

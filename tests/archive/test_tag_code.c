@@ -1,0 +1,193 @@
+/* Coded tags (structure layout 1), without the engine: the games of real exports and of
+ * the near-miss file are written as structure streams in blocks of 64 in both layouts and
+ * read back with every tag byte-exact; Lichess blocks must actually code their tags
+ * (a non-empty tag_code section, under 70% of the text bytes of layout 0); and every byte of a
+ * block's structure stream changed, or the stream cut short, is read back as a clean
+ * UZ_ERR_CORRUPT (or, for a change the stream still allows, a result), never a crash. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive/archive.h"
+#include "archive/archive_internal.h"
+#include "../common/uz_test.h"
+
+enum { BLOCK = 64 };
+
+typedef struct block {
+    uz_game games[BLOCK];
+    size_t n;
+    uz_buf text_records;
+} block;
+
+/* Reads up to BLOCK games that parse (skipping others) with their text records. */
+static size_t read_block(uz_pgn_reader *r, block *b)
+{
+    uz_pgn_layout prev;
+    bool have_prev = false;
+    b->n = 0;
+    b->text_records.size = 0;
+    while (b->n < BLOCK) {
+        uz_game *g = &b->games[b->n];
+        uz_diag d = {0};
+        uz_result rc = uz_pgn_read_game(r, g, &d);
+        if (rc == UZ_DONE)
+            break;
+        if (rc != UZ_OK || uz_game_text_encode(g, &prev, &have_prev, &b->text_records) != UZ_OK)
+            continue;
+        b->n++;
+    }
+    return b->n;
+}
+
+static uz_result write_block(const block *b, unsigned version, uz_buf *out)
+{
+    size_t lens[BLOCK] = {0};
+    uint32_t crcs[BLOCK] = {0};
+    out->size = 0;
+    return uz_block_struct_write(out, version, b->games, b->n, lens, crcs, &b->text_records);
+}
+
+static uz_result read_back(const uz_buf *s, unsigned version, size_t n, uz_game *out)
+{
+    size_t lens[BLOCK];
+    uint32_t crcs[BLOCK];
+    const uint8_t *recs[BLOCK];
+    size_t rec_lens[BLOCK];
+    uz_diag d = {0};
+    return uz_block_struct_read(s->data, s->size, version, out, n, lens, crcs, recs, rec_lens, &d);
+}
+
+/* Section i's size, and where it starts. */
+static size_t section(const uz_buf *s, int n_sections, int i, size_t *start)
+{
+    uz_cursor c = {s->data, s->data + s->size};
+    uint64_t sizes[8] = {0};
+    for (int k = 0; k < n_sections; k++)
+        uz_cursor_varint(&c, &sizes[k]);
+    *start = (size_t)(c.p - s->data);
+    for (int k = 0; k < i; k++)
+        *start += sizes[k];
+    return (size_t)sizes[i];
+}
+
+static bool same_tags(const uz_game *a, const uz_game *b)
+{
+    if (a->n_tags != b->n_tags)
+        return false;
+    for (size_t t = 0; t < a->n_tags; t++)
+        if (strcmp(a->tags[t].name, b->tags[t].name) || strcmp(a->tags[t].value, b->tags[t].value))
+            return false;
+    return true;
+}
+
+/* Every byte changed two ways, and every cut: a result or UZ_ERR_CORRUPT, no crash. */
+static void damage(const uz_buf *s, size_t n)
+{
+    uz_game *out = calloc(BLOCK, sizeof *out);
+    uz_buf bad = {0};
+    size_t bad_results = 0;
+    for (size_t i = 0; i < n; i++)
+        uz_game_init(&out[i]);
+    uz_buf_append(&bad, s->data, s->size);
+    for (size_t p = 0; p < s->size; p++) {
+        static const uint8_t flips[] = {0x01, 0x80};
+        for (int f = 0; f < 2; f++) {
+            bad.data[p] ^= flips[f];
+            uz_result r = read_back(&bad, 1, n, out);
+            bad_results += r != UZ_OK && r != UZ_ERR_CORRUPT && r != UZ_ERR_LIMIT;
+            bad.data[p] ^= flips[f];
+        }
+        uz_buf cut = {bad.data, p, bad.cap};
+        uz_result r = read_back(&cut, 1, n, out);
+        bad_results += r != UZ_ERR_CORRUPT;
+    }
+    CHECK(bad_results == 0, "%zu damaged streams gave another error than UZ_ERR_CORRUPT", bad_results);
+    for (size_t i = 0; i < n; i++)
+        uz_game_clear(&out[i]);
+    uz_buf_free(&bad);
+    free(out);
+}
+
+/* Round trips of a file's games, block by block, in both layouts; prints the text bytes of each. */
+static void check_file(const char *path, bool lichess, bool damage_first)
+{
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL, "cannot open %s", path);
+    if (!f)
+        return;
+    uz_pgn_reader *r = uz_pgn_reader_open(f, path);
+    uz_pgn_reader_keep_raw(r, true);
+    block *b = calloc(1, sizeof *b);
+    uz_game *out = calloc(BLOCK, sizeof *out);
+    uz_buf s0 = {0}, s1 = {0};
+    size_t games = 0, values0 = 0, values1 = 0, coded_blocks = 0, blocks = 0, start, packed0 = 0, packed1 = 0;
+    uz_buf z = {0};
+    unsigned method;
+    for (size_t i = 0; i < BLOCK; i++)
+        uz_game_init(&b->games[i]), uz_game_init(&out[i]);
+    while (read_block(r, b)) {
+        blocks++;
+        CHECK(write_block(b, 0, &s0) == UZ_OK && write_block(b, 1, &s1) == UZ_OK, "%s: block %zu not written", path, blocks);
+        values0 += section(&s0, 5, 2, &start);
+        values1 += section(&s1, 7, 2, &start);
+        coded_blocks += section(&s1, 7, 6, &start) > 0;
+        /* The whole structure stream as the archive stores it. */
+        z.size = 0;
+        CHECK(uz__pack(s0.data, s0.size, &z, &method) == UZ_OK);
+        packed0 += z.size;
+        z.size = 0;
+        CHECK(uz__pack(s1.data, s1.size, &z, &method) == UZ_OK);
+        packed1 += z.size;
+        for (unsigned version = 0; version <= 1; version++) {
+            uz_result rr = read_back(version ? &s1 : &s0, version, b->n, out);
+            CHECK(rr == UZ_OK, "%s: block %zu layout %u not read (%d)", path, blocks, version, (int)rr);
+            for (size_t i = 0; i < b->n && rr == UZ_OK; i++)
+                CHECK(same_tags(&b->games[i], &out[i]), "%s: game %zu: tags differ in layout %u", path, games + i + 1,
+                      version);
+        }
+        if (damage_first && blocks == 1)
+            damage(&s1, b->n);
+        games += b->n;
+    }
+    CHECK(games > 0, "%s: no game", path);
+    if (lichess)
+        CHECK(coded_blocks == blocks && values1 * 10 < values0 * 7,
+              "%s: tags not coded (%zu of %zu blocks; text %zu bytes, layout 0 %zu)", path, coded_blocks, blocks, values1,
+              values0);
+    /* No file's structure grows by more than layout 1's two section sizes per block (the
+     * writer keeps a block's tags plain when coding them would not pack smaller). */
+    CHECK(packed1 <= packed0 + 2 * blocks, "%s: structure %zu bytes in layout 1, %zu in layout 0", path, packed1, packed0);
+    printf("%-45s %5zu games: tag text %7zu bytes in layout 0, %7zu in layout 1; %zu of %zu blocks coded; "
+           "structure packed %7zu -> %7zu bytes\n",
+           strrchr(path, '/') ? strrchr(path, '/') + 1 : path, games, values0, values1, coded_blocks, blocks, packed0,
+           packed1);
+    for (size_t i = 0; i < BLOCK; i++)
+        uz_game_clear(&b->games[i]), uz_game_clear(&out[i]);
+    uz_buf_free(&b->text_records);
+    uz_buf_free(&s0);
+    uz_buf_free(&s1);
+    uz_buf_free(&z);
+    free(b);
+    free(out);
+    uz_pgn_reader_close(r);
+    fclose(f);
+}
+
+/* With arguments: those files (no damage, no coding expected). */
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        check_file(argv[i], false, false);
+    if (argc > 1)
+        return test_finish();
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s/pgn/layout/tag_near_misses.pgn", getenv("UZ_TEST_DATA") ? getenv("UZ_TEST_DATA") : "tests/data");
+    check_file(buf, false, true);
+    check_file(corpus_path("cat1_lichess_marathon_2025.pgn", buf), true, true);
+    check_file(corpus_path("cat1_lichess_rated_blitz_rapid.pgn", buf), true, false);
+    check_file(corpus_path("cat2_carlsen_chesscom_clk.pgn", buf), false, false);
+    check_file(corpus_path("cat2_capablanca_crlf.pgn", buf), false, false);
+    check_file(corpus_path("cat4_pgn_extract_odds_mixed_latin1_utf8.pgn", buf), false, false);
+    return test_finish();
+}
