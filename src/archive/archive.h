@@ -178,6 +178,7 @@ uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, unsigne
  * the comment-code section's size and what it holds. Decodes the structure stream. */
 typedef struct uz_struct_comment_info {
     uint64_t code_bytes, comments, clocks, engine;
+    uint64_t cost_clocks, cost_engine, cost_text; /* coded bits by kind, in 1/65536 bit */
 } uz_struct_comment_info;
 uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, size_t n,
                                        uz_struct_comment_info *info, uz_diag *diag);

@@ -19,7 +19,7 @@ uz_result uz__pack_with(unsigned method, const uint8_t *src, size_t n, uz_buf *d
 uz_result uz__unpack(unsigned method, const uint8_t *src, size_t n, uz_buf *dst, size_t raw_size);
 
 /* What a structure stream's bytes hold, for reports (uz_byte_split). */
-enum uz__struct_part { UZ__PART_TAGS, UZ__PART_COMMENTS, UZ__PART_STRUCTURE, UZ__N_PARTS };
+enum uz__struct_part { UZ__PART_TAGS, UZ__PART_COMMENTS, UZ__PART_COMMENT_CODE, UZ__PART_STRUCTURE, UZ__N_PARTS };
 typedef struct uz__struct_span {
     const uint8_t *p;
     size_t n;

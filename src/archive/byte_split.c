@@ -37,9 +37,24 @@ uz_result uz_byte_split_add_block(uz_byte_split *s, const uz_archive_block *b)
         return r;
     uint64_t tags = share(b->struct_stored, weight[UZ__PART_TAGS], total);
     uint64_t comments = share(b->struct_stored, weight[UZ__PART_COMMENTS], total);
+    uint64_t coded = share(b->struct_stored, weight[UZ__PART_COMMENT_CODE], total);
+    /* The coded comments' share goes to clocks, engine comments and the others by what
+     * their bits cost when the stream is decoded. */
+    uz_struct_comment_info info;
+    uz_diag ignored = {0};
+    uint64_t clocks = 0, engine = 0;
+    if (coded && uz_block_struct_comment_info(b->structure.data, b->structure.size, b->struct_version, b->n_games,
+                                              &info, &ignored) == UZ_OK) {
+        /* In whole bits (a block's stream is below 2^33 bits): coded * bits stays below 2^64. */
+        uint64_t c_bits = info.cost_clocks >> 16, e_bits = info.cost_engine >> 16, t_bits = info.cost_text >> 16;
+        clocks = share(coded, c_bits, c_bits + e_bits + t_bits);
+        engine = share(coded, e_bits, c_bits + e_bits + t_bits);
+    }
     s->tags += tags;
-    s->comments += comments;
-    s->structure += b->struct_stored - tags - comments; /* (all of it if n < 0: unreadable sections) */
+    s->clocks += clocks;
+    s->engine_comments += engine;
+    s->comments += comments + coded - clocks - engine;
+    s->structure += b->struct_stored - tags - comments - coded; /* (all of it if n < 0: unreadable sections) */
     return UZ_OK;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "codec/coder.h"
+#include "codec/fixed.h"
 #include "common/limits.h"
 
 enum kind { KIND_TEXT, KIND_CLOCK, KIND_ENGINE, KIND_BOOK };
@@ -128,6 +129,7 @@ struct uz_comment_coder {
     int64_t base, inc; /* TimeControl in seconds, 0 when absent or not "base[+inc]" */
     uz_buf text;       /* the residual (writer) or the comment (reader) handed out */
     uz_comment_counts counts;
+    uint64_t cost;     /* of the comment being coded, in 1/65536 bit */
 };
 
 static void init_models(models *m)
@@ -153,6 +155,8 @@ static uz_result code_bit(uz_comment_coder *c, bit_model *m, unsigned *bit)
     }
     if (r != UZ_OK)
         return r;
+    /* -log2(freq / 4096) in Q16 */
+    c->cost += ((12ull << 32) - uz__log2_q32(freq[*bit])) >> 16;
     int32_t target = *bit ? 65536 : 0;
     m->p = (uint16_t)(m->p + (target - (int32_t)m->p) * 2 / (2 * (int32_t)m->n + 3));
     if (m->n < m->cap)
@@ -336,7 +340,7 @@ static uz_result code_engine(uz_comment_coder *c, int slot, fields *f)
     return UZ_OK;
 }
 
-static uz_result code_fields(uz_comment_coder *c, int slot, bool later, fields *f)
+static uz_result code_fields_of_kind(uz_comment_coder *c, int slot, bool later, fields *f)
 {
     uz_result r = code_kind(c, slot, later, &f->kind);
     if (r != UZ_OK)
@@ -352,6 +356,20 @@ static uz_result code_fields(uz_comment_coder *c, int slot, bool later, fields *
     }
     c->counts.engine += f->kind == KIND_BOOK;
     return UZ_OK;
+}
+
+/* The kind and fields of one comment, their cost added to the kind's. */
+static uz_result code_fields(uz_comment_coder *c, int slot, bool later, fields *f)
+{
+    c->cost = 0;
+    uz_result r = code_fields_of_kind(c, slot, later, f);
+    if (f->kind == KIND_CLOCK)
+        c->counts.cost_clocks += c->cost;
+    else if (f->kind == KIND_TEXT)
+        c->counts.cost_text += c->cost;
+    else
+        c->counts.cost_engine += c->cost;
+    return r;
 }
 
 /* ---- print rules and parsing ---- */

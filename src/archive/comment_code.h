@@ -26,6 +26,9 @@ typedef struct uz_comment_counts {
     uint64_t comments; /* all comments, text ones included */
     uint64_t clocks;
     uint64_t engine;   /* engine comments, "book" included */
+    /* What the coded bits cost, in 1/65536 bit (ideal code lengths), by kind: for
+     * reports of where the bytes go, not part of the format. */
+    uint64_t cost_clocks, cost_engine, cost_text;
 } uz_comment_counts;
 
 /* A writer codes into a buffer of its own; a reader decodes data[0..size) (borrowed). */

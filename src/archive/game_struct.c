@@ -759,6 +759,9 @@ uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigne
         info->code_bytes = v;
         info->comments = counts.comments;
         info->clocks = counts.clocks;
+        info->cost_clocks = counts.cost_clocks;
+        info->cost_engine = counts.cost_engine;
+        info->cost_text = counts.cost_text;
         info->engine = counts.engine;
     }
     free(games);
@@ -787,8 +790,10 @@ int uz__struct_spans(const uint8_t *data, size_t size, unsigned version, uz__str
         enum uz__struct_part part = UZ__PART_STRUCTURE;
         if (s == SEC_NAMES || s == SEC_VALUES || s == SEC_TAG_CODE)
             part = UZ__PART_TAGS;
-        else if (s == SEC_COMMENTS || s == SEC_COMMENT_CODE)
+        else if (s == SEC_COMMENTS)
             part = UZ__PART_COMMENTS;
+        else if (s == SEC_COMMENT_CODE)
+            part = UZ__PART_COMMENT_CODE;
         out[1 + s] = (uz__struct_span){p, (size_t)sizes[s], part};
         p += sizes[s];
     }

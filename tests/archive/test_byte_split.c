@@ -96,15 +96,16 @@ static uz_byte_split check_file(const char *file, uint64_t max_games, bytes *arc
           (unsigned long long)sum(&s), archive->size);
     CHECK(s.moves == moves && s.moves > 0, "%s: moves %llu, the blocks' move streams %llu", file,
           (unsigned long long)s.moves, (unsigned long long)moves);
-    CHECK(s.tags + s.comments + s.structure == stored, "%s: tags, comments and structure are the stored structure",
-          file);
+    CHECK(s.tags + s.clocks + s.engine_comments + s.comments + s.structure == stored,
+          "%s: tags, clocks, engine comments, comments and structure are the stored structure", file);
     CHECK(s.overhead == archive->size - moves - stored, "%s: overhead %llu", file, (unsigned long long)s.overhead);
     CHECK(s.tags > 0 && s.structure > 0, "%s: tags %llu, structure %llu", file, (unsigned long long)s.tags,
           (unsigned long long)s.structure);
-    CHECK(s.clocks == 0 && s.engine_comments == 0, "%s: clocks and engine comments are counted in comments", file);
-    printf("%s (%llu games): %zu bytes: moves %llu, tags %llu, comments %llu, structure %llu, overhead %llu\n", file,
-           (unsigned long long)max_games, archive->size, (unsigned long long)s.moves, (unsigned long long)s.tags,
-           (unsigned long long)s.comments, (unsigned long long)s.structure, (unsigned long long)s.overhead);
+    printf("%s (%llu games): %zu bytes: moves %llu, tags %llu, clocks %llu, engine comments %llu, comments %llu, "
+           "structure %llu, overhead %llu\n",
+           file, (unsigned long long)max_games, archive->size, (unsigned long long)s.moves, (unsigned long long)s.tags,
+           (unsigned long long)s.clocks, (unsigned long long)s.engine_comments, (unsigned long long)s.comments,
+           (unsigned long long)s.structure, (unsigned long long)s.overhead);
     free(in.data);
     return s;
 }
@@ -115,7 +116,18 @@ int main(void)
     uz_byte_split a = check_file("cat1_uscf_otb_club_annotated.pgn", 4, &annotated);
     CHECK(a.comments > 0, "annotated games: comments %llu", (unsigned long long)a.comments);
     uz_byte_split p = check_file("cat1_lichess_rated_blitz_rapid.pgn", 3, &plain);
-    CHECK(p.comments == 0, "games without comments: comments %llu", (unsigned long long)p.comments);
+    CHECK(p.comments == 0 && p.clocks == 0 && p.engine_comments == 0, "games without comments: comments %llu",
+          (unsigned long long)p.comments);
+    /* Coded comments: clocks on chess.com games, cutechess's evaluation/depth/time. */
+    bytes clk, eng;
+    uz_byte_split k = check_file("cat1_chesscom_live_clk.pgn", 2, &clk);
+    CHECK(k.clocks > 0 && k.engine_comments == 0, "clock comments: clocks %llu, engine %llu",
+          (unsigned long long)k.clocks, (unsigned long long)k.engine_comments);
+    uz_byte_split g = check_file("cat3_sirius_cutechess_selfplay.pgn", 2, &eng);
+    CHECK(g.engine_comments > 0 && g.clocks == 0, "engine comments: engine %llu, clocks %llu",
+          (unsigned long long)g.engine_comments, (unsigned long long)g.clocks);
+    free(clk.data);
+    free(eng.data);
 
     /* An empty input: nothing but the member's fixed cost, at most 64 bytes. */
     empty = compress(&empty_in, 0);
