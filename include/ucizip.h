@@ -135,6 +135,10 @@ typedef struct uz_options {
                                  (a truncated .zst): STOP (default), or SKIP, keeping the
                                  games read before the damage */
     uint64_t max_games;       /* compress: only the first max_games games; 0: all */
+    uint32_t block_games;     /* compress: most games in one block, 1 to 65536; 0: 1024.
+                                 Tags and comments are compressed block by block (larger
+                                 blocks: smaller archives); a block is also what a resumed
+                                 run redoes and what extracting one game decompresses */
 
     /* Decoding limits: a block claiming more is refused before anything is allocated or
      * searched. 0: the defaults (every archive the library writes respects them). */

@@ -237,7 +237,7 @@ def read_header(r):
             raise Corrupt("header keys 3-8 must be all present or all absent")
         h["settings_from_profile"] = not any(settings)
         h.setdefault("coder", 2)
-        h.setdefault("block_games", 64)
+        h.setdefault("block_games", 1024)
         h.setdefault("struct_version", 1)
         required = (1, 2, 9)
     for key in required:

@@ -37,6 +37,9 @@ static const char compress_usage[] =
     "  --canonical         store the games in PGN export format instead of their exact\n"
     "                      bytes (layout not kept; a game that cannot be read stops the run)\n"
     "  --max-games N       only the first N games (of each output)\n"
+    "  --block-games N     at most N games in a block (1-65536, default 1024): tags and\n"
+    "                      comments compress better in larger blocks; a block is what\n"
+    "                      --resume redoes and what extracting one game decompresses\n"
     "  --progress          progress on stderr even when it is not a terminal\n"
     "  -q, --quiet         no progress and no summary\n"
     "  -v, --verbose       a summary line for every output and for the run\n"
@@ -51,8 +54,6 @@ static const char compress_usage[] =
     "  -j N                as --workers N\n" CLI_ENGINE_HELP
         CLI_MODEL_HELP;
 
-#define BATCH UZ_ARCHIVE_BLOCK_GAMES
-
 /* Decoder limits (doc/format.md): what a block may claim before it is refused. */
 #define CLI_DECODE_LIMITS_HELP \
     "  --max-block-moves N moves one block may hold (default 1048576; each costs memory and a search)\n" \
@@ -64,7 +65,7 @@ typedef struct compress_opts {
     const char *out_path; /* one archive for every input (-o; "-" is stdout) */
     const char *out_dir;  /* --output-dir */
     bool force, keep_going, progress, quiet, verbose, fit, recursive, rm, resume, canonical;
-    long max_games;
+    long max_games, block_games;
     cli_engine_opts eo;
     cli_model_opts mo;
 } compress_opts;
@@ -94,6 +95,7 @@ static void library_options(const compress_opts *o, uz_options *u)
     u->bad_games = !o->canonical ? UZ_POLICY_KEEP_AS_TEXT : o->keep_going ? UZ_POLICY_SKIP : UZ_POLICY_STOP;
     u->damaged_inputs = o->keep_going ? UZ_POLICY_SKIP : UZ_POLICY_STOP;
     u->max_games = o->max_games > 0 ? (uint64_t)o->max_games : 0;
+    u->block_games = (uint32_t)o->block_games;
     u->on_message = on_library_message;
 }
 
@@ -155,7 +157,8 @@ static uint64_t run_key(const compress_opts *o, const char *const *paths, size_t
             key = cli_resume_key(key, text);
         }
     }
-    snprintf(text, sizeof text, "%ld %d %d %d %d", o->max_games, o->keep_going, o->fit, o->canonical, BATCH);
+    snprintf(text, sizeof text, "%ld %d %d %d %d", o->max_games, o->keep_going, o->fit, o->canonical,
+             o->block_games ? (int)o->block_games : UZ_ARCHIVE_BLOCK_GAMES);
     key = cli_resume_key(key, text);
     key = cli_resume_key(key, engine_identity);
     uz_lib_model_text(&o->mo.params, text, sizeof text);
@@ -366,7 +369,7 @@ static int zstd_letters(int argc, char **argv)
                 run = cmd_info;
             else {
                 /* long options that take a separate argument */
-                static const char *const with_arg[] = {"--output", "--output-dir", "--max-games", "--workers",
+                static const char *const with_arg[] = {"--output", "--output-dir", "--max-games", "--block-games", "--workers",
                                                        "--engine", "--depth", "--nodes", "--mode", "--hash",
                                                        "--k", "--floor", "--coder", "--model", "--rank",
                                                        "--decay", "--cache", NULL};
@@ -418,7 +421,17 @@ out:
     return status;
 }
 
-enum { OPT_OUTPUT_DIR = 2000, OPT_RM, OPT_KEEP_GOING, OPT_MAX_GAMES, OPT_PROGRESS, OPT_FIT, OPT_RESUME, OPT_CANONICAL };
+enum {
+    OPT_OUTPUT_DIR = 2000,
+    OPT_RM,
+    OPT_KEEP_GOING,
+    OPT_MAX_GAMES,
+    OPT_BLOCK_GAMES,
+    OPT_PROGRESS,
+    OPT_FIT,
+    OPT_RESUME,
+    OPT_CANONICAL
+};
 
 /* The run's summary line (stderr). */
 static void print_run_summary(const uz_compressor *c, const compress_opts *o, const run_totals *all, int refused,
@@ -456,6 +469,7 @@ static int parse_compress_args(int argc, char **argv, compress_opts *o)
         {"rm", no_argument, NULL, OPT_RM},
         {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
         {"max-games", required_argument, NULL, OPT_MAX_GAMES},
+        {"block-games", required_argument, NULL, OPT_BLOCK_GAMES},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
@@ -491,6 +505,10 @@ static int parse_compress_args(int argc, char **argv, compress_opts *o)
         case OPT_KEEP_GOING: o->keep_going = true; break;
         case OPT_MAX_GAMES:
             if (cli_parse_long("--max-games", optarg, 1, 1L << 40, &o->max_games))
+                return CLI_EXIT_USAGE;
+            break;
+        case OPT_BLOCK_GAMES:
+            if (cli_parse_long("--block-games", optarg, 1, UZ_ARCHIVE_MAX_BLOCK_GAMES, &o->block_games))
                 return CLI_EXIT_USAGE;
             break;
         case OPT_PROGRESS: o->progress = true; break;

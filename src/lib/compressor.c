@@ -7,7 +7,6 @@
 #include "lib_internal.h"
 #include "gamecode/blockcode.h"
 
-#define BLOCK_GAMES UZ_ARCHIVE_BLOCK_GAMES
 
 struct uz_compressor {
     uz_options opt;               /* strings borrowed but for cache_path */
@@ -23,7 +22,8 @@ struct uz_compressor {
     uz_coder_kind coder;
     uz_encoder *enc;
     uz_game_source src;
-    uz_game games[BLOCK_GAMES];   /* the block being filled */
+    uz_game *games;               /* the block being filled (block_games of them) */
+    size_t block_games;
     size_t n_pending;
     uint64_t skip_games;          /* games of the inputs a resume passes over */
     uz_archive_header header;
@@ -50,7 +50,7 @@ static void say(const uz_compressor *c, const char *input, uz_result code, const
 
 static void fill_header(uz_compressor *c)
 {
-    uz_header_fill(&c->header, c->pool, &c->model.params, c->coder, BLOCK_GAMES);
+    uz_header_fill(&c->header, c->pool, &c->model.params, c->coder, (uint32_t)c->block_games);
     c->member960 = c->pool960 != NULL;
     if (c->pool960)
         snprintf(c->header.chess960_fingerprint, sizeof c->header.chess960_fingerprint, "%s",
@@ -80,7 +80,13 @@ uz_result uz_compressor_open(uz_compressor **out, const uz_options *options, uz_
     c->opt = *options;
     c->finished = true; /* until begin */
     c->workers = uz_lib_workers(options);
-    for (size_t i = 0; i < BLOCK_GAMES; i++)
+    c->block_games = options->block_games ? options->block_games : UZ_ARCHIVE_BLOCK_GAMES;
+    if (!(c->games = calloc(c->block_games, sizeof *c->games))) {
+        free(c);
+        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+        return UZ_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < c->block_games; i++)
         uz_game_init(&c->games[i]);
     if ((r = uz_lib_model(options, &c->params, &c->coder, diag)) != UZ_OK ||
         (r = uz_model_open(&c->model, &c->params, diag)) != UZ_OK)
@@ -192,7 +198,7 @@ static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag 
 /* Codes the pending games when the block is full (or, with all, whatever is pending). */
 static uz_result flush_pending(uz_compressor *c, bool all, uz_diag *diag)
 {
-    if (c->n_pending == 0 || (!all && c->n_pending < BLOCK_GAMES))
+    if (c->n_pending == 0 || (!all && c->n_pending < c->block_games))
         return UZ_OK;
     uz_result r = code_games(c, c->games, c->n_pending, diag);
     c->n_pending = 0;
@@ -215,7 +221,7 @@ static uz_result read_input(uz_compressor *c, uz_diag *diag)
 {
     c->started = true;
     while (c->src.reader) {
-        size_t room = BLOCK_GAMES - c->n_pending;
+        size_t room = c->block_games - c->n_pending;
         if (c->skip_games > 0 && c->skip_games < room)
             room = (size_t)c->skip_games;
         long got = uz_game_source_read(&c->src, c->games + c->n_pending, room, diag);
@@ -412,7 +418,7 @@ uz_result uz_compressor_fit_model(uz_compressor *c, const char *const *paths, si
     if (r == UZ_OK)
         r = open_pool960(c, diag);
     uz_fit_samples samples = {0};
-    uz_walk *walks = calloc(BLOCK_GAMES, sizeof *walks);
+    uz_walk *walks = calloc(c->block_games, sizeof *walks);
     if (!walks) {
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
         r = UZ_ERR_NOMEM;
@@ -426,7 +432,7 @@ uz_result uz_compressor_fit_model(uz_compressor *c, const char *const *paths, si
             continue;
         }
         while (r == UZ_OK && c->src.reader) {
-            long got = uz_game_source_read(&c->src, c->games, BLOCK_GAMES, diag);
+            long got = uz_game_source_read(&c->src, c->games, c->block_games, diag);
             if (got < 0) {
                 r = diag && diag->code ? diag->code : UZ_ERR_IO;
                 break;
@@ -485,8 +491,9 @@ void uz_compressor_close(uz_compressor *c)
     uz_archive_writer_abort(c->writer);
     uz_game_source_end(&c->src);
     free(c->src.name);
-    for (size_t i = 0; i < BLOCK_GAMES; i++)
+    for (size_t i = 0; c->games && i < c->block_games; i++)
         uz_game_clear(&c->games[i]);
+    free(c->games);
     uz_pool_destroy(c->pool960);
     uz_pool_destroy(c->pool);
     uz_encoder_destroy(c->enc);

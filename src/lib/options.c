@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "lib_internal.h"
+#include "archive/archive.h"
 #include "cache/score_cache.h"
 
 void uz_options_init(uz_options *o)
@@ -27,6 +28,10 @@ uz_result uz_lib_check_options(const uz_options *o, uz_diag *diag)
     }
     if (o->depth < 0 || o->depth > 100 || o->nodes < 0 || o->hash_mb < 0 || o->workers < 0 || o->workers > 256) {
         uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "options: depth 1-100, workers 1-256, nodes and hash >= 0");
+        return UZ_ERR_ARG;
+    }
+    if (o->block_games > UZ_ARCHIVE_MAX_BLOCK_GAMES) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "options: block_games 1-%u (0: the default)", UZ_ARCHIVE_MAX_BLOCK_GAMES);
         return UZ_ERR_ARG;
     }
     uz_engine_mode mode;

@@ -215,10 +215,10 @@ def main():
     # A kill at a random point (SIGKILL or SIGINT), then --resume: the uninterrupted bytes.
     capa = corpus("cat2_capablanca_crlf.pgn")
     full = os.path.join(tmp, "full.ucz")
-    run("compress", capa, "-o", full, "--max-games", "200", *fast)
+    run("compress", capa, "-o", full, "--max-games", "200", "--block-games", "64", *fast)
     for sig in (signal.SIGKILL, signal.SIGINT):
         res = os.path.join(tmp, "res-%d.ucz" % sig)
-        proc = subprocess.Popen([UCIZIP, "compress", capa, "-o", res, "--max-games", "200", *fast],
+        proc = subprocess.Popen([UCIZIP, "compress", capa, "-o", res, "--max-games", "200", "--block-games", "64", *fast],
                                 stderr=subprocess.DEVNULL)
         deadline = time.time() + 120
         while time.time() < deadline and proc.poll() is None and \
@@ -231,7 +231,7 @@ def main():
         if os.path.exists(res):
             print("note: the run finished before the kill", file=sys.stderr)
             os.unlink(res)
-        p = run("compress", capa, "-o", res, "--max-games", "200", "--resume", *fast)
+        p = run("compress", capa, "-o", res, "--max-games", "200", "--block-games", "64", "--resume", *fast)
         check(read(res) == read(full), "kill (signal %d) then --resume gives the uninterrupted bytes" % sig)
         left = [n for n in os.listdir(tmp) if n.startswith(os.path.basename(res) + ".")]
         check(left == [], "no temporary file or state left after the resumed run (%s)" % left)

@@ -58,7 +58,7 @@ def main():
         return 77
     tmp = tempfile.mkdtemp(prefix="ucizip-digest-")
     arc = os.path.join(tmp, "three.ucz")
-    p = subprocess.run([UCIZIP, "compress", "-q", src, "-o", arc, "--max-games", "129", "--depth", "1"],
+    p = subprocess.run([UCIZIP, "compress", "-q", src, "-o", arc, "--max-games", "129", "--block-games", "64", "--depth", "1"],
                        capture_output=True)
     check(p.returncode == 0, "compress: " + p.stderr.decode())
     data = open(arc, "rb").read()
