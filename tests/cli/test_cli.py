@@ -148,7 +148,7 @@ def main():
     with open(late, "wb") as f:
         f.write(open(mates, "rb").read() + b"\n" + open(c960, "rb").read())
     larc = os.path.join(tmp, "late.ucz")
-    run("compress", late, "-o", larc, *fast)
+    run("compress", late, "-o", larc, "--block-games", "64", *fast)
     li = json.loads(run("info", "--json", larc).stdout)
     check(len(li["members"]) == 2 and li["members"][0]["chess960_fingerprint"] is None
           and li["members"][1]["chess960_fingerprint"], "a Chess960 member after a standard one")
