@@ -707,20 +707,31 @@ uz_result uz_archive_read_header(uz_archive_reader *r, uz_archive_header *header
     return res;
 }
 
+/* The index's n entries (block offset, games, moves; both versions), kept in raw for the
+ * checksum and checked against the blocks read. */
+static uz_result read_index_entries(uz_archive_reader *r, uint64_t n, uz_buf *raw, uz_diag *diag)
+{
+    if (n != r->n_blocks)
+        return corrupt(diag, r->offset, "index does not match the blocks");
+    uz_result res = UZ_OK;
+    uint64_t v[3];
+    for (uint64_t i = 0; res == UZ_OK && i < n; i++) {
+        for (int k = 0; k < 3 && res == UZ_OK; k++)
+            res = read_varint(r, &v[k], raw, diag, "index");
+        if (res == UZ_OK && (v[0] != r->blocks[i].offset || v[1] != r->blocks[i].games || v[2] != r->blocks[i].moves))
+            res = corrupt(diag, r->offset, "index does not match the blocks");
+    }
+    return res;
+}
+
 static uz_result read_index_and_footer(uz_archive_reader *r, uz_diag *diag)
 {
     uint64_t index_offset = r->offset - 4 - r->member_start;
     uz_buf raw = {0};
-    uint64_t n, v[3];
+    uint64_t n;
     uz_result res = read_varint(r, &n, &raw, diag, "index");
-    if (res == UZ_OK && n != r->n_blocks)
-        res = corrupt(diag, r->offset, "index does not match the blocks");
-    for (uint64_t i = 0; res == UZ_OK && i < n; i++) {
-        for (int k = 0; k < 3 && res == UZ_OK; k++)
-            res = read_varint(r, &v[k], &raw, diag, "index");
-        if (res == UZ_OK && (v[0] != r->blocks[i].offset || v[1] != r->blocks[i].games || v[2] != r->blocks[i].moves))
-            res = corrupt(diag, r->offset, "index does not match the blocks");
-    }
+    if (res == UZ_OK)
+        res = read_index_entries(r, n, &raw, diag);
     uint8_t digest[8], crc[4], footer[UZ_ARCHIVE_FOOTER_SIZE];
     if (res == UZ_OK)
         res = read_exact(r, digest, 8, diag, "index");
@@ -748,20 +759,14 @@ static uz_result read_index_and_footer(uz_archive_reader *r, uz_diag *diag)
 /* Version 3: the index after its tag, and the length that ends the member. */
 static uz_result read_index_v3(uz_archive_reader *r, uz_diag *diag)
 {
-    uint64_t index_offset = r->offset - 1 - r->member_start, n, v[3], stored_offset;
+    uint64_t index_offset = r->offset - 1 - r->member_start, n, stored_offset;
     uz_buf raw = {0};
     static const uint8_t tag = INDEX_TAG;
     uz_result res = uz_buf_append(&raw, &tag, 1) == UZ_OK ? UZ_OK : UZ_ERR_NOMEM;
     if (res == UZ_OK)
         res = read_varint(r, &n, &raw, diag, "index");
-    if (res == UZ_OK && n != r->n_blocks)
-        res = corrupt(diag, r->offset, "index does not match the blocks");
-    for (uint64_t i = 0; res == UZ_OK && i < n; i++) {
-        for (int k = 0; k < 3 && res == UZ_OK; k++)
-            res = read_varint(r, &v[k], &raw, diag, "index");
-        if (res == UZ_OK && (v[0] != r->blocks[i].offset || v[1] != r->blocks[i].games || v[2] != r->blocks[i].moves))
-            res = corrupt(diag, r->offset, "index does not match the blocks");
-    }
+    if (res == UZ_OK)
+        res = read_index_entries(r, n, &raw, diag);
     uint8_t digest[8], crc[4];
     if (res == UZ_OK && n >= DIGEST_MIN_BLOCKS) {
         res = read_exact(r, digest, 8, diag, "index");

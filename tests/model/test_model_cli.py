@@ -14,7 +14,7 @@ import tempfile
 UCIZIP, FEATURES = sys.argv[1], sys.argv[2]
 SRC = os.environ["UZ_SRC_ROOT"]
 sys.path.insert(0, os.path.join(SRC, "tests", "cli"))
-from harness import CORPUS, check, summary  # noqa: E402
+from harness import check, corpus, summary  # noqa: E402
 from harness import run_cmd as run  # noqa: E402
 
 DATA = os.path.join(SRC, "tests", "data", "model")
@@ -48,12 +48,7 @@ def main():
     names = ["cat1_lichess_rated_blitz_rapid.pgn", "cat2_tata_steel_2022_masters.pgn",
              "cat3_sirius_cutechess_selfplay.pgn", "cat1_uscf_otb_club_annotated.pgn"]
     for name in names:
-        path = os.path.join(CORPUS, name)
-        if not os.path.exists(path):
-            if os.environ.get("UZ_REQUIRE_CORPUS"):
-                sys.exit("missing %s" % path)
-            print("skipped: no corpus")
-            sys.exit(77)
+        path = corpus(name)
         src = os.path.join(tmp, name)
         first_games(path, 3, src)
         arc, back = src + ".ucz", src + ".back"
