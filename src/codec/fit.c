@@ -39,12 +39,11 @@ typedef enum fit_axis { AXIS_K, AXIS_FLOOR, AXIS_RANK, AXIS_DECAY } fit_axis;
 typedef struct fit_ctx {
     const uz_fit_sample *samples;
     size_t count;
-    uz__exp2_table exp2;
     uz_model model; /* scratch; large, so it lives here rather than on each frame */
     double cost[UZ_MODEL_TOTAL + 1]; /* uz_cost_bits(f, UZ_MODEL_TOTAL), computed once */
 } fit_ctx;
 
-static uz_model_params with_coord(uz_model_params p, fit_axis axis, const fit_ctx *c, double u)
+static uz_model_params with_coord(uz_model_params p, fit_axis axis, double u)
 {
     uint32_t uq = (uint32_t)(u * 65536.0 + 0.5);
     if (axis == AXIS_RANK || axis == AXIS_DECAY) {
@@ -54,7 +53,7 @@ static uz_model_params with_coord(uz_model_params p, fit_axis axis, const fit_ct
             p.decay_q16 = uq < 1 ? 1 : uq > 65535 ? 65535 : uq;
         return p;
     }
-    uint32_t v = uz__exp2_q16_round(&c->exp2, uq);
+    uint32_t v = uz__exp2_q16_round(uz__exp2_constants(), uq);
     if (axis == AXIS_K)
         p.k_milli = v < UZ_MODEL_K_MILLI_MIN ? UZ_MODEL_K_MILLI_MIN : v;
     else
@@ -90,7 +89,7 @@ static void golden(fit_ctx *c, uz_model_params *p, double *bits, fit_axis axis, 
     const double g = 0.6180339887498949;
     double a = lo, b = hi;
     double x1 = b - g * (b - a), x2 = a + g * (b - a);
-    uz_model_params p1 = with_coord(*p, axis, c, x1), p2 = with_coord(*p, axis, c, x2);
+    uz_model_params p1 = with_coord(*p, axis, x1), p2 = with_coord(*p, axis, x2);
     double f1 = eval_params(c, &p1), f2 = eval_params(c, &p2);
     for (int it = 0; it < 40 && b - a > 1e-3; it++) {
         if (f1 <= f2) {
@@ -99,7 +98,7 @@ static void golden(fit_ctx *c, uz_model_params *p, double *bits, fit_axis axis, 
             p2 = p1;
             f2 = f1;
             x1 = b - g * (b - a);
-            p1 = with_coord(*p, axis, c, x1);
+            p1 = with_coord(*p, axis, x1);
             f1 = eval_params(c, &p1);
         } else {
             a = x1;
@@ -107,7 +106,7 @@ static void golden(fit_ctx *c, uz_model_params *p, double *bits, fit_axis axis, 
             p1 = p2;
             f1 = f2;
             x2 = a + g * (b - a);
-            p2 = with_coord(*p, axis, c, x2);
+            p2 = with_coord(*p, axis, x2);
             f2 = eval_params(c, &p2);
         }
     }
@@ -130,7 +129,6 @@ uz_result uz_model_fit(const uz_fit_sample *samples, size_t count, const uz_mode
         return UZ_ERR_NOMEM;
     c->samples = samples;
     c->count = count;
-    uz__exp2_table_init(&c->exp2);
     c->cost[0] = 0.0;
     for (uint32_t f = 1; f <= UZ_MODEL_TOTAL; f++)
         c->cost[f] = uz_cost_bits(f, UZ_MODEL_TOTAL);

@@ -1,6 +1,8 @@
 /* Integer fixed-point log2 / exp2: identical bits on every platform, no libm. */
 #include "fixed.h"
 
+#include <pthread.h>
+
 /* floor(sqrt(x)), classic digit-by-digit method: exact, no division. */
 static uint64_t isqrt64(uint64_t x)
 {
@@ -20,7 +22,7 @@ static uint64_t isqrt64(uint64_t x)
     return r;
 }
 
-uint64_t uz__log2_q32(uint64_t x)
+uint64_t uz__log2_fixed(uint64_t x, unsigned frac_bits)
 {
     if (x == 0)
         return 0;
@@ -33,7 +35,7 @@ uint64_t uz__log2_q32(uint64_t x)
     uint64_t y = ip >= 31 ? x >> (ip - 31) : x << (31 - ip);
     uint64_t frac = 0;
     /* Squaring the mantissa doubles its log; a result >= 2 yields the next bit. */
-    for (int i = 0; i < 32; i++) {
+    for (unsigned i = 0; i < frac_bits; i++) {
         y = (y * y) >> 31;
         frac <<= 1;
         if (y >= ((uint64_t)1 << 32)) {
@@ -41,24 +43,39 @@ uint64_t uz__log2_q32(uint64_t x)
             frac |= 1;
         }
     }
-    return ((uint64_t)ip << 32) | frac;
+    return ((uint64_t)ip << frac_bits) | frac;
 }
 
-void uz__exp2_table_init(uz__exp2_table *t)
+uint64_t uz__log2_q32(uint64_t x) { return uz__log2_fixed(x, 32); }
+
+static uz__exp2_table exp2_table;
+static pthread_once_t exp2_once = PTHREAD_ONCE_INIT;
+
+static void exp2_table_init(void)
 {
+    uz__exp2_table *t = &exp2_table;
     /* c[j] = sqrt(c[j-1]): sqrt of a Q31 value v is isqrt(v << 31) in Q31. */
     t->c[0] = (uint32_t)1 << 30;
     for (int j = 1; j < 32; j++)
         t->c[j] = (uint32_t)isqrt64((uint64_t)t->c[j - 1] << 31);
 }
 
+const uz__exp2_table *uz__exp2_constants(void)
+{
+    pthread_once(&exp2_once, exp2_table_init);
+    return &exp2_table;
+}
+
 uint32_t uz__exp2_neg_q31(const uz__exp2_table *t, uint32_t frac_q32)
 {
     /* 2^-f = prod over set bits j of f (weight 2^-j) of 2^(-2^-j). */
     uint64_t m = (uint64_t)1 << 31;
-    for (int j = 1; j < 32; j++) {
-        if ((frac_q32 >> (32 - j)) & 1u)
-            m = (m * t->c[j] + ((uint64_t)1 << 30)) >> 31;
+    /* Set bits from the highest down (j = 1, 2, ...: the product's order fixes its
+     * rounding); bit 0 (j = 32) has no constant. */
+    for (uint32_t bits = frac_q32 & ~1u; bits != 0;) {
+        const int top = 31 - __builtin_clz(bits);
+        m = (m * t->c[32 - top] + ((uint64_t)1 << 30)) >> 31;
+        bits &= ~((uint32_t)1 << top);
     }
     return (uint32_t)m;
 }

@@ -11,13 +11,18 @@
  * 2^-31; monotone non-decreasing in x. Returns 0 for x == 0 (callers never pass it). */
 uint64_t uz__log2_q32(uint64_t x);
 
+/* The same log2 with only frac_bits (<= 32) bits of fraction: exactly uz__log2_q32(x) >>
+ * (32 - frac_bits), at a fraction of the cost when few bits are needed. */
+uint64_t uz__log2_fixed(uint64_t x, unsigned frac_bits);
+
 /* The constants c[j] = 2^(-2^-j) in Q31 for j = 1..31 (c[0] = 0.5), derived from 0.5 by
- * repeated integer square roots. Filled by uz__exp2_table_init. */
+ * repeated integer square roots. */
 typedef struct uz__exp2_table {
     uint32_t c[32];
 } uz__exp2_table;
 
-void uz__exp2_table_init(uz__exp2_table *t);
+/* The one table, computed on first use (thread-safe) and shared by every caller. */
+const uz__exp2_table *uz__exp2_constants(void);
 
 /* 2^(-f) in Q31 for a fraction f = frac_q32 / 2^32 in [0, 1). Result in [2^30, 2^31];
  * exactly 2^31 for f = 0. Non-increasing in frac_q32. */

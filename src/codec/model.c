@@ -60,8 +60,7 @@ uz_result uz_model_init(uz_model *m, const uz_model_params *params)
         rw = (uint32_t)(((uint64_t)rw * m->params.decay_q16) >> 16);
     }
 
-    uz__exp2_table t;
-    uz__exp2_table_init(&t);
+    const uz__exp2_table *t = uz__exp2_constants();
     uint64_t l = uz__log2_q32(params->k_milli) - uz__log2_q32(UZ_MODEL_K_MILLI_MIN);
     /* l < 2^37 and d <= 2200 < 2^12, so d * l never overflows. */
     uint32_t prev = (uint32_t)1 << 31;
@@ -70,7 +69,7 @@ uz_result uz_model_init(uz_model *m, const uz_model_params *params)
         uint64_t ip = e >> 32;
         uint32_t w = 0;
         if (ip < 32)
-            w = uz__exp2_neg_q31(&t, (uint32_t)(e & 0xFFFFFFFFu)) >> ip;
+            w = uz__exp2_neg_q31(t, (uint32_t)(e & 0xFFFFFFFFu)) >> ip;
         /* Truncation could in principle break monotonicity; the clamp makes it a fact. */
         if (w > prev)
             w = prev;

@@ -167,6 +167,7 @@ typedef struct worker {
     uz_query *waiters;       /* identical queries answered together with q */
     int step, n_steps, chunk, lo, hi;
     char uci[UZ_MAX_MOVES][UZ_UCI_MAX];
+    uint64_t uci_key[UZ_MAX_MOVES]; /* uci[i]'s bytes as one number, for find_move */
     /* Per searched move: its exact scores at the deepest few depths reported (sorted
      * by depth), and the depth and kind of its deepest line. */
     scored kept[UZ_MAX_MOVES][SCORES_KEPT];

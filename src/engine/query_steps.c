@@ -1,5 +1,6 @@
 /* The steps of one query on a worker: clearing, "go" commands per position, chunk or
  * move, and the scores taken from the engine's info and bestmove lines. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,10 +11,23 @@ static void step_begin(worker *w);
 static void format_go(const worker *w, char *cmds, size_t size);
 static void finish_query(worker *w);
 
+/* A move's text (at most 7 bytes) as one number; UINT64_MAX for longer text, which
+ * names no move. Each info line names a move to be found among some forty. */
+static uint64_t uci_key(const char *uci)
+{
+    size_t n = strnlen(uci, 8);
+    if (n == 8)
+        return UINT64_MAX;
+    uint64_t key = 0;
+    memcpy(&key, uci, n);
+    return key;
+}
+
 static int find_move(const worker *w, const char *uci)
 {
+    const uint64_t key = uci_key(uci);
     for (int i = w->lo; i < w->hi; i++)
-        if (strcmp(w->uci[i], uci) == 0)
+        if (w->uci_key[i] == key)
             return i;
     return -1;
 }
@@ -24,8 +38,10 @@ void uz__query_begin(worker *w, uz_query *q)
     w->q = q;
     w->waiters = NULL;
     QPRIV(q)->worker = w->index;
-    for (int i = 0; i < q->n_moves; i++)
+    for (int i = 0; i < q->n_moves; i++) {
         uz_move_to_uci(q->moves[i], w->uci[i]);
+        w->uci_key[i] = uci_key(w->uci[i]);
+    }
     if (QPRIV(q)->kind == KIND_PROBE_SM) {
         w->n_steps = 1;
     } else if (pool->s.mode == UZ_MODE_SEARCHMOVES || pool->s.mode == UZ_MODE_PERMOVE) {
@@ -375,8 +391,13 @@ void uz__query_on_bestmove(worker *w, const char *rest)
 {
     uz_pool *pool = w->pool;
     uz_query *q = w->q;
-    char best[16] = "";
-    sscanf(rest, "%15s", best);
+    /* The first word after "bestmove" (rest starts at it), truncated to 15 bytes. */
+    char best[16];
+    size_t n = 0;
+    while (n < sizeof best - 1 && rest[n] != '\0' && rest[n] != ' ' && rest[n] != '\t')
+        n++;
+    memcpy(best, rest, n);
+    best[n] = '\0';
     if (QPRIV(q)->kind == KIND_PROBE_SM) {
         if (strcmp(best, w->uci[w->lo]) != 0)
             pool->searchmoves_ok = false;

@@ -108,11 +108,20 @@ static void on_read_out(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
         emit(p, UZ__EV_EOF);
         return;
     }
-    const char *data = buf->base;
+    char *data = buf->base;
     size_t left = (size_t)nread;
     while (left > 0 && !p->closing) {
-        const char *nl = memchr(data, '\n', left);
+        char *nl = memchr(data, '\n', left);
         size_t chunk = nl ? (size_t)(nl - data) : left;
+        if (nl && p->line_len == 0 && !p->discarding && chunk < UZ__LINE_MAX) {
+            /* A whole line in the read buffer (the usual case): handed over in place. */
+            size_t n = chunk > 0 && data[chunk - 1] == '\r' ? chunk - 1 : chunk;
+            data[n] = '\0';
+            p->on_line(p, data, n);
+            data += chunk + 1;
+            left -= chunk + 1;
+            continue;
+        }
         if (!p->discarding && !line_append(p, data, chunk)) {
             p->discarding = true;
             p->line_len = 0;

@@ -143,7 +143,7 @@ void uz_pm_features(const uz_position *pos, const uz_move *moves, const int32_t 
         const int gsq = isqrt_small(100 * gap);
         f[UZ_PM_GAP_LIN] = gap < 400 ? gap : 400;
         f[UZ_PM_GAP_SQRT] = gsq;
-        f[UZ_PM_GAP_LOG] = (int32_t)(uz__log2_q32((uint64_t)gap + 1) >> 28);
+        f[UZ_PM_GAP_LOG] = (int32_t)uz__log2_fixed((uint64_t)gap + 1, 4);
         f[UZ_PM_BLUNDER] = gap >= 200;
         f[UZ_PM_BIG_BLUNDER] = gap >= 500;
         f[UZ_PM_GAP_ZERO] = gap == 0;
@@ -385,14 +385,13 @@ uint32_t uz_pm_frequencies(const uz_player_model *m, const int64_t *s, int n, ui
     for (int i = 1; i < n; i++)
         if (s[i] > s[best])
             best = i;
-    uz__exp2_table t;
-    uz__exp2_table_init(&t);
+    const uz__exp2_table *t = uz__exp2_constants();
     uint32_t w[UZ_MODEL_MAX_MOVES];
     uint64_t wsum = 0;
     for (int i = 0; i < n; i++) {
         uint64_t d = (uint64_t)(s[best] - s[i]);
         uint64_t ip = d >> 16;
-        w[i] = ip < 31 ? uz__exp2_neg_q31(&t, (uint32_t)((d & 0xFFFF) << 16)) >> ip : 0;
+        w[i] = ip < 31 ? uz__exp2_neg_q31(t, (uint32_t)((d & 0xFFFF) << 16)) >> ip : 0;
         wsum += w[i];
     }
     uint32_t fp = (uint32_t)((uint64_t)m->floor_q16 * (total - (uint32_t)n) / total);
