@@ -86,7 +86,7 @@ static void test_fit_k(void)
     const uint32_t ks[] = {3000, 12000, 60000};
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
         synth s;
-        make_synth(&s, 20000, ks[i], 3277, 1000 + i);
+        make_synth(&s, 8000, ks[i], 3277, 1000 + i);
         uz_model_params start = {UZ_MODEL_EXP, 20000, 3277, 0, 0, 0, 0, 0}, best;
         double bits = 0;
         CHECK(uz_model_fit(s.samples, s.count, &start, false, &best, &bits) == UZ_OK);
@@ -107,7 +107,7 @@ static void test_fit_k(void)
 static void test_fit_floor(void)
 {
     synth s;
-    make_synth(&s, 40000, 25000, 6554, 77);
+    make_synth(&s, 16000, 25000, 6554, 77);
     uz_model_params start = uz_model_default_params(), best;
     double bits = 0;
     CHECK(uz_model_fit(s.samples, s.count, &start, true, &best, &bits) == UZ_OK);
