@@ -364,9 +364,14 @@ void uz_pm_scores(const uz_player_model *m, const int32_t *x, int n, const bool 
     for (int i = 0; i < n; i++) {
         const int32_t *f = x + (size_t)i * UZ_PM_N_FEATURES;
         int64_t sum = 0;
-        for (int k = 0; k < UZ_PM_N_FEATURES; k++)
-            if (!mask || mask[k])
+        if (mask) {
+            for (int k = 0; k < UZ_PM_N_FEATURES; k++)
+                if (mask[k])
+                    sum += (int64_t)m->weight[k] * f[k];
+        } else {
+            for (int k = 0; k < UZ_PM_N_FEATURES; k++) /* the coder's case: no branch */
                 sum += (int64_t)m->weight[k] * f[k];
+        }
         s[i] = sum;
     }
 }
