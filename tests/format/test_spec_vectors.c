@@ -410,7 +410,7 @@ static void check_game_moves(const vector *v)
     if (ok && m.player && uz_encoder_create(&e, coder_of(v)) == UZ_OK) {
         const uint8_t *data;
         size_t size;
-        CHECK(uz_encode_walk(&m, e, &w) == UZ_OK && uz_encoder_finish(e, &data, &size) == UZ_OK,
+        CHECK(uz_encode_walk(&m, NULL, e, &w) == UZ_OK && uz_encoder_finish(e, &data, &size) == UZ_OK,
               "format.md:%d: encoding", v->line);
         char got[4096];
         hex_string(data, size, got);
