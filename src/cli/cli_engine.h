@@ -67,7 +67,7 @@ enum {
     "  --coder C           range (default) or huffman\n"                                        \
     "  --opening A[,N]     mix in the moves played from the same position at the same ply by\n" \
     "                      the block's earlier games over the first N plies, with weight A\n"    \
-    "                      for the model (default 1.5,30); off: none\n"
+    "                      for the model (default 1.5,32); off: none\n"
 
 typedef struct cli_engine_opts {
     const char *engine;

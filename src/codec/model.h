@@ -69,7 +69,7 @@ typedef struct uz_model_params {
 
 /* The opening counts of new archives (measured on the corpus's held-out games, README). */
 #define UZ_OPENING_DEFAULT_ALPHA16 24u
-#define UZ_OPENING_DEFAULT_PLIES 30u
+#define UZ_OPENING_DEFAULT_PLIES 32u
 
 /* How many parameters (after the kind) a model kind stores in an archive header:
  * k_milli, floor_q16 for UZ_MODEL_EXP; and rank_q16, decay_q16 for UZ_MODEL_RANK;
