@@ -148,8 +148,9 @@ static void decode_step(game_decoder *g)
     advance(g);
 }
 
-/* Lowest main-line progress of the games before k... computed in game order: every
- * parked game whose predecessors have all passed its ply decodes, in game order. */
+/* Decodes, in game order, every parked game whose predecessors have all passed its ply
+ * (their lowest main-line progress is above it). Re-entrant calls (a decode that makes
+ * progress calls it again) only ask the running one for another pass. */
 static void wake(decode_job *job)
 {
     if (job->n_parked == 0)
