@@ -148,6 +148,13 @@ typedef struct uz_options {
     uz_message_fn on_message; /* NULL: messages are dropped */
     uz_progress_fn on_progress; /* NULL: none; called at most once per block */
     void *user;               /* passed to the callbacks */
+
+    /* compress: opening counts, the moves played from the same position at the same ply
+     * by the block's earlier games mixed into the model (doc/format.md, "Opening
+     * counts"): weight a of the model in thousandths (-1: the default, 0: no counts)
+     * and the plies counted, 1 to 1024 (-1: the default). */
+    int32_t opening_milli;
+    int32_t opening_plies;
 } uz_options;
 
 /* The defaults: every field as its comment says, version set. */

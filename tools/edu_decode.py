@@ -212,6 +212,13 @@ def read_header(r):
             if len(value) >= cap or b"\0" in value or (key == 12 and not value):
                 raise Corrupt(f"header field {name} malformed")
             h[name] = value.decode("utf-8", "replace")
+        elif key == 14:  # opening counts: alpha in sixteenths, plies (moves only: not decoded here)
+            v, ints = Reader(value), []
+            while v.left():
+                ints.append(v.varint())
+            if len(ints) != 2 or not 1 <= ints[0] <= 65536 or not 1 <= ints[1] <= 1024:
+                raise Corrupt("header field opening malformed")
+            h["opening"] = ints
         elif key in INT_KEYS or key == 9:
             v, ints = Reader(value), []
             while v.left():

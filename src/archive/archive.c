@@ -44,6 +44,7 @@ enum header_key {
     KEY_BLOCK_GAMES = 11,
     KEY_CHESS960_FINGERPRINT = 12, /* optional: Chess960 games are engine-coded */
     KEY_STRUCT_VERSION = 13,       /* optional: the structure stream's layout, absent = 0 */
+    KEY_OPENING = 14,              /* optional: opening counts (alpha16, plies), absent = none */
     KEY_FIRST_INFORMATIONAL = 64,
     KEY_SETTINGS_SUMMARY = 64,
     KEY_CREATED_BY = 65,
@@ -173,6 +174,10 @@ static uz_result header_encode(uz_buf *b, const uz_archive_header *h)
         r = put_field_fingerprint(b, KEY_CHESS960_FINGERPRINT, h->chess960_fingerprint);
     if (h->struct_version != DEFAULT_STRUCT_VERSION_V3)
         U1(KEY_STRUCT_VERSION, h->struct_version);
+    if (h->opening_plies && r == UZ_OK) {
+        uint64_t opening[2] = {h->opening_alpha16, h->opening_plies};
+        r = put_field_uints(b, KEY_OPENING, opening, 2);
+    }
 #undef U1
 #undef S1
     return r;
@@ -285,6 +290,15 @@ static uz_result header_decode(const uint8_t *body, size_t size, unsigned versio
                 r = UZ_ERR_CORRUPT; /* version 2 writes it only when not 0 (version 3: not 1) */
             h->struct_version = (uint32_t)v[0];
             break;
+        case KEY_OPENING: {
+            uint64_t o[2];
+            r = read_uints(s, n, o, 2, 65536);
+            if (r == UZ_OK && (o[0] == 0 || o[1] == 0 || o[1] > 1024))
+                r = UZ_ERR_CORRUPT; /* alpha 1..65536 sixteenths, plies 1..1024 */
+            h->opening_alpha16 = (uint32_t)o[0];
+            h->opening_plies = (uint32_t)o[1];
+            break;
+        }
         case KEY_SETTINGS_SUMMARY: r = copy_text(h->settings_summary, sizeof h->settings_summary, s, n); break;
         case KEY_CREATED_BY: r = copy_text(h->created_by, sizeof h->created_by, s, n); break;
         default:

@@ -50,6 +50,9 @@ typedef struct uz_archive_header {
     uint32_t model_kind;
     uint32_t model_params[UZ_ARCHIVE_MAX_MODEL_PARAMS]; /* as the model kind defines them */
     uint32_t n_model_params;
+    /* Opening counts (key 14): alpha in 1/16 and the plies counted; 0 plies: key absent,
+     * no counts (every archive written before the key existed). */
+    uint32_t opening_alpha16, opening_plies;
     uint32_t coder;         /* uz_coder_kind */
     uint32_t block_games;
     char chess960_fingerprint[64]; /* "" or the fingerprint of the engine with the same settings

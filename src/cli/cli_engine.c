@@ -22,6 +22,9 @@ void cli_model_opts_init(cli_model_opts *o)
     o->params.kind = UZ_MODEL_PLAYER;      /* the default model */
     o->coder = UZ_CODER_RANGE;
     o->k_milli = o->floor_milli = o->rank_milli = o->decay_milli = -1;
+    o->opening_milli = o->opening_plies = -1;
+    o->params.opening_alpha16 = UZ_OPENING_DEFAULT_ALPHA16;
+    o->params.opening_plies = UZ_OPENING_DEFAULT_PLIES;
 }
 
 void cli_engine_lib_options(const cli_engine_opts *o, uz_options *u)
@@ -42,6 +45,8 @@ void cli_model_lib_options(const cli_model_opts *o, uz_options *u)
     u->floor_milli = o->floor_milli;
     u->rank_milli = o->rank_milli;
     u->decay_milli = o->decay_milli;
+    u->opening_milli = o->opening_milli;
+    u->opening_plies = o->opening_plies;
     u->coder = o->coder == UZ_CODER_HUFFMAN ? "huffman" : "range";
 }
 
@@ -163,6 +168,34 @@ int cli_model_opt(cli_model_opts *o, int c, const char *arg)
             o->decay_milli = (int32_t)v;
         }
         return 1;
+    case OPT_OPENING: {
+        if (strcmp(arg, "off") == 0) {
+            o->opening_milli = 0;
+            o->params.opening_alpha16 = o->params.opening_plies = 0;
+            return 1;
+        }
+        char a[32];
+        const char *comma = strchr(arg, ',');
+        size_t len = comma ? (size_t)(comma - arg) : strlen(arg);
+        long plies = UZ_OPENING_DEFAULT_PLIES;
+        if (len >= sizeof a) {
+            cli_error("--opening: expected A[,N] or off, got '%s'", arg);
+            return -1;
+        }
+        memcpy(a, arg, len);
+        a[len] = 0;
+        if (parse_milli("--opening", a, 4096000, &v) || (comma && cli_parse_long("--opening", comma + 1, 1, 1024, &plies)))
+            return -1;
+        if ((v * 16 + 500) / 1000 == 0) {
+            cli_error("--opening: A must be at least 0.0625 (or off), got '%s'", arg);
+            return -1;
+        }
+        o->opening_milli = (int32_t)v;
+        o->opening_plies = (int32_t)plies;
+        o->params.opening_alpha16 = (uint32_t)((v * 16 + 500) / 1000);
+        o->params.opening_plies = (uint32_t)plies;
+        return 1;
+    }
     case OPT_CODER:
         if (strcmp(arg, "huffman") == 0)
             o->coder = UZ_CODER_HUFFMAN;

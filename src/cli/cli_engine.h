@@ -27,6 +27,7 @@ enum {
     OPT_RANK,
     OPT_DECAY,
     OPT_CACHE,
+    OPT_OPENING,
 };
 
 #define CLI_ENGINE_OPTIONS                                                                        \
@@ -37,7 +38,8 @@ enum {
 #define CLI_MODEL_OPTIONS                                                                         \
     {"k", required_argument, NULL, OPT_K}, {"floor", required_argument, NULL, OPT_FLOOR},           \
         {"coder", required_argument, NULL, OPT_CODER}, {"model", required_argument, NULL, OPT_MODEL}, \
-        {"rank", required_argument, NULL, OPT_RANK}, {"decay", required_argument, NULL, OPT_DECAY}
+        {"rank", required_argument, NULL, OPT_RANK}, {"decay", required_argument, NULL, OPT_DECAY}, \
+        {"opening", required_argument, NULL, OPT_OPENING}
 
 #define CLI_ENGINE_HELP                                                                          \
     "  --engine PATH|NAME  UCI engine: a profile name from engines/ (stockfish, ethereal),\n"    \
@@ -62,7 +64,10 @@ enum {
     "  --floor F           uniform share mixed into every distribution, 0..1 (default 0.03)\n" \
     "  --rank B            share of the ranking part, 0..1 (default 0.53)\n"                   \
     "  --decay R           each rank down is R times as likely, 0..1 (default 0.6)\n"          \
-    "  --coder C           range (default) or huffman\n"
+    "  --coder C           range (default) or huffman\n"                                        \
+    "  --opening A[,N]     mix in the moves played from the same position at the same ply by\n" \
+    "                      the block's earlier games over the first N plies, with weight A\n"    \
+    "                      for the model (default 1.5,32); off: none\n"
 
 typedef struct cli_engine_opts {
     const char *engine;
@@ -78,6 +83,7 @@ typedef struct cli_model_opts {
     bool k_given, floor_given, coder_given, model_given;
     const char *model;                          /* --model as given, or NULL */
     int32_t k_milli, floor_milli, rank_milli, decay_milli; /* as given; -1: not given */
+    int32_t opening_milli, opening_plies;                  /* --opening; -1: not given, 0 off */
 } cli_model_opts;
 
 void cli_engine_opts_init(cli_engine_opts *o);

@@ -11,6 +11,8 @@
 #include "../lib/fit_samples.h"
 #include "cli_util.h"
 #include "gamecode/gamecode.h"
+#include "archive/archive.h"
+#include "gamecode/opening.h"
 
 static const char stats_usage[] =
     "usage: ucizip stats FILE... [options]\n"
@@ -39,6 +41,7 @@ static const char *const method_names[N_METHODS] = {"fromto", "index", "huffman"
 typedef struct stats_totals {
     long games, plies, scored;
     double bits[N_METHODS];
+    double range_no_counts; /* the range coder's bits without the opening counts */
     long top[3];
 } stats_totals;
 
@@ -82,8 +85,10 @@ static int freq_rank(const uint32_t *freq, int n, int played)
     return rank;
 }
 
-static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, const uz_model *reference, bool engine,
-                    uz_fit_samples *st)
+/* opening: the counts of the games before w in its block (as compress makes blocks of
+ * UZ_ARCHIVE_BLOCK_GAMES games), or NULL; w's moves are added to them. */
+static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, const uz_model *reference,
+                    uz_opening *opening, bool engine, uz_fit_samples *st)
 {
     uint32_t freq[UZ_MAX_MOVES];
     for (size_t i = 0; i < w->n_steps; i++) {
@@ -99,6 +104,8 @@ static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, co
         uint32_t total = uz_model_frequencies(reference, s->scores, s->n_legal, freq);
         t->bits[METHOD_REFERENCE] += uz_coder_cost_bits(UZ_CODER_RANGE, freq, s->n_legal, total, s->played);
         total = uz_step_frequencies(model, w, i, legal, s->scores, s->n_legal, freq);
+        t->range_no_counts += uz_coder_cost_bits(UZ_CODER_RANGE, freq, s->n_legal, total, s->played);
+        uz_opening_mix(opening, w, i, freq, s->n_legal, total);
         t->bits[METHOD_HUFFMAN] += uz_coder_cost_bits(UZ_CODER_HUFFMAN, freq, s->n_legal, total, s->played);
         t->bits[METHOD_RANGE] += uz_coder_cost_bits(UZ_CODER_RANGE, freq, s->n_legal, total, s->played);
         t->bits[METHOD_IDEAL] += ideal_bits(model, s->scores, s->n_legal, s->played);
@@ -112,7 +119,7 @@ static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, co
         if (st && uz_fit_samples_add(st, s->scores, s->n_legal, s->played) != 0)
             return -1;
     }
-    return 0;
+    return engine && uz_opening_add_walk(opening, w) != UZ_OK ? -1 : 0;
 }
 
 static int parse_sweep(const char *text, uint32_t *k_milli, int *n)
@@ -157,6 +164,7 @@ typedef struct stats_run {
     uz_pool *pool, *pool960;
     bool tried960;
     uz_model model, reference;
+    uz_opening *opening; /* the current block's opening counts, NULL without */
     stats_totals t;
     uz_fit_samples store;
     uz_game *games;
@@ -246,7 +254,9 @@ static int score_inputs(stats_run *run, const stats_opts *o, bool engine)
         if (r != UZ_OK && ok == n)
             cli_report(NULL, &diag);
         for (long i = 0; i < ok; i++) {
-            if (r == UZ_OK && add_walk(&run->t, &run->walks[i], &run->model, &run->reference, engine,
+            if ((run->t.games + i) % UZ_ARCHIVE_BLOCK_GAMES == 0)
+                uz_opening_reset(run->opening); /* a new block */
+            if (r == UZ_OK && add_walk(&run->t, &run->walks[i], &run->model, &run->reference, run->opening, engine,
                                        (o->n_sweep || o->fit) ? &run->store : NULL) != 0) {
                 cli_error("out of memory");
                 r = UZ_ERR_NOMEM;
@@ -360,6 +370,9 @@ static void print_stats_table(const stats_run *run, const stats_opts *o, bool en
     printf("%-10s %14s %10s\n", "method", "bits", "bits/move");
     for (int m = 0; m < n_methods; m++)
         printf("%-10s %14.1f %10.3f\n", method_names[m], t->bits[m], per_move(t->bits[m], t->plies));
+    if (engine && run->opening)
+        printf("(range without the opening counts: %.1f bits, %.3f bits/move; counts in blocks of %u games)\n",
+               t->range_no_counts, per_move(t->range_no_counts, t->plies), UZ_ARCHIVE_BLOCK_GAMES);
     if (engine)
         printf("played move was the model's 1st choice %.1f%%, top 2 %.1f%%, top 3 %.1f%% (of %ld positions "
                "with a choice)\n",
@@ -411,6 +424,11 @@ int cmd_stats(int argc, char **argv)
         cli_error("%s", mdiag.message);
         goto free_arrays;
     }
+    if (o.mo.params.opening_plies &&
+        !(run.opening = uz_opening_new(o.mo.params.opening_alpha16, o.mo.params.opening_plies))) {
+        cli_error("out of memory");
+        goto free_arrays;
+    }
     if (cli_source_open_list(&run.src, (const char *const *)inputs.items, inputs.n, o.keep_going) != 0)
         goto free_arrays;
     run.src.max_games = o.max_games;
@@ -451,6 +469,7 @@ free_arrays:
         uz_game_clear(&run.games[i]);
     free(run.games);
     free(run.walks);
+    uz_opening_free(run.opening);
     uz_fit_samples_free(&run.store);
     cli_paths_free(&inputs);
     return status;

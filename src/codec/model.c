@@ -24,7 +24,7 @@ int uz_model_param_count(uz_model_kind kind)
 uz_model_params uz_model_default_params(void)
 {
     uz_model_params p = {UZ_MODEL_RANK, UZ_MODEL_DEFAULT_K_MILLI, UZ_MODEL_DEFAULT_FLOOR_Q16,
-                         UZ_MODEL_DEFAULT_RANK_Q16, UZ_MODEL_DEFAULT_DECAY_Q16, 0, 0, 0};
+                         UZ_MODEL_DEFAULT_RANK_Q16, UZ_MODEL_DEFAULT_DECAY_Q16, 0, 0, 0, 0, 0};
     return p;
 }
 
@@ -38,6 +38,8 @@ uz_result uz_model_init(uz_model *m, const uz_model_params *params)
         ref.player_version = params->player_version;
         ref.player_hash_lo = params->player_hash_lo;
         ref.player_hash_hi = params->player_hash_hi;
+        ref.opening_alpha16 = params->opening_alpha16;
+        ref.opening_plies = params->opening_plies;
         uz_result r = uz_model_init(m, &ref);
         m->params.kind = UZ_MODEL_PLAYER;
         return r;
@@ -49,7 +51,13 @@ uz_result uz_model_init(uz_model *m, const uz_model_params *params)
     if (params->kind == UZ_MODEL_RANK &&
         (params->rank_q16 > 65536 || params->decay_q16 == 0 || params->decay_q16 > 65535))
         return UZ_ERR_ARG;
+    /* Opening counts (gamecode/opening.h): alpha 1/16 .. 4096, at most 1024 plies. */
+    if (params->opening_plies > 1024 || (params->opening_plies && (params->opening_alpha16 == 0 ||
+                                                                   params->opening_alpha16 > 65536)))
+        return UZ_ERR_ARG;
     m->params = *params;
+    if (!params->opening_plies)
+        m->params.opening_alpha16 = 0;
     if (params->kind == UZ_MODEL_EXP)
         m->params.rank_q16 = m->params.decay_q16 = 0;
     uint32_t rw = (uint32_t)1 << 31;

@@ -61,7 +61,15 @@ typedef struct uz_model_params {
                            times as likely as the one above */
     uint32_t player_version; /* UZ_MODEL_PLAYER: the weights' version and their 64-bit hash */
     uint32_t player_hash_lo, player_hash_hi;
+    /* Opening counts (any kind; header key 14, gamecode/opening.h): the moves played from
+     * the same position at the same main-line ply by the block's earlier games, mixed in
+     * with weight alpha16 / 16 for the model, over the first opening_plies plies. 0: none. */
+    uint32_t opening_alpha16, opening_plies;
 } uz_model_params;
+
+/* The opening counts of new archives (measured on the corpus's held-out games, README). */
+#define UZ_OPENING_DEFAULT_ALPHA16 24u
+#define UZ_OPENING_DEFAULT_PLIES 32u
 
 /* How many parameters (after the kind) a model kind stores in an archive header:
  * k_milli, floor_q16 for UZ_MODEL_EXP; and rank_q16, decay_q16 for UZ_MODEL_RANK;

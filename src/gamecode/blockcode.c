@@ -5,6 +5,7 @@
 #include <xxhash.h>
 
 #include "gamecode/blockcode.h"
+#include "gamecode/opening.h"
 
 /* Longest text rebuilt for one game (the PGN reader's limit on a game). */
 #define MAX_GAME_TEXT UZ_PGN_MAX_GAME_BYTES
@@ -176,8 +177,12 @@ uz_result uz_block_encode(uz_oracle *oracle, uz_oracle *oracle960, const uz_mode
     uint32_t *crcs = calloc(n ? n : 1, sizeof *crcs);
     size_t made = 0;
     uz_result r = UZ_ERR_NOMEM;
+    uz_opening *opening = NULL;
     *n_moves = 0;
     if (!walks || !lens || !crcs)
+        goto out;
+    if (model->params.opening_plies &&
+        !(opening = uz_opening_new(model->params.opening_alpha16, model->params.opening_plies)))
         goto out;
     if ((r = encode_texts(games, n, &texts, crcs, text_digest)) != UZ_OK)
         goto out;
@@ -190,8 +195,10 @@ uz_result uz_block_encode(uz_oracle *oracle, uz_oracle *oracle960, const uz_mode
     for (size_t i = 0; i < n; i++) {
         const uint8_t *data;
         uz_encoder_reset(enc);
-        if ((r = uz_encode_walk(model, enc, &walks[i])) != UZ_OK || (r = uz_encoder_finish(enc, &data, &lens[i])) != UZ_OK ||
-            (r = uz_buf_append(moves, data, lens[i])) != UZ_OK)
+        /* Game i is coded with the counts of games 0..i-1 (each at its own ply). */
+        if ((r = uz_encode_walk(model, opening, enc, &walks[i])) != UZ_OK ||
+            (r = uz_encoder_finish(enc, &data, &lens[i])) != UZ_OK || (r = uz_buf_append(moves, data, lens[i])) != UZ_OK ||
+            (r = uz_opening_add_walk(opening, &walks[i])) != UZ_OK)
             goto out;
         *n_moves += walks[i].n_steps; /* every move of the tree is a step */
     }
@@ -219,6 +226,7 @@ out:
 out_reported:
     for (size_t i = 0; i < made; i++)
         uz_walk_free(&walks[i]);
+    uz_opening_free(opening);
     free(walks);
     free(lens);
     free(crcs);
@@ -272,6 +280,8 @@ void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *
     h->n_model_params = (uint32_t)uz_model_param_count(model->kind);
     for (uint32_t i = 0; i < h->n_model_params; i++)
         h->model_params[i] = model->kind == UZ_MODEL_PLAYER ? player[i] : values[i];
+    h->opening_alpha16 = model->opening_plies ? model->opening_alpha16 : 0;
+    h->opening_plies = model->opening_plies;
     h->coder = coder;
     h->block_games = block_games;
     h->struct_version = UZ_STRUCT_VERSION;
@@ -297,6 +307,8 @@ uz_result uz_header_model(const uz_archive_header *h, uz_model_params *params)
     uint32_t *player[] = {&params->player_version, &params->player_hash_lo, &params->player_hash_hi};
     for (uint32_t i = 0; i < h->n_model_params; i++)
         *(params->kind == UZ_MODEL_PLAYER ? player[i] : fields[i]) = h->model_params[i];
+    params->opening_alpha16 = h->opening_alpha16;
+    params->opening_plies = h->opening_plies;
     return UZ_OK;
 }
 
@@ -500,6 +512,7 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
     const uint8_t **text_recs = calloc(n, sizeof *text_recs);
     size_t *text_lens = calloc(n, sizeof *text_lens);
     uz_buf text = {0};
+    uz_opening *opening = NULL;
     if (!all || !streams || !sizes || !crcs || !results || !text_recs || !text_lens) {
         uz_diag_set(diag, r, 0, 0, "out of memory");
         goto out;
@@ -531,6 +544,29 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
         r = corrupt_game(diag, block, game_base + n, "trailing data in the block");
         goto out;
     }
+    /* With opening counts, the counted plies of the standard games before the wanted
+     * ones give the counts the wanted ones start from (runs in game order). */
+    if (md->model.params.opening_plies &&
+        !(opening = uz_opening_new(md->model.params.opening_alpha16, md->model.params.opening_plies))) {
+        r = UZ_ERR_NOMEM;
+        uz_diag_set(diag, r, 0, 0, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0, end; opening && i < first; i = end) {
+        for (end = i + 1; end < first && (all[end].start.chess960 != 0) == (all[i].start.chess960 != 0); end++)
+            ;
+        if (all[i].start.chess960)
+            continue; /* not counted */
+        uz_oracle *oracle = md->oracle ? md->oracle : uz_pool_oracle(md->pool);
+        if ((r = uz_decode_games(oracle, &md->model, opening, end - i, md->coder, all + i, streams + i, sizes + i,
+                                 end - i, results + i, diag)) != UZ_OK)
+            goto out;
+        for (size_t k = i; k < end; k++)
+            if (results[k] != UZ_OK) {
+                r = corrupt_game(diag, block, game_base + k + 1, "its move stream does not decode");
+                goto out;
+            }
+    }
     /* The wanted games move to the caller's array; the others were only parsed. */
     for (size_t i = 0; i < count; i++) {
         uz_game_clear(&games[i]);
@@ -545,8 +581,8 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
         if (!md->oracle && chess960 && (r = chess960_pool(md, block, game_base + first + i + 1, diag)) != UZ_OK)
             goto out;
         uz_oracle *oracle = md->oracle ? md->oracle : uz_pool_oracle(chess960 ? md->pool960 : md->pool);
-        if ((r = uz_decode_games(oracle, &md->model, md->coder, games + i, streams + first + i, sizes + first + i,
-                                 end - i, results + i, diag)) != UZ_OK)
+        if ((r = uz_decode_games(oracle, &md->model, opening, 0, md->coder, games + i, streams + first + i,
+                                 sizes + first + i, end - i, results + i, diag)) != UZ_OK)
             goto out;
     }
     /* Each game's exact bytes: its tree rendered with its layout, then patched. */
@@ -603,5 +639,6 @@ out:
     free(text_recs);
     free(text_lens);
     uz_buf_free(&text);
+    uz_opening_free(opening);
     return r;
 }

@@ -78,15 +78,22 @@ uz_result uz_score_walks(uz_oracle *oracle, uz_oracle *oracle960, uz_walk *walks
 /* uz_score_walks with engine pools as the oracles (either may be NULL). */
 uz_result uz_score_walks_960(uz_pool *pool, uz_pool *pool960, uz_walk *walks, size_t n_walks, uz_diag *diag);
 
-/* Codes the played move of every scored step of w. */
-uz_result uz_encode_walk(const uz_model *model, uz_encoder *enc, const uz_walk *w);
+struct uz_opening;
+
+/* Codes the played move of every scored step of w, with the opening counts of the
+ * block's earlier games mixed in (opening NULL: none; gamecode/opening.h). */
+uz_result uz_encode_walk(const uz_model *model, const struct uz_opening *opening, uz_encoder *enc, const uz_walk *w);
 
 /* Decodes the moves of n games whose structure is known (moves UZ_MOVE_NONE) from their
  * move streams, asking the oracle position by position; games decode concurrently.
+ * With opening counts (opening not NULL, holding the counts of the block's games before
+ * games[0]) the games advance in lockstep by main-line ply over the counted plies, each
+ * counted move decoded in game order and added to opening; the first n_prefix games are
+ * decoded only up to the end of their counted plies (games before the ones wanted).
  * status[i] receives each game's result (UZ_ERR_CORRUPT for a stream that does not
  * decode). Returns the first oracle error (fatal for all), else UZ_OK. */
-uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, uz_coder_kind coder, uz_game *games,
-                          const uint8_t *const *streams, const size_t *sizes, size_t n, uz_result *status,
-                          uz_diag *diag);
+uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, struct uz_opening *opening, size_t n_prefix,
+                          uz_coder_kind coder, uz_game *games, const uint8_t *const *streams, const size_t *sizes,
+                          size_t n, uz_result *status, uz_diag *diag);
 
 #endif

@@ -4,8 +4,9 @@
 #include <string.h>
 
 #include "gamecode/gamecode.h"
+#include "gamecode/opening.h"
 
-uz_result uz_encode_walk(const uz_model *model, uz_encoder *enc, const uz_walk *w)
+uz_result uz_encode_walk(const uz_model *model, const uz_opening *opening, uz_encoder *enc, const uz_walk *w)
 {
     uint32_t freq[UZ_MAX_MOVES];
     for (size_t i = 0; i < w->n_steps; i++) {
@@ -17,6 +18,7 @@ uz_result uz_encode_walk(const uz_model *model, uz_encoder *enc, const uz_walk *
         uint32_t total = uz_step_frequencies(model, w, i, uz_walk_legal(w, i), step->scores, step->n_legal, freq);
         if (total == 0)
             return UZ_ERR_ARG;
+        uz_opening_mix(opening, w, i, freq, step->n_legal, total);
         uz_result r = uz_encoder_put(enc, freq, step->n_legal, total, step->played);
         if (r != UZ_OK)
             return r;
@@ -24,7 +26,10 @@ uz_result uz_encode_walk(const uz_model *model, uz_encoder *enc, const uz_walk *
     return UZ_OK;
 }
 
-/* ---- decoding: one state machine per game, advanced from the oracle's callbacks ---- */
+/* ---- decoding: one state machine per game, advanced from the oracle's callbacks ----
+ * With opening counts, game k may decode a counted step at main-line ply p only once
+ * games 0..k-1 have decoded their ply p (or ended): its engine query runs as soon as
+ * the position is known, and the answer waits (the game is parked) until then. */
 
 typedef struct decode_job decode_job;
 
@@ -35,20 +40,43 @@ typedef struct game_decoder {
     uz_query query;
     uz_result *status;
     bool active;
+    bool prefix;        /* only the counted plies are wanted (a game before the ones asked for) */
+    bool parked;        /* scored, waiting for the games before it to pass park_ply */
+    long park_ply;
+    size_t main_done;   /* main-line moves known so far (SIZE_MAX once the game is over) */
 } game_decoder;
 
 struct decode_job {
     uz_oracle *oracle;
     const uz_model *model;
+    uz_opening *opening;
+    game_decoder *games;
+    size_t n, n_parked;
+    bool waking, wake_again;
     uz_result fatal;
 };
 
-static void finish_game(game_decoder *g, uz_result r)
+static void wake(decode_job *job);
+
+static void finish_game(game_decoder *g, uz_result r, bool check_end)
 {
-    if (r == UZ_OK)
+    if (r == UZ_OK && check_end)
         r = uz_decoder_finish(&g->dec);
     *g->status = r;
     g->active = false;
+    g->main_done = SIZE_MAX;
+    wake(g->job);
+}
+
+/* A main-line step's move became known: the games parked behind it may go on. */
+static void main_move_known(game_decoder *g, size_t s)
+{
+    const uz_step *st = &g->walk.steps[s];
+    if (!st->main_line)
+        return;
+    g->main_done = (size_t)(st->node - g->walk.game->main.nodes) + 1;
+    if (g->job->opening && g->main_done <= uz_opening_plies(g->job->opening))
+        wake(g->job);
 }
 
 /* Resolves steps until one needs the engine (query submitted) or the game ends. */
@@ -57,24 +85,32 @@ static void advance(game_decoder *g)
     uz_walk *w = &g->walk;
     while (w->resolved < w->n_steps) {
         size_t s = w->resolved;
+        /* A game before the ones asked for stops after its last counted ply. */
+        if (g->prefix && g->main_done != SIZE_MAX && g->main_done >= uz_opening_plies(g->job->opening)) {
+            finish_game(g, UZ_OK, false);
+            return;
+        }
         uz_result r = uz_walk_resolve_next(w);
         if (r != UZ_OK) {
             if (r == UZ_ERR_NOMEM && g->job->fatal == UZ_OK)
                 g->job->fatal = r;
-            finish_game(g, r == UZ_ERR_NOMEM ? r : UZ_ERR_CORRUPT);
+            finish_game(g, r == UZ_ERR_NOMEM ? r : UZ_ERR_CORRUPT, true);
             return;
         }
         uz_step *step = &w->steps[s];
         int n = step->n_legal;
-        if (step->node->move == UZ_MOVE_NULL)
+        if (step->node->move == UZ_MOVE_NULL) {
+            main_move_known(g, s);
             continue;
+        }
         if (n == 0) { /* a move stored after mate or stalemate */
-            finish_game(g, UZ_ERR_CORRUPT);
+            finish_game(g, UZ_ERR_CORRUPT, true);
             return;
         }
         if (n == 1) {
             step->node->move = uz_walk_legal(w, s)[0];
             step->played = 0;
+            main_move_known(g, s);
             continue;
         }
         g->query.pos = w->before[s];
@@ -83,7 +119,62 @@ static void advance(game_decoder *g)
         uz_oracle_submit(g->job->oracle, &g->query);
         return;
     }
-    finish_game(g, UZ_OK);
+    finish_game(g, UZ_OK, true);
+}
+
+/* Decodes the move of the step just scored (the query's answer) and goes on. */
+static void decode_step(game_decoder *g)
+{
+    uz_query *q = &g->query;
+    size_t s = g->walk.resolved - 1;
+    uint32_t freq[UZ_MAX_MOVES];
+    uint32_t total = uz_step_frequencies(g->job->model, &g->walk, s, q->moves, q->scores, q->n_moves, freq);
+    uz_opening_mix(g->job->opening, &g->walk, s, freq, q->n_moves, total);
+    int symbol;
+    if (total == 0 || uz_decoder_get(&g->dec, freq, q->n_moves, total, &symbol) != UZ_OK || symbol < 0 || symbol >= q->n_moves) {
+        finish_game(g, UZ_ERR_CORRUPT, true);
+        return;
+    }
+    uz_step *step = &g->walk.steps[s];
+    step->node->move = q->moves[symbol];
+    step->played = (int16_t)symbol;
+    if (uz_opening_add(g->job->opening, &g->walk, s) != UZ_OK) {
+        if (g->job->fatal == UZ_OK)
+            g->job->fatal = UZ_ERR_NOMEM;
+        finish_game(g, UZ_ERR_NOMEM, false);
+        return;
+    }
+    main_move_known(g, s);
+    advance(g);
+}
+
+/* Decodes, in game order, every parked game whose predecessors have all passed its ply
+ * (their lowest main-line progress is above it). Re-entrant calls (a decode that makes
+ * progress calls it again) only ask the running one for another pass. */
+static void wake(decode_job *job)
+{
+    if (job->n_parked == 0)
+        return;
+    if (job->waking) {
+        job->wake_again = true;
+        return;
+    }
+    job->waking = true;
+    do {
+        job->wake_again = false;
+        size_t low = SIZE_MAX; /* min main_done of the games before k */
+        for (size_t k = 0; k < job->n && job->n_parked; k++) {
+            game_decoder *g = &job->games[k];
+            if (g->parked && low > (size_t)g->park_ply) {
+                g->parked = false;
+                job->n_parked--;
+                decode_step(g);
+            }
+            if (g->main_done < low)
+                low = g->main_done;
+        }
+    } while (job->wake_again);
+    job->waking = false;
 }
 
 static void on_position_scored(uz_query *q, void *user)
@@ -92,37 +183,38 @@ static void on_position_scored(uz_query *q, void *user)
     if (q->status != UZ_OK) {
         if (g->job->fatal == UZ_OK)
             g->job->fatal = q->status;
-        finish_game(g, q->status);
+        finish_game(g, q->status, true);
         return;
     }
-    uint32_t freq[UZ_MAX_MOVES];
-    uint32_t total = uz_step_frequencies(g->job->model, &g->walk, g->walk.resolved - 1, q->moves, q->scores,
-                                         q->n_moves, freq);
-    int symbol;
-    if (total == 0 || uz_decoder_get(&g->dec, freq, q->n_moves, total, &symbol) != UZ_OK || symbol < 0 || symbol >= q->n_moves) {
-        finish_game(g, UZ_ERR_CORRUPT);
+    long ply = uz_opening_ply(g->job->opening, &g->walk, g->walk.resolved - 1);
+    if (ply >= 0) {
+        g->parked = true;
+        g->park_ply = ply;
+        g->job->n_parked++;
+        wake(g->job);
         return;
     }
-    uz_step *step = &g->walk.steps[g->walk.resolved - 1];
-    step->node->move = q->moves[symbol];
-    step->played = (int16_t)symbol;
-    advance(g);
+    decode_step(g);
 }
 
-uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, uz_coder_kind coder, uz_game *games,
-                          const uint8_t *const *streams, const size_t *sizes, size_t n, uz_result *status,
-                          uz_diag *diag)
+uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, uz_opening *opening, size_t n_prefix,
+                          uz_coder_kind coder, uz_game *games, const uint8_t *const *streams, const size_t *sizes,
+                          size_t n, uz_result *status, uz_diag *diag)
 {
-    decode_job job = {.oracle = oracle, .model = model};
+    decode_job job = {.oracle = oracle, .model = model, .opening = opening};
     game_decoder *gd = calloc(n ? n : 1, sizeof *gd);
     if (!gd) {
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
         return UZ_ERR_NOMEM;
     }
+    job.games = gd;
+    for (size_t i = 0; i < n; i++)
+        gd[i].main_done = 0; /* not started: holds back the games after it */
     uz_result r = UZ_OK;
     for (size_t i = 0; i < n; i++) {
         game_decoder *g = &gd[i];
         g->job = &job;
+        g->prefix = opening && i < n_prefix;
         g->status = &status[i];
         g->query.done = on_position_scored;
         g->query.user = g;
@@ -132,8 +224,11 @@ uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, uz_coder_kin
             uz_diag_set(diag, r, 0, 0, "out of memory");
             goto out;
         }
-        if (uz_decoder_init(&g->dec, coder, streams[i], sizes[i]) != UZ_OK)
-            continue; /* status stays corrupt */
+        job.n = i + 1;
+        if (uz_decoder_init(&g->dec, coder, streams[i], sizes[i]) != UZ_OK) {
+            g->main_done = SIZE_MAX; /* status stays corrupt */
+            continue;
+        }
         g->active = true;
         advance(g);
     }

@@ -472,6 +472,8 @@ uz_result uz_compressor_fit_model(uz_compressor *c, const char *const *paths, si
         } else {
             if (bits_per_position)
                 *bits_per_position = bits / (double)samples.n_items;
+            best.opening_alpha16 = c->model.params.opening_alpha16; /* the fit leaves the counts as asked */
+            best.opening_plies = c->model.params.opening_plies;
             r = uz_model_open(&c->model, &best, diag);
             fill_header(c);
         }

@@ -14,6 +14,7 @@ void uz_options_init(uz_options *o)
     memset(o, 0, sizeof *o);
     o->version = UZ_OPTIONS_VERSION;
     o->k_milli = o->floor_milli = o->rank_milli = o->decay_milli = -1;
+    o->opening_milli = o->opening_plies = -1;
     o->bad_games = UZ_POLICY_KEEP_AS_TEXT;
     o->variants = UZ_POLICY_KEEP_AS_TEXT;
     o->damaged_inputs = UZ_POLICY_STOP;
@@ -196,6 +197,22 @@ uz_result uz_lib_model(const uz_options *o, uz_model_params *p, uz_coder_kind *c
         p->rank_q16 = (uint32_t)(((uint64_t)o->rank_milli * 65536 + 500) / 1000);
     if (o->decay_milli > 0)
         p->decay_q16 = (uint32_t)(((uint64_t)o->decay_milli * 65536 + 500) / 1000);
+    p->opening_alpha16 = UZ_OPENING_DEFAULT_ALPHA16;
+    p->opening_plies = UZ_OPENING_DEFAULT_PLIES;
+    if (o->opening_milli > 4096000 || o->opening_plies == 0 || o->opening_plies > 1024) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "opening counts: a from 0.0625 to 4096 (0: none), plies 1 to 1024");
+        return UZ_ERR_ARG;
+    }
+    if (o->opening_milli >= 0) /* thousandths to sixteenths, rounded; 0 turns the counts off */
+        p->opening_alpha16 = (uint32_t)(((uint64_t)o->opening_milli * 16 + 500) / 1000);
+    if (o->opening_plies > 0)
+        p->opening_plies = (uint32_t)o->opening_plies;
+    if (o->opening_milli == 0)
+        p->opening_alpha16 = p->opening_plies = 0;
+    else if (p->opening_alpha16 == 0) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "opening counts: a from 0.0625 to 4096 (0: none)");
+        return UZ_ERR_ARG;
+    }
     if (!o->coder || strcmp(o->coder, "range") == 0)
         *coder = UZ_CODER_RANGE;
     else if (strcmp(o->coder, "huffman") == 0)
@@ -226,11 +243,15 @@ void uz_lib_model_text(const uz_model_params *p, char *out, size_t cap)
 {
     char k[32];
     uz_lib_format_k(p->k_milli, k, sizeof k);
+    int n;
     if (p->kind == UZ_MODEL_PLAYER)
-        snprintf(out, cap, "player v%u weights %08x%08x", p->player_version, p->player_hash_hi, p->player_hash_lo);
+        n = snprintf(out, cap, "player v%u weights %08x%08x", p->player_version, p->player_hash_hi, p->player_hash_lo);
     else if (p->kind == UZ_MODEL_RANK)
-        snprintf(out, cap, "rank k=%s floor=%.4f rank=%.4f decay=%.4f", k, p->floor_q16 / 65536.0,
-                 p->rank_q16 / 65536.0, p->decay_q16 / 65536.0);
+        n = snprintf(out, cap, "rank k=%s floor=%.4f rank=%.4f decay=%.4f", k, p->floor_q16 / 65536.0,
+                     p->rank_q16 / 65536.0, p->decay_q16 / 65536.0);
     else
-        snprintf(out, cap, "exp k=%s floor=%.4f", k, p->floor_q16 / 65536.0);
+        n = snprintf(out, cap, "exp k=%s floor=%.4f", k, p->floor_q16 / 65536.0);
+    if (p->opening_plies && n >= 0 && (size_t)n < cap)
+        snprintf(out + n, cap - (size_t)n, "; opening counts a=%g over %u plies", p->opening_alpha16 / 16.0,
+                 p->opening_plies);
 }

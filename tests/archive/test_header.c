@@ -116,6 +116,28 @@ int main(void)
     CHECK(strcmp(back.fingerprint, uz_pool_fingerprint(pool)) == 0);
     CHECK(back.coder == UZ_CODER_RANGE && back.block_games == UZ_ARCHIVE_BLOCK_GAMES &&
           back.struct_version == UZ_STRUCT_VERSION && back.model_kind == h.model_kind);
+    CHECK(back.opening_plies == 0 && back.opening_alpha16 == 0, "no key 14: no opening counts");
+
+    /* Opening counts (key 14) round-trip; a field with one varint, plies 0 or plies over
+     * 1024 is refused. */
+    {
+        uz_model_params counted = model;
+        counted.opening_alpha16 = 24;
+        counted.opening_plies = 32;
+        static uz_archive_header hc, bc;
+        uz_buf with = {0}, damaged = {0};
+        uz_header_fill(&hc, pool, &counted, UZ_CODER_RANGE, UZ_ARCHIVE_BLOCK_GAMES);
+        CHECK(header_bytes(&hc, &with, &d) == UZ_OK, "%s", d.message);
+        CHECK(with.size == good.size + 4, "key 14 takes 4 bytes (%zu, %zu)", with.size, good.size);
+        CHECK(read_header_bytes(&with, &bc, &d) == UZ_OK && bc.opening_alpha16 == 24 && bc.opening_plies == 32);
+        const char *bad_values[] = {"\x18", "\x18\x80\x10", "\x18\x20\x01"};
+        for (size_t i = 0; i < sizeof bad_values / sizeof *bad_values; i++) {
+            replace_field(&with, 14, bad_values[i], &damaged);
+            CHECK(read_header_bytes(&damaged, &bc, &d) == UZ_ERR_CORRUPT, "bad key 14 value %zu accepted", i);
+        }
+        uz_buf_free(&with);
+        uz_buf_free(&damaged);
+    }
 
     /* Settings other than the profile's (Hash 2): the text is stored and round-trips; the
      * summary is rebuilt from keys 3-7. */

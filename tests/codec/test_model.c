@@ -12,7 +12,7 @@ static uz_model g_model; /* big: keep off the stack */
 
 static uz_model *model_with(uint32_t k_milli, uint32_t floor_q16)
 {
-    uz_model_params p = {UZ_MODEL_EXP, k_milli, floor_q16, 0, 0, 0, 0, 0};
+    uz_model_params p = {UZ_MODEL_EXP, k_milli, floor_q16, 0, 0, 0, 0, 0, 0, 0};
     if (uz_model_init(&g_model, &p) != UZ_OK) {
         fprintf(stderr, "model init failed for k=%u floor=%u\n", k_milli, floor_q16);
         exit(2);
@@ -296,7 +296,7 @@ static void test_rank(void)
 static void test_rank_model(void)
 {
     static uz_model m;
-    uz_model_params p = {UZ_MODEL_RANK, 80000, 3277, 29491, 45875, 0, 0, 0};
+    uz_model_params p = {UZ_MODEL_RANK, 80000, 3277, 29491, 45875, 0, 0, 0, 0, 0};
     CHECK(uz_model_init(&m, &p) == UZ_OK);
     test_rng r = {77};
     int32_t s[UZ_MODEL_MAX_MOVES];
@@ -321,7 +321,7 @@ static void test_rank_model(void)
     }
     CHECK(ok);
     /* Ranking alone (beta = 1, no floor): equal scores get rho^rank shares by index. */
-    uz_model_params only = {UZ_MODEL_RANK, 80000, 0, 65536, 32768, 0, 0, 0};
+    uz_model_params only = {UZ_MODEL_RANK, 80000, 0, 65536, 32768, 0, 0, 0, 0, 0};
     uz_model_init(&m, &only);
     int32_t eq[4] = {5, 5, 5, 5};
     uz_model_frequencies(&m, eq, 4, f);
@@ -331,7 +331,7 @@ static void test_rank_model(void)
            f[0], f[1], f[2], f[3]);
     /* beta = 0 is exactly the exponential model. */
     static uz_model e;
-    uz_model_params rank0 = {UZ_MODEL_RANK, 80000, 3277, 0, 45875, 0, 0, 0}, exp = {UZ_MODEL_EXP, 80000, 3277, 0, 0, 0, 0, 0};
+    uz_model_params rank0 = {UZ_MODEL_RANK, 80000, 3277, 0, 45875, 0, 0, 0, 0, 0}, exp = {UZ_MODEL_EXP, 80000, 3277, 0, 0, 0, 0, 0, 0, 0};
     uz_model_init(&m, &rank0);
     uz_model_init(&e, &exp);
     uint32_t g[UZ_MODEL_MAX_MOVES];
@@ -399,7 +399,7 @@ static const uint32_t golden_params[][2] = {
 static uint64_t golden_rank_hash(uint32_t rank_q16, uint32_t decay_q16)
 {
     static uz_model m;
-    uz_model_params p = {UZ_MODEL_RANK, 80000, 3277, rank_q16, decay_q16, 0, 0, 0};
+    uz_model_params p = {UZ_MODEL_RANK, 80000, 3277, rank_q16, decay_q16, 0, 0, 0, 0, 0};
     uz_model_init(&m, &p);
     test_rng r = {2024};
     int32_t s[UZ_MODEL_MAX_MOVES];

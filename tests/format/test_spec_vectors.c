@@ -17,6 +17,7 @@
 #include "chess/board.h"
 #include "codec/coder.h"
 #include "gamecode/gamecode.h"
+#include "gamecode/opening.h"
 #include "codec/model.h"
 #include "model/player_model.h"
 #include "chess/san.h"
@@ -204,6 +205,35 @@ static void check_model(const vector *v)
           "format.md:%d: model parameters", v->line);
     uint32_t freq[UZ_MAX_MOVES];
     CHECK(uz_model_frequencies(&m, scores, n, freq) == UZ_MODEL_TOTAL, "format.md:%d: frequencies", v->line);
+    compare_freq(v, freq, n);
+}
+
+/* Opening counts: the model's frequencies (as a "model" vector) mixed with "counts"
+ * (one per move) at weight "alpha16". */
+static void check_opening(const vector *v)
+{
+    uz_position pos;
+    uz_move legal[UZ_MAX_MOVES];
+    int n = position_and_moves(v, &pos, legal);
+    int32_t scores[UZ_MAX_MOVES];
+    CHECK(ints(need(v, "scores"), scores, UZ_MAX_MOVES) == n, "format.md:%d: %d scores", v->line, n);
+    uint64_t p[8], a[1] = {0}, c64[UZ_MAX_MOVES] = {0};
+    int np = numbers(need(v, "model"), 10, p, 8);
+    uz_model_params params = {0};
+    params.kind = (uz_model_kind)p[0];
+    uint32_t *fields[] = {&params.k_milli, &params.floor_q16, &params.rank_q16, &params.decay_q16};
+    for (int i = 1; i < np && i <= 4; i++)
+        *fields[i - 1] = (uint32_t)p[i];
+    uz_model m;
+    CHECK(np == 1 + uz_model_param_count(params.kind) && uz_model_init(&m, &params) == UZ_OK,
+          "format.md:%d: model parameters", v->line);
+    CHECK(numbers(need(v, "alpha16"), 10, a, 1) == 1 && numbers(need(v, "counts"), 10, c64, UZ_MAX_MOVES) == n,
+          "format.md:%d: alpha16 and %d counts", v->line, n);
+    uint32_t freq[UZ_MAX_MOVES], c[UZ_MAX_MOVES];
+    for (int i = 0; i < n; i++)
+        c[i] = (uint32_t)c64[i];
+    CHECK(uz_model_frequencies(&m, scores, n, freq) == UZ_MODEL_TOTAL, "format.md:%d: frequencies", v->line);
+    uz_opening_mix_counts(c, (uint32_t)a[0], freq, n, UZ_MODEL_TOTAL);
     compare_freq(v, freq, n);
 }
 
@@ -410,7 +440,7 @@ static void check_game_moves(const vector *v)
     if (ok && m.player && uz_encoder_create(&e, coder_of(v)) == UZ_OK) {
         const uint8_t *data;
         size_t size;
-        CHECK(uz_encode_walk(&m, e, &w) == UZ_OK && uz_encoder_finish(e, &data, &size) == UZ_OK,
+        CHECK(uz_encode_walk(&m, NULL, e, &w) == UZ_OK && uz_encoder_finish(e, &data, &size) == UZ_OK,
               "format.md:%d: encoding", v->line);
         char got[4096];
         hex_string(data, size, got);
@@ -594,6 +624,7 @@ static const struct kind {
     {"checksum", check_checksum, 0},
     {"model", check_model, 0},
     {"model-player", check_model_player, 0},
+    {"opening", check_opening, 0},
     {"coder", check_coder, 0},
     {"huffman", check_huffman, 0},
     {"game-moves", check_game_moves, 0},
