@@ -5,6 +5,7 @@
 #include <xxhash.h>
 
 #include "gamecode/blockcode.h"
+#include "archive/engine_code.h"
 
 /* Longest text rebuilt for one game (the PGN reader's limit on a game). */
 #define MAX_GAME_TEXT UZ_PGN_MAX_GAME_BYTES
@@ -499,8 +500,10 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
     uz_result *results = calloc(n, sizeof *results);
     const uint8_t **text_recs = calloc(n, sizeof *text_recs);
     size_t *text_lens = calloc(n, sizeof *text_lens);
+    const uint8_t **engine_code = calloc(n, sizeof *engine_code);
+    size_t *engine_lens = calloc(n, sizeof *engine_lens);
     uz_buf text = {0};
-    if (!all || !streams || !sizes || !crcs || !results || !text_recs || !text_lens) {
+    if (!all || !streams || !sizes || !crcs || !results || !text_recs || !text_lens || !engine_code || !engine_lens) {
         uz_diag_set(diag, r, 0, 0, "out of memory");
         goto out;
     }
@@ -515,6 +518,11 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
         goto out;
     }
     if (r != UZ_OK) {
+        r = corrupt_game(diag, block, game_base + 1, "malformed structure stream");
+        goto out;
+    }
+    if (uz_block_struct_engine_code(block->structure.data, block->structure.size, block->struct_version, all, n,
+                                    engine_code, engine_lens) != UZ_OK) {
         r = corrupt_game(diag, block, game_base + 1, "malformed structure stream");
         goto out;
     }
@@ -549,10 +557,20 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
                                  end - i, results + i, diag)) != UZ_OK)
             goto out;
     }
-    /* Each game's exact bytes: its tree rendered with its layout, then patched. */
+    /* Each game's exact bytes: its engine comments rebuilt from the moves (layout 2), its
+     * tree rendered with its layout, then patched. */
     for (size_t i = 0; i < count; i++) {
         if (results[i] != UZ_OK) {
             r = corrupt_game(diag, block, game_base + first + i + 1, "its move stream does not decode");
+            goto out;
+        }
+        r = uz_engine_code_decode(&games[i], engine_code[first + i], engine_lens[first + i], NULL);
+        if (r == UZ_ERR_NOMEM) {
+            uz_diag_set(diag, r, 0, 0, "out of memory");
+            goto out;
+        }
+        if (r != UZ_OK) {
+            r = corrupt_game(diag, block, game_base + first + i + 1, "its engine comments do not decode");
             goto out;
         }
         if (text_recs[first + i]) {
@@ -602,6 +620,8 @@ out:
     free(results);
     free(text_recs);
     free(text_lens);
+    free(engine_code);
+    free(engine_lens);
     uz_buf_free(&text);
     return r;
 }
