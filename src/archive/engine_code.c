@@ -40,13 +40,19 @@ typedef struct gamma_model {
 } gamma_model;
 
 #define N_BUCKETS 4 /* a variation's ply: 0, 1-7, 8-23, 24+ */
+/* Where a variation's next move is predicted from: the game's moves while the variation
+ * follows them, the side's previous variation and the other side's (while it follows
+ * them), the move last seen from the same position in a variation of the game, the
+ * game's move from the same position. */
+enum { SRC_GAME, SRC_OWN, SRC_OPP, SRC_PV_TT, SRC_GAME_TT, N_SOURCES };
+#define TT_BITS 15
 
 typedef struct models {
     bit_model coded[2][3];           /* by side and its previous comment: 0 text, 1 coded, 2 none */
     bit_model literal[N_KEYS][3];    /* by the key's previous state for the side: 0 coded, 1 literal, 2 none */
     bit_model prec[N_KEYS][3];       /* decimals as two bits */
     bit_model stop[N_BUCKETS][3];    /* variation ends: by ply bucket, own previous variation state */
-    bit_model hit[3][N_BUCKETS][3];  /* a candidate is the move: by source, ply bucket, proposers - 1 */
+    bit_model hit[N_SOURCES][N_BUCKETS][3]; /* a candidate is the move: by source, ply bucket, proposers - 1 */
     gamma_model num[N_KEYS];
     gamma_model rank[N_BUCKETS];     /* the move's rank among the others */
 } models;
@@ -64,7 +70,15 @@ typedef struct side_state {
     char pv1[UZ_SAN_MAX];        /* SAN of its second move ("" none): the next ponder move */
 } side_state;
 
+/* Positions (Zobrist keys) and the move made from them, direct-mapped: a newer entry
+ * replaces an older one of the same index. */
+typedef struct tt_entry {
+    uint64_t key;
+    uz_move move;
+} tt_entry;
+
 typedef struct coder {
+    tt_entry pv_tt[1 << TT_BITS], game_tt[1 << TT_BITS];
     uz_encoder *enc;
     uz_decoder dec;
     models m;
@@ -256,8 +270,10 @@ static int64_t predict(const coder *c, const context *x, int side, int key)
             return own->last[K_TL] - (c->cur_has[K_MT] ? c->cur[K_MT] : 0) + c->inc_ms;
         return c->base_ms - (c->cur_has[K_MT] ? c->cur[K_MT] : 0);
     case K_N:
-        if (c->cur_has[K_S] && c->cur_has[K_MT])
-            return c->cur[K_S] / 1000 * c->cur[K_MT];
+        /* nodes = speed x time (in ms); the product only where it cannot overflow */
+        if (c->cur_has[K_S] && c->cur_has[K_MT] && c->cur[K_S] >= 0 && c->cur[K_S] < 10000000000 && c->cur[K_MT] >= 0 &&
+            c->cur[K_MT] < 100000000)
+            return c->cur[K_S] * c->cur[K_MT] / 1000;
         break;
     case K_SD:
         if (c->cur_has[K_D])
@@ -354,15 +370,46 @@ static int move_score(uz_position *pos, uz_move m)
     if (UZ_MOVE_PROMO(m) == UZ_QUEEN)
         score += 150;
     uz_undo undo;
+    int us = pos->side;
     uz_make_move(pos, m, &undo);
     if (uz_in_check(pos))
         score += 100;
+    /* A piece left where the other side takes it for less, or for free, rarely stays in a
+     * variation. */
+    uint64_t occ = pos->by_color[0] | pos->by_color[1], att = uz_attackers_to(pos, to, occ);
+    uint64_t theirs = att & pos->by_color[1 - us], ours = att & pos->by_color[us];
+    int moved = UZ_PIECE_TYPE(pos->squares[to]);
+    if (theirs && mover != UZ_KING) {
+        int cheapest = 9;
+        for (int t = UZ_PAWN; t <= UZ_KING; t++)
+            if (theirs & pos->by_type[t]) {
+                cheapest = piece_value[t] ? piece_value[t] : 10;
+                break;
+            }
+        if (cheapest < piece_value[moved] || !ours)
+            score -= 300 + 16 * piece_value[moved] - 16 * piece_value[victim];
+    }
     uz_unmake_move(pos, m, &undo);
     if (mover == UZ_KING && ((pos->squares[to] && UZ_PIECE_COLOR(pos->squares[to]) == pos->side) || to - from == 2 ||
                              from - to == 2))
         score += 30; /* castling (the king's two steps, or king takes rook in Chess960) */
     return score;
 }
+
+static bool tt_get(const tt_entry *tt, const uz_position *pos, uz_move *m)
+{
+    const tt_entry *e = &tt[pos->key & ((1u << TT_BITS) - 1)];
+    if (e->key != pos->key || e->move == UZ_MOVE_NONE || !uz_is_legal(pos, e->move))
+        return false;
+    *m = e->move;
+    return true;
+}
+
+static void tt_put(tt_entry *tt, const uz_position *pos, uz_move m)
+{
+    tt[pos->key & ((1u << TT_BITS) - 1)] = (tt_entry){pos->key, m};
+}
+
 
 static int bucket(size_t i)
 {
@@ -380,11 +427,14 @@ static uz_result code_pv(coder *c, const context *x, int side, uz_move *pv, size
     uz_result r;
     size_t i = 0;
     for (;; i++) {
-        uz_move cand[3];
-        int from[3], votes[3], n_cand = 0;
-        for (int s = 0; s < 3; s++) {
+        uz_move cand[N_SOURCES];
+        int from[N_SOURCES], votes[N_SOURCES], n_cand = 0;
+        for (int s = 0; s < N_SOURCES; s++) {
             uz_move m;
-            if (!source_move(&src[s], i, &m))
+            if (s == SRC_PV_TT || s == SRC_GAME_TT) {
+                if (!tt_get(s == SRC_PV_TT ? c->pv_tt : c->game_tt, &pos, &m))
+                    continue;
+            } else if (!source_move(&src[s], i, &m))
                 continue;
             int k = 0;
             while (k < n_cand && cand[k] != m)
@@ -411,7 +461,7 @@ static uz_result code_pv(coder *c, const context *x, int side, uz_move *pv, size
         bool found = false;
         for (int k = 0; k < n_cand && !found; k++) {
             unsigned hit = c->enc ? m == cand[k] : 0;
-            if ((r = code_bit(c, &c->m.hit[from[k]][bucket(i)][votes[k] - 1], &hit)) != UZ_OK)
+            if ((r = code_bit(c, &c->m.hit[from[k]][bucket(i)][(votes[k] < 3 ? votes[k] : 3) - 1], &hit)) != UZ_OK)
                 return r;
             if (hit) {
                 m = cand[k];
@@ -452,11 +502,12 @@ static uz_result code_pv(coder *c, const context *x, int side, uz_move *pv, size
             m = rest[v - 1];
         }
         pv[i] = m;
-        for (int s = 0; s < 3; s++) {
+        for (int s = SRC_GAME; s <= SRC_OPP; s++) {
             uz_move sm;
             if (src[s].aligned && (!source_move(&src[s], i, &sm) || sm != m))
                 src[s].aligned = false;
         }
+        tt_put(c->pv_tt, &pos, m);
         uz_undo undo;
         uz_make_move(&pos, m, &undo);
     }
@@ -676,6 +727,8 @@ static void begin_comment(coder *c, int side)
 static void begin_game(coder *c, const uz_game *game)
 {
     init_models(&c->m);
+    memset(c->pv_tt, 0, sizeof c->pv_tt);
+    memset(c->game_tt, 0, sizeof c->game_tt);
     for (int s = 0; s < 2; s++) {
         c->side[s] = (side_state){0};
         c->side[s].prev_coded = 2;
@@ -696,6 +749,17 @@ static void begin_game(coder *c, const uz_game *game)
             break;
         }
     c->cost = &c->counts.cost_flags;
+}
+
+/* The game's positions and the moves made from them (the latest where one repeats). */
+static void fill_game_tt(coder *c, const uz_game *game, const uz_move *mv)
+{
+    uz_position pos = game->start;
+    for (size_t i = 0; i < game->main.n_nodes; i++) {
+        tt_put(c->game_tt, &pos, mv[i]);
+        uz_undo undo;
+        uz_make_move(&pos, mv[i], &undo);
+    }
 }
 
 /* The main line's moves, NULL when it holds a null move (not coded). */
@@ -738,6 +802,7 @@ uz_result uz_engine_code_encode(const uz_game *game, uz_buf *out, char ***residu
     if (!c || !res || uz_encoder_create(&c->enc, UZ_CODER_RANGE) != UZ_OK)
         goto out;
     begin_game(c, game);
+    fill_game_tt(c, game, mv);
     uz_position pos = game->start, before;
     size_t k = 0;
     r = UZ_OK;
@@ -823,6 +888,7 @@ uz_result uz_engine_code_decode(uz_game *game, const uint8_t *data, size_t size,
     if (uz_decoder_init(&c->dec, UZ_CODER_RANGE, data, size) != UZ_OK)
         goto out;
     begin_game(c, game);
+    fill_game_tt(c, game, mv);
     uz_position pos = game->start, before;
     r = UZ_OK;
     for (size_t i = 0; i < game->main.n_nodes && r == UZ_OK; i++) {
