@@ -717,6 +717,22 @@ static uz_result rebuild(coder *c, const context *x, int side, const char *res, 
     return uz_buf_append(out, res + i, len - i);
 }
 
+/* "base+inc" in seconds (1 to 9 decimal digits each, nothing else): both in ms. */
+static void parse_time_control(coder *c, const char *tc)
+{
+    int64_t v[2] = {0, 0};
+    const char *p = tc;
+    for (int k = 0; k < 2; k++) {
+        const char *d = p;
+        while (*p >= '0' && *p <= '9' && p - d < 9)
+            v[k] = 10 * v[k] + (*p++ - '0');
+        if (p == d || (k == 0 ? *p++ != '+' : *p != 0))
+            return;
+    }
+    c->base_ms = v[0] * 1000;
+    c->inc_ms = v[1] * 1000;
+}
+
 /* The per-comment state: no field yet, the ponder prediction fixed. */
 static void begin_comment(coder *c, int side)
 {
@@ -739,13 +755,7 @@ static void begin_game(coder *c, const uz_game *game)
     c->base_ms = c->inc_ms = 0;
     for (size_t i = 0; i < game->n_tags; i++)
         if (strcmp(game->tags[i].name, "TimeControl") == 0) {
-            unsigned long long b = 0, inc = 0;
-            int used = 0;
-            const char *v = game->tags[i].value;
-            if (strlen(v) <= 19 && sscanf(v, "%llu+%llu%n", &b, &inc, &used) == 2 && v[used] == 0 && v[0] != '+') {
-                c->base_ms = (int64_t)b * 1000;
-                c->inc_ms = (int64_t)inc * 1000;
-            }
+            parse_time_control(c, game->tags[i].value);
             break;
         }
     c->cost = &c->counts.cost_flags;
