@@ -794,6 +794,18 @@ static size_t main_comments(const uz_game *game)
     return n;
 }
 
+bool uz_engine_code_wanted(const uz_game *game)
+{
+    size_t at;
+    for (size_t i = 0; !game->verbatim && !game->text_only && i < game->main.n_nodes; i++)
+        for (size_t j = 0; j < game->main.nodes[i].n_comments; j++) {
+            const char *s = game->main.nodes[i].comments[j];
+            if (find_key(s, strlen(s), 0, &at) >= 0)
+                return true;
+        }
+    return false;
+}
+
 uz_result uz_engine_code_encode(const uz_game *game, uz_buf *out, char ***residuals, size_t *n_residuals,
                                 uz_engine_code_counts *counts)
 {

@@ -33,6 +33,10 @@ typedef struct uz_engine_code_counts {
 uz_result uz_engine_code_encode(const uz_game *game, uz_buf *out, char ***residuals, size_t *n_residuals,
                                 uz_engine_code_counts *counts);
 
+/* Whether a main-line comment of the game names a key of the code (a cheap look: the
+ * writer decides per comment); a writer uses layout 2 for a member only then. */
+bool uz_engine_code_wanted(const uz_game *game);
+
 /* Reader: game's main-line comments are residuals (its moves known); data[0..size) its
  * coded bytes (size 0: nothing to do). The coded comments are rebuilt in place.
  * UZ_ERR_CORRUPT when the bytes do not decode or are not consumed exactly. */

@@ -137,8 +137,8 @@ static void report_limit(const uz_game *games, size_t n, uz_diag *diag)
 
 /* Parses back a structure stream just written: compress never writes what decompress
  * would refuse. Cheap next to scoring the moves. */
-static uz_result check_structure(const uz_buf *structure, size_t n, const size_t *lens, const uint32_t *crcs,
-                                 uz_diag *diag)
+static uz_result check_structure(const uz_buf *structure, unsigned version, size_t n, const size_t *lens,
+                                 const uint32_t *crcs, uz_diag *diag)
 {
     uz_game *back = calloc(n ? n : 1, sizeof *back);
     size_t *lens2 = calloc(n ? n : 1, sizeof *lens2);
@@ -149,7 +149,7 @@ static uz_result check_structure(const uz_buf *structure, size_t n, const size_t
     if (back && lens2 && crcs2 && recs && rec_lens) {
         for (size_t i = 0; i < n; i++)
             uz_game_init(&back[i]);
-        r = uz_block_struct_read(structure->data, structure->size, UZ_STRUCT_VERSION, back, n, lens2, crcs2, recs, rec_lens, diag);
+        r = uz_block_struct_read(structure->data, structure->size, version, back, n, lens2, crcs2, recs, rec_lens, diag);
         if (r == UZ_OK && (memcmp(lens, lens2, n * sizeof *lens) != 0 || memcmp(crcs, crcs2, n * sizeof *crcs) != 0))
             r = UZ_ERR_CORRUPT;
         if (r != UZ_OK && r != UZ_ERR_NOMEM)
@@ -167,9 +167,17 @@ static uz_result check_structure(const uz_buf *structure, size_t n, const size_t
     return r;
 }
 
+unsigned uz_block_struct_version_for(const uz_game *games, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (uz_engine_code_wanted(&games[i]))
+            return UZ_STRUCT_VERSION;
+    return 1;
+}
+
 uz_result uz_block_encode(uz_oracle *oracle, uz_oracle *oracle960, const uz_model *model, uz_encoder *enc,
-                               uz_game *games, size_t n, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
-                               uint64_t *text_digest, uz_diag *diag)
+                               uz_game *games, size_t n, unsigned struct_version, uz_buf *structure, uz_buf *moves,
+                               uint64_t *n_moves, uint64_t *text_digest, uz_diag *diag)
 {
     uz_buf texts = {0};
     uz_walk *walks = calloc(n ? n : 1, sizeof *walks);
@@ -202,7 +210,7 @@ uz_result uz_block_encode(uz_oracle *oracle, uz_oracle *oracle960, const uz_mode
         goto out_reported;
     }
     size_t before = structure->size;
-    r = uz_block_struct_write(structure, UZ_STRUCT_VERSION, games, n, lens, crcs, &texts);
+    r = uz_block_struct_write(structure, struct_version, games, n, lens, crcs, &texts);
     if (r == UZ_OK && structure->size - before > UZ_LIMIT_BLOCK_STRUCT)
         r = UZ_ERR_LIMIT;
     if (r == UZ_ERR_LIMIT) {
@@ -211,7 +219,7 @@ uz_result uz_block_encode(uz_oracle *oracle, uz_oracle *oracle960, const uz_mode
     }
     if (r == UZ_OK) {
         uz_buf written = {structure->data + before, structure->size - before, 0};
-        if ((r = check_structure(&written, n, lens, crcs, diag)) != UZ_OK)
+        if ((r = check_structure(&written, struct_version, n, lens, crcs, diag)) != UZ_OK)
             goto out_reported;
     }
 out:
