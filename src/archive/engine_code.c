@@ -20,6 +20,7 @@ static const char *const key_name[N_KEYS] = {"d",  "sd", "pd", "mt", "tl", "s", 
                                              "h",  "ph", "wv", "ev", "R50", "Rd", "Rr", "mb"};
 
 #define MAX_PV 256          /* longer variations stay text */
+#define SEEN_BONUS 120      /* a move of either side's last variation, in the order of the others */
 #define MAX_DIGITS 13       /* of a number's integer part */
 #define MAX_DECIMALS 3
 
@@ -79,6 +80,7 @@ typedef struct tt_entry {
 
 typedef struct coder {
     tt_entry pv_tt[1 << TT_BITS], game_tt[1 << TT_BITS];
+    uint64_t seen[4096 / 64];    /* the moves (from, to) of both sides' last variations */
     uz_encoder *enc;
     uz_decoder dec;
     models m;
@@ -411,6 +413,22 @@ static void tt_put(tt_entry *tt, const uz_position *pos, uz_move m)
 }
 
 
+static bool seen_has(const coder *c, uz_move m)
+{
+    unsigned i = m & 4095;
+    return c->seen[i / 64] >> (i % 64) & 1;
+}
+
+static void seen_fill(coder *c)
+{
+    memset(c->seen, 0, sizeof c->seen);
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; c->side[s].has_pv && i < c->side[s].pv_len; i++) {
+            unsigned k = c->side[s].pv[i] & 4095;
+            c->seen[k / 64] |= 1ull << (k % 64);
+        }
+}
+
 static int bucket(size_t i)
 {
     return i == 0 ? 0 : i < 8 ? 1 : i < 24 ? 2 : 3;
@@ -426,6 +444,7 @@ static uz_result code_pv(coder *c, const context *x, int side, uz_move *pv, size
     uz_position pos = *x->before;
     uz_result r;
     size_t i = 0;
+    seen_fill(c);
     for (;; i++) {
         uz_move cand[N_SOURCES];
         int from[N_SOURCES], votes[N_SOURCES], n_cand = 0;
@@ -478,7 +497,7 @@ static uz_result code_pv(coder *c, const context *x, int side, uz_move *pv, size
                     is_cand |= cand[k] == legal[j];
                 if (is_cand)
                     continue;
-                int sc = move_score(&pos, legal[j]), at = n;
+                int sc = move_score(&pos, legal[j]) + (seen_has(c, legal[j]) ? SEEN_BONUS : 0), at = n;
                 while (at > 0 && score[at - 1] < sc) {
                     score[at] = score[at - 1];
                     rest[at] = rest[at - 1];
@@ -495,7 +514,8 @@ static uz_result code_pv(coder *c, const context *x, int side, uz_move *pv, size
             if (c->enc && rank == (uint64_t)n)
                 return UZ_ERR_ARG; /* (the writer checked every move) */
             uint64_t v = rank + 1;
-            if ((r = code_gamma(c, &c->m.rank[bucket(i)], 0, &v)) != UZ_OK)
+            unsigned nctx = bit_length((uint64_t)n);
+            if ((r = code_gamma(c, &c->m.rank[bucket(i)], nctx < GAMMA_CTX ? nctx : GAMMA_CTX - 1, &v)) != UZ_OK)
                 return r;
             if (v > (uint64_t)n)
                 return UZ_ERR_CORRUPT;
