@@ -21,6 +21,7 @@ static const char *const key_name[N_KEYS] = {"d",  "sd", "pd", "mt", "tl", "s", 
 
 #define MAX_PV 256          /* longer variations stay text */
 #define SEEN_BONUS 120      /* a move of either side's last variation, in the order of the others */
+#define RECAPTURE_BONUS 100 /* a move to where the last move went */
 #define MAX_DIGITS 13       /* of a number's integer part */
 #define MAX_DECIMALS 3
 
@@ -444,6 +445,7 @@ static uz_result code_pv(coder *c, const context *x, int side, uz_move *pv, size
     uz_position pos = *x->before;
     uz_result r;
     size_t i = 0;
+    uz_move prev = x->ply >= 1 ? x->moves[x->ply - 1] : UZ_MOVE_NONE; /* the last move made */
     seen_fill(c);
     for (;; i++) {
         uz_move cand[N_SOURCES];
@@ -498,6 +500,8 @@ static uz_result code_pv(coder *c, const context *x, int side, uz_move *pv, size
                 if (is_cand)
                     continue;
                 int sc = move_score(&pos, legal[j]) + (seen_has(c, legal[j]) ? SEEN_BONUS : 0), at = n;
+                if (prev != UZ_MOVE_NONE && UZ_MOVE_TO(legal[j]) == UZ_MOVE_TO(prev))
+                    sc += RECAPTURE_BONUS;
                 while (at > 0 && score[at - 1] < sc) {
                     score[at] = score[at - 1];
                     rest[at] = rest[at - 1];
@@ -528,6 +532,7 @@ static uz_result code_pv(coder *c, const context *x, int side, uz_move *pv, size
                 src[s].aligned = false;
         }
         tt_put(c->pv_tt, &pos, m);
+        prev = m;
         uz_undo undo;
         uz_make_move(&pos, m, &undo);
     }
