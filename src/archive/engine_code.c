@@ -24,6 +24,7 @@ static const char *const key_name[N_KEYS] = {"d",  "sd", "pd", "mt", "tl", "s", 
 #define RECAPTURE_BONUS 100 /* a move to where the last move went */
 #define MAX_DIGITS 13       /* of a number's integer part */
 #define MAX_DECIMALS 3
+#define MAX_VALUE 9999999999999 /* of a number times 10^decimals: MAX_DIGITS nines */
 
 /* ---- adaptive binary models (as in comment_code.c, rate 1 / (n + 1.5), cap 60) ---- */
 
@@ -224,7 +225,7 @@ static bool parse_number(const char *s, size_t len, int64_t *value, int *decimal
         if (k == 0)
             return false;
     }
-    if (i != len || (neg && x == 0))
+    if (i != len || (neg && x == 0) || x > MAX_VALUE)
         return false;
     *value = neg ? -x : x;
     *decimals = k;
@@ -312,8 +313,7 @@ static uz_result code_number(coder *c, const context *x, int side, int key, int6
     if ((r = code_signed(c, &c->m.num[key], &own->v[key], &d)) != UZ_OK)
         return r;
     *value = pred + d;
-    int64_t bound = 9999999999999; /* MAX_DIGITS nines */
-    if (*value < -bound || *value > bound)
+    if (*value < -MAX_VALUE || *value > MAX_VALUE)
         return UZ_ERR_CORRUPT;
     own->has[key] = true;
     own->last[key] = *value;
