@@ -4,7 +4,8 @@
 It reads every member of an archive: the header (and its fields), each block (its crc,
 the structure stream decompressed with zstd or raw LZMA2), the structure stream's
 sections (tag names, game records with their tree shapes, tag values column by column,
-comments, text records; in layout 1 the coded tags too), the index (checked against the
+comments, text records; in layout 1 the coded tags too; in layout 2 the engine-comment
+code's per-game streams, checked but not decoded: their values need the game's moves), the index (checked against the
 blocks, with the member digest) and the footer (version 2) or the index length (version 3).
 It prints each game's tags and move counts. It does not decode the moves:
 that needs the engine (doc/format.md, "Engine queries") and the move models.
@@ -174,7 +175,7 @@ TEXT_KEYS = {1: ("engine_name", 128), 2: ("fingerprint", 64), 8: ("engine_settin
              12: ("chess960_fingerprint", 64), 64: ("settings_text", 256), 65: ("created_by", 64)}
 INT_KEYS = {3: ("depth", 1000), 4: ("nodes", M64), 5: ("mode", 2), 6: ("hash_mb", 0xFFFFFFFF),
             7: ("threads", 0xFFFFFFFF), 10: ("coder", 255), 11: ("block_games", 65536),
-            13: ("struct_version", 1)}
+            13: ("struct_version", 2)}
 MODEL_PARAMS = {1: 2, 2: 4, 3: 3}
 
 
@@ -337,7 +338,9 @@ def read_structure(data, n_games, version):
             raise Corrupt("structure section past the end")
         sec.append(Reader(data, pos, pos + s))
         pos += s
-    if pos != len(data):
+    # Layout 2: the engine-comment code is every byte after the seventh section.
+    engine = Reader(data, pos, len(data))
+    if pos != len(data) and version < 2:
         raise Corrupt("bytes after the structure sections")
     # The comments section serves the trees and the trailing comments in record order.
     names_r, rec, values, comments, text = sec[:5]
@@ -395,7 +398,27 @@ def read_structure(data, n_games, version):
                 taken[k] += 1
     else:
         read_coded_tags(sec[6], values, names, games, uses)
+    read_engine_code(engine, games)
     return games
+
+
+# ---- engine comment code (doc/format.md, "Engine comment code") ----
+
+def read_engine_code(r, games):
+    """Layout 2: empty, or each game's range-coded stream with its size. Its values (TCEC
+    comments' numbers and principal variations) are coded against the game's positions,
+    which need the moves and so the engine: this tool checks the framing only and counts
+    the bytes; the comments it would print are their residuals."""
+    if not r.left():
+        return
+    for g in games:
+        n = r.varint()
+        if n > r.left() or (n and g["kind"] != "game"):
+            raise Corrupt("bad engine-code size")
+        r.bytes(n, "engine code")
+        g["engine_code_bytes"] = n
+    if r.left():
+        raise Corrupt("bytes left over in the engine-code section")
 
 
 # ---- coded tags (doc/format.md, "Coded tags") ----
@@ -629,7 +652,8 @@ def main(argv):
                 if as_json:
                     out.append({"game": number, "kind": g["kind"], "tags": g.get("tags", []),
                                 "result": g.get("result"), "plies": g.get("plies", -1),
-                                "counts": g.get("counts"), "move_stream_bytes": g["moves_len"]})
+                                "counts": g.get("counts"), "move_stream_bytes": g["moves_len"],
+                                "engine_code_bytes": g.get("engine_code_bytes", 0)})
                 else:
                     tags = " ".join(f'[{n} "{v}"]' for n, v in g.get("tags", []))
                     if g["kind"] == "verbatim":
@@ -638,7 +662,9 @@ def main(argv):
                         c = g["counts"]
                         print(f"game {number}: {tags} result {g['result']}; {g['plies']} plies, "
                               f"{c['nodes']} moves with variations, {c['comments']} comments, "
-                              f"{c['variations']} variations; move stream {g['moves_len']} bytes")
+                              f"{c['variations']} variations; move stream {g['moves_len']} bytes"
+                              + (f"; engine comments {g['engine_code_bytes']} bytes (not decoded: they need "
+                                 "the moves)" if g.get("engine_code_bytes") else ""))
     except Corrupt as e:
         print(f"{args[0]}: corrupt archive: {e}", file=sys.stderr)
         return 1

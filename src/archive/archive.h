@@ -22,7 +22,7 @@
 #define UZ_ARCHIVE_MAX_MODEL_PARAMS 8
 /* Layout of the structure stream the writer uses (header key 13); 0 is the layout of
  * members written before the key existed, which every reader still reads. */
-#define UZ_STRUCT_VERSION 1
+#define UZ_STRUCT_VERSION 2
 
 /* The summary a reader gives a version 3 header that stores neither settings nor a
  * summary: the engine name, then this. */
@@ -178,6 +178,14 @@ uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned versio
 uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n, size_t *moves_lens,
                                        uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens,
                                        const uz_decode_limits *limits, uz_diag *diag);
+
+/* Layout 2: each game's coded engine comments (doc/format.md "Engine comment code"),
+ * games[0..n) as uz_block_struct_read gave them: code[i] / code_lens[i] (length 0: none;
+ * always for layouts 0 and 1). UZ_ERR_CORRUPT when the section does not hold exactly one
+ * size and its bytes per game. The comments are decoded with uz_engine_code_decode once
+ * the game's moves are known. */
+uz_result uz_block_struct_engine_code(const uint8_t *data, size_t size, unsigned version, const uz_game *games, size_t n,
+                                      const uint8_t **code, size_t *code_lens);
 
 /* The coded comments of a block of n games (structure layout 1; zeros for layout 0):
  * the comment-code section's size and what it holds. Decodes the structure stream. */

@@ -19,7 +19,8 @@ uz_result uz__pack_with(unsigned method, const uint8_t *src, size_t n, uz_buf *d
 uz_result uz__unpack(unsigned method, const uint8_t *src, size_t n, uz_buf *dst, size_t raw_size);
 
 /* What a structure stream's bytes hold, for reports (uz_byte_split). */
-enum uz__struct_part { UZ__PART_TAGS, UZ__PART_COMMENTS, UZ__PART_COMMENT_CODE, UZ__PART_STRUCTURE, UZ__N_PARTS };
+enum uz__struct_part { UZ__PART_TAGS, UZ__PART_COMMENTS, UZ__PART_COMMENT_CODE, UZ__PART_STRUCTURE, UZ__PART_ENGINE_CODE,
+                       UZ__N_PARTS };
 typedef struct uz__struct_span {
     const uint8_t *p;
     size_t n;
@@ -29,7 +30,7 @@ typedef struct uz__struct_span {
 /* Cuts a structure stream of layout version into its sections (and the section sizes in
  * front, counted as structure), each with its part: tag names, values and coded tags are
  * tags; comments and coded comments are comments; game records and text records are
- * structure. Returns the number of spans (at most UZ__MAX_STRUCT_SPANS), or -1 if the
+ * structure; layout 2's engine code is its own part. Returns the number of spans (at most UZ__MAX_STRUCT_SPANS), or -1 if the
  * stream's section sizes do not fit it. */
 int uz__struct_spans(const uint8_t *data, size_t size, unsigned version, uz__struct_span *out);
 

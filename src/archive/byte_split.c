@@ -38,6 +38,7 @@ uz_result uz_byte_split_add_block(uz_byte_split *s, const uz_archive_block *b)
     uint64_t tags = share(b->struct_stored, weight[UZ__PART_TAGS], total);
     uint64_t comments = share(b->struct_stored, weight[UZ__PART_COMMENTS], total);
     uint64_t coded = share(b->struct_stored, weight[UZ__PART_COMMENT_CODE], total);
+    uint64_t engine_code = share(b->struct_stored, weight[UZ__PART_ENGINE_CODE], total);
     /* The coded comments' share goes to clocks, engine comments and the others by what
      * their bits cost when the stream is decoded. */
     uz_struct_comment_info info;
@@ -52,9 +53,9 @@ uz_result uz_byte_split_add_block(uz_byte_split *s, const uz_archive_block *b)
     }
     s->tags += tags;
     s->clocks += clocks;
-    s->engine_comments += engine;
+    s->engine_comments += engine + engine_code;
     s->comments += comments + coded - clocks - engine;
-    s->structure += b->struct_stored - tags - comments - coded; /* (all of it if n < 0: unreadable sections) */
+    s->structure += b->struct_stored - tags - comments - coded - engine_code; /* (all of it if n < 0: unreadable sections) */
     return UZ_OK;
 }
 

@@ -9,6 +9,7 @@
 #include "archive_internal.h"
 #include "game_text.h"
 #include "archive/comment_code.h"
+#include "archive/engine_code.h"
 #include "archive/tag_code.h"
 #include "common/limits.h"
 
@@ -19,11 +20,15 @@
 
 enum node_flag { NODE_NULL = 1, NODE_NAGS = 2, NODE_COMMENTS = 4, NODE_VARIATIONS = 8, NODE_ORDER = 16 };
 enum game_flag { GAME_HAS_FEN = 1, GAME_RESULT_SHIFT = 1, GAME_VERBATIM = 8, GAME_CHESS960 = 16, GAME_TEXT_ONLY = 32 };
-/* Layout 0 has the first five sections; layout 1 adds the coded comments and tags. */
-enum section { SEC_NAMES, SEC_RECORDS, SEC_VALUES, SEC_COMMENTS, SEC_TEXT, SEC_COMMENT_CODE, SEC_TAG_CODE, N_SECTIONS };
+/* Layout 0 has the first five sections; layout 1 adds the coded comments and tags;
+ * layout 2 the engine-comment code, whatever follows the seventh section (no size of its
+ * own: a block without engine comments is the same as in layout 1). */
+enum section { SEC_NAMES, SEC_RECORDS, SEC_VALUES, SEC_COMMENTS, SEC_TEXT, SEC_COMMENT_CODE, SEC_TAG_CODE, SEC_ENGINE_CODE,
+               N_SECTIONS };
 enum { N_SECTIONS_V0 = SEC_TEXT + 1 };
 
-static int sections_of(unsigned version) { return version == 0 ? N_SECTIONS_V0 : N_SECTIONS; }
+/* The sections whose sizes lead the stream. */
+static int sections_of(unsigned version) { return version == 0 ? N_SECTIONS_V0 : SEC_TAG_CODE + 1; }
 
 /* ---- writing ---- */
 
@@ -38,6 +43,9 @@ typedef struct struct_writer {
     uz_comment_coder *cc;  /* layout 1: codes each comment's kind (NULL in layout 0) */
     unsigned version;      /* layout: from 1 the tags go through tag_code */
     uz_buf tag_index;      /* layout 1: every tag's name index (uint32_t), in game order */
+    char **residuals;      /* layout 2: the game's main-line comments as engine_code left them (NULL: as is) */
+    size_t n_residuals, next_residual;
+    bool any_engine_code;  /* layout 2: a game of the block has coded engine comments */
 } struct_writer;
 
 /* A text the reader takes: at most MAX_TEXT bytes (C strings hold no NUL). */
@@ -52,20 +60,29 @@ static uz_result put_count(uz_buf *b, size_t n)
     return n > MAX_COUNT ? UZ_ERR_LIMIT : uz_buf_put_varint(b, n);
 }
 
-/* slot: whose comments (UZ_CC_*), for the comment coder. */
-static uz_result put_comments(struct_writer *w, char *const *comments, size_t n, int slot)
+/* slot: whose comments (UZ_CC_*), for the comment coder; main: comments of a main-line
+ * move (layout 2 takes their residuals from engine_code). */
+static uz_result put_comments(struct_writer *w, char *const *comments, size_t n, int slot, bool main)
 {
     uz_result r = put_count(&w->sec[SEC_RECORDS], n);
     for (size_t i = 0; i < n && r == UZ_OK; i++) {
+        const char *text = comments[i];
+        if (main && w->residuals) {
+            if (w->next_residual >= w->n_residuals)
+                return UZ_ERR_ARG;
+            if (w->residuals[w->next_residual])
+                text = w->residuals[w->next_residual];
+            w->next_residual++;
+        }
         if (!w->cc) {
-            r = put_text(&w->sec[SEC_COMMENTS], comments[i]);
+            r = put_text(&w->sec[SEC_COMMENTS], text);
             continue;
         }
         const char *residual;
         size_t len;
         if (strlen(comments[i]) > MAX_TEXT)
             return UZ_ERR_LIMIT;
-        if ((r = uz_comment_encode(w->cc, slot, i, comments[i], &residual, &len)) == UZ_OK)
+        if ((r = uz_comment_encode(w->cc, slot, i, text, &residual, &len)) == UZ_OK)
             r = uz_buf_put_string(&w->sec[SEC_COMMENTS], residual, len);
     }
     return r;
@@ -78,7 +95,7 @@ static uz_result put_line(struct_writer *w, const uz_line *line, int depth, int 
     if (depth > MAX_DEPTH || line->n_nodes > UZ_LIMIT_GAME_NODES - w->game_nodes)
         return UZ_ERR_LIMIT;
     w->game_nodes += line->n_nodes;
-    uz_result r = put_comments(w, line->pre_comments, line->n_pre_comments, UZ_CC_OTHER);
+    uz_result r = put_comments(w, line->pre_comments, line->n_pre_comments, UZ_CC_OTHER, false);
     if (r == UZ_OK)
         r = uz_buf_put_varint(b, line->n_nodes);
     size_t annotated = 0;
@@ -106,7 +123,7 @@ static uz_result put_line(struct_writer *w, const uz_line *line, int depth, int 
                 r = uz_buf_put_varint(b, nd->nags[k]);
         }
         if (r == UZ_OK && (flags & NODE_COMMENTS))
-            r = put_comments(w, nd->comments, nd->n_comments, (side + (int)i) & 1);
+            r = put_comments(w, nd->comments, nd->n_comments, (side + (int)i) & 1, depth == 0);
         if (r == UZ_OK && (flags & NODE_VARIATIONS)) {
             r = put_count(b, nd->n_variations);
             for (size_t k = 0; k < nd->n_variations && r == UZ_OK; k++)
@@ -187,6 +204,33 @@ static uz_result name_index(struct_writer *w, const char *name, size_t *index)
     return UZ_OK;
 }
 
+static void drop_residuals(struct_writer *w)
+{
+    for (size_t i = 0; i < w->n_residuals; i++)
+        free(w->residuals[i]);
+    free(w->residuals);
+    w->residuals = NULL;
+    w->n_residuals = w->next_residual = 0;
+}
+
+/* Layout 2: the game's coded engine comments, its size first, into the engine-code
+ * section; their residuals for put_comments. */
+static uz_result put_engine_code(struct_writer *w, const uz_game *game)
+{
+    uz_buf code = {0};
+    drop_residuals(w);
+    uz_result r = game->verbatim || game->text_only
+                      ? UZ_OK
+                      : uz_engine_code_encode(game, &code, &w->residuals, &w->n_residuals, NULL);
+    if (r == UZ_OK)
+        r = uz_buf_put_varint(&w->sec[SEC_ENGINE_CODE], code.size);
+    if (r == UZ_OK)
+        r = uz_buf_append(&w->sec[SEC_ENGINE_CODE], code.data, code.size);
+    w->any_engine_code |= code.size > 0;
+    uz_buf_free(&code);
+    return r;
+}
+
 static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_len, uint32_t crc)
 {
     uz_buf *b = &w->sec[SEC_RECORDS];
@@ -194,6 +238,8 @@ static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_le
     uz_result r = uz_buf_put_varint(b, moves_len);
     if (r == UZ_OK)
         r = uz_buf_append(b, crc_bytes, 4);
+    if (r == UZ_OK && w->version >= 2)
+        r = put_engine_code(w, game);
     if (game->verbatim || game->text_only) {
         /* No tags, the flag, the exact bytes in the comments section. */
         if (r == UZ_OK)
@@ -231,7 +277,10 @@ static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_le
     if (r == UZ_OK)
         r = put_line(w, &game->main, 0, game->start.side);
     if (r == UZ_OK)
-        r = put_comments(w, game->trailing_comments, game->n_trailing_comments, UZ_CC_OTHER);
+        r = put_comments(w, game->trailing_comments, game->n_trailing_comments, UZ_CC_OTHER, false);
+    if (r == UZ_OK && w->residuals && w->next_residual != w->n_residuals)
+        r = UZ_ERR_ARG;
+    drop_residuals(w);
     return r;
 }
 
@@ -307,6 +356,9 @@ uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_game *ga
         r = keep_smaller_tags(&w, games, n);
     if (r == UZ_OK)
         r = put_sections(out, w.sec, sections_of(version));
+    if (r == UZ_OK && w.any_engine_code)
+        r = uz_buf_append(out, w.sec[SEC_ENGINE_CODE].data, w.sec[SEC_ENGINE_CODE].size);
+    drop_residuals(&w);
     for (int s = 0; s < N_SECTIONS; s++)
         uz_buf_free(&w.sec[s]);
     for (size_t k = 0; k < w.n_names; k++)
@@ -627,6 +679,26 @@ uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned versio
 }
 
 /* uz_block_struct_read_limited, with the coded comments' counts (layout 1) when counts is not NULL. */
+/* Layout 2's engine-code section: empty, or one size and that many bytes per game (a
+ * game without a tree has size 0), exactly. code and code_lens (optional) get each
+ * game's bytes. */
+static uz_result engine_spans(uz_cursor c, const uz_game *games, size_t n, const uint8_t **code, size_t *code_lens)
+{
+    bool any = c.p != c.end;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t len = 0;
+        if (any && (uz_cursor_varint(&c, &len) != UZ_OK || len > (uint64_t)(c.end - c.p) ||
+                             (len && (games[i].verbatim || games[i].text_only))))
+            return UZ_ERR_CORRUPT;
+        if (code) {
+            code[i] = c.p;
+            code_lens[i] = (size_t)len;
+        }
+        c.p += len;
+    }
+    return c.p == c.end ? UZ_OK : UZ_ERR_CORRUPT;
+}
+
 static uz_result struct_read(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n, size_t *moves_lens,
                              uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens, const uz_decode_limits *limits,
                              uz_comment_counts *counts, uz_diag *diag)
@@ -660,6 +732,8 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
             goto out;
     const uint8_t *p = head.p;
     for (int s = 0; s < N_SECTIONS; s++) {
+        if (s == SEC_ENGINE_CODE && version >= 2)
+            sizes[s] = (uint64_t)(head.end - p);
         if (sizes[s] > (uint64_t)(head.end - p))
             goto out;
         sr.sec[s] = (uz_cursor){p, p + sizes[s]};
@@ -702,6 +776,8 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
         goto out;
     if (version >= 1 && (r = decode_block_comments(&sr.sec[SEC_COMMENT_CODE], games, n, counts)) != UZ_OK)
         goto out;
+    if ((r = engine_spans(sr.sec[SEC_ENGINE_CODE], games, n, NULL, NULL)) != UZ_OK)
+        goto out;
     r = UZ_OK;
 out:
     if (r != UZ_OK) {
@@ -724,6 +800,19 @@ out:
     free(name_text);
     free(cols);
     return r == UZ_OK || r == UZ_ERR_NOMEM || r == UZ_ERR_LIMIT ? r : UZ_ERR_CORRUPT;
+}
+
+uz_result uz_block_struct_engine_code(const uint8_t *data, size_t size, unsigned version, const uz_game *games, size_t n,
+                                      const uint8_t **code, size_t *code_lens)
+{
+    uz__struct_span spans[UZ__MAX_STRUCT_SPANS];
+    int k = data && version >= 2 ? uz__struct_spans(data, size, version, spans) : 0;
+    if (k < 0)
+        return UZ_ERR_CORRUPT;
+    uz_cursor c = {data, data};
+    if (k == 2 + SEC_ENGINE_CODE)
+        c = (uz_cursor){spans[k - 1].p, spans[k - 1].p + spans[k - 1].n};
+    return engine_spans(c, games, n, code, code_lens);
 }
 
 uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n, size_t *moves_lens,
@@ -796,6 +885,10 @@ int uz__struct_spans(const uint8_t *data, size_t size, unsigned version, uz__str
             part = UZ__PART_COMMENT_CODE;
         out[1 + s] = (uz__struct_span){p, (size_t)sizes[s], part};
         p += sizes[s];
+    }
+    if (version >= 2 && p <= head.end) { /* the engine code: the rest */
+        out[1 + n_sections] = (uz__struct_span){p, (size_t)(head.end - p), UZ__PART_ENGINE_CODE};
+        return 2 + n_sections;
     }
     return p == head.end ? 1 + n_sections : -1;
 }

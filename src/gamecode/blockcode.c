@@ -5,6 +5,7 @@
 #include <xxhash.h>
 
 #include "gamecode/blockcode.h"
+#include "archive/engine_code.h"
 #include "gamecode/opening.h"
 
 /* Longest text rebuilt for one game (the PGN reader's limit on a game). */
@@ -137,8 +138,8 @@ static void report_limit(const uz_game *games, size_t n, uz_diag *diag)
 
 /* Parses back a structure stream just written: compress never writes what decompress
  * would refuse. Cheap next to scoring the moves. */
-static uz_result check_structure(const uz_buf *structure, size_t n, const size_t *lens, const uint32_t *crcs,
-                                 uz_diag *diag)
+static uz_result check_structure(const uz_buf *structure, unsigned version, size_t n, const size_t *lens,
+                                 const uint32_t *crcs, uz_diag *diag)
 {
     uz_game *back = calloc(n ? n : 1, sizeof *back);
     size_t *lens2 = calloc(n ? n : 1, sizeof *lens2);
@@ -149,7 +150,7 @@ static uz_result check_structure(const uz_buf *structure, size_t n, const size_t
     if (back && lens2 && crcs2 && recs && rec_lens) {
         for (size_t i = 0; i < n; i++)
             uz_game_init(&back[i]);
-        r = uz_block_struct_read(structure->data, structure->size, UZ_STRUCT_VERSION, back, n, lens2, crcs2, recs, rec_lens, diag);
+        r = uz_block_struct_read(structure->data, structure->size, version, back, n, lens2, crcs2, recs, rec_lens, diag);
         if (r == UZ_OK && (memcmp(lens, lens2, n * sizeof *lens) != 0 || memcmp(crcs, crcs2, n * sizeof *crcs) != 0))
             r = UZ_ERR_CORRUPT;
         if (r != UZ_OK && r != UZ_ERR_NOMEM)
@@ -167,9 +168,17 @@ static uz_result check_structure(const uz_buf *structure, size_t n, const size_t
     return r;
 }
 
+unsigned uz_block_struct_version_for(const uz_game *games, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (uz_engine_code_wanted(&games[i]))
+            return UZ_STRUCT_VERSION;
+    return 1;
+}
+
 uz_result uz_block_encode(uz_oracle *oracle, uz_oracle *oracle960, const uz_model *model, uz_encoder *enc,
-                               uz_game *games, size_t n, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
-                               uint64_t *text_digest, uz_diag *diag)
+                               uz_game *games, size_t n, unsigned struct_version, uz_buf *structure, uz_buf *moves,
+                               uint64_t *n_moves, uint64_t *text_digest, uz_diag *diag)
 {
     uz_buf texts = {0};
     uz_walk *walks = calloc(n ? n : 1, sizeof *walks);
@@ -208,7 +217,7 @@ uz_result uz_block_encode(uz_oracle *oracle, uz_oracle *oracle960, const uz_mode
         goto out_reported;
     }
     size_t before = structure->size;
-    r = uz_block_struct_write(structure, UZ_STRUCT_VERSION, games, n, lens, crcs, &texts);
+    r = uz_block_struct_write(structure, struct_version, games, n, lens, crcs, &texts);
     if (r == UZ_OK && structure->size - before > UZ_LIMIT_BLOCK_STRUCT)
         r = UZ_ERR_LIMIT;
     if (r == UZ_ERR_LIMIT) {
@@ -217,7 +226,7 @@ uz_result uz_block_encode(uz_oracle *oracle, uz_oracle *oracle960, const uz_mode
     }
     if (r == UZ_OK) {
         uz_buf written = {structure->data + before, structure->size - before, 0};
-        if ((r = check_structure(&written, n, lens, crcs, diag)) != UZ_OK)
+        if ((r = check_structure(&written, struct_version, n, lens, crcs, diag)) != UZ_OK)
             goto out_reported;
     }
 out:
@@ -511,9 +520,11 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
     uz_result *results = calloc(n, sizeof *results);
     const uint8_t **text_recs = calloc(n, sizeof *text_recs);
     size_t *text_lens = calloc(n, sizeof *text_lens);
+    const uint8_t **engine_code = calloc(n, sizeof *engine_code);
+    size_t *engine_lens = calloc(n, sizeof *engine_lens);
     uz_buf text = {0};
     uz_opening *opening = NULL;
-    if (!all || !streams || !sizes || !crcs || !results || !text_recs || !text_lens) {
+    if (!all || !streams || !sizes || !crcs || !results || !text_recs || !text_lens || !engine_code || !engine_lens) {
         uz_diag_set(diag, r, 0, 0, "out of memory");
         goto out;
     }
@@ -528,6 +539,11 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
         goto out;
     }
     if (r != UZ_OK) {
+        r = corrupt_game(diag, block, game_base + 1, "malformed structure stream");
+        goto out;
+    }
+    if (uz_block_struct_engine_code(block->structure.data, block->structure.size, block->struct_version, all, n,
+                                    engine_code, engine_lens) != UZ_OK) {
         r = corrupt_game(diag, block, game_base + 1, "malformed structure stream");
         goto out;
     }
@@ -585,10 +601,20 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
                                  sizes + first + i, end - i, results + i, diag)) != UZ_OK)
             goto out;
     }
-    /* Each game's exact bytes: its tree rendered with its layout, then patched. */
+    /* Each game's exact bytes: its engine comments rebuilt from the moves (layout 2), its
+     * tree rendered with its layout, then patched. */
     for (size_t i = 0; i < count; i++) {
         if (results[i] != UZ_OK) {
             r = corrupt_game(diag, block, game_base + first + i + 1, "its move stream does not decode");
+            goto out;
+        }
+        r = uz_engine_code_decode(&games[i], engine_code[first + i], engine_lens[first + i], NULL);
+        if (r == UZ_ERR_NOMEM) {
+            uz_diag_set(diag, r, 0, 0, "out of memory");
+            goto out;
+        }
+        if (r != UZ_OK) {
+            r = corrupt_game(diag, block, game_base + first + i + 1, "its engine comments do not decode");
             goto out;
         }
         if (text_recs[first + i]) {
@@ -638,6 +664,8 @@ out:
     free(results);
     free(text_recs);
     free(text_lens);
+    free(engine_code);
+    free(engine_lens);
     uz_buf_free(&text);
     uz_opening_free(opening);
     return r;

@@ -20,8 +20,13 @@ size_t uz_block_fit(const uz_game *games, size_t n);
  * for a game past a limit of limits.h; the structure written is parsed back before it is
  * returned. */
 uz_result uz_block_encode(uz_oracle *oracle, uz_oracle *oracle960, const uz_model *model, uz_encoder *enc,
-                          uz_game *games, size_t n, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
-                          uint64_t *text_digest, uz_diag *diag);
+                          uz_game *games, size_t n, unsigned struct_version, uz_buf *structure, uz_buf *moves,
+                          uint64_t *n_moves, uint64_t *text_digest, uz_diag *diag);
+
+/* The structure layout for a member that starts with these games: UZ_STRUCT_VERSION when
+ * one of them has engine comments for layout 2's engine code, else 1 (the same blocks
+ * without header key 13). */
+unsigned uz_block_struct_version_for(const uz_game *games, size_t n);
 
 /* Starts the engine that codes Chess960 games next to pool: the same executable and
  * settings plus the option UCI_Chess960 = true. UZ_ERR_UNSUPPORTED when the engine has no

@@ -171,14 +171,16 @@ static uz_result prepare_chess960(uz_compressor *c, uz_game *games, size_t n, uz
 static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag *diag)
 {
     uz_result r = prepare_chess960(c, games, n, diag);
-    if (r == UZ_OK && !c->writer)
+    if (r == UZ_OK && !c->writer) {
+        c->header.struct_version = uz_block_struct_version_for(games, n);
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
+    }
     while (r == UZ_OK && n > 0) {
         size_t k = uz_block_fit(games, n);
         uz_buf structure = {0}, moves = {0};
         uint64_t n_moves = 0, digest = 0;
-        r = uz_block_encode(c->oracle, c->oracle960, &c->model, c->enc, games, k, &structure, &moves, &n_moves,
-                            &digest, diag);
+        r = uz_block_encode(c->oracle, c->oracle960, &c->model, c->enc, games, k, c->header.struct_version, &structure,
+                            &moves, &n_moves, &digest, diag);
         if (r == UZ_OK)
             r = uz_archive_write_block(c->writer, k, n_moves, digest, &structure, moves.data, moves.size, diag);
         if (r == UZ_OK) {
@@ -277,8 +279,10 @@ uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag)
     uz_result r = check_open(c, diag);
     if (r == UZ_OK)
         r = flush_pending(c, true, diag);
-    if (r == UZ_OK && !c->writer) /* no game at all: an empty member */
+    if (r == UZ_OK && !c->writer) { /* no game at all: an empty member */
+        c->header.struct_version = 1;
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
+    }
     if (r == UZ_OK) {
         r = uz_archive_writer_finish(c->writer, diag);
         c->writer = NULL;
@@ -374,8 +378,10 @@ uz_result uz_compressor_resume(uz_compressor *c, FILE *old, const char *old_name
     /* The interrupted run's member may code Chess960 games: so does this one. */
     if (r == UZ_OK && header.chess960_fingerprint[0] && (r = open_pool960(c, diag)) == UZ_OK)
         fill_header(c);
-    if (r == UZ_OK)
+    if (r == UZ_OK) { /* the copied blocks keep their layout */
+        c->header.struct_version = header.struct_version;
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
+    }
     /* Packing is deterministic: the blocks are copied as they are, the index rebuilt. */
     for (uint64_t i = 0; r == UZ_OK && i < at->blocks; i++) {
         r = uz_archive_read_block(reader, &block, diag);

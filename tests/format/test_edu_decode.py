@@ -19,8 +19,9 @@ FILES = ["cat4_handwritten_edge_cases.pgn", "cat4_handwritten_semicolon_comments
          "cat5_chess960_cutechess_python_chess.pgn", "cat4_sirius_kbn_endgame_fen_no_blank_lines.pgn",
          # coded tags (doc/format.md, "Coded tags"): Lichess and chess.com exports
          "cat1_lichess_marathon_2025.pgn", "cat1_chesscom_live_clk.pgn"]
-# ... and every kind of value the tag models must leave as text (tests/data/pgn/layout)
-DATA_FILES = ["tag_near_misses.pgn"]
+# ... and every kind of value the tag models must leave as text (tests/data/pgn/layout);
+# TCEC comments make a layout 2 archive (the engine-comment code's framing is checked)
+DATA_FILES = ["tag_near_misses.pgn", "tcec_near_miss.pgn"]
 
 failures = 0
 
@@ -60,6 +61,8 @@ def main():
             lib = json.loads(subprocess.run([ucizip, "list", archive, "--json"], capture_output=True,
                                             check=True).stdout.decode("utf-8", "replace"))
             check(len(mine) == len(lib), f"{name}: {len(mine)} games, the library lists {len(lib)}")
+            if name == "tcec_near_miss.pgn":
+                check(any(g.get("engine_code_bytes") for g in mine), f"{name}: no engine code seen")
             for a, b in zip(mine, lib):
                 where = f"{name} game {b['game']}"
                 check(a["game"] == b["game"], f"{where}: numbered {a['game']}")

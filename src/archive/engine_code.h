@@ -1,0 +1,45 @@
+/* Coded engine comments that depend on the position (structure layout 2): TCEC-style
+ * comments after a main-line move ("d=18, sd=44, pd=Ke5, mt=2084, tl=6853, ..., pv=Kc1
+ * Kf5 ..., mb=+0+0+0+0+0,") keep their text with the values of the known fields taken
+ * out; the values are range-coded per game, numbers against the side's previous ones,
+ * the principal variation move by move against the game's moves and the previous
+ * variations, the material balance and the fifty-move count from the position. The
+ * decoder needs the game's main-line moves, so it runs after the moves are decoded (the
+ * structure stream alone still gives tags and the other comments). doc/format.md,
+ * "Engine comment code", is the spec. */
+#ifndef UCIZIP_ENGINE_CODE_H
+#define UCIZIP_ENGINE_CODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/buf.h"
+#include "common/common.h"
+#include "pgn/pgn.h"
+
+/* What one coder coded (or decoded): for reports, not part of the format. Costs are
+ * ideal code lengths in 1/65536 bit. */
+typedef struct uz_engine_code_counts {
+    uint64_t comments;   /* main-line comments seen */
+    uint64_t coded;      /* of them coded */
+    uint64_t pv_moves;   /* moves of coded principal variations */
+    uint64_t cost_pv, cost_fields, cost_flags;
+} uz_engine_code_counts;
+
+/* Writer: the main-line comments of game that can be coded. residuals gets one entry per
+ * main-line node comment (in order): NULL where the comment stays as it is, else the
+ * comment's residual (malloc'd; free each with free, and the array). The game's coded
+ * bytes are appended to out: nothing when no comment is coded. counts (optional) adds up. */
+uz_result uz_engine_code_encode(const uz_game *game, uz_buf *out, char ***residuals, size_t *n_residuals,
+                                uz_engine_code_counts *counts);
+
+/* Whether a main-line comment of the game names a key of the code (a cheap look: the
+ * writer decides per comment); a writer uses layout 2 for a member only then. */
+bool uz_engine_code_wanted(const uz_game *game);
+
+/* Reader: game's main-line comments are residuals (its moves known); data[0..size) its
+ * coded bytes (size 0: nothing to do). The coded comments are rebuilt in place.
+ * UZ_ERR_CORRUPT when the bytes do not decode or are not consumed exactly. */
+uz_result uz_engine_code_decode(uz_game *game, const uint8_t *data, size_t size, uz_engine_code_counts *counts);
+
+#endif
