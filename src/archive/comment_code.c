@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/coder.h"
-#include "codec/fixed.h"
+#include "archive/bit_code.h"
 #include "common/limits.h"
 
 enum kind { KIND_TEXT, KIND_CLOCK, KIND_ENGINE, KIND_BOOK };
@@ -25,17 +24,13 @@ enum kind { KIND_TEXT, KIND_CLOCK, KIND_ENGINE, KIND_BOOK };
 
 /* ---- adaptive binary models ---- */
 
-/* P(bit = 1) in 1/65536, adapting at rate 1 / (n + 1.5) with n capped at cap: 120 for
- * engine comments (0.6% smaller than 30 on cutechess self-play), 30 for kinds and clocks
- * (which change more from game to game: 120 was 7% larger on a file of club games). */
-typedef struct bit_model {
-    uint16_t p;
-    uint8_t n, cap;
-} bit_model;
+/* Every bit_model adapts at rate 1 / (n + 1.5) with n capped (archive/bit_code.h): at 120
+ * for engine comments (0.6% smaller than 30 on cutechess self-play), 30 for kinds and
+ * clocks (which change more from game to game: 120 was 7% larger on a file of club games). */
+typedef uz_bit_model bit_model;
 
-/* Elias-gamma binarisation of v >= 1: its bit length L in unary, then the bits below the
- * leading one. Bit lengths stay below GAMMA_MAX. */
-#define GAMMA_MAX 48
+/* Elias-gamma binarisation (uz_gamma_code) in GAMMA_CTX contexts. */
+#define GAMMA_MAX UZ_GAMMA_MAX
 #define GAMMA_CTX 24
 typedef struct gamma_model {
     bit_model len[GAMMA_CTX][GAMMA_MAX];
@@ -88,14 +83,6 @@ typedef struct fields {
     int prec;          /* decimals of time (seconds) */
 } fields;
 
-static unsigned bit_length(uint64_t v)
-{
-    unsigned n = 0;
-    for (; v; v >>= 1)
-        n++;
-    return n;
-}
-
 /* Two predictions of the evaluation (the second only when the other side has one) and
  * their recent errors, decaying sums over the block: the one that erred less is used. */
 typedef struct choice {
@@ -116,8 +103,7 @@ static void learn(choice *ch, bool both, int64_t value, int64_t a, int64_t b)
 }
 
 struct uz_comment_coder {
-    uz_encoder *enc;   /* writer */
-    uz_decoder dec;    /* reader */
+    uz_bit_coder bits; /* writer (bits.enc) or reader (bits.dec); bits.cost = &cost */
     const uint8_t *data;
     size_t size;
     bool started;      /* reader: dec initialised (on the first comment) */
@@ -140,53 +126,11 @@ static void init_models(models *m)
         b[i] = (bit_model){32768, 0, i < engine_from ? 30 : 120};
 }
 
-static uz_result code_bit(uz_comment_coder *c, bit_model *m, unsigned *bit)
-{
-    uint32_t p = m->p >> 4;
-    p = p < 1 ? 1 : p > 4095 ? 4095 : p;
-    uint32_t freq[2] = {4096 - p, p};
-    uz_result r;
-    if (c->enc) {
-        r = uz_encoder_put(c->enc, freq, 2, 4096, (int)*bit);
-    } else {
-        int s = 0;
-        r = uz_decoder_get(&c->dec, freq, 2, 4096, &s) == UZ_OK ? UZ_OK : UZ_ERR_CORRUPT;
-        *bit = (unsigned)s;
-    }
-    if (r != UZ_OK)
-        return r;
-    /* -log2(freq / 4096) in Q16 */
-    c->cost += ((12ull << 32) - uz__log2_q32(freq[*bit])) >> 16;
-    int32_t target = *bit ? 65536 : 0;
-    m->p = (uint16_t)(m->p + (target - (int32_t)m->p) * 2 / (2 * (int32_t)m->n + 3));
-    if (m->n < m->cap)
-        m->n++;
-    return UZ_OK;
-}
+static uz_result code_bit(uz_comment_coder *c, bit_model *m, unsigned *bit) { return uz_bit_code(&c->bits, m, bit); }
 
-/* *v >= 1 (writer: below 2^(GAMMA_MAX - 1)). */
 static uz_result code_gamma(uz_comment_coder *c, gamma_model *g, unsigned ctx, uint64_t *v)
 {
-    unsigned len = c->enc ? bit_length(*v) : 0, k;
-    uz_result r;
-    for (k = 1;; k++) {
-        unsigned more = len > k;
-        if ((r = code_bit(c, &g->len[ctx][k], &more)) != UZ_OK)
-            return r;
-        if (!more)
-            break;
-        if (k + 1 >= GAMMA_MAX)
-            return UZ_ERR_CORRUPT;
-    }
-    uint64_t x = 1;
-    for (unsigned i = 1; i < k; i++) {
-        unsigned b = c->enc ? (unsigned)(*v >> (k - 1 - i)) & 1 : 0;
-        if ((r = code_bit(c, i <= 2 ? &g->top[k][x] : &g->low[k][i], &b)) != UZ_OK)
-            return r;
-        x = 2 * x + b;
-    }
-    *v = x;
-    return UZ_OK;
+    return uz_gamma_code(&c->bits, g->len[ctx], g->top, g->low, v);
 }
 
 /* A signed value as zigzag + 1 (0, -1, 1, -2, ... as 1, 2, 3, 4, ...); *prev_v, the
@@ -194,13 +138,13 @@ static uz_result code_gamma(uz_comment_coder *c, gamma_model *g, unsigned ctx, u
 static uz_result code_signed(uz_comment_coder *c, gamma_model *g, unsigned extra, unsigned n_extra, uint64_t *prev_v,
                              int64_t *s)
 {
-    unsigned lctx = bit_length(*prev_v) / 2;
+    unsigned lctx = uz_bit_length(*prev_v) / 2;
     unsigned cap = GAMMA_CTX / n_extra - 1;
-    uint64_t v = *s >= 0 ? 2 * (uint64_t)*s + 1 : 2 * (uint64_t)(-(*s + 1)) + 2;
+    uint64_t v = uz_zigzag1(*s);
     uz_result r = code_gamma(c, g, (lctx < cap ? lctx : cap) * n_extra + extra, &v);
     if (r != UZ_OK)
         return r;
-    *s = v & 1 ? (int64_t)(v >> 1) : -(int64_t)(v >> 1);
+    *s = uz_unzigzag1(v);
     *prev_v = v;
     return UZ_OK;
 }
@@ -248,7 +192,7 @@ static uz_result code_clock(uz_comment_coder *c, int slot, fields *f)
     if (nonzero) {
         unsigned x = 1;
         for (int i = 3; i >= 0; i--) {
-            unsigned b = c->enc ? (unsigned)(f->tenth - 1) >> i & 1 : 0;
+            unsigned b = c->bits.enc ? (unsigned)(f->tenth - 1) >> i & 1 : 0;
             if ((r = code_bit(c, &c->m.tenth[x], &b)) != UZ_OK)
                 return r;
             x = 2 * x + b;
@@ -510,6 +454,7 @@ static uz_result create(uz_comment_coder **out)
     if (!c)
         return UZ_ERR_NOMEM;
     init_models(&c->m);
+    c->bits.cost = &c->cost;
     *out = c;
     return UZ_OK;
 }
@@ -517,7 +462,7 @@ static uz_result create(uz_comment_coder **out)
 uz_result uz_comment_writer_create(uz_comment_coder **out)
 {
     uz_result r = create(out);
-    if (r == UZ_OK && (r = uz_encoder_create(&(*out)->enc, UZ_CODER_RANGE)) != UZ_OK) {
+    if (r == UZ_OK && (r = uz_encoder_create(&(*out)->bits.enc, UZ_CODER_RANGE)) != UZ_OK) {
         free(*out);
         *out = NULL;
     }
@@ -538,7 +483,7 @@ void uz_comment_coder_destroy(uz_comment_coder *c)
 {
     if (!c)
         return;
-    uz_encoder_destroy(c->enc);
+    uz_encoder_destroy(c->bits.enc);
     uz_buf_free(&c->text);
     free(c);
 }
@@ -612,7 +557,7 @@ uz_result uz_comment_decode(uz_comment_coder *c, int slot, size_t index, const c
         return UZ_OK;
     }
     if (!c->started) {
-        if (uz_decoder_init(&c->dec, UZ_CODER_RANGE, c->data, c->size) != UZ_OK)
+        if (uz_decoder_init(&c->bits.dec, UZ_CODER_RANGE, c->data, c->size) != UZ_OK)
             return UZ_ERR_CORRUPT;
         c->started = true;
     }
@@ -633,16 +578,16 @@ uz_result uz_comment_decode(uz_comment_coder *c, int slot, size_t index, const c
 
 uz_result uz_comment_coder_finish(uz_comment_coder *c, uz_buf *out)
 {
-    if (!c->enc) /* (a non-empty stream must have served a comment, coded or not) */
+    if (!c->bits.enc) /* (a non-empty stream must have served a comment, coded or not) */
         return c->size == 0 ? UZ_OK
-                            : c->started && uz_decoder_finish(&c->dec) == UZ_OK ? UZ_OK : UZ_ERR_CORRUPT;
+                            : c->started && uz_decoder_finish(&c->bits.dec) == UZ_OK ? UZ_OK : UZ_ERR_CORRUPT;
     /* A block without a coded comment stores no stream: its comments cost nothing more
      * than in layout 0. */
     if (!c->counts.clocks && !c->counts.engine)
         return UZ_OK;
     const uint8_t *data;
     size_t size;
-    uz_result r = uz_encoder_finish(c->enc, &data, &size);
+    uz_result r = uz_encoder_finish(c->bits.enc, &data, &size);
     return r == UZ_OK ? uz_buf_append(out, data, size) : r;
 }
 

@@ -10,8 +10,7 @@
 
 #include "chess/board.h"
 #include "chess/san.h"
-#include "codec/coder.h"
-#include "codec/fixed.h"
+#include "archive/bit_code.h"
 #include "common/limits.h"
 
 /* The fields whose values are coded; any other text stays in the residual. */
@@ -26,15 +25,12 @@ static const char *const key_name[N_KEYS] = {"d",  "sd", "pd", "mt", "tl", "s", 
 #define MAX_DECIMALS 3
 #define MAX_VALUE 9999999999999 /* of a number times 10^decimals: MAX_DIGITS nines */
 
-/* ---- adaptive binary models (as in comment_code.c, rate 1 / (n + 1.5), cap 60) ---- */
+/* ---- adaptive binary models (archive/bit_code.h; n capped at 60) ---- */
 
-typedef struct bit_model {
-    uint16_t p;
-    uint8_t n;
-} bit_model;
+typedef uz_bit_model bit_model;
 #define CAP 60
 
-#define GAMMA_MAX 48
+#define GAMMA_MAX UZ_GAMMA_MAX
 #define GAMMA_CTX 8
 typedef struct gamma_model {
     bit_model len[GAMMA_CTX][GAMMA_MAX];
@@ -83,14 +79,12 @@ typedef struct tt_entry {
 typedef struct coder {
     tt_entry pv_tt[1 << TT_BITS], game_tt[1 << TT_BITS];
     uint64_t seen[4096 / 64];    /* the moves (from, to) of both sides' last variations */
-    uz_encoder *enc;
-    uz_decoder dec;
+    uz_bit_coder bits;           /* writer (bits.enc) or reader (bits.dec); bits.cost: where bits count */
     models m;
     side_state side[2];
     int64_t last_eval[N_KEYS];   /* wv, ev: the last value of either side */
     bool has_eval[N_KEYS];
     int64_t inc_ms, base_ms;     /* TimeControl */
-    uint64_t *cost;              /* where the bits being coded are counted */
     uz_engine_code_counts counts;
     /* the comment being coded */
     int64_t cur[N_KEYS];
@@ -98,78 +92,25 @@ typedef struct coder {
     char pd[UZ_SAN_MAX];         /* the side's ponder prediction when the comment began ("" none) */
 } coder;
 
-static void init_models(models *m)
-{
-    bit_model *b = (bit_model *)m;
-    for (size_t i = 0; i < sizeof *m / sizeof *b; i++)
-        b[i] = (bit_model){32768, 0};
-}
+static void init_models(models *m) { uz_bit_models_init((bit_model *)m, sizeof *m / sizeof(bit_model), CAP); }
 
-static unsigned bit_length(uint64_t v)
-{
-    unsigned n = 0;
-    for (; v; v >>= 1)
-        n++;
-    return n;
-}
+static uz_result code_bit(coder *c, bit_model *m, unsigned *bit) { return uz_bit_code(&c->bits, m, bit); }
 
-static uz_result code_bit(coder *c, bit_model *m, unsigned *bit)
-{
-    uint32_t p = m->p >> 4;
-    p = p < 1 ? 1 : p > 4095 ? 4095 : p;
-    uint32_t freq[2] = {4096 - p, p};
-    if (c->enc) {
-        if (uz_encoder_put(c->enc, freq, 2, 4096, (int)*bit) != UZ_OK)
-            return UZ_ERR_NOMEM;
-    } else {
-        int s = 0;
-        if (uz_decoder_get(&c->dec, freq, 2, 4096, &s) != UZ_OK)
-            return UZ_ERR_CORRUPT;
-        *bit = (unsigned)s;
-    }
-    *c->cost += ((12ull << 32) - uz__log2_q32(freq[*bit])) >> 16;
-    int32_t target = *bit ? 65536 : 0;
-    m->p = (uint16_t)(m->p + (target - (int32_t)m->p) * 2 / (2 * (int32_t)m->n + 3));
-    if (m->n < CAP)
-        m->n++;
-    return UZ_OK;
-}
-
-/* v >= 1, below 2^(GAMMA_MAX - 1): bit length in unary, then the bits below the top one. */
 static uz_result code_gamma(coder *c, gamma_model *g, unsigned ctx, uint64_t *v)
 {
-    unsigned len = c->enc ? bit_length(*v) : 0, k;
-    uz_result r;
-    for (k = 1;; k++) {
-        unsigned more = len > k;
-        if ((r = code_bit(c, &g->len[ctx][k], &more)) != UZ_OK)
-            return r;
-        if (!more)
-            break;
-        if (k + 1 >= GAMMA_MAX)
-            return UZ_ERR_CORRUPT;
-    }
-    uint64_t x = 1;
-    for (unsigned i = 1; i < k; i++) {
-        unsigned b = c->enc ? (unsigned)(*v >> (k - 1 - i)) & 1 : 0;
-        if ((r = code_bit(c, i <= 2 ? &g->top[k][x] : &g->low[k][i], &b)) != UZ_OK)
-            return r;
-        x = 2 * x + b;
-    }
-    *v = x;
-    return UZ_OK;
+    return uz_gamma_code(&c->bits, g->len[ctx], g->top, g->low, v);
 }
 
 /* A signed value as 2s + 1 (s >= 0) or -2s (s < 0), its context the bit length of the
  * previous value coded this way (*prev_v) halved. */
 static uz_result code_signed(coder *c, gamma_model *g, uint64_t *prev_v, int64_t *s)
 {
-    unsigned ctx = bit_length(*prev_v) / 2;
-    uint64_t v = *s >= 0 ? 2 * (uint64_t)*s + 1 : 2 * (uint64_t)(-(*s + 1)) + 2;
+    unsigned ctx = uz_bit_length(*prev_v) / 2;
+    uint64_t v = uz_zigzag1(*s);
     uz_result r = code_gamma(c, g, ctx < GAMMA_CTX ? ctx : GAMMA_CTX - 1, &v);
     if (r != UZ_OK)
         return r;
-    *s = v & 1 ? (int64_t)(v >> 1) : -(int64_t)(v >> 1);
+    *s = uz_unzigzag1(v);
     *prev_v = v;
     return UZ_OK;
 }
@@ -469,7 +410,7 @@ static uz_result code_pv(coder *c, const context *x, int side, uz_move *pv, size
         }
         uz_move own;
         int own_state = source_move(&src[1], i, &own) ? 1 : src[1].aligned && src[1].moves ? 2 : 0;
-        unsigned stop = c->enc ? i == *len : 0;
+        unsigned stop = c->bits.enc ? i == *len : 0;
         if (i >= MAX_PV)
             stop = 1;
         else if ((r = code_bit(c, &c->m.stop[bucket(i)][own_state], &stop)) != UZ_OK)
@@ -478,10 +419,10 @@ static uz_result code_pv(coder *c, const context *x, int side, uz_move *pv, size
             break;
         uz_move legal[UZ_MAX_MOVES];
         int n_legal = uz_generate_legal(&pos, legal);
-        uz_move m = c->enc ? pv[i] : UZ_MOVE_NONE;
+        uz_move m = c->bits.enc ? pv[i] : UZ_MOVE_NONE;
         bool found = false;
         for (int k = 0; k < n_cand && !found; k++) {
-            unsigned hit = c->enc ? m == cand[k] : 0;
+            unsigned hit = c->bits.enc ? m == cand[k] : 0;
             if ((r = code_bit(c, &c->m.hit[from[k]][bucket(i)][(votes[k] < 3 ? votes[k] : 3) - 1], &hit)) != UZ_OK)
                 return r;
             if (hit) {
@@ -512,13 +453,13 @@ static uz_result code_pv(coder *c, const context *x, int side, uz_move *pv, size
                 n++;
             }
             uint64_t rank = 0;
-            if (c->enc)
+            if (c->bits.enc)
                 while (rank < (uint64_t)n && rest[rank] != m)
                     rank++;
-            if (c->enc && rank == (uint64_t)n)
+            if (c->bits.enc && rank == (uint64_t)n)
                 return UZ_ERR_ARG; /* (the writer checked every move) */
             uint64_t v = rank + 1;
-            unsigned nctx = bit_length((uint64_t)n);
+            unsigned nctx = uz_bit_length((uint64_t)n);
             if ((r = code_gamma(c, &c->m.rank[bucket(i)], nctx < GAMMA_CTX ? nctx : GAMMA_CTX - 1, &v)) != UZ_OK)
                 return r;
             if (v > (uint64_t)n)
@@ -631,12 +572,12 @@ static uz_result code_field(coder *c, const context *x, int side, field *f, uz_b
     if (key == K_PV) {
         uz_move pv[MAX_PV];
         size_t len = 0;
-        uint64_t *saved = c->cost;
-        c->cost = &c->counts.cost_pv;
-        if (c->enc && !parse_pv(x->before, f->text, f->len, pv, &len))
+        uint64_t *saved = c->bits.cost;
+        c->bits.cost = &c->counts.cost_pv;
+        if (c->bits.enc && !parse_pv(x->before, f->text, f->len, pv, &len))
             return UZ_ERR_ARG;
         r = code_pv(c, x, side, pv, &len);
-        c->cost = saved;
+        c->bits.cost = saved;
         if (r != UZ_OK)
             return r;
         keep_pv(own, x, pv, len);
@@ -650,7 +591,7 @@ static uz_result code_field(coder *c, const context *x, int side, field *f, uz_b
     }
     int64_t value = 0;
     int decimals = 0;
-    if (c->enc && !parse_number(f->text, f->len, &value, &decimals))
+    if (c->bits.enc && !parse_number(f->text, f->len, &value, &decimals))
         return UZ_ERR_ARG;
     if ((r = code_number(c, x, side, key, &value, &decimals)) != UZ_OK)
         return r;
@@ -783,7 +724,7 @@ static void begin_game(coder *c, const uz_game *game)
             parse_time_control(c, game->tags[i].value);
             break;
         }
-    c->cost = &c->counts.cost_flags;
+    c->bits.cost = &c->counts.cost_flags;
 }
 
 /* The game's positions and the moves made from them (the latest where one repeats). */
@@ -846,7 +787,7 @@ uz_result uz_engine_code_encode(const uz_game *game, uz_buf *out, char ***residu
     char **res = calloc(total, sizeof *res);
     uz_buf residual = {0};
     uz_result r = UZ_ERR_NOMEM;
-    if (!c || !res || uz_encoder_create(&c->enc, UZ_CODER_RANGE) != UZ_OK)
+    if (!c || !res || uz_encoder_create(&c->bits.enc, UZ_CODER_RANGE) != UZ_OK)
         goto out;
     begin_game(c, game);
     fill_game_tt(c, game, mv);
@@ -867,7 +808,7 @@ uz_result uz_engine_code_encode(const uz_game *game, uz_buf *out, char ***residu
             const char *text = nd->comments[j];
             c->counts.comments++;
             unsigned coded = split(c, &x, text, strlen(text), fields, &n_fields, &residual);
-            c->cost = &c->counts.cost_flags;
+            c->bits.cost = &c->counts.cost_flags;
             if ((r = code_bit(c, &c->m.coded[side][c->side[side].prev_coded], &coded)) != UZ_OK)
                 break;
             c->side[side].prev_coded = (int)coded;
@@ -875,7 +816,7 @@ uz_result uz_engine_code_encode(const uz_game *game, uz_buf *out, char ***residu
                 continue;
             c->counts.coded++;
             begin_comment(c, side);
-            c->cost = &c->counts.cost_fields;
+            c->bits.cost = &c->counts.cost_fields;
             for (size_t f = 0; f < n_fields && r == UZ_OK; f++)
                 r = code_field(c, &x, side, &fields[f], NULL);
             if (r == UZ_OK && !(res[k] = malloc(residual.size + 1)))
@@ -889,7 +830,7 @@ uz_result uz_engine_code_encode(const uz_game *game, uz_buf *out, char ***residu
     if (r == UZ_OK && c->counts.coded) {
         const uint8_t *data;
         size_t size;
-        if ((r = uz_encoder_finish(c->enc, &data, &size)) == UZ_OK)
+        if ((r = uz_encoder_finish(c->bits.enc, &data, &size)) == UZ_OK)
             r = uz_buf_append(out, data, size);
     }
     if (r == UZ_OK && c->counts.coded) {
@@ -910,7 +851,7 @@ out:
         free(res[i]);
     free(res);
     if (c)
-        uz_encoder_destroy(c->enc);
+        uz_encoder_destroy(c->bits.enc);
     free(c);
     free(mv);
     uz_buf_free(&residual);
@@ -932,7 +873,7 @@ uz_result uz_engine_code_decode(uz_game *game, const uint8_t *data, size_t size,
     if (!c)
         goto out;
     r = UZ_ERR_CORRUPT;
-    if (uz_decoder_init(&c->dec, UZ_CODER_RANGE, data, size) != UZ_OK)
+    if (uz_decoder_init(&c->bits.dec, UZ_CODER_RANGE, data, size) != UZ_OK)
         goto out;
     begin_game(c, game);
     fill_game_tt(c, game, mv);
@@ -948,7 +889,7 @@ uz_result uz_engine_code_decode(uz_game *game, const uint8_t *data, size_t size,
         for (size_t j = 0; j < nd->n_comments && r == UZ_OK; j++) {
             unsigned coded = 0;
             c->counts.comments++;
-            c->cost = &c->counts.cost_flags;
+            c->bits.cost = &c->counts.cost_flags;
             if ((r = code_bit(c, &c->m.coded[side][c->side[side].prev_coded], &coded)) != UZ_OK)
                 break;
             c->side[side].prev_coded = (int)coded;
@@ -956,7 +897,7 @@ uz_result uz_engine_code_decode(uz_game *game, const uint8_t *data, size_t size,
                 continue;
             c->counts.coded++;
             begin_comment(c, side);
-            c->cost = &c->counts.cost_fields;
+            c->bits.cost = &c->counts.cost_fields;
             const char *res = nd->comments[j];
             if ((r = rebuild(c, &x, side, res, strlen(res), &text)) != UZ_OK)
                 break;
@@ -976,7 +917,7 @@ uz_result uz_engine_code_decode(uz_game *game, const uint8_t *data, size_t size,
             nd->comments[j] = s;
         }
     }
-    if (r == UZ_OK && (c->counts.coded == 0 || uz_decoder_finish(&c->dec) != UZ_OK))
+    if (r == UZ_OK && (c->counts.coded == 0 || uz_decoder_finish(&c->bits.dec) != UZ_OK))
         r = UZ_ERR_CORRUPT;
     if (r == UZ_OK && counts) {
         counts->comments += c->counts.comments;

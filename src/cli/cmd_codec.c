@@ -215,6 +215,14 @@ static int resume_from(uz_compressor *c, const char *old_tmp, const cli_resume_s
     uz_diag diag = {0};
     uz_result r = uz_compressor_resume(c, f, old_tmp, &at, &diag);
     fclose(f);
+    if (r == UZ_ERR_MISMATCH) {
+        /* Left by another ucizip or other settings: its blocks cannot be reused. */
+        if (!quiet)
+            fprintf(stderr, "ucizip: %s; starting over\n", diag.message);
+        unlink(old_tmp);
+        cli_resume_remove(old_tmp);
+        return 0;
+    }
     if (r != UZ_OK) {
         cli_report(old_tmp, &diag);
         return -1;

@@ -356,6 +356,23 @@ const char *uz_compressor_model_text(const uz_compressor *c)
     return c->model_text;
 }
 
+/* What of a member header (its layout aside) differs from this run's, or NULL. */
+static const char *header_mismatch(const uz_archive_header *old, const uz_archive_header *now)
+{
+    if (old->version != now->version)
+        return "format version";
+    if (strcmp(old->fingerprint, now->fingerprint) != 0)
+        return "engine or engine settings";
+    if (old->model_kind != now->model_kind || old->n_model_params != now->n_model_params ||
+        memcmp(old->model_params, now->model_params, sizeof old->model_params[0] * old->n_model_params) != 0)
+        return "move model";
+    if (old->opening_alpha16 != now->opening_alpha16 || old->opening_plies != now->opening_plies)
+        return "opening counts setting";
+    if (old->coder != now->coder)
+        return "coder";
+    return NULL;
+}
+
 uz_result uz_compressor_resume(uz_compressor *c, FILE *old, const char *old_name, const uz_compress_stats *at,
                                uz_diag *diag)
 {
@@ -374,6 +391,13 @@ uz_result uz_compressor_resume(uz_compressor *c, FILE *old, const char *old_name
     if (r == UZ_DONE) {
         r = UZ_ERR_CORRUPT;
         uz_diag_set(diag, r, 0, 0, "%s: no archive to resume", old_name);
+    }
+    /* The copied blocks must decode under this run's header: another program version or
+     * other settings (a model, the coder, opening counts) would make them wrong. */
+    const char *differs = r == UZ_OK ? header_mismatch(&header, &c->header) : NULL;
+    if (differs) {
+        r = UZ_ERR_MISMATCH;
+        uz_diag_set(diag, r, 0, 0, "%s: written with another %s than this run's", old_name, differs);
     }
     /* The interrupted run's member may code Chess960 games: so does this one. */
     if (r == UZ_OK && header.chess960_fingerprint[0] && (r = open_pool960(c, diag)) == UZ_OK)

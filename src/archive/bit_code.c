@@ -1,0 +1,67 @@
+/* Adaptive binary models and gamma codes: see bit_code.h. */
+#include "archive/bit_code.h"
+
+#include "codec/fixed.h"
+
+void uz_bit_models_init(uz_bit_model *m, size_t count, uint8_t cap)
+{
+    for (size_t i = 0; i < count; i++)
+        m[i] = (uz_bit_model){32768, 0, cap};
+}
+
+unsigned uz_bit_length(uint64_t v)
+{
+    unsigned n = 0;
+    for (; v; v >>= 1)
+        n++;
+    return n;
+}
+
+uz_result uz_bit_code(uz_bit_coder *c, uz_bit_model *m, unsigned *bit)
+{
+    uint32_t p = m->p >> 4;
+    p = p < 1 ? 1 : p > 4095 ? 4095 : p;
+    uint32_t freq[2] = {4096 - p, p};
+    uz_result r;
+    if (c->enc) {
+        r = uz_encoder_put(c->enc, freq, 2, 4096, (int)*bit);
+    } else {
+        int s = 0;
+        r = uz_decoder_get(&c->dec, freq, 2, 4096, &s) == UZ_OK ? UZ_OK : UZ_ERR_CORRUPT;
+        *bit = (unsigned)s;
+    }
+    if (r != UZ_OK)
+        return r;
+    /* -log2(freq / 4096) in Q16 */
+    *c->cost += ((12ull << 32) - uz__log2_q32(freq[*bit])) >> 16;
+    int32_t target = *bit ? 65536 : 0;
+    m->p = (uint16_t)(m->p + (target - (int32_t)m->p) * 2 / (2 * (int32_t)m->n + 3));
+    if (m->n < m->cap)
+        m->n++;
+    return UZ_OK;
+}
+
+uz_result uz_gamma_code(uz_bit_coder *c, uz_bit_model *len_models, uz_bit_model (*top)[4],
+                        uz_bit_model (*low)[UZ_GAMMA_MAX], uint64_t *v)
+{
+    unsigned len = c->enc ? uz_bit_length(*v) : 0, k;
+    uz_result r;
+    for (k = 1;; k++) {
+        unsigned more = len > k;
+        if ((r = uz_bit_code(c, &len_models[k], &more)) != UZ_OK)
+            return r;
+        if (!more)
+            break;
+        if (k + 1 >= UZ_GAMMA_MAX)
+            return UZ_ERR_CORRUPT;
+    }
+    uint64_t x = 1;
+    for (unsigned i = 1; i < k; i++) {
+        unsigned b = c->enc ? (unsigned)(*v >> (k - 1 - i)) & 1 : 0;
+        if ((r = uz_bit_code(c, i <= 2 ? &top[k][x] : &low[k][i], &b)) != UZ_OK)
+            return r;
+        x = 2 * x + b;
+    }
+    *v = x;
+    return UZ_OK;
+}
