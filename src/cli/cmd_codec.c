@@ -677,7 +677,8 @@ static void decode_options(const cli_engine_opts *eo, bool canonical, uz_options
     u->on_message = on_library_message;
 }
 
-/* Says which installed profile was chosen for the archive when no --engine was given. */
+/* Says which installed profile was chosen for the archive when no --engine was given
+ * (decompress: with -v only, as zstd is silent unless asked). */
 static void report_profile(const uz_decompressor *d)
 {
     const char *profile = uz_decompressor_engine_profile(d);
@@ -688,7 +689,7 @@ static void report_profile(const uz_decompressor *d)
 /* Decodes every member of in, writing the games to out (NULL: check only): their exact
  * bytes, or the export format with canonical. */
 static int decode_all(FILE *in, const char *name, FILE *out, bool canonical, const cli_engine_opts *eo, bool progress,
-                      long *games_out)
+                      bool name_profile, long *games_out)
 {
     uz_options u;
     decode_options(eo, canonical, &u);
@@ -702,7 +703,7 @@ static int decode_all(FILE *in, const char *name, FILE *out, bool canonical, con
     uz_result r = uz_decompressor_open(&d, &u, &diag);
     if (r == UZ_OK)
         r = uz_decompressor_decode(d, in, name, out, &games, &diag);
-    if (d)
+    if (d && name_profile)
         report_profile(d);
     uz_decompressor_close(d);
     cli_progress_done(&prog);
@@ -835,7 +836,7 @@ static int decompress_to(const char *const *paths, size_t n, const char *out_pat
         const char *name;
         FILE *in = cli_open_input(paths[i], &name);
         long games = 0;
-        if (!in || decode_all(in, name, out.f, canonical, eo, progress, &games) != 0) {
+        if (!in || decode_all(in, name, out.f, canonical, eo, progress, verbose, &games) != 0) {
             cli_close_input(in);
             cli_output_abort(&out);
             return CLI_EXIT_FAIL;
@@ -985,7 +986,7 @@ int cmd_verify(int argc, char **argv)
         const char *name;
         FILE *in = cli_open_input(argv[i], &name);
         long games = 0;
-        if (!in || decode_all(in, name, NULL, false, &eo, progress, &games) != 0) {
+        if (!in || decode_all(in, name, NULL, false, &eo, progress, true, &games) != 0) {
             status = CLI_EXIT_FAIL;
         } else {
             printf("%s: OK, %ld games verified\n", name, games);

@@ -277,6 +277,12 @@ uz_result uz_compressor_add_text(uz_compressor *c, const char *pgn, size_t len, 
 uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag)
 {
     uz_result r = check_open(c, diag);
+    /* A member of at most one game has no earlier game to count: it goes without key 14
+     * (its moves code the same either way), and an empty archive stays 63 bytes. */
+    if (r == UZ_OK && !c->writer && c->n_pending <= 1) {
+        c->model.params.opening_alpha16 = c->model.params.opening_plies = 0;
+        c->header.opening_alpha16 = c->header.opening_plies = 0;
+    }
     if (r == UZ_OK)
         r = flush_pending(c, true, diag);
     if (r == UZ_OK && !c->writer) { /* no game at all: an empty member */
