@@ -11,33 +11,9 @@
 #include "archive/archive.h"
 #include "archive/engine_code.h"
 #include "../common/uz_test.h"
+#include "same_comments.h"
 
 enum { MAX_GAMES = 256 };
-
-static bool same_list(char **a, size_t na, char **b, size_t nb)
-{
-    if (na != nb)
-        return false;
-    for (size_t i = 0; i < na; i++)
-        if (strcmp(a[i], b[i]) != 0)
-            return false;
-    return true;
-}
-
-static bool same_comments(const uz_line *a, const uz_line *b)
-{
-    if (a->n_nodes != b->n_nodes || !same_list(a->pre_comments, a->n_pre_comments, b->pre_comments, b->n_pre_comments))
-        return false;
-    for (size_t i = 0; i < a->n_nodes; i++) {
-        const uz_node *x = &a->nodes[i], *y = &b->nodes[i];
-        if (!same_list(x->comments, x->n_comments, y->comments, y->n_comments) || x->n_variations != y->n_variations)
-            return false;
-        for (size_t k = 0; k < x->n_variations; k++)
-            if (!same_comments(&x->variations[k], &y->variations[k]))
-                return false;
-    }
-    return true;
-}
 
 /* The moves of a line and its variations, from orig (what the move decoder gives). */
 static void copy_moves(uz_line *to, const uz_line *from)
