@@ -415,6 +415,7 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
         /* (the profile's mode when the header stores no settings: as uz_header_fill looks it up) */
         r = uz_engine_profile_for_archive(&s, h->engine_name, h->settings_from_profile ? "" : h->engine_settings_text,
                                           dirs, diag);
+        s.store = md->store;
     }
     /* Without a settings text the profile's (or the named engine's) defaults are the
      * settings, and the fingerprint checks that they are the archive's. */

@@ -62,6 +62,9 @@ typedef struct uz_member_decoder {
      * ones too, come from this oracle (borrowed), no engine is started and no
      * fingerprint is checked. NULL: the engine pools. */
     uz_oracle *oracle;
+    /* Set by the caller: the persistent score store for a member whose engine is the
+     * installed profile of the header's (no base given); NULL for none. */
+    const uz_score_store *store;
 } uz_member_decoder;
 
 /* Prepares md for a member with header h: base gives the engine to run (path, timeouts),

@@ -17,6 +17,10 @@ uz_result uz_lib_check_options(const uz_options *o, uz_diag *diag);
  * uz_lib_cache_release). */
 uz_result uz_lib_engine_settings(const uz_options *o, uz_engine_settings *s, uz_diag *diag);
 
+/* The persistent cache at path (opened on first use), for a reader that finds its engine
+ * settings in the archive; released with uz_lib_cache_release. */
+uz_result uz_lib_cache_acquire(const char *path, const uz_score_store **store, uz_diag *diag);
+
 /* Releases the options' persistent cache taken by uz_lib_engine_settings (committing
  * what is pending once its last user is gone). NULL path: no-op. */
 void uz_lib_cache_release(const char *path);

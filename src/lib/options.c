@@ -140,6 +140,11 @@ void uz_lib_cache_stats(const char *path, uint64_t *lookups, uint64_t *hits, uin
     *rejected = st.rejected;
 }
 
+uz_result uz_lib_cache_acquire(const char *path, const uz_score_store **store, uz_diag *diag)
+{
+    return cache_acquire(path, store, diag);
+}
+
 uz_result uz_lib_engine_settings(const uz_options *o, uz_engine_settings *s, uz_diag *diag)
 {
     const char *dirs[8];

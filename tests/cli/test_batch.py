@@ -285,6 +285,13 @@ def main():
           "damaged entries are counted: %s" % p.stderr.decode(errors="replace").strip().splitlines()[-1:])
     check(run("decompress", "-c", again, "--cache", cache).stdout == read(other),
           "decompress with the cache")
+    # Without --engine too, decompress opens the cache: a fresh one fills with the scores
+    # it searched, and a file that is not a cache is refused.
+    fresh = os.path.join(tmp, "fresh.lmdb")
+    check(run("decompress", "-c", again, "--cache", fresh).stdout == read(other) and os.path.exists(fresh) and
+          os.path.getsize(fresh) > 100000, "decompress without --engine fills a new cache")
+    p = run("decompress", "-c", again, "--cache", other, ok=False)
+    check(p.returncode != 0 and b"score cache" in p.stderr, "a file that is not a cache is refused: %r" % p.stderr)
 
     # A temporary file left by a process killed with SIGKILL is removed by a later run.
     target = os.path.join(tmp, "killed.ucz")
