@@ -226,6 +226,25 @@ static void release_cache(void)
     uz_lib_cache_release(opened_cache);
 }
 
+int cli_cache_store(const cli_engine_opts *o, const uz_score_store **store)
+{
+    *store = NULL;
+    if (!o->cache_path)
+        return 0;
+    uz_diag diag = {0};
+    if (uz_lib_cache_acquire(o->cache_path, store, &diag) != UZ_OK) {
+        cli_report(diag.code == UZ_ERR_IO ? o->cache_path : NULL, &diag);
+        return -1;
+    }
+    if (!opened_cache) {
+        opened_cache = o->cache_path;
+        atexit(release_cache);
+    } else {
+        uz_lib_cache_release(o->cache_path); /* the run holds it already */
+    }
+    return 0;
+}
+
 int cli_engine_settings(const cli_engine_opts *o, uz_engine_settings *s)
 {
     uz_options u;

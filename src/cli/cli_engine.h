@@ -100,6 +100,9 @@ int cli_shared_opt(cli_engine_opts *e, cli_model_opts *m, int c, const char *arg
 
 /* Builds engine settings from the options (profile lookup, overrides). Prints errors. */
 int cli_engine_settings(const cli_engine_opts *o, uz_engine_settings *s);
+/* The persistent cache of --cache (NULL without it) for a decoder that takes its engine
+ * from the archive; opened once a run, released at exit. 0, or -1 after an error message. */
+int cli_cache_store(const cli_engine_opts *o, const uz_score_store **store);
 /* Starts a pool for the options; prints errors. Returns 0 or -1. */
 int cli_pool_open(const cli_engine_opts *o, uz_pool **pool);
 /* Starts the engine for Chess960 games next to pool (same settings, UCI_Chess960 on).

@@ -1064,7 +1064,7 @@ static int extract_one(void *user, const cli_tag_game *g)
     if (!st->have_base) {
         bool bad_engine;
         st->base = decode_engine(st->eo, &st->base_settings, &bad_engine);
-        if (bad_engine)
+        if (bad_engine || (!st->base && cli_cache_store(st->eo, &st->md.store) != 0))
             return -1;
     }
     st->have_base = true;
