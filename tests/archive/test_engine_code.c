@@ -146,7 +146,11 @@ int main(void)
     snprintf(buf, sizeof buf, "%s/pgn/layout/tcec_near_miss.pgn", getenv("UZ_TEST_DATA") ? getenv("UZ_TEST_DATA") : "tests/data");
     check_file(buf, 90, 64);
     check_file(corpus_path("cat5_chess960_tcec_double_frc.pgn", buf), 99, 4);
-    check_file(corpus_path("cat5_chess960_tcec_frc.pgn", buf), 99, 0);
-    check_file(corpus_path("cat3_tcec_engine_games_full_comments.pgn", buf), 95, 0);
+    /* UZ_TEST_SHORT (CI's sanitizer run): the two large files were read in full by the
+     * plain run already. */
+    if (!getenv("UZ_TEST_SHORT")) {
+        check_file(corpus_path("cat5_chess960_tcec_frc.pgn", buf), 99, 0);
+        check_file(corpus_path("cat3_tcec_engine_games_full_comments.pgn", buf), 95, 0);
+    }
     return test_finish();
 }
