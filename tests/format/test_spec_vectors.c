@@ -186,7 +186,8 @@ static void compare_freq(const vector *v, const uint32_t *freq, int n)
     CHECK(strcmp(buf, need(v, "freq")) == 0, "format.md:%d: frequencies are '%s'", v->line, buf);
 }
 
-static void check_model(const vector *v)
+/* The frequencies the vector's "model" gives its position's "scores": the number of moves. */
+static int model_frequencies(const vector *v, uint32_t *freq)
 {
     uz_position pos;
     uz_move legal[UZ_MAX_MOVES];
@@ -203,8 +204,14 @@ static void check_model(const vector *v)
     uz_model m;
     CHECK(np == 1 + uz_model_param_count(params.kind) && uz_model_init(&m, &params) == UZ_OK,
           "format.md:%d: model parameters", v->line);
-    uint32_t freq[UZ_MAX_MOVES];
     CHECK(uz_model_frequencies(&m, scores, n, freq) == UZ_MODEL_TOTAL, "format.md:%d: frequencies", v->line);
+    return n;
+}
+
+static void check_model(const vector *v)
+{
+    uint32_t freq[UZ_MAX_MOVES];
+    int n = model_frequencies(v, freq);
     compare_freq(v, freq, n);
 }
 
@@ -212,27 +219,13 @@ static void check_model(const vector *v)
  * (one per move) at weight "alpha16". */
 static void check_opening(const vector *v)
 {
-    uz_position pos;
-    uz_move legal[UZ_MAX_MOVES];
-    int n = position_and_moves(v, &pos, legal);
-    int32_t scores[UZ_MAX_MOVES];
-    CHECK(ints(need(v, "scores"), scores, UZ_MAX_MOVES) == n, "format.md:%d: %d scores", v->line, n);
-    uint64_t p[8], a[1] = {0}, c64[UZ_MAX_MOVES] = {0};
-    int np = numbers(need(v, "model"), 10, p, 8);
-    uz_model_params params = {0};
-    params.kind = (uz_model_kind)p[0];
-    uint32_t *fields[] = {&params.k_milli, &params.floor_q16, &params.rank_q16, &params.decay_q16};
-    for (int i = 1; i < np && i <= 4; i++)
-        *fields[i - 1] = (uint32_t)p[i];
-    uz_model m;
-    CHECK(np == 1 + uz_model_param_count(params.kind) && uz_model_init(&m, &params) == UZ_OK,
-          "format.md:%d: model parameters", v->line);
+    uint32_t freq[UZ_MAX_MOVES], c[UZ_MAX_MOVES];
+    int n = model_frequencies(v, freq);
+    uint64_t a[1] = {0}, c64[UZ_MAX_MOVES] = {0};
     CHECK(numbers(need(v, "alpha16"), 10, a, 1) == 1 && numbers(need(v, "counts"), 10, c64, UZ_MAX_MOVES) == n,
           "format.md:%d: alpha16 and %d counts", v->line, n);
-    uint32_t freq[UZ_MAX_MOVES], c[UZ_MAX_MOVES];
     for (int i = 0; i < n; i++)
         c[i] = (uint32_t)c64[i];
-    CHECK(uz_model_frequencies(&m, scores, n, freq) == UZ_MODEL_TOTAL, "format.md:%d: frequencies", v->line);
     uz_opening_mix_counts(c, (uint32_t)a[0], freq, n, UZ_MODEL_TOTAL);
     compare_freq(v, freq, n);
 }
