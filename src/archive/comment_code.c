@@ -21,6 +21,8 @@ enum kind { KIND_TEXT, KIND_CLOCK, KIND_ENGINE, KIND_BOOK };
 #define MAX_SMALL 99999          /* depth, mate distance */
 #define MAX_TIME 999999999       /* engine time in units of its precision */
 #define N_SLOTS 3
+#define N_CP_BUCKETS 4 /* |predicted cp|: 0, 1-30, 31-150, more */
+#define N_SURPRISE 3   /* |cp - predicted cp|: 0, 1-20, more (or a mate score) */
 
 /* ---- adaptive binary models ---- */
 
@@ -52,6 +54,11 @@ typedef struct models {
     gamma_model depth;
     bit_model prec[5][3];  /* engine: the time's decimals (0..3), by the previous ones */
     gamma_model time;
+    /* Revision 2 only (layout 3): */
+    gamma_model cp_by[N_CP_BUCKETS];       /* cp, by the prediction's size */
+    gamma_model depth_by[N_SURPRISE];      /* depth, by the size of the cp's error */
+    bit_model scale_fits[3];               /* the time printed as cutechess does, by the slot's last */
+    gamma_model scaled_time;               /* its place on that scale */
 } models;
 
 typedef struct clock_state {
@@ -69,6 +76,7 @@ typedef struct engine_state {
     int prev_sign;     /* of the previous mate score */
     int64_t prev_mate_n, prev_cp, prev_depth, prev_ms;
     int prev_prec;     /* 4: none yet */
+    int prev_fits;     /* revision 2: 2 none yet, else whether the last time fitted the scale */
     uint64_t cp_v, depth_v, time_v;
 } engine_state;
 
@@ -103,6 +111,7 @@ static void learn(choice *ch, bool both, int64_t value, int64_t a, int64_t b)
 }
 
 struct uz_comment_coder {
+    unsigned revision; /* of the models: 1 (layouts 1, 2) or 2 (layout 3) */
     uz_bit_coder bits; /* writer (bits.enc) or reader (bits.dec); bits.cost = &cost */
     const uint8_t *data;
     size_t size;
@@ -214,6 +223,24 @@ static uz_result code_clock(uz_comment_coder *c, int slot, fields *f)
 
 static const int64_t pow10_of[4] = {1, 10, 100, 1000};
 
+/* cutechess prints a move's time with 3 decimals below 0.1 s, else with 2: on that scale
+ * 0..99 are milliseconds and 100 + i is 0.1 s + i centiseconds. The place on the scale of
+ * time t with k decimals, or -1 when the time is not printed so. */
+static int64_t scaled_of(int64_t t, int prec)
+{
+    if (prec == 3 && t < 100)
+        return t;
+    if (prec == 2 && t >= 10)
+        return 90 + t;
+    return -1;
+}
+
+static void time_of_scaled(int64_t at, int64_t *t, int *prec)
+{
+    *prec = at < 100 ? 3 : 2;
+    *t = at < 100 ? at : at - 90;
+}
+
 /* Evaluation, depth and time, each against the slot's previous engine comment or, where
  * the other side has one, a prediction that also takes its last one. */
 static uz_result code_engine(uz_comment_coder *c, int slot, fields *f)
@@ -221,7 +248,7 @@ static uz_result code_engine(uz_comment_coder *c, int slot, fields *f)
     engine_state *st = &c->eng[slot];
     const engine_state *op = slot != UZ_CC_OTHER ? &c->eng[1 - slot] : NULL;
     bool both = op && op->has_prev; /* depth and time: the mean of the side's previous and the other side's last */
-    unsigned mate = f->mate;
+    unsigned mate = f->mate, surprise = 2;
     uz_result r = code_bit(c, &c->m.mate[st->prev_mate + 2 * !st->has_prev], &mate);
     if (r != UZ_OK)
         return r;
@@ -246,8 +273,11 @@ static uz_result code_engine(uz_comment_coder *c, int slot, fields *f)
         int64_t own = st->prev_cp, opp = has_opp ? -op->prev_cp : own;
         int64_t pred = choose(&c->eval_choice, has_opp, own, opp);
         int64_t d = f->cp - pred;
-        if ((r = code_signed(c, &c->m.cp, !st->has_prev, 2, &st->cp_v, &d)) != UZ_OK)
+        int64_t size = pred < 0 ? -pred : pred;
+        gamma_model *g = c->revision < 2 ? &c->m.cp : &c->m.cp_by[size == 0 ? 0 : size <= 30 ? 1 : size <= 150 ? 2 : 3];
+        if ((r = code_signed(c, g, !st->has_prev, 2, &st->cp_v, &d)) != UZ_OK)
             return r;
+        surprise = d == 0 ? 0 : d >= -20 && d <= 20 ? 1 : 2;
         f->cp = pred + d;
         if (f->cp < -MAX_CP || f->cp > MAX_CP)
             return UZ_ERR_CORRUPT;
@@ -257,12 +287,35 @@ static uz_result code_engine(uz_comment_coder *c, int slot, fields *f)
     st->prev_mate = mate;
     int64_t pred = both ? (st->prev_depth + op->prev_depth + 1) / 2 : st->prev_depth;
     int64_t d = f->depth - pred;
-    if ((r = code_signed(c, &c->m.depth, !st->has_prev, 2, &st->depth_v, &d)) != UZ_OK)
+    gamma_model *dg = c->revision < 2 ? &c->m.depth : &c->m.depth_by[surprise];
+    if ((r = code_signed(c, dg, !st->has_prev, 2, &st->depth_v, &d)) != UZ_OK)
         return r;
     f->depth = pred + d;
     if (f->depth < 0 || f->depth > MAX_SMALL)
         return UZ_ERR_CORRUPT;
     st->prev_depth = f->depth;
+    int64_t pred_ms = both ? (st->prev_ms + op->prev_ms) / 2 : st->prev_ms;
+    if (c->revision >= 2) {
+        /* First whether the time is printed as cutechess prints it (see scaled); then
+         * its place on that scale, else the decimals and value as in revision 1. */
+        unsigned fits = scaled_of(f->time, f->prec) >= 0;
+        if ((r = code_bit(c, &c->m.scale_fits[st->prev_fits], &fits)) != UZ_OK)
+            return r;
+        st->prev_fits = (int)fits;
+        if (fits) {
+            int64_t at = scaled_of(pred_ms < 100 ? pred_ms : pred_ms / 10, pred_ms < 100 ? 3 : 2);
+            d = c->bits.enc ? scaled_of(f->time, f->prec) - at : 0;
+            if ((r = code_signed(c, &c->m.scaled_time, at < 100, 2, &st->time_v, &d)) != UZ_OK)
+                return r;
+            if (at + d < 0 || at + d > MAX_TIME)
+                return UZ_ERR_CORRUPT;
+            time_of_scaled(at + d, &f->time, &f->prec);
+            st->prev_ms = f->time * pow10_of[3 - f->prec];
+            st->prev_prec = f->prec;
+            st->has_prev = true;
+            return UZ_OK;
+        }
+    }
     /* The time's decimals as two bits, then its value in those units against the
      * prediction in ms rounded down to them. */
     unsigned hi = (unsigned)f->prec >> 1, lo = (unsigned)f->prec & 1;
@@ -271,7 +324,7 @@ static uz_result code_engine(uz_comment_coder *c, int slot, fields *f)
         return r;
     f->prec = (int)(2 * hi + lo);
     int64_t unit = pow10_of[3 - f->prec];
-    pred = (both ? (st->prev_ms + op->prev_ms) / 2 : st->prev_ms) / unit;
+    pred = pred_ms / unit;
     d = f->time - pred;
     if ((r = code_signed(c, &c->m.time, (unsigned)f->prec, 4, &st->time_v, &d)) != UZ_OK)
         return r;
@@ -381,25 +434,34 @@ static bool parse_digits(const char **p, int max, int64_t *v, int *count)
     return k > 0 && !(**p >= '0' && **p <= '9');
 }
 
-/* A clock at the first "[%clk " of text: its fields and the residual in c->text. The
- * print check happens later. */
-static bool parse_clock(uz_comment_coder *c, const char *text, fields *f)
+/* A clock at the first "[%clk " of text: its fields, *at where it starts; the end, or
+ * NULL when there is none. */
+static const char *scan_clock(const char *text, fields *f, const char **at)
 {
-    const char *at = strstr(text, CLOCK_OPEN), *p;
+    const char *p;
     int64_t h, m, s, d = 0;
-    if (!at)
-        return false;
-    p = at + sizeof CLOCK_OPEN - 1;
+    if (!(*at = strstr(text, CLOCK_OPEN)))
+        return NULL;
+    p = *at + sizeof CLOCK_OPEN - 1;
     if (!parse_digits(&p, 5, &h, NULL) || *p++ != ':' || !parse_digits(&p, 2, &m, NULL) || *p++ != ':' ||
         !parse_digits(&p, 2, &s, NULL))
-        return false;
+        return NULL;
     if (*p == '.' && (p++, !parse_digits(&p, 1, &d, NULL)))
-        return false;
+        return NULL;
     if (*p++ != ']')
-        return false;
+        return NULL;
     f->kind = KIND_CLOCK;
     f->secs = h * 3600 + m * 60 + s;
     f->tenth = (int)d;
+    return p;
+}
+
+/* A clock: its fields and the residual in c->text. The print check happens later. */
+static bool parse_clock(uz_comment_coder *c, const char *text, fields *f)
+{
+    const char *at, *p = scan_clock(text, f, &at);
+    if (!p)
+        return false;
     c->text.size = 0;
     return uz_buf_append(&c->text, text, (size_t)(at - text)) == UZ_OK &&
            uz_buf_append(&c->text, PLACEHOLDER, sizeof PLACEHOLDER - 1) == UZ_OK &&
@@ -407,8 +469,9 @@ static bool parse_clock(uz_comment_coder *c, const char *text, fields *f)
 }
 
 /* "book" alone (TCEC's "book, mb=..." compresses better as text among TCEC's other
- * comments), or "EVAL/DEPTH TIMEs..." at the start of text: the rest is the residual. */
-static bool parse_engine(uz_comment_coder *c, const char *text, fields *f)
+ * comments), or "EVAL/DEPTH TIMEs..." at the start of text: its fields; where the
+ * residual starts, or NULL. */
+static const char *scan_engine(const char *text, fields *f)
 {
     const char *p = text;
     if (strcmp(p, "book") == 0) {
@@ -425,43 +488,63 @@ static bool parse_engine(uz_comment_coder *c, const char *text, fields *f)
             p++;
             f->mate = true;
             if (!parse_digits(&p, 5, &f->mate_n, NULL))
-                return false;
+                return NULL;
         } else {
             f->mate = false;
             if (!parse_digits(&p, 5, &a, NULL) || *p++ != '.' || !parse_digits(&p, 2, &b, &k) || k != 2)
-                return false;
+                return NULL;
             f->cp = (f->sign ? -1 : 1) * (a * 100 + b);
         }
         if (*p++ != '/' || !parse_digits(&p, 5, &f->depth, NULL) || *p++ != ' ' || !parse_digits(&p, 6, &a, NULL))
-            return false;
+            return NULL;
         f->prec = 0;
         b = 0;
         if (*p == '.' && (p++, !parse_digits(&p, 3, &b, &f->prec)))
-            return false;
+            return NULL;
         if (*p++ != 's')
-            return false;
+            return NULL;
         f->time = a * pow10_of[f->prec] + b;
     }
+    return p;
+}
+
+/* An engine comment: its fields and the residual in c->text. */
+static bool parse_engine(uz_comment_coder *c, const char *text, fields *f)
+{
+    const char *p = scan_engine(text, f);
+    if (!p)
+        return false;
     c->text.size = 0;
     return uz_buf_append(&c->text, p, strlen(p)) == UZ_OK;
 }
 
 /* ---- the interface ---- */
 
-static uz_result create(uz_comment_coder **out)
+bool uz_comment_engine_wanted(const uz_game *game)
+{
+    fields f;
+    for (size_t i = 0; !game->verbatim && !game->text_only && i < game->main.n_nodes; i++)
+        for (size_t j = 0; j < game->main.nodes[i].n_comments; j++)
+            if (scan_engine(game->main.nodes[i].comments[j], &f) && f.kind == KIND_ENGINE)
+                return true;
+    return false;
+}
+
+static uz_result create(uz_comment_coder **out, unsigned revision)
 {
     uz_comment_coder *c = calloc(1, sizeof *c);
     if (!c)
         return UZ_ERR_NOMEM;
+    c->revision = revision;
     init_models(&c->m);
     c->bits.cost = &c->cost;
     *out = c;
     return UZ_OK;
 }
 
-uz_result uz_comment_writer_create(uz_comment_coder **out)
+uz_result uz_comment_writer_create(uz_comment_coder **out, unsigned revision)
 {
-    uz_result r = create(out);
+    uz_result r = create(out, revision);
     if (r == UZ_OK && (r = uz_encoder_create(&(*out)->bits.enc, UZ_CODER_RANGE)) != UZ_OK) {
         free(*out);
         *out = NULL;
@@ -469,9 +552,9 @@ uz_result uz_comment_writer_create(uz_comment_coder **out)
     return r;
 }
 
-uz_result uz_comment_reader_create(uz_comment_coder **out, const uint8_t *data, size_t size)
+uz_result uz_comment_reader_create(uz_comment_coder **out, unsigned revision, const uint8_t *data, size_t size)
 {
-    uz_result r = create(out);
+    uz_result r = create(out, revision);
     if (r == UZ_OK) {
         (*out)->data = data;
         (*out)->size = size;
@@ -509,7 +592,7 @@ void uz_comment_coder_begin_game(uz_comment_coder *c, const uz_game *game)
     for (int s = 0; s < N_SLOTS; s++) {
         c->prev_kind[s] = 4;
         c->clk[s] = (clock_state){0};
-        c->eng[s] = (engine_state){.prev_prec = 4};
+        c->eng[s] = (engine_state){.prev_prec = 4, .prev_fits = 2};
     }
     c->base = c->inc = 0;
     for (size_t i = 0; i < game->n_tags; i++)

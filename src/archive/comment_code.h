@@ -8,6 +8,7 @@
 #ifndef UCIZIP_COMMENT_CODE_H
 #define UCIZIP_COMMENT_CODE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,9 +32,17 @@ typedef struct uz_comment_counts {
     uint64_t cost_clocks, cost_engine, cost_text;
 } uz_comment_counts;
 
+/* The models' revision of a structure layout: 2 from layout 3, else 1. */
+static inline unsigned uz_comment_revision(unsigned layout) { return layout >= 3 ? 2 : 1; }
+
+/* Whether a main-line comment of game starts like an engine comment ("+0.10/8 0.30s")
+ * that a coder would try to code: for the choice of a member's layout (layout 3 codes
+ * them with the models of revision 2; clocks code the same in every revision). */
+bool uz_comment_engine_wanted(const uz_game *game);
+
 /* A writer codes into a buffer of its own; a reader decodes data[0..size) (borrowed). */
-uz_result uz_comment_writer_create(uz_comment_coder **out);
-uz_result uz_comment_reader_create(uz_comment_coder **out, const uint8_t *data, size_t size);
+uz_result uz_comment_writer_create(uz_comment_coder **out, unsigned revision);
+uz_result uz_comment_reader_create(uz_comment_coder **out, unsigned revision, const uint8_t *data, size_t size);
 void uz_comment_coder_destroy(uz_comment_coder *c);
 
 /* Starts a game: the per-game state is reset and its TimeControl tag read. */

@@ -336,7 +336,7 @@ uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_game *ga
     w.version = version;
     uz_result r = text_records ? uz_buf_append(&w.sec[SEC_TEXT], text_records->data, text_records->size) : UZ_OK;
     if (r == UZ_OK && version >= 1)
-        r = uz_comment_writer_create(&w.cc);
+        r = uz_comment_writer_create(&w.cc, uz_comment_revision(version));
     for (size_t i = 0; i < n && r == UZ_OK; i++)
         r = put_game(&w, &games[i], moves_lens[i], crcs[i]);
     if (r == UZ_OK && w.cc)
@@ -612,10 +612,11 @@ static uz_result decode_line(uz_comment_coder *cc, uz_line *line, int side)
     return r;
 }
 
-static uz_result decode_block_comments(const uz_cursor *code, uz_game *games, size_t n, uz_comment_counts *counts)
+static uz_result decode_block_comments(const uz_cursor *code, unsigned version, uz_game *games, size_t n,
+                                       uz_comment_counts *counts)
 {
     uz_comment_coder *cc;
-    uz_result r = uz_comment_reader_create(&cc, code->p, (size_t)(code->end - code->p));
+    uz_result r = uz_comment_reader_create(&cc, uz_comment_revision(version), code->p, (size_t)(code->end - code->p));
     for (size_t i = 0; i < n && r == UZ_OK; i++) {
         if (games[i].verbatim || games[i].text_only)
             continue;
@@ -774,7 +775,7 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
             goto out;
     } else if ((r = read_columns(&sr, games, n, name_text, n_names, cols, tag_names, n_tags)) != UZ_OK)
         goto out;
-    if (version >= 1 && (r = decode_block_comments(&sr.sec[SEC_COMMENT_CODE], games, n, counts)) != UZ_OK)
+    if (version >= 1 && (r = decode_block_comments(&sr.sec[SEC_COMMENT_CODE], version, games, n, counts)) != UZ_OK)
         goto out;
     if ((r = engine_spans(sr.sec[SEC_ENGINE_CODE], games, n, NULL, NULL)) != UZ_OK)
         goto out;

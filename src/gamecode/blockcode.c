@@ -5,6 +5,7 @@
 #include <xxhash.h>
 
 #include "gamecode/blockcode.h"
+#include "archive/comment_code.h"
 #include "archive/engine_code.h"
 #include "gamecode/opening.h"
 
@@ -171,7 +172,7 @@ static uz_result check_structure(const uz_buf *structure, unsigned version, size
 unsigned uz_block_struct_version_for(const uz_game *games, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (uz_engine_code_wanted(&games[i]))
+        if (uz_engine_code_wanted(&games[i]) || uz_comment_engine_wanted(&games[i]))
             return UZ_STRUCT_VERSION;
     return 1;
 }
