@@ -4,7 +4,7 @@
 It reads every member of an archive: the header (and its fields), each block (its crc,
 the structure stream decompressed with zstd or raw LZMA2), the structure stream's
 sections (tag names, game records with their tree shapes, tag values column by column,
-comments, text records; in layout 1 the coded tags too; in layout 2 the engine-comment
+comments, text records; in layout 1 the coded tags too; in layouts 2 and 3 the engine-comment
 code's per-game streams, checked but not decoded: their values need the game's moves), the index (checked against the
 blocks, with the member digest) and the footer (version 2) or the index length (version 3).
 It prints each game's tags and move counts. It does not decode the moves:
@@ -175,7 +175,7 @@ TEXT_KEYS = {1: ("engine_name", 128), 2: ("fingerprint", 64), 8: ("engine_settin
              12: ("chess960_fingerprint", 64), 64: ("settings_text", 256), 65: ("created_by", 64)}
 INT_KEYS = {3: ("depth", 1000), 4: ("nodes", M64), 5: ("mode", 2), 6: ("hash_mb", 0xFFFFFFFF),
             7: ("threads", 0xFFFFFFFF), 10: ("coder", 255), 11: ("block_games", 65536),
-            13: ("struct_version", 2)}
+            13: ("struct_version", 3)}
 MODEL_PARAMS = {1: 2, 2: 4, 3: 3}
 
 
@@ -338,7 +338,7 @@ def read_structure(data, n_games, version):
             raise Corrupt("structure section past the end")
         sec.append(Reader(data, pos, pos + s))
         pos += s
-    # Layout 2: the engine-comment code is every byte after the seventh section.
+    # Layouts 2 and 3: the engine-comment code is every byte after the seventh section.
     engine = Reader(data, pos, len(data))
     if pos != len(data) and version < 2:
         raise Corrupt("bytes after the structure sections")

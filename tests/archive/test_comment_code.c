@@ -1,8 +1,9 @@
-/* Coded comments (structure layout 1), without the engine: the games of PGN files with
- * clocks and engine comments are written as one block's structure stream and read back
- * with every comment identical; the coded kinds are counted; a damaged comment-code
- * section (a byte too many, one too few, each bit flipped) is refused or read as some
- * comments, never a crash (ASan) nor another error. */
+/* Coded comments (structure layouts 1 and 3: models of revisions 1 and 2), without the
+ * engine: the games of PGN files with clocks and engine comments are written as one
+ * block's structure stream and read back with every comment identical; the coded kinds are
+ * counted; a damaged comment-code section (a byte too many, one too few, each bit flipped)
+ * is refused or read as some comments, never a crash (ASan) nor another error. Revision 2
+ * codes cutechess self-play in fewer bytes than revision 1, and clocks in the same. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,8 @@
 enum { MAX_GAMES = 64, SEC_COMMENT_CODE = 5, N_SECTIONS = 7 };
 
 /* Reads the structure into fresh games; frees them. */
-static uz_result read_back(const uint8_t *data, size_t size, size_t n, const uz_game *orig, bool *same)
+static uz_result read_back(const uint8_t *data, size_t size, unsigned layout, size_t n, const uz_game *orig,
+                           bool *same)
 {
     uz_game back[MAX_GAMES];
     size_t lens[MAX_GAMES], rec_lens[MAX_GAMES];
@@ -23,7 +25,7 @@ static uz_result read_back(const uint8_t *data, size_t size, size_t n, const uz_
     for (size_t i = 0; i < n; i++)
         uz_game_init(&back[i]);
     uz_diag d = {0};
-    uz_result r = uz_block_struct_read(data, size, UZ_STRUCT_VERSION, back, n, lens, crcs, recs, rec_lens, &d);
+    uz_result r = uz_block_struct_read(data, size, layout, back, n, lens, crcs, recs, rec_lens, &d);
     *same = r == UZ_OK;
     for (size_t i = 0; i < n; i++) {
         if (r == UZ_OK && orig)
@@ -57,12 +59,14 @@ static void resize_code(const uz_buf *in, int delta, uz_buf *out)
     uz_buf_append(out, body + end, total - end);
 }
 
-static void check_file(const char *path, size_t max_games, uint64_t want_clocks, uint64_t want_engine)
+/* The comment-code bytes of the first max_games games of path in that layout. */
+static size_t check_file(const char *path, unsigned layout, size_t max_games, uint64_t want_clocks,
+                         uint64_t want_engine)
 {
     FILE *f = fopen(path, "rb");
     CHECK(f != NULL, "cannot open %s", path);
     if (!f)
-        return;
+        return 0;
     uz_pgn_reader *rd = uz_pgn_reader_open(f, path);
     uz_pgn_reader_keep_raw(rd, true);
     static uz_game games[MAX_GAMES];
@@ -85,28 +89,29 @@ static void check_file(const char *path, size_t max_games, uint64_t want_clocks,
     }
     uz_pgn_reader_close(rd);
     fclose(f);
-    CHECK(uz_block_struct_write(&st, UZ_STRUCT_VERSION, games, n, lens, crcs, &texts) == UZ_OK, "%s: written", path);
+    CHECK(uz_block_struct_write(&st, layout, games, n, lens, crcs, &texts) == UZ_OK, "%s: written", path);
     bool same = false;
-    CHECK(read_back(st.data, st.size, n, games, &same) == UZ_OK && same, "%s: every comment read back", path);
+    CHECK(read_back(st.data, st.size, layout, n, games, &same) == UZ_OK && same, "%s (layout %u): every comment read back",
+          path, layout);
     uz_struct_comment_info info;
     uz_diag d = {0};
-    CHECK(uz_block_struct_comment_info(st.data, st.size, UZ_STRUCT_VERSION, n, &info, &d) == UZ_OK &&
+    CHECK(uz_block_struct_comment_info(st.data, st.size, layout, n, &info, &d) == UZ_OK &&
               info.clocks == want_clocks && info.engine == want_engine && info.code_bytes > 0,
-          "%s: %llu clocks, %llu engine comments coded", path, (unsigned long long)info.clocks,
-          (unsigned long long)info.engine);
+          "%s (layout %u): %llu clocks, %llu engine comments coded, %llu bytes", path, layout, (unsigned long long)info.clocks,
+          (unsigned long long)info.engine, (unsigned long long)info.code_bytes);
     /* A byte too many is never what a writer makes. */
     resize_code(&st, +1, &bad);
-    CHECK(read_back(bad.data, bad.size, n, NULL, &same) == UZ_ERR_CORRUPT, "%s: extra byte refused", path);
+    CHECK(read_back(bad.data, bad.size, layout, n, NULL, &same) == UZ_ERR_CORRUPT, "%s: extra byte refused", path);
     /* A byte too few or a flipped bit: refused, or read as other comments. */
     resize_code(&st, -1, &bad);
-    uz_result r = read_back(bad.data, bad.size, n, NULL, &same);
+    uz_result r = read_back(bad.data, bad.size, layout, n, NULL, &same);
     CHECK(r == UZ_OK || r == UZ_ERR_CORRUPT, "%s: truncated section: %d", path, (int)r);
     size_t code_at = st.size - info.code_bytes; /* the tag-code section (last) is empty */
     size_t refused = 0, flips = 0;
     for (size_t i = code_at; i < st.size && i < code_at + 64; i++)
         for (int b = 0; b < 8; b++, flips++) {
             st.data[i] ^= (uint8_t)(1 << b);
-            r = read_back(st.data, st.size, n, games, &same);
+            r = read_back(st.data, st.size, layout, n, games, &same);
             CHECK(r == UZ_OK || r == UZ_ERR_CORRUPT, "%s: flip at %zu.%d: %d", path, i, b, (int)r);
             refused += r == UZ_ERR_CORRUPT || !same;
             st.data[i] ^= (uint8_t)(1 << b);
@@ -117,14 +122,24 @@ static void check_file(const char *path, size_t max_games, uint64_t want_clocks,
     uz_buf_free(&texts);
     uz_buf_free(&st);
     uz_buf_free(&bad);
+    return info.code_bytes;
 }
 
 int main(void)
 {
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s/pgn/layout/coded_comments.pgn", getenv("UZ_TEST_DATA") ? getenv("UZ_TEST_DATA") : "tests/data");
-    check_file(buf, MAX_GAMES, 18, 14);
-    check_file(corpus_path("cat1_chesscom_live_clk.pgn", buf), MAX_GAMES, 1309, 0);
-    check_file(corpus_path("cat5_chess960_cutechess_python_chess.pgn", buf), MAX_GAMES, 0, 396);
+    char buf[4096], own[4096];
+    snprintf(own, sizeof own, "%s/pgn/layout/coded_comments.pgn", getenv("UZ_TEST_DATA") ? getenv("UZ_TEST_DATA") : "tests/data");
+    for (unsigned layout = 1; layout <= UZ_STRUCT_VERSION; layout += 2) {
+        check_file(own, layout, MAX_GAMES, 18, 14);
+        check_file(corpus_path("cat5_chess960_cutechess_python_chess.pgn", buf), layout, MAX_GAMES, 0, 396);
+    }
+    size_t clocks1 = check_file(corpus_path("cat1_chesscom_live_clk.pgn", buf), 1, MAX_GAMES, 1309, 0);
+    size_t clocks3 = check_file(buf, 3, MAX_GAMES, 1309, 0);
+    CHECK(clocks1 == clocks3, "clocks: %zu bytes in layout 1, %zu in layout 3", clocks1, clocks3);
+    size_t engine1 = check_file(corpus_path("cat3_sirius_cutechess_selfplay.pgn", buf), 1, MAX_GAMES, 0, 8933);
+    size_t engine3 = check_file(buf, 3, MAX_GAMES, 0, 8933);
+    printf("cutechess self-play, %d games: %zu bytes (revision 1), %zu (revision 2)\n", MAX_GAMES, engine1, engine3);
+    CHECK(engine3 * 100 < engine1 * 98, "revision 2 codes cutechess comments at least 2%% smaller: %zu against %zu",
+          engine3, engine1);
     return test_finish();
 }
