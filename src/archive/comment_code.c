@@ -21,8 +21,8 @@ enum kind { KIND_TEXT, KIND_CLOCK, KIND_ENGINE, KIND_BOOK };
 #define MAX_SMALL 99999          /* depth, mate distance */
 #define MAX_TIME 999999999       /* engine time in units of its precision */
 #define N_SLOTS 3
-#define N_CP_BUCKETS 5 /* |predicted cp|: 0, 1-15, 16-60, 61-250, more */
-#define N_SURPRISE 4   /* |cp - predicted cp|: 0, 1-10, 11-40, more (or a mate score) */
+#define N_CP_BUCKETS 4 /* |predicted cp|: 0, 1-30, 31-150, more */
+#define N_SURPRISE 4   /* |cp - predicted cp|: 0, 1-10, more; 3 for a mate score */
 
 /* ---- adaptive binary models ---- */
 
@@ -58,7 +58,7 @@ typedef struct models {
     gamma_model cp_by[N_CP_BUCKETS];       /* cp, by the prediction's size */
     gamma_model depth_by[N_SURPRISE];      /* depth, by the size of the cp's error */
     bit_model scale_fits[3];               /* the time printed as cutechess does, by the slot's last */
-    gamma_model scaled_time[3][3];         /* its place on it, by the depth error's sign and how far apart the two times predicted from are */
+    gamma_model scaled_time[3];            /* its place on it, by how far apart the two times predicted from are */
 } models;
 
 typedef struct clock_state {
@@ -274,10 +274,10 @@ static uz_result code_engine(uz_comment_coder *c, int slot, fields *f)
         int64_t pred = choose(&c->eval_choice, has_opp, own, opp);
         int64_t d = f->cp - pred;
         int64_t size = pred < 0 ? -pred : pred;
-        gamma_model *g = c->revision < 2 ? &c->m.cp : &c->m.cp_by[size == 0 ? 0 : size <= 15 ? 1 : size <= 60 ? 2 : size <= 250 ? 3 : 4];
+        gamma_model *g = c->revision < 2 ? &c->m.cp : &c->m.cp_by[size == 0 ? 0 : size <= 30 ? 1 : size <= 150 ? 2 : 3];
         if ((r = code_signed(c, g, !st->has_prev, 2, &st->cp_v, &d)) != UZ_OK)
             return r;
-        surprise = d == 0 ? 0 : d >= -10 && d <= 10 ? 1 : d >= -40 && d <= 40 ? 2 : 3;
+        surprise = d == 0 ? 0 : d >= -10 && d <= 10 ? 1 : 2;
         f->cp = pred + d;
         if (f->cp < -MAX_CP || f->cp > MAX_CP)
             return UZ_ERR_CORRUPT;
@@ -296,7 +296,6 @@ static uz_result code_engine(uz_comment_coder *c, int slot, fields *f)
     if (f->depth < 0 || f->depth > MAX_SMALL)
         return UZ_ERR_CORRUPT;
     st->prev_depth = f->depth;
-    unsigned depth_sign = d < 0 ? 0 : d == 0 ? 1 : 2;
     int64_t pred_ms = both ? (st->prev_ms + op->prev_ms) / 2 : st->prev_ms;
     if (c->revision >= 2) {
         /* First whether the time is printed as cutechess prints it (see scaled); then
@@ -311,7 +310,7 @@ static uz_result code_engine(uz_comment_coder *c, int slot, fields *f)
             int64_t gap = both ? st->prev_ms - op->prev_ms : 0;
             gap = gap < 0 ? -gap : gap;
             unsigned apart = gap * 32 <= pred_ms ? 0 : gap * 8 <= pred_ms ? 1 : 2;
-            if ((r = code_signed(c, &c->m.scaled_time[depth_sign][apart], at < 100, 2, &st->time_v, &d)) != UZ_OK)
+            if ((r = code_signed(c, &c->m.scaled_time[apart], at < 100, 2, &st->time_v, &d)) != UZ_OK)
                 return r;
             if (at + d < 0 || at + d > MAX_TIME)
                 return UZ_ERR_CORRUPT;
