@@ -397,7 +397,7 @@ def read_structure(data, n_games, version):
                 g["tags"].append((names[k], columns[k][taken[k]].decode("utf-8", "replace")))
                 taken[k] += 1
     else:
-        read_coded_tags(sec[6], values, names, games, uses)
+        read_coded_tags(sec[6], values, names, games, uses, version)
     read_engine_code(engine, games)
     return games
 
@@ -423,7 +423,7 @@ def read_engine_code(r, games):
 
 # ---- coded tags (doc/format.md, "Coded tags") ----
 
-PLAIN, COPY, LASTPART, PLIES, RESULT, ELO, DIFF, DATE, TIME, NAME, RECENT = range(11)
+PLAIN, COPY, LASTPART, PLIES, RESULT, ELO, DIFF, DATE, TIME, NAME, RECENT, FINAL = range(12)
 RECENT_MAX = 256
 DATE_MAX = 3652059
 
@@ -479,7 +479,7 @@ def recent_put(lst, s, rating=0):
     lst.insert(0, [s, rating])
 
 
-def read_coded_tags(code, values, names, games, uses):
+def read_coded_tags(code, values, names, games, uses, version=1):
     n = len(names)
     models = []
     for k in range(n):
@@ -488,7 +488,7 @@ def read_coded_tags(code, values, names, games, uses):
             break
         m = code.varint()
         p = code.varint() if m in (COPY, LASTPART, ELO, DATE, TIME) else 0
-        if m > RECENT or (m in (COPY, LASTPART, ELO, DATE, TIME) and (p == k or p > n or (p == n and m not in (DATE, TIME)))):
+        if m > (FINAL if version >= 3 else RECENT) or (m in (COPY, LASTPART, ELO, DATE, TIME) and (p == k or p > n or (p == n and m not in (DATE, TIME)))):
             raise Corrupt("bad tag model")
         models.append((m, p))
     codes, n_texts = [], []
@@ -508,6 +508,7 @@ def read_coded_tags(code, values, names, games, uses):
     for g in games:
         tags, seen = [], {}
         g["tags"] = tags
+        final_taken = False
         for k in g["tag_names"]:
             m, p = models[k]
             c = next(codes[k])
@@ -520,6 +521,11 @@ def read_coded_tags(code, values, names, games, uses):
                     raise Corrupt("bad tag code")
                 value = (ref if m == COPY else ref[ref.rfind(b"/") + 1:] if m == LASTPART
                          else b"%d" % g["plies"] if m == PLIES else g["result"].encode())
+            elif m == FINAL:  # the final position's FEN (c = 1) or its first four fields (2)
+                if c > 2 or final_taken:
+                    raise Corrupt("bad tag code")
+                final_taken = True
+                value = None  # derived from the moves: not known without them
             elif m in (NAME, RECENT):
                 lst = recent_names if m == NAME else own_recent[k]
                 if c > len(lst):
@@ -549,8 +555,9 @@ def read_coded_tags(code, values, names, games, uses):
                     recent_put(players, ref, v)
             elif v is not None:
                 prev[k] = v
-            seen[k] = value
-            tags.append((names[k], value.decode("utf-8", "replace")))
+            if m != FINAL:  # (a value of a FINAL column is never referred to)
+                seen[k] = value
+            tags.append((names[k], value.decode("utf-8", "replace") if value is not None else None))
     return games
 
 

@@ -307,7 +307,7 @@ static uz_result keep_smaller_tags(struct_writer *w, const uz_game *games, size_
         if (s != SEC_VALUES && s != SEC_TAG_CODE)
             plain[s] = w->sec[s]; /* borrowed */
     r = uz_tag_code_write(&plain[SEC_TAG_CODE], &plain[SEC_VALUES], (const char *const *)w->names, w->n_names, games, n,
-                          (const uint32_t *)w->tag_index.data, false);
+                          (const uint32_t *)w->tag_index.data, false, false);
     for (int i = 0; i < 2 && r == UZ_OK; i++) {
         r = put_sections(&stream[i], i ? plain : w->sec, N_SECTIONS);
         z.size = 0;
@@ -351,7 +351,7 @@ uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_game *ga
     }
     if (r == UZ_OK && version)
         r = uz_tag_code_write(&w.sec[SEC_TAG_CODE], &w.sec[SEC_VALUES], (const char *const *)w.names, w.n_names, games, n,
-                              (const uint32_t *)w.tag_index.data, true);
+                              (const uint32_t *)w.tag_index.data, true, version >= 3);
     if (r == UZ_OK && w.sec[SEC_TAG_CODE].size)
         r = keep_smaller_tags(&w, games, n);
     if (r == UZ_OK)
@@ -771,7 +771,7 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
         goto out;
     if (version) {
         if ((r = uz_tag_code_read(&sr.sec[SEC_TAG_CODE], &sr.sec[SEC_VALUES], (const char *const *)name_text, n_names, games,
-                                  n, tag_names, n_tags)) != UZ_OK)
+                                  n, tag_names, n_tags, version >= 3)) != UZ_OK)
             goto out;
     } else if ((r = read_columns(&sr, games, n, name_text, n_names, cols, tag_names, n_tags)) != UZ_OK)
         goto out;

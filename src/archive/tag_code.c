@@ -8,9 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chess/board.h"
 #include "common/limits.h"
 
-enum model { M_PLAIN, M_COPY, M_LASTPART, M_PLIES, M_RESULT, M_ELO, M_DIFF, M_DATE, M_TIME, M_NAME, M_RECENT, N_MODELS };
+enum model {
+    M_PLAIN, M_COPY, M_LASTPART, M_PLIES, M_RESULT, M_ELO, M_DIFF, M_DATE, M_TIME, M_NAME, M_RECENT,
+    M_FINAL, /* layout 3: the FEN of the main line's final position */
+    N_MODELS
+};
 
 enum {
     RECENT = 256,           /* entries of a recent-values list */
@@ -47,6 +52,7 @@ typedef struct coder {
     } *lists;
     int64_t last_elo;
     bool has_last_elo;
+    size_t final_game; /* game number + 1 of the last value M_FINAL took (one per game) */
 } coder;
 
 static void coder_free(coder *c)
@@ -88,6 +94,7 @@ static void coder_reset(coder *c)
     memset(c->seen_game, 0, (c->n_names ? c->n_names : 1) * sizeof *c->seen_game);
     c->n_recent_names = c->n_players = 0;
     c->has_last_elo = false;
+    c->final_game = 0;
     for (size_t k = 0; k < c->n_names; k++)
         c->lists[k].n = 0;
 }
@@ -126,9 +133,11 @@ static uz_result list_put(struct recent_list *l, const char *s)
 }
 
 /* The value of the last earlier tag named j in the current game (game number g), or NULL. */
+/* The value of name j in game g when seen there (never one derived from the moves: a
+ * reader knows it only after them). */
 static const char *ref_text(const coder *c, const uz_game *game, size_t g, uint32_t j)
 {
-    if (j >= c->n_names || c->seen_game[j] != g + 1)
+    if (j >= c->n_names || c->seen_game[j] != g + 1 || c->model[j] == M_FINAL)
         return NULL;
     return game->tags[c->seen_pos[j]].value;
 }
@@ -140,6 +149,36 @@ static const char *last_part(const char *s)
 }
 
 static const char *const result_text[4] = {"*", "1-0", "0-1", "1/2-1/2"};
+
+/* The FEN of the final position of game's main line into out (UZ_FEN_MAX bytes), in form
+ * 1 (whole) or 2 (without the two move counters, as older chess.com exports give it);
+ * false for a game without one (kept as text, or a line with a move not known). */
+static bool final_fen(const uz_game *game, int form, char *out)
+{
+    if (game->verbatim || game->text_only)
+        return false;
+    uz_position pos = game->start;
+    for (size_t i = 0; i < game->main.n_nodes; i++) {
+        uz_undo undo;
+        if (game->main.nodes[i].move == UZ_MOVE_NULL)
+            return false;
+        uz_make_move(&pos, game->main.nodes[i].move, &undo);
+    }
+    uz_position_to_fen(&pos, out);
+    for (int spaces = 0; form == 2 && *out; out++)
+        if (*out == ' ' && ++spaces == 4)
+            *out = 0;
+    return true;
+}
+
+/* Whether a value looks like a FEN (seven '/'), worth trying M_FINAL on. */
+static bool looks_like_fen(const char *s)
+{
+    int slashes = 0;
+    for (; *s && *s != ' '; s++)
+        slashes += *s == '/';
+    return slashes == 7;
+}
 
 static bool leap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
@@ -309,6 +348,15 @@ static uz_result encode_value(coder *c, const uz_game *game, size_t g, size_t k,
     case M_RESULT:
         code = strcmp(result_text[game->result & 3], value) == 0;
         break;
+    case M_FINAL: {
+        char fen[UZ_FEN_MAX];
+        for (int form = 1; form <= 2 && !code && c->final_game != g + 1; form++)
+            if (final_fen(game, form, fen) && strcmp(fen, value) == 0)
+                code = (uint64_t)form;
+        if (code)
+            c->final_game = g + 1;
+        break;
+    }
     case M_NAME:
     case M_RECENT: {
         int i = m == M_NAME ? recent_find(c->names, c->n_recent_names, value)
@@ -342,7 +390,23 @@ typedef struct tag_writer {
     const uz_game *games;
     size_t n;
     const uint32_t *tag_names;
+    bool from_moves; /* M_FINAL allowed (layout 3) */
 } tag_writer;
+
+/* The value of name k in the first game that has it, or NULL. */
+static const char *first_value(const tag_writer *tw, size_t k)
+{
+    const uint32_t *idx = tw->tag_names;
+    for (size_t g = 0; g < tw->n; g++) {
+        const uz_game *game = &tw->games[g];
+        if (game->verbatim || game->text_only)
+            continue;
+        for (size_t t = 0; t < game->n_tags; t++)
+            if (*idx++ == k)
+                return game->tags[t].value;
+    }
+    return NULL;
+}
 
 /* Runs the coder over the block: the estimated cost in bytes of column k (its codes, and
  * its text values with a length byte), or with out, the codes and texts of every column. */
@@ -458,6 +522,8 @@ static uz_result choose_models(const tag_writer *tw, coder *c)
             CANDIDATE(M_RESULT, 0);
         if (strcmp(name, "PlyCount") == 0)
             CANDIDATE(M_PLIES, 0);
+        if (tw->from_moves && first_value(tw, k) && looks_like_fen(first_value(tw, k)))
+            CANDIDATE(M_FINAL, 0);
         if (strcmp(name, "White") == 0 || strcmp(name, "Black") == 0)
             CANDIDATE(M_NAME, 0);
         CANDIDATE(M_RECENT, 0);
@@ -536,9 +602,9 @@ static uz_result emit(const tag_writer *tw, coder *c, uz_buf *code, uz_buf *valu
 }
 
 uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *names, size_t n_names,
-                            const uz_game *games, size_t n, const uint32_t *tag_names, bool coded)
+                            const uz_game *games, size_t n, const uint32_t *tag_names, bool coded, bool from_moves)
 {
-    tag_writer tw = {names, games, n, tag_names};
+    tag_writer tw = {names, games, n, tag_names, from_moves};
     coder c;
     uz_result r = coder_init(&c, n_names);
     if (r == UZ_OK && coded)
@@ -547,6 +613,35 @@ uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *nam
         r = emit(&tw, &c, code, values);
     coder_free(&c);
     return r;
+}
+
+bool uz_tag_code_final_wanted(const uz_game *game)
+{
+    char fen[UZ_FEN_MAX];
+    for (size_t t = 0; t < game->n_tags; t++)
+        if (looks_like_fen(game->tags[t].value))
+            for (int form = 1; form <= 2; form++)
+                if (final_fen(game, form, fen) && strcmp(fen, game->tags[t].value) == 0)
+                    return true;
+    return false;
+}
+
+uz_result uz_tag_code_fill_final(uz_game *game)
+{
+    char fen[UZ_FEN_MAX];
+    if (!game->final_fen_tag)
+        return UZ_OK;
+    if (game->final_fen_tag > game->n_tags || !final_fen(game, game->final_fen_form, fen))
+        return UZ_ERR_CORRUPT;
+    uz_tag *tag = &game->tags[game->final_fen_tag - 1];
+    char *value = malloc(strlen(fen) + 1);
+    if (!value)
+        return UZ_ERR_NOMEM;
+    strcpy(value, fen);
+    free(tag->value);
+    tag->value = value;
+    game->final_fen_tag = 0;
+    return UZ_OK;
 }
 
 /* ---- reading ---- */
@@ -602,6 +697,13 @@ static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, si
             return UZ_ERR_CORRUPT;
         else
             value = m == M_COPY ? r : last_part(r);
+    } else if (m == M_FINAL) {
+        if (code > 2 || game->final_fen_tag || c->final_game == g + 1)
+            return UZ_ERR_CORRUPT;
+        c->final_game = g + 1;
+        game->final_fen_tag = game->n_tags + 1;
+        game->final_fen_form = (int)code;
+        value = ""; /* until the moves are decoded */
     } else if (m == M_NAME) {
         if (code > c->n_recent_names)
             return UZ_ERR_CORRUPT;
@@ -628,7 +730,7 @@ static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, si
 }
 
 uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const *names, size_t n_names,
-                           uz_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags)
+                           uz_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags, bool from_moves)
 {
     coder c;
     uz_result r = coder_init(&c, n_names);
@@ -646,7 +748,7 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const
     bool coded = code->p != code->end; /* an empty section: every name plain */
     for (size_t k = 0; k < n_names && coded; k++) {
         uint64_t m, p = 0;
-        if (uz_cursor_varint(code, &m) != UZ_OK || m >= N_MODELS ||
+        if (uz_cursor_varint(code, &m) != UZ_OK || m >= N_MODELS || (m == M_FINAL && !from_moves) ||
             (has_param((unsigned)m) && uz_cursor_varint(code, &p) != UZ_OK))
             goto out;
         /* COPY, LASTPART and ELO refer to another name; DATE and TIME may refer to none (n_names). */

@@ -18,13 +18,24 @@
  * tag of every game with a tree (verbatim and text-only games have none), in game order;
  * names[0..n_names) are the block's distinct names. Without coded, or when no model
  * pays, every value is text and the tag_code section is empty. */
+/* from_moves (layout 3) allows the model that derives a value from the moves: the FEN of
+ * the main line's final position (chess.com's CurrentPosition). */
 uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *names, size_t n_names,
-                            const uz_game *games, size_t n, const uint32_t *tag_names, bool coded);
+                            const uz_game *games, size_t n, const uint32_t *tag_names, bool coded, bool from_moves);
 
 /* Reads them back: tag_names[i][0..n_tags[i]) are game i's name indexes from its record;
  * each game's main line must already be read (PlyCount is its length). The two cursors
- * must be consumed exactly. UZ_ERR_CORRUPT on any inconsistency. */
+ * must be consumed exactly. UZ_ERR_CORRUPT on any inconsistency. A value derived from the
+ * moves is left empty, its tag named by game->final_fen_tag. */
 uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const *names, size_t n_names,
-                           uz_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags);
+                           uz_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags, bool from_moves);
+
+/* Whether a tag of game holds the FEN of its main line's final position (for the choice
+ * of a member's layout: layout 3 derives it from the moves). */
+bool uz_tag_code_final_wanted(const uz_game *game);
+
+/* Once game's moves are decoded: sets the value game->final_fen_tag names (nothing when
+ * none). UZ_ERR_CORRUPT when the main line has no final position. */
+uz_result uz_tag_code_fill_final(uz_game *game);
 
 #endif

@@ -5,6 +5,19 @@
 #include "cli_tags.h"
 #include "cli_util.h"
 
+/* The name of a tag of game that a condition of filter names but whose value the archive
+ * derives from the moves (not known before they are decoded), or NULL. */
+static const char *filter_on_derived(const uz_tag_filter *filter, const uz_game *game)
+{
+    if (!filter || !game->final_fen_tag)
+        return NULL;
+    const char *name = game->tags[game->final_fen_tag - 1].name;
+    for (size_t c = 0; c < filter->n; c++)
+        if (strcmp(filter->conds[c].name, name) == 0)
+            return name;
+    return NULL;
+}
+
 static const uint8_t archive_magic[8] = {0x89, 'U', 'C', 'Z', '\r', '\n', 0x1a, '\n'};
 
 bool cli_is_archive(const char *path)
@@ -90,6 +103,13 @@ static int each_archive_game(const char *path, const uz_tag_filter *filter, uint
                     continue; /* the bytes after an input's last game: not a game */
                 if (uz_game_verbatim_tags(&games[i]) != UZ_OK) {
                     cli_error("out of memory");
+                    goto out;
+                }
+                const char *derived = filter_on_derived(filter, &games[i]);
+                if (derived) {
+                    cli_error("%s: game %llu: its tag %s is derived from the moves in this archive, so it cannot be "
+                              "filtered on without decoding them (decompress, then filter the PGN)",
+                              path, (unsigned long long)*number, derived);
                     goto out;
                 }
                 if (filter && !uz_tag_filter_match(filter, &games[i]))

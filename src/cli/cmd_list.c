@@ -80,7 +80,10 @@ static int list_one(void *user, const cli_tag_game *g)
             fputs(i ? ",[" : "[", stdout);
             cli_json_string(game->tags[i].name);
             putchar(',');
-            cli_json_string(game->tags[i].value);
+            if (game->final_fen_tag == i + 1) /* derived from the moves: not known without them */
+                fputs("null", stdout);
+            else
+                cli_json_string(game->tags[i].value);
             putchar(']');
         }
         fputs("]}", stdout);

@@ -7,6 +7,7 @@
 #include "gamecode/blockcode.h"
 #include "archive/comment_code.h"
 #include "archive/engine_code.h"
+#include "archive/tag_code.h"
 #include "gamecode/opening.h"
 
 /* Longest text rebuilt for one game (the PGN reader's limit on a game). */
@@ -172,7 +173,7 @@ static uz_result check_structure(const uz_buf *structure, unsigned version, size
 unsigned uz_block_struct_version_for(const uz_game *games, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (uz_engine_code_wanted(&games[i]) || uz_comment_engine_wanted(&games[i]))
+        if (uz_engine_code_wanted(&games[i]) || uz_comment_engine_wanted(&games[i]) || uz_tag_code_final_wanted(&games[i]))
             return UZ_STRUCT_VERSION;
     return 1;
 }
@@ -611,12 +612,14 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
             goto out;
         }
         r = uz_engine_code_decode(&games[i], engine_code[first + i], engine_lens[first + i], NULL);
+        if (r == UZ_OK)
+            r = uz_tag_code_fill_final(&games[i]);
         if (r == UZ_ERR_NOMEM) {
             uz_diag_set(diag, r, 0, 0, "out of memory");
             goto out;
         }
         if (r != UZ_OK) {
-            r = corrupt_game(diag, block, game_base + first + i + 1, "its engine comments do not decode");
+            r = corrupt_game(diag, block, game_base + first + i + 1, "its engine comments or final position do not decode");
             goto out;
         }
         if (text_recs[first + i]) {

@@ -70,6 +70,10 @@ typedef struct uz_game {
                                  nothing else is set */
     bool text_only;           /* not a game: the input's bytes after its last game (whitespace,
                                  comments, anything the reader found no game in), in raw */
+    size_t final_fen_tag;     /* 1 + the index of the tag whose value an archive derives from the
+                                 moves (the FEN of the main line's final position): empty until
+                                 they are decoded (uz_tag_code_fill_final); 0 for none */
+    int final_fen_form;       /* of that value: 1 the whole FEN, 2 its first four fields */
     long first_line;          /* line of the game's first token in its input */
     long number;              /* 1-based game number in its input */
 } uz_game;

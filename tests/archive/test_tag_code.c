@@ -1,4 +1,4 @@
-/* Coded tags (structure layout 1), without the engine: the games of real exports and of
+/* Coded tags (structure layouts 1 and 3), without the engine: the games of real exports and of
  * the near-miss file are written as structure streams in blocks of 64 in both layouts and
  * read back with every tag byte-exact; Lichess blocks must actually code their tags
  * (a non-empty tag_code section, under 70% of the text bytes of layout 0); and every byte of a
@@ -10,6 +10,7 @@
 
 #include "archive/archive.h"
 #include "archive/archive_internal.h"
+#include "archive/tag_code.h"
 #include "../common/uz_test.h"
 
 enum { BLOCK = 64 };
@@ -174,6 +175,61 @@ static void check_file(const char *path, bool lichess, bool damage_first)
     fclose(f);
 }
 
+/* Layout 3 derives a final-position FEN from the moves: read back, the value is empty and
+ * marked; with the moves put back (the archive decoder decodes them) it fills in byte-exact.
+ * At least want_derived games must take it; a value that is not the final position (the
+ * side to move changed, an empty value) stays text. The same stream read as layout 1 is
+ * refused when any value was derived. */
+static void check_final(const char *path, size_t want_derived)
+{
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL, "cannot open %s", path);
+    if (!f)
+        return;
+    uz_pgn_reader *r = uz_pgn_reader_open(f, path);
+    uz_pgn_reader_keep_raw(r, true);
+    block *b = calloc(1, sizeof *b);
+    uz_game *out = calloc(BLOCK, sizeof *out);
+    uz_buf s3 = {0};
+    size_t derived = 0, games = 0;
+    for (size_t i = 0; i < BLOCK; i++)
+        uz_game_init(&b->games[i]), uz_game_init(&out[i]);
+    while (read_block(r, b)) {
+        CHECK(write_block(b, 3, &s3) == UZ_OK, "%s: layout 3 not written", path);
+        uz_result rr = read_back(&s3, 3, b->n, out);
+        CHECK(rr == UZ_OK, "%s: layout 3 not read (%d)", path, (int)rr);
+        size_t in_block = 0;
+        for (size_t i = 0; i < b->n && rr == UZ_OK; i++) {
+            uz_game *g = &out[i];
+            if (g->final_fen_tag) {
+                in_block++;
+                CHECK(g->tags[g->final_fen_tag - 1].value[0] == 0, "%s: game %zu: a derived value before the moves",
+                      path, games + i + 1);
+                for (size_t j = 0; j < g->main.n_nodes && j < b->games[i].main.n_nodes; j++)
+                    g->main.nodes[j].move = b->games[i].main.nodes[j].move;
+                CHECK(uz_tag_code_fill_final(g) == UZ_OK, "%s: game %zu: not filled", path, games + i + 1);
+            }
+            CHECK(same_tags(&b->games[i], g), "%s: game %zu: tags differ in layout 3", path, games + i + 1);
+        }
+        if (in_block)
+            CHECK(read_back(&s3, 1, b->n, out) == UZ_ERR_CORRUPT, "%s: a derived value read in layout 1", path);
+        derived += in_block;
+        games += b->n;
+    }
+    CHECK(derived >= want_derived, "%s: %zu of %zu games derive a tag from the moves, want %zu", path, derived, games,
+          want_derived);
+    printf("%-45s %5zu games: %zu final positions derived from the moves\n",
+           strrchr(path, '/') ? strrchr(path, '/') + 1 : path, games, derived);
+    for (size_t i = 0; i < BLOCK; i++)
+        uz_game_clear(&b->games[i]), uz_game_clear(&out[i]);
+    uz_buf_free(&b->text_records);
+    uz_buf_free(&s3);
+    free(b);
+    free(out);
+    uz_pgn_reader_close(r);
+    fclose(f);
+}
+
 /* With arguments: those files (no damage, no coding expected). */
 int main(int argc, char **argv)
 {
@@ -184,10 +240,13 @@ int main(int argc, char **argv)
     char buf[4096];
     snprintf(buf, sizeof buf, "%s/pgn/layout/tag_near_misses.pgn", getenv("UZ_TEST_DATA") ? getenv("UZ_TEST_DATA") : "tests/data");
     check_file(buf, false, true);
+    check_final(buf, 2); /* the whole FEN, and the four fields with FinalFEN then text */
     check_file(corpus_path("cat1_lichess_marathon_2025.pgn", buf), true, true);
     check_file(corpus_path("cat1_lichess_rated_blitz_rapid.pgn", buf), true, false);
     check_file(corpus_path("cat2_carlsen_chesscom_clk.pgn", buf), false, false);
     check_file(corpus_path("cat2_capablanca_crlf.pgn", buf), false, false);
+    check_final(corpus_path("cat2_carlsen_chesscom_clk.pgn", buf), 148);
+    check_final(corpus_path("cat1_chesscom_live_clk.pgn", buf), 17);
     check_file(corpus_path("cat4_pgn_extract_odds_mixed_latin1_utf8.pgn", buf), false, false);
     return test_finish();
 }
