@@ -662,7 +662,8 @@ def main(argv):
                                 "counts": g.get("counts"), "move_stream_bytes": g["moves_len"],
                                 "engine_code_bytes": g.get("engine_code_bytes", 0)})
                 else:
-                    tags = " ".join(f'[{n} "{v}"]' for n, v in g.get("tags", []))
+                    tags = " ".join(f'[{n} "{v}"]' if v is not None else f"[{n} (from the moves)]"
+                                    for n, v in g.get("tags", []))
                     if g["kind"] == "verbatim":
                         print(f"game {number}: verbatim, {len(g['raw'])} bytes")
                     else:
