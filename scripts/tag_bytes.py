@@ -19,7 +19,7 @@ _spec = importlib.util.spec_from_file_location("edu_decode", os.path.join(_here,
 edu = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(edu)
 
-MODEL_NAMES = ["plain", "copy", "lastpart", "plies", "result", "elo", "diff", "date", "time", "name", "recent"]
+MODEL_NAMES = ["plain", "copy", "lastpart", "plies", "result", "elo", "diff", "date", "time", "name", "recent", "final"]
 _zstd = ctypes.CDLL(ctypes.util.find_library("zstd"))
 _zstd.ZSTD_compressBound.restype = ctypes.c_size_t
 _zstd.ZSTD_compress.restype = ctypes.c_size_t
