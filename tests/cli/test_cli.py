@@ -206,6 +206,20 @@ def main():
     check(rj["method"] == "Glicko-2" and rj["games"] == 6 and capa["games"] == 3 and capa["wins"] == 1
           and capa["draws"] == 1, "ratings counts")
     check(rj["players"] == sorted(rj["players"], key=lambda x: -x["rating"]), "ratings sorted")
+    # chess.com's CurrentPosition is derived from the moves (layout 3): list shows it as null
+    # and refuses to filter on it; decompress gives the bytes back
+    live = open(corpus("cat1_chesscom_live_clk.pgn"), "rb").read()
+    three = b"[Event " + b"[Event ".join(live.split(b"[Event ")[1:4])
+    cpgn, carc = os.path.join(tmp, "live3.pgn"), os.path.join(tmp, "live3.ucz")
+    with open(cpgn, "wb") as f:
+        f.write(three)
+    run("compress", *fast, cpgn, "-o", carc)
+    check(run("decompress", carc, "-o", "-").stdout == three, "chess.com games come back byte for byte")
+    cj = json.loads(bare("list", "--json", carc).stdout)
+    check(len(cj) == 3 and all(["CurrentPosition", None] in g["tags"] for g in cj), "a derived tag lists as null")
+    p = bare("list", carc, "--tag", "CurrentPosition=8/")
+    check(p.returncode == 1 and b"CurrentPosition is derived from the moves" in p.stderr and
+          len(p.stderr.splitlines()) == 1, "a filter on a derived tag is refused: " + p.stderr.decode())
     # extract --tag decodes the matching games only (the engine is needed for those)
     sel = run("extract", arc, "--tag", "Black=Bfx", "--canonical").stdout
     games_b = [b"[" + g if not g.startswith(b"[") else g for g in canonical.split(b"\n\n[")]
