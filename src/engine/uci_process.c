@@ -1,8 +1,12 @@
 /* One engine child process: spawn without a shell, stdout line reader, stderr tail,
  * writes, graceful quit and kill, and handle bookkeeping so nothing leaks. */
+#define _GNU_SOURCE /* pipe2 */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine_internal.h"
 
@@ -180,11 +184,27 @@ int uz__proc_spawn(uz__proc *p, uv_loop_t *loop, const char *path, uz__proc_line
     p->err_len = 0;
     p->err_tail[0] = '\0';
 
+    /* Plain pipes, not the socketpairs UV_CREATE_PIPE makes: the engine writes a line at a
+     * time, and a pipe write wakes the reader at less cost in the kernel than a socket
+     * send. Our ends are close-on-exec, so no later engine inherits them. */
+    int fds[3][2], child_end[3];
+    int made = 0;
+    for (; made < 3; made++)
+        if (pipe2(fds[made], O_CLOEXEC) != 0) {
+            int err = -errno;
+            for (int i = 0; i < made; i++)
+                close(fds[i][0]), close(fds[i][1]);
+            return err;
+        }
     uv_pipe_t *pipes[3] = {&p->in, &p->out, &p->err};
     for (int i = 0; i < 3; i++) {
+        int ours = i == 0 ? fds[i][1] : fds[i][0];
+        child_end[i] = i == 0 ? fds[i][0] : fds[i][1];
         uv_pipe_init(loop, pipes[i], 0);
         pipes[i]->data = p;
         p->open_handles++;
+        if (uv_pipe_open(pipes[i], ours) != 0)
+            close(ours); /* the handle stays closed: the spawn below still runs, its I/O fails */
     }
     uv_timer_init(loop, &p->grace);
     p->grace.data = p;
@@ -192,12 +212,10 @@ int uz__proc_spawn(uz__proc *p, uv_loop_t *loop, const char *path, uz__proc_line
 
     char *args[2] = {(char *)path, NULL};
     uv_stdio_container_t stdio[3];
-    stdio[0].flags = (uv_stdio_flags)(UV_CREATE_PIPE | UV_READABLE_PIPE);
-    stdio[0].data.stream = (uv_stream_t *)&p->in;
-    stdio[1].flags = (uv_stdio_flags)(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
-    stdio[1].data.stream = (uv_stream_t *)&p->out;
-    stdio[2].flags = (uv_stdio_flags)(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
-    stdio[2].data.stream = (uv_stream_t *)&p->err;
+    for (int i = 0; i < 3; i++) {
+        stdio[i].flags = UV_INHERIT_FD;
+        stdio[i].data.fd = child_end[i];
+    }
 
     uv_process_options_t opt;
     memset(&opt, 0, sizeof opt);
@@ -210,6 +228,8 @@ int uz__proc_spawn(uz__proc *p, uv_loop_t *loop, const char *path, uz__proc_line
     p->process.data = p;
     p->open_handles++;
     int rc = uv_spawn(loop, &p->process, &opt);
+    for (int i = 0; i < 3; i++)
+        close(child_end[i]); /* the child has its own copies */
     if (rc != 0) {
         /* The handle was initialised but no child exists: closing it is safe. */
         uz__proc_close(p);
