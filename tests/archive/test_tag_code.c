@@ -41,6 +41,41 @@ static size_t read_block(uz_pgn_reader *r, block *b)
     return b->n;
 }
 
+/* A corpus file read block by block, with room for the games read back. */
+typedef struct source {
+    FILE *f;
+    uz_pgn_reader *r;
+    block *b;
+    uz_game *out;
+} source;
+
+static bool source_open(source *s, const char *path)
+{
+    memset(s, 0, sizeof *s);
+    s->f = fopen(path, "rb");
+    CHECK(s->f != NULL, "cannot open %s", path);
+    if (!s->f)
+        return false;
+    s->r = uz_pgn_reader_open(s->f, path);
+    uz_pgn_reader_keep_raw(s->r, true);
+    s->b = calloc(1, sizeof *s->b);
+    s->out = calloc(BLOCK, sizeof *s->out);
+    for (size_t i = 0; i < BLOCK; i++)
+        uz_game_init(&s->b->games[i]), uz_game_init(&s->out[i]);
+    return true;
+}
+
+static void source_close(source *s)
+{
+    for (size_t i = 0; i < BLOCK; i++)
+        uz_game_clear(&s->b->games[i]), uz_game_clear(&s->out[i]);
+    uz_buf_free(&s->b->text_records);
+    free(s->b);
+    free(s->out);
+    uz_pgn_reader_close(s->r);
+    fclose(s->f);
+}
+
 static uz_result write_block(const block *b, unsigned version, uz_buf *out)
 {
     size_t lens[BLOCK] = {0};
@@ -113,21 +148,16 @@ static void damage(const uz_buf *s, size_t n)
 /* Round trips of a file's games, block by block, in both layouts; prints the text bytes of each. */
 static void check_file(const char *path, bool lichess, bool damage_first)
 {
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL, "cannot open %s", path);
-    if (!f)
+    source src;
+    if (!source_open(&src, path))
         return;
-    uz_pgn_reader *r = uz_pgn_reader_open(f, path);
-    uz_pgn_reader_keep_raw(r, true);
-    block *b = calloc(1, sizeof *b);
-    uz_game *out = calloc(BLOCK, sizeof *out);
+    block *b = src.b;
+    uz_game *out = src.out;
     uz_buf s0 = {0}, s1 = {0};
     size_t games = 0, values0 = 0, values1 = 0, coded_blocks = 0, blocks = 0, start, packed0 = 0, packed1 = 0;
     uz_buf z = {0};
     unsigned method;
-    for (size_t i = 0; i < BLOCK; i++)
-        uz_game_init(&b->games[i]), uz_game_init(&out[i]);
-    while (read_block(r, b)) {
+    while (read_block(src.r, b)) {
         blocks++;
         CHECK(write_block(b, 0, &s0) == UZ_OK && write_block(b, 1, &s1) == UZ_OK, "%s: block %zu not written", path, blocks);
         values0 += section(&s0, 5, 2, &start);
@@ -163,16 +193,10 @@ static void check_file(const char *path, bool lichess, bool damage_first)
            "structure packed %7zu -> %7zu bytes\n",
            strrchr(path, '/') ? strrchr(path, '/') + 1 : path, games, values0, values1, coded_blocks, blocks, packed0,
            packed1);
-    for (size_t i = 0; i < BLOCK; i++)
-        uz_game_clear(&b->games[i]), uz_game_clear(&out[i]);
-    uz_buf_free(&b->text_records);
     uz_buf_free(&s0);
     uz_buf_free(&s1);
     uz_buf_free(&z);
-    free(b);
-    free(out);
-    uz_pgn_reader_close(r);
-    fclose(f);
+    source_close(&src);
 }
 
 /* Layout 3 derives a final-position FEN from the moves: read back, the value is empty and
@@ -182,19 +206,14 @@ static void check_file(const char *path, bool lichess, bool damage_first)
  * refused when any value was derived. */
 static void check_final(const char *path, size_t want_derived)
 {
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL, "cannot open %s", path);
-    if (!f)
+    source src;
+    if (!source_open(&src, path))
         return;
-    uz_pgn_reader *r = uz_pgn_reader_open(f, path);
-    uz_pgn_reader_keep_raw(r, true);
-    block *b = calloc(1, sizeof *b);
-    uz_game *out = calloc(BLOCK, sizeof *out);
+    block *b = src.b;
+    uz_game *out = src.out;
     uz_buf s3 = {0};
     size_t derived = 0, games = 0;
-    for (size_t i = 0; i < BLOCK; i++)
-        uz_game_init(&b->games[i]), uz_game_init(&out[i]);
-    while (read_block(r, b)) {
+    while (read_block(src.r, b)) {
         CHECK(write_block(b, 3, &s3) == UZ_OK, "%s: layout 3 not written", path);
         uz_result rr = read_back(&s3, 3, b->n, out);
         CHECK(rr == UZ_OK, "%s: layout 3 not read (%d)", path, (int)rr);
@@ -220,14 +239,8 @@ static void check_final(const char *path, size_t want_derived)
           want_derived);
     printf("%-45s %5zu games: %zu final positions derived from the moves\n",
            strrchr(path, '/') ? strrchr(path, '/') + 1 : path, games, derived);
-    for (size_t i = 0; i < BLOCK; i++)
-        uz_game_clear(&b->games[i]), uz_game_clear(&out[i]);
-    uz_buf_free(&b->text_records);
     uz_buf_free(&s3);
-    free(b);
-    free(out);
-    uz_pgn_reader_close(r);
-    fclose(f);
+    source_close(&src);
 }
 
 /* With arguments: those files (no damage, no coding expected). */
