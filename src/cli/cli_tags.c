@@ -45,8 +45,8 @@ int cli_tag_option(uz_tag_filter *filter, const char *expr)
     return -1;
 }
 
-static int each_archive_game(const char *path, const uz_tag_filter *filter, uint64_t *number, cli_tag_fn fn,
-                             void *user)
+static int each_archive_game(const char *path, const uz_tag_filter *filter, bool decodes, uint64_t *number,
+                             cli_tag_fn fn, void *user)
 {
     FILE *in = fopen(path, "rb");
     if (!in) {
@@ -106,15 +106,24 @@ static int each_archive_game(const char *path, const uz_tag_filter *filter, uint
                     goto out;
                 }
                 const char *derived = filter_on_derived(filter, &games[i]);
+                if (derived && decodes) {
+                    cli_tag_game g = {&games[i], *number, path, &header, &block, i, true};
+                    int rc = fn(user, &g);
+                    if (rc) {
+                        status = rc;
+                        goto out;
+                    }
+                    continue;
+                }
                 if (derived) {
-                    cli_error("%s: game %llu: its tag %s is derived from the moves in this archive, so it cannot be "
-                              "filtered on without decoding them (decompress, then filter the PGN)",
+                    cli_error("%s: game %llu: its tag %s is derived from the moves in this archive, which this "
+                              "command does not decode (extract --tag does)",
                               path, (unsigned long long)*number, derived);
                     goto out;
                 }
                 if (filter && !uz_tag_filter_match(filter, &games[i]))
                     continue;
-                cli_tag_game g = {&games[i], *number, path, &header, &block, i};
+                cli_tag_game g = {&games[i], *number, path, &header, &block, i, false};
                 int rc = fn(user, &g);
                 if (rc) {
                     status = rc;
@@ -168,7 +177,7 @@ static int each_pgn_game(const char *path, const uz_tag_filter *filter, bool kee
             }
             if (filter && !uz_tag_filter_match(filter, &games[i]))
                 continue;
-            cli_tag_game g = {&games[i], *number, src.name, NULL, NULL, 0};
+            cli_tag_game g = {&games[i], *number, src.name, NULL, NULL, 0, false};
             status = fn(user, &g);
         }
     }
@@ -181,10 +190,10 @@ static int each_pgn_game(const char *path, const uz_tag_filter *filter, bool kee
     return status;
 }
 
-int cli_each_game(const char *path, const uz_tag_filter *filter, bool keep_going, uint64_t *number, cli_tag_fn fn,
-                  void *user)
+int cli_each_game(const char *path, const uz_tag_filter *filter, bool keep_going, bool decodes, uint64_t *number,
+                  cli_tag_fn fn, void *user)
 {
     if (cli_is_archive(path))
-        return each_archive_game(path, filter, number, fn, user);
+        return each_archive_game(path, filter, decodes, number, fn, user);
     return each_pgn_game(path, filter, keep_going, number, fn, user);
 }

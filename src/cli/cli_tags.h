@@ -20,6 +20,8 @@ typedef struct cli_tag_game {
     const uz_archive_header *header;
     const uz_archive_block *block;
     size_t index;
+    bool filter_after; /* the filter names a tag the archive derives from the moves (decodes
+                          only): fn decodes the game and applies the filter itself */
 } cli_tag_game;
 
 /* Return 0 to go on, non-zero to stop (returned by cli_each_game). */
@@ -29,9 +31,11 @@ typedef int (*cli_tag_fn)(void *user, const cli_tag_game *g);
 bool cli_is_archive(const char *path);
 
 /* Calls fn for every game of path that matches filter (NULL: every game). Returns 0, fn's
- * non-zero value, or -1 after an error (printed). keep_going: skip bad PGN games. */
-int cli_each_game(const char *path, const uz_tag_filter *filter, bool keep_going, uint64_t *number, cli_tag_fn fn,
-                  void *user);
+ * non-zero value, or -1 after an error (printed). keep_going: skip bad PGN games.
+ * decodes: fn decodes the games it gets, so a game whose filtered tag is derived from the
+ * moves comes with filter_after set; otherwise such a filter is an error. */
+int cli_each_game(const char *path, const uz_tag_filter *filter, bool keep_going, bool decodes, uint64_t *number,
+                  cli_tag_fn fn, void *user);
 
 /* Adds a --tag condition to filter; prints a usage error and returns -1 if bad. */
 int cli_tag_option(uz_tag_filter *filter, const char *expr);

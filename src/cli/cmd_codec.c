@@ -1051,6 +1051,7 @@ typedef struct extract_state {
     const uz_engine_settings *base; /* NULL: the installed profile of the archive's engine */
     bool have_base, canonical;
     uz_member_decoder md;
+    const uz_tag_filter *filter;
     FILE *out;
     long written;
 } extract_state;
@@ -1076,6 +1077,8 @@ static int extract_one(void *user, const cli_tag_game *g)
         uz_block_decode(&st->md, g->block, g->index, 1, &game, g->number - 1 - g->index, &diag) != UZ_OK) {
         cli_report(g->file, &diag);
         rc = -1;
+    } else if (g->filter_after && !uz_tag_filter_match(st->filter, &game)) {
+        /* a condition on a tag derived from the moves, known now that they are decoded */
     } else if (write_game_out(st->out, &game, st->canonical) != UZ_OK) {
         cli_error("write error");
         rc = -1;
@@ -1093,13 +1096,13 @@ static int extract_matching(const char *name, const uz_tag_filter *filter, const
         cli_error("%s: not a ucizip archive", name);
         return CLI_EXIT_FAIL;
     }
-    extract_state st = {.eo = eo, .canonical = canonical, .md = {.limits = decode_limits}};
+    extract_state st = {.eo = eo, .canonical = canonical, .md = {.limits = decode_limits}, .filter = filter};
     cli_output out;
     if (cli_output_open(&out, out_path, force) != 0)
         return CLI_EXIT_FAIL;
     st.out = out.f;
     uint64_t number = 0;
-    int rc = cli_each_game(name, filter, false, &number, extract_one, &st);
+    int rc = cli_each_game(name, filter, false, true, &number, extract_one, &st);
     uz_member_decoder_close(&st.md);
     if (rc != 0) {
         cli_output_abort(&out);

@@ -16,7 +16,9 @@ static const char list_usage[] =
     "               Name=text (contains, any case), Name==text (exactly), Name!=text,\n"
     "               Name<x Name<=x Name>x Name>=x (x a number: the value's leading\n"
     "               number, none never matches; else text: dates compare as dates)\n"
-    "  --json       one JSON object per game, in a JSON array\n";
+    "  --json       one JSON object per game, in a JSON array\n"
+    "A tag an archive derives from the moves (chess.com's CurrentPosition) is null in\n"
+    "--json and cannot be a --tag condition here; extract --tag decodes such games.\n";
 
 static const char *result_text(uz_game_result r)
 {
@@ -137,7 +139,7 @@ int cmd_list(int argc, char **argv)
     status = CLI_EXIT_OK;
     uint64_t number = 0;
     for (int i = optind; i < argc && status == CLI_EXIT_OK; i++)
-        if (cli_each_game(argv[i], &filter, keep_going, &number, list_one, &st) != 0)
+        if (cli_each_game(argv[i], &filter, keep_going, false, &number, list_one, &st) != 0)
             status = CLI_EXIT_FAIL;
     if (st.json)
         fputs(st.shown ? "\n]\n" : "[]\n", stdout);

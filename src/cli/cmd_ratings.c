@@ -260,7 +260,7 @@ int cmd_ratings(int argc, char **argv)
     status = CLI_EXIT_OK;
     uint64_t number = 0;
     for (int i = optind; i < argc && status == CLI_EXIT_OK; i++)
-        if (cli_each_game(argv[i], filter.n ? &filter : NULL, keep_going, &number, collect, &st) != 0)
+        if (cli_each_game(argv[i], filter.n ? &filter : NULL, keep_going, false, &number, collect, &st) != 0)
             status = CLI_EXIT_FAIL;
     if (status == CLI_EXIT_OK) {
         rate_all(&st, tau);

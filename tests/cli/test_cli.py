@@ -4,6 +4,7 @@ real Stockfish (depth 1 to keep it quick), error messages with file:line:column,
 output files, pipes, and refusal of a mismatching engine."""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -207,7 +208,8 @@ def main():
           and capa["draws"] == 1, "ratings counts")
     check(rj["players"] == sorted(rj["players"], key=lambda x: -x["rating"]), "ratings sorted")
     # chess.com's CurrentPosition is derived from the moves (layout 3): list shows it as null
-    # and refuses to filter on it; decompress gives the bytes back
+    # and refuses to filter on it, extract decodes the games to filter on it; decompress
+    # gives the bytes back
     live = open(corpus("cat1_chesscom_live_clk.pgn"), "rb").read()
     three = b"[Event " + b"[Event ".join(live.split(b"[Event ")[1:4])
     cpgn, carc = os.path.join(tmp, "live3.pgn"), os.path.join(tmp, "live3.ucz")
@@ -220,6 +222,10 @@ def main():
     p = bare("list", carc, "--tag", "CurrentPosition=8/")
     check(p.returncode == 1 and b"CurrentPosition is derived from the moves" in p.stderr and
           len(p.stderr.splitlines()) == 1, "a filter on a derived tag is refused: " + p.stderr.decode())
+    fens = re.findall(rb'\[CurrentPosition "([^"]*)"\]', three)
+    p = run("extract", carc, "--tag", "CurrentPosition==" + fens[1].decode())
+    check(p.stdout.count(b"[Event ") == 1 and b'[CurrentPosition "%s"]' % fens[1] in p.stdout,
+          "extract --tag decodes the games to filter on a derived tag")
     # extract --tag decodes the matching games only (the engine is needed for those)
     sel = run("extract", arc, "--tag", "Black=Bfx", "--canonical").stdout
     games_b = [b"[" + g if not g.startswith(b"[") else g for g in canonical.split(b"\n\n[")]
