@@ -155,6 +155,14 @@ static const char *const result_text[4] = {"*", "1-0", "0-1", "1/2-1/2"};
  * false for a game without one (kept as text, or a line with a move not known). */
 static bool final_fen(const uz_game *game, int form, char *out)
 {
+    if (form == 2) {
+        if (!final_fen(game, 1, out))
+            return false;
+        for (int spaces = 0; *out; out++)
+            if (*out == ' ' && ++spaces == 4)
+                *out = 0;
+        return true;
+    }
     if (game->verbatim || game->text_only)
         return false;
     uz_position pos = game->start;
@@ -165,10 +173,22 @@ static bool final_fen(const uz_game *game, int form, char *out)
         uz_make_move(&pos, game->main.nodes[i].move, &undo);
     }
     uz_position_to_fen(&pos, out);
-    for (int spaces = 0; form == 2 && *out; out++)
-        if (*out == ' ' && ++spaces == 4)
-            *out = 0;
     return true;
+}
+
+/* The form (1, 2) in which value is the FEN of game's final position, else 0. The game is
+ * replayed once: form 2 is form 1 cut after its fourth field. */
+static int final_form_of(const uz_game *game, const char *value)
+{
+    char fen[UZ_FEN_MAX];
+    if (!final_fen(game, 1, fen))
+        return 0;
+    if (strcmp(fen, value) == 0)
+        return 1;
+    size_t n = 0;
+    for (int spaces = 0; fen[n] && !(fen[n] == ' ' && ++spaces == 4); n++)
+        ;
+    return strlen(value) == n && memcmp(fen, value, n) == 0 ? 2 : 0;
 }
 
 /* Whether a value looks like a FEN (seven '/'), worth trying M_FINAL on. */
@@ -348,15 +368,11 @@ static uz_result encode_value(coder *c, const uz_game *game, size_t g, size_t k,
     case M_RESULT:
         code = strcmp(result_text[game->result & 3], value) == 0;
         break;
-    case M_FINAL: {
-        char fen[UZ_FEN_MAX];
-        for (int form = 1; form <= 2 && !code && c->final_game != g + 1; form++)
-            if (final_fen(game, form, fen) && strcmp(fen, value) == 0)
-                code = (uint64_t)form;
+    case M_FINAL:
+        code = c->final_game != g + 1 ? (uint64_t)final_form_of(game, value) : 0;
         if (code)
             c->final_game = g + 1;
         break;
-    }
     case M_NAME:
     case M_RECENT: {
         int i = m == M_NAME ? recent_find(c->names, c->n_recent_names, value)
@@ -522,7 +538,8 @@ static uz_result choose_models(const tag_writer *tw, coder *c)
             CANDIDATE(M_RESULT, 0);
         if (strcmp(name, "PlyCount") == 0)
             CANDIDATE(M_PLIES, 0);
-        if (tw->from_moves && first_value(tw, k) && looks_like_fen(first_value(tw, k)))
+        const char *first = tw->from_moves ? first_value(tw, k) : NULL;
+        if (first && looks_like_fen(first))
             CANDIDATE(M_FINAL, 0);
         if (strcmp(name, "White") == 0 || strcmp(name, "Black") == 0)
             CANDIDATE(M_NAME, 0);
@@ -617,12 +634,9 @@ uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *nam
 
 bool uz_tag_code_final_wanted(const uz_game *game)
 {
-    char fen[UZ_FEN_MAX];
     for (size_t t = 0; t < game->n_tags; t++)
-        if (looks_like_fen(game->tags[t].value))
-            for (int form = 1; form <= 2; form++)
-                if (final_fen(game, form, fen) && strcmp(fen, game->tags[t].value) == 0)
-                    return true;
+        if (looks_like_fen(game->tags[t].value) && final_form_of(game, game->tags[t].value))
+            return true;
     return false;
 }
 
