@@ -6,7 +6,8 @@ ply, for several engine settings. Held-out games are those of the training split
 --games of them from each category's files.
 
 Usage: scripts/player_model_frontier.py [--games 8] [--depths 1,2,3,4,8] [--nodes 100,1000]
-       [--modes multipv,searchmoves]
+       [--modes multipv,permove]
+A node limit is run with depth 64 (the limit decides, not the profile's depth).
 The player model's weights were trained on depth-1 multipv scores; other settings use the
 same weights (not refitted).
 """
@@ -64,7 +65,8 @@ def main():
     settings = []
     for mode in args.modes.split(","):
         settings += [(mode, ["--depth", d], "depth " + d) for d in args.depths.split(",") if d]
-        settings += [(mode, ["--nodes", n], "nodes " + n) for n in args.nodes.split(",") if n]
+        # a node limit alone would stop at the profile's depth 1 first: depth is lifted
+        settings += [(mode, ["--depth", "64", "--nodes", n], "nodes " + n) for n in args.nodes.split(",") if n]
     print("| setting | mode | " + " | ".join("%s player / rank" % c for c in subsets) + " | ms/ply |")
     print("|---|---|" + "---|" * len(subsets) + "---|")
     for mode, opt, label in settings:
