@@ -18,6 +18,7 @@ Categories: cat1 files amateur, cat2 master, cat3 engine (cat4/cat5 are syntax a
 Chess960 files, not used).
 
 Usage: scripts/train_player_model.py [--cache /work/cache-model] [--ablate] [--evaluate]
+       [--hidden H --iters N]   (a hidden layer of H tanh units beside the linear part)
 Needs python3-numpy and python3-scipy (Debian).
 """
 import argparse
@@ -99,9 +100,71 @@ class Problem:
         return r.x / self.scale  # weights on the raw integer features
 
 
-def bits(x, n, played, w, eps):
-    """Float cost in bits per position of the logit with a uniform floor eps."""
+class HiddenProblem(Problem):
+    """The same softmax of x.w + v.tanh(U x + b): a hidden layer of H tanh units beside the
+    linear part (features centred and standardised; b unpenalised). Started from the
+    linear solution; returns the weights on the raw integer features."""
+
+    def __init__(self, x, n, played, hidden, l2=1e-4, seed=1):
+        super().__init__(x, n, played, list(range(x.shape[1])), l2)
+        self.mu = (x.astype(np.float64).mean(axis=0) / self.scale).astype(np.float32)
+        self.x -= self.mu  # centred: only the hidden part notices
+        self.h = hidden
+        self.rng = np.random.default_rng(seed)
+
+    def split(self, th):
+        d, h = self.x.shape[1], self.h
+        return th[:d], th[d:d + h * d].reshape(h, d), th[d + h * d:d + h * d + h], th[d + h * d + h:]
+
+    def scores(self, th):
+        w, u, b, v = self.split(th)
+        t = np.tanh(self.x @ u.T.astype(np.float32) + b.astype(np.float32))
+        return (self.x @ w.astype(np.float32) + t @ v.astype(np.float32)).astype(np.float64), t
+
+    def loss_grad(self, th):
+        w, u, b, v = self.split(th)
+        s, t = self.scores(th)
+        m = np.maximum.reduceat(s, self.starts)
+        e = np.exp(s - m[self.pos_of_move])
+        z = np.add.reduceat(e, self.starts)
+        k = len(self.n)
+        nll = -(s[self.target] - m - np.log(z)).sum() / k
+        gs = e / z[self.pos_of_move]
+        gs[self.target] -= 1.0
+        gs = (gs / k).astype(np.float32)
+        da = (gs[:, None] * v.astype(np.float32)[None, :]) * (1 - t * t)
+        g = np.concatenate([self.x.T @ gs, (da.T @ self.x).ravel(), da.sum(axis=0, dtype=np.float64), t.T @ gs])
+        pen = th.copy()
+        d = self.x.shape[1]
+        pen[d + self.h * d:d + self.h * d + self.h] = 0
+        return nll + self.l2 * pen @ pen, g.astype(np.float64) + 2 * self.l2 * pen
+
+    def fit(self, iters=300):
+        d, h = self.x.shape[1], self.h
+        r = minimize(lambda w: Problem.loss_grad(self, w), np.zeros(d), jac=True, method="L-BFGS-B",
+                     options={"maxiter": 200})
+        w_lin = r.x  # the linear solution, standardised units
+        th = np.concatenate([w_lin, self.rng.normal(0, 0.5 / np.sqrt(d), h * d), np.zeros(h),
+                             self.rng.normal(0, 0.01, h)])
+        r = minimize(self.loss_grad, th, jac=True, method="L-BFGS-B", options={"maxiter": iters})
+        print("hidden layer fit: %s, %d iterations, loss %.5f" % (r.message, r.nit, r.fun))
+        w, u, b, v = self.split(r.x)
+        u_raw = u / self.scale
+        return w / self.scale, u_raw, b - u @ self.mu, v
+
+
+def raw_scores(x, w, hidden=None):
+    """Per-move scores (natural log units) of the raw integer features."""
     s = x.astype(np.float64) @ w
+    if hidden is not None:
+        u, b, v = hidden
+        s += np.tanh(x.astype(np.float64) @ u.T + b) @ v
+    return s
+
+
+def bits(x, n, played, w, eps, hidden=None):
+    """Float cost in bits per position of the logit with a uniform floor eps."""
+    s = raw_scores(x, w, hidden)
     starts = np.concatenate([[0], np.cumsum(n)[:-1]])
     pos_of = np.repeat(np.arange(len(n)), n)
     m = np.maximum.reduceat(s, starts)
@@ -119,6 +182,9 @@ def main():
     ap.add_argument("--ablate", action="store_true", help="refit with each feature group off")
     ap.add_argument("--train-fraction", type=float, default=1.0, help="subsample training positions")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--hidden", type=int, default=0,
+                    help="tanh units of a hidden layer beside the linear part (0: the plain conditional logit)")
+    ap.add_argument("--iters", type=int, default=300, help="L-BFGS iterations of the hidden layer fit")
     ap.add_argument("--version", type=int, default=0,
                     help="version of the new weight set (default: one above the newest in data/player_model); "
                          "older sets stay built in so that their archives still decode")
@@ -155,15 +221,20 @@ def main():
         return w
 
     all_cols = list(range(nf))
-    w = fit_eval(all_cols)
+    hidden = None
+    if args.hidden:
+        w, u, b, v = HiddenProblem(xt, nt, pt, args.hidden).fit(args.iters)
+        hidden = (u, b, v)
+    else:
+        w = fit_eval(all_cols)
     best_eps, best = None, None
     k = min(len(nt), 100_000)  # floor chosen on a slice of the training part
     km = int(np.cumsum(nt)[k - 1])
     for eps in (0.001, 0.002, 0.004, 0.008, 0.016):
-        b = bits(xt[:km], nt[:k], pt[:k], w, eps).mean()
+        b = bits(xt[:km], nt[:k], pt[:k], w, eps, hidden).mean()
         if best is None or b < best:
             best_eps, best = eps, b
-    eb = bits(xe, ne, pe, w, best_eps)
+    eb = bits(xe, ne, pe, w, best_eps, hidden)
     print("floor %.3f; held-out bits/move (float model):" % best_eps)
     print("| category | positions | rank model (default) | player model |")
     print("|---|---|---|---|")
@@ -188,8 +259,14 @@ def main():
         floor_q16 = int(round(best_eps * 65536))
         existing = [pm_weights.parse(p)[0] for p in glob.glob(os.path.join(ROOT, "data/player_model/weights-v*.txt"))]
         version = args.version or max(existing, default=0) + 1
-        h = pm_weights.write(version, floor_q16, q, root=ROOT, comments=[
-            "ucizip player model weights: conditional logit, Q16 log2 units per feature unit.",
+        units = None
+        if hidden is not None:
+            u, b, v = hidden
+            units = [(int(round(b[j] * 2 ** 32)), int(round(v[j] / math.log(2) * 65536)),
+                      [int(round(c * 2 ** 32)) for c in u[j]]) for j in range(len(b))]
+        h = pm_weights.write(version, floor_q16, q, root=ROOT, units=units, comments=[
+            "ucizip player model weights: conditional logit, Q16 log2 units per feature unit"
+            + ("; %d tanh units (bias and weights Q32, output Q16 log2 units)." % args.hidden if args.hidden else "."),
             "Trained by scripts/train_player_model.py on the training part of ../shared/corpus",
             "(cat1-3 files; a game is held out when FNV-1a 64 of its canonical PGN is 0 mod 5),",
             "engine scores from Stockfish 15.1, depth 1, multipv, engines/stockfish.profile.",

@@ -38,7 +38,7 @@ static void print_code(uint32_t code, int len)
 }
 
 /* The player model's features of the played move with their contributions (bits of
- * log-weight, relative to a move whose features are all 0). */
+ * log-weight, relative to a move whose features are all 0), and the hidden layer's. */
 static void print_contributions(const uz_walk *w, size_t step, const uz_move *legal, int n, const uz_model *model)
 {
     static int32_t x[UZ_MAX_MOVES * UZ_PM_N_FEATURES];
@@ -55,6 +55,13 @@ static void print_contributions(const uz_walk *w, size_t step, const uz_move *le
         sum += c;
         if (f[k] != 0 && model->player->weight[k] != 0)
             printf(" %s=%d:%+.2f", uz_pm_feature_name(k), (int)f[k], c);
+    }
+    if (model->player->n_hidden) { /* the rest of the move's score: the hidden layer's part */
+        int64_t total;
+        uz_pm_scores(model->player, f, 1, NULL, &total);
+        double hidden = (double)total / 65536.0 - sum;
+        printf(" hidden layer (%d units):%+.2f", (int)model->player->n_hidden, hidden);
+        sum += hidden;
     }
     printf(" (total %+.2f)\n", sum);
 }

@@ -273,19 +273,67 @@ static bool next_line(const char **p, const char *end, char *buf, size_t cap, lo
     return true;
 }
 
+#define HIDDEN_LIMIT ((int64_t)1 << 40) /* |hidden weight or bias| in Q32 */
+
+/* A line "unit K BIAS OUT W..." of unit k: parsed into m, its canonical text hashed. */
+static bool parse_unit(uz_player_model *m, int k, const char *line, uint64_t *h)
+{
+    char *e;
+    const char *q = line;
+    if (strncmp(q, "unit ", 5) != 0)
+        return false;
+    q += 5;
+    long long v[3 + UZ_PM_N_FEATURES];
+    for (int i = 0; i < 3 + UZ_PM_N_FEATURES; i++) {
+        while (*q == ' ')
+            q++;
+        if (*q == 0)
+            return false;
+        v[i] = strtoll(q, &e, 10);
+        if (e == q || (*e != ' ' && *e != 0))
+            return false;
+        q = e;
+    }
+    while (*q == ' ')
+        q++;
+    if (*q || v[0] != k || v[1] <= -HIDDEN_LIMIT || v[1] >= HIDDEN_LIMIT || v[2] <= -WEIGHT_LIMIT || v[2] >= WEIGHT_LIMIT)
+        return false;
+    m->hidden_bias[k] = v[1];
+    m->hidden_out[k] = (int32_t)v[2];
+    char canon[32];
+    int n = snprintf(canon, sizeof canon, "unit %d %lld %lld", k, v[1], v[2]);
+    *h = fnv1a(*h, canon, (size_t)n);
+    for (int f = 0; f < UZ_PM_N_FEATURES; f++) {
+        if (v[3 + f] <= -HIDDEN_LIMIT || v[3 + f] >= HIDDEN_LIMIT)
+            return false;
+        m->hidden_weight[k][f] = v[3 + f];
+        n = snprintf(canon, sizeof canon, " %lld", v[3 + f]);
+        *h = fnv1a(*h, canon, (size_t)n);
+    }
+    *h = fnv1a(*h, "\n", 1);
+    return true;
+}
+
 uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len, uz_diag *diag)
 {
     if (!m || !text)
         return UZ_ERR_ARG;
     memset(m, 0, sizeof *m);
     const char *p = text, *end = text + len;
-    char line[256];
+    char line[4096];
     long lineno = 0;
-    int stage = 0; /* 0 magic, 1 floor, 2.. features, then hash */
+    /* 0 magic, 1 floor, 2.. features, then the hidden layer (optional) and the hash */
+    int stage = 0, units = 0;
+    const int tail = 2 + UZ_PM_N_FEATURES;
+    bool done = false;
     uint64_t h = 0xcbf29ce484222325ull;
-    while (next_line(&p, end, line, sizeof line, &lineno)) {
+    while (!done && next_line(&p, end, line, sizeof line, &lineno)) {
         if (line[0] == '#' || line[0] == 0)
             continue;
+        if (strlen(line) == sizeof line - 1) {
+            uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: line too long");
+            return UZ_ERR_CORRUPT;
+        }
         char name[64];
         long long value;
         char canon[128];
@@ -304,7 +352,7 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
             m->floor_q16 = (uint32_t)value;
             int k = snprintf(canon, sizeof canon, "floor %u\n", m->floor_q16);
             h = fnv1a(h, canon, (size_t)k);
-        } else if (stage < 2 + UZ_PM_N_FEATURES) {
+        } else if (stage < tail) {
             int f = stage - 2;
             if (sscanf(line, "%63s %lld", name, &value) != 2 || strcmp(name, feature_names[f]) != 0) {
                 uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected '%s VALUE'", feature_names[f]);
@@ -317,10 +365,28 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
             m->weight[f] = (int32_t)value;
             int k = snprintf(canon, sizeof canon, "%s %d\n", name, m->weight[f]);
             h = fnv1a(h, canon, (size_t)k);
+        } else if (stage == tail && strncmp(line, "hidden ", 7) == 0) {
+            if (sscanf(line, "hidden %lld", &value) != 1 || value < 1 || value > UZ_PM_MAX_HIDDEN) {
+                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'hidden H' with H in 1..%d",
+                            UZ_PM_MAX_HIDDEN);
+                return UZ_ERR_CORRUPT;
+            }
+            m->n_hidden = (int32_t)value;
+            int k = snprintf(canon, sizeof canon, "hidden %d\n", m->n_hidden);
+            h = fnv1a(h, canon, (size_t)k);
+        } else if (units < m->n_hidden) {
+            if (!parse_unit(m, units, line, &h)) {
+                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1,
+                            "weights: expected 'unit %d BIAS OUT' and %d weights, each within range", units,
+                            UZ_PM_N_FEATURES);
+                return UZ_ERR_CORRUPT;
+            }
+            units++;
         } else {
             unsigned long long stored;
             if (sscanf(line, "hash %llx", &stored) != 1) {
-                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'hash HEX' after the %d features",
+                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1,
+                            "weights: expected 'hash HEX' after the %d features (and the hidden layer)",
                             UZ_PM_N_FEATURES);
                 return UZ_ERR_CORRUPT;
             }
@@ -331,14 +397,15 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
                 return UZ_ERR_CORRUPT;
             }
             m->hash = h;
-            stage++;
-            break;
+            done = true;
         }
-        stage++;
+        if (stage < tail + 1)
+            stage++;
     }
-    if (stage != 3 + UZ_PM_N_FEATURES) {
+    if (!done) {
         uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: file ends early (missing %s)",
-                    stage == 0 ? "header" : stage == 1 ? "floor" : stage < 2 + UZ_PM_N_FEATURES ? "features" : "hash");
+                    stage == 0 ? "header" : stage == 1 ? "floor" : stage < tail ? "features"
+                                                        : units < m->n_hidden ? "hidden units" : "hash");
         return UZ_ERR_CORRUPT;
     }
     return UZ_OK;
@@ -359,6 +426,61 @@ const uz_player_model *uz_pm_builtin_find(uint32_t version, uint64_t hash)
 
 /* ---- scores and frequencies ---- */
 
+/* tanh(i / 64) x 65536 rounded, i = 0..256: constants, not libm, so that every machine
+ * computes the same activations (archive format). */
+static const int32_t tanh_table[257] = {
+    0, 1024, 2047, 3070, 4091, 5110, 6126, 7140, 8150, 9156, 10157, 11154,
+    12146, 13132, 14112, 15085, 16051, 17010, 17961, 18904, 19838, 20764, 21681, 22588,
+    23485, 24373, 25250, 26117, 26973, 27818, 28652, 29474, 30285, 31085, 31873, 32648,
+    33412, 34164, 34904, 35631, 36346, 37049, 37740, 38418, 39084, 39738, 40379, 41008,
+    41625, 42230, 42823, 43404, 43972, 44530, 45075, 45609, 46131, 46642, 47142, 47630,
+    48108, 48575, 49031, 49477, 49912, 50337, 50752, 51157, 51552, 51937, 52314, 52681,
+    53038, 53387, 53727, 54059, 54382, 54697, 55003, 55302, 55593, 55876, 56152, 56421,
+    56683, 56937, 57185, 57426, 57660, 57888, 58110, 58326, 58536, 58741, 58939, 59132,
+    59320, 59502, 59680, 59852, 60019, 60182, 60340, 60494, 60643, 60789, 60929, 61066,
+    61199, 61328, 61454, 61576, 61694, 61809, 61920, 62029, 62134, 62236, 62335, 62431,
+    62524, 62615, 62703, 62788, 62871, 62951, 63029, 63105, 63179, 63250, 63319, 63386,
+    63451, 63514, 63576, 63635, 63693, 63749, 63803, 63855, 63907, 63956, 64004, 64051,
+    64096, 64140, 64182, 64224, 64263, 64302, 64340, 64376, 64412, 64446, 64479, 64512,
+    64543, 64573, 64603, 64631, 64659, 64686, 64712, 64737, 64761, 64785, 64808, 64830,
+    64852, 64873, 64893, 64913, 64932, 64950, 64968, 64986, 65003, 65019, 65035, 65050,
+    65065, 65079, 65093, 65107, 65120, 65133, 65145, 65157, 65169, 65180, 65191, 65202,
+    65212, 65222, 65231, 65241, 65250, 65259, 65267, 65275, 65283, 65291, 65299, 65306,
+    65313, 65320, 65327, 65333, 65339, 65345, 65351, 65357, 65362, 65368, 65373, 65378,
+    65383, 65387, 65392, 65396, 65401, 65405, 65409, 65413, 65417, 65420, 65424, 65427,
+    65431, 65434, 65437, 65440, 65443, 65446, 65449, 65451, 65454, 65456, 65459, 65461,
+    65464, 65466, 65468, 65470, 65472, 65474, 65476, 65478, 65480, 65481, 65483, 65485,
+    65486, 65488, 65489, 65491, 65492};
+
+/* tanh of a Q16 value, Q16: the table interpolated linearly, constant from 4 on. */
+static int64_t tanh_q16(int64_t a)
+{
+    int64_t m = a < 0 ? -a : a, v;
+    if (m >= (int64_t)4 << 16)
+        v = tanh_table[256];
+    else {
+        int64_t i = m >> 10, f = m & 1023;
+        v = tanh_table[i] + (tanh_table[i + 1] - tanh_table[i]) * f / 1024;
+    }
+    return a < 0 ? -v : v;
+}
+
+/* The hidden layer's part of one move's score (Q16 log2 units). */
+static int64_t hidden_score(const uz_player_model *m, const int32_t *f, const bool *mask)
+{
+    int32_t x[UZ_PM_N_FEATURES];
+    for (int k = 0; k < UZ_PM_N_FEATURES; k++) /* bounds the sums below 2^62 */
+        x[k] = mask && !mask[k] ? 0 : f[k] < -32768 ? -32768 : f[k] > 32767 ? 32767 : f[k];
+    int64_t sum = 0;
+    for (int j = 0; j < m->n_hidden; j++) {
+        int64_t a = m->hidden_bias[j];
+        for (int k = 0; k < UZ_PM_N_FEATURES; k++)
+            a += m->hidden_weight[j][k] * x[k];
+        sum += (int64_t)m->hidden_out[j] * tanh_q16(a / 65536) / 65536;
+    }
+    return sum;
+}
+
 void uz_pm_scores(const uz_player_model *m, const int32_t *x, int n, const bool *mask, int64_t *s)
 {
     for (int i = 0; i < n; i++) {
@@ -372,7 +494,7 @@ void uz_pm_scores(const uz_player_model *m, const int32_t *x, int n, const bool 
             for (int k = 0; k < UZ_PM_N_FEATURES; k++) /* the coder's case: no branch */
                 sum += (int64_t)m->weight[k] * f[k];
         }
-        s[i] = sum;
+        s[i] = m->n_hidden ? sum + hidden_score(m, f, mask) : sum;
     }
 }
 

@@ -111,12 +111,21 @@ void uz_pm_game_from_tags(uz_pm_game *g, const char *white_elo, const char *blac
 void uz_pm_features(const uz_position *pos, const uz_move *moves, const int32_t *scores, int n,
                     const uz_pm_game *game, const uz_pm_history *hist, int32_t *x);
 
-/* A loaded weight set. weight[f] is in Q16 log2 units per feature unit. */
+#define UZ_PM_MAX_HIDDEN 16
+
+/* A loaded weight set. weight[f] is in Q16 log2 units per feature unit. A set may add a
+ * hidden layer: unit j's activation is tanh((hidden_bias[j] + sum_f hidden_weight[j][f]
+ * x_f) / 2^32) (features clamped to 16 bits; tanh from a fixed table, see uz_pm_scores),
+ * and the move's score gains hidden_out[j] (Q16 log2 units) times it. */
 typedef struct uz_player_model {
     uint32_t version;
-    uint64_t hash;          /* FNV-1a 64 of the canonical "name value" lines */
+    uint64_t hash;          /* FNV-1a 64 of the canonical lines (floor, features, hidden layer) */
     int32_t weight[UZ_PM_N_FEATURES];
     uint32_t floor_q16;     /* uniform share x 65536 */
+    int32_t n_hidden;       /* 0: the plain conditional logit (weight set 1) */
+    int64_t hidden_bias[UZ_PM_MAX_HIDDEN];                     /* Q32 */
+    int32_t hidden_out[UZ_PM_MAX_HIDDEN];                      /* Q16 log2 units */
+    int64_t hidden_weight[UZ_PM_MAX_HIDDEN][UZ_PM_N_FEATURES]; /* Q32 per feature unit */
 } uz_player_model;
 
 /* Parses a weights file's text:
@@ -124,7 +133,9 @@ typedef struct uz_player_model {
  *   ucizip-player-model VERSION
  *   floor Q16
  *   NAME VALUE            one line per feature, in the order above
- *   hash HEX              FNV-1a 64 of the "floor" and NAME VALUE lines as written (each with its \n)
+ *   hidden H              optional: a hidden layer of H (1..UZ_PM_MAX_HIDDEN) units, then
+ *   unit K BIAS OUT W...  one line per unit, K = 0..H-1, one W per feature in the order above
+ *   hash HEX              FNV-1a 64 of the lines from "floor" on as written (each with its \n)
  * Refuses (UZ_ERR_CORRUPT, diag with the line) anything else: a missing or unknown
  * feature, a value out of range, a wrong hash. */
 uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len, uz_diag *diag);

@@ -123,18 +123,32 @@ static void test_features(void)
     CHECK(g.elo[0] == 2100 && g.elo[1] == 0 && g.base_time == 7200, "tags: %d %d %d", g.elo[0], g.elo[1], g.base_time);
 }
 
-/* A weights text with the given values and a correct hash. */
-static char *make_weights(const int32_t *w, uint32_t floor_q16, bool good_hash)
+/* A weights text with the given values and a correct hash; n_hidden units of a hidden
+ * layer (0: none) with weights made up from their index. */
+static char *make_weights_hidden(const int32_t *w, uint32_t floor_q16, bool good_hash, int n_hidden)
 {
-    static char buf[8192];
-    char body[6000];
+    static char buf[65536];
+    static char body[60000];
     size_t k = (size_t)snprintf(body, sizeof body, "floor %u\n", floor_q16);
     for (int f = 0; f < UZ_PM_N_FEATURES; f++)
         k += (size_t)snprintf(body + k, sizeof body - k, "%s %d\n", uz_pm_feature_name(f), w[f]);
+    if (n_hidden)
+        k += (size_t)snprintf(body + k, sizeof body - k, "hidden %d\n", n_hidden);
+    for (int j = 0; j < n_hidden; j++) {
+        k += (size_t)snprintf(body + k, sizeof body - k, "unit %d %lld %d", j, (long long)(j - 2) * 987654321, 40000 - j * 23456);
+        for (int f = 0; f < UZ_PM_N_FEATURES; f++)
+            k += (size_t)snprintf(body + k, sizeof body - k, " %lld", ((long long)(f * 7919 + j * 104729) % 2001 - 1000) * 4321987);
+        k += (size_t)snprintf(body + k, sizeof body - k, "\n");
+    }
     uint64_t h = fnv(0xcbf29ce484222325ull, body, k);
     snprintf(buf, sizeof buf, "# test weights\nucizip-player-model 7\n%shash %016llx\n", body,
              (unsigned long long)(good_hash ? h : h ^ 1));
     return buf;
+}
+
+static char *make_weights(const int32_t *w, uint32_t floor_q16, bool good_hash)
+{
+    return make_weights_hidden(w, floor_q16, good_hash, 0);
 }
 
 static void test_weights_file(void)
@@ -147,7 +161,10 @@ static void test_weights_file(void)
         const char *text = uz_pm_builtin_texts[i];
         CHECK(uz_player_model_parse(&m, text, strlen(text), &d) == UZ_OK, "set %d: %s", i, d.message);
         CHECK(m.version == b->version && m.hash == b->hash && m.floor_q16 == b->floor_q16 &&
-                  memcmp(m.weight, b->weight, sizeof m.weight) == 0,
+                  memcmp(m.weight, b->weight, sizeof m.weight) == 0 && m.n_hidden == b->n_hidden &&
+                  memcmp(m.hidden_bias, b->hidden_bias, sizeof m.hidden_bias) == 0 &&
+                  memcmp(m.hidden_out, b->hidden_out, sizeof m.hidden_out) == 0 &&
+                  memcmp(m.hidden_weight, b->hidden_weight, sizeof m.hidden_weight) == 0,
               "set %d: the compiled-in weights are the ones of the text (regenerate src/model/player_weights.c)", i);
         CHECK(uz_pm_builtin_find(b->version, b->hash) == b, "set %d is found by its identity", i);
         CHECK(i == 0 || b->version > uz_pm_builtin_sets[i - 1].version, "versions increase");
@@ -185,9 +202,49 @@ static void test_weights_file(void)
     t = make_weights(w, 100, true);
     CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "out of range"),
           "too large: %s", d.message);
+
+    /* A hidden layer: read back; a damaged unit weight, a missing unit, a unit out of
+     * order and a weight out of range are refused. */
+    w[0] = 5;
+    t = make_weights_hidden(w, 100, true, 3);
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_OK && m.n_hidden == 3 &&
+              m.hidden_bias[0] == -2ll * 987654321 && m.hidden_out[2] == 40000 - 2 * 23456 &&
+              m.hidden_weight[1][3] == ((3 * 7919 + 104729) % 2001 - 1000) * 4321987ll,
+          "hidden layer: %s", d.message);
+    char *unit1 = strstr(t, "unit 1 ");
+    char *digit2 = strchr(unit1 + 7, ' ') + 1;
+    *digit2 = *digit2 == '1' ? '2' : '1';
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "hash mismatch"),
+          "damaged unit: %s", d.message);
+    t = make_weights_hidden(w, 100, true, 3);
+    cut = (size_t)(strstr(t, "unit 2 ") - t);
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, cut, &d) == UZ_ERR_CORRUPT && strstr(d.message, "ends early"),
+          "missing unit: %s", d.message);
+    t = make_weights_hidden(w, 100, true, 3);
+    strstr(t, "unit 2 ")[5] = '0';
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "unit 2"),
+          "unit out of order: %s", d.message);
+    t = make_weights_hidden(w, 100, true, 1);
+    static char big[65536];
+    char *u0 = strstr(t, "unit 0 ");
+    size_t at = (size_t)(u0 - t), k = 0;
+    k += (size_t)snprintf(big, sizeof big, "%.*sunit 0 1 1", (int)at, t);
+    for (int f = 0; f < UZ_PM_N_FEATURES; f++) /* 2^41 > the limit of 2^40 */
+        k += (size_t)snprintf(big + k, sizeof big - k, " %lld", f == 9 ? 1ll << 41 : 1ll);
+    snprintf(big + k, sizeof big - k, "%s", strchr(u0, '\n'));
+    t = big;
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "within range"),
+          "unit weight too large: %s", d.message);
 }
 
-static void test_golden(void)
+/* Features, scores and frequencies of a few positions under made-up weights (n_hidden
+ * units of a hidden layer), hashed: pins the integer arithmetic on every build. */
+static void test_golden(int n_hidden, uint64_t golden)
 {
     static const char *const fens[] = {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -199,7 +256,7 @@ static void test_golden(void)
     int32_t w[UZ_PM_N_FEATURES];
     for (int f = 0; f < UZ_PM_N_FEATURES; f++)
         w[f] = (f * 7919) % 40000 - 20000;
-    char *t = make_weights(w, 300, true);
+    char *t = make_weights_hidden(w, 300, true, n_hidden);
     uz_player_model m;
     CHECK(uz_player_model_parse(&m, t, strlen(t), NULL) == UZ_OK, "test weights parse");
     uint64_t h = 0xcbf29ce484222325ull;
@@ -229,15 +286,15 @@ static void test_golden(void)
         h = fnv(h, s, (size_t)n * sizeof *s);
         h = fnv(h, freq, (size_t)n * sizeof *freq);
     }
-    /* Pins the features and the integer arithmetic: a change here is an archive format change. */
-    const uint64_t golden = 0x91e7ded27d8c30a6ull; /* little-endian byte hash */
-    CHECK(h == golden, "golden hash %016llx", (unsigned long long)h);
+    /* A change here is an archive format change (little-endian byte hash). */
+    CHECK(h == golden, "golden hash (%d hidden units) %016llx", n_hidden, (unsigned long long)h);
 }
 
 int main(void)
 {
     test_features();
     test_weights_file();
-    test_golden();
+    test_golden(0, 0x91e7ded27d8c30a6ull);
+    test_golden(4, 0xe854f04cf2e19d22ull);
     return test_finish();
 }
