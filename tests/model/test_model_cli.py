@@ -38,11 +38,18 @@ def main():
     info = run([UCIZIP, "info", os.path.join(DATA, "fixture_rank_model.ucz")]).stdout.decode()
     check("model: rank" in info, "the fixture is a rank-model archive: " + info)
 
-    # an archive of the first trained player weights (v1) decodes after any retraining
+    # archives of the first trained player weights (v1) decode after any retraining
     out = os.path.join(tmp, "fixture_v1.pgn")
     run([UCIZIP, "decompress", os.path.join(DATA, "fixture_player_v1.ucz"), "-o", out] + fast)
     check(open(out, "rb").read() == open(os.path.join(DATA, "fixture_rank.pgn"), "rb").read(),
           "the player-model v1 fixture decodes to its expected games")
+    # and one of v2, the first set with a hidden layer
+    out = os.path.join(tmp, "fixture_v2.pgn")
+    run([UCIZIP, "decompress", os.path.join(DATA, "fixture_player_v2.ucz"), "-o", out] + fast)
+    check(open(out, "rb").read() == open(os.path.join(DATA, "fixture_rank.pgn"), "rb").read(),
+          "the player-model v2 fixture decodes to its expected games")
+    info = run([UCIZIP, "info", os.path.join(DATA, "fixture_player_v2.ucz")]).stdout.decode()
+    check("player v2" in info, "the v2 fixture names weight set 2: " + info)
 
     # round trips with the default (player) model on real games of each category
     names = ["cat1_lichess_rated_blitz_rapid.pgn", "cat2_tata_steel_2022_masters.pgn",
