@@ -30,26 +30,17 @@ def main():
     tmp = tempfile.mkdtemp(prefix="ucizip-model-")
     fast = ["--workers", "2"]
 
-    # archives written with the rank model before the player model existed still decode
-    out = os.path.join(tmp, "fixture.pgn")
-    run([UCIZIP, "decompress", os.path.join(DATA, "fixture_rank_model.ucz"), "-o", out] + fast)
-    check(open(out, "rb").read() == open(os.path.join(DATA, "fixture_rank.pgn"), "rb").read(),
-          "the rank-model fixture decodes to its expected games")
-    info = run([UCIZIP, "info", os.path.join(DATA, "fixture_rank_model.ucz")]).stdout.decode()
-    check("model: rank" in info, "the fixture is a rank-model archive: " + info)
-
-    # archives of the first trained player weights (v1) decode after any retraining
-    out = os.path.join(tmp, "fixture_v1.pgn")
-    run([UCIZIP, "decompress", os.path.join(DATA, "fixture_player_v1.ucz"), "-o", out] + fast)
-    check(open(out, "rb").read() == open(os.path.join(DATA, "fixture_rank.pgn"), "rb").read(),
-          "the player-model v1 fixture decodes to its expected games")
-    # and one of v2, the first set with a hidden layer
-    out = os.path.join(tmp, "fixture_v2.pgn")
-    run([UCIZIP, "decompress", os.path.join(DATA, "fixture_player_v2.ucz"), "-o", out] + fast)
-    check(open(out, "rb").read() == open(os.path.join(DATA, "fixture_rank.pgn"), "rb").read(),
-          "the player-model v2 fixture decodes to its expected games")
-    info = run([UCIZIP, "info", os.path.join(DATA, "fixture_player_v2.ucz")]).stdout.decode()
-    check("player v2" in info, "the v2 fixture names weight set 2: " + info)
+    # Archives of every model and weight set ever the default decode after any change or
+    # retraining to the same games, and their header names what wrote them: the rank
+    # model (before the player model), player weights v1, v2 (the first with a hidden layer).
+    expected = open(os.path.join(DATA, "fixture_rank.pgn"), "rb").read()
+    for fixture, model in (("fixture_rank_model.ucz", "model: rank"), ("fixture_player_v1.ucz", "player v1"),
+                           ("fixture_player_v2.ucz", "player v2")):
+        path, out = os.path.join(DATA, fixture), os.path.join(tmp, fixture + ".pgn")
+        run([UCIZIP, "decompress", path, "-o", out] + fast)
+        check(open(out, "rb").read() == expected, "%s decodes to its expected games" % fixture)
+        info = run([UCIZIP, "info", path]).stdout.decode()
+        check(model in info, "%s names '%s': %s" % (fixture, model, info))
 
     # round trips with the default (player) model on real games of each category
     names = ["cat1_lichess_rated_blitz_rapid.pgn", "cat2_tata_steel_2022_masters.pgn",
