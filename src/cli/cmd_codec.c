@@ -555,6 +555,7 @@ int cmd_compress(int argc, char **argv)
         return CLI_EXIT_FAIL;
     }
     int status = CLI_EXIT_USAGE;
+    char **outs = NULL; /* each input's archive, when each has its own */
     const char *const *paths = (const char *const *)inputs.items;
     size_t n_stdin = 0;
     for (size_t i = 0; i < inputs.n; i++)
@@ -592,7 +593,22 @@ int cmd_compress(int argc, char **argv)
     if (o.fit && o.mo.params.kind == UZ_MODEL_PLAYER)
         o.mo.params.kind = UZ_MODEL_RANK; /* the player model's weights are trained offline */
 
+    /* Every output named before anything is started or written: two inputs that would
+     * give one output are refused, whatever the flags. */
+    outs = single ? NULL : calloc(inputs.n, sizeof *outs);
     status = CLI_EXIT_FAIL;
+    if (!single) {
+        for (size_t i = 0; outs && i < inputs.n; i++)
+            if (!(outs[i] = cli_output_name(paths[i], cli_compressed_suffixes, SUFFIX, o.out_dir))) {
+                cli_error("out of memory");
+                goto free_inputs;
+            }
+        if (!outs)
+            cli_error("out of memory");
+        if (!outs || cli_outputs_distinct(paths, outs, inputs.n) != 0)
+            goto free_inputs;
+    }
+
     double start = cli_now();
     run_totals all = {0};
     uz_options uo;
@@ -609,18 +625,13 @@ int cmd_compress(int argc, char **argv)
     } else {
         status = CLI_EXIT_OK;
         for (size_t i = 0; i < inputs.n; i++) {
-            char *out = cli_output_name(paths[i], cli_compressed_suffixes, SUFFIX, o.out_dir);
             int r;
-            if (!out) {
-                cli_error("out of memory");
-                r = CLI_EXIT_FAIL;
-            } else if (cli_same_file(out, paths[i])) {
-                cli_error("%s: the output would replace its input", out);
+            if (cli_same_file(outs[i], paths[i])) {
+                cli_error("%s: the output would replace its input", outs[i]);
                 r = CLI_EXIT_FAIL;
             } else {
-                r = compress_to(comp, &o, &paths[i], 1, out, &all);
+                r = compress_to(comp, &o, &paths[i], 1, outs[i], &all);
             }
-            free(out);
             all.outputs++;
             if (r != CLI_EXIT_OK)
                 status = CLI_EXIT_FAIL; /* go on with the other inputs, as zstd does */
@@ -632,6 +643,9 @@ int cmd_compress(int argc, char **argv)
         print_run_summary(comp, &o, &all, refused, cli_now() - start);
     uz_compressor_close(comp);
 free_inputs:
+    for (size_t i = 0; outs && i < inputs.n; i++)
+        free(outs[i]);
+    free(outs);
     cli_paths_free(&inputs);
     return status;
 }
@@ -853,6 +867,39 @@ static int decompress_to(const char *const *paths, size_t n, const char *out_pat
     return CLI_EXIT_OK;
 }
 
+/* Decodes each archive of paths[0..n) into its own PGN file (in out_dir when not NULL),
+ * once every output is named and known to be distinct. Returns an exit status. */
+static int decompress_each(const char *const *paths, size_t n, const char *out_dir, bool force, bool progress,
+                           bool canonical, const cli_engine_opts *eo, bool rm, bool verbose)
+{
+    static const char *const ucz_names[] = {SUFFIX, NULL};
+    int status = CLI_EXIT_OK;
+    char **outs = calloc(n, sizeof *outs);
+    for (size_t i = 0; outs && i < n; i++) {
+        size_t len = strlen(paths[i]);
+        if (len <= strlen(SUFFIX) || strcmp(paths[i] + len - strlen(SUFFIX), SUFFIX) != 0) {
+            cli_error("%s: name does not end in %s; use -o FILE or -c", paths[i], SUFFIX);
+            status = CLI_EXIT_FAIL;
+        } else if (!(outs[i] = cli_output_name(paths[i], ucz_names, "", out_dir))) {
+            status = -1;
+        }
+    }
+    if (!outs || status < 0) {
+        cli_error("out of memory");
+        status = CLI_EXIT_FAIL;
+    } else if (cli_outputs_distinct(paths, outs, n) != 0) {
+        status = CLI_EXIT_FAIL;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            if (outs[i] && decompress_to(&paths[i], 1, outs[i], force, progress, canonical, eo, rm, verbose) != 0)
+                status = CLI_EXIT_FAIL;
+    }
+    for (size_t i = 0; outs && i < n; i++)
+        free(outs[i]);
+    free(outs);
+    return status;
+}
+
 int cmd_decompress(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -943,20 +990,7 @@ int cmd_decompress(int argc, char **argv)
     } else if (n_stdin) {
         cli_error("stdin ('-') has no name to derive an output name from: use -o FILE or -c");
     } else {
-        status = CLI_EXIT_OK;
-        for (size_t i = 0; i < inputs.n; i++) {
-            size_t len = strlen(paths[i]);
-            if (len <= strlen(SUFFIX) || strcmp(paths[i] + len - strlen(SUFFIX), SUFFIX) != 0) {
-                cli_error("%s: name does not end in %s; use -o FILE or -c", paths[i], SUFFIX);
-                status = CLI_EXIT_FAIL;
-                continue;
-            }
-            char *out = cli_output_name(paths[i], ucz_names, "", out_dir);
-            int r = out ? decompress_to(&paths[i], 1, out, force, progress, canonical, &eo, rm, verbose) : CLI_EXIT_FAIL;
-            free(out);
-            if (r != CLI_EXIT_OK)
-                status = CLI_EXIT_FAIL;
-        }
+        status = decompress_each(paths, inputs.n, out_dir, force, progress, canonical, &eo, rm, verbose);
     }
     if (refused && status == CLI_EXIT_OK)
         status = CLI_EXIT_FAIL;
