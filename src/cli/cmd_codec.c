@@ -305,7 +305,7 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
         free(old_tmp);
         return CLI_EXIT_FAIL;
     }
-    off_t archive_bytes = out.f == stdout ? -1 : ftello(out.f);
+    off_t archive_bytes = ftello(out.f); /* -1 for a pipe: its size is then not shown */
     free(old_tmp);
     if (cli_output_commit(&out) != 0)
         return CLI_EXIT_FAIL;
@@ -333,8 +333,11 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
     }
     if (!o->quiet && (o->verbose || !o->out_dir)) {
         double bpm = st.moves ? 8.0 * (double)st.move_bytes / (double)st.moves : 0.0;
-        fprintf(stderr, "%s: %llu games, %llu moves -> %s: %lld bytes (moves %.3f bits/move)\n", name,
-                (unsigned long long)st.games, (unsigned long long)st.moves, display, (long long)archive_bytes, bpm);
+        char size[48] = "";
+        if (archive_bytes >= 0)
+            snprintf(size, sizeof size, ": %lld bytes", (long long)archive_bytes);
+        fprintf(stderr, "%s: %llu games, %llu moves -> %s%s (moves %.3f bits/move)\n", name,
+                (unsigned long long)st.games, (unsigned long long)st.moves, display, size, bpm);
     }
     if (status == CLI_EXIT_OK && o->rm && to_file) {
         if (check_archive(out_path) == 0)
@@ -343,6 +346,24 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
             status = CLI_EXIT_FAIL;
     }
     return status;
+}
+
+/* Removes from inputs the files that cannot be read (missing, no permission), each
+ * reported; returns how many. */
+static long drop_unreadable(cli_paths *inputs)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < inputs->n; i++) {
+        if (strcmp(inputs->items[i], "-") == 0 || access(inputs->items[i], R_OK) == 0) {
+            inputs->items[kept++] = inputs->items[i];
+            continue;
+        }
+        cli_error("%s: %s", inputs->items[i], strerror(errno));
+        free(inputs->items[i]);
+    }
+    long dropped = (long)(inputs->n - kept);
+    inputs->n = kept;
+    return dropped;
 }
 
 /* zstd's -d, -t and -l in a compress command line: runs decompress, verify or info on
@@ -573,6 +594,15 @@ int cmd_compress(int argc, char **argv)
         status = refused ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
         goto free_inputs;
     }
+    /* Inputs that cannot be read are left out before any engine starts; one archive for
+     * everything is not written without them unless --keep-going. */
+    long unreadable = drop_unreadable(&inputs);
+    if (unreadable && (o.out_path || inputs.n == 0) && !o.keep_going) {
+        cli_error(inputs.n ? "nothing written: an input cannot be read (--keep-going leaves it out)"
+                           : "no input file left");
+        status = CLI_EXIT_FAIL;
+        goto free_inputs;
+    }
     /* One archive for everything: -o, -c, or stdin as the only input. */
     bool single = o.out_path || (inputs.n == 1 && n_stdin == 1 && !o.out_dir);
     const char *single_out = o.out_path ? o.out_path : "-";
@@ -610,7 +640,7 @@ int cmd_compress(int argc, char **argv)
     }
 
     double start = cli_now();
-    run_totals all = {0};
+    run_totals all = {.unreadable = unreadable, .outputs = single ? 0 : unreadable};
     uz_options uo;
     library_options(&o, &uo);
     uz_compressor *comp = NULL;
@@ -623,7 +653,7 @@ int cmd_compress(int argc, char **argv)
         status = compress_to(comp, &o, paths, inputs.n, single_out, &all);
         all.outputs = 1;
     } else {
-        status = CLI_EXIT_OK;
+        status = unreadable ? CLI_EXIT_FAIL : CLI_EXIT_OK;
         for (size_t i = 0; i < inputs.n; i++) {
             int r;
             if (cli_same_file(outs[i], paths[i])) {
@@ -637,7 +667,7 @@ int cmd_compress(int argc, char **argv)
                 status = CLI_EXIT_FAIL; /* go on with the other inputs, as zstd does */
         }
     }
-    if (refused)
+    if (refused || unreadable)
         status = CLI_EXIT_FAIL;
     if (!o.quiet)
         print_run_summary(comp, &o, &all, refused, cli_now() - start);
@@ -978,6 +1008,8 @@ int cmd_decompress(int argc, char **argv)
         status = refused ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
     } else if (n_stdin > 1) {
         cli_error("stdin ('-') can be read only once");
+    } else if (cli_stdin_console(paths, inputs.n)) {
+        status = CLI_EXIT_FAIL;
     } else if (out_path || (inputs.n == 1 && n_stdin && !out_dir)) {
         const char *o = out_path ? out_path : "-";
         bool clash = false;
@@ -1015,6 +1047,8 @@ int cmd_verify(int argc, char **argv)
         fputs(verify_usage, stderr);
         return CLI_EXIT_USAGE;
     }
+    if (cli_stdin_console((const char *const *)argv + optind, (size_t)(argc - optind)))
+        return CLI_EXIT_FAIL;
     int status = CLI_EXIT_OK;
     for (int i = optind; i < argc; i++) {
         const char *name;
