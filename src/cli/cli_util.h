@@ -10,6 +10,11 @@
 #include "pgn/pgn.h"
 
 /* Exit statuses: 0 success, 1 bad input or failed check, 2 usage error. */
+
+/* zstd's -k and -q, which every command takes: -k keeps the inputs (the default; only
+ * compress and decompress remove any, with --rm), -q leaves out progress and summaries. */
+#define CLI_KEEP_QUIET_OPTIONS {"keep", no_argument, NULL, 'k'}, {"quiet", no_argument, NULL, 'q'}
+#define CLI_KEEP_QUIET_HELP "  -k, --keep, -q, --quiet  as zstd's (inputs are kept; no progress or summary)\n"
 enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
 
 /* "ucizip: message" on stderr. */

@@ -59,6 +59,8 @@ static const char compress_usage[] =
     "  --max-block-moves N moves one block may hold (default 1048576; each costs memory and a search)\n" \
     "  --max-block-mb N    MiB of uncompressed structure one block may hold (default 128)\n"
 static uz_decode_limits decode_limits;
+/* verify's -q: no line for each archive verified (zstd -tq). */
+static bool decode_quiet;
 
 /* Everything the compress command was told. */
 typedef struct compress_opts {
@@ -811,12 +813,12 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
         {"max-block-mb", required_argument, NULL, OPT_D_MAX_MB},
         {"help", no_argument, NULL, 'h'},         {"engine", required_argument, NULL, OPT_ENGINE},
         {"workers", required_argument, NULL, OPT_WORKERS}, {"cache", required_argument, NULL, OPT_CACHE},
-        {NULL, 0, NULL, 0},
+        CLI_KEEP_QUIET_OPTIONS, {NULL, 0, NULL, 0},
     };
     cli_engine_opts_init(eo);
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, out_path ? "o:fj:h" : "j:h", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, out_path ? "o:fj:kqh" : "j:kqh", options, NULL)) != -1) {
         if (c == 'j')
             c = OPT_WORKERS;
         if (c == OPT_ENGINE || c == OPT_WORKERS || c == OPT_CACHE) {
@@ -836,6 +838,8 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
             *force = true;
             break;
         case OPT_D_PROGRESS: *progress = true; break;
+        case 'k': break; /* the archive is kept */
+        case 'q': decode_quiet = true; break;
         case OPT_D_GAME:
             if (!game || cli_parse_long("--game", optarg, 1, 1L << 40, game))
                 goto usage;
@@ -1034,7 +1038,9 @@ static const char verify_usage[] =
     "usage: ucizip verify ARCHIVE... [options]\n"
     "Decodes every game of each archive ('-': stdin) and checks it against its stored\n"
     "checksum.\n"
-    "  --progress          progress on stderr even when it is not a terminal\n" DECODE_ENGINE_HELP;
+    "  --progress          progress on stderr even when it is not a terminal\n"
+    "  -q, --quiet         no line for each archive verified (only errors)\n"
+    "  -k, --keep          as zstd's (the archives are kept)\n" DECODE_ENGINE_HELP;
 
 int cmd_verify(int argc, char **argv)
 {
@@ -1054,9 +1060,9 @@ int cmd_verify(int argc, char **argv)
         const char *name;
         FILE *in = cli_open_input(argv[i], &name);
         long games = 0;
-        if (!in || decode_all(in, name, NULL, false, &eo, progress, true, &games) != 0) {
+        if (!in || decode_all(in, name, NULL, false, &eo, progress, !decode_quiet, &games) != 0) {
             status = CLI_EXIT_FAIL;
-        } else {
+        } else if (!decode_quiet) {
             printf("%s: OK, %ld games verified\n", name, games);
         }
         cli_close_input(in);
@@ -1225,7 +1231,8 @@ int cmd_extract(int argc, char **argv)
         cli_report(name, &diag);
         goto out;
     }
-    report_profile(d);
+    if (!decode_quiet)
+        report_profile(d);
     if (cli_output_open(&out, out_path, force) != 0)
         goto out;
     if (len && fwrite(text, 1, len, out.f) != len) {
@@ -1246,7 +1253,7 @@ out:
 static const char info_usage[] =
     "usage: ucizip info ARCHIVE...|- [--json]\n"
     "Headers, engine, settings, games, sizes and bits/move of each archive (no engine run).\n"
-    "  --json              one JSON object per archive\n";
+    "  --json              one JSON object per archive\n" CLI_KEEP_QUIET_HELP;
 
 static int info_one(const char *path, bool json);
 
@@ -1284,13 +1291,16 @@ static void print_split_text(const char *indent, const uz_byte_split *s)
 int cmd_info(int argc, char **argv)
 {
     static const struct option options[] = {
-        {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+        {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, CLI_KEEP_QUIET_OPTIONS,
+        {NULL, 0, NULL, 0}};
     bool json = false;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hkq", options, NULL)) != -1) {
         if (c == 'j')
             json = true;
+        else if (c == 'k' || c == 'q')
+            continue; /* zstd's -k and -q: nothing to keep or silence */
         else if (c == 'h') {
             fputs(info_usage, stdout);
             return CLI_EXIT_OK;

@@ -17,6 +17,7 @@ static const char list_usage[] =
     "               Name<x Name<=x Name>x Name>=x (x a number: the value's leading\n"
     "               number, none never matches; else text: dates compare as dates)\n"
     "  --json       one JSON object per game, in a JSON array\n"
+    "  --keep-going skip PGN games that cannot be read (each reported)\n" CLI_KEEP_QUIET_HELP
     "A tag an archive derives from the moves (chess.com's CurrentPosition) is null in\n"
     "--json and cannot be a --tag condition here; extract --tag decodes such games.\n";
 
@@ -112,7 +113,7 @@ int cmd_list(int argc, char **argv)
 {
     static const struct option options[] = {{"json", no_argument, NULL, 'j'},
                                             {"tag", required_argument, NULL, 't'},
-                                            {"keep-going", no_argument, NULL, 'k'},
+                                            {"keep-going", no_argument, NULL, 'K'}, CLI_KEEP_QUIET_OPTIONS,
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
     list_state st = {0};
@@ -120,10 +121,12 @@ int cmd_list(int argc, char **argv)
     bool keep_going = false;
     int c, status = CLI_EXIT_USAGE;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "hk", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hkq", options, NULL)) != -1) {
         switch (c) {
         case 'j': st.json = true; break;
-        case 'k': keep_going = true; break;
+        case 'K': keep_going = true; break;
+        case 'k': /* zstd's -k and -q: this command removes no input and has no progress */
+        case 'q': break;
         case 't':
             if (cli_tag_option(&filter, optarg) != 0)
                 goto out;

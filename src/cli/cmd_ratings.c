@@ -21,7 +21,8 @@ static const char ratings_usage[] =
     "without both player names are left out. Reads only the tags: no engine.\n"
     "  --tau T      volatility constraint (default 0.5)\n"
     "  --tag COND   only games whose tags meet COND (see 'ucizip list --help')\n"
-    "  --json       the ratings as JSON\n";
+    "  --json       the ratings as JSON\n"
+    "  --keep-going skip PGN games that cannot be read (each reported)\n" CLI_KEEP_QUIET_HELP;
 
 typedef struct player {
     char *name;
@@ -224,7 +225,7 @@ int cmd_ratings(int argc, char **argv)
     static const struct option options[] = {{"json", no_argument, NULL, 'j'},
                                             {"tau", required_argument, NULL, 'T'},
                                             {"tag", required_argument, NULL, 't'},
-                                            {"keep-going", no_argument, NULL, 'k'},
+                                            {"keep-going", no_argument, NULL, 'K'}, CLI_KEEP_QUIET_OPTIONS,
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
     ratings_state st = {0};
@@ -234,10 +235,12 @@ int cmd_ratings(int argc, char **argv)
     int c, status = CLI_EXIT_USAGE;
     char *end;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "hk", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hkq", options, NULL)) != -1) {
         switch (c) {
         case 'j': json = true; break;
-        case 'k': keep_going = true; break;
+        case 'K': keep_going = true; break;
+        case 'k': /* zstd's -k and -q: this command removes no input and has no progress */
+        case 'q': break;
         case 'T':
             tau = strtod(optarg, &end);
             if (*end || !(tau > 0.0 && tau <= 10.0)) {
