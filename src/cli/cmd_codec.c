@@ -368,7 +368,7 @@ static long drop_unreadable(cli_paths *inputs)
     return dropped;
 }
 
-/* zstd's -d, -t and -l in a compress command line: runs decompress, verify or info on
+/* zstd's -d, -t and -l in a compress command line: runs decompress, verify or the -l table on
  * the same arguments less that letter. Returns -1 when none was given. */
 static int zstd_letters(int argc, char **argv)
 {
@@ -397,7 +397,7 @@ static int zstd_letters(int argc, char **argv)
             else if (strcmp(a, "--test") == 0)
                 run = cmd_verify;
             else if (strcmp(a, "--list") == 0)
-                run = cmd_info;
+                run = cmd_archive_table;
             else {
                 /* long options that take a separate argument */
                 static const char *const with_arg[] = {"--output", "--output-dir", "--max-games", "--block-games", "--workers",
@@ -423,7 +423,7 @@ static int zstd_letters(int argc, char **argv)
             else if (*p == 't')
                 run = cmd_verify;
             else if (*p == 'l')
-                run = cmd_info;
+                run = cmd_archive_table;
             else {
                 kept[k++] = *p;
                 if (*p == 'o' || *p == 'j') { /* the rest is the argument */
