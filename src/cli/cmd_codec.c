@@ -130,15 +130,25 @@ static int check_archive(const char *path)
     return r == UZ_OK ? 0 : -1;
 }
 
+/* The size of an input that is a regular file (stdin redirected from one included; the
+ * compressed size for a compressed one, as the library counts bytes read); 0 if not (a pipe). */
+static long long input_size(FILE *f, const char *path)
+{
+    struct stat st;
+    int r = f ? fstat(fileno(f), &st) : stat(path, &st);
+    return r == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : 0;
+}
+
 /* Sum of the sizes of the inputs that are regular files; 0 if any is not (a pipe). */
 static long long inputs_size(const char *const *paths, size_t n)
 {
     long long total = 0;
     for (size_t i = 0; i < n; i++) {
-        struct stat st;
-        if (strcmp(paths[i], "-") == 0 || stat(paths[i], &st) != 0 || !S_ISREG(st.st_mode))
+        bool is_stdin = strcmp(paths[i], "-") == 0;
+        long long size = input_size(is_stdin ? stdin : NULL, paths[i]);
+        if (size <= 0)
             return 0;
-        total += (long long)st.st_size;
+        total += size;
     }
     return total;
 }
@@ -741,6 +751,7 @@ static int decode_all(FILE *in, const char *name, FILE *out, bool canonical, con
     decode_options(eo, canonical, &u);
     cli_progress prog;
     cli_progress_init(&prog, progress);
+    prog.total_bytes = input_size(in, name); /* the archive's size: an ETA while decoding */
     u.on_progress = on_decode_progress;
     u.user = &prog;
     uz_diag diag = {0};
