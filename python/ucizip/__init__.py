@@ -143,10 +143,10 @@ class Archive:
     """An open .ucz archive (see ucizip.open)."""
 
     def __init__(self, path, engine=None, workers=0, canonical=False, cache_path=None):
+        self._dec = None
         self.path = os.fspath(path)
         self._name = _bytes(self.path)
         self._opts = _options(engine, workers, canonical, cache_path=cache_path)
-        self._dec = None
         _CFile(self.path, "rb").close()  # a missing file fails here, not at first use
 
     # -- engine-free: the structure streams and the indexes only --
@@ -210,17 +210,21 @@ class Archive:
 
     # -- decoding: starts the archive's engine --
 
+    def _new_decoder(self):
+        dec, diag = ctypes.c_void_p(), _lib.UzDiag()
+        _check(_lib.lib.uz_decompressor_open(ctypes.byref(dec), ctypes.byref(self._opts), ctypes.byref(diag)), diag)
+        return dec
+
     def _decoder(self):
+        """The decompressor of game(n), kept (with its engines) between calls."""
         if self._dec is None:
-            dec, diag = ctypes.c_void_p(), _lib.UzDiag()
-            _check(_lib.lib.uz_decompressor_open(ctypes.byref(dec), ctypes.byref(self._opts), ctypes.byref(diag)),
-                   diag)
-            self._dec = dec
+            self._dec = self._new_decoder()
         return self._dec
 
-    def _decoded(self, text, size, diag):
+    @staticmethod
+    def _decoded(dec, text, size, diag):
         gt = _lib.UzGameTags()
-        _check(_lib.lib.uz_decompressor_game_tags(self._dec, ctypes.byref(gt), ctypes.byref(diag)), diag)
+        _check(_lib.lib.uz_decompressor_game_tags(dec, ctypes.byref(gt), ctypes.byref(diag)), diag)
         return Game(gt, ctypes.string_at(text, size.value) if size.value else b"")
 
     def games(self, filter=None, all_records=False):
@@ -232,17 +236,21 @@ class Archive:
             for entry in self.list(filter):
                 yield self.game(entry.number)
             return
-        dec = self._decoder()
+        # A decompressor of its own, so that game(n) inside the loop does not disturb it.
         f = _CFile(self.path, "rb")
+        dec = None
         diag, text, size = _lib.UzDiag(), ctypes.c_void_p(), ctypes.c_size_t()
         try:
+            dec = self._new_decoder()
             _check(_lib.lib.uz_decompressor_begin(dec, f.ptr, self._name, ctypes.byref(diag)), diag, self.path)
             while _check(_lib.lib.uz_decompressor_next_game(dec, ctypes.byref(text), ctypes.byref(size),
                                                             ctypes.byref(diag)), diag, self.path) == UZ_OK:
-                game = self._decoded(text, size, diag)
+                game = self._decoded(dec, text, size, diag)
                 if game.is_game or all_records:
                     yield game
         finally:
+            if dec is not None:
+                _lib.lib.uz_decompressor_close(dec)
             f.close()
 
     def __iter__(self):
@@ -256,7 +264,7 @@ class Archive:
         try:
             _check(_lib.lib.uz_decompressor_game(dec, f.ptr, self._name, number, ctypes.byref(text),
                                                  ctypes.byref(size), ctypes.byref(diag)), diag, self.path)
-            return self._decoded(text, size, diag)
+            return self._decoded(dec, text, size, diag)
         finally:
             f.close()
 

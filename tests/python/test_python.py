@@ -183,6 +183,15 @@ def main():
         check(stats["games"] == 17, f"compress(path): 17 games ({stats['games']})")
         games, derived = check_archive(ucizip, clk, os.path.join(tmp, "clk.ucz"))
         check(derived > 0, f"list() leaves the values derived from the moves unknown ({derived} of them)")
+        # game(n) in the middle of iterating games() leaves the iteration alone.
+        with ucizip.open(os.path.join(tmp, "clk.ucz"), workers=2) as a:
+            it = a.games()
+            first = next(it)
+            last = a.game(games[-1].number)
+            second = next(it)
+            it.close()
+        check(first.number == 1 and second.number == games[1].number and second.pgn == games[1].pgn and
+              last.pgn == games[-1].pgn, "game(n) inside games()")
         check_readme(pkg, os.path.join(tmp, "clk.ucz"), tmp, [g.tags for g in games])
         # An iterable of texts (each game's bytes on its own, Latin-1 names included).
         data = open(odds, "rb").read()
