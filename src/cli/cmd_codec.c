@@ -360,6 +360,28 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
     return status;
 }
 
+/* Each input's archive name (in out_dir when not NULL), named before anything is started
+ * or written: NULL (after a message) when two inputs would give one archive, whatever
+ * the flags, or when out of memory. */
+static char **archive_names(const char *const *paths, size_t n, const char *out_dir)
+{
+    char **outs = calloc(n, sizeof *outs);
+    bool ok = outs != NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (outs[i] = cli_output_name(paths[i], cli_compressed_suffixes, SUFFIX, out_dir)) != NULL;
+    if (!ok)
+        cli_error("out of memory");
+    else if (cli_outputs_distinct(paths, outs, n) != 0)
+        ok = false;
+    if (!ok) {
+        for (size_t i = 0; outs && i < n; i++)
+            free(outs[i]);
+        free(outs);
+        outs = NULL;
+    }
+    return outs;
+}
+
 /* Removes from inputs the files that cannot be read (missing, no permission), each
  * reported; returns how many. */
 static long drop_unreadable(cli_paths *inputs)
@@ -635,21 +657,9 @@ int cmd_compress(int argc, char **argv)
     if (o.fit && o.mo.params.kind == UZ_MODEL_PLAYER)
         o.mo.params.kind = UZ_MODEL_RANK; /* the player model's weights are trained offline */
 
-    /* Every output named before anything is started or written: two inputs that would
-     * give one output are refused, whatever the flags. */
-    outs = single ? NULL : calloc(inputs.n, sizeof *outs);
     status = CLI_EXIT_FAIL;
-    if (!single) {
-        for (size_t i = 0; outs && i < inputs.n; i++)
-            if (!(outs[i] = cli_output_name(paths[i], cli_compressed_suffixes, SUFFIX, o.out_dir))) {
-                cli_error("out of memory");
-                goto free_inputs;
-            }
-        if (!outs)
-            cli_error("out of memory");
-        if (!outs || cli_outputs_distinct(paths, outs, inputs.n) != 0)
-            goto free_inputs;
-    }
+    if (!single && !(outs = archive_names(paths, inputs.n, o.out_dir)))
+        goto free_inputs;
 
     double start = cli_now();
     run_totals all = {.unreadable = unreadable, .outputs = single ? 0 : unreadable};
