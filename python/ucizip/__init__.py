@@ -20,7 +20,6 @@ from . import _lib
 from ._lib import UZ_DONE, UZ_OK
 
 __all__ = ["open", "compress", "version", "Archive", "Game", "GameTags", "Error"]
-_builtin_open = open
 
 
 def _text(b):
