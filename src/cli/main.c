@@ -16,7 +16,7 @@ static const char usage_text[] =
     "\n"
     "commands:\n"
     "  compress [IN.pgn|-] [-o OUT.ucz|-]   PGN to archive (default output: IN.pgn.ucz)\n"
-    "  decompress [IN.ucz|-] [-o OUT|-]     archive to PGN (export format)\n"
+    "  decompress [IN.ucz|-] [-o OUT|-]     archive to PGN, the input byte for byte\n"
     "  info ARCHIVE [--json]                header, engine, games, sizes, bits/move\n"
     "  verify ARCHIVE                       decode every game and check its checksum\n"
     "  extract ARCHIVE --game N             print one game without decoding the others\n"
