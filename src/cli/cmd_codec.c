@@ -1178,9 +1178,9 @@ out:
 static const char info_usage[] =
     "usage: ucizip info ARCHIVE...|- [--json]\n"
     "Headers, engine, settings, games, sizes and bits/move of each archive (no engine run).\n"
-    "  --json              one JSON object per archive\n";
+    "  --json              a JSON array of one object per archive (doc/json.md)\n";
 
-static int info_one(const char *path, bool json);
+static int info_one(const char *path, json_t *json);
 
 
 /* Where the bytes go (uz_byte_split), for `info`. */
@@ -1195,13 +1195,12 @@ static void add_split(uz_byte_split *to, const uz_byte_split *s)
     to->overhead += s->overhead;
 }
 
-static void print_split_json(const uz_byte_split *s)
+static json_t *split_json(const uz_byte_split *s)
 {
-    printf("{\"moves\":%llu,\"tags\":%llu,\"clocks\":%llu,\"engine_comments\":%llu,\"comments\":%llu,"
-           "\"structure\":%llu,\"overhead\":%llu}",
-           (unsigned long long)s->moves, (unsigned long long)s->tags, (unsigned long long)s->clocks,
-           (unsigned long long)s->engine_comments, (unsigned long long)s->comments, (unsigned long long)s->structure,
-           (unsigned long long)s->overhead);
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "moves", (json_int_t)s->moves, "tags", (json_int_t)s->tags,
+                     "clocks", (json_int_t)s->clocks, "engine_comments", (json_int_t)s->engine_comments, "comments",
+                     (json_int_t)s->comments, "structure", (json_int_t)s->structure, "overhead",
+                     (json_int_t)s->overhead);
 }
 
 static void print_split_text(const char *indent, const uz_byte_split *s)
@@ -1236,13 +1235,18 @@ int cmd_info(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     int status = CLI_EXIT_OK;
+    json_t *archives = json ? json_array() : NULL; /* one shape for one archive or several */
     for (int i = optind; i < argc; i++)
-        if (info_one(argv[i], json) != CLI_EXIT_OK)
+        if (info_one(argv[i], archives) != CLI_EXIT_OK)
             status = CLI_EXIT_FAIL;
+    if (json && cli_json_print(stdout, archives) != 0)
+        status = CLI_EXIT_FAIL;
     return status;
 }
 
-static int info_one(const char *path, bool json)
+/* Prints the archive's header, sizes and bits per move, or with json appends its object
+ * to that array. */
+static int info_one(const char *path, json_t *json)
 {
     const char *name;
     FILE *in = cli_open_input(path, &name);
@@ -1256,12 +1260,14 @@ static int info_one(const char *path, bool json)
     uz_diag diag = {0};
     uint64_t games = 0, moves = 0, move_bytes = 0, struct_bytes = 0, members = 0;
     uz_struct_comment_info cinfo = {0}; /* the coded comments of all members */
+    json_t *doc = NULL, *members_json = NULL;
     if (uz_archive_reader_open(&reader, in, name) != UZ_OK)
         goto out;
     if (json) {
-        printf("{\"file\":");
-        cli_json_string(name);
-        printf(",\"members\":[");
+        doc = json_object();
+        members_json = json_array();
+        cli_json_set_text(doc, "file", name);
+        json_object_set(doc, "members", members_json);
     }
     uz_byte_split split_all;
     uz_byte_split_init(&split_all);
@@ -1271,8 +1277,6 @@ static int info_one(const char *path, bool json)
         if (r == UZ_DONE)
             break;
         if (r != UZ_OK) {
-            if (json)
-                printf("]}\n");
             cli_report(name, &diag);
             goto out;
         }
@@ -1300,8 +1304,6 @@ static int info_one(const char *path, bool json)
             }
         }
         if (r != UZ_DONE) {
-            if (json)
-                printf("]}\n");
             cli_report(name, &diag);
             goto out;
         }
@@ -1315,32 +1317,27 @@ static int info_one(const char *path, bool json)
             uz_lib_model_text(&mp, mtext, sizeof mtext);
         double bpm = m_moves ? 8.0 * (double)m_move_bytes / (double)m_moves : 0.0;
         if (json) {
-            printf("%s{\"engine\":", members ? "," : "");
-            cli_json_string(header.engine_name);
-            printf(",\"settings\":");
-            cli_json_string(header.settings_summary);
-            printf(",\"fingerprint\":");
-            cli_json_string(header.fingerprint);
-            printf(",\"chess960_fingerprint\":");
-            if (header.chess960_fingerprint[0])
-                cli_json_string(header.chess960_fingerprint);
-            else
-                fputs("null", stdout);
+            json_t *m = json_object();
+            cli_json_set_text(m, "engine", header.engine_name);
+            cli_json_set_text(m, "settings", header.settings_summary);
+            cli_json_set_text(m, "fingerprint", header.fingerprint);
+            cli_json_set_text(m, "chess960_fingerprint",
+                              header.chess960_fingerprint[0] ? header.chess960_fingerprint : NULL);
             /* (settings left to the engine profile: those of the installed profile) */
-            printf(",\"settings_from_profile\":%s,\"depth\":%u,\"mode\":\"%s\",\"hash_mb\":%u,\"model\":",
-                   header.settings_from_profile ? "true" : "false", header.depth,
-                   uz_engine_mode_name((uz_engine_mode)header.mode), header.hash_mb);
-            if (model_ok)
-                cli_model_json(&mp);
-            else
-                printf("null");
-            printf(",\"coder\":\"%s\",\"games\":%llu,\"moves\":%llu,\"move_bytes\":%llu,\"structure_bytes\":%llu,"
-                   "\"bytes\":%llu,\"bits_per_move\":%.4f,\"split\":",
-                   uz_lib_coder_name((uz_coder_kind)header.coder), (unsigned long long)m_games,
-                   (unsigned long long)m_moves, (unsigned long long)m_move_bytes, (unsigned long long)m_struct,
-                   (unsigned long long)m_bytes, bpm);
-            print_split_json(&split);
-            printf("}");
+            json_object_set_new(m, "settings_from_profile", json_boolean(header.settings_from_profile));
+            json_object_set_new(m, "depth", json_integer(header.depth));
+            json_object_set_new(m, "mode", json_string(uz_engine_mode_name((uz_engine_mode)header.mode)));
+            json_object_set_new(m, "hash_mb", json_integer(header.hash_mb));
+            json_object_set_new(m, "model", model_ok ? cli_model_json(&mp) : json_null());
+            json_object_set_new(m, "coder", json_string(uz_lib_coder_name((uz_coder_kind)header.coder)));
+            json_object_set_new(m, "games", json_integer((json_int_t)m_games));
+            json_object_set_new(m, "moves", json_integer((json_int_t)m_moves));
+            json_object_set_new(m, "move_bytes", json_integer((json_int_t)m_move_bytes));
+            json_object_set_new(m, "structure_bytes", json_integer((json_int_t)m_struct));
+            json_object_set_new(m, "bytes", json_integer((json_int_t)m_bytes));
+            json_object_set_new(m, "bits_per_move", cli_json_fixed(bpm, 4));
+            json_object_set_new(m, "split", split_json(&split));
+            json_array_append_new(members_json, m);
         } else {
             /* Header strings come from the archive: escaped, never sent raw to a terminal. */
             printf("member %llu: format version %u", (unsigned long long)members + 1, header.version);
@@ -1373,13 +1370,16 @@ static int info_one(const char *path, bool json)
     uint64_t total = uz_archive_reader_offset(reader);
     double bpm_all = moves ? 8.0 * (double)total / (double)moves : 0.0;
     if (json) {
-        printf("],\"games\":%llu,\"moves\":%llu,\"bytes\":%llu,\"move_bytes\":%llu,\"structure_bytes\":%llu,"
-               "\"bits_per_move\":%.4f,\"total_bits_per_move\":%.4f,\"split\":",
-               (unsigned long long)games, (unsigned long long)moves, (unsigned long long)total,
-               (unsigned long long)move_bytes, (unsigned long long)struct_bytes,
-               moves ? 8.0 * (double)move_bytes / (double)moves : 0.0, bpm_all);
-        print_split_json(&split_all);
-        printf("}\n");
+        json_object_set_new(doc, "games", json_integer((json_int_t)games));
+        json_object_set_new(doc, "moves", json_integer((json_int_t)moves));
+        json_object_set_new(doc, "bytes", json_integer((json_int_t)total));
+        json_object_set_new(doc, "move_bytes", json_integer((json_int_t)move_bytes));
+        json_object_set_new(doc, "structure_bytes", json_integer((json_int_t)struct_bytes));
+        json_object_set_new(doc, "bits_per_move",
+                            cli_json_fixed(moves ? 8.0 * (double)move_bytes / (double)moves : 0.0, 4));
+        json_object_set_new(doc, "total_bits_per_move", cli_json_fixed(bpm_all, 4));
+        json_object_set_new(doc, "split", split_json(&split_all));
+        json_array_append(json, doc);
     } else {
         if (cinfo.comments)
             printf("coded comments: %llu bytes for %llu clocks and %llu engine comments (%llu comments in all)\n",
@@ -1393,6 +1393,8 @@ static int info_one(const char *path, bool json)
     }
     status = CLI_EXIT_OK;
 out:
+    json_decref(members_json);
+    json_decref(doc);
     uz_archive_block_free(&block);
     uz_archive_reader_close(reader);
     cli_close_input(in);
