@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cli_engine.h"
 #include "cli_inputs.h"
+#include "cli_position.h"
 #include "cli_resume.h"
 #include "../lib/fit_samples.h"
 #include "cli_tags.h"
@@ -739,7 +740,7 @@ static const char decompress_usage[] =
     "  -v, --verbose       a line for every archive\n"
     "  --canonical         write the games in PGN export format, not the input's exact bytes\n" DECODE_ENGINE_HELP;
 
-enum { OPT_D_OUTPUT_DIR = 3000, OPT_D_RM, OPT_D_PROGRESS, OPT_D_GAME, OPT_D_CANONICAL, OPT_D_TAG, OPT_D_MAX_MOVES,
+enum { OPT_D_OUTPUT_DIR = 3000, OPT_D_RM, OPT_D_PROGRESS, OPT_D_GAME, OPT_D_CANONICAL, OPT_D_FEN, OPT_D_MAX_MOVES,
        OPT_D_MAX_MB };
 
 /* --max-block-moves and --max-block-mb into decode_limits: 0 when taken, -1 on a bad value. */
@@ -755,14 +756,17 @@ static int decode_limit_opt(int c, const char *arg)
     return 0;
 }
 
-/* Options of verify and extract (extract also takes -o, --game, --tag and --canonical). */
+/* Options of verify and extract (extract also takes -o, --game, --tag, --player, --fen and
+ * --canonical). */
 static int parse_decode_args(int argc, char **argv, const char *usage, const char **out_path, bool *force,
-                             bool *progress, bool *canonical, cli_engine_opts *eo, long *game, uz_tag_filter *filter)
+                             bool *progress, bool *canonical, cli_engine_opts *eo, long *game, uz_tag_filter *filter,
+                             const char **fen)
 {
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
         {"progress", no_argument, NULL, OPT_D_PROGRESS}, {"game", required_argument, NULL, OPT_D_GAME},
-        {"canonical", no_argument, NULL, OPT_D_CANONICAL}, {"tag", required_argument, NULL, OPT_D_TAG},
+        {"canonical", no_argument, NULL, OPT_D_CANONICAL}, CLI_SELECT_OPTIONS,
+        {"fen", required_argument, NULL, OPT_D_FEN},
         {"max-block-moves", required_argument, NULL, OPT_D_MAX_MOVES},
         {"max-block-mb", required_argument, NULL, OPT_D_MAX_MB},
         {"help", no_argument, NULL, 'h'},         {"engine", required_argument, NULL, OPT_ENGINE},
@@ -801,11 +805,17 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
                 goto usage;
             *canonical = true;
             break;
-        case OPT_D_TAG:
+        case CLI_OPT_TAG:
+        case CLI_OPT_PLAYER:
             if (!filter)
                 goto usage;
-            if (cli_tag_option(filter, optarg) != 0)
+            if (cli_select_opt(filter, c, optarg) < 0)
                 return CLI_EXIT_USAGE;
+            break;
+        case OPT_D_FEN:
+            if (!fen)
+                goto usage;
+            *fen = optarg;
             break;
         case OPT_D_MAX_MOVES:
         case OPT_D_MAX_MB:
@@ -974,7 +984,7 @@ int cmd_verify(int argc, char **argv)
 {
     bool force = false, progress = false;
     cli_engine_opts eo;
-    int a = parse_decode_args(argc, argv, verify_usage, NULL, &force, &progress, NULL, &eo, NULL, NULL);
+    int a = parse_decode_args(argc, argv, verify_usage, NULL, &force, &progress, NULL, &eo, NULL, NULL, NULL);
     if (a)
         return a < 0 ? CLI_EXIT_OK : a;
     if (argc - optind < 1) {
@@ -997,12 +1007,15 @@ int cmd_verify(int argc, char **argv)
 }
 
 static const char extract_usage[] =
-    "usage: ucizip extract ARCHIVE|- (--game N | --tag COND...) [-o OUT|-] [options]\n"
+    "usage: ucizip extract ARCHIVE|- (--game N | --tag COND... | --player NAME | --fen FEN) [-o OUT|-]\n"
+    "                      [options]\n"
     "Decodes game N (1-based) alone, without decoding the games before it; or every game\n"
-    "whose tags meet the --tag conditions (see 'ucizip list --help'), decoding only those:\n"
-    "the others' tags are read, their moves never.\n"
-    "  --game N            the game to print\n"
-    "  --tag COND          a tag condition (several combine; an archive file, not stdin)\n"
+    "that meets the --tag, --player and --fen conditions, decoding only those: the others'\n"
+    "tags are read, their moves never (an archive file, not stdin).\n"
+    "  --game N            the game to print\n" CLI_SELECT_HELP
+    "  --fen FEN           only games whose main line reaches the position (its pieces and\n"
+    "                      side to move); a game that cannot reach it (its material, its\n"
+    "                      length) is not decoded\n"
     "  --canonical         the game in PGN export format, not its exact bytes\n"
     "  -o, --output FILE   where to write it (default: stdout)\n"
     "  -f, --force         overwrite OUT if it exists\n"
@@ -1052,6 +1065,7 @@ typedef struct extract_state {
     bool have_base, canonical;
     uz_member_decoder md;
     const uz_tag_filter *filter;
+    const uz_position *target; /* --fen: the position a game must reach, or NULL */
     FILE *out;
     long written;
 } extract_state;
@@ -1061,6 +1075,8 @@ static int extract_one(void *user, const cli_tag_game *g)
 {
     extract_state *st = user;
     uz_diag diag = {0};
+    if (st->target && !cli_game_may_reach(g->game, st->target))
+        return 0; /* its material or its length rule the position out: not decoded */
     /* The engine is looked up at the first match only: no match, no engine. */
     if (!st->have_base) {
         bool bad_engine;
@@ -1079,6 +1095,8 @@ static int extract_one(void *user, const cli_tag_game *g)
         rc = -1;
     } else if (g->filter_after && !uz_tag_filter_match(st->filter, &game)) {
         /* a condition on a tag derived from the moves, known now that they are decoded */
+    } else if (st->target && !cli_game_reaches(&game, st->target)) {
+        /* does not pass through the position */
     } else if (write_game_out(st->out, &game, st->canonical) != UZ_OK) {
         cli_error("write error");
         rc = -1;
@@ -1089,20 +1107,21 @@ static int extract_one(void *user, const cli_tag_game *g)
     return rc;
 }
 
-static int extract_matching(const char *name, const uz_tag_filter *filter, const cli_engine_opts *eo,
-                            const char *out_path, bool force, bool canonical)
+static int extract_matching(const char *name, const uz_tag_filter *filter, const uz_position *target,
+                            const cli_engine_opts *eo, const char *out_path, bool force, bool canonical)
 {
     if (!cli_is_archive(name)) {
         cli_error("%s: not a ucizip archive", name);
         return CLI_EXIT_FAIL;
     }
-    extract_state st = {.eo = eo, .canonical = canonical, .md = {.limits = decode_limits}, .filter = filter};
+    extract_state st = {
+        .eo = eo, .canonical = canonical, .md = {.limits = decode_limits}, .filter = filter, .target = target};
     cli_output out;
     if (cli_output_open(&out, out_path, force) != 0)
         return CLI_EXIT_FAIL;
     st.out = out.f;
     uint64_t number = 0;
-    int rc = cli_each_game(name, filter, false, true, &number, extract_one, &st);
+    int rc = cli_each_game(name, filter->n ? filter : NULL, false, true, &number, extract_one, &st);
     uz_member_decoder_close(&st.md);
     if (rc != 0) {
         cli_output_abort(&out);
@@ -1122,19 +1141,27 @@ int cmd_extract(int argc, char **argv)
     long game_no = 0;
     cli_engine_opts eo;
     uz_tag_filter filter = {0};
+    const char *fen = NULL;
     int a = parse_decode_args(argc, argv, extract_usage, &out_path, &force, &progress, &canonical, &eo, &game_no,
-                              &filter);
+                              &filter, &fen);
     if (a) {
         uz_tag_filter_free(&filter);
         return a < 0 ? CLI_EXIT_OK : a;
     }
-    if (argc - optind != 1 || (game_no < 1) == (filter.n == 0)) {
+    bool select = filter.n || fen;
+    if (argc - optind != 1 || (game_no < 1) == !select) {
         uz_tag_filter_free(&filter);
         fputs(extract_usage, stderr);
         return CLI_EXIT_USAGE;
     }
-    if (filter.n) {
-        int status = extract_matching(argv[optind], &filter, &eo, out_path, force, canonical);
+    if (select) {
+        uz_position target;
+        uz_diag fen_diag = {0};
+        int status = CLI_EXIT_USAGE;
+        if (fen && uz_position_from_fen(&target, fen, &fen_diag) != UZ_OK)
+            cli_error("--fen '%s': column %ld: %s", fen, fen_diag.column, fen_diag.message);
+        else
+            status = extract_matching(argv[optind], &filter, fen ? &target : NULL, &eo, out_path, force, canonical);
         uz_tag_filter_free(&filter);
         return status;
     }
