@@ -1271,6 +1271,53 @@ int cmd_info(int argc, char **argv)
     return status;
 }
 
+typedef struct info_counts {
+    uint64_t games, moves, move_bytes, struct_bytes, bytes;
+} info_counts;
+
+/* One member's object of info --json (model NULL: not known to this version). */
+static json_t *member_json(const uz_archive_header *h, const uz_model_params *model, const info_counts *n,
+                           const uz_byte_split *split)
+{
+    json_t *m = json_object();
+    if (!m)
+        return NULL;
+    cli_json_set_text(m, "engine", h->engine_name);
+    cli_json_set_text(m, "settings", h->settings_summary);
+    cli_json_set_text(m, "fingerprint", h->fingerprint);
+    cli_json_set_text(m, "chess960_fingerprint", h->chess960_fingerprint[0] ? h->chess960_fingerprint : NULL);
+    /* (settings left to the engine profile: those of the installed profile) */
+    json_object_set_new(m, "settings_from_profile", json_boolean(h->settings_from_profile));
+    json_object_set_new(m, "depth", json_integer(h->depth));
+    json_object_set_new(m, "mode", json_string(uz_engine_mode_name((uz_engine_mode)h->mode)));
+    json_object_set_new(m, "hash_mb", json_integer(h->hash_mb));
+    json_object_set_new(m, "model", model ? cli_model_json(model) : json_null());
+    json_object_set_new(m, "coder", json_string(uz_lib_coder_name((uz_coder_kind)h->coder)));
+    json_object_set_new(m, "games", json_integer((json_int_t)n->games));
+    json_object_set_new(m, "moves", json_integer((json_int_t)n->moves));
+    json_object_set_new(m, "move_bytes", json_integer((json_int_t)n->move_bytes));
+    json_object_set_new(m, "structure_bytes", json_integer((json_int_t)n->struct_bytes));
+    json_object_set_new(m, "bytes", json_integer((json_int_t)n->bytes));
+    json_object_set_new(m, "bits_per_move",
+                        cli_json_fixed(n->moves ? 8.0 * (double)n->move_bytes / (double)n->moves : 0.0, 4));
+    json_object_set_new(m, "split", split_json(split));
+    return m;
+}
+
+/* The whole file's counts in its object of info --json. */
+static void set_totals_json(json_t *doc, const info_counts *n, const uz_byte_split *split)
+{
+    json_object_set_new(doc, "games", json_integer((json_int_t)n->games));
+    json_object_set_new(doc, "moves", json_integer((json_int_t)n->moves));
+    json_object_set_new(doc, "bytes", json_integer((json_int_t)n->bytes));
+    json_object_set_new(doc, "move_bytes", json_integer((json_int_t)n->move_bytes));
+    json_object_set_new(doc, "structure_bytes", json_integer((json_int_t)n->struct_bytes));
+    double per_move = n->moves ? 8.0 / (double)n->moves : 0.0; /* bits per move of a byte */
+    json_object_set_new(doc, "bits_per_move", cli_json_fixed(per_move * (double)n->move_bytes, 4));
+    json_object_set_new(doc, "total_bits_per_move", cli_json_fixed(per_move * (double)n->bytes, 4));
+    json_object_set_new(doc, "split", split_json(split));
+}
+
 /* Prints the archive's header, sizes and bits per move, or with json appends its object
  * to that array. */
 static int info_one(const char *path, json_t *json)
@@ -1344,27 +1391,8 @@ static int info_one(const char *path, json_t *json)
             uz_lib_model_text(&mp, mtext, sizeof mtext);
         double bpm = m_moves ? 8.0 * (double)m_move_bytes / (double)m_moves : 0.0;
         if (json) {
-            json_t *m = json_object();
-            cli_json_set_text(m, "engine", header.engine_name);
-            cli_json_set_text(m, "settings", header.settings_summary);
-            cli_json_set_text(m, "fingerprint", header.fingerprint);
-            cli_json_set_text(m, "chess960_fingerprint",
-                              header.chess960_fingerprint[0] ? header.chess960_fingerprint : NULL);
-            /* (settings left to the engine profile: those of the installed profile) */
-            json_object_set_new(m, "settings_from_profile", json_boolean(header.settings_from_profile));
-            json_object_set_new(m, "depth", json_integer(header.depth));
-            json_object_set_new(m, "mode", json_string(uz_engine_mode_name((uz_engine_mode)header.mode)));
-            json_object_set_new(m, "hash_mb", json_integer(header.hash_mb));
-            json_object_set_new(m, "model", model_ok ? cli_model_json(&mp) : json_null());
-            json_object_set_new(m, "coder", json_string(uz_lib_coder_name((uz_coder_kind)header.coder)));
-            json_object_set_new(m, "games", json_integer((json_int_t)m_games));
-            json_object_set_new(m, "moves", json_integer((json_int_t)m_moves));
-            json_object_set_new(m, "move_bytes", json_integer((json_int_t)m_move_bytes));
-            json_object_set_new(m, "structure_bytes", json_integer((json_int_t)m_struct));
-            json_object_set_new(m, "bytes", json_integer((json_int_t)m_bytes));
-            json_object_set_new(m, "bits_per_move", cli_json_fixed(bpm, 4));
-            json_object_set_new(m, "split", split_json(&split));
-            json_array_append_new(members_json, m);
+            info_counts counts = {m_games, m_moves, m_move_bytes, m_struct, m_bytes};
+            json_array_append_new(members_json, member_json(&header, model_ok ? &mp : NULL, &counts, &split));
         } else {
             /* Header strings come from the archive: escaped, never sent raw to a terminal. */
             printf("member %llu: format version %u", (unsigned long long)members + 1, header.version);
@@ -1397,15 +1425,8 @@ static int info_one(const char *path, json_t *json)
     uint64_t total = uz_archive_reader_offset(reader);
     double bpm_all = moves ? 8.0 * (double)total / (double)moves : 0.0;
     if (json) {
-        json_object_set_new(doc, "games", json_integer((json_int_t)games));
-        json_object_set_new(doc, "moves", json_integer((json_int_t)moves));
-        json_object_set_new(doc, "bytes", json_integer((json_int_t)total));
-        json_object_set_new(doc, "move_bytes", json_integer((json_int_t)move_bytes));
-        json_object_set_new(doc, "structure_bytes", json_integer((json_int_t)struct_bytes));
-        json_object_set_new(doc, "bits_per_move",
-                            cli_json_fixed(moves ? 8.0 * (double)move_bytes / (double)moves : 0.0, 4));
-        json_object_set_new(doc, "total_bits_per_move", cli_json_fixed(bpm_all, 4));
-        json_object_set_new(doc, "split", split_json(&split_all));
+        info_counts counts = {games, moves, move_bytes, struct_bytes, total};
+        set_totals_json(doc, &counts, &split_all);
         json_array_append(json, doc);
     } else {
         if (cinfo.comments)
