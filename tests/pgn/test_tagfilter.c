@@ -103,6 +103,7 @@ int main(void)
     CHECK(uz_tag_filter_add(&f, "White=x|Player==Tal", &d) == UZ_ERR_SYNTAX, "Player as an alternative");
     CHECK(uz_tag_filter_add(&f, "FENPattern=*/*", &d) == UZ_ERR_SYNTAX && strstr(d.message, "--fen"), "FENPattern");
     CHECK(f.n == 0 && f.n_groups == 0, "nothing added by refused conditions");
+    uz_tag_filter_free(&f);
     expect(&g, "Players=x", false); /* a tag name like any other */
     uz_game_clear(&g);
 
