@@ -51,7 +51,7 @@ static const char compress_usage[] =
     "  --resume            continue an interrupted run of the same command from its last\n"
     "                      complete block (an interrupt keeps the temporary archive and\n"
     "                      its state next to it; a run without --resume removes them)\n"
-    "  -d, -t, -l          as 'decompress', 'verify', 'info' (zstd's letters)\n"
+    "  -d, -t, -l          as 'decompress', 'verify'; -l: zstd's one-line-per-archive table\n"
     "  -j N                as --workers N\n" CLI_ENGINE_HELP
         CLI_MODEL_HELP;
 
@@ -60,6 +60,8 @@ static const char compress_usage[] =
     "  --max-block-moves N moves one block may hold (default 1048576; each costs memory and a search)\n" \
     "  --max-block-mb N    MiB of uncompressed structure one block may hold (default 128)\n"
 static uz_decode_limits decode_limits;
+/* verify's -q: no line for each archive verified (zstd -tq). */
+static bool decode_quiet;
 
 /* Everything the compress command was told. */
 typedef struct compress_opts {
@@ -129,15 +131,25 @@ static int check_archive(const char *path)
     return r == UZ_OK ? 0 : -1;
 }
 
+/* The size of an input that is a regular file (stdin redirected from one included; the
+ * compressed size for a compressed one, as the library counts bytes read); 0 if not (a pipe). */
+static long long input_size(FILE *f, const char *path)
+{
+    struct stat st;
+    int r = f ? fstat(fileno(f), &st) : stat(path, &st);
+    return r == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : 0;
+}
+
 /* Sum of the sizes of the inputs that are regular files; 0 if any is not (a pipe). */
 static long long inputs_size(const char *const *paths, size_t n)
 {
     long long total = 0;
     for (size_t i = 0; i < n; i++) {
-        struct stat st;
-        if (strcmp(paths[i], "-") == 0 || stat(paths[i], &st) != 0 || !S_ISREG(st.st_mode))
+        bool is_stdin = strcmp(paths[i], "-") == 0;
+        long long size = input_size(is_stdin ? stdin : NULL, paths[i]);
+        if (size <= 0)
             return 0;
-        total += (long long)st.st_size;
+        total += size;
     }
     return total;
 }
@@ -306,7 +318,7 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
         free(old_tmp);
         return CLI_EXIT_FAIL;
     }
-    off_t archive_bytes = out.f == stdout ? -1 : ftello(out.f);
+    off_t archive_bytes = ftello(out.f); /* -1 for a pipe: its size is then not shown */
     free(old_tmp);
     if (cli_output_commit(&out) != 0)
         return CLI_EXIT_FAIL;
@@ -334,8 +346,11 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
     }
     if (!o->quiet && (o->verbose || !o->out_dir)) {
         double bpm = st.moves ? 8.0 * (double)st.move_bytes / (double)st.moves : 0.0;
-        fprintf(stderr, "%s: %llu games, %llu moves -> %s: %lld bytes (moves %.3f bits/move)\n", name,
-                (unsigned long long)st.games, (unsigned long long)st.moves, display, (long long)archive_bytes, bpm);
+        char size[48] = "";
+        if (archive_bytes >= 0)
+            snprintf(size, sizeof size, ": %lld bytes", (long long)archive_bytes);
+        fprintf(stderr, "%s: %llu games, %llu moves -> %s%s (moves %.3f bits/move)\n", name,
+                (unsigned long long)st.games, (unsigned long long)st.moves, display, size, bpm);
     }
     if (status == CLI_EXIT_OK && o->rm && to_file) {
         if (check_archive(out_path) == 0)
@@ -346,7 +361,47 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
     return status;
 }
 
-/* zstd's -d, -t and -l in a compress command line: runs decompress, verify or info on
+/* Each input's archive name (in out_dir when not NULL), named before anything is started
+ * or written: NULL (after a message) when two inputs would give one archive, whatever
+ * the flags, or when out of memory. */
+static char **archive_names(const char *const *paths, size_t n, const char *out_dir)
+{
+    char **outs = calloc(n, sizeof *outs);
+    bool ok = outs != NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (outs[i] = cli_output_name(paths[i], cli_compressed_suffixes, SUFFIX, out_dir)) != NULL;
+    if (!ok)
+        cli_error("out of memory");
+    else if (cli_outputs_distinct(paths, outs, n) != 0)
+        ok = false;
+    if (!ok) {
+        for (size_t i = 0; outs && i < n; i++)
+            free(outs[i]);
+        free(outs);
+        outs = NULL;
+    }
+    return outs;
+}
+
+/* Removes from inputs the files that cannot be read (missing, no permission), each
+ * reported; returns how many. */
+static long drop_unreadable(cli_paths *inputs)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < inputs->n; i++) {
+        if (strcmp(inputs->items[i], "-") == 0 || access(inputs->items[i], R_OK) == 0) {
+            inputs->items[kept++] = inputs->items[i];
+            continue;
+        }
+        cli_error("%s: %s", inputs->items[i], strerror(errno));
+        free(inputs->items[i]);
+    }
+    long dropped = (long)(inputs->n - kept);
+    inputs->n = kept;
+    return dropped;
+}
+
+/* zstd's -d, -t and -l in a compress command line: runs decompress, verify or the -l table on
  * the same arguments less that letter. Returns -1 when none was given. */
 static int zstd_letters(int argc, char **argv)
 {
@@ -375,7 +430,7 @@ static int zstd_letters(int argc, char **argv)
             else if (strcmp(a, "--test") == 0)
                 run = cmd_verify;
             else if (strcmp(a, "--list") == 0)
-                run = cmd_info;
+                run = cmd_archive_table;
             else {
                 /* long options that take a separate argument */
                 static const char *const with_arg[] = {"--output", "--output-dir", "--max-games", "--block-games", "--workers",
@@ -401,7 +456,7 @@ static int zstd_letters(int argc, char **argv)
             else if (*p == 't')
                 run = cmd_verify;
             else if (*p == 'l')
-                run = cmd_info;
+                run = cmd_archive_table;
             else {
                 kept[k++] = *p;
                 if (*p == 'o' || *p == 'j') { /* the rest is the argument */
@@ -556,6 +611,7 @@ int cmd_compress(int argc, char **argv)
         return CLI_EXIT_FAIL;
     }
     int status = CLI_EXIT_USAGE;
+    char **outs = NULL; /* each input's archive, when each has its own */
     const char *const *paths = (const char *const *)inputs.items;
     size_t n_stdin = 0;
     for (size_t i = 0; i < inputs.n; i++)
@@ -571,6 +627,15 @@ int cmd_compress(int argc, char **argv)
     if (inputs.n == 0) {
         cli_error("no input file%s", refused ? " left" : "");
         status = refused ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+        goto free_inputs;
+    }
+    /* Inputs that cannot be read are left out before any engine starts; one archive for
+     * everything is not written without them unless --keep-going. */
+    long unreadable = drop_unreadable(&inputs);
+    if (unreadable && (o.out_path || inputs.n == 0) && !o.keep_going) {
+        cli_error(inputs.n ? "nothing written: an input cannot be read (--keep-going leaves it out)"
+                           : "no input file left");
+        status = CLI_EXIT_FAIL;
         goto free_inputs;
     }
     /* One archive for everything: -o, -c, or stdin as the only input. */
@@ -594,8 +659,11 @@ int cmd_compress(int argc, char **argv)
         o.mo.params.kind = UZ_MODEL_RANK; /* the player model's weights are trained offline */
 
     status = CLI_EXIT_FAIL;
+    if (!single && !(outs = archive_names(paths, inputs.n, o.out_dir)))
+        goto free_inputs;
+
     double start = cli_now();
-    run_totals all = {0};
+    run_totals all = {.unreadable = unreadable, .outputs = single ? 0 : unreadable};
     uz_options uo;
     library_options(&o, &uo);
     uz_compressor *comp = NULL;
@@ -608,31 +676,29 @@ int cmd_compress(int argc, char **argv)
         status = compress_to(comp, &o, paths, inputs.n, single_out, &all);
         all.outputs = 1;
     } else {
-        status = CLI_EXIT_OK;
+        status = unreadable ? CLI_EXIT_FAIL : CLI_EXIT_OK;
         for (size_t i = 0; i < inputs.n; i++) {
-            char *out = cli_output_name(paths[i], cli_compressed_suffixes, SUFFIX, o.out_dir);
             int r;
-            if (!out) {
-                cli_error("out of memory");
-                r = CLI_EXIT_FAIL;
-            } else if (cli_same_file(out, paths[i])) {
-                cli_error("%s: the output would replace its input", out);
+            if (cli_same_file(outs[i], paths[i])) {
+                cli_error("%s: the output would replace its input", outs[i]);
                 r = CLI_EXIT_FAIL;
             } else {
-                r = compress_to(comp, &o, &paths[i], 1, out, &all);
+                r = compress_to(comp, &o, &paths[i], 1, outs[i], &all);
             }
-            free(out);
             all.outputs++;
             if (r != CLI_EXIT_OK)
                 status = CLI_EXIT_FAIL; /* go on with the other inputs, as zstd does */
         }
     }
-    if (refused)
+    if (refused || unreadable)
         status = CLI_EXIT_FAIL;
     if (!o.quiet)
         print_run_summary(comp, &o, &all, refused, cli_now() - start);
     uz_compressor_close(comp);
 free_inputs:
+    for (size_t i = 0; outs && i < inputs.n; i++)
+        free(outs[i]);
+    free(outs);
     cli_paths_free(&inputs);
     return status;
 }
@@ -696,6 +762,7 @@ static int decode_all(FILE *in, const char *name, FILE *out, bool canonical, con
     decode_options(eo, canonical, &u);
     cli_progress prog;
     cli_progress_init(&prog, progress);
+    prog.total_bytes = input_size(in, name); /* the archive's size: an ETA while decoding */
     u.on_progress = on_decode_progress;
     u.user = &prog;
     uz_diag diag = {0};
@@ -771,12 +838,12 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
         {"max-block-mb", required_argument, NULL, OPT_D_MAX_MB},
         {"help", no_argument, NULL, 'h'},         {"engine", required_argument, NULL, OPT_ENGINE},
         {"workers", required_argument, NULL, OPT_WORKERS}, {"cache", required_argument, NULL, OPT_CACHE},
-        {NULL, 0, NULL, 0},
+        CLI_KEEP_QUIET_OPTIONS, {NULL, 0, NULL, 0},
     };
     cli_engine_opts_init(eo);
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, out_path ? "o:fj:h" : "j:h", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, out_path ? "o:fj:kqh" : "j:kqh", options, NULL)) != -1) {
         if (c == 'j')
             c = OPT_WORKERS;
         if (c == OPT_ENGINE || c == OPT_WORKERS || c == OPT_CACHE) {
@@ -796,6 +863,8 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
             *force = true;
             break;
         case OPT_D_PROGRESS: *progress = true; break;
+        case 'k': break; /* the archive is kept */
+        case 'q': decode_quiet = true; break;
         case OPT_D_GAME:
             if (!game || cli_parse_long("--game", optarg, 1, 1L << 40, game))
                 goto usage;
@@ -861,6 +930,39 @@ static int decompress_to(const char *const *paths, size_t n, const char *out_pat
     if (rm && out_path && strcmp(out_path, "-") != 0)
         remove_inputs(paths, n, !verbose);
     return CLI_EXIT_OK;
+}
+
+/* Decodes each archive of paths[0..n) into its own PGN file (in out_dir when not NULL),
+ * once every output is named and known to be distinct. Returns an exit status. */
+static int decompress_each(const char *const *paths, size_t n, const char *out_dir, bool force, bool progress,
+                           bool canonical, const cli_engine_opts *eo, bool rm, bool verbose)
+{
+    static const char *const ucz_names[] = {SUFFIX, NULL};
+    int status = CLI_EXIT_OK;
+    char **outs = calloc(n, sizeof *outs);
+    for (size_t i = 0; outs && i < n; i++) {
+        size_t len = strlen(paths[i]);
+        if (len <= strlen(SUFFIX) || strcmp(paths[i] + len - strlen(SUFFIX), SUFFIX) != 0) {
+            cli_error("%s: name does not end in %s; use -o FILE or -c", paths[i], SUFFIX);
+            status = CLI_EXIT_FAIL;
+        } else if (!(outs[i] = cli_output_name(paths[i], ucz_names, "", out_dir))) {
+            status = -1;
+        }
+    }
+    if (!outs || status < 0) {
+        cli_error("out of memory");
+        status = CLI_EXIT_FAIL;
+    } else if (cli_outputs_distinct(paths, outs, n) != 0) {
+        status = CLI_EXIT_FAIL;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            if (outs[i] && decompress_to(&paths[i], 1, outs[i], force, progress, canonical, eo, rm, verbose) != 0)
+                status = CLI_EXIT_FAIL;
+    }
+    for (size_t i = 0; outs && i < n; i++)
+        free(outs[i]);
+    free(outs);
+    return status;
 }
 
 int cmd_decompress(int argc, char **argv)
@@ -941,6 +1043,8 @@ int cmd_decompress(int argc, char **argv)
         status = refused ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
     } else if (n_stdin > 1) {
         cli_error("stdin ('-') can be read only once");
+    } else if (cli_stdin_console(paths, inputs.n)) {
+        status = CLI_EXIT_FAIL;
     } else if (out_path || (inputs.n == 1 && n_stdin && !out_dir)) {
         const char *o = out_path ? out_path : "-";
         bool clash = false;
@@ -953,20 +1057,7 @@ int cmd_decompress(int argc, char **argv)
     } else if (n_stdin) {
         cli_error("stdin ('-') has no name to derive an output name from: use -o FILE or -c");
     } else {
-        status = CLI_EXIT_OK;
-        for (size_t i = 0; i < inputs.n; i++) {
-            size_t len = strlen(paths[i]);
-            if (len <= strlen(SUFFIX) || strcmp(paths[i] + len - strlen(SUFFIX), SUFFIX) != 0) {
-                cli_error("%s: name does not end in %s; use -o FILE or -c", paths[i], SUFFIX);
-                status = CLI_EXIT_FAIL;
-                continue;
-            }
-            char *out = cli_output_name(paths[i], ucz_names, "", out_dir);
-            int r = out ? decompress_to(&paths[i], 1, out, force, progress, canonical, &eo, rm, verbose) : CLI_EXIT_FAIL;
-            free(out);
-            if (r != CLI_EXIT_OK)
-                status = CLI_EXIT_FAIL;
-        }
+        status = decompress_each(paths, inputs.n, out_dir, force, progress, canonical, &eo, rm, verbose);
     }
     if (refused && status == CLI_EXIT_OK)
         status = CLI_EXIT_FAIL;
@@ -978,7 +1069,9 @@ static const char verify_usage[] =
     "usage: ucizip verify ARCHIVE... [options]\n"
     "Decodes every game of each archive ('-': stdin) and checks it against its stored\n"
     "checksum.\n"
-    "  --progress          progress on stderr even when it is not a terminal\n" DECODE_ENGINE_HELP;
+    "  --progress          progress on stderr even when it is not a terminal\n"
+    "  -q, --quiet         no line for each archive verified (only errors)\n"
+    "  -k, --keep          as zstd's (the archives are kept)\n" DECODE_ENGINE_HELP;
 
 int cmd_verify(int argc, char **argv)
 {
@@ -991,14 +1084,16 @@ int cmd_verify(int argc, char **argv)
         fputs(verify_usage, stderr);
         return CLI_EXIT_USAGE;
     }
+    if (cli_stdin_console((const char *const *)argv + optind, (size_t)(argc - optind)))
+        return CLI_EXIT_FAIL;
     int status = CLI_EXIT_OK;
     for (int i = optind; i < argc; i++) {
         const char *name;
         FILE *in = cli_open_input(argv[i], &name);
         long games = 0;
-        if (!in || decode_all(in, name, NULL, false, &eo, progress, true, &games) != 0) {
+        if (!in || decode_all(in, name, NULL, false, &eo, progress, !decode_quiet, &games) != 0) {
             status = CLI_EXIT_FAIL;
-        } else {
+        } else if (!decode_quiet) {
             printf("%s: OK, %ld games verified\n", name, games);
         }
         cli_close_input(in);
@@ -1184,7 +1279,8 @@ int cmd_extract(int argc, char **argv)
         cli_report(name, &diag);
         goto out;
     }
-    report_profile(d);
+    if (!decode_quiet)
+        report_profile(d);
     if (cli_output_open(&out, out_path, force) != 0)
         goto out;
     if (len && fwrite(text, 1, len, out.f) != len) {
@@ -1205,7 +1301,7 @@ out:
 static const char info_usage[] =
     "usage: ucizip info ARCHIVE...|- [--json]\n"
     "Headers, engine, settings, games, sizes and bits/move of each archive (no engine run).\n"
-    "  --json              a JSON array of one object per archive (doc/json.md)\n";
+    "  --json              a JSON array of one object per archive (doc/json.md)\n" CLI_KEEP_QUIET_HELP;
 
 static int info_one(const char *path, json_t *json);
 
@@ -1242,13 +1338,16 @@ static void print_split_text(const char *indent, const uz_byte_split *s)
 int cmd_info(int argc, char **argv)
 {
     static const struct option options[] = {
-        {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+        {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, CLI_KEEP_QUIET_OPTIONS,
+        {NULL, 0, NULL, 0}};
     bool json = false;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hkq", options, NULL)) != -1) {
         if (c == 'j')
             json = true;
+        else if (c == 'k' || c == 'q')
+            continue; /* zstd's -k and -q: nothing to keep or silence */
         else if (c == 'h') {
             fputs(info_usage, stdout);
             return CLI_EXIT_OK;

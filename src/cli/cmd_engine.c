@@ -30,6 +30,7 @@ static void usage(FILE *f)
           CLI_ENGINE_HELP
           "  --positions N       positions to time (1..8, default 8)\n"
           "  --json              one JSON object instead of text\n"
+          CLI_KEEP_QUIET_HELP
           "  -h, --help          this help\n",
           f);
 }
@@ -43,17 +44,20 @@ static int parse_engine_args(int argc, char **argv, cli_engine_opts *eo, bool *j
         {"json", no_argument, NULL, OPT_JSON},
         {"positions", required_argument, NULL, OPT_POSITIONS},
         {"help", no_argument, NULL, 'h'},
+        CLI_KEEP_QUIET_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hkq", longopts, NULL)) != -1) {
         int r = cli_engine_opt(eo, c, optarg);
         if (r < 0)
             return CLI_EXIT_USAGE;
         if (r > 0)
             continue;
-        if (c == OPT_JSON) {
+        if (c == 'k' || c == 'q') {
+            /* zstd's -k and -q: nothing to keep or silence here */
+        } else if (c == OPT_JSON) {
             *json = true;
         } else if (c == OPT_POSITIONS) {
             if (cli_parse_long("--positions", optarg, 1, (long)N_TIMING, n_pos))

@@ -17,7 +17,7 @@ static const char list_usage[] =
     CLI_SELECT_HELP
     "  --json              a JSON array of one object per game, each naming its file\n"
     "                      (doc/json.md)\n"
-    "  --keep-going        skip PGN games that cannot be read (each reported)\n"
+    "  --keep-going        skip PGN games that cannot be read (each reported)\n" CLI_KEEP_QUIET_HELP
     "A tag an archive derives from the moves (chess.com's CurrentPosition) is null in\n"
     "--json and cannot be a --tag condition here; extract --tag decodes such games.\n";
 
@@ -124,7 +124,7 @@ int cmd_list(int argc, char **argv)
 {
     static const struct option options[] = {{"json", no_argument, NULL, 'j'},
                                             CLI_SELECT_OPTIONS,
-                                            {"keep-going", no_argument, NULL, 'k'},
+                                            {"keep-going", no_argument, NULL, 'K'}, CLI_KEEP_QUIET_OPTIONS,
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
     list_state st = {0};
@@ -132,10 +132,12 @@ int cmd_list(int argc, char **argv)
     bool keep_going = false;
     int c, status = CLI_EXIT_USAGE;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "hk", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hkq", options, NULL)) != -1) {
         switch (c) {
         case 'j': st.json = true; break;
-        case 'k': keep_going = true; break;
+        case 'K': keep_going = true; break;
+        case 'k': /* zstd's -k and -q: this command removes no input and has no progress */
+        case 'q': break;
         case CLI_OPT_TAG:
         case CLI_OPT_PLAYER:
             if (cli_select_opt(&filter, c, optarg) < 0)

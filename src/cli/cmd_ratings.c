@@ -23,7 +23,7 @@ static const char ratings_usage[] =
     "  --tau T             volatility constraint (default 0.5)\n"
     CLI_SELECT_HELP
     "  --json              the ratings as one JSON object (doc/json.md)\n"
-    "  --keep-going        skip PGN games that cannot be read (each reported)\n";
+    "  --keep-going        skip PGN games that cannot be read (each reported)\n" CLI_KEEP_QUIET_HELP;
 
 typedef struct player {
     char *name;
@@ -232,7 +232,7 @@ int cmd_ratings(int argc, char **argv)
     static const struct option options[] = {{"json", no_argument, NULL, 'j'},
                                             {"tau", required_argument, NULL, 'T'},
                                             CLI_SELECT_OPTIONS,
-                                            {"keep-going", no_argument, NULL, 'k'},
+                                            {"keep-going", no_argument, NULL, 'K'}, CLI_KEEP_QUIET_OPTIONS,
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
     ratings_state st = {0};
@@ -242,10 +242,12 @@ int cmd_ratings(int argc, char **argv)
     int c, status = CLI_EXIT_USAGE;
     char *end;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "hk", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hkq", options, NULL)) != -1) {
         switch (c) {
         case 'j': json = true; break;
-        case 'k': keep_going = true; break;
+        case 'K': keep_going = true; break;
+        case 'k': /* zstd's -k and -q: this command removes no input and has no progress */
+        case 'q': break;
         case 'T':
             tau = strtod(optarg, &end);
             if (*end || !(tau > 0.0 && tau <= 10.0)) {

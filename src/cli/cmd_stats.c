@@ -25,8 +25,8 @@ static const char stats_usage[] =
     "  --fit-k             also fit the model (k, floor, rank, decay) to this file\n"
     "  --dump FILE         write each scored position (played index, move count, scores)\n"
     "  --max-games N       only the first N games\n"
-    "  -k, --keep-going    skip bad games (each reported) instead of stopping\n"
-    "  --progress          progress on stderr even when it is not a terminal\n" CLI_ENGINE_HELP CLI_MODEL_HELP;
+    "  --keep-going        skip bad games (each reported) instead of stopping\n"
+    "  --progress          progress on stderr even when it is not a terminal\n" CLI_KEEP_QUIET_HELP CLI_ENGINE_HELP CLI_MODEL_HELP;
 
 #define BATCH 64
 #define MAX_SWEEP 32
@@ -182,7 +182,7 @@ static int parse_stats_args(int argc, char **argv, stats_opts *o)
     static const struct option options[] = {
         {"json", no_argument, NULL, 'j'},     {"no-engine", no_argument, NULL, 'n'},
         {"k-sweep", required_argument, NULL, 's'}, {"fit-k", no_argument, NULL, 'F'},
-        {"keep-going", no_argument, NULL, 'k'},   {"recursive", no_argument, NULL, 'r'},   {"max-games", required_argument, NULL, 'm'}, {"progress", no_argument, NULL, 'p'},
+        {"keep-going", no_argument, NULL, 'K'},   CLI_KEEP_QUIET_OPTIONS, {"recursive", no_argument, NULL, 'r'},   {"max-games", required_argument, NULL, 'm'}, {"progress", no_argument, NULL, 'p'},
         {"dump", required_argument, NULL, 'd'}, {"help", no_argument, NULL, 'h'}, CLI_ENGINE_OPTIONS,
         CLI_MODEL_OPTIONS,                    {NULL, 0, NULL, 0},
     };
@@ -190,7 +190,7 @@ static int parse_stats_args(int argc, char **argv, stats_opts *o)
     cli_model_opts_init(&o->mo);
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "krh", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "kqrh", options, NULL)) != -1) {
         int h = cli_shared_opt(&o->eo, &o->mo, c, optarg);
         if (h < 0)
             return CLI_EXIT_USAGE;
@@ -207,7 +207,9 @@ static int parse_stats_args(int argc, char **argv, stats_opts *o)
             break;
         case 'F': o->fit = true; break;
         case 'd': o->dump_path = optarg; break;
-        case 'k': o->keep_going = true; break;
+        case 'K': o->keep_going = true; break;
+        case 'k': /* zstd's -k and -q: this command removes no input and has no progress */
+        case 'q': break;
         case 'r': o->recursive = true; break;
         case 'm':
             if (cli_parse_long("--max-games", optarg, 1, 1L << 40, &o->max_games))

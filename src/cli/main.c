@@ -92,12 +92,18 @@ int main(int argc, char **argv)
         printf("ucizip %s\n", UZ_VERSION_STRING);
         return CLI_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    int status = -1;
+    for (size_t i = 0; status < 0 && i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(name, commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+            status = commands[i].run(argc - 1, argv + 1);
     /* zstd's way: "ucizip [-d|-t|-l] [options] FILE..." without a command name. */
-    if ((name[0] == '-' && name[1] != 0) || access(name, F_OK) == 0)
-        return cmd_compress(argc, argv);
-    cli_error("unknown command '%s' (see 'ucizip --help')", name);
-    return CLI_EXIT_USAGE;
+    if (status < 0 && ((name[0] == '-' && name[1] != 0) || access(name, F_OK) == 0))
+        status = cmd_compress(argc, argv);
+    if (status < 0) {
+        cli_error("unknown command '%s' (see 'ucizip --help')", name);
+        status = CLI_EXIT_USAGE;
+    }
+    fflush(stdout);
+    cli_exit_if_stdout_broken();
+    return status;
 }

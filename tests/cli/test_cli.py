@@ -67,7 +67,7 @@ def main():
     p = run("pgn", bad, ok=False)
     err = p.stderr.decode()
     check(p.returncode == 1 and (bad + ":7:13:") in err and "game 2" in err, "error with file:line:col: " + err)
-    p = run("pgn", "-k", bad, ok=False)
+    p = run("pgn", "--keep-going", bad, ok=False)
     check(p.returncode == 1 and p.stdout.count(b"[Event") == 2 and b"1 game skipped" in p.stderr, "-k skips and counts")
     out = os.path.join(tmp, "bad.ucz")
     p = run("compress", bad, "-o", out, "--canonical", *fast, ok=False)
