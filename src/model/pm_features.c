@@ -65,6 +65,23 @@ static int clamp_elo(int elo)
     return elo < 600 ? 600 : elo > 3400 ? 3400 : elo;
 }
 
+/* The squares a rook (a bishop) on sq attacks on an empty board: the sliders whose
+ * attacks on sq an occupancy change can alter only on these squares. */
+static uint64_t rook_lines(int sq)
+{
+    const uint64_t file = 0x0101010101010101ull << UZ_SQ_FILE(sq), rank = 0xFFull << (8 * UZ_SQ_RANK(sq));
+    return (file | rank) & ~((uint64_t)1 << sq);
+}
+
+static uint64_t bishop_lines(int sq)
+{
+    const int d = UZ_SQ_RANK(sq) - UZ_SQ_FILE(sq), a = UZ_SQ_RANK(sq) + UZ_SQ_FILE(sq) - 7;
+    const uint64_t diag = 0x8040201008040201ull, anti = 0x0102040810204080ull;
+    const uint64_t dl = d >= 0 ? diag << (8 * d) : diag >> (-8 * d);
+    const uint64_t al = a >= 0 ? anti << (8 * a) : anti >> (-8 * a);
+    return (dl | al) & ~((uint64_t)1 << sq);
+}
+
 /* rank[i] = the number of moves j with v[j] > v[i], or v[j] == v[i] and j < i: the place
  * of i in a stable sort by falling score (insertion sort: n is small). */
 static void rank_moves(const int32_t *v, int n, int16_t *rank)
@@ -116,6 +133,15 @@ void uz__pm_position_init(uz__pm_position *c, const uz_position *pos, const uz_m
     c->last_to = hist->last != UZ_MOVE_NONE && hist->last != UZ_MOVE_NULL ? UZ_MOVE_TO(hist->last) : -1;
     c->own_known = hist->own_last != UZ_MOVE_NONE && hist->own_last != UZ_MOVE_NULL;
     c->from_sq = -1;
+    const int ksq = pos->king_sq[c->them];
+    c->king_sq = ksq;
+    c->king_pawn = uz_piece_attacks(UZ_PAWN, c->them, ksq, 0);
+    c->king_knight = uz_piece_attacks(UZ_KNIGHT, c->them, ksq, 0);
+    c->king_king = uz_piece_attacks(UZ_KING, c->them, ksq, 0);
+    c->king_rook = uz_piece_attacks(UZ_ROOK, c->them, ksq, c->occ);
+    c->king_bishop = uz_piece_attacks(UZ_BISHOP, c->them, ksq, c->occ);
+    c->king_rook_lines = rook_lines(ksq);
+    c->king_bishop_lines = bishop_lines(ksq);
 
     /* in the order of uz__pm_product_feature */
     const int32_t factor[UZ__PM_N_PRODUCTS] = {
@@ -130,6 +156,22 @@ void uz__pm_position_init(uz__pm_position *c, const uz_position *pos, const uz_m
         c->elo_rel / 200,
     };
     memcpy(c->product_factor, factor, sizeof factor);
+}
+
+/* Whether a piece of color defends square sq in p (occupancy occ): the test
+ * uz_attackers_to(p, sq, occ) & p->by_color[color] != 0, with the leapers first and a
+ * slider's attacks worked out only when one of color's stands on a line through sq. */
+static bool defended(const uz_position *p, int sq, uint64_t occ, int color)
+{
+    const uint64_t own = p->by_color[color];
+    const uint64_t queens = p->by_type[UZ_QUEEN] & own;
+    if ((uz_piece_attacks(UZ_PAWN, color ^ 1, sq, 0) & p->by_type[UZ_PAWN] & own) ||
+        (uz_piece_attacks(UZ_KNIGHT, color, sq, 0) & p->by_type[UZ_KNIGHT] & own) ||
+        (uz_piece_attacks(UZ_KING, color, sq, 0) & p->by_type[UZ_KING] & own))
+        return true;
+    const uint64_t rooks = (p->by_type[UZ_ROOK] & own) | queens, bishops = (p->by_type[UZ_BISHOP] & own) | queens;
+    return ((rook_lines(sq) & rooks) && (uz_piece_attacks(UZ_ROOK, color, sq, occ) & rooks)) ||
+           ((bishop_lines(sq) & bishops) && (uz_piece_attacks(UZ_BISHOP, color, sq, occ) & bishops));
 }
 
 /* THREAT: the moved piece, from its new square in the position after the move, attacks
@@ -149,10 +191,27 @@ static bool threatens(const uz_position *after, int moved, int us, int to)
         int t = 0;
         while (!((hit >> t) & 1))
             t++;
-        if (!(uz_attackers_to(after, t, occ2) & after->by_color[them]))
+        if (!defended(after, t, occ2, them))
             return true;
     }
     return false;
+}
+
+/* CHECK: the side that moved attacks the enemy king in the position after the move (as
+ * uz_in_check(after)). The king's slider lines are those of the position unless a square
+ * on them changed occupancy. */
+static bool gives_check(const uz__pm_position *c, const uz_position *after)
+{
+    const uint64_t occ2 = after->by_color[0] | after->by_color[1], changed = occ2 ^ c->occ;
+    const uint64_t rook_att = changed & c->king_rook_lines ? uz_piece_attacks(UZ_ROOK, c->them, c->king_sq, occ2)
+                                                           : c->king_rook;
+    const uint64_t bishop_att = changed & c->king_bishop_lines
+                                    ? uz_piece_attacks(UZ_BISHOP, c->them, c->king_sq, occ2)
+                                    : c->king_bishop;
+    const uint64_t *t = after->by_type;
+    return ((c->king_pawn & t[UZ_PAWN]) | (c->king_knight & t[UZ_KNIGHT]) | (c->king_king & t[UZ_KING]) |
+            (rook_att & (t[UZ_ROOK] | t[UZ_QUEEN])) | (bishop_att & (t[UZ_BISHOP] | t[UZ_QUEEN]))) &
+           after->by_color[c->us];
 }
 
 /* Appends feature f with value x to out if x is not 0. */
@@ -248,7 +307,7 @@ void uz__pm_move_features(uz__pm_position *c, int i, uz__pm_sparse *out)
     uz_position after = *pos;
     uz_undo undo;
     uz_make_move(&after, m, &undo);
-    PUT(UZ_PM_CHECK, uz_in_check(&after));
+    PUT(UZ_PM_CHECK, gives_check(c, &after));
     PUT(UZ_PM_THREAT, type != UZ_KING && threatens(&after, promo ? promo : type, us, to));
     bool repeat = false;
     for (int k = 0; k < hist->n_keys && k < UZ_PM_HISTORY; k++)

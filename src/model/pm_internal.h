@@ -45,6 +45,11 @@ typedef struct uz__pm_position {
     int16_t rank[UZ_MAX_MOVES]; /* the engine's rank of each move (ties by lower index) */
     int from_sq;                /* the square whose attackers from_attackers holds, -1: none yet */
     uint64_t from_attackers;
+    /* The enemy king's square and what attacks it (for CHECK): the squares from which a
+     * pawn of ours, a knight, a king, a rook or a bishop would attack it, sliders through
+     * the board as it is, and the lines a slider could use on an empty board. */
+    int king_sq;
+    uint64_t king_pawn, king_knight, king_king, king_rook, king_bishop, king_rook_lines, king_bishop_lines;
 } uz__pm_position;
 
 /* One move's features other than the products: feature[k] has value[k] != 0, k < n. */

@@ -52,79 +52,90 @@ static int32_t clamp16(int32_t x) /* the hidden layer's inputs: bounds its sums 
     return x < -32768 ? -32768 : x > 32767 ? 32767 : x;
 }
 
-/* A move's score from its non-zero features: n terms, feature[k] with value[k]; the
- * linear weight of term k is lin[k], its hidden weights hid[k][j * UZ_PM_N_FEATURES]
- * for unit j (a column of uz_player_model.hidden_weight, or one laid out like it). */
-static int64_t score_terms(const uz_player_model *m, int n, const int32_t *value, const int64_t *lin,
-                           const int64_t *const *hid)
+/* The hidden units are summed four at a time (four sums held in registers); a layer's
+ * units are padded to a multiple of four with units of weight 0, whose sums are unused. */
+#define UNIT_BLOCK 4
+
+/* The weights as a move's score uses them: per feature, its linear weight and its
+ * hidden weights side by side (the model keeps them unit by unit). When the features
+ * come from a position, the column of each product's base also carries the product's
+ * weights times its factor, so that a product (which a move's feature list leaves out)
+ * costs nothing per move. */
+typedef struct feature_weights {
+    int n_hidden, n_padded;
+    int64_t lin[UZ_PM_N_FEATURES];
+    int64_t hid[UZ_PM_N_FEATURES][UZ_PM_MAX_HIDDEN];
+} feature_weights;
+
+static void transpose_weights(const uz_player_model *m, feature_weights *fw)
+{
+    fw->n_hidden = m->n_hidden;
+    fw->n_padded = (m->n_hidden + UNIT_BLOCK - 1) / UNIT_BLOCK * UNIT_BLOCK;
+    for (int k = 0; k < UZ_PM_N_FEATURES; k++) {
+        fw->lin[k] = m->weight[k];
+        for (int j = 0; j < fw->n_padded; j++)
+            fw->hid[k][j] = j < m->n_hidden ? m->hidden_weight[j][k] : 0;
+    }
+}
+
+static void fold_products(const uz_player_model *m, const uz__pm_position *c, feature_weights *fw)
+{
+    for (int p = 0; p < UZ__PM_N_PRODUCTS; p++) {
+        const int f = uz__pm_product_feature[p], b = uz__pm_product_base[p];
+        const int64_t factor = c->product_factor[p];
+        assert(factor >= -UZ__PM_MAX_FACTOR && factor <= UZ__PM_MAX_FACTOR);
+        fw->lin[b] += factor * m->weight[f];
+        for (int j = 0; j < m->n_hidden; j++)
+            fw->hid[b][j] += factor * m->hidden_weight[j][f];
+    }
+}
+
+/* A move's score from its non-zero features: n terms, feature[k] with value[k]. */
+static int64_t score_terms(const uz_player_model *m, const feature_weights *fw, int n, const uint8_t *feature,
+                           const int32_t *value)
 {
     int64_t sum = 0;
     for (int k = 0; k < n; k++)
-        sum += lin[k] * value[k];
-    if (!m->n_hidden)
-        return sum;
-    int64_t a[UZ_PM_MAX_HIDDEN];
-    for (int j = 0; j < m->n_hidden; j++)
-        a[j] = m->hidden_bias[j];
+        sum += fw->lin[feature[k]] * value[k];
+    int64_t x[UZ_PM_N_FEATURES];
+    const int64_t *row[UZ_PM_N_FEATURES];
     for (int k = 0; k < n; k++) {
-        const int64_t x = clamp16(value[k]);
-        const int64_t *w = hid[k];
-        for (int j = 0; j < m->n_hidden; j++)
-            a[j] += w[(size_t)j * UZ_PM_N_FEATURES] * x;
+        x[k] = clamp16(value[k]);
+        row[k] = fw->hid[feature[k]];
     }
-    for (int j = 0; j < m->n_hidden; j++)
-        sum += (int64_t)m->hidden_out[j] * tanh_q16(a[j] / 65536) / 65536;
+    for (int j0 = 0; j0 < fw->n_padded; j0 += UNIT_BLOCK) {
+        int64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0; /* written out: compilers keep them in registers */
+        for (int k = 0; k < n; k++) {
+            const int64_t *w = row[k] + j0, xk = x[k];
+            a0 += w[0] * xk;
+            a1 += w[1] * xk;
+            a2 += w[2] * xk;
+            a3 += w[3] * xk;
+        }
+        const int64_t a[UNIT_BLOCK] = {a0, a1, a2, a3};
+        for (int u = 0; u < UNIT_BLOCK && j0 + u < fw->n_hidden; u++) {
+            const int j = j0 + u;
+            sum += (int64_t)m->hidden_out[j] * tanh_q16((m->hidden_bias[j] + a[u]) / 65536) / 65536;
+        }
+    }
     return sum;
 }
 
 void uz_pm_scores(const uz_player_model *m, const int32_t *x, int n, const bool *mask, int64_t *s)
 {
+    feature_weights fw;
+    uint8_t feature[UZ_PM_N_FEATURES];
     int32_t value[UZ_PM_N_FEATURES];
-    int64_t lin[UZ_PM_N_FEATURES];
-    const int64_t *hid[UZ_PM_N_FEATURES];
+    transpose_weights(m, &fw);
     for (int i = 0; i < n; i++) {
         const int32_t *f = x + (size_t)i * UZ_PM_N_FEATURES;
         int terms = 0;
         for (int k = 0; k < UZ_PM_N_FEATURES; k++)
             if (f[k] && (!mask || mask[k])) {
-                value[terms] = f[k];
-                lin[terms] = m->weight[k];
-                hid[terms++] = &m->hidden_weight[0][k];
+                feature[terms] = (uint8_t)k;
+                value[terms++] = f[k];
             }
-        s[i] = score_terms(m, terms, value, lin, hid);
-    }
-}
-
-/* The weights of one position: the model's, except that the column of each product's
- * base also carries the product's weights times its factor, so that a product (which
- * a move's feature list leaves out) costs nothing per move. */
-typedef struct position_weights {
-    int64_t lin[UZ_PM_N_FEATURES];
-    const int64_t *hid[UZ_PM_N_FEATURES];
-    int64_t folded[UZ_PM_MAX_HIDDEN][UZ_PM_N_FEATURES]; /* the base columns only */
-} position_weights;
-
-static void fold_products(const uz_player_model *m, const uz__pm_position *c, position_weights *pw)
-{
-    for (int k = 0; k < UZ_PM_N_FEATURES; k++) {
-        pw->lin[k] = m->weight[k];
-        pw->hid[k] = &m->hidden_weight[0][k];
-    }
-    for (int p = 0; p < UZ__PM_N_PRODUCTS; p++) {
-        const int b = uz__pm_product_base[p];
-        if (pw->hid[b] == &m->hidden_weight[0][b]) { /* the base's first product */
-            for (int j = 0; j < m->n_hidden; j++)
-                pw->folded[j][b] = m->hidden_weight[j][b];
-            pw->hid[b] = &pw->folded[0][b];
-        }
-    }
-    for (int p = 0; p < UZ__PM_N_PRODUCTS; p++) {
-        const int f = uz__pm_product_feature[p], b = uz__pm_product_base[p];
-        const int64_t factor = c->product_factor[p];
-        assert(factor >= -UZ__PM_MAX_FACTOR && factor <= UZ__PM_MAX_FACTOR);
-        pw->lin[b] += factor * m->weight[f];
-        for (int j = 0; j < m->n_hidden; j++)
-            pw->folded[j][b] += factor * m->hidden_weight[j][f];
+        s[i] = score_terms(m, &fw, terms, feature, value);
     }
 }
 
@@ -134,18 +145,12 @@ void uz_pm_move_scores(const uz_player_model *m, const uz_position *pos, const u
 {
     uz__pm_position c;
     uz__pm_sparse f;
-    position_weights pw;
-    int64_t lin[UZ_PM_N_FEATURES];
-    const int64_t *hid[UZ_PM_N_FEATURES];
+    feature_weights fw;
     uz__pm_position_init(&c, pos, moves, scores, n, game, hist);
-    fold_products(m, &c, &pw);
+    transpose_weights(m, &fw);
+    fold_products(m, &c, &fw);
     for (int i = 0; i < n; i++) {
         uz__pm_move_features(&c, i, &f);
-        for (int k = 0; k < f.n; k++) {
-            const int feature = f.feature[k];
-            lin[k] = pw.lin[feature];
-            hid[k] = pw.hid[feature];
-        }
-        s[i] = score_terms(m, f.n, f.value, lin, hid);
+        s[i] = score_terms(m, &fw, f.n, f.feature, f.value);
     }
 }
