@@ -263,6 +263,8 @@ static void set_ep_if_usable(uz_position *pos, int sq)
  * leaves or is captured on its square, and both of a king that moves. */
 static unsigned castling_lost(const uz_position *pos, int from, int to)
 {
+    if (!pos->castling)
+        return 0; /* nothing left to lose */
     unsigned lost = 0;
     for (unsigned b = 0; b < 4; b++)
         if ((pos->castling & (1u << b)) && (from == pos->castle_rook[b] || to == pos->castle_rook[b]))
@@ -357,7 +359,8 @@ void uz_make_move(uz_position *pos, uz_move move, uz_undo *undo)
             put_piece(pos, from - 1, remove_piece(pos, from - 4));
     }
 
-    pos->key ^= zobrist_castling(pos->castling) ^ zobrist_castling(castling);
+    if (castling != pos->castling) /* most moves change no right: spare the key update */
+        pos->key ^= zobrist_castling(pos->castling) ^ zobrist_castling(castling);
     pos->castling = (uint8_t)castling;
 
     pos->halfmove = (type == UZ_PAWN || undo->captured) ? 0 : (uint16_t)(pos->halfmove + 1);
