@@ -42,7 +42,8 @@ static int64_t tanh_q16(int64_t a)
         v = tanh_table[256];
     else {
         int64_t i = m >> 10, f = m & 1023;
-        v = tanh_table[i] + (tanh_table[i + 1] - tanh_table[i]) * f / 1024;
+        /* the table rises and f >= 0: the product is >= 0, its truncated quotient a shift */
+        v = tanh_table[i] + (((tanh_table[i + 1] - tanh_table[i]) * f) >> 10);
     }
     return a < 0 ? -v : v;
 }
@@ -52,9 +53,9 @@ static int32_t clamp16(int32_t x) /* the hidden layer's inputs: bounds its sums 
     return x < -32768 ? -32768 : x > 32767 ? 32767 : x;
 }
 
-/* The hidden units are summed four at a time (four sums held in registers); a layer's
- * units are padded to a multiple of four with units of weight 0, whose sums are unused. */
-#define UNIT_BLOCK 4
+/* The hidden units are summed eight at a time (eight sums held in registers); a layer's
+ * units are padded to a multiple of eight with units of weight 0, whose sums are unused. */
+#define UNIT_BLOCK 8
 
 /* The weights as a move's score uses them: per feature, its linear weight and its
  * hidden weights side by side (the model keeps them unit by unit). When the features
@@ -104,15 +105,20 @@ static int64_t score_terms(const uz_player_model *m, const feature_weights *fw, 
         row[k] = fw->hid[feature[k]];
     }
     for (int j0 = 0; j0 < fw->n_padded; j0 += UNIT_BLOCK) {
-        int64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0; /* written out: compilers keep them in registers */
+        /* written out: compilers keep the sums in registers */
+        int64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
         for (int k = 0; k < n; k++) {
             const int64_t *w = row[k] + j0, xk = x[k];
             a0 += w[0] * xk;
             a1 += w[1] * xk;
             a2 += w[2] * xk;
             a3 += w[3] * xk;
+            a4 += w[4] * xk;
+            a5 += w[5] * xk;
+            a6 += w[6] * xk;
+            a7 += w[7] * xk;
         }
-        const int64_t a[UNIT_BLOCK] = {a0, a1, a2, a3};
+        const int64_t a[UNIT_BLOCK] = {a0, a1, a2, a3, a4, a5, a6, a7};
         for (int u = 0; u < UNIT_BLOCK && j0 + u < fw->n_hidden; u++) {
             const int j = j0 + u;
             sum += (int64_t)m->hidden_out[j] * tanh_q16((m->hidden_bias[j] + a[u]) / 65536) / 65536;
