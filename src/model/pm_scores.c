@@ -72,11 +72,16 @@ static void transpose_weights(const uz_player_model *m, feature_weights *fw)
 {
     fw->n_hidden = m->n_hidden;
     fw->n_padded = (m->n_hidden + UNIT_BLOCK - 1) / UNIT_BLOCK * UNIT_BLOCK;
-    for (int k = 0; k < UZ_PM_N_FEATURES; k++) {
+    for (int k = 0; k < UZ_PM_N_FEATURES; k++)
         fw->lin[k] = m->weight[k];
-        for (int j = 0; j < fw->n_padded; j++)
-            fw->hid[k][j] = j < m->n_hidden ? m->hidden_weight[j][k] : 0;
+    for (int j = 0; j < m->n_hidden; j++) {
+        const int64_t *w = m->hidden_weight[j];
+        for (int k = 0; k < UZ_PM_N_FEATURES; k++)
+            fw->hid[k][j] = w[k];
     }
+    for (int j = m->n_hidden; j < fw->n_padded; j++)
+        for (int k = 0; k < UZ_PM_N_FEATURES; k++)
+            fw->hid[k][j] = 0;
 }
 
 static void fold_products(const uz_player_model *m, const uz__pm_position *c, feature_weights *fw)
