@@ -4,6 +4,7 @@
  * a move's features come out as the list of its non-zero ones. Integer arithmetic with
  * truncating division only: training reads these very features (ucizip-features). */
 #include <assert.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "codec/model.h"
@@ -43,6 +44,21 @@ static int isqrt_small(int x)
             hi = mid;
     }
     return lo;
+}
+
+/* GAP_SQRT and GAP_LOG of every gap (0..UZ_MODEL_MAX_DIFF), computed once per process
+ * from their definitions (thread-safe): two loads instead of a root and a logarithm. */
+static struct gap_functions {
+    int16_t sqrt, log;
+} gap_table[UZ_MODEL_MAX_DIFF + 1];
+static pthread_once_t gap_table_once = PTHREAD_ONCE_INIT;
+
+static void gap_table_init(void)
+{
+    for (int gap = 0; gap <= UZ_MODEL_MAX_DIFF; gap++) {
+        gap_table[gap].sqrt = (int16_t)isqrt_small(100 * gap);
+        gap_table[gap].log = (int16_t)uz__log2_fixed((uint64_t)gap + 1, 4);
+    }
 }
 
 static int centrality(int sq) /* 0 on the rim .. 3 in the four centre squares */
@@ -102,6 +118,7 @@ static void rank_moves(const int32_t *v, int n, int16_t *rank)
 void uz__pm_position_init(uz__pm_position *c, const uz_position *pos, const uz_move *moves, const int32_t *scores,
                           int n, const uz_pm_game *game, const uz_pm_history *hist)
 {
+    pthread_once(&gap_table_once, gap_table_init);
     c->pos = pos;
     c->moves = moves;
     c->hist = hist;
@@ -228,10 +245,11 @@ static bool gives_check(const uz__pm_position *c, const uz_position *after)
 static void score_features(const uz__pm_position *c, int i, uz__pm_sparse *out)
 {
     const int gap = c->best - c->v[i], rank = c->rank[i];
-    const int gsq = isqrt_small(100 * gap);
+    assert(gap >= 0 && gap <= UZ_MODEL_MAX_DIFF); /* normalised scores are within +-MATE_BASE */
+    const int gsq = gap_table[gap].sqrt;
     PUT(UZ_PM_GAP_LIN, gap < 400 ? gap : 400);
     PUT(UZ_PM_GAP_SQRT, gsq);
-    PUT(UZ_PM_GAP_LOG, uz__log2_fixed((uint64_t)gap + 1, 4));
+    PUT(UZ_PM_GAP_LOG, gap_table[gap].log);
     PUT(UZ_PM_BLUNDER, gap >= 200);
     PUT(UZ_PM_BIG_BLUNDER, gap >= 500);
     PUT(UZ_PM_GAP_ZERO, gap == 0);
