@@ -70,18 +70,40 @@ static uint64_t line_attacks(uint64_t line, int sq, uint64_t occupied)
     return (up & ((first - 1) | first)) | (down & (~0ULL << last));
 }
 
+/* The whole file, rank, diagonal (a1-h8 direction) and anti-diagonal through sq. */
+static uint64_t file_through(int sq) { return FILE_A << UZ_SQ_FILE(sq); }
+static uint64_t rank_through(int sq) { return 0xFFULL << (8 * UZ_SQ_RANK(sq)); }
+
+static uint64_t diagonal_through(int sq)
+{
+    const int d = UZ_SQ_RANK(sq) - UZ_SQ_FILE(sq);
+    return d >= 0 ? 0x8040201008040201ULL << (8 * d) : 0x8040201008040201ULL >> (-8 * d);
+}
+
+static uint64_t anti_diagonal_through(int sq)
+{
+    const int a = UZ_SQ_RANK(sq) + UZ_SQ_FILE(sq) - 7;
+    return a >= 0 ? 0x0102040810204080ULL << (8 * a) : 0x0102040810204080ULL >> (-8 * a);
+}
+
 uint64_t uz__rook_attacks(int sq, uint64_t occupied)
 {
-    return line_attacks(FILE_A << UZ_SQ_FILE(sq), sq, occupied) |
-           line_attacks(0xFFULL << (8 * UZ_SQ_RANK(sq)), sq, occupied);
+    return line_attacks(file_through(sq), sq, occupied) | line_attacks(rank_through(sq), sq, occupied);
 }
 
 uint64_t uz__bishop_attacks(int sq, uint64_t occupied)
 {
-    const uint64_t diagonal = 0x8040201008040201ULL, anti = 0x0102040810204080ULL; /* a1-h8, h1-a8 */
-    const int d = UZ_SQ_RANK(sq) - UZ_SQ_FILE(sq), a = UZ_SQ_RANK(sq) + UZ_SQ_FILE(sq) - 7;
-    return line_attacks(d >= 0 ? diagonal << (8 * d) : diagonal >> (-8 * d), sq, occupied) |
-           line_attacks(a >= 0 ? anti << (8 * a) : anti >> (-8 * a), sq, occupied);
+    return line_attacks(diagonal_through(sq), sq, occupied) | line_attacks(anti_diagonal_through(sq), sq, occupied);
+}
+
+uint64_t uz_slider_lines(int type, int sq)
+{
+    uint64_t lines = 0;
+    if (type == UZ_ROOK || type == UZ_QUEEN)
+        lines |= file_through(sq) | rank_through(sq);
+    if (type == UZ_BISHOP || type == UZ_QUEEN)
+        lines |= diagonal_through(sq) | anti_diagonal_through(sq);
+    return lines & ~UZ__BB(sq);
 }
 
 uint64_t uz__attackers_to(const uz_position *pos, int sq, uint64_t occupied)
@@ -95,8 +117,10 @@ uint64_t uz__attackers_to(const uz_position *pos, int sq, uint64_t occupied)
          | (uz__pawn_attacks(UZ_WHITE, b) & pawns & pos->by_color[UZ_BLACK])
          | (uz__knight_attacks(b) & pos->by_type[UZ_KNIGHT])
          | (uz__king_attacks(b) & pos->by_type[UZ_KING])
-         | (uz__rook_attacks(sq, occupied) & rooks)
-         | (uz__bishop_attacks(sq, occupied) & bishops);
+         /* a slider's attacks are worked out only when one stands on a line through sq */
+         | (rooks & (file_through(sq) | rank_through(sq)) ? uz__rook_attacks(sq, occupied) & rooks : 0)
+         | (bishops & (diagonal_through(sq) | anti_diagonal_through(sq)) ? uz__bishop_attacks(sq, occupied) & bishops
+                                                                         : 0);
 }
 
 static uint64_t occupancy(const uz_position *pos)

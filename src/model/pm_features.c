@@ -81,23 +81,6 @@ static int clamp_elo(int elo)
     return elo < 600 ? 600 : elo > 3400 ? 3400 : elo;
 }
 
-/* The squares a rook (a bishop) on sq attacks on an empty board: the sliders whose
- * attacks on sq an occupancy change can alter only on these squares. */
-static uint64_t rook_lines(int sq)
-{
-    const uint64_t file = 0x0101010101010101ull << UZ_SQ_FILE(sq), rank = 0xFFull << (8 * UZ_SQ_RANK(sq));
-    return (file | rank) & ~((uint64_t)1 << sq);
-}
-
-static uint64_t bishop_lines(int sq)
-{
-    const int d = UZ_SQ_RANK(sq) - UZ_SQ_FILE(sq), a = UZ_SQ_RANK(sq) + UZ_SQ_FILE(sq) - 7;
-    const uint64_t diag = 0x8040201008040201ull, anti = 0x0102040810204080ull;
-    const uint64_t dl = d >= 0 ? diag << (8 * d) : diag >> (-8 * d);
-    const uint64_t al = a >= 0 ? anti << (8 * a) : anti >> (-8 * a);
-    return (dl | al) & ~((uint64_t)1 << sq);
-}
-
 /* rank[i] = the number of moves j with v[j] > v[i], or v[j] == v[i] and j < i: the place
  * of i in a stable sort by falling score (insertion sort: n is small). */
 static void rank_moves(const int32_t *v, int n, int16_t *rank)
@@ -157,8 +140,8 @@ void uz__pm_position_init(uz__pm_position *c, const uz_position *pos, const uz_m
     c->king_king = uz_piece_attacks(UZ_KING, c->them, ksq, 0);
     c->king_rook = uz_piece_attacks(UZ_ROOK, c->them, ksq, c->occ);
     c->king_bishop = uz_piece_attacks(UZ_BISHOP, c->them, ksq, c->occ);
-    c->king_rook_lines = rook_lines(ksq);
-    c->king_bishop_lines = bishop_lines(ksq);
+    c->king_rook_lines = uz_slider_lines(UZ_ROOK, ksq);
+    c->king_bishop_lines = uz_slider_lines(UZ_BISHOP, ksq);
 
     /* in the order of uz__pm_product_feature */
     const int32_t factor[UZ__PM_N_PRODUCTS] = {
@@ -187,8 +170,8 @@ static bool defended(const uz_position *p, int sq, uint64_t occ, int color)
         (uz_piece_attacks(UZ_KING, color, sq, 0) & p->by_type[UZ_KING] & own))
         return true;
     const uint64_t rooks = (p->by_type[UZ_ROOK] & own) | queens, bishops = (p->by_type[UZ_BISHOP] & own) | queens;
-    return ((rook_lines(sq) & rooks) && (uz_piece_attacks(UZ_ROOK, color, sq, occ) & rooks)) ||
-           ((bishop_lines(sq) & bishops) && (uz_piece_attacks(UZ_BISHOP, color, sq, occ) & bishops));
+    return ((uz_slider_lines(UZ_ROOK, sq) & rooks) && (uz_piece_attacks(UZ_ROOK, color, sq, occ) & rooks)) ||
+           ((uz_slider_lines(UZ_BISHOP, sq) & bishops) && (uz_piece_attacks(UZ_BISHOP, color, sq, occ) & bishops));
 }
 
 /* THREAT: the moved piece, from its new square in the position after the move, attacks
