@@ -96,23 +96,28 @@ static void fold_products(const uz_player_model *m, const uz__pm_position *c, fe
     }
 }
 
-/* A move's score from its non-zero features: n terms, feature[k] with value[k]. */
+/* A move's score from its non-zero features: n terms, feature[k] with value[k]. Terms
+ * of value 1 (most of the kind and safety features) only add their weights. */
 static int64_t score_terms(const uz_player_model *m, const feature_weights *fw, int n, const uint8_t *feature,
                            const int32_t *value)
 {
-    int64_t sum = 0;
-    for (int k = 0; k < n; k++)
-        sum += fw->lin[feature[k]] * value[k];
-    int64_t x[UZ_PM_N_FEATURES];
-    const int64_t *row[UZ_PM_N_FEATURES];
+    int64_t sum = 0, x[UZ_PM_N_FEATURES];
+    const int64_t *row[UZ_PM_N_FEATURES], *unit_row[UZ_PM_N_FEATURES];
+    int n_row = 0, n_unit = 0;
     for (int k = 0; k < n; k++) {
-        x[k] = clamp16(value[k]);
-        row[k] = fw->hid[feature[k]];
+        const int f = feature[k];
+        sum += fw->lin[f] * value[k];
+        if (value[k] == 1) {
+            unit_row[n_unit++] = fw->hid[f];
+        } else {
+            x[n_row] = clamp16(value[k]);
+            row[n_row++] = fw->hid[f];
+        }
     }
     for (int j0 = 0; j0 < fw->n_padded; j0 += UNIT_BLOCK) {
         /* written out: compilers keep the sums in registers */
         int64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
-        for (int k = 0; k < n; k++) {
+        for (int k = 0; k < n_row; k++) {
             const int64_t *w = row[k] + j0, xk = x[k];
             a0 += w[0] * xk;
             a1 += w[1] * xk;
@@ -123,8 +128,19 @@ static int64_t score_terms(const uz_player_model *m, const feature_weights *fw, 
             a6 += w[6] * xk;
             a7 += w[7] * xk;
         }
+        for (int k = 0; k < n_unit; k++) {
+            const int64_t *w = unit_row[k] + j0;
+            a0 += w[0];
+            a1 += w[1];
+            a2 += w[2];
+            a3 += w[3];
+            a4 += w[4];
+            a5 += w[5];
+            a6 += w[6];
+            a7 += w[7];
+        }
         const int64_t a[UNIT_BLOCK] = {a0, a1, a2, a3, a4, a5, a6, a7};
-        for (int u = 0; u < UNIT_BLOCK && j0 + u < fw->n_hidden; u++) {
+        for (int u = 0; u < UNIT_BLOCK && j0 + u < m->n_hidden; u++) {
             const int j = j0 + u;
             sum += (int64_t)m->hidden_out[j] * tanh_q16((m->hidden_bias[j] + a[u]) / 65536) / 65536;
         }
