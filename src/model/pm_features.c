@@ -132,6 +132,7 @@ void uz__pm_position_init(uz__pm_position *c, const uz_position *pos, const uz_m
     c->elo_rel = c->elo_us ? (c->elo_us - 2000) : 0;
     c->last_to = hist->last != UZ_MOVE_NONE && hist->last != UZ_MOVE_NULL ? UZ_MOVE_TO(hist->last) : -1;
     c->own_known = hist->own_last != UZ_MOVE_NONE && hist->own_last != UZ_MOVE_NULL;
+    c->n_keys = hist->n_keys < UZ_PM_HISTORY ? hist->n_keys : UZ_PM_HISTORY;
     c->from_sq = -1;
     const int ksq = pos->king_sq[c->them];
     c->king_sq = ksq;
@@ -156,6 +157,18 @@ void uz__pm_position_init(uz__pm_position *c, const uz_position *pos, const uz_m
         c->elo_rel / 200,
     };
     memcpy(c->product_factor, factor, sizeof factor);
+}
+
+static int lowest_square(uint64_t b) /* b not empty */
+{
+#if defined(__GNUC__)
+    return __builtin_ctzll(b);
+#else
+    int sq = 0;
+    while (!((b >> sq) & 1))
+        sq++;
+    return sq;
+#endif
 }
 
 /* Whether a piece of color defends square sq in p (occupancy occ): the test
@@ -187,13 +200,9 @@ static bool threatens(const uz_position *after, int moved, int us, int to)
             worth_more |= after->by_type[t];
     if (hit & worth_more)
         return true;
-    for (; hit; hit &= hit - 1) {
-        int t = 0;
-        while (!((hit >> t) & 1))
-            t++;
-        if (!defended(after, t, occ2, them))
+    for (; hit; hit &= hit - 1)
+        if (!defended(after, lowest_square(hit), occ2, them))
             return true;
-    }
     return false;
 }
 
@@ -311,11 +320,8 @@ void uz__pm_move_features(uz__pm_position *c, int i, uz__pm_sparse *out)
     PUT(UZ_PM_CHECK, gives_check(c, &after));
     PUT(UZ_PM_THREAT, type != UZ_KING && threatens(&after, promo ? promo : type, us, to));
     bool repeat = false;
-    for (int k = 0; k < hist->n_keys && k < UZ_PM_HISTORY; k++)
-        if (hist->keys[k] == after.key) {
-            repeat = true;
-            break;
-        }
+    for (int k = 0; k < c->n_keys; k++)
+        repeat |= hist->keys[k] == after.key;
     PUT(UZ_PM_REPEAT, repeat);
 
     const int home = us == UZ_WHITE ? 0 : 7;

@@ -39,6 +39,7 @@ typedef struct uz__pm_position {
     int elo_us, elo_them, elo_rel;
     int last_to;  /* the square of the opponent's last move, -1 if none */
     bool own_known;
+    int n_keys;   /* history keys to compare (at most UZ_PM_HISTORY) */
     int32_t best; /* the best normalised score */
     int32_t product_factor[UZ__PM_N_PRODUCTS];
     int32_t v[UZ_MAX_MOVES];    /* the normalised scores */
