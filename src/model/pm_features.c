@@ -5,6 +5,7 @@
  * truncating division only: training reads these very features (ucizip-features). */
 #include <assert.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "codec/model.h"
@@ -52,6 +53,7 @@ static struct gap_functions {
     int16_t sqrt, log;
 } gap_table[UZ_MODEL_MAX_DIFF + 1];
 static pthread_once_t gap_table_once = PTHREAD_ONCE_INIT;
+static atomic_bool gap_table_ready; /* spares the positions after the first pthread_once */
 
 static void gap_table_init(void)
 {
@@ -59,6 +61,7 @@ static void gap_table_init(void)
         gap_table[gap].sqrt = (int16_t)isqrt_small(100 * gap);
         gap_table[gap].log = (int16_t)uz__log2_fixed((uint64_t)gap + 1, 4);
     }
+    atomic_store_explicit(&gap_table_ready, true, memory_order_release);
 }
 
 static int centrality(int sq) /* 0 on the rim .. 3 in the four centre squares */
@@ -101,7 +104,8 @@ static void rank_moves(const int32_t *v, int n, int16_t *rank)
 void uz__pm_position_init(uz__pm_position *c, const uz_position *pos, const uz_move *moves, const int32_t *scores,
                           int n, const uz_pm_game *game, const uz_pm_history *hist)
 {
-    pthread_once(&gap_table_once, gap_table_init);
+    if (!atomic_load_explicit(&gap_table_ready, memory_order_acquire))
+        pthread_once(&gap_table_once, gap_table_init);
     c->pos = pos;
     c->moves = moves;
     c->hist = hist;
