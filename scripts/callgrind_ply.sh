@@ -41,7 +41,9 @@ per_ply() {
     echo $(( ${n:-0} / plies ))
 }
 echo "inclusive per ply:"
-for f in uz_step_frequencies uz_pm_features uz_pm_scores uz_pm_frequencies uz_pm_step_frequencies \
+# uz_step_frequencies is the player model's whole per-ply work (older builds reach it
+# through uz_pm_features and uz_pm_scores, newer through uz_pm_move_scores)
+for f in uz_step_frequencies uz_pm_features uz_pm_scores uz_pm_move_scores uz_pm_frequencies \
          uz_generate_legal uz_make_move uz_attackers_to; do
     printf '  %-26s %8s\n' "$f" "$(per_ply "$f")"
 done
