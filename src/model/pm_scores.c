@@ -63,14 +63,13 @@ static int32_t clamp16(int32_t x) /* the hidden layer's inputs: bounds its sums 
  * weights times its factor, so that a product (which a move's feature list leaves out)
  * costs nothing per move. */
 typedef struct feature_weights {
-    int n_hidden, n_padded;
+    int n_padded; /* the model's hidden units rounded up to a multiple of UNIT_BLOCK */
     int64_t lin[UZ_PM_N_FEATURES];
     int64_t hid[UZ_PM_N_FEATURES][UZ_PM_MAX_HIDDEN];
 } feature_weights;
 
 static void transpose_weights(const uz_player_model *m, feature_weights *fw)
 {
-    fw->n_hidden = m->n_hidden;
     fw->n_padded = (m->n_hidden + UNIT_BLOCK - 1) / UNIT_BLOCK * UNIT_BLOCK;
     for (int k = 0; k < UZ_PM_N_FEATURES; k++)
         fw->lin[k] = m->weight[k];
