@@ -1,8 +1,9 @@
 /* The player model's move features (their definitions are in player_model.h). Work that
  * depends on the position alone (material, ratings, the normalised scores and their
- * ranking, the attackers of a from-square) is done once per position, not per move, and
- * a move's features come out as the list of its non-zero ones. Integer arithmetic with
- * truncating division only: training reads these very features (ucizip-features). */
+ * ranking, the enemy king's lines) is done once per position, the attackers of a
+ * from-square once per square, not per move, and a move's features come out as the list
+ * of its non-zero ones. Integer arithmetic with truncating division only: training reads
+ * these very features (ucizip-features). */
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
