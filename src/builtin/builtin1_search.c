@@ -141,12 +141,12 @@ static bool looks_losing(const uz_position *pos, uz_move m)
     return (b1_attackers_to(pos, to, occupied) & pos->by_color[pos->side ^ 1]) != 0;
 }
 
-/* Quiescence. At its first ply (qdepth 0) a side in check plays every legal move (mate
- * is found here); otherwise the side to move stands pat on the static evaluation, then
- * tries captures and queen promotions, MVV-LVA first, skipping captures that cannot lift
- * the score to alpha (delta pruning) or look losing. Below the first ply checks are not
- * detected, and a lazy estimate (material and squares) replaces the evaluation when it
- * is LAZY_MARGIN beyond the window. */
+/* Quiescence. At its first two plies (qdepth 0 and 1) a side in check plays every legal
+ * move (mate is found here); otherwise the side to move stands pat on the static
+ * evaluation, then tries captures and queen promotions, MVV-LVA first, skipping captures
+ * that cannot lift the score to alpha (delta pruning) or look losing. Deeper, checks are
+ * not detected, and below the first ply a lazy estimate (material and squares) replaces
+ * the evaluation when it is LAZY_MARGIN beyond the window. */
 static int qsearch(b1_searcher *s, uz_position *pos, const b1_material *mat, int alpha, int beta, int ply, int qdepth)
 {
     s->nodes++;
@@ -155,7 +155,7 @@ static int qsearch(b1_searcher *s, uz_position *pos, const b1_material *mat, int
     uz_move moves[UZ_MAX_MOVES];
     int keys[UZ_MAX_MOVES];
     int us = pos->side;
-    bool in_check = qdepth == 0 && king_attacked(pos, us);
+    bool in_check = qdepth <= 1 && king_attacked(pos, us);
     int best, stand = 0, n;
     if (in_check) {
         n = uz_generate_legal(pos, moves);
@@ -330,7 +330,7 @@ uint64_t uz__b1_hash_constants(uint64_t hash)
     char text[400];
     snprintf(text, sizeof text,
              "builtin-1 search rules 1: root full window, negamax alpha-beta, qsearch captures+queen promotions, "
-             "in-check evasions at qdepth 0, losing captures skipped, lazy eval; tt %u; delta %d; lazy %d; max ply %d; "
+             "in-check evasions at qdepth 0-1, losing captures skipped, lazy eval; tt %u; delta %d; lazy %d; max ply %d; "
              "budget %d %d %d; mate %d\n",
              TT_SIZE, DELTA_MARGIN, LAZY_MARGIN, B1_MAX_PLY, node_budget[1], node_budget[2], node_budget[3], B1_MATE);
     hash = uz__b1_fnv(hash, text);
