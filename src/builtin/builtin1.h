@@ -1,0 +1,137 @@
+/* Internal: version 1 of the built-in search (frozen; doc/builtin.md, "builtin-1").
+ * Search in builtin1_search.c, evaluation in builtin1_eval.c, capture generation in
+ * builtin1_moves.c. Nothing here may change once released: a change is a new version. */
+#ifndef UCIZIP_BUILTIN1_H
+#define UCIZIP_BUILTIN1_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "chess/board.h"
+
+#define B1_MIN_DEPTH 1
+#define B1_MAX_DEPTH 3
+#define B1_DEFAULT_DEPTH 1
+/* FNV-1a 64 of the constants (uz__b1_hash_constants from UZ__FNV_START), in hex. */
+#define B1_FINGERPRINT "6f1b5db48e1dc5c7"
+
+/* Internal score scale: centipawns; mate found at ply p scores B1_MATE - p. */
+#define B1_MATE 30000
+#define B1_INF 31000
+#define B1_MATE_BOUND (B1_MATE - 256) /* |score| >= this is a mate score */
+#define B1_EVAL_MAX 20000             /* the evaluation is clamped to +-this */
+#define B1_MAX_PLY 32                 /* no node deeper than this is expanded */
+
+static inline int b1_lsb(uint64_t b) { return __builtin_ctzll(b); }
+/* Bit count without the POPCNT instruction's call into libgcc on baseline x86-64. */
+static inline int b1_popcount(uint64_t b)
+{
+    b = b - ((b >> 1) & 0x5555555555555555ULL);
+    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((b * 0x0101010101010101ULL) >> 56);
+}
+
+/* Piece-square values with material included, white's view ([type][square]; black
+ * reads square ^ 56), middlegame and endgame (builtin1_tables.c). */
+extern const int16_t uz__b1_pst_mg[7][64];
+extern const int16_t uz__b1_pst_eg[7][64];
+
+/* Attack tables (builtin1_tables.c): rays by direction and square (directions N, NE,
+ * E, SE, S, SW, W, NW: the first and last two and NE grow towards h8), leapers by square,
+ * pawns by colour and square. */
+extern const uint64_t uz__b1_rays[8][64];
+extern const uint64_t uz__b1_knight_attacks[64];
+extern const uint64_t uz__b1_king_attacks[64];
+extern const uint64_t uz__b1_pawn_attacks[2][64];
+
+enum { B1_N, B1_NE, B1_E, B1_SE, B1_S, B1_SW, B1_W, B1_NW };
+
+/* The ray from sq in direction dir up to and including its first occupied square. */
+static inline uint64_t b1_ray(int dir, int sq, uint64_t occupied)
+{
+    uint64_t ray = uz__b1_rays[dir][sq];
+    uint64_t blockers = ray & occupied;
+    if (blockers) {
+        bool towards_h8 = dir == B1_N || dir == B1_NE || dir == B1_E || dir == B1_NW;
+        int first = towards_h8 ? __builtin_ctzll(blockers) : 63 - __builtin_clzll(blockers);
+        ray ^= uz__b1_rays[dir][first];
+    }
+    return ray;
+}
+
+static inline uint64_t b1_rook_attacks(int sq, uint64_t occupied)
+{
+    return b1_ray(B1_N, sq, occupied) | b1_ray(B1_E, sq, occupied) | b1_ray(B1_S, sq, occupied) |
+           b1_ray(B1_W, sq, occupied);
+}
+
+static inline uint64_t b1_bishop_attacks(int sq, uint64_t occupied)
+{
+    return b1_ray(B1_NE, sq, occupied) | b1_ray(B1_SE, sq, occupied) | b1_ray(B1_SW, sq, occupied) |
+           b1_ray(B1_NW, sq, occupied);
+}
+
+/* Squares a piece of type (knight to king) on sq attacks. */
+static inline uint64_t b1_piece_attacks(int type, int sq, uint64_t occupied)
+{
+    switch (type) {
+    case UZ_KNIGHT: return uz__b1_knight_attacks[sq];
+    case UZ_BISHOP: return b1_bishop_attacks(sq, occupied);
+    case UZ_ROOK: return b1_rook_attacks(sq, occupied);
+    case UZ_QUEEN: return b1_bishop_attacks(sq, occupied) | b1_rook_attacks(sq, occupied);
+    default: return uz__b1_king_attacks[sq];
+    }
+}
+
+/* Pieces of both colours attacking sq with the board's occupancy occupied. */
+static inline uint64_t b1_attackers_to(const uz_position *pos, int sq, uint64_t occupied)
+{
+    uint64_t queens = pos->by_type[UZ_QUEEN];
+    return (uz__b1_pawn_attacks[UZ_BLACK][sq] & pos->by_type[UZ_PAWN] & pos->by_color[UZ_WHITE]) |
+           (uz__b1_pawn_attacks[UZ_WHITE][sq] & pos->by_type[UZ_PAWN] & pos->by_color[UZ_BLACK]) |
+           (uz__b1_knight_attacks[sq] & pos->by_type[UZ_KNIGHT]) | (uz__b1_king_attacks[sq] & pos->by_type[UZ_KING]) |
+           (b1_rook_attacks(sq, occupied) & (pos->by_type[UZ_ROOK] | queens)) |
+           (b1_bishop_attacks(sq, occupied) & (pos->by_type[UZ_BISHOP] | queens));
+}
+
+/* Material and piece-square sums per colour, and the game phase (uncapped sum of the
+ * pieces' phase weights): kept along the search move by move (uz__b1_material_after). */
+typedef struct b1_material {
+    int mg[2], eg[2];
+    int phase;
+} b1_material;
+
+typedef struct b1_searcher b1_searcher;
+
+b1_searcher *uz__b1_create(int depth);
+void uz__b1_destroy(b1_searcher *s);
+void uz__b1_score_moves(b1_searcher *s, const uz_position *pos, const uz_move *moves, int n, int32_t *scores);
+uint64_t uz__b1_last_nodes(const b1_searcher *s);
+
+/* The material sums of pos from scratch. */
+void uz__b1_material_init(const uz_position *pos, b1_material *m);
+/* The material sums after move (legal in pos, not yet made) from those of pos. */
+void uz__b1_material_after(const uz_position *pos, uz_move move, const b1_material *m, b1_material *out);
+/* The static evaluation of pos (m: its material sums) from the side to move's view, in
+ * +-B1_EVAL_MAX. */
+int uz__b1_evaluate(const uz_position *pos, const b1_material *m);
+/* Its material, piece-square and tempo terms alone (the quiescence search's lazy
+ * estimate), same view and scale. */
+int uz__b1_evaluate_material(const uz_position *pos, const b1_material *m);
+
+/* Pseudo-legal captures (en passant included) and queen promotions (captures or not)
+ * of the side to move, into moves (capacity UZ_MAX_MOVES); returns the count. The
+ * caller tests legality after making the move. */
+int uz__b1_generate_captures(const uz_position *pos, uz_move *moves);
+
+/* FNV-1a 64 of text, continuing from hash (start: UZ__FNV_START). */
+#define UZ__FNV_START 0xcbf29ce484222325ULL
+uint64_t uz__b1_fnv(uint64_t hash, const char *text);
+/* Feeds every constant of version 1's evaluation (tables and parameters, as decimal
+ * text) into hash; uz__b1_hash_constants adds the search's rules and limits: the input
+ * of the version's fingerprint. */
+uint64_t uz__b1_hash_eval(uint64_t hash);
+uint64_t uz__b1_hash_constants(uint64_t hash);
+
+#endif

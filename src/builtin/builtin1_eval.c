@@ -1,0 +1,307 @@
+/* builtin-1: the static evaluation. Integer only, tapered between a middlegame and an
+ * endgame score by the material on the board:
+ *   material and piece-square tables (builtin1_tables.c), mobility of knights,
+ *   bishops, rooks and queens, king safety (attacks on the king's zone, pawn shield,
+ *   open file), pawn structure (doubled, isolated, passed), bishop pair, rooks on open
+ *   and half-open files, threats (pieces attacked by pawns or minor pieces, hanging
+ *   pieces) and a bonus for the side to move. doc/builtin.md lists every value. */
+#include <stdio.h>
+
+#include "builtin1.h"
+
+/* Every scalar parameter, by name; frozen with the version. */
+enum {
+    MOB_N_MG, MOB_N_EG, MOB_N_BASE,
+    MOB_B_MG, MOB_B_EG, MOB_B_BASE,
+    MOB_R_MG, MOB_R_EG, MOB_R_BASE,
+    MOB_Q_MG, MOB_Q_EG, MOB_Q_BASE,
+    KS_WEIGHT_N, KS_WEIGHT_B, KS_WEIGHT_R, KS_WEIGHT_Q, /* attack units per zone square hit */
+    KS_MIN_ATTACKERS,                                   /* fewer attacking pieces: no penalty */
+    KS_PENALTY_MAX,                                     /* cap of units * units */
+    SHIELD_NEAR, SHIELD_FAR, KING_OPEN_FILE,
+    DOUBLED_MG, DOUBLED_EG, ISOLATED_MG, ISOLATED_EG,
+    BISHOP_PAIR_MG, BISHOP_PAIR_EG,
+    ROOK_OPEN_MG, ROOK_OPEN_EG, ROOK_HALF_MG, ROOK_HALF_EG,
+    TEMPO,
+    THREAT_PAWN_MG, THREAT_PAWN_EG,     /* per enemy piece (not pawn, king) a pawn attacks */
+    THREAT_MINOR_MG, THREAT_MINOR_EG,   /* per enemy rook or queen a knight or bishop attacks */
+    HANGING_MG, HANGING_EG,             /* per enemy piece (not pawn, king) attacked, undefended */
+    PARAM_COUNT
+};
+
+static const int16_t params[PARAM_COUNT] = {
+    [MOB_N_MG] = 4, [MOB_N_EG] = 4, [MOB_N_BASE] = 4,
+    [MOB_B_MG] = 5, [MOB_B_EG] = 5, [MOB_B_BASE] = 6,
+    [MOB_R_MG] = 2, [MOB_R_EG] = 4, [MOB_R_BASE] = 7,
+    [MOB_Q_MG] = 1, [MOB_Q_EG] = 2, [MOB_Q_BASE] = 13,
+    [KS_WEIGHT_N] = 2, [KS_WEIGHT_B] = 2, [KS_WEIGHT_R] = 3, [KS_WEIGHT_Q] = 5,
+    [KS_MIN_ATTACKERS] = 2, [KS_PENALTY_MAX] = 300,
+    [SHIELD_NEAR] = 12, [SHIELD_FAR] = 6, [KING_OPEN_FILE] = 20,
+    [DOUBLED_MG] = 12, [DOUBLED_EG] = 20, [ISOLATED_MG] = 10, [ISOLATED_EG] = 15,
+    [BISHOP_PAIR_MG] = 30, [BISHOP_PAIR_EG] = 50,
+    [ROOK_OPEN_MG] = 20, [ROOK_OPEN_EG] = 10, [ROOK_HALF_MG] = 10, [ROOK_HALF_EG] = 5,
+    [TEMPO] = 10,
+    [THREAT_PAWN_MG] = 40, [THREAT_PAWN_EG] = 30,
+    [THREAT_MINOR_MG] = 30, [THREAT_MINOR_EG] = 25,
+    [HANGING_MG] = 25, [HANGING_EG] = 15,
+};
+
+/* Passed pawn bonus by the rank counted from the pawn's own side (0..7). */
+static const int16_t passed_mg[8] = {0, 5, 10, 15, 25, 45, 70, 0};
+static const int16_t passed_eg[8] = {0, 10, 20, 35, 60, 95, 140, 0};
+/* Game phase: weight of each piece type; the phase is their sum, capped at PHASE_MAX. */
+static const int16_t phase_weight[7] = {0, 0, 1, 1, 2, 4, 0};
+#define PHASE_MAX 24
+
+#define FILE_A 0x0101010101010101ULL
+#define FILE_H (FILE_A << 7)
+
+typedef struct side_eval {
+    int mg, eg;
+} side_eval;
+
+/* The squares north (white) or south (black) of the set, up to the edge. */
+static uint64_t fill_forward(int color, uint64_t b)
+{
+    if (color == UZ_WHITE) {
+        b |= b << 8, b |= b << 16, b |= b << 32;
+        return b << 8;
+    }
+    b |= b >> 8, b |= b >> 16, b |= b >> 32;
+    return b >> 8;
+}
+
+static uint64_t adjacent_files(uint64_t files) { return ((files << 1) & ~FILE_A) | ((files >> 1) & ~FILE_H); }
+
+static uint64_t pawn_attack_set(int color, uint64_t pawns)
+{
+    uint64_t side = ((pawns >> 1) & ~FILE_H) | ((pawns << 1) & ~FILE_A);
+    return color == UZ_WHITE ? side << 8 : side >> 8;
+}
+
+/* The files holding any square of the set, as full files. */
+static uint64_t file_fill(uint64_t b)
+{
+    b |= b << 8, b |= b << 16, b |= b << 32;
+    b |= b >> 8, b |= b >> 16, b |= b >> 32;
+    return b;
+}
+
+/* Doubled (a pawn with an own pawn behind it), isolated (no own pawn on a neighbouring
+ * file) and passed pawns (no enemy pawn ahead on its own or a neighbouring file). */
+static void eval_pawns(const uz_position *pos, int color, side_eval *e)
+{
+    uint64_t own = pos->by_type[UZ_PAWN] & pos->by_color[color];
+    uint64_t enemy = pos->by_type[UZ_PAWN] & pos->by_color[color ^ 1];
+    int doubled = b1_popcount(own & fill_forward(color, own));
+    int isolated = b1_popcount(own & ~adjacent_files(file_fill(own)));
+    e->mg -= params[DOUBLED_MG] * doubled + params[ISOLATED_MG] * isolated;
+    e->eg -= params[DOUBLED_EG] * doubled + params[ISOLATED_EG] * isolated;
+    uint64_t blocked = fill_forward(color ^ 1, enemy);
+    blocked |= adjacent_files(blocked);
+    for (uint64_t passers = own & ~blocked; passers; passers &= passers - 1) {
+        int sq = b1_lsb(passers);
+        int rank = color == UZ_WHITE ? UZ_SQ_RANK(sq) : 7 - UZ_SQ_RANK(sq);
+        e->mg += passed_mg[rank];
+        e->eg += passed_eg[rank];
+    }
+}
+
+/* What one side's pieces attack (for threats and defence). */
+typedef struct attack_maps {
+    uint64_t by_minor; /* knights and bishops */
+    uint64_t all;      /* every piece, pawns and king included */
+} attack_maps;
+
+/* Mobility, rooks' files and the attacks on the enemy king's zone of color's pieces;
+ * the king-safety penalty is charged to the defender (other). Fills maps. */
+static void eval_pieces(const uz_position *pos, int color, side_eval *e, side_eval *other, attack_maps *maps)
+{
+    static const int mob_param[7] = {0, 0, MOB_N_MG, MOB_B_MG, MOB_R_MG, MOB_Q_MG, 0};
+    static const int ks_weight[7] = {0, 0, KS_WEIGHT_N, KS_WEIGHT_B, KS_WEIGHT_R, KS_WEIGHT_Q, 0};
+    uint64_t occupied = pos->by_color[0] | pos->by_color[1];
+    uint64_t own_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color];
+    uint64_t enemy_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color ^ 1];
+    uint64_t safe = ~pos->by_color[color] & ~pawn_attack_set(color ^ 1, enemy_pawns);
+    int enemy_king = pos->king_sq[color ^ 1];
+    uint64_t zone = uz__b1_king_attacks[enemy_king] | (1ULL << enemy_king);
+    int units = 0, attackers = 0;
+    maps->by_minor = 0;
+    maps->all = pawn_attack_set(color, own_pawns) | uz__b1_king_attacks[pos->king_sq[color]];
+    uint64_t pieces = pos->by_color[color] & ~pos->by_type[UZ_PAWN] & ~pos->by_type[UZ_KING];
+    for (; pieces; pieces &= pieces - 1) {
+        int sq = b1_lsb(pieces);
+        int type = UZ_PIECE_TYPE(pos->squares[sq]);
+        uint64_t attacks = b1_piece_attacks(type, sq, occupied);
+        maps->all |= attacks;
+        if (type == UZ_KNIGHT || type == UZ_BISHOP)
+            maps->by_minor |= attacks;
+        int m = b1_popcount(attacks & safe) - params[mob_param[type] + 2];
+        e->mg += params[mob_param[type]] * m;
+        e->eg += params[mob_param[type] + 1] * m;
+        if (attacks & zone) {
+            units += params[ks_weight[type]] * b1_popcount(attacks & zone);
+            attackers++;
+        }
+        if (type == UZ_ROOK) {
+            uint64_t file = FILE_A << UZ_SQ_FILE(sq);
+            if (!(file & own_pawns)) {
+                bool open = !(file & enemy_pawns);
+                e->mg += open ? params[ROOK_OPEN_MG] : params[ROOK_HALF_MG];
+                e->eg += open ? params[ROOK_OPEN_EG] : params[ROOK_HALF_EG];
+            }
+        }
+    }
+    if (attackers >= params[KS_MIN_ATTACKERS]) {
+        int penalty = units * units;
+        other->mg -= penalty < params[KS_PENALTY_MAX] ? penalty : params[KS_PENALTY_MAX];
+    }
+}
+
+/* Enemy pieces that color's pawns or minor pieces attack, or that hang (attacked by
+ * color, defended by nothing). */
+static void eval_threats(const uz_position *pos, int color, const attack_maps *maps, side_eval *e)
+{
+    uint64_t enemy = pos->by_color[color ^ 1];
+    uint64_t enemy_pieces = enemy & ~pos->by_type[UZ_PAWN] & ~pos->by_type[UZ_KING];
+    uint64_t own_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color];
+    int by_pawn = b1_popcount(pawn_attack_set(color, own_pawns) & enemy_pieces);
+    int by_minor = b1_popcount(maps[color].by_minor & enemy & (pos->by_type[UZ_ROOK] | pos->by_type[UZ_QUEEN]));
+    int hanging = b1_popcount(maps[color].all & enemy_pieces & ~maps[color ^ 1].all);
+    e->mg += params[THREAT_PAWN_MG] * by_pawn + params[THREAT_MINOR_MG] * by_minor + params[HANGING_MG] * hanging;
+    e->eg += params[THREAT_PAWN_EG] * by_pawn + params[THREAT_MINOR_EG] * by_minor + params[HANGING_EG] * hanging;
+}
+
+/* Pawn shield in front of color's king and a penalty for a king on a file without own
+ * pawns (middlegame only). */
+static void eval_king_shelter(const uz_position *pos, int color, side_eval *e)
+{
+    int king = pos->king_sq[color];
+    uint64_t own_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color];
+    uint64_t file = FILE_A << UZ_SQ_FILE(king);
+    uint64_t files = file | adjacent_files(file);
+    int near_rank = UZ_SQ_RANK(king) + (color == UZ_WHITE ? 1 : -1);
+    int far_rank = near_rank + (color == UZ_WHITE ? 1 : -1);
+    if (near_rank >= 0 && near_rank <= 7)
+        e->mg += params[SHIELD_NEAR] * b1_popcount(own_pawns & files & (0xFFULL << (8 * near_rank)));
+    if (far_rank >= 0 && far_rank <= 7)
+        e->mg += params[SHIELD_FAR] * b1_popcount(own_pawns & files & (0xFFULL << (8 * far_rank)));
+    if (!(own_pawns & file))
+        e->mg -= params[KING_OPEN_FILE];
+}
+
+void uz__b1_material_init(const uz_position *pos, b1_material *m)
+{
+    *m = (b1_material){{0, 0}, {0, 0}, 0};
+    for (int color = 0; color < 2; color++) {
+        int flip = color == UZ_WHITE ? 0 : 56;
+        for (uint64_t pieces = pos->by_color[color]; pieces; pieces &= pieces - 1) {
+            int sq = b1_lsb(pieces);
+            int type = UZ_PIECE_TYPE(pos->squares[sq]);
+            m->mg[color] += uz__b1_pst_mg[type][sq ^ flip];
+            m->eg[color] += uz__b1_pst_eg[type][sq ^ flip];
+            m->phase += phase_weight[type];
+        }
+    }
+}
+
+static void material_move(b1_material *m, int color, int type, int sq, int sign)
+{
+    int flip = color == UZ_WHITE ? 0 : 56;
+    m->mg[color] += sign * uz__b1_pst_mg[type][sq ^ flip];
+    m->eg[color] += sign * uz__b1_pst_eg[type][sq ^ flip];
+    m->phase += sign * phase_weight[type];
+}
+
+void uz__b1_material_after(const uz_position *pos, uz_move move, const b1_material *m, b1_material *out)
+{
+    int us = pos->side, from = UZ_MOVE_FROM(move), to = UZ_MOVE_TO(move), promo = UZ_MOVE_PROMO(move);
+    int type = UZ_PIECE_TYPE(pos->squares[from]);
+    int target = pos->squares[to];
+    bool castles = type == UZ_KING && ((target && UZ_PIECE_COLOR(target) == us) || to - from == 2 || from - to == 2);
+    if (castles) { /* rare: recount the board after the move */
+        uz_position after = *pos;
+        uz_undo undo;
+        uz_make_move(&after, move, &undo);
+        uz__b1_material_init(&after, out);
+        return;
+    }
+    *out = *m;
+    material_move(out, us, type, from, -1);
+    material_move(out, us, promo ? promo : type, to, +1);
+    if (target)
+        material_move(out, us ^ 1, UZ_PIECE_TYPE(target), to, -1);
+    else if (type == UZ_PAWN && UZ_SQ_FILE(to) != UZ_SQ_FILE(from)) /* en passant */
+        material_move(out, us ^ 1, UZ_PAWN, us == UZ_WHITE ? to - 8 : to + 8, -1);
+}
+
+/* The tapered score of side[] from the side to move's view, with the tempo bonus. */
+static int taper(const uz_position *pos, const side_eval *side, int phase)
+{
+    if (phase > PHASE_MAX)
+        phase = PHASE_MAX;
+    int us = pos->side;
+    int mg = side[us].mg - side[us ^ 1].mg + params[TEMPO];
+    int eg = side[us].eg - side[us ^ 1].eg + params[TEMPO];
+    /* C division truncates toward zero on every compiler (C99 and later). */
+    int score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
+    if (score > B1_EVAL_MAX)
+        score = B1_EVAL_MAX;
+    if (score < -B1_EVAL_MAX)
+        score = -B1_EVAL_MAX;
+    return score;
+}
+
+int uz__b1_evaluate_material(const uz_position *pos, const b1_material *m)
+{
+    side_eval side[2] = {{m->mg[0], m->eg[0]}, {m->mg[1], m->eg[1]}};
+    return taper(pos, side, m->phase);
+}
+
+int uz__b1_evaluate(const uz_position *pos, const b1_material *m)
+{
+    side_eval side[2] = {{m->mg[0], m->eg[0]}, {m->mg[1], m->eg[1]}};
+    for (int color = 0; color < 2; color++) {
+        if (b1_popcount(pos->by_type[UZ_BISHOP] & pos->by_color[color]) >= 2) {
+            side[color].mg += params[BISHOP_PAIR_MG];
+            side[color].eg += params[BISHOP_PAIR_EG];
+        }
+        eval_pawns(pos, color, &side[color]);
+        eval_king_shelter(pos, color, &side[color]);
+    }
+    attack_maps maps[2];
+    eval_pieces(pos, UZ_WHITE, &side[UZ_WHITE], &side[UZ_BLACK], &maps[UZ_WHITE]);
+    eval_pieces(pos, UZ_BLACK, &side[UZ_BLACK], &side[UZ_WHITE], &maps[UZ_BLACK]);
+    eval_threats(pos, UZ_WHITE, maps, &side[UZ_WHITE]);
+    eval_threats(pos, UZ_BLACK, maps, &side[UZ_BLACK]);
+    return taper(pos, side, m->phase);
+}
+
+uint64_t uz__b1_fnv(uint64_t hash, const char *text)
+{
+    for (; *text; text++)
+        hash = (hash ^ (unsigned char)*text) * 0x100000001b3ULL;
+    return hash;
+}
+
+static uint64_t hash_array(uint64_t hash, const char *name, const int16_t *values, int n)
+{
+    char text[16];
+    hash = uz__b1_fnv(hash, name);
+    for (int i = 0; i < n; i++) {
+        snprintf(text, sizeof text, " %d", values[i]);
+        hash = uz__b1_fnv(hash, text);
+    }
+    return uz__b1_fnv(hash, "\n");
+}
+
+uint64_t uz__b1_hash_eval(uint64_t hash)
+{
+    hash = hash_array(hash, "pst_mg", &uz__b1_pst_mg[0][0], 7 * 64);
+    hash = hash_array(hash, "pst_eg", &uz__b1_pst_eg[0][0], 7 * 64);
+    hash = hash_array(hash, "params", params, PARAM_COUNT);
+    hash = hash_array(hash, "passed_mg", passed_mg, 8);
+    hash = hash_array(hash, "passed_eg", passed_eg, 8);
+    hash = hash_array(hash, "phase_weight", phase_weight, 7);
+    return hash;
+}
