@@ -129,6 +129,8 @@ typedef struct uz_engine_settings {
                                         fail the run if the scores differ (0: never);
                                         default 32 */
     const uz_score_store *store;     /* persistent score store, NULL for none (not [score]) */
+    char exe_sha256[65];             /* "" or the SHA-256 (hex) the executable must have: checked
+                                        before every start (a binary of the engine store) */
 } uz_engine_settings;
 
 /* Fills s with the built-in defaults (engines/stockfish.profile then sets Hash 1):
