@@ -238,6 +238,7 @@ uz_result uz_engine_store_settings(const uz_engine_store_entry *e, uz_engine_set
         return r;
     uz_copy_str(s->path, sizeof s->path, e->exe);
     uz_copy_str(s->exe_sha256, sizeof s->exe_sha256, e->sha256);
+    uz_copy_str(s->profile, sizeof s->profile, "engine store");
     s->modes = 1u << s->mode;
     return UZ_OK;
 }
