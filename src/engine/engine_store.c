@@ -28,7 +28,7 @@ static bool all_hex(const char *s, size_t n)
 
 static uz_result io_error(uz_diag *diag, const char *what, const char *path, int err)
 {
-    uz_diag_set(diag, UZ_ERR_IO, 0, 0, "engine store: cannot %s '%s': %s", what, path, strerror(err));
+    uz_diag_set(diag, UZ_ERR_IO, 0, 0, "cannot %s '%s': %s", what, path, strerror(err));
     return UZ_ERR_IO;
 }
 
@@ -47,7 +47,7 @@ static uz_result check_private_stat(const struct stat *st, const char *path, boo
         why = "is writable by others (chmod go-w)";
     if (!why)
         return UZ_OK;
-    uz_diag_set(diag, UZ_ERR_IO, 0, 0, "engine store refused: '%s' %s", path, why);
+    uz_diag_set(diag, UZ_ERR_IO, 0, 0, "refused: '%s' %s", path, why);
     return UZ_ERR_IO;
 }
 
@@ -86,11 +86,11 @@ uz_result uz_engine_store_dir(char *out, size_t cap, uz_diag *diag)
     else if (home && *home)
         n = snprintf(out, cap, "%s/.local/share/ucizip/engines", home);
     else {
-        uz_diag_set(diag, UZ_ERR_IO, 0, 0, "engine store: neither UZ_ENGINE_STORE, XDG_DATA_HOME nor HOME is set");
+        uz_diag_set(diag, UZ_ERR_IO, 0, 0, "neither UZ_ENGINE_STORE, XDG_DATA_HOME nor HOME is set");
         return UZ_ERR_IO;
     }
     if (n < 0 || (size_t)n >= cap) {
-        uz_diag_set(diag, UZ_ERR_IO, 0, 0, "engine store: path too long");
+        uz_diag_set(diag, UZ_ERR_IO, 0, 0, "path too long");
         return UZ_ERR_IO;
     }
     return UZ_OK;
@@ -101,7 +101,7 @@ static uz_result make_dirs(const char *path, uz_diag *diag)
 {
     char p[UZ_ENGINE_PATH_MAX];
     if (!uz_copy_str(p, sizeof p, path)) {
-        uz_diag_set(diag, UZ_ERR_IO, 0, 0, "engine store: path too long");
+        uz_diag_set(diag, UZ_ERR_IO, 0, 0, "path too long");
         return UZ_ERR_IO;
     }
     for (char *s = p + 1;; s++) {
@@ -180,7 +180,7 @@ static uz_result parse_entry(int fd, const char *dir, const char *path, const ch
     if (!why && !uz_copy_str(e->settings_text, sizeof e->settings_text, settings))
         why = "settings too long";
     if (why) {
-        uz_diag_set(diag, UZ_ERR_CORRUPT, 0, 0, "engine store: entry '%s' is malformed: %s", path, why);
+        uz_diag_set(diag, UZ_ERR_CORRUPT, 0, 0, "entry '%s' is malformed: %s", path, why);
         return UZ_ERR_CORRUPT;
     }
     snprintf(e->exe, sizeof e->exe, "%s/blobs/%s", dir, e->sha256);
@@ -193,7 +193,7 @@ static uz_result find_entry(const char *dir, const char *fingerprint, bool priva
 {
     char path[UZ_ENGINE_PATH_MAX + 64];
     if (!all_hex(fingerprint, 16)) {
-        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "engine store: '%s' is not a fingerprint", fingerprint);
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "'%s' is not a fingerprint", fingerprint);
         return UZ_ERR_ARG;
     }
     snprintf(path, sizeof path, "%s/fingerprints/%s", dir, fingerprint);
@@ -215,7 +215,7 @@ static uz_result find_entry(const char *dir, const char *fingerprint, bool priva
     if (r != UZ_OK)
         return r;
     if (lstat(e->exe, &st) != 0) {
-        uz_diag_set(diag, UZ_ERR_CORRUPT, 0, 0, "engine store: the binary of entry %s is missing (%s)", fingerprint,
+        uz_diag_set(diag, UZ_ERR_CORRUPT, 0, 0, "the binary of entry %s is missing (%s)", fingerprint,
                     e->exe);
         return UZ_ERR_CORRUPT;
     }
@@ -280,9 +280,7 @@ uz_result uz_engine_check_sha256(const char *path, const char *want, uz_diag *di
     close(fd);
     if (r == UZ_OK && strcmp(hex, want) != 0) {
         uz_diag_set(diag, UZ_ERR_ENGINE, 0, 0,
-                    "engine store: '%s' has SHA-256 %.16s..., its entry says %.16s...: the stored engine was "
-                    "changed; not started",
-                    path, hex, want);
+                    "stored engine %.12s... changed (its SHA-256 is now %.12s...): not started", want, hex);
         r = UZ_ERR_ENGINE;
     }
     return r;
@@ -306,7 +304,7 @@ static uz_result store_blob(const char *dir, const char *src, const char *want, 
     uz_result r = hash_fd(in, out, src, hex, diag);
     close(in);
     if (r == UZ_OK && want && strcmp(hex, want) != 0) {
-        uz_diag_set(diag, UZ_ERR_CORRUPT, 0, 0, "engine store: '%s' has SHA-256 %s, its entry says %s; not copied",
+        uz_diag_set(diag, UZ_ERR_CORRUPT, 0, 0, "'%s' has SHA-256 %s, its entry says %s; not copied",
                     src, hex, want);
         r = UZ_ERR_CORRUPT;
     }
@@ -366,7 +364,7 @@ uz_result uz_engine_store_keep(const char *dir, const uz_pool *pool, uz_diag *di
     uz_copy_str(e.fingerprint, sizeof e.fingerprint, uz_pool_fingerprint(pool));
     uz_copy_str(e.engine_name, sizeof e.engine_name, uz_pool_engine_name(pool));
     if (strchr(e.engine_name, '\n') || !uz_copy_str(e.settings_text, sizeof e.settings_text, uz_pool_settings_text(pool))) {
-        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "engine store: the engine's name or settings cannot be stored");
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "the engine's name or settings cannot be stored");
         return UZ_ERR_ARG;
     }
     r = store_blob(dir, uz_pool_settings(pool)->path, NULL, e.sha256, diag);

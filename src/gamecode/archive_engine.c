@@ -43,18 +43,16 @@ void uz_archive_engine_refusal(const uz_archive_header *h, const char *summary, 
 {
     const char *package = debian_package(h->engine_name);
     const char *version = strchr(h->engine_name, ' ');
-    char install[UZ_ENGINE_NAME_MAX * 2 + 96], installed[160], store[160];
+    char install[UZ_ENGINE_NAME_MAX + 64], installed[110], store[130];
     if (package)
-        snprintf(install, sizeof install, "%s (Debian: package %s, version %.40s)", h->engine_name, package,
-                 version ? version + 1 : "?");
+        snprintf(install, sizeof install, "the Debian package %s %.40s", package, version ? version + 1 : "");
     else
-        snprintf(install, sizeof install, "%s", h->engine_name);
+        snprintf(install, sizeof install, "%s installed", h->engine_name);
     /* (the reasons may be diag's own message: copied first) */
     uz_copy_str(installed, sizeof installed, why_installed);
     uz_copy_str(store, sizeof store, why_store);
     uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
-                "no engine here can decode this archive: it needs %s (fingerprint %s). Get it with `ucizip engine "
-                "--import DIR` (a copy made by `ucizip engine --export DIR`), or install %s. Installed engine: %s. "
-                "Engine store: %s",
-                summary, h->fingerprint, install, installed, store);
+                "no engine here can decode this archive: it needs %s, fingerprint %s. Installed: %s. Engine store: "
+                "%s. Get it with `ucizip engine --import DIR` (a copy made by --export) or %s",
+                summary, h->fingerprint, installed, store, install);
 }

@@ -347,7 +347,7 @@ void uz_header_profile_settings(uz_archive_header *h)
     if (uz_archive_engine_from_store(h, &s, &ignored) != UZ_OK) {
         if (!stored_summary)
             snprintf(h->settings_summary, sizeof h->settings_summary,
-                     "%s; settings not stored in the archive (its profile's defaults when it was made)",
+                     "%s; settings not recorded (its profile's defaults when the archive was made)",
                      h->engine_name);
         return;
     }
@@ -363,7 +363,7 @@ void uz_header_profile_settings(uz_archive_header *h)
         n += snprintf(h->settings_summary + n, sizeof h->settings_summary - (size_t)n, "; nodes %ld", s.nodes);
     if (n >= 0 && (size_t)n < sizeof h->settings_summary)
         snprintf(h->settings_summary + n, sizeof h->settings_summary - (size_t)n,
-                 "; %s; Hash %d; Threads %d (its profile's defaults, as the engine store recorded them)",
+                 "; %s; Hash %d; Threads %d (as the engine store recorded them)",
                  uz_engine_mode_name(s.mode), s.hash_mb, s.threads);
 }
 
@@ -407,7 +407,13 @@ static uz_result open_stored_engine(uz_member_decoder *md, const uz_archive_head
     uz_result r = uz_archive_engine_from_store(h, &s, diag);
     if (r == UZ_OK) {
         s.store = md->store;
-        r = open_checked_pool(md, &s, h, summary, workers, diag);
+        r = uz_pool_create(&md->pool, &s, workers, diag);
+    }
+    if (r == UZ_OK && strcmp(uz_pool_fingerprint(md->pool), h->fingerprint) != 0) {
+        uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0, "its copy gives fingerprint %s", uz_pool_fingerprint(md->pool));
+        uz_pool_destroy(md->pool);
+        md->pool = NULL;
+        r = UZ_ERR_MISMATCH;
     }
     if (r != UZ_OK)
         uz_archive_engine_refusal(h, summary, why, diag->message, diag);

@@ -67,7 +67,7 @@ static void keep_engine(uz_compressor *c)
     uz_diag d = {0};
     if (uz_engine_store_dir(dir, sizeof dir, &d) == UZ_OK && uz_engine_store_keep(dir, c->pool, &d) == UZ_OK)
         return;
-    say(c, NULL, d.code, "%s; the archives need this very engine installed to decode", d.message);
+    say(c, NULL, d.code, "engine store: %s; the archives need this very engine installed to decode", d.message);
 }
 
 static uz_result start_pool(uz_compressor *c, uz_diag *diag)
