@@ -155,8 +155,10 @@ uz_result uz_engine_profile_load(uz_engine_settings *s, const char *name_or_path
                                  const char *const *dirs, uz_diag *diag);
 
 /* What a command line's "--engine X" means: a profile NAME if dirs has X.profile, a
- * profile file if X ends in ".profile", else an executable (path or PATH name) run
- * with the default settings. */
+ * profile file if X ends in ".profile", else an executable (path or PATH name): run with
+ * the settings of the profile in dirs whose executable is that very program (the same
+ * file, or a byte-identical copy), else with the default settings
+ * (uz_engine_settings_default). s->profile names the profile taken, "" for none. */
 uz_result uz_engine_settings_from_spec(uz_engine_settings *s, const char *spec,
                                        const char *const *dirs, uz_diag *diag);
 
