@@ -172,9 +172,9 @@ uz_result uz_engine_profile_for_archive(uz_engine_settings *s, const char *engin
                                         const char *const *dirs, uz_diag *diag);
 
 /* The default profile directories, in lookup order: $UZ_ENGINES_DIR (if set), then
- * the installed data directory (PREFIX/share/ucizip/engines) and this source tree's
- * engines/, the latter first for the program of the build tree itself. Never a
- * directory relative to the program's location. Fills out[] with pointers into this thread's
+ * the installed data directory (PREFIX/share/ucizip/engines). Never a directory relative
+ * to the program's location, nor the source or build tree (the build tree's program is
+ * given UZ_ENGINES_DIR). Fills out[] with pointers into this thread's
  * storage (valid until its next call), NULL-terminated; cap >= 2. Returns the number
  * of dirs. */
 size_t uz_engine_default_dirs(const char **out, size_t cap);

@@ -331,7 +331,13 @@ uz_result uz_engine_profile_load(uz_engine_settings *s, const char *name_or_path
         return load_file(s, name_or_path, label, diag);
     }
     if (!find_profile(name_or_path, dirs, file, sizeof file)) {
-        uz_diag_set(diag, UZ_ERR_IO, 0, 0, "engine profile '%s' not found", name_or_path);
+        char where[256] = "";
+        for (size_t i = 0; dirs && dirs[i]; i++) {
+            size_t used = strlen(where);
+            snprintf(where + used, sizeof where - used, "%s%.100s", i ? ", " : "", dirs[i]);
+        }
+        uz_diag_set(diag, UZ_ERR_IO, 0, 0, "engine profile '%s' not found (looked in: %s; set UZ_ENGINES_DIR)",
+                    name_or_path, where[0] ? where : "nowhere");
         return UZ_ERR_IO;
     }
     return load_file(s, file, name_or_path, diag);
@@ -471,39 +477,20 @@ uz_result uz_engine_profile_for_archive(uz_engine_settings *s, const char *engin
     return UZ_OK;
 }
 
-#if defined(UZ_ENGINES_DIR_INSTALLED) && defined(UZ_ENGINES_DIR_BUILTIN)
-/* Whether the running program is the one built in this build tree. */
-static bool running_from_build_tree(void)
-{
-#ifdef UZ_BUILD_ROOT
-    char exe[UZ_ENGINE_PATH_MAX], root[UZ_ENGINE_PATH_MAX];
-    if (!realpath("/proc/self/exe", exe) || !realpath(UZ_BUILD_ROOT, root))
-        return false;
-    size_t n = strlen(root);
-    return strncmp(exe, root, n) == 0 && exe[n] == '/';
-#else
-    return false;
-#endif
-}
-#endif
-
 size_t uz_engine_default_dirs(const char **out, size_t cap)
 {
-    /* Never a directory found relative to the program: a copy of it in a shared
-     * folder must not pick up profiles (which name executables) planted beside it. */
-    static _Thread_local char storage[3][UZ_ENGINE_PATH_MAX]; /* per thread: objects may run in several */
-    const char *cand[3] = {getenv("UZ_ENGINES_DIR"), NULL, NULL};
-#if defined(UZ_ENGINES_DIR_INSTALLED) && defined(UZ_ENGINES_DIR_BUILTIN)
-    bool build = running_from_build_tree();
-    cand[1] = build ? UZ_ENGINES_DIR_BUILTIN : UZ_ENGINES_DIR_INSTALLED;
-    cand[2] = build ? UZ_ENGINES_DIR_INSTALLED : UZ_ENGINES_DIR_BUILTIN;
-#elif defined(UZ_ENGINES_DIR_BUILTIN)
-    cand[1] = UZ_ENGINES_DIR_BUILTIN;
+    /* Never a directory found relative to the program, nor one of the tree it was built
+     * in: a profile names a program to run, so it comes only from where the user or the
+     * installation put it. */
+    static _Thread_local char storage[2][UZ_ENGINE_PATH_MAX]; /* per thread: objects may run in several */
+    const char *cand[2] = {getenv("UZ_ENGINES_DIR"), NULL};
+#ifdef UZ_ENGINES_DIR_INSTALLED
+    cand[1] = UZ_ENGINES_DIR_INSTALLED;
 #endif
     size_t n = 0;
     if (cap < 2)
         return 0;
-    for (size_t i = 0; i < 3 && n + 1 < cap; i++) {
+    for (size_t i = 0; i < 2 && n + 1 < cap; i++) {
         if (!cand[i] || !*cand[i])
             continue;
         uz_copy_str(storage[n], UZ_ENGINE_PATH_MAX, cand[i]);
