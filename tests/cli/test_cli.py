@@ -175,7 +175,8 @@ def main():
     os.mkdir(no_engine)
     with open(os.path.join(no_engine, "stockfish.profile"), "w") as f:
         f.write("name = Stockfish\nexe = /nonexistent/stockfish\n")
-    env = dict(os.environ, UZ_ENGINES_DIR=no_engine, PATH="/nonexistent")
+    # (and an empty engine store: the store's copy would decode, test_engine_store.py)
+    env = dict(os.environ, UZ_ENGINES_DIR=no_engine, PATH="/nonexistent", UZ_ENGINE_STORE=os.path.join(no_engine, "store"))
 
     def bare(*args):
         return subprocess.run([UCIZIP, *args], capture_output=True, env=env)
