@@ -405,9 +405,17 @@ static uz_result open_stored_engine(uz_member_decoder *md, const uz_archive_head
     uz_copy_str(why, sizeof why, diag->message);
     uz_engine_settings s;
     uz_result r = uz_archive_engine_from_store(h, &s, diag);
+    /* Only the binary comes from the store when the header records its settings. */
+    if (r == UZ_OK && !h->settings_from_profile)
+        r = uz_engine_settings_apply_text(&s, h->engine_settings_text, diag);
     if (r == UZ_OK) {
         s.store = md->store;
         r = uz_pool_create(&md->pool, &s, workers, diag);
+    }
+    if (r == UZ_ERR_ARG) {
+        /* The archive's settings themselves are refused (Threads 2): the first reason. */
+        uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0, "%s", why);
+        return UZ_ERR_MISMATCH;
     }
     if (r == UZ_OK && strcmp(uz_pool_fingerprint(md->pool), h->fingerprint) != 0) {
         uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0, "its copy gives fingerprint %s", uz_pool_fingerprint(md->pool));
