@@ -18,7 +18,8 @@ UCIZIP = os.path.abspath(sys.argv[1])
 SRC = os.environ["UZ_SRC_ROOT"]
 SHARDS_SH = os.path.join(SRC, "scripts", "shards.sh")
 SAMPLE = os.path.join(os.environ["UZ_TEST_DATA"], "sample.pgn")
-HOSTILE = ["x;touch PWNED;y", "a$(touch PWNED)b", "q'uo\"te `touch PWNED` sp ace", "new\nline"]
+# One name holding each kind of shell syntax (one driver run each: the runs start engines).
+HOSTILE = ["x;touch PWNED;y a$(touch PWNED)b q'uo\"te `touch PWNED` sp ace new\nline"]
 
 
 def bash(script, *args, cwd=None):
