@@ -38,6 +38,10 @@ extern "C" {
 
 #define UZ_VERSION_STRING "0.1.0"
 
+/* The version of the library running ("0.1.0"), which may be newer than the header's
+ * UZ_VERSION_STRING a program was built with. Static storage. */
+const char *uz_version(void);
+
 /* ---- results and diagnostics ---- */
 
 typedef enum uz_result {

@@ -14,7 +14,7 @@ mkdir -p "$cache/d1" "$cache/feat"
 for f in ../shared/corpus/cat[123]_*.pgn; do
     b=$(basename "$f" .pgn)
     if [ ! -e "$cache/d1/$b.done" ]; then
-        build/ucizip stats "$f" --json -k --dump "$cache/d1/$b.dump" "$@" > "$cache/d1/$b.json"
+        build/ucizip stats "$f" --json --keep-going --dump "$cache/d1/$b.dump" "$@" > "$cache/d1/$b.json"
         touch "$cache/d1/$b.done"
     fi
     if [ ! -e "$cache/feat/$b.pos" ] || [ "$cache/feat/$b.pos" -ot build/tools/ucizip-features ]; then

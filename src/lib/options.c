@@ -263,3 +263,8 @@ void uz_lib_model_text(const uz_model_params *p, char *out, size_t cap)
         snprintf(out + n, cap - (size_t)n, "; opening counts a=%g over %u plies", p->opening_alpha16 / 16.0,
                  p->opening_plies);
 }
+
+const char *uz_version(void)
+{
+    return UZ_VERSION_STRING;
+}
