@@ -31,6 +31,12 @@ def uz(*args, env, ok=True):
     return p
 
 
+def first_member(arc, env):
+    """The first member of `info --json` (an array of archives, or one archive)."""
+    d = json.loads(uz("info", "--json", arc, env=env).stdout)
+    return (d[0] if isinstance(d, list) else d)["members"][0]
+
+
 def sha256_of(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
@@ -60,7 +66,7 @@ def tamper(path):
 
 def test_keep(env, store, arc):
     """compress keeps the binary once, under its SHA-256, with an entry for the fingerprint."""
-    fp = json.loads(uz("info", "--json", arc, env=env).stdout)["members"][0]["fingerprint"]
+    fp = first_member(arc, env)["fingerprint"]
     want = sha256_of(STOCKFISH)
     entry = os.path.join(store, "fingerprints", fp)
     blob = os.path.join(store, "blobs", want)
@@ -135,7 +141,7 @@ def test_changed_profile(base, tmp, store, arc, expected, fp):
     env = dict(base, UZ_ENGINE_STORE=store, UZ_ENGINES_DIR=hash4)
     info = uz("info", arc, env=env).stdout.decode()
     check("Hash 1" in info and "Hash 4" not in info, "info shows the Hash the archive was made with: %s" % info)
-    check(json.loads(uz("info", "--json", arc, env=env).stdout)["members"][0]["hash_mb"] == 1, "info --json: Hash 1")
+    check(first_member(arc, env)["hash_mb"] == 1, "info --json: Hash 1")
     p = uz("decompress", arc, "-c", env=env)
     check(p.stdout == expected, "changed profile: decodes with the store's record of the settings")
     nostore = dict(env, UZ_ENGINE_STORE=os.path.join(tmp, "no-store"))
