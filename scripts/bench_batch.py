@@ -147,6 +147,11 @@ def plain_driver(exe, positions, n_engines, tmp, depth=1, clear=True):
     return float(p.stdout.strip())
 
 
+# The build tree's program finds this tree's engine profiles only through UZ_ENGINES_DIR.
+os.environ.setdefault("UZ_ENGINES_DIR", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                                     "engines"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=2000)

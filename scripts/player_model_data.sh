@@ -6,6 +6,8 @@
 # outputs exist is not redone. Usage: scripts/player_model_data.sh [CACHE] [EXTRA STATS OPTIONS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The build tree's program finds this tree's engine profiles only through UZ_ENGINES_DIR.
+export UZ_ENGINES_DIR=${UZ_ENGINES_DIR:-$PWD/engines}
 cache=${1:-/work/cache-model}
 shift || true
 mkdir -p "$cache/d1" "$cache/feat"

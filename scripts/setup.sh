@@ -29,3 +29,6 @@ else
 fi
 ninja -C "$builddir" >/dev/null
 echo "built $builddir/ucizip"
+# The program names no path of this tree: it finds the engine profiles through UZ_ENGINES_DIR
+# (or, once installed, in PREFIX/share/ucizip/engines).
+[ -n "${UZ_ENGINES_DIR:-}" ] || echo "to run it from here: export UZ_ENGINES_DIR=$PWD/engines (or: meson devenv -C $builddir)"

@@ -750,7 +750,7 @@ static void report_profile(const uz_decompressor *d)
 {
     const char *profile = uz_decompressor_engine_profile(d);
     if (profile)
-        fprintf(stderr, "ucizip: engine: %s, the installed profile matching the archive\n", profile);
+        fprintf(stderr, "ucizip: engine: %s\n", profile);
 }
 
 /* Decodes every member of in, writing the games to out (NULL: check only): their exact

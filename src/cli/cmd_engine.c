@@ -1,4 +1,5 @@
-/* "ucizip engine": shows the engine, its settings and fingerprint, and times it. */
+/* "ucizip engine": shows the engine, its settings and fingerprint, and times it; copies
+ * the engine store to a directory and back (--export, --import). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "cli_util.h"
 #include "chess/board.h"
 #include "engine/engine.h"
+#include "engine/engine_store.h"
 
 /* Typical positions from real games: opening, middlegames, endgames. */
 static const char *const timing_fens[] = {
@@ -29,6 +31,9 @@ static void usage(FILE *f)
           "Starts the engine, prints its name, settings and fingerprint, and times it.\n"
           CLI_ENGINE_HELP
           "  --positions N       positions to time (1..8, default 8)\n"
+          "  --export DIR        copy every engine of the engine store into DIR (kept beside\n"
+          "                      the archives; no engine is started)\n"
+          "  --import DIR        copy the engines of DIR (made by --export) into the engine store\n"
           "  --json              one JSON object instead of text\n"
           CLI_KEEP_QUIET_HELP
           "  -h, --help          this help\n",
@@ -36,13 +41,16 @@ static void usage(FILE *f)
 }
 
 /* Parses the options; -1 to go on, else the exit status. */
-static int parse_engine_args(int argc, char **argv, cli_engine_opts *eo, bool *json, long *n_pos)
+static int parse_engine_args(int argc, char **argv, cli_engine_opts *eo, bool *json, long *n_pos,
+                             const char **export_dir, const char **import_dir)
 {
-    enum { OPT_JSON = 2000, OPT_POSITIONS };
+    enum { OPT_JSON = 2000, OPT_POSITIONS, OPT_EXPORT, OPT_IMPORT };
     static const struct option longopts[] = {
         CLI_ENGINE_OPTIONS,
         {"json", no_argument, NULL, OPT_JSON},
         {"positions", required_argument, NULL, OPT_POSITIONS},
+        {"export", required_argument, NULL, OPT_EXPORT},
+        {"import", required_argument, NULL, OPT_IMPORT},
         {"help", no_argument, NULL, 'h'},
         CLI_KEEP_QUIET_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -59,6 +67,8 @@ static int parse_engine_args(int argc, char **argv, cli_engine_opts *eo, bool *j
             /* zstd's -k and -q: nothing to keep or silence here */
         } else if (c == OPT_JSON) {
             *json = true;
+        } else if (c == OPT_EXPORT || c == OPT_IMPORT) {
+            *(c == OPT_EXPORT ? export_dir : import_dir) = optarg;
         } else if (c == OPT_POSITIONS) {
             if (cli_parse_long("--positions", optarg, 1, (long)N_TIMING, n_pos))
                 return CLI_EXIT_USAGE;
@@ -74,7 +84,30 @@ static int parse_engine_args(int argc, char **argv, cli_engine_opts *eo, bool *j
         cli_error("engine: unexpected argument '%s'", argv[optind]);
         return CLI_EXIT_USAGE;
     }
+    if (*export_dir && *import_dir) {
+        cli_error("engine: --export and --import: one at a time");
+        return CLI_EXIT_USAGE;
+    }
     return -1;
+}
+
+/* --export DIR / --import DIR: the engine store copied to DIR or from it. */
+static int copy_store(const char *export_dir, const char *import_dir)
+{
+    char store[UZ_ENGINE_PATH_MAX];
+    uz_diag diag = {0};
+    int copied = 0;
+    uz_result r = uz_engine_store_dir(store, sizeof store, &diag);
+    if (r == UZ_OK)
+        r = export_dir ? uz_engine_store_copy(store, export_dir, &copied, &diag)
+                       : uz_engine_store_copy(import_dir, store, &copied, &diag);
+    if (r != UZ_OK) {
+        cli_error("engine store: %s", diag.message);
+        return CLI_EXIT_FAIL;
+    }
+    fprintf(stderr, "ucizip: %d engine%s copied from %s to %s\n", copied, copied == 1 ? "" : "s",
+            export_dir ? store : import_dir, export_dir ? export_dir : store);
+    return CLI_EXIT_OK;
 }
 
 /* What was measured: start-up, and wall and engine-reported search time per position. */
@@ -171,9 +204,12 @@ int cmd_engine(int argc, char **argv)
     cli_engine_opts_init(&eo);
     bool json = false;
     long n_pos = (long)N_TIMING;
-    int parsed = parse_engine_args(argc, argv, &eo, &json, &n_pos);
+    const char *export_dir = NULL, *import_dir = NULL;
+    int parsed = parse_engine_args(argc, argv, &eo, &json, &n_pos, &export_dir, &import_dir);
     if (parsed >= 0)
         return parsed;
+    if (export_dir || import_dir)
+        return copy_store(export_dir, import_dir);
     if (eo.workers < 0)
         eo.workers = 1; /* timing is per position on one engine */
 

@@ -102,6 +102,10 @@ extern const char *const uz__probe_fens[];
 /* Resolves an executable: a name with '/' must exist and be executable; a bare name
  * is searched in PATH. Writes the resolved path to out. Returns 0, ENOENT or EACCES. */
 int uz__resolve_exe(const char *name, char *out, size_t cap);
+/* Whether the pool may start its executable: true unless the settings name a SHA-256
+ * (a binary of the engine store) that the file no longer has; then why and code say so.
+ * Checked before every start, restarts included. */
+bool uz__pool_exe_unchanged(const uz_pool *pool, char *why, size_t cap, uz_result *code);
 
 /* ---- the pool: shared state of engine_pool.c, pool_dispatch.c, engine_worker.c,
  *      query_steps.c, pool_cache.c and fingerprint.c ---- */

@@ -105,8 +105,13 @@ const char *uz_decompressor_engine_profile(const uz_decompressor *d)
     if (d->have_base || !s)
         return NULL;
     uz_decompressor *m = (uz_decompressor *)d; /* the text is a cache of the pool's words */
-    snprintf(m->profile, sizeof m->profile, "profile '%s' (%s, %s)", s->profile, uz_pool_engine_name(d->md.pool),
-             s->path);
+    if (s->exe_sha256[0])
+        snprintf(m->profile, sizeof m->profile,
+                 "%s from the engine store (%s), as the installed engine does not match the archive",
+                 uz_pool_engine_name(d->md.pool), s->path);
+    else
+        snprintf(m->profile, sizeof m->profile, "profile '%s' (%s, %s), the installed profile matching the archive",
+                 s->profile, uz_pool_engine_name(d->md.pool), s->path);
     return d->profile;
 }
 

@@ -149,7 +149,10 @@ uz_result uz_lib_engine_settings(const uz_options *o, uz_engine_settings *s, uz_
 {
     const char *dirs[8];
     uz_engine_default_dirs(dirs, 8);
-    uz_result r = uz_engine_settings_from_spec(s, o->engine ? o->engine : "stockfish", dirs, diag);
+    /* The default engine is the stockfish profile, never a stockfish found in PATH run
+     * with other settings (another fingerprint) when the profile is missing. */
+    uz_result r = o->engine ? uz_engine_settings_from_spec(s, o->engine, dirs, diag)
+                            : uz_engine_profile_load(s, "stockfish", dirs, diag);
     if (r != UZ_OK)
         return r;
     if (o->depth > 0)

@@ -175,7 +175,8 @@ def main():
     os.mkdir(no_engine)
     with open(os.path.join(no_engine, "stockfish.profile"), "w") as f:
         f.write("name = Stockfish\nexe = /nonexistent/stockfish\n")
-    env = dict(os.environ, UZ_ENGINES_DIR=no_engine, PATH="/nonexistent")
+    # (and an empty engine store: the store's copy would decode, test_engine_store.py)
+    env = dict(os.environ, UZ_ENGINES_DIR=no_engine, PATH="/nonexistent", UZ_ENGINE_STORE=os.path.join(no_engine, "store"))
 
     def bare(*args):
         return subprocess.run([UCIZIP, *args], capture_output=True, env=env)
@@ -406,6 +407,12 @@ def engine_safety_tests(tmp, arc, expected):
     shutil.copy(UCIZIP, copy)
     env = {k: v for k, v in os.environ.items() if k != "UZ_ENGINES_DIR"}
     out = os.path.join(tmp, "planted.ucz")
+    # Without UZ_ENGINES_DIR: only the installed data directory, neither a planted profile
+    # nor the source tree's (the program names no path of the tree it was built in).
+    p = subprocess.run([copy, "compress", SAMPLE, "-o", out, "--workers", "1"], capture_output=True, env=env)
+    check(p.returncode == 1 and b"engine profile 'stockfish' not found" in p.stderr and not os.path.exists(out)
+          and not os.path.exists(marker), "without UZ_ENGINES_DIR no profile is found: %r" % p.stderr)
+    env["UZ_ENGINES_DIR"] = os.environ["UZ_ENGINES_DIR"]
     p = subprocess.run([copy, "compress", SAMPLE, "-o", out, "--workers", "1"], capture_output=True, env=env)
     check(p.returncode == 0 and os.path.exists(out), "the copied program compresses: %r" % p.stderr)
     check(not os.path.exists(marker), "no planted profile was used")

@@ -52,4 +52,28 @@ if [ "$(echo "$tags" | sed '$d')" != "$want" ] || ! echo "$tags" | tail -1 | gre
 fi
 echo "experimental header: $(echo "$want" | wc -l) games' White tags read without an engine"
 if ldd "$stage/rt_static" | grep -q libucizip; then echo "FAIL: the static program needs libucizip.so"; exit 1; fi
+# Installed as a package would be: no path of the source or build tree compiled in (debug
+# information aside, which names the build folder by nature), and no profile found there.
+src=$(cd "$here/../.." && pwd)
+absbuild=$(cd "$build" && pwd)
+exe=$(find "$stage" -type f -name ucizip -perm -u+x | head -1)
+[ -n "$exe" ] || { echo "FAIL: ucizip not installed"; exit 1; }
+for f in "$exe" "$libdir/libucizip.so" "$libdir/libucizip.a"; do
+    objcopy --strip-debug "$f" "$stage/stripped"
+    leak=$(strings "$stage/stripped" | grep -F -e "$src" -e "$absbuild" | head -3 || true)
+    [ -z "$leak" ] || { echo "FAIL: $f names the source or build tree: $leak"; exit 1; }
+done
+for f in LICENSE NOTICE.md; do
+    [ -n "$(find "$stage" -path "*/doc/ucizip/$f")" ] || { echo "FAIL: $f not installed"; exit 1; }
+done
+# Without UZ_ENGINES_DIR, run from inside the source tree, the installed program looks
+# only in its own data directory (not installed here, under --destdir): it must say so.
+out=$(cd "$src" && env -u UZ_ENGINES_DIR "$exe" engine --positions 1 2>&1) && {
+    echo "FAIL: the installed program found a profile outside its data directory: $out"; exit 1; }
+case "$out" in
+*"engine profile 'stockfish' not found"*) ;;
+*) echo "FAIL: expected 'profile not found', got: $out"; exit 1 ;;
+esac
+case "$out" in *"$src"*) echo "FAIL: the message names the source tree: $out"; exit 1 ;; esac
+echo "no source or build path in the installed files; profiles only from the data directory"
 echo "installed library: OK"
