@@ -19,6 +19,15 @@
 #define UZ__LINE_MAX (1u << 20)
 #define UZ__ERR_TAIL 240
 
+/* The profiles of engines/ compiled in (engine_profiles_embedded.c, generated): looked up
+ * after every profile directory, as "built-in:NAME.profile". */
+typedef struct uz__embedded_profile {
+    const char *name;
+    const char *text;
+} uz__embedded_profile;
+extern const uz__embedded_profile uz__embedded_profiles[];
+extern const size_t uz__n_embedded_profiles;
+
 typedef enum uz__proc_event {
     UZ__EV_EXIT,        /* the process exited (exit_status / term_signal set) */
     UZ__EV_EOF,         /* stdout reached end of file or failed */

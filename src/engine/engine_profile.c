@@ -191,6 +191,19 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* Finds NAME.profile in dirs; writes its path. */
+#define EMBEDDED_PREFIX "built-in:"
+
+/* The compiled-in text of profile NAME, NULL if there is none. */
+static const char *embedded_profile(const char *name)
+{
+    for (size_t i = 0; i < uz__n_embedded_profiles; i++)
+        if (strcmp(uz__embedded_profiles[i].name, name) == 0)
+            return uz__embedded_profiles[i].text;
+    return NULL;
+}
+
+/* Profile NAME: the first DIR/NAME.profile of dirs, else the compiled-in one
+ * ("built-in:NAME.profile", a name no directory gives since it has no '/'). */
 static bool find_profile(const char *name, const char *const *dirs, char *out, size_t cap)
 {
     for (size_t i = 0; dirs && dirs[i]; i++) {
@@ -198,7 +211,20 @@ static bool find_profile(const char *name, const char *const *dirs, char *out, s
         if (file_exists(out))
             return true;
     }
-    return false;
+    snprintf(out, cap, EMBEDDED_PREFIX "%s.profile", name);
+    return embedded_profile(name) != NULL;
+}
+
+/* Opens a profile file, or the text of a compiled-in one. */
+static FILE *open_profile(const char *file)
+{
+    size_t len = strlen(file), plen = strlen(EMBEDDED_PREFIX);
+    if (strncmp(file, EMBEDDED_PREFIX, plen) != 0 || len <= plen + 8)
+        return fopen(file, "r");
+    char name[UZ_ENGINE_NAME_MAX];
+    uz_copy_str(name, len - plen - 8 + 1 < sizeof name ? len - plen - 8 + 1 : sizeof name, file + plen);
+    const char *text = embedded_profile(name);
+    return text ? fmemopen((void *)text, strlen(text), "r") : NULL;
 }
 
 static uz_result load_file(uz_engine_settings *s, const char *file, const char *label,
@@ -210,7 +236,7 @@ static uz_result load_file(uz_engine_settings *s, const char *file, const char *
     long lineno = 0;
     bool modes_seen = false;
     char line[1024];
-    FILE *f = fopen(file, "r");
+    FILE *f = open_profile(file);
     if (!f) {
         uz_diag_set(diag, UZ_ERR_IO, 0, 0, "cannot open engine profile '%s'", file);
         return UZ_ERR_IO;
@@ -368,6 +394,14 @@ static int list_profiles(const char *const *dirs, char *names[MAX_PROFILES])
         }
         if (dir)
             closedir(dir);
+    }
+    for (size_t i = 0; i < uz__n_embedded_profiles && n < MAX_PROFILES; i++) {
+        const char *base = uz__embedded_profiles[i].name;
+        bool seen = false;
+        for (int j = 0; j < n && !seen; j++)
+            seen = strcmp(names[j], base) == 0;
+        if (!seen && (names[n] = malloc(strlen(base) + 1)))
+            uz_copy_str(names[n++], strlen(base) + 1, base);
     }
     qsort(names, (size_t)n, sizeof *names, cmp_str);
     return n;
