@@ -25,18 +25,30 @@ void cli_close_input(FILE *f);
 
 /* An output file written under a temporary name in the same directory and renamed
  * over the final name only by cli_output_commit, so an interrupted or failed run never
- * leaves a half-written file. "-" or NULL writes to stdout directly. */
+ * leaves a half-written file. "-" or NULL (and /dev/stdout) writes to stdout directly;
+ * so does an existing character device or FIFO (/dev/null, a named pipe): it is written
+ * into, never replaced (doc/safety.md). The temporary file is created 0600 and given
+ * its final mode by cli_output_commit. */
 typedef struct cli_output {
     FILE *f;
     char *final_path;
-    char *tmp_path;
-    bool keep_attrs;      /* give the output the mode and modification time below */
-    unsigned mode;
+    char *tmp_path;       /* NULL when writing stdout or a device or FIFO directly */
+    bool keep_attrs;      /* give the output the modification time below */
+    unsigned mode;        /* the output's mode: the input's (keep_attrs), else 0666 less the umask */
     long long mtime_sec;
     long mtime_nsec;
 } cli_output;
 
-/* Refuses to replace an existing file unless force. Returns 0 or prints and returns -1. */
+/* True when standard output was closed when the program started (main points it at a
+ * read-only placeholder, so that writes fail and no file takes its number). */
+bool cli_stdout_closed(void);
+/* At exit: flushes stdout; a failed write (stdout closed, disk full) is reported and
+ * gives -1, a reader that went away (EPIPE) -1 without a message. */
+int cli_stdout_finish(void);
+
+/* Refuses to replace an existing file (a dangling symbolic link included) unless force,
+ * and anything but a regular file, a character device or a FIFO even with force; refuses
+ * a closed stdout. Returns 0 or prints and returns -1. */
 int cli_output_open(cli_output *out, const char *path, bool force);
 /* The same, sparing the temporary file keep (and its resume state) of a dead run that
  * is being resumed: other temporary files of dead processes for path are removed. */

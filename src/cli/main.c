@@ -58,12 +58,14 @@ static const struct command commands[] = {
 
 /* A descriptor 0-2 closed by whoever started us would be reused by the next open
  * (an output file, an engine pipe: libuv aborts on those) and then receive our messages
- * or progress lines: point each closed one at /dev/null before anything opens a file. */
+ * or progress lines: point each closed one at /dev/null before anything opens a file.
+ * Stdout is opened read-only, so that writing to it still fails (an output asked of a
+ * closed stdout is an error, not silently dropped: cli_stdout_closed). */
 static void guard_std_fds(void)
 {
     for (int fd = 0; fd <= 2; fd++)
         if (fcntl(fd, F_GETFD) == -1) {
-            int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+            int n = open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY);
             if (n >= 0 && n != fd) { /* open takes the lowest free number, so n == fd */
                 dup2(n, fd);
                 close(n);
@@ -91,12 +93,19 @@ int main(int argc, char **argv)
         printf("ucizip %s\n", UZ_VERSION_STRING);
         return CLI_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    int status = -1;
+    for (size_t i = 0; status < 0 && i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(name, commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+            status = commands[i].run(argc - 1, argv + 1);
     /* zstd's way: "ucizip [-d|-t|-l] [options] FILE..." without a command name. */
-    if ((name[0] == '-' && name[1] != 0) || access(name, F_OK) == 0)
-        return cmd_compress(argc, argv);
-    cli_error("unknown command '%s' (see 'ucizip --help')", name);
-    return CLI_EXIT_USAGE;
+    if (status < 0 && ((name[0] == '-' && name[1] != 0) || access(name, F_OK) == 0))
+        status = cmd_compress(argc, argv);
+    if (status < 0) {
+        cli_error("unknown command '%s' (see 'ucizip --help')", name);
+        return CLI_EXIT_USAGE;
+    }
+    /* What a command printed to stdout must have arrived. */
+    if (cli_stdout_finish() != 0 && status == CLI_EXIT_OK)
+        status = CLI_EXIT_FAIL;
+    return status;
 }
