@@ -17,16 +17,28 @@
 
 /* Control characters (C0, DEL and C1 written as UTF-8) as \xNN: text from an archive or
  * an input file must not reach a terminal as escape sequences. */
-void cli_put_escaped(FILE *f, const char *s)
+static void put_escaped(FILE *f, const char *s, bool blank_separators)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p < 0x20 || *p == 0x7f)
+        if (blank_separators && (*p == '\t' || *p == '\n' || *p == '\r'))
+            fputc(' ', f);
+        else if (*p < 0x20 || *p == 0x7f)
             fprintf(f, "\\x%02x", *p);
         else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
             fprintf(f, "\\x%02x", *++p);
         else
             fputc(*p, f);
     }
+}
+
+void cli_put_escaped(FILE *f, const char *s)
+{
+    put_escaped(f, s, false);
+}
+
+void cli_put_field(FILE *f, const char *s)
+{
+    put_escaped(f, s, true);
 }
 
 void cli_error(const char *fmt, ...)
@@ -197,12 +209,12 @@ bool cli_stdout_closed(void)
     return flags == -1 || (flags & O_ACCMODE) == O_RDONLY; /* main.c's placeholder for a closed one */
 }
 
-int cli_stdout_finish(void)
+int cli_stdout_finish(bool report)
 {
     errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout))
         return 0;
-    if (errno == EPIPE)
+    if (!report || errno == EPIPE)
         return -1;
     if (cli_stdout_closed())
         cli_error("<stdout>: standard output is closed: what was to be written there is lost");

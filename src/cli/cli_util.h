@@ -18,6 +18,8 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_report(const char *file, const uz_diag *diag);
 /* Writes s with control characters escaped as \xNN (cli_error and cli_report do this). */
 void cli_put_escaped(FILE *f, const char *s);
+/* The same for a field of a tab-separated line: tabs and line ends become spaces. */
+void cli_put_field(FILE *f, const char *s);
 
 /* Opens path for reading; NULL or "-" is stdin. *name receives a display name. */
 FILE *cli_open_input(const char *path, const char **name);
@@ -42,9 +44,9 @@ typedef struct cli_output {
 /* True when standard output was closed when the program started (main points it at a
  * read-only placeholder, so that writes fail and no file takes its number). */
 bool cli_stdout_closed(void);
-/* At exit: flushes stdout; a failed write (stdout closed, disk full) is reported and
- * gives -1, a reader that went away (EPIPE) -1 without a message. */
-int cli_stdout_finish(void);
+/* At exit: flushes stdout; a failed write (stdout closed, disk full) gives -1, and is
+ * reported if report unless the reader went away (EPIPE). */
+int cli_stdout_finish(bool report);
 
 /* Refuses to replace an existing file (a dangling symbolic link included) unless force,
  * and anything but a regular file, a character device or a FIFO even with force; refuses

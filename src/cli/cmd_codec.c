@@ -301,6 +301,8 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
                 cli_error("stopped at the first bad game; use --keep-going to skip bad games");
             else if (r == UZ_ERR_CORRUPT && !o->keep_going)
                 cli_error("stopped; use --keep-going to keep the games read before the damage");
+            else if (r == UZ_ERR_LIMIT && !o->keep_going)
+                cli_error("stopped; use --keep-going to skip that game and keep the others");
         }
     if (r == UZ_OK && (r = uz_compressor_finish(c, &diag)) != UZ_OK)
         cli_report(display, &diag);

@@ -104,8 +104,9 @@ int main(int argc, char **argv)
         cli_error("unknown command '%s' (see 'ucizip --help')", name);
         return CLI_EXIT_USAGE;
     }
-    /* What a command printed to stdout must have arrived. */
-    if (cli_stdout_finish() != 0 && status == CLI_EXIT_OK)
+    /* What a command printed to stdout must have arrived (a command that failed has
+     * said why already). */
+    if (cli_stdout_finish(status == CLI_EXIT_OK) != 0 && status == CLI_EXIT_OK)
         status = CLI_EXIT_FAIL;
     return status;
 }
