@@ -89,7 +89,7 @@ def special_outputs(tmp, archive, text):
     fifo = os.path.join(tmp, "pipe")
     os.mkfifo(fifo)
     got = []
-    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()), daemon=True)
     reader.start()
     p = run("decompress", archive, "-o", fifo, timeout=120)
     reader.join(60)
