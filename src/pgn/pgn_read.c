@@ -36,6 +36,7 @@ struct uz_pgn_reader {
     unsigned long long span_start;             /* the last game's span: [span_start, text_end) */
     bool keep_raw;                             /* give every game its span in game->raw */
     bool oversized; /* the last game passed max_game_bytes: refused, its rest not yet skipped */
+    long limit_line, limit_column; /* where the token that passed it began */
 };
 
 /* ---- reader lifetime ---- */
@@ -194,6 +195,8 @@ static void next(uz_pgn_reader *r, uz__token *t, bool discard)
     }
     uz__lex_next(&r->lx, t, discard);
     if (r->lx.stopped) { /* the lexer reached the game's size limit (stop_at) */
+        r->limit_line = t->line;
+        r->limit_column = t->column;
         t->type = UZ__TOK_ERROR;
         t->code = UZ_ERR_LIMIT;
         snprintf(t->msg, sizeof t->msg, "game longer than %zu bytes (limit)", r->limits.max_game_bytes);
@@ -597,7 +600,7 @@ static uz_result refuse_oversized(uz_pgn_reader *r, uz_game *game)
     r->lx.record = NULL;
     r->raw.size = 0;
     r->raw_base = r->text_start = r->text_end = r->lx.offset;
-    return fail(r, UZ_ERR_LIMIT, r->lx.line, r->lx.column,
+    return fail(r, UZ_ERR_LIMIT, r->limit_line, r->limit_column,
                 "game longer than %zu bytes (limit; it begins at line %ld): not read further",
                 r->limits.max_game_bytes, first_line);
 }
