@@ -156,7 +156,7 @@ def modes(tmp):
     open(src, "wb").write(SAMPLE_BYTES)
     os.chmod(src, 0o600)
     out = os.path.join(tmp, "secret.ucz")
-    slow = ["--depth", "9", "--workers", "1", "--block-games", "1"]
+    slow = ["--depth", "4", "--workers", "1", "--block-games", "1"]
 
     def temps(suffix):
         return [n for n in os.listdir(tmp) if n.startswith("secret.ucz.") and n.endswith(suffix)]
