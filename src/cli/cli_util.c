@@ -230,11 +230,19 @@ static bool names_stdout(const char *path)
            strcmp(path, "/proc/self/fd/1") == 0;
 }
 
-/* A character device or FIFO named as output: opened and written into as it is (as zstd
- * does with /dev/null), so the node itself is never replaced by a regular file. */
-static int open_special(cli_output *out, const char *path)
+/* Names under /dev and /proc (/dev/stderr, /proc/self/fd/N) are the system's: never
+ * replaced, whatever they lead to. */
+static bool names_system_file(const char *path)
 {
-    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+}
+
+/* A character device or FIFO named as output: opened and written into as it is (as zstd
+ * does with /dev/null), so the node itself is never replaced by a regular file. A
+ * regular file reached through a system name (/dev/stderr) is appended to. */
+static int open_special(cli_output *out, const char *path, bool regular)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | (regular ? O_APPEND : 0));
     out->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     out->final_path = dup_string(path);
     if (!out->f || !out->final_path) {
@@ -264,12 +272,12 @@ int cli_output_open_keeping(cli_output *out, const char *path, bool force, const
     struct stat st, link;
     bool exists = lstat(path, &link) == 0; /* a dangling symbolic link exists too */
     bool target = stat(path, &st) == 0;
-    if (target && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
-        return open_special(out, path);
-    if (target && !S_ISREG(st.st_mode)) {
+    if (target && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
         cli_error("%s: not a regular file, a character device or a FIFO; refusing to replace it", path);
         return -1;
     }
+    if (target && (!S_ISREG(st.st_mode) || names_system_file(path)))
+        return open_special(out, path, S_ISREG(st.st_mode));
     if (exists && !force) {
         cli_error("%s already exists%s; use -f to overwrite", path,
                   S_ISLNK(link.st_mode) ? " (a symbolic link)" : "");

@@ -112,6 +112,11 @@ def special_outputs(tmp, archive, text):
         p = run("decompress", archive, "-o", "/dev/stdout", "-f")
         check(p.returncode == 0 and p.stdout == text, "-o /dev/stdout -f writes stdout: %s" % err(p))
     check(os.path.islink("/dev/stdout"), "/dev/stdout is still a link")
+    # A system name leading to a regular file (stderr redirected to one) is appended to.
+    log = os.path.join(tmp, "stderr.log")
+    with open(log, "wb") as f:
+        p = subprocess.run([UCIZIP, "decompress", archive, "-o", "/proc/self/fd/2", "-f"], stderr=f)
+    check(p.returncode == 0 and open(log, "rb").read() == text, "-o /proc/self/fd/2 writes into stderr's file")
 
     # A dangling symbolic link is not replaced without -f, nor its target created.
     dangling = os.path.join(tmp, "dangling.pgn")
