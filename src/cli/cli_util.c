@@ -230,11 +230,11 @@ static bool names_stdout(const char *path)
            strcmp(path, "/proc/self/fd/1") == 0;
 }
 
-/* Names under /dev and /proc (/dev/stderr, /proc/self/fd/N) are the system's: never
- * replaced, whatever they lead to. */
-static bool names_system_file(const char *path)
+/* Links under /dev and /proc (/dev/stderr, /proc/self/fd/N) are the system's: never
+ * replaced, whatever they lead to (a file in /dev/shm is an ordinary file). */
+static bool names_system_link(const char *path, const struct stat *link)
 {
-    return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+    return S_ISLNK(link->st_mode) && (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0);
 }
 
 /* A character device or FIFO named as output: opened and written into as it is (as zstd
@@ -276,7 +276,7 @@ int cli_output_open_keeping(cli_output *out, const char *path, bool force, const
         cli_error("%s: not a regular file, a character device or a FIFO; refusing to replace it", path);
         return -1;
     }
-    if (target && (!S_ISREG(st.st_mode) || names_system_file(path)))
+    if (target && (!S_ISREG(st.st_mode) || names_system_link(path, &link)))
         return open_special(out, path, S_ISREG(st.st_mode));
     if (exists && !force) {
         cli_error("%s already exists%s; use -f to overwrite", path,
