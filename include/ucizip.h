@@ -137,7 +137,9 @@ typedef struct uz_options {
                                  KEEP_AS_TEXT (default) or STOP */
     uz_policy damaged_inputs; /* compress, an input that cannot be opened or is damaged
                                  (a truncated .zst): STOP (default), or SKIP, keeping the
-                                 games read before the damage */
+                                 games read before the damage. Also a game longer than
+                                 the game size limit (64 MiB; it cannot be kept as
+                                 text): STOP, or SKIP it and read on */
     uint64_t max_games;       /* compress: only the first max_games games; 0: all */
     uint32_t block_games;     /* compress: most games in one block, 1 to 65536; 0: 1024.
                                  Tags and comments are compressed block by block (larger

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,9 +34,13 @@ int cli_resume_save(const char *tmp_path, const cli_resume_state *s)
         cli_error("%s: name too long for a resume state", tmp_path);
         return -1;
     }
-    FILE *f = fopen(next, "w");
+    /* 0600 like the temporary archive it describes (and never through a link). */
+    int fd = open(next, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
         cli_error("%s: %s", next, strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return -1;
     }
     fprintf(f, "ucizip-resume 1\nkey %016llx\nblocks %llu\ngames_read %ld\ngames %ld\nmoves %ld\nmove_bytes %llu\n",

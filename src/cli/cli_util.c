@@ -18,10 +18,12 @@
 
 /* Control characters (C0, DEL and C1 written as UTF-8) as \xNN: text from an archive or
  * an input file must not reach a terminal as escape sequences. */
-void cli_put_escaped(FILE *f, const char *s)
+static void put_escaped(FILE *f, const char *s, bool blank_separators)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p < 0x20 || *p == 0x7f)
+        if (blank_separators && (*p == '\t' || *p == '\n' || *p == '\r'))
+            fputc(' ', f);
+        else if (*p < 0x20 || *p == 0x7f)
             fprintf(f, "\\x%02x", *p);
         else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
             fprintf(f, "\\x%02x", *++p);
@@ -53,6 +55,16 @@ void cli_exit_if_stdout_broken(void)
     signal(SIGPIPE, SIG_DFL);
     raise(SIGPIPE);
     _exit(128 + SIGPIPE);
+}
+
+void cli_put_escaped(FILE *f, const char *s)
+{
+    put_escaped(f, s, false);
+}
+
+void cli_put_field(FILE *f, const char *s)
+{
+    put_escaped(f, s, true);
 }
 
 void cli_error(const char *fmt, ...)
@@ -193,6 +205,18 @@ static void remove_stale_tmp(const char *path, const char *keep)
     closedir(d);
 }
 
+/* The process's umask (read once: reading it means setting it). */
+static mode_t process_umask(void)
+{
+    static int cached = -1;
+    if (cached < 0) {
+        mode_t m = umask(077);
+        umask(m);
+        cached = (int)m;
+    }
+    return (mode_t)cached;
+}
+
 void cli_output_keep_attrs(cli_output *out, const char *path)
 {
     struct stat st;
@@ -215,16 +239,84 @@ void cli_output_set_resumable(cli_output *out, bool resumable)
         pending_resumable = resumable;
 }
 
+bool cli_stdout_closed(void)
+{
+    int flags = fcntl(STDOUT_FILENO, F_GETFL);
+    return flags == -1 || (flags & O_ACCMODE) == O_RDONLY; /* main.c's placeholder for a closed one */
+}
+
+int cli_stdout_finish(bool report)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    if (!report || errno == EPIPE)
+        return -1;
+    if (cli_stdout_closed())
+        cli_error("<stdout>: standard output is closed: what was to be written there is lost");
+    else
+        cli_error("<stdout>: write error: %s", errno ? strerror(errno) : "unknown");
+    return -1;
+}
+
+/* Names that mean this process's standard output: written as "-" is, never replaced. */
+static bool names_stdout(const char *path)
+{
+    return strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0 || strcmp(path, "/dev/fd/1") == 0 ||
+           strcmp(path, "/proc/self/fd/1") == 0;
+}
+
+/* Links under /dev and /proc (/dev/stderr, /proc/self/fd/N) are the system's: never
+ * replaced, whatever they lead to (a file in /dev/shm is an ordinary file). */
+static bool names_system_link(const char *path, const struct stat *link)
+{
+    return S_ISLNK(link->st_mode) && (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0);
+}
+
+/* A character device or FIFO named as output: opened and written into as it is (as zstd
+ * does with /dev/null), so the node itself is never replaced by a regular file. A
+ * regular file reached through a system name (/dev/stderr) is appended to. */
+static int open_special(cli_output *out, const char *path, bool regular)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | (regular ? O_APPEND : 0));
+    out->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    out->final_path = dup_string(path);
+    if (!out->f || !out->final_path) {
+        cli_error("%s: %s", path, out->f ? "out of memory" : strerror(errno));
+        if (out->f)
+            fclose(out->f);
+        else if (fd >= 0)
+            close(fd);
+        free(out->final_path);
+        memset(out, 0, sizeof *out);
+        return -1;
+    }
+    return 0;
+}
+
 int cli_output_open_keeping(cli_output *out, const char *path, bool force, const char *keep)
 {
     memset(out, 0, sizeof *out);
-    if (!path || strcmp(path, "-") == 0) {
+    if (!path || names_stdout(path)) {
+        if (cli_stdout_closed()) {
+            cli_error("<stdout>: standard output is closed; name an output file with -o");
+            return -1;
+        }
         out->f = stdout;
         return 0;
     }
-    struct stat st;
-    if (!force && stat(path, &st) == 0) {
-        cli_error("%s already exists; use -f to overwrite", path);
+    struct stat st, link;
+    bool exists = lstat(path, &link) == 0; /* a dangling symbolic link exists too */
+    bool target = stat(path, &st) == 0;
+    if (target && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+        cli_error("%s: not a regular file, a character device or a FIFO; refusing to replace it", path);
+        return -1;
+    }
+    if (target && (!S_ISREG(st.st_mode) || names_system_link(path, &link)))
+        return open_special(out, path, S_ISREG(st.st_mode));
+    if (exists && !force) {
+        cli_error("%s already exists%s; use -f to overwrite", path,
+                  S_ISLNK(link.st_mode) ? " (a symbolic link)" : "");
         return -1;
     }
     out->final_path = dup_string(path);
@@ -242,8 +334,11 @@ int cli_output_open_keeping(cli_output *out, const char *path, bool force, const
     pending_resumable = 0;
     watch_signals();
     pending_tmp = out->tmp_path;
-    /* O_EXCL: never write through a file or link someone else put at that name. */
-    int fd = open(out->tmp_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    /* O_EXCL: never write through a file or link someone else put at that name. 0600:
+     * readable by nobody else while it is written (or kept for --resume), whatever the
+     * input's mode; cli_output_commit gives the final mode. */
+    out->mode = 0666 & ~(unsigned)process_umask();
+    int fd = open(out->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     out->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!out->f) {
         if (fd >= 0)
@@ -260,6 +355,22 @@ fail:
     return -1;
 }
 
+/* Flushes and closes a device or FIFO written directly (no fsync: they have none). */
+static int commit_special(cli_output *out)
+{
+    int err = 0;
+    if (fflush(out->f) != 0 || ferror(out->f))
+        err = errno ? errno : EIO;
+    if (fclose(out->f) != 0 && !err)
+        err = errno;
+    out->f = NULL;
+    if (err)
+        cli_error("%s: %s", out->final_path, strerror(err));
+    free(out->final_path);
+    out->final_path = NULL;
+    return err ? -1 : 0;
+}
+
 int cli_output_commit(cli_output *out)
 {
     if (out->f == stdout) {
@@ -270,12 +381,16 @@ int cli_output_commit(cli_output *out)
         out->f = NULL;
         return 0;
     }
+    if (!out->tmp_path)
+        return commit_special(out);
     int err = 0;
     if (fflush(out->f) != 0 || ferror(out->f))
         err = errno ? errno : EIO;
+    if (!err && fchmod(fileno(out->f), (mode_t)out->mode) != 0)
+        err = errno;
     if (!err && out->keep_attrs) {
         struct timespec times[2] = {{0, UTIME_OMIT}, {(time_t)out->mtime_sec, out->mtime_nsec}};
-        if (fchmod(fileno(out->f), (mode_t)out->mode) != 0 || futimens(fileno(out->f), times) != 0)
+        if (futimens(fileno(out->f), times) != 0)
             err = errno;
     }
     if (!err && fsync(fileno(out->f)) != 0)

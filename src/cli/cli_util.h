@@ -28,6 +28,8 @@ bool cli_stdout_broken(void);
 void cli_exit_if_stdout_broken(void);
 /* Writes s with control characters escaped as \xNN (cli_error and cli_report do this). */
 void cli_put_escaped(FILE *f, const char *s);
+/* The same for a field of a tab-separated line: tabs and line ends become spaces. */
+void cli_put_field(FILE *f, const char *s);
 
 /* Opens path for reading; NULL or "-" is stdin. *name receives a display name. */
 FILE *cli_open_input(const char *path, const char **name);
@@ -38,18 +40,30 @@ bool cli_stdin_console(const char *const *paths, size_t n);
 
 /* An output file written under a temporary name in the same directory and renamed
  * over the final name only by cli_output_commit, so an interrupted or failed run never
- * leaves a half-written file. "-" or NULL writes to stdout directly. */
+ * leaves a half-written file. "-" or NULL (and /dev/stdout) writes to stdout directly;
+ * so does an existing character device or FIFO (/dev/null, a named pipe): it is written
+ * into, never replaced (doc/safety.md). The temporary file is created 0600 and given
+ * its final mode by cli_output_commit. */
 typedef struct cli_output {
     FILE *f;
     char *final_path;
-    char *tmp_path;
-    bool keep_attrs;      /* give the output the mode and modification time below */
-    unsigned mode;
+    char *tmp_path;       /* NULL when writing stdout or a device or FIFO directly */
+    bool keep_attrs;      /* give the output the modification time below */
+    unsigned mode;        /* the output's mode: the input's (keep_attrs), else 0666 less the umask */
     long long mtime_sec;
     long mtime_nsec;
 } cli_output;
 
-/* Refuses to replace an existing file unless force. Returns 0 or prints and returns -1. */
+/* True when standard output was closed when the program started (main points it at a
+ * read-only placeholder, so that writes fail and no file takes its number). */
+bool cli_stdout_closed(void);
+/* At exit: flushes stdout; a failed write (stdout closed, disk full) gives -1, and is
+ * reported if report unless the reader went away (EPIPE). */
+int cli_stdout_finish(bool report);
+
+/* Refuses to replace an existing file (a dangling symbolic link included) unless force,
+ * and anything but a regular file, a character device or a FIFO even with force; refuses
+ * a closed stdout. Returns 0 or prints and returns -1. */
 int cli_output_open(cli_output *out, const char *path, bool force);
 /* The same, sparing the temporary file keep (and its resume state) of a dead run that
  * is being resumed: other temporary files of dead processes for path are removed. */

@@ -214,10 +214,12 @@ static void on_block(void *user, const uz_compress_stats *s)
                         (long long)s->bytes_in);
 }
 
-/* Continues the interrupted run old_tmp: its complete blocks are copied. */
-static int resume_from(uz_compressor *c, const char *old_tmp, const cli_resume_state *rs, const char *display,
-                       bool quiet)
+/* Continues the interrupted run old_tmp: its complete blocks are copied into run's
+ * output, whose own resume state is written before the old run's files are removed (an
+ * interrupt in between leaves one or the other to resume from). */
+static int resume_from(uz_compressor *c, output_run *run, const char *old_tmp, const char *display, bool quiet)
 {
+    const cli_resume_state *rs = &run->rs;
     FILE *f = fopen(old_tmp, "rb");
     if (!f) {
         cli_error("%s: %s", old_tmp, strerror(errno));
@@ -240,6 +242,9 @@ static int resume_from(uz_compressor *c, const char *old_tmp, const cli_resume_s
         cli_report(old_tmp, &diag);
         return -1;
     }
+    if (fflush(run->out->f) != 0 || cli_resume_save(run->out->tmp_path, rs) != 0)
+        return -1;
+    cli_output_set_resumable(run->out, true);
     unlink(old_tmp);
     cli_resume_remove(old_tmp);
     if (!quiet)
@@ -285,6 +290,9 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
     }
     if (n == 1)
         cli_output_keep_attrs(&out, paths[0]);
+    /* Only an archive in a file can be read back before --rm removes the inputs: not one
+     * written into a device or FIFO. */
+    bool checkable = out.tmp_path != NULL;
     cli_progress_init(&prog, o->progress);
     if (o->quiet)
         cli_progress_quiet(&prog);
@@ -296,15 +304,18 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
     if (r != UZ_OK)
         cli_report(display, &diag);
     else if ((o->fit && fit_model(c, paths, n, o->quiet) != 0) ||
-             (old_tmp && resume_from(c, old_tmp, &run.rs, display, o->quiet) != 0))
+             (old_tmp && resume_from(c, &run, old_tmp, display, o->quiet) != 0))
         r = UZ_ERR_ARG;
     for (size_t i = 0; r == UZ_OK && i < n; i++)
         if ((r = uz_compressor_add_file(c, paths[i], &diag)) != UZ_OK) {
-            cli_report(strcmp(paths[i], "-") != 0 ? paths[i] : "<stdin>", &diag);
+            /* A failed write (disk full) is the output's error, not the input's. */
+            cli_report(ferror(out.f) ? display : strcmp(paths[i], "-") != 0 ? paths[i] : "<stdin>", &diag);
             if (o->canonical && !o->keep_going && diag.game > 0)
                 cli_error("stopped at the first bad game; use --keep-going to skip bad games");
             else if (r == UZ_ERR_CORRUPT && !o->keep_going)
                 cli_error("stopped; use --keep-going to keep the games read before the damage");
+            else if (r == UZ_ERR_LIMIT && !o->keep_going)
+                cli_error("stopped; use --keep-going to skip that game and keep the others");
         }
     if (r == UZ_OK && (r = uz_compressor_finish(c, &diag)) != UZ_OK)
         cli_report(display, &diag);
@@ -352,7 +363,9 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
         fprintf(stderr, "%s: %llu games, %llu moves -> %s%s (moves %.3f bits/move)\n", name,
                 (unsigned long long)st.games, (unsigned long long)st.moves, display, size, bpm);
     }
-    if (status == CLI_EXIT_OK && o->rm && to_file) {
+    if (status == CLI_EXIT_OK && o->rm && to_file && !checkable && !o->quiet)
+        cli_error("%s: not a regular file: the inputs are kept (--rm)", display);
+    if (status == CLI_EXIT_OK && o->rm && to_file && checkable) {
         if (check_archive(out_path) == 0)
             remove_inputs(paths, n, o->quiet);
         else
@@ -753,10 +766,10 @@ static void report_profile(const uz_decompressor *d)
         fprintf(stderr, "ucizip: engine: %s\n", profile);
 }
 
-/* Decodes every member of in, writing the games to out (NULL: check only): their exact
- * bytes, or the export format with canonical. */
-static int decode_all(FILE *in, const char *name, FILE *out, bool canonical, const cli_engine_opts *eo, bool progress,
-                      bool name_profile, long *games_out)
+/* Decodes every member of in, writing the games to out (NULL: check only; out_name its
+ * display name): their exact bytes, or the export format with canonical. */
+static int decode_all(FILE *in, const char *name, FILE *out, const char *out_name, bool canonical,
+                      const cli_engine_opts *eo, bool progress, bool name_profile, long *games_out)
 {
     uz_options u;
     decode_options(eo, canonical, &u);
@@ -776,7 +789,12 @@ static int decode_all(FILE *in, const char *name, FILE *out, bool canonical, con
     uz_decompressor_close(d);
     cli_progress_done(&prog);
     if (r != UZ_OK) {
-        cli_report(name, &diag);
+        /* A failed write (disk full) is the output's error, not the archive's. */
+        if (out && ferror(out)) {
+            cli_error("%s: %s", out_name, diag.message);
+        } else {
+            cli_report(name, &diag);
+        }
         return -1;
     }
     *games_out = (long)games;
@@ -906,6 +924,7 @@ static int decompress_to(const char *const *paths, size_t n, const char *out_pat
                          bool canonical, const cli_engine_opts *eo, bool rm, bool verbose)
 {
     cli_output out;
+    const char *out_name = out_path && strcmp(out_path, "-") != 0 ? out_path : "<stdout>";
     if (cli_output_open(&out, out_path, force) != 0)
         return CLI_EXIT_FAIL;
     if (n == 1)
@@ -915,7 +934,7 @@ static int decompress_to(const char *const *paths, size_t n, const char *out_pat
         const char *name;
         FILE *in = cli_open_input(paths[i], &name);
         long games = 0;
-        if (!in || decode_all(in, name, out.f, canonical, eo, progress, verbose, &games) != 0) {
+        if (!in || decode_all(in, name, out.f, out_name, canonical, eo, progress, verbose, &games) != 0) {
             cli_close_input(in);
             cli_output_abort(&out);
             return CLI_EXIT_FAIL;
@@ -925,9 +944,12 @@ static int decompress_to(const char *const *paths, size_t n, const char *out_pat
         if (verbose)
             fprintf(stderr, "%s: %ld games\n", name, games);
     }
+    bool written_file = out.tmp_path != NULL; /* not stdout, a device or a FIFO */
     if (cli_output_commit(&out) != 0)
         return CLI_EXIT_FAIL;
-    if (rm && out_path && strcmp(out_path, "-") != 0)
+    if (rm && !written_file && out_path && strcmp(out_path, "-") != 0)
+        cli_error("%s: not a regular file: the archives are kept (--rm)", out_name);
+    if (rm && written_file)
         remove_inputs(paths, n, !verbose);
     return CLI_EXIT_OK;
 }
@@ -1091,7 +1113,7 @@ int cmd_verify(int argc, char **argv)
         const char *name;
         FILE *in = cli_open_input(argv[i], &name);
         long games = 0;
-        if (!in || decode_all(in, name, NULL, false, &eo, progress, !decode_quiet, &games) != 0) {
+        if (!in || decode_all(in, name, NULL, NULL, false, &eo, progress, !decode_quiet, &games) != 0) {
             status = CLI_EXIT_FAIL;
         } else if (!decode_quiet) {
             printf("%s: OK, %ld games verified\n", name, games);

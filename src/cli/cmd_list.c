@@ -31,15 +31,15 @@ static const char *result_text(uz_game_result r)
     }
 }
 
-/* A tag value for a tab-separated line: tabs and line ends become spaces. */
+/* A tag value for a tab-separated line: tabs and line ends become spaces, other control
+ * characters \xNN (no escape sequence reaches the terminal). */
 static void put_field(const char *s)
 {
     if (!s || !*s) {
         fputs("-", stdout);
         return;
     }
-    for (; *s; s++)
-        putchar(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s);
+    cli_put_field(stdout, s);
 }
 
 typedef struct list_state {

@@ -169,7 +169,8 @@ static int by_rating(const void *a, const void *b)
 
 static void rate_all(ratings_state *st, double tau)
 {
-    qsort(st->games, st->n_games, sizeof *st->games, by_when);
+    if (st->n_games > 1) /* (qsort of a NULL array, even of 0 elements, is undefined) */
+        qsort(st->games, st->n_games, sizeof *st->games, by_when);
     for (size_t i = 0; i < st->n_games; i++) {
         rated_game *g = &st->games[i];
         player *w = &st->players[g->white], *b = &st->players[g->black];
@@ -190,7 +191,8 @@ static void rate_all(ratings_state *st, double tau)
             b->draws++;
         }
     }
-    qsort(st->players, st->n_players, sizeof *st->players, by_rating);
+    if (st->n_players > 1)
+        qsort(st->players, st->n_players, sizeof *st->players, by_rating);
 }
 
 static int print_ratings_json(const ratings_state *st, double tau)
@@ -222,8 +224,10 @@ static void print_ratings(const ratings_state *st, double tau)
     printf("# rank\tplayer\trating\tRD\tvolatility\tgames\t+\t=\t-\n");
     for (size_t i = 0; i < st->n_players; i++) {
         const player *p = &st->players[i];
-        printf("%zu\t%s\t%.1f\t%.1f\t%.5f\t%ld\t%ld\t%ld\t%ld\n", i + 1, p->name, p->r.rating, p->r.rd,
-               p->r.volatility, p->wins + p->draws + p->losses, p->wins, p->draws, p->losses);
+        printf("%zu\t", i + 1);
+        cli_put_field(stdout, p->name); /* control characters escaped */
+        printf("\t%.1f\t%.1f\t%.5f\t%ld\t%ld\t%ld\t%ld\n", p->r.rating, p->r.rd, p->r.volatility,
+               p->wins + p->draws + p->losses, p->wins, p->draws, p->losses);
     }
 }
 

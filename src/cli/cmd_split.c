@@ -40,10 +40,11 @@ static int parse_offsets(const char *text, unsigned long long **out, size_t *n)
     size_t k = 0;
     const char *p = text;
     while (*p) {
-        char *end;
+        char *end = (char *)p;
         errno = 0;
-        unsigned long long x = strtoull(p, &end, 10);
-        if (errno || end == p || (*end && *end != ',') || (k && x < v[k - 1])) {
+        /* Digits only: strtoull would take "-5" as 2^64 - 5 and skip leading spaces. */
+        unsigned long long x = *p >= '0' && *p <= '9' ? strtoull(p, &end, 10) : 0;
+        if (*p < '0' || *p > '9' || errno || (*end && *end != ',') || (k && x < v[k - 1])) {
             free(v);
             return -1;
         }

@@ -59,12 +59,14 @@ static const struct command commands[] = {
 
 /* A descriptor 0-2 closed by whoever started us would be reused by the next open
  * (an output file, an engine pipe: libuv aborts on those) and then receive our messages
- * or progress lines: point each closed one at /dev/null before anything opens a file. */
+ * or progress lines: point each closed one at /dev/null before anything opens a file.
+ * Stdout is opened read-only, so that writing to it still fails (an output asked of a
+ * closed stdout is an error, not silently dropped: cli_stdout_closed). */
 static void guard_std_fds(void)
 {
     for (int fd = 0; fd <= 2; fd++)
         if (fcntl(fd, F_GETFD) == -1) {
-            int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+            int n = open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY);
             if (n >= 0 && n != fd) { /* open takes the lowest free number, so n == fd */
                 dup2(n, fd);
                 close(n);
@@ -101,9 +103,14 @@ int main(int argc, char **argv)
         status = cmd_compress(argc, argv);
     if (status < 0) {
         cli_error("unknown command '%s' (see 'ucizip --help')", name);
-        status = CLI_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
+    /* A reader that went away ends us as it ends zstd (silently, SIGPIPE); otherwise what
+     * a command printed to stdout must have arrived (a command that failed has said why
+     * already). */
     fflush(stdout);
     cli_exit_if_stdout_broken();
+    if (cli_stdout_finish(status == CLI_EXIT_OK) != 0 && status == CLI_EXIT_OK)
+        status = CLI_EXIT_FAIL;
     return status;
 }

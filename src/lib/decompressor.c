@@ -1,5 +1,6 @@
 /* uz_decompressor: archives back to the exact bytes of their games, sequentially or one
  * game by number; the engine kept between members and archives while it stays the same. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,7 +223,7 @@ uz_result uz_decompressor_decode(uz_decompressor *d, FILE *in, const char *name,
     while (r == UZ_OK && (r = uz_decompressor_next_game(d, &text, &len, diag)) == UZ_OK)
         if (out && len && fwrite(text, 1, len, out) != len) {
             r = UZ_ERR_IO;
-            uz_diag_set(diag, r, 0, 0, "write error");
+            uz_diag_set(diag, r, 0, 0, "write error: %s", strerror(errno));
         }
     if (games)
         *games = d->games_done;

@@ -156,6 +156,19 @@ long uz_game_source_read(uz_game_source *src, uz_game *games, size_t cap, uz_dia
             uz_game_source_end(src);
             break;
         }
+        if (r != UZ_OK && uz_pgn_reader_last_oversized(src->reader)) {
+            /* Past the game size limit: it cannot be kept as text, and is most likely
+             * damage or a bomb, so the damaged-input policy decides: skipped (its rest
+             * read without keeping it) or the end of the call. */
+            if (src->damaged_inputs != UZ_POLICY_SKIP) {
+                if (diag)
+                    *diag = why;
+                return -1;
+            }
+            say(src, &why);
+            src->skipped++;
+            continue;
+        }
         if (r != UZ_OK) {
             uz_policy p = policy_for(src, r);
             if (p == UZ_POLICY_KEEP_AS_TEXT && keep_as_text(src, &games[n])) {

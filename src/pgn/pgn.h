@@ -188,6 +188,11 @@ void uz_pgn_reader_keep_raw(uz_pgn_reader *r, bool keep);
  * until the next read. Lets a caller keep a game it cannot handle verbatim. Returns UZ_OK,
  * or UZ_ERR_NOMEM if the text could not be kept. */
 uz_result uz_pgn_reader_last_text(const uz_pgn_reader *r, const char **text, size_t *len);
+/* True when the game last returned was refused (UZ_ERR_LIMIT) for passing
+ * max_game_bytes: the reader stopped reading at the limit, so memory stays flat; such a
+ * game cannot be kept as text, and the next call skips its rest (without keeping it)
+ * before reading the next game. */
+bool uz_pgn_reader_last_oversized(const uz_pgn_reader *r);
 /* Byte offset in the input (the decompressed bytes) of the first token of the game last
  * returned by uz_pgn_read_game: where that game's text starts. */
 unsigned long long uz_pgn_reader_last_offset(const uz_pgn_reader *r);

@@ -78,6 +78,10 @@ typedef struct uz__lexer {
     bool record_failed;  /* an append failed (out of memory) */
     uz_buf text;        /* text of the current token */
     size_t text_max;     /* longest token text kept (the game size limit) */
+    /* No byte at or past this offset is read: the input looks as if it ended there and
+     * stopped is set (the reader's game size limit, applied as bytes stream in). */
+    unsigned long long stop_at;
+    bool stopped;
 } uz__lexer;
 
 uz_result uz__lex_init_file(uz__lexer *lx, FILE *f);

@@ -1,5 +1,6 @@
 /* PGN lexer: bytes read in chunks from a FILE or memory, turned into tokens with line/column. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@ uz_result uz__lex_init_file(uz__lexer *lx, FILE *f)
     lx->column = 1;
     lx->line_start = true;
     lx->text_max = (size_t)-1;
+    lx->stop_at = ULLONG_MAX;
     return UZ_OK;
 }
 
@@ -34,6 +36,7 @@ void uz__lex_init_mem(uz__lexer *lx, const void *data, size_t len)
     lx->column = 1;
     lx->line_start = true;
     lx->text_max = (size_t)-1;
+    lx->stop_at = ULLONG_MAX;
 }
 
 void uz__lex_free(uz__lexer *lx)
@@ -67,9 +70,13 @@ static void fill(uz__lexer *lx, size_t n)
     }
 }
 
-/* Byte at pos + k, or -1 past the end of input. */
+/* Byte at pos + k, or -1 past the end of input or at stop_at. */
 static int peek(uz__lexer *lx, size_t k)
 {
+    if (lx->offset + k >= lx->stop_at) {
+        lx->stopped = true;
+        return -1;
+    }
     if (lx->len - lx->pos <= k)
         fill(lx, k + 1);
     return lx->len - lx->pos > k ? lx->buf[lx->pos + k] : -1;
@@ -96,6 +103,16 @@ static bool is_symbol_char(int c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '+' ||
            c == '#' || c == '=' || c == ':' || c == '-' || c == '/';
+}
+
+/* A byte that starts no token and is not whitespace (c: a byte, or -1). */
+static bool is_stray(int c)
+{
+    if (c < 0 || c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f')
+        return false;
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+        return false;
+    return c == 0 || !strchr("[]().*{;\"$!?-%", c);
 }
 
 static void set_error(uz__token *tok, uz_result code, const char *msg)
@@ -353,10 +370,16 @@ void uz__lex_next(uz__lexer *lx, uz__token *tok, bool discard)
             break;
         }
         advance(lx);
-        if (c >= 0x21 && c < 0x7F)
-            snprintf(tok->msg, sizeof tok->msg, "unexpected character '%c'", c);
-        else
-            snprintf(tok->msg, sizeof tok->msg, "unexpected byte 0x%02X", (unsigned)c);
+        /* Skipping: a run of such bytes is one token, without a message (a long run, a
+         * bomb of zeros, costs little). */
+        while (discard && is_stray(peek(lx, 0)))
+            advance(lx);
+        if (!discard) {
+            if (c >= 0x21 && c < 0x7F)
+                snprintf(tok->msg, sizeof tok->msg, "unexpected character '%c'", c);
+            else
+                snprintf(tok->msg, sizeof tok->msg, "unexpected byte 0x%02X", (unsigned)c);
+        }
         tok->type = UZ__TOK_ERROR;
         tok->code = UZ_ERR_SYNTAX;
         return;

@@ -1,5 +1,6 @@
 /* PGN reader: tokens to a game tree, every move replayed and resolved; resync after errors. */
 #include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,8 @@ struct uz_pgn_reader {
     unsigned long long text_start, text_end;   /* the last game's text: [start, end) */
     unsigned long long span_start;             /* the last game's span: [span_start, text_end) */
     bool keep_raw;                             /* give every game its span in game->raw */
+    bool oversized; /* the last game passed max_game_bytes: refused, its rest not yet skipped */
+    long limit_line, limit_column; /* where the token that passed it began */
 };
 
 /* ---- reader lifetime ---- */
@@ -191,8 +194,9 @@ static void next(uz_pgn_reader *r, uz__token *t, bool discard)
         return;
     }
     uz__lex_next(&r->lx, t, discard);
-    if (!discard && t->type != UZ__TOK_EOF && t->type != UZ__TOK_ERROR &&
-        r->lx.offset - r->game_start > r->limits.max_game_bytes) {
+    if (r->lx.stopped) { /* the lexer reached the game's size limit (stop_at) */
+        r->limit_line = t->line;
+        r->limit_column = t->column;
         t->type = UZ__TOK_ERROR;
         t->code = UZ_ERR_LIMIT;
         snprintf(t->msg, sizeof t->msg, "game longer than %zu bytes (limit)", r->limits.max_game_bytes);
@@ -236,7 +240,7 @@ static void skip_game(uz_pgn_reader *r)
     int depth = in_tags ? 0 : r->depth;
     for (;;) {
         next(r, &t, true);
-        if (t.type == UZ__TOK_EOF)
+        if (t.type == UZ__TOK_EOF || r->lx.stopped)
             return;
         if (t.type == UZ__TOK_ERROR && t.code == UZ_ERR_IO) {
             r->done = true;
@@ -577,6 +581,57 @@ static uz_result read_trailing(uz_pgn_reader *r, uz_game *game)
     return UZ_OK;
 }
 
+bool uz_pgn_reader_last_oversized(const uz_pgn_reader *r)
+{
+    return r->oversized;
+}
+
+/* The game being read passed the size limit: it is refused at once, its text not kept
+ * (it cannot be kept as text), so memory stays flat and nothing more is read for now. */
+static uz_result refuse_oversized(uz_pgn_reader *r, uz_game *game)
+{
+    long number = game->number, first_line = game->first_line;
+    uz_game_clear(game);
+    game->number = number;
+    game->first_line = first_line;
+    drop_pending(r);
+    r->have_tok = false; /* (a token of the refused game) */
+    r->oversized = true;
+    r->lx.record = NULL;
+    r->raw.size = 0;
+    r->raw_base = r->text_start = r->text_end = r->lx.offset;
+    return fail(r, UZ_ERR_LIMIT, r->limit_line, r->limit_column,
+                "game longer than %zu bytes (limit; it begins at line %ld): not read further",
+                r->limits.max_game_bytes, first_line);
+}
+
+/* Skips the rest of a refused oversized game, unrecorded, in constant memory; reading
+ * (and recording) goes on at the next game, whose span starts at its first token as
+ * after any bad game. */
+static void skip_oversized(uz_pgn_reader *r)
+{
+    r->lx.stop_at = ULLONG_MAX;
+    r->lx.stopped = false;
+    skip_game(r);
+    r->oversized = false;
+    r->lx.record = &r->raw;
+    r->raw.size = 0;
+    r->raw_base = r->lx.offset;
+    if (r->have_tok && r->tok.type == UZ__TOK_LBRACKET) {
+        /* The next game's '[' was read unrecorded: its text starts with it. */
+        if (uz__text_put(&r->raw, "[", 1) != UZ_OK)
+            r->lx.record_failed = true;
+        r->raw_base = r->tok.offset;
+    } else if (!r->have_tok && !r->done) {
+        /* The next token, recorded (within a game's limit: a bomb right after is
+         * refused as the next game). */
+        r->lx.stop_at = r->lx.offset + r->limits.max_game_bytes + 1;
+        uz__lex_next(&r->lx, &r->tok, false);
+        r->have_tok = true;
+    }
+    r->text_end = r->have_tok ? r->tok.offset : r->lx.offset;
+}
+
 uz_result uz_pgn_read_game(uz_pgn_reader *r, uz_game *game, uz_diag *diag)
 {
     uz_result rc;
@@ -587,9 +642,16 @@ uz_result uz_pgn_read_game(uz_pgn_reader *r, uz_game *game, uz_diag *diag)
     r->diag = diag;
     if (r->done)
         return UZ_DONE;
+    if (r->oversized) {
+        skip_oversized(r);
+        if (r->done) /* a read error while skipping: the caller asks the input why */
+            return fail(r, UZ_ERR_IO, r->lx.line, r->lx.column, "read error");
+    }
     raw_discard_before(r, r->text_end);
     r->span_start = r->text_end;
     r->game_start = r->lx.offset;
+    /* The size limit is applied as the bytes stream in, never after buffering them. */
+    r->lx.stop_at = r->game_start + r->limits.max_game_bytes + 1;
     r->nodes = 0;
     r->in_tags = true;
 
@@ -653,14 +715,16 @@ uz_result uz_pgn_read_game(uz_pgn_reader *r, uz_game *game, uz_diag *diag)
 fail:
     if (rc == UZ_ERR_IO) {
         r->done = true;
-    } else {
+    } else if (!r->lx.stopped) {
         skip_game(r);
         /* The game's span runs to the next token, as a good game's does. */
-        if (!r->have_tok) {
+        if (!r->have_tok && !r->lx.stopped) {
             uz__lex_next(&r->lx, &r->tok, false);
             r->have_tok = true;
         }
     }
+    if (r->lx.stopped) /* within the game or while skipping the rest of a bad one */
+        return refuse_oversized(r, game);
     r->text_end = r->have_tok ? r->tok.offset : r->lx.offset;
     drop_pending(r);
     long number = game->number, first_line = game->first_line;

@@ -77,7 +77,7 @@ static const bad_case cases[] = {
     {"nesting limit", "1. e4 (1. d4 (1. c4 (1. b4))) *", UZ_ERR_LIMIT, 1, 21, "nested deeper than 2", 0, 1,
      {UZ_PGN_MAX_GAME_BYTES, 2, UZ_PGN_MAX_MOVES}},
     {"game size limit", "[Event \"x\"]\n\n1. e4 {a long comment that does not fit in the limit} e5 *\n\n[Event \"y\"]\n\n1. d4 *\n",
-     UZ_ERR_LIMIT, 3, 7, "exceeds the game size limit", 1, 1, {40, UZ_PGN_MAX_DEPTH, UZ_PGN_MAX_MOVES}},
+     UZ_ERR_LIMIT, 3, 7, "game longer than 40 bytes", 1, 1, {40, UZ_PGN_MAX_DEPTH, UZ_PGN_MAX_MOVES}},
     {"game size limit (many tokens)", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *\n\n1. d4 *\n", UZ_ERR_LIMIT,
      1, 28, "game longer than 28 bytes", 1, 1, {28, UZ_PGN_MAX_DEPTH, UZ_PGN_MAX_MOVES}},
     {"move limit", "1. e4 e5 2. Nf3 Nc6 *", UZ_ERR_LIMIT, 1, 17, "more than 3 moves", 0, 1,
