@@ -204,6 +204,11 @@ typedef struct cache_slot {
 
 #define CACHE_WAYS 4
 
+/* After this many searches in a row without an answer in time (on any worker, retries
+ * included) the engine is taken for hung for good: the run fails instead of paying
+ * attempts x timeout for every remaining position. */
+#define UZ__TIMEOUT_STREAK_MAX 3
+
 struct uz_pool {
     uz_oracle oracle;        /* the pool as an oracle (uz_pool_oracle) */
     uv_loop_t loop;
@@ -227,6 +232,8 @@ struct uz_pool {
     size_t cache_buckets;    /* power of two; CACHE_WAYS slots each */
     uint64_t cache_clock;
     uint64_t searched;       /* positions answered by an engine (for rechecks) */
+    int timeout_streak;      /* searches in a row that got no answer in time */
+    bool gave_up;            /* UZ__TIMEOUT_STREAK_MAX reached: no more restarts */
     uz_pool_stats stats;
 };
 

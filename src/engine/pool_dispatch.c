@@ -93,6 +93,12 @@ void uz__pool_pump(uz_pool *pool)
 {
     if (pool->shutting_down)
         return;
+    if (pool->gave_up) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "engine '%.80s' stopped answering; giving up", pool->s.path);
+        uz__pool_fail_queue(pool, UZ_ERR_TIMEOUT, msg);
+        return;
+    }
     if (uz__pool_all_dead(pool)) {
         const worker *w = &pool->workers[0];
         uz__pool_fail_queue(pool, w->err_code ? w->err_code : UZ_ERR_ENGINE, w->err);
