@@ -47,7 +47,8 @@ uz_result uz_decompressor_open(uz_decompressor **out, const uz_options *options,
         return UZ_ERR_NOMEM;
     }
     if (!options->engine && d->cache_path &&
-        (r = uz_lib_cache_acquire(d->cache_path, &d->md.store, diag)) != UZ_OK) {
+        (r = uz_lib_cache_acquire(d->cache_path, &d->md.store, options->on_message, options->user, diag)) !=
+            UZ_OK) {
         free(d->cache_path);
         free(d);
         return r;
