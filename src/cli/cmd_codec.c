@@ -128,6 +128,27 @@ static int check_archive(const char *path)
     return r == UZ_OK ? 0 : -1;
 }
 
+static int decode_all(FILE *in, const char *name, FILE *out, bool canonical, const cli_engine_opts *eo, bool progress,
+                      bool name_profile, long *games_out);
+
+/* When scores came from the persistent cache, the check before --rm decodes the archive
+ * with the engine alone: a cache that lies would otherwise vouch for itself. */
+static int check_without_cache(const char *path, const compress_opts *o, uint64_t store_hits)
+{
+    if (!o->eo.cache_path || store_hits == 0)
+        return 0;
+    cli_engine_opts eo = o->eo;
+    eo.cache_path = NULL;
+    FILE *f = fopen(path, "rb");
+    long games = 0;
+    int r = f ? decode_all(f, path, NULL, false, &eo, false, false, &games) : -1;
+    if (f)
+        fclose(f);
+    if (r != 0)
+        cli_error("%s: does not decode without the score cache; inputs kept", path);
+    return r;
+}
+
 /* Sum of the sizes of the inputs that are regular files; 0 if any is not (a pipe). */
 static long long inputs_size(const char *const *paths, size_t n)
 {
@@ -337,7 +358,7 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
                 (unsigned long long)st.games, (unsigned long long)st.moves, display, (long long)archive_bytes, bpm);
     }
     if (status == CLI_EXIT_OK && o->rm && to_file) {
-        if (check_archive(out_path) == 0)
+        if (check_archive(out_path) == 0 && check_without_cache(out_path, o, st.store_hits) == 0)
             remove_inputs(paths, n, o->quiet);
         else
             status = CLI_EXIT_FAIL;
@@ -967,7 +988,7 @@ int cmd_decompress(int argc, char **argv)
 static const char verify_usage[] =
     "usage: ucizip verify ARCHIVE... [options]\n"
     "Decodes every game of each archive ('-': stdin) and checks it against its stored\n"
-    "checksum.\n"
+    "checksum. Scores are never read from a --cache here: every position is searched.\n"
     "  --progress          progress on stderr even when it is not a terminal\n" DECODE_ENGINE_HELP;
 
 int cmd_verify(int argc, char **argv)
@@ -981,6 +1002,7 @@ int cmd_verify(int argc, char **argv)
         fputs(verify_usage, stderr);
         return CLI_EXIT_USAGE;
     }
+    eo.cache_path = NULL; /* a check that read the cache's scores would trust the cache */
     int status = CLI_EXIT_OK;
     for (int i = optind; i < argc; i++) {
         const char *name;

@@ -234,14 +234,23 @@ struct uz_pool {
     uint64_t searched;       /* positions answered by an engine (for rechecks) */
     int timeout_streak;      /* searches in a row that got no answer in time */
     bool gave_up;            /* UZ__TIMEOUT_STREAK_MAX reached: no more restarts */
+    uint64_t store_hits_seen;/* for the store audits */
+    bool store_distrusted;   /* the store disagreed with the engine once: not used again */
     uz_pool_stats stats;
 };
 
-/* A position searched again on another worker: the scores must match the first. */
+/* A position searched again on another worker: the scores must match the first. Or, with
+ * of_store, a hit of the persistent store searched by an engine: a store that disagrees
+ * is no longer used. */
 typedef struct recheck {
     uz_query q; /* first: the pool completes &q */
     int32_t expect[UZ_MAX_MOVES];
+    bool of_store;
 } recheck;
+
+/* The first and every UZ__STORE_AUDIT_EVERY-th hit of the persistent store is searched
+ * again by an engine. */
+#define UZ__STORE_AUDIT_EVERY 16
 
 
 static inline double uz__now_ms(void) { return (double)uv_hrtime() / 1e6; }
@@ -259,6 +268,8 @@ void uz__pool_pump(uz_pool *pool);
 /* Queues q as a query of the given KIND_ (probes and rechecks set their limits first). */
 void uz__pool_submit_kind(uz_pool *pool, uz_query *q, int kind);
 void uz__pool_maybe_recheck(uz_pool *pool, const uz_query *q);
+/* Queues an engine search of q, just answered by the store, to compare (not pumped). */
+void uz__pool_audit_store_hit(uz_pool *pool, const uz_query *q);
 /* First differing move of two score lists of q, -1 if none. */
 int uz__scores_differ(const uz_query *q, const int32_t *a, const int32_t *b);
 void uz__nondeterministic(const uz_pool *pool, const uz_query *q, int i, int32_t first, int32_t second, char *msg,

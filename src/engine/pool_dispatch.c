@@ -203,12 +203,36 @@ void uz__pool_maybe_recheck(uz_pool *pool, const uz_query *q)
         return; /* a check skipped, nothing wrong with the scores */
     c->q = *q;
     memcpy(c->expect, q->scores, sizeof(int32_t) * (size_t)q->n_moves);
+    c->of_store = false;
     c->q.done = NULL;
     c->q.user = NULL;
     QPRIV(&c->q)->no_cache = true;
     QPRIV(&c->q)->avoid = QPRIV(q)->worker;
     QPRIV(&c->q)->attempts = 0;
     uz__pool_submit_kind(pool, &c->q, KIND_RECHECK);
+}
+
+/* A store hit searched by any worker (no cache) and compared in recheck_done. Queued
+ * without pumping: this runs inside the pump's own lookup. */
+void uz__pool_audit_store_hit(uz_pool *pool, const uz_query *q)
+{
+    recheck *c = malloc(sizeof *c);
+    if (!c)
+        return; /* an audit skipped */
+    c->q = *q;
+    memcpy(c->expect, q->scores, sizeof(int32_t) * (size_t)q->n_moves);
+    c->of_store = true;
+    c->q.done = NULL;
+    c->q.user = NULL;
+    QPRIV(&c->q)->next = NULL;
+    QPRIV(&c->q)->kind = KIND_RECHECK;
+    QPRIV(&c->q)->no_cache = true;
+    QPRIV(&c->q)->avoid = -1;
+    QPRIV(&c->q)->attempts = 0;
+    QPRIV(&c->q)->worker = -1;
+    pool->outstanding++;
+    pool->stats.store_audits++;
+    uz__queue_push(&pool->queue_head, &pool->queue_tail, &c->q, false);
 }
 
 /* First differing move of two score lists of q, -1 if none. */
@@ -233,7 +257,10 @@ void uz__nondeterministic(const uz_pool *pool, const uz_query *q, int i, int32_t
 static void recheck_done(uz_pool *pool, recheck *c)
 {
     int i = c->q.status == UZ_OK ? uz__scores_differ(&c->q, c->expect, c->q.scores) : -1;
-    if (i >= 0 && pool->run_error == UZ_OK) {
+    if (i >= 0 && c->of_store) {
+        pool->stats.store_disagreements++;
+        pool->store_distrusted = true;
+    } else if (i >= 0 && pool->run_error == UZ_OK) {
         pool->run_error = UZ_ERR_ENGINE;
         uz__nondeterministic(pool, &c->q, i, c->expect[i], c->q.scores[i], pool->run_msg, sizeof pool->run_msg);
     }
