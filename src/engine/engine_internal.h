@@ -181,6 +181,8 @@ typedef struct worker {
     int fail_streak;         /* consecutive failed starts */
     bool restart;            /* spawn again once closed */
     bool dying;              /* output closed: waiting briefly for the exit status */
+    bool checker;            /* the second process of a one-worker pool: rechecks only,
+                                started with the first of them */
     char name[UZ_ENGINE_NAME_MAX];
     engine_option opts[MAX_ENGINE_OPTIONS];
     int n_opts;

@@ -65,7 +65,7 @@ static uz_result pool_alloc(uz_pool **out, const uz_engine_settings *s, const ch
 {
     uz_pool *pool = calloc(1, sizeof *pool);
     *out = pool;
-    if (!pool || !(pool->workers = calloc((size_t)workers, sizeof *pool->workers)))
+    if (!pool || !(pool->workers = calloc((size_t)workers + 1, sizeof *pool->workers)))
         goto nomem;
     pool->oracle.ops = &pool_oracle_ops;
     pool->s = *s;
@@ -79,6 +79,11 @@ static uz_result pool_alloc(uz_pool **out, const uz_engine_settings *s, const ch
         return UZ_ERR_ENGINE;
     }
     pool->loop_open = true;
+    /* One worker cannot check that another process scores alike: a second process,
+     * started with the first recheck, searches the rechecks. */
+    bool with_checker = workers == 1 && s->recheck_every > 0;
+    if (with_checker)
+        workers = 2;
     pool->n_workers = workers;
     for (int i = 0; i < workers; i++) {
         worker *w = &pool->workers[i];
@@ -88,6 +93,7 @@ static uz_result pool_alloc(uz_pool **out, const uz_engine_settings *s, const ch
         uv_timer_init(&pool->loop, &w->timer);
         w->timer.data = w;
     }
+    pool->workers[1].checker = with_checker;
     return UZ_OK;
 nomem:
     uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
@@ -97,11 +103,12 @@ nomem:
 /* Starts every worker and waits until all are ready or one has failed. */
 static uz_result start_workers(uz_pool *pool, uz_diag *diag)
 {
-    for (int i = 0; i < pool->n_workers; i++)
+    int n = pool->n_workers - (pool->workers[pool->n_workers - 1].checker ? 1 : 0);
+    for (int i = 0; i < n; i++)
         uz__worker_start(&pool->workers[i]);
     for (;;) {
         int ready = 0, failed = -1;
-        for (int i = 0; i < pool->n_workers; i++) {
+        for (int i = 0; i < n; i++) {
             wstate st = pool->workers[i].state;
             if (st == W_IDLE)
                 ready++;
@@ -113,7 +120,7 @@ static uz_result start_workers(uz_pool *pool, uz_diag *diag)
             uz_diag_set(diag, rc, 0, 0, "%s", pool->workers[failed].err);
             return rc;
         }
-        if (ready == pool->n_workers)
+        if (ready == n)
             return UZ_OK;
         uv_run(&pool->loop, UV_RUN_ONCE);
     }

@@ -59,22 +59,30 @@ void uz__pool_fail_queue(uz_pool *pool, uz_result code, const char *msg)
 bool uz__pool_all_dead(const uz_pool *pool)
 {
     for (int i = 0; i < pool->n_workers; i++)
-        if (pool->workers[i].state != W_DEAD)
+        if (pool->workers[i].state != W_DEAD && !pool->workers[i].checker)
             return false;
     return true;
 }
 
 
+/* Whether a worker other than idx is left to search q (the checker only for rechecks). */
+static bool other_worker(const uz_pool *pool, int idx, const uz_query *q)
+{
+    for (int i = 0; i < pool->n_workers; i++)
+        if (i != idx && pool->workers[i].state != W_DEAD &&
+            (!pool->workers[i].checker || QPRIV(q)->kind == KIND_RECHECK))
+            return true;
+    return false;
+}
+
 /* Removes and returns the first queued query worker idx may search: one that does
- * not avoid it, or any when no other worker is left. */
+ * not avoid it, or any when no other worker is left; only rechecks for the checker. */
 static uz_query *queue_take_for(uz_pool *pool, int idx)
 {
-    bool others = false;
-    for (int i = 0; i < pool->n_workers && !others; i++)
-        others = i != idx && pool->workers[i].state != W_DEAD;
     uz_query *prev = NULL;
     for (uz_query *q = pool->queue_head; q; prev = q, q = QPRIV(q)->next) {
-        if (others && QPRIV(q)->avoid == idx)
+        if ((pool->workers[idx].checker && QPRIV(q)->kind != KIND_RECHECK) ||
+            (QPRIV(q)->avoid == idx && other_worker(pool, idx, q)))
             continue;
         if (prev)
             QPRIV(prev)->next = QPRIV(q)->next;
@@ -104,6 +112,13 @@ void uz__pool_pump(uz_pool *pool)
         uz__pool_fail_queue(pool, w->err_code ? w->err_code : UZ_ERR_ENGINE, w->err);
         return;
     }
+    worker *checker = &pool->workers[pool->n_workers - 1];
+    if (checker->checker && checker->state == W_OFF && !pool->creating)
+        for (uz_query *q = pool->queue_head; q; q = QPRIV(q)->next)
+            if (QPRIV(q)->kind == KIND_RECHECK) {
+                uz__worker_start(checker);
+                break;
+            }
     while (pool->queue_head) {
         worker *idle = NULL;
         uz_query *q = NULL;

@@ -236,6 +236,39 @@ static void gives_up_on_hung_engine(void)
     uz_pool_destroy(pool);
 }
 
+/* An engine whose every process is deterministic but two processes disagree: with one
+ * worker too, the recheck runs in a second process and the run fails. */
+static void one_worker_checks_across_processes(void)
+{
+    uz_engine_settings s;
+    fake_settings(&s);
+    s.recheck_every = 2;
+    set_conf("process_offset", 0);
+    uz_pool *pool = NULL;
+    uz_diag diag = {0};
+    CHECK_RC(uz_pool_create(&pool, &s, 1, &diag), UZ_OK, &diag);
+    if (!pool)
+        return;
+    uz_query *qs = calloc(4, sizeof *qs);
+    for (int i = 0; i < 4; i++) {
+        t_query_fen(&qs[i], fens[i]);
+        uz_pool_submit(pool, &qs[i]);
+    }
+    uz_result rc = uz_pool_run(pool, &diag);
+    uz_pool_stats st;
+    uz_pool_get_stats(pool, &st);
+    if (rc != UZ_ERR_ENGINE || !strstr(diag.message, "not deterministic") || !one_line(diag.message) ||
+        st.rechecks < 1) {
+        fprintf(stderr, "-j1 recheck: got %d '%s' after %llu rechecks\n", (int)rc, diag.message,
+                (unsigned long long)st.rechecks);
+        uz_test_failed++;
+    }
+    printf("%-16s -> %s\n", "process_offset", diag.message);
+    free(qs);
+    uz_pool_destroy(pool);
+    set_conf("none", 0);
+}
+
 /* Pool creation must fail with want and a one-line message containing needle. */
 static void failing_start(const char *path, const char *mode, long n, int handshake_ms, uz_result want,
                           const char *needle)
@@ -328,6 +361,7 @@ int main(void)
     bound_falls_back();
     failing("long_line_at", 2, UZ_ERR_ENGINE, "longer");
     gives_up_on_hung_engine();
+    one_worker_checks_across_processes();
 
     /* Slow start-up within the handshake timeout is fine. */
     {
