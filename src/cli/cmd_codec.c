@@ -57,7 +57,9 @@ static const char compress_usage[] =
 /* Decoder limits (doc/format.md): what a block may claim before it is refused. */
 #define CLI_DECODE_LIMITS_HELP \
     "  --max-block-moves N moves one block may hold (default 1048576; each costs memory and a search)\n" \
-    "  --max-block-mb N    MiB of uncompressed structure one block may hold (default 128)\n"
+    "  --max-block-mb N    MiB of uncompressed structure one block may hold (default 128)\n" \
+    "  --memory MB         Hash an archive may give each engine (default 256); checked\n" \
+    "                      before any engine starts\n"
 static uz_decode_limits decode_limits;
 
 /* Everything the compress command was told. */
@@ -695,6 +697,7 @@ static void decode_options(const cli_engine_opts *eo, bool canonical, uz_options
     u->canonical = canonical;
     u->max_block_moves = decode_limits.block_nodes;
     u->max_block_bytes = decode_limits.block_struct_bytes;
+    u->max_engine_memory_mb = decode_limits.engine_memory_mb;
     u->on_message = on_library_message;
 }
 
@@ -761,15 +764,19 @@ static const char decompress_usage[] =
     "  --canonical         write the games in PGN export format, not the input's exact bytes\n" DECODE_ENGINE_HELP;
 
 enum { OPT_D_OUTPUT_DIR = 3000, OPT_D_RM, OPT_D_PROGRESS, OPT_D_GAME, OPT_D_CANONICAL, OPT_D_TAG, OPT_D_MAX_MOVES,
-       OPT_D_MAX_MB };
+       OPT_D_MAX_MB, OPT_D_MEMORY };
 
-/* --max-block-moves and --max-block-mb into decode_limits: 0 when taken, -1 on a bad value. */
+/* --max-block-moves, --max-block-mb and --memory into decode_limits: 0 when taken, -1 on
+ * a bad value. */
 static int decode_limit_opt(int c, const char *arg)
 {
     long v;
-    if (cli_parse_long(c == OPT_D_MAX_MOVES ? "--max-block-moves" : "--max-block-mb", arg, 1, 1L << 40, &v))
+    const char *name = c == OPT_D_MAX_MOVES ? "--max-block-moves" : c == OPT_D_MAX_MB ? "--max-block-mb" : "--memory";
+    if (cli_parse_long(name, arg, 1, 1L << 40, &v))
         return -1;
-    if (c == OPT_D_MAX_MOVES)
+    if (c == OPT_D_MEMORY)
+        decode_limits.engine_memory_mb = (uint64_t)v;
+    else if (c == OPT_D_MAX_MOVES)
         decode_limits.block_nodes = (uint64_t)v;
     else
         decode_limits.block_struct_bytes = (uint64_t)v << 20;
@@ -786,6 +793,7 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
         {"canonical", no_argument, NULL, OPT_D_CANONICAL}, {"tag", required_argument, NULL, OPT_D_TAG},
         {"max-block-moves", required_argument, NULL, OPT_D_MAX_MOVES},
         {"max-block-mb", required_argument, NULL, OPT_D_MAX_MB},
+        {"memory", required_argument, NULL, OPT_D_MEMORY},
         {"help", no_argument, NULL, 'h'},         {"engine", required_argument, NULL, OPT_ENGINE},
         {"workers", required_argument, NULL, OPT_WORKERS}, {"cache", required_argument, NULL, OPT_CACHE},
         {NULL, 0, NULL, 0},
@@ -830,6 +838,7 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
             break;
         case OPT_D_MAX_MOVES:
         case OPT_D_MAX_MB:
+        case OPT_D_MEMORY:
             if (decode_limit_opt(c, optarg) != 0)
                 goto usage;
             break;
@@ -887,6 +896,7 @@ int cmd_decompress(int argc, char **argv)
         {"canonical", no_argument, NULL, OPT_D_CANONICAL},
         {"max-block-moves", required_argument, NULL, OPT_D_MAX_MOVES},
         {"max-block-mb", required_argument, NULL, OPT_D_MAX_MB},
+        {"memory", required_argument, NULL, OPT_D_MEMORY},
         {NULL, 0, NULL, 0},
     };
     const char *out_path = NULL, *out_dir = NULL;
@@ -919,6 +929,7 @@ int cmd_decompress(int argc, char **argv)
         case OPT_D_CANONICAL: canonical = true; break;
         case OPT_D_MAX_MOVES:
         case OPT_D_MAX_MB:
+        case OPT_D_MEMORY:
             if (decode_limit_opt(c, optarg) != 0)
                 return CLI_EXIT_USAGE;
             break;

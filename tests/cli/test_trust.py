@@ -15,6 +15,7 @@ import tempfile
 
 import harness
 from harness import check, corpus, run, summary
+from ucz_bytes import header_fields, with_header
 
 FAST = ["--depth", "1", "--workers", "1"]
 
@@ -116,6 +117,34 @@ def left_out(d, archive, original, name, damage, needle):
     print("%s -> %s" % (name, err.strip()))
 
 
+def memory_limit(d, games):
+    """A forged option.Hash in an archive's settings is refused before any engine starts;
+    --memory raises the limit (the forged archive then fails its fingerprint check)."""
+    archive = os.path.join(d, "depth2.ucz")
+    run("compress", games, "-o", archive, "--depth", "2", "--workers", "1")  # stores its settings text
+    data = open(archive, "rb").read()
+    fields = header_fields(data)
+    key = next(k for k, v in fields.items() if b"option.Hash=" in v)
+    fields[key] = re.sub(rb"option\.Hash=\d+", b"option.Hash=2048", fields[key])
+    forged = os.path.join(d, "hash2048.ucz")
+    open(forged, "wb").write(with_header(data, fields))
+    mark = os.path.join(d, "engine-started")
+    engine = os.path.join(d, "marking-engine")
+    open(engine, "w").write("#!/bin/sh\ntouch '%s'\nexec /usr/games/stockfish\n" % mark)
+    os.chmod(engine, 0o755)
+    for args in ([], ["--engine", engine]):
+        p = run("decompress", forged, "-c", *args, ok=False)
+        err = p.stderr.decode(errors="replace")
+        check(p.returncode != 0 and p.stdout == b"" and "Hash 2048" in err and "--memory 2048" in err
+              and err.count("\n") == 1, "forged Hash refused naming --memory: " + err)
+        print("forged option.Hash=2048 -> " + err.strip())
+    check(not os.path.exists(mark), "an engine started before the memory limit was checked")
+    p = run("decompress", forged, "-c", "--engine", engine, "--memory", "4096", ok=False)
+    check(os.path.exists(mark) and p.returncode != 0 and b"fingerprint" in p.stderr,
+          "--memory 4096 lets the engine start (the forgery then fails its fingerprint): %s" % p.stderr[:300])
+    check(run("verify", archive, "--memory", "1").returncode == 0, "the real archive (Hash 1) within --memory 1")
+
+
 def main():
     harness.use(sys.argv[1])
     text = open(corpus("cat2_capablanca_crlf.pgn"), "rb").read()
@@ -129,6 +158,7 @@ def main():
         archive = os.path.join(d, "g.ucz")
         real = os.path.join(d, "real.lmdb")
         run("compress", games, "-o", archive, "--cache", real, *FAST)
+        memory_limit(d, games)
         size = os.path.getsize(real)
         psize = struct.unpack_from("<I", open(real, "rb").read(), 40)[0]
 
