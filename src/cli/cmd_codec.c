@@ -195,6 +195,7 @@ typedef struct output_run {
     cli_output *out;
     cli_progress *prog;
     cli_resume_state rs;
+    cli_file_hash *archive_hash; /* of the temporary archive so far, for rs */
     long games_before, moves_before; /* of the earlier outputs of the run */
     int failed;
 } output_run;
@@ -210,7 +211,11 @@ static void on_block(void *user, const uz_compress_stats *s)
             run->rs.games = (long)s->games;
             run->rs.moves = (long)s->moves;
             run->rs.move_bytes = s->move_bytes;
-            if (fflush(run->out->f) != 0 || cli_resume_save(run->out->tmp_path, &run->rs) != 0)
+            off_t end = fflush(run->out->f) == 0 ? ftello(run->out->f) : -1;
+            run->rs.archive_bytes = (uint64_t)end;
+            if (end < 0 ||
+                cli_resume_hash_file(&run->archive_hash, run->out->tmp_path, (uint64_t)end, &run->rs.archive_hash) ||
+                cli_resume_save(run->out->tmp_path, &run->rs) != 0)
                 run->failed = 1; /* said; the run goes on, not resumable */
             else
                 cli_output_set_resumable(run->out, true);
@@ -285,7 +290,20 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
     cli_progress prog;
     output_run run = {.c = c, .out = &out, .prog = &prog, .games_before = all->games, .moves_before = all->moves};
     run.rs.key = run_key(o, paths, n, uz_compressor_engine_identity(c));
-    char *old_tmp = o->resume && to_file ? cli_resume_find(out_path, run.rs.key, &run.rs) : NULL;
+    uint64_t inputs_hash = 0;
+    if (to_file && cli_resume_hash_inputs(paths, n, &inputs_hash) != 0)
+        inputs_hash = 0; /* an unreadable input fails below, where it is read */
+    bool intact = false;
+    char *old_tmp = o->resume && to_file ? cli_resume_find(out_path, run.rs.key, &run.rs, &intact) : NULL;
+    const char *why = old_tmp ? cli_resume_mismatch(&run.rs, intact, inputs_hash, old_tmp) : NULL;
+    if (why) {
+        cli_error("%s: not resuming from %s: %s; starting over", display, old_tmp, why);
+        unlink(old_tmp);
+        cli_resume_remove(old_tmp);
+        free(old_tmp);
+        old_tmp = NULL;
+    }
+    run.rs.inputs_hash = inputs_hash;
     if (o->resume && to_file && !old_tmp && !o->quiet)
         fprintf(stderr, "ucizip: %s: no interrupted run of this command to resume; starting from the beginning\n",
                 display);
@@ -320,6 +338,7 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
         cli_report(display, &diag);
     cli_progress_done(&prog);
     uz_compressor_on_block(c, NULL, NULL);
+    cli_resume_hash_free(run.archive_hash);
     uz_compress_stats st;
     uz_compressor_stats(c, &st);
     cli_resume_remove(out.tmp_path);

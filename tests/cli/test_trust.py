@@ -145,6 +145,86 @@ def memory_limit(d, games):
     check(run("verify", archive, "--memory", "1").returncode == 0, "the real archive (Hash 1) within --memory 1")
 
 
+def interrupted(d, games, out, extra=()):
+    """Kills a compress run to out once its state records 3 blocks; returns (tmp path,
+    state path) of the dead run."""
+    import signal
+    import time
+    args = [harness.UCIZIP, "compress", games, "-o", out, "--block-games", "4", *FAST, *extra]
+    proc = subprocess.Popen(args, stderr=subprocess.DEVNULL)
+    name, state, deadline = os.path.basename(out), None, time.time() + 300
+    while proc.poll() is None and time.time() < deadline:
+        found = [n for n in os.listdir(d) if n.startswith(name + ".") and n.endswith(".tmp.state")]
+        if found and b"\nblocks 3\n" in open(os.path.join(d, found[0]), "rb").read():
+            state = os.path.join(d, found[0])
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    return (state[:-len(".state")], state) if state else (None, None)
+
+
+def resume_binding(d, games, other):
+    """A resume state is bound to the inputs and the temporary archive it describes: an
+    edited state, an input edited in place (size and time restored) and a foreign
+    temporary archive are each refused, and the run gives the uninterrupted bytes."""
+    full = os.path.join(d, "full.ucz")
+    run("compress", games, "-o", full, "--block-games", "4", *FAST)
+    out = os.path.join(d, "res.ucz")
+    tmp, state = interrupted(d, games, out)
+    if not tmp:
+        check(False, "no interrupted run to resume")
+        return
+    saved = {p: open(p, "rb").read() for p in (tmp, state)}
+    foreign_tmp, _ = interrupted(d, other, os.path.join(d, "foreign.ucz"))
+    pristine_input = open(games, "rb").read()
+    st = os.stat(games)
+
+    def edit_state(pattern, repl):
+        def f():
+            text = open(state, "rb").read()
+            open(state, "wb").write(re.sub(pattern, lambda m: repl(m).encode(), text, count=1))
+        return f
+
+    def edit_input():
+        data = bytearray(pristine_input)
+        at = data.index(b"[White \"") + 8
+        data[at] = ord("X") if data[at] != ord("X") else ord("Y")
+        open(games, "wb").write(data)
+        os.utime(games, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+    cases = [
+        ("games_read -5", edit_state(rb"games_read (\d+)", lambda m: "games_read %d" % (int(m.group(1)) - 5)), "edited"),
+        ("games_read +8", edit_state(rb"games_read (\d+)", lambda m: "games_read %d" % (int(m.group(1)) + 8)), "edited"),
+        ("games_read -8", edit_state(rb"games_read (\d+)", lambda m: "games_read %d" % (int(m.group(1)) - 8)), "edited"),
+        ("blocks 1", edit_state(rb"blocks (\d+)", lambda m: "blocks 1"), "edited"),
+        ("input edited in place", edit_input, "input changed"),
+        ("foreign archive", lambda: shutil.copyfile(foreign_tmp, tmp) if foreign_tmp else None, "temporary archive"),
+        ("nothing changed", lambda: None, None),
+    ]
+    for what, tamper, needle in cases:
+        for p, data in saved.items():
+            open(p, "wb").write(data)
+        tamper()
+        p = run("compress", games, "-o", out, "--block-games", "4", "--resume", *FAST, ok=False)
+        err = p.stderr.decode(errors="replace")
+        if needle:
+            check(("not resuming" in err and needle in err), "%s: refused with '%s': %s" % (what, needle, err))
+        else:
+            check("resumed after 3 blocks" in err, "an intact state resumes: " + err)
+        expect = full
+        if what == "input edited in place":
+            expect = os.path.join(d, "edited.ucz")
+            run("compress", games, "-o", expect, "--block-games", "4", *FAST, "-f")
+            open(games, "wb").write(pristine_input)
+            os.utime(games, ns=(st.st_atime_ns, st.st_mtime_ns))
+        check(p.returncode == 0 and open(out, "rb").read() == open(expect, "rb").read(),
+              "%s: the uninterrupted bytes (exit %d)" % (what, p.returncode))
+        line = [l for l in err.splitlines() if "resum" in l]
+        print("%-22s -> %s" % (what, line[0] if line else err.strip()[:200]))
+        os.unlink(out)
+
+
 def main():
     harness.use(sys.argv[1])
     text = open(corpus("cat2_capablanca_crlf.pgn"), "rb").read()
@@ -153,6 +233,10 @@ def main():
         games = os.path.join(d, "g.pgn")
         open(games, "wb").write(text[starts[0]:starts[4]])
         original = open(games, "rb").read()
+        twenty, other = os.path.join(d, "twenty.pgn"), os.path.join(d, "other.pgn")
+        open(twenty, "wb").write(text[starts[0]:starts[20]])
+        open(other, "wb").write(text[starts[20]:starts[40]])
+        resume_binding(d, twenty, other)
         poisoned_cache(d, games)
 
         archive = os.path.join(d, "g.ucz")
