@@ -150,7 +150,7 @@ def interrupted(d, games, out, extra=()):
     state path) of the dead run."""
     import signal
     import time
-    args = [harness.UCIZIP, "compress", games, "-o", out, "--block-games", "4", *FAST, *extra]
+    args = [harness.UCIZIP, "compress", games, "-o", out, "--block-games", "2", *FAST, *extra]
     proc = subprocess.Popen(args, stderr=subprocess.DEVNULL)
     name, state, deadline = os.path.basename(out), None, time.time() + 300
     while proc.poll() is None and time.time() < deadline:
@@ -169,7 +169,7 @@ def resume_binding(d, games, other):
     edited state, an input edited in place (size and time restored) and a foreign
     temporary archive are each refused, and the run gives the uninterrupted bytes."""
     full = os.path.join(d, "full.ucz")
-    run("compress", games, "-o", full, "--block-games", "4", *FAST)
+    run("compress", games, "-o", full, "--block-games", "2", *FAST)
     out = os.path.join(d, "res.ucz")
     tmp, state = interrupted(d, games, out)
     if not tmp:
@@ -206,7 +206,7 @@ def resume_binding(d, games, other):
         for p, data in saved.items():
             open(p, "wb").write(data)
         tamper()
-        p = run("compress", games, "-o", out, "--block-games", "4", "--resume", *FAST, ok=False)
+        p = run("compress", games, "-o", out, "--block-games", "2", "--resume", *FAST, ok=False)
         err = p.stderr.decode(errors="replace")
         if needle:
             check(("not resuming" in err and needle in err), "%s: refused with '%s': %s" % (what, needle, err))
@@ -215,7 +215,7 @@ def resume_binding(d, games, other):
         expect = full
         if what == "input edited in place":
             expect = os.path.join(d, "edited.ucz")
-            run("compress", games, "-o", expect, "--block-games", "4", *FAST, "-f")
+            run("compress", games, "-o", expect, "--block-games", "2", *FAST, "-f")
             open(games, "wb").write(pristine_input)
             os.utime(games, ns=(st.st_atime_ns, st.st_mtime_ns))
         check(p.returncode == 0 and open(out, "rb").read() == open(expect, "rb").read(),
@@ -233,10 +233,10 @@ def main():
         games = os.path.join(d, "g.pgn")
         open(games, "wb").write(text[starts[0]:starts[4]])
         original = open(games, "rb").read()
-        twenty, other = os.path.join(d, "twenty.pgn"), os.path.join(d, "other.pgn")
-        open(twenty, "wb").write(text[starts[0]:starts[20]])
-        open(other, "wb").write(text[starts[20]:starts[40]])
-        resume_binding(d, twenty, other)
+        ten, other = os.path.join(d, "ten.pgn"), os.path.join(d, "other.pgn")
+        open(ten, "wb").write(text[starts[0]:starts[10]])
+        open(other, "wb").write(text[starts[10]:starts[20]])
+        resume_binding(d, ten, other)
         poisoned_cache(d, games)
 
         archive = os.path.join(d, "g.ucz")
