@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential meson ninja-build pkg-config libuv1-dev libzstd-dev liblzma-dev zstd
           libxxhash-dev stockfish ethereal-chess pgn-extract python3 clang libclang-rt-14-dev xz-utils
-          python3-numpy python3-scipy zlib1g-dev libbz2-dev liblmdb-dev slurm-wlm munge parallel bash-completion)
+          python3-numpy python3-scipy zlib1g-dev libbz2-dev liblmdb-dev libjansson-dev slurm-wlm munge parallel bash-completion)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "ucizip.h"
+#include "cli_json.h"
 #include "lib/lib_internal.h"
 #include "codec/coder.h"
 #include "engine/engine.h"
@@ -110,7 +111,7 @@ int cli_pool_open(const cli_engine_opts *o, uz_pool **pool);
  * kept as text. Returns 0, or -1 after another failure (printed). */
 int cli_pool960_open(const cli_engine_opts *o, uz_pool *pool, uz_pool **pool960);
 
-/* The same as a JSON object on stdout. */
-void cli_model_json(const uz_model_params *p);
+/* The same as a JSON object (a new reference; NULL when out of memory). */
+json_t *cli_model_json(const uz_model_params *p);
 
 #endif

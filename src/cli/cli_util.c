@@ -471,20 +471,3 @@ int cli_source_close(cli_game_source *src)
     memset(src, 0, sizeof *src);
     return status;
 }
-
-void cli_json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            printf("\\u%04x", c);
-        else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
-            printf("\\u%04x", (unsigned char)*++s); /* C1 controls */
-        else
-            putchar(c);
-    }
-    putchar('"');
-}

@@ -70,9 +70,6 @@ void cli_progress_update(cli_progress *p, long games, long plies, long long byte
 void cli_progress_done(cli_progress *p);
 double cli_now(void);
 
-/* Writes s to stdout as a JSON string literal (quotes, escapes). */
-void cli_json_string(const char *s);
-
 /* Parses a non-negative integer option; prints a usage error and returns -1 if bad. */
 int cli_parse_long(const char *opt, const char *text, long min, long max, long *out);
 

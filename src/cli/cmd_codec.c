@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cli_engine.h"
 #include "cli_inputs.h"
+#include "cli_position.h"
 #include "cli_resume.h"
 #include "../lib/fit_samples.h"
 #include "cli_tags.h"
@@ -782,7 +783,7 @@ static const char decompress_usage[] =
     "  -v, --verbose       a line for every archive\n"
     "  --canonical         write the games in PGN export format, not the input's exact bytes\n" DECODE_ENGINE_HELP;
 
-enum { OPT_D_OUTPUT_DIR = 3000, OPT_D_RM, OPT_D_PROGRESS, OPT_D_GAME, OPT_D_CANONICAL, OPT_D_TAG, OPT_D_MAX_MOVES,
+enum { OPT_D_OUTPUT_DIR = 3000, OPT_D_RM, OPT_D_PROGRESS, OPT_D_GAME, OPT_D_CANONICAL, OPT_D_FEN, OPT_D_MAX_MOVES,
        OPT_D_MAX_MB, OPT_D_MEMORY };
 
 /* --max-block-moves, --max-block-mb and --memory into decode_limits: 0 when taken, -1 on
@@ -802,14 +803,17 @@ static int decode_limit_opt(int c, const char *arg)
     return 0;
 }
 
-/* Options of verify and extract (extract also takes -o, --game, --tag and --canonical). */
+/* Options of verify and extract (extract also takes -o, --game, --tag, --player, --fen and
+ * --canonical). */
 static int parse_decode_args(int argc, char **argv, const char *usage, const char **out_path, bool *force,
-                             bool *progress, bool *canonical, cli_engine_opts *eo, long *game, uz_tag_filter *filter)
+                             bool *progress, bool *canonical, cli_engine_opts *eo, long *game, uz_tag_filter *filter,
+                             const char **fen)
 {
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
         {"progress", no_argument, NULL, OPT_D_PROGRESS}, {"game", required_argument, NULL, OPT_D_GAME},
-        {"canonical", no_argument, NULL, OPT_D_CANONICAL}, {"tag", required_argument, NULL, OPT_D_TAG},
+        {"canonical", no_argument, NULL, OPT_D_CANONICAL}, CLI_SELECT_OPTIONS,
+        {"fen", required_argument, NULL, OPT_D_FEN},
         {"max-block-moves", required_argument, NULL, OPT_D_MAX_MOVES},
         {"max-block-mb", required_argument, NULL, OPT_D_MAX_MB},
         {"memory", required_argument, NULL, OPT_D_MEMORY},
@@ -849,11 +853,17 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
                 goto usage;
             *canonical = true;
             break;
-        case OPT_D_TAG:
+        case CLI_OPT_TAG:
+        case CLI_OPT_PLAYER:
             if (!filter)
                 goto usage;
-            if (cli_tag_option(filter, optarg) != 0)
+            if (cli_select_opt(filter, c, optarg) < 0)
                 return CLI_EXIT_USAGE;
+            break;
+        case OPT_D_FEN:
+            if (!fen)
+                goto usage;
+            *fen = optarg;
             break;
         case OPT_D_MAX_MOVES:
         case OPT_D_MAX_MB:
@@ -1025,7 +1035,7 @@ int cmd_verify(int argc, char **argv)
 {
     bool force = false, progress = false;
     cli_engine_opts eo;
-    int a = parse_decode_args(argc, argv, verify_usage, NULL, &force, &progress, NULL, &eo, NULL, NULL);
+    int a = parse_decode_args(argc, argv, verify_usage, NULL, &force, &progress, NULL, &eo, NULL, NULL, NULL);
     if (a)
         return a < 0 ? CLI_EXIT_OK : a;
     if (argc - optind < 1) {
@@ -1049,12 +1059,15 @@ int cmd_verify(int argc, char **argv)
 }
 
 static const char extract_usage[] =
-    "usage: ucizip extract ARCHIVE|- (--game N | --tag COND...) [-o OUT|-] [options]\n"
+    "usage: ucizip extract ARCHIVE|- (--game N | --tag COND... | --player NAME | --fen FEN) [-o OUT|-]\n"
+    "                      [options]\n"
     "Decodes game N (1-based) alone, without decoding the games before it; or every game\n"
-    "whose tags meet the --tag conditions (see 'ucizip list --help'), decoding only those:\n"
-    "the others' tags are read, their moves never.\n"
-    "  --game N            the game to print\n"
-    "  --tag COND          a tag condition (several combine; an archive file, not stdin)\n"
+    "that meets the --tag, --player and --fen conditions, decoding only those: the others'\n"
+    "tags are read, their moves never (an archive file, not stdin).\n"
+    "  --game N            the game to print\n" CLI_SELECT_HELP
+    "  --fen FEN           only games whose main line reaches the position (its pieces and\n"
+    "                      side to move); a game that cannot reach it (its material, its\n"
+    "                      length) is not decoded\n"
     "  --canonical         the game in PGN export format, not its exact bytes\n"
     "  -o, --output FILE   where to write it (default: stdout)\n"
     "  -f, --force         overwrite OUT if it exists\n"
@@ -1104,6 +1117,7 @@ typedef struct extract_state {
     bool have_base, canonical;
     uz_member_decoder md;
     const uz_tag_filter *filter;
+    const uz_position *target; /* --fen: the position a game must reach, or NULL */
     FILE *out;
     long written;
 } extract_state;
@@ -1113,6 +1127,8 @@ static int extract_one(void *user, const cli_tag_game *g)
 {
     extract_state *st = user;
     uz_diag diag = {0};
+    if (st->target && !cli_game_may_reach(g->game, st->target))
+        return 0; /* its material or its length rule the position out: not decoded */
     /* The engine is looked up at the first match only: no match, no engine. */
     if (!st->have_base) {
         bool bad_engine;
@@ -1131,6 +1147,8 @@ static int extract_one(void *user, const cli_tag_game *g)
         rc = -1;
     } else if (g->filter_after && !uz_tag_filter_match(st->filter, &game)) {
         /* a condition on a tag derived from the moves, known now that they are decoded */
+    } else if (st->target && !cli_game_reaches(&game, st->target)) {
+        /* does not pass through the position */
     } else if (write_game_out(st->out, &game, st->canonical) != UZ_OK) {
         cli_error("write error");
         rc = -1;
@@ -1141,20 +1159,21 @@ static int extract_one(void *user, const cli_tag_game *g)
     return rc;
 }
 
-static int extract_matching(const char *name, const uz_tag_filter *filter, const cli_engine_opts *eo,
-                            const char *out_path, bool force, bool canonical)
+static int extract_matching(const char *name, const uz_tag_filter *filter, const uz_position *target,
+                            const cli_engine_opts *eo, const char *out_path, bool force, bool canonical)
 {
     if (!cli_is_archive(name)) {
         cli_error("%s: not a ucizip archive", name);
         return CLI_EXIT_FAIL;
     }
-    extract_state st = {.eo = eo, .canonical = canonical, .md = {.limits = decode_limits}, .filter = filter};
+    extract_state st = {
+        .eo = eo, .canonical = canonical, .md = {.limits = decode_limits}, .filter = filter, .target = target};
     cli_output out;
     if (cli_output_open(&out, out_path, force) != 0)
         return CLI_EXIT_FAIL;
     st.out = out.f;
     uint64_t number = 0;
-    int rc = cli_each_game(name, filter, false, true, &number, extract_one, &st);
+    int rc = cli_each_game(name, filter->n ? filter : NULL, false, true, &number, extract_one, &st);
     uz_member_decoder_close(&st.md);
     if (rc != 0) {
         cli_output_abort(&out);
@@ -1174,19 +1193,27 @@ int cmd_extract(int argc, char **argv)
     long game_no = 0;
     cli_engine_opts eo;
     uz_tag_filter filter = {0};
+    const char *fen = NULL;
     int a = parse_decode_args(argc, argv, extract_usage, &out_path, &force, &progress, &canonical, &eo, &game_no,
-                              &filter);
+                              &filter, &fen);
     if (a) {
         uz_tag_filter_free(&filter);
         return a < 0 ? CLI_EXIT_OK : a;
     }
-    if (argc - optind != 1 || (game_no < 1) == (filter.n == 0)) {
+    bool select = filter.n || fen;
+    if (argc - optind != 1 || (game_no < 1) == !select) {
         uz_tag_filter_free(&filter);
         fputs(extract_usage, stderr);
         return CLI_EXIT_USAGE;
     }
-    if (filter.n) {
-        int status = extract_matching(argv[optind], &filter, &eo, out_path, force, canonical);
+    if (select) {
+        uz_position target;
+        uz_diag fen_diag = {0};
+        int status = CLI_EXIT_USAGE;
+        if (fen && uz_position_from_fen(&target, fen, &fen_diag) != UZ_OK)
+            cli_error("--fen '%s': column %ld: %s", fen, fen_diag.column, fen_diag.message);
+        else
+            status = extract_matching(argv[optind], &filter, fen ? &target : NULL, &eo, out_path, force, canonical);
         uz_tag_filter_free(&filter);
         return status;
     }
@@ -1230,9 +1257,9 @@ out:
 static const char info_usage[] =
     "usage: ucizip info ARCHIVE...|- [--json]\n"
     "Headers, engine, settings, games, sizes and bits/move of each archive (no engine run).\n"
-    "  --json              one JSON object per archive\n";
+    "  --json              a JSON array of one object per archive (doc/json.md)\n";
 
-static int info_one(const char *path, bool json);
+static int info_one(const char *path, json_t *json);
 
 
 /* Where the bytes go (uz_byte_split), for `info`. */
@@ -1247,13 +1274,12 @@ static void add_split(uz_byte_split *to, const uz_byte_split *s)
     to->overhead += s->overhead;
 }
 
-static void print_split_json(const uz_byte_split *s)
+static json_t *split_json(const uz_byte_split *s)
 {
-    printf("{\"moves\":%llu,\"tags\":%llu,\"clocks\":%llu,\"engine_comments\":%llu,\"comments\":%llu,"
-           "\"structure\":%llu,\"overhead\":%llu}",
-           (unsigned long long)s->moves, (unsigned long long)s->tags, (unsigned long long)s->clocks,
-           (unsigned long long)s->engine_comments, (unsigned long long)s->comments, (unsigned long long)s->structure,
-           (unsigned long long)s->overhead);
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "moves", (json_int_t)s->moves, "tags", (json_int_t)s->tags,
+                     "clocks", (json_int_t)s->clocks, "engine_comments", (json_int_t)s->engine_comments, "comments",
+                     (json_int_t)s->comments, "structure", (json_int_t)s->structure, "overhead",
+                     (json_int_t)s->overhead);
 }
 
 static void print_split_text(const char *indent, const uz_byte_split *s)
@@ -1288,13 +1314,65 @@ int cmd_info(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     int status = CLI_EXIT_OK;
+    json_t *archives = json ? json_array() : NULL; /* one shape for one archive or several */
     for (int i = optind; i < argc; i++)
-        if (info_one(argv[i], json) != CLI_EXIT_OK)
+        if (info_one(argv[i], archives) != CLI_EXIT_OK)
             status = CLI_EXIT_FAIL;
+    if (json && cli_json_print(stdout, archives) != 0)
+        status = CLI_EXIT_FAIL;
     return status;
 }
 
-static int info_one(const char *path, bool json)
+typedef struct info_counts {
+    uint64_t games, moves, move_bytes, struct_bytes, bytes;
+} info_counts;
+
+/* One member's object of info --json (model NULL: not known to this version). */
+static json_t *member_json(const uz_archive_header *h, const uz_model_params *model, const info_counts *n,
+                           const uz_byte_split *split)
+{
+    json_t *m = json_object();
+    if (!m)
+        return NULL;
+    cli_json_set_text(m, "engine", h->engine_name);
+    cli_json_set_text(m, "settings", h->settings_summary);
+    cli_json_set_text(m, "fingerprint", h->fingerprint);
+    cli_json_set_text(m, "chess960_fingerprint", h->chess960_fingerprint[0] ? h->chess960_fingerprint : NULL);
+    /* (settings left to the engine profile: those of the installed profile) */
+    json_object_set_new(m, "settings_from_profile", json_boolean(h->settings_from_profile));
+    json_object_set_new(m, "depth", json_integer(h->depth));
+    json_object_set_new(m, "mode", json_string(uz_engine_mode_name((uz_engine_mode)h->mode)));
+    json_object_set_new(m, "hash_mb", json_integer(h->hash_mb));
+    json_object_set_new(m, "model", model ? cli_model_json(model) : json_null());
+    json_object_set_new(m, "coder", json_string(uz_lib_coder_name((uz_coder_kind)h->coder)));
+    json_object_set_new(m, "games", json_integer((json_int_t)n->games));
+    json_object_set_new(m, "moves", json_integer((json_int_t)n->moves));
+    json_object_set_new(m, "move_bytes", json_integer((json_int_t)n->move_bytes));
+    json_object_set_new(m, "structure_bytes", json_integer((json_int_t)n->struct_bytes));
+    json_object_set_new(m, "bytes", json_integer((json_int_t)n->bytes));
+    json_object_set_new(m, "bits_per_move",
+                        cli_json_fixed(n->moves ? 8.0 * (double)n->move_bytes / (double)n->moves : 0.0, 4));
+    json_object_set_new(m, "split", split_json(split));
+    return m;
+}
+
+/* The whole file's counts in its object of info --json. */
+static void set_totals_json(json_t *doc, const info_counts *n, const uz_byte_split *split)
+{
+    json_object_set_new(doc, "games", json_integer((json_int_t)n->games));
+    json_object_set_new(doc, "moves", json_integer((json_int_t)n->moves));
+    json_object_set_new(doc, "bytes", json_integer((json_int_t)n->bytes));
+    json_object_set_new(doc, "move_bytes", json_integer((json_int_t)n->move_bytes));
+    json_object_set_new(doc, "structure_bytes", json_integer((json_int_t)n->struct_bytes));
+    double per_move = n->moves ? 8.0 / (double)n->moves : 0.0; /* bits per move of a byte */
+    json_object_set_new(doc, "bits_per_move", cli_json_fixed(per_move * (double)n->move_bytes, 4));
+    json_object_set_new(doc, "total_bits_per_move", cli_json_fixed(per_move * (double)n->bytes, 4));
+    json_object_set_new(doc, "split", split_json(split));
+}
+
+/* Prints the archive's header, sizes and bits per move, or with json appends its object
+ * to that array. */
+static int info_one(const char *path, json_t *json)
 {
     const char *name;
     FILE *in = cli_open_input(path, &name);
@@ -1308,12 +1386,14 @@ static int info_one(const char *path, bool json)
     uz_diag diag = {0};
     uint64_t games = 0, moves = 0, move_bytes = 0, struct_bytes = 0, members = 0;
     uz_struct_comment_info cinfo = {0}; /* the coded comments of all members */
+    json_t *doc = NULL, *members_json = NULL;
     if (uz_archive_reader_open(&reader, in, name) != UZ_OK)
         goto out;
     if (json) {
-        printf("{\"file\":");
-        cli_json_string(name);
-        printf(",\"members\":[");
+        doc = json_object();
+        members_json = json_array();
+        cli_json_set_text(doc, "file", name);
+        json_object_set(doc, "members", members_json);
     }
     uz_byte_split split_all;
     uz_byte_split_init(&split_all);
@@ -1323,8 +1403,6 @@ static int info_one(const char *path, bool json)
         if (r == UZ_DONE)
             break;
         if (r != UZ_OK) {
-            if (json)
-                printf("]}\n");
             cli_report(name, &diag);
             goto out;
         }
@@ -1352,8 +1430,6 @@ static int info_one(const char *path, bool json)
             }
         }
         if (r != UZ_DONE) {
-            if (json)
-                printf("]}\n");
             cli_report(name, &diag);
             goto out;
         }
@@ -1367,32 +1443,8 @@ static int info_one(const char *path, bool json)
             uz_lib_model_text(&mp, mtext, sizeof mtext);
         double bpm = m_moves ? 8.0 * (double)m_move_bytes / (double)m_moves : 0.0;
         if (json) {
-            printf("%s{\"engine\":", members ? "," : "");
-            cli_json_string(header.engine_name);
-            printf(",\"settings\":");
-            cli_json_string(header.settings_summary);
-            printf(",\"fingerprint\":");
-            cli_json_string(header.fingerprint);
-            printf(",\"chess960_fingerprint\":");
-            if (header.chess960_fingerprint[0])
-                cli_json_string(header.chess960_fingerprint);
-            else
-                fputs("null", stdout);
-            /* (settings left to the engine profile: those of the installed profile) */
-            printf(",\"settings_from_profile\":%s,\"depth\":%u,\"mode\":\"%s\",\"hash_mb\":%u,\"model\":",
-                   header.settings_from_profile ? "true" : "false", header.depth,
-                   uz_engine_mode_name((uz_engine_mode)header.mode), header.hash_mb);
-            if (model_ok)
-                cli_model_json(&mp);
-            else
-                printf("null");
-            printf(",\"coder\":\"%s\",\"games\":%llu,\"moves\":%llu,\"move_bytes\":%llu,\"structure_bytes\":%llu,"
-                   "\"bytes\":%llu,\"bits_per_move\":%.4f,\"split\":",
-                   uz_lib_coder_name((uz_coder_kind)header.coder), (unsigned long long)m_games,
-                   (unsigned long long)m_moves, (unsigned long long)m_move_bytes, (unsigned long long)m_struct,
-                   (unsigned long long)m_bytes, bpm);
-            print_split_json(&split);
-            printf("}");
+            info_counts counts = {m_games, m_moves, m_move_bytes, m_struct, m_bytes};
+            json_array_append_new(members_json, member_json(&header, model_ok ? &mp : NULL, &counts, &split));
         } else {
             /* Header strings come from the archive: escaped, never sent raw to a terminal. */
             printf("member %llu: format version %u", (unsigned long long)members + 1, header.version);
@@ -1425,13 +1477,9 @@ static int info_one(const char *path, bool json)
     uint64_t total = uz_archive_reader_offset(reader);
     double bpm_all = moves ? 8.0 * (double)total / (double)moves : 0.0;
     if (json) {
-        printf("],\"games\":%llu,\"moves\":%llu,\"bytes\":%llu,\"move_bytes\":%llu,\"structure_bytes\":%llu,"
-               "\"bits_per_move\":%.4f,\"total_bits_per_move\":%.4f,\"split\":",
-               (unsigned long long)games, (unsigned long long)moves, (unsigned long long)total,
-               (unsigned long long)move_bytes, (unsigned long long)struct_bytes,
-               moves ? 8.0 * (double)move_bytes / (double)moves : 0.0, bpm_all);
-        print_split_json(&split_all);
-        printf("}\n");
+        info_counts counts = {games, moves, move_bytes, struct_bytes, total};
+        set_totals_json(doc, &counts, &split_all);
+        json_array_append(json, doc);
     } else {
         if (cinfo.comments)
             printf("coded comments: %llu bytes for %llu clocks and %llu engine comments (%llu comments in all)\n",
@@ -1445,6 +1493,8 @@ static int info_one(const char *path, bool json)
     }
     status = CLI_EXIT_OK;
 out:
+    json_decref(members_json);
+    json_decref(doc);
     uz_archive_block_free(&block);
     uz_archive_reader_close(reader);
     cli_close_input(in);

@@ -112,28 +112,30 @@ static int time_positions(uz_pool *pool, long n, engine_timing *tm)
     return 0;
 }
 
-static void print_engine_json(uz_pool *pool, const char *desc, const engine_timing *tm)
+static int print_engine_json(uz_pool *pool, const char *desc, const engine_timing *tm)
 {
     const uz_engine_settings *s = uz_pool_settings(pool);
-    printf("{\"name\": ");
-    cli_json_string(uz_pool_engine_name(pool));
-    printf(", \"path\": ");
-    cli_json_string(s->path);
-    printf(", \"profile\": ");
-    cli_json_string(s->profile);
-    printf(", \"fingerprint\": ");
-    cli_json_string(uz_pool_fingerprint(pool));
-    printf(", \"description\": ");
-    cli_json_string(desc);
-    printf(", \"settings\": ");
-    cli_json_string(uz_pool_settings_text(pool));
-    printf(", \"mode\": \"%s\", \"depth\": %d, \"nodes\": %ld, \"hash_mb\": %d, \"threads\": %d",
-           uz_engine_mode_name(s->mode), s->depth, s->nodes, s->hash_mb, s->threads);
-    printf(", \"max_multipv\": %d, \"searchmoves_supported\": %s", s->max_multipv,
-           uz_pool_searchmoves_ok(pool) ? "true" : "false");
-    printf(", \"startup_ms\": %.1f, \"positions\": %ld, \"ms_per_position\": %.2f", tm->startup_ms, tm->n_pos,
-           tm->per_pos_ms);
-    printf(", \"search_ms_per_position\": %.2f}\n", tm->search_per_pos_ms);
+    json_t *o = json_object();
+    if (!o)
+        return cli_json_print(stdout, NULL);
+    cli_json_set_text(o, "name", uz_pool_engine_name(pool));
+    cli_json_set_text(o, "path", s->path);
+    cli_json_set_text(o, "profile", s->profile);
+    cli_json_set_text(o, "fingerprint", uz_pool_fingerprint(pool));
+    cli_json_set_text(o, "description", desc);
+    cli_json_set_text(o, "settings", uz_pool_settings_text(pool));
+    json_object_set_new(o, "mode", json_string(uz_engine_mode_name(s->mode)));
+    json_object_set_new(o, "depth", json_integer(s->depth));
+    json_object_set_new(o, "nodes", json_integer(s->nodes));
+    json_object_set_new(o, "hash_mb", json_integer(s->hash_mb));
+    json_object_set_new(o, "threads", json_integer(s->threads));
+    json_object_set_new(o, "max_multipv", json_integer(s->max_multipv));
+    json_object_set_new(o, "searchmoves_supported", json_boolean(uz_pool_searchmoves_ok(pool)));
+    json_object_set_new(o, "startup_ms", cli_json_fixed(tm->startup_ms, 1));
+    json_object_set_new(o, "positions", json_integer(tm->n_pos));
+    json_object_set_new(o, "ms_per_position", cli_json_fixed(tm->per_pos_ms, 2));
+    json_object_set_new(o, "search_ms_per_position", cli_json_fixed(tm->search_per_pos_ms, 2));
+    return cli_json_print(stdout, o);
 }
 
 static void print_engine_text(uz_pool *pool, const char *desc, const engine_timing *tm)
@@ -183,10 +185,11 @@ int cmd_engine(int argc, char **argv)
     }
     char desc[512];
     uz_pool_describe(pool, desc, sizeof desc);
+    int status = CLI_EXIT_OK;
     if (json)
-        print_engine_json(pool, desc, &tm);
+        status = print_engine_json(pool, desc, &tm) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
     else
         print_engine_text(pool, desc, &tm);
     uz_pool_destroy(pool);
-    return CLI_EXIT_OK;
+    return status;
 }

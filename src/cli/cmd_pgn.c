@@ -10,13 +10,21 @@
 static const char pgn_usage[] =
     "usage: ucizip pgn [IN.pgn|-] [-o OUT|-] [--uci] [-k] [-f]\n"
     "  -o, --output FILE   write here instead of stdout\n"
-    "  --uci               print each game's main line in UCI notation, one game per line\n"
+    "  --uci               print each game's main line in UCI notation, one game per line;\n"
+    "                      a game from a set-up position as 'fen FEN moves M...' (what\n"
+    "                      follows UCI's 'position' command)\n"
     "  -k, --keep-going    skip games with errors (each reported) instead of stopping\n"
     "  -f, --force         overwrite OUT if it exists\n";
 
 static int write_uci_line(FILE *out, const uz_game *game)
 {
     char text[UZ_UCI_MAX];
+    if (game->has_fen) { /* the moves mean nothing without the position they start from */
+        char fen[UZ_FEN_MAX];
+        uz_position_to_fen(&game->start, fen);
+        if (fprintf(out, game->main.n_nodes ? "fen %s moves " : "fen %s", fen) < 0)
+            return -1;
+    }
     for (size_t i = 0; i < game->main.n_nodes; i++) {
         uz_move_to_uci(game->main.nodes[i].move, text);
         if (fprintf(out, i ? " %s" : "%s", text) < 0)
