@@ -63,9 +63,14 @@ uz_oracle *uz_pool_oracle(uz_pool *pool) { return pool ? &pool->oracle : NULL; }
 static uz_result pool_alloc(uz_pool **out, const uz_engine_settings *s, const char *resolved, int workers,
                             uz_diag *diag)
 {
+    /* One worker cannot check that another process scores alike: a second process,
+     * started with the first recheck, searches the rechecks (the checker). */
+    bool with_checker = workers == 1 && s->recheck_every > 0;
+    if (with_checker)
+        workers = 2;
     uz_pool *pool = calloc(1, sizeof *pool);
     *out = pool;
-    if (!pool || !(pool->workers = calloc((size_t)workers + 1, sizeof *pool->workers)))
+    if (!pool || !(pool->workers = calloc((size_t)workers, sizeof *pool->workers)))
         goto nomem;
     pool->oracle.ops = &pool_oracle_ops;
     pool->s = *s;
@@ -79,11 +84,6 @@ static uz_result pool_alloc(uz_pool **out, const uz_engine_settings *s, const ch
         return UZ_ERR_ENGINE;
     }
     pool->loop_open = true;
-    /* One worker cannot check that another process scores alike: a second process,
-     * started with the first recheck, searches the rechecks. */
-    bool with_checker = workers == 1 && s->recheck_every > 0;
-    if (with_checker)
-        workers = 2;
     pool->n_workers = workers;
     for (int i = 0; i < workers; i++) {
         worker *w = &pool->workers[i];
@@ -93,7 +93,7 @@ static uz_result pool_alloc(uz_pool **out, const uz_engine_settings *s, const ch
         uv_timer_init(&pool->loop, &w->timer);
         w->timer.data = w;
     }
-    pool->workers[1].checker = with_checker;
+    pool->workers[workers - 1].checker = with_checker;
     return UZ_OK;
 nomem:
     uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
