@@ -197,10 +197,28 @@ typedef struct lmdb_meta {
 #define LMDB_PSIZE_MIN 512u
 #define LMDB_PSIZE_MAX 65536u
 
+/* Whether a meta page with LMDB's magic starts at offset at. */
+static bool meta_magic_at(const uint8_t *head, size_t head_len, size_t at)
+{
+    uint32_t magic;
+    if (head_len < at + LMDB_PAGE_HEADER + sizeof magic)
+        return false;
+    memcpy(&magic, head + at + LMDB_PAGE_HEADER, sizeof magic);
+    return magic == LMDB_MAGIC;
+}
+
 uz_result uz_score_cache_check_file(const uint8_t *head, size_t head_len, uint64_t file_size, uz_diag *diag)
 {
     if (file_size == 0)
         return UZ_OK; /* a new file: LMDB writes its meta pages */
+    /* No meta page at all: some other file, named by mistake (refused, never opened). */
+    bool lmdb = false;
+    for (size_t at = 0; at <= LMDB_PSIZE_MAX && !lmdb; at = at ? at * 2 : LMDB_PSIZE_MIN)
+        lmdb = meta_magic_at(head, head_len, at);
+    if (!lmdb) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "not a score cache (no LMDB meta page)");
+        return UZ_ERR_ARG;
+    }
     lmdb_meta m[2];
     uint32_t psize = 0;
     for (int i = 0; i < 2; i++) {
@@ -293,7 +311,9 @@ static uz_result check_data_file(const char *path, uz_diag *diag)
         uz_diag_set(diag, r, 0, 0, "out of memory");
     else if (r != UZ_OK)
         uz_diag_set(diag, r, 0, 0, "score cache %s: refused: not a regular file", path);
-    else if ((r = uz_score_cache_check_file(head, len, (uint64_t)st.st_size, &why)) != UZ_OK)
+    else if ((r = uz_score_cache_check_file(head, len, (uint64_t)st.st_size, &why)) == UZ_ERR_ARG)
+        uz_diag_set(diag, r, 0, 0, "score cache %s: refused: %s", path, why.message);
+    else if (r != UZ_OK)
         uz_diag_set(diag, r, 0, 0, "score cache %s: %s; running without it", path, why.message);
     free(head);
     return r;

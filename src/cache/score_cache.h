@@ -31,7 +31,7 @@ typedef struct uz_score_cache_stats {
  * file owned by the user (not a symbolic link), and the data file's meta pages must
  * agree with its size (a truncated file would fault once mapped). Every message names
  * the file. A lock file this call created is removed when it fails.
- * Errors: UZ_ERR_ARG refused (link, not a regular file, another user's);
+ * Errors: UZ_ERR_ARG refused (link, not a regular file, another user's, not a cache);
  * UZ_ERR_CORRUPT unusable but harmless: damaged, unreadable or read-only (the caller
  * runs without a cache, with a warning); UZ_ERR_IO other failures. */
 uz_result uz_score_cache_open(uz_score_cache **out, const char *path, uz_diag *diag);
@@ -47,7 +47,8 @@ void uz_score_cache_get_stats(const uz_score_cache *c, uz_score_cache_stats *out
 /* Checks the start of an LMDB data file (head: its first head_len bytes, at least two
  * pages where the file has them) against its size: both meta pages well formed, and
  * every page they can reach inside the file. A size of 0 (a new file) is fine.
- * UZ_ERR_CORRUPT with the reason otherwise. */
+ * UZ_ERR_ARG for a file with no LMDB meta page at all (not a cache), UZ_ERR_CORRUPT for
+ * a damaged or truncated one, each with the reason. */
 uz_result uz_score_cache_check_file(const uint8_t *head, size_t head_len, uint64_t file_size, uz_diag *diag);
 /* Decodes a stored value for key and the position's moves[0..n): true, with scores
  * filled, only for a well-formed entry whose checksum and moves match. */
