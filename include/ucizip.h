@@ -161,6 +161,11 @@ typedef struct uz_options {
      * and the plies counted, 1 to 1024 (-1: the default). */
     int32_t opening_milli;
     int32_t opening_plies;
+
+    /* Decoding: the Hash (MB) an archive's settings may give each engine process; an
+     * archive asking for more is refused (UZ_ERR_LIMIT) before any engine starts.
+     * 0: the default, 256. */
+    uint64_t max_engine_memory_mb;
 } uz_options;
 
 /* The defaults: every field as its comment says, version set. */

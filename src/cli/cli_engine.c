@@ -226,16 +226,24 @@ static void release_cache(void)
     uz_lib_cache_release(opened_cache);
 }
 
+static void cache_warning(void *user, const char *input, const uz_diag *diag)
+{
+    (void)user;
+    cli_report(input, diag);
+}
+
 int cli_cache_store(const cli_engine_opts *o, const uz_score_store **store)
 {
     *store = NULL;
     if (!o->cache_path)
         return 0;
     uz_diag diag = {0};
-    if (uz_lib_cache_acquire(o->cache_path, store, &diag) != UZ_OK) {
-        cli_report(diag.code == UZ_ERR_IO ? o->cache_path : NULL, &diag);
+    if (uz_lib_cache_acquire(o->cache_path, store, cache_warning, NULL, &diag) != UZ_OK) {
+        cli_report(NULL, &diag); /* the message names the file */
         return -1;
     }
+    if (!*store)
+        return 0; /* unusable: said, the run goes on without it */
     if (!opened_cache) {
         opened_cache = o->cache_path;
         atexit(release_cache);
@@ -254,7 +262,7 @@ int cli_engine_settings(const cli_engine_opts *o, uz_engine_settings *s)
         u.cache_path = NULL; /* one cache per run */
     uz_diag diag = {0};
     if (uz_lib_engine_settings(&u, s, &diag) != UZ_OK) {
-        cli_report(diag.code == UZ_ERR_IO ? o->cache_path : NULL, &diag);
+        cli_report(NULL, &diag); /* a cache's messages name its file */
         return -1;
     }
     if (u.cache_path) {

@@ -58,7 +58,9 @@ static const char compress_usage[] =
 /* Decoder limits (doc/format.md): what a block may claim before it is refused. */
 #define CLI_DECODE_LIMITS_HELP \
     "  --max-block-moves N moves one block may hold (default 1048576; each costs memory and a search)\n" \
-    "  --max-block-mb N    MiB of uncompressed structure one block may hold (default 128)\n"
+    "  --max-block-mb N    MiB of uncompressed structure one block may hold (default 128)\n" \
+    "  --memory MB         Hash an archive may give each engine (default 256); checked\n" \
+    "                      before any engine starts\n"
 static uz_decode_limits decode_limits;
 /* verify's -q: no line for each archive verified (zstd -tq). */
 static bool decode_quiet;
@@ -140,6 +142,27 @@ static long long input_size(FILE *f, const char *path)
     return r == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : 0;
 }
 
+static int decode_all(FILE *in, const char *name, FILE *out, const char *out_name, bool canonical,
+                      const cli_engine_opts *eo, bool progress, bool name_profile, long *games_out);
+
+/* When scores came from the persistent cache, the check before --rm decodes the archive
+ * with the engine alone: a cache that lies would otherwise vouch for itself. */
+static int check_without_cache(const char *path, const compress_opts *o, uint64_t store_hits)
+{
+    if (!o->eo.cache_path || store_hits == 0)
+        return 0;
+    cli_engine_opts eo = o->eo;
+    eo.cache_path = NULL;
+    FILE *f = fopen(path, "rb");
+    long games = 0;
+    int r = f ? decode_all(f, path, NULL, NULL, false, &eo, false, false, &games) : -1;
+    if (f)
+        fclose(f);
+    if (r != 0)
+        cli_error("%s: does not decode without the score cache; inputs kept", path);
+    return r;
+}
+
 /* Sum of the sizes of the inputs that are regular files; 0 if any is not (a pipe). */
 static long long inputs_size(const char *const *paths, size_t n)
 {
@@ -185,6 +208,7 @@ typedef struct output_run {
     cli_output *out;
     cli_progress *prog;
     cli_resume_state rs;
+    cli_file_hash *archive_hash; /* of the temporary archive so far, for rs */
     long games_before, moves_before; /* of the earlier outputs of the run */
     int failed;
 } output_run;
@@ -200,7 +224,11 @@ static void on_block(void *user, const uz_compress_stats *s)
             run->rs.games = (long)s->games;
             run->rs.moves = (long)s->moves;
             run->rs.move_bytes = s->move_bytes;
-            if (fflush(run->out->f) != 0 || cli_resume_save(run->out->tmp_path, &run->rs) != 0)
+            off_t end = fflush(run->out->f) == 0 ? ftello(run->out->f) : -1;
+            run->rs.archive_bytes = (uint64_t)end;
+            if (end < 0 ||
+                cli_resume_hash_file(&run->archive_hash, run->out->tmp_path, (uint64_t)end, &run->rs.archive_hash) ||
+                cli_resume_save(run->out->tmp_path, &run->rs) != 0)
                 run->failed = 1; /* said; the run goes on, not resumable */
             else
                 cli_output_set_resumable(run->out, true);
@@ -280,7 +308,20 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
     cli_progress prog;
     output_run run = {.c = c, .out = &out, .prog = &prog, .games_before = all->games, .moves_before = all->moves};
     run.rs.key = run_key(o, paths, n, uz_compressor_engine_identity(c));
-    char *old_tmp = o->resume && to_file ? cli_resume_find(out_path, run.rs.key, &run.rs) : NULL;
+    uint64_t inputs_hash = 0;
+    if (to_file && cli_resume_hash_inputs(paths, n, &inputs_hash) != 0)
+        inputs_hash = 0; /* an unreadable input fails below, where it is read */
+    bool intact = false;
+    char *old_tmp = o->resume && to_file ? cli_resume_find(out_path, run.rs.key, &run.rs, &intact) : NULL;
+    const char *why = old_tmp ? cli_resume_mismatch(&run.rs, intact, inputs_hash, old_tmp) : NULL;
+    if (why) {
+        cli_error("%s: not resuming from %s: %s; starting over", display, old_tmp, why);
+        unlink(old_tmp);
+        cli_resume_remove(old_tmp);
+        free(old_tmp);
+        old_tmp = NULL;
+    }
+    run.rs.inputs_hash = inputs_hash;
     if (o->resume && to_file && !old_tmp && !o->quiet)
         fprintf(stderr, "ucizip: %s: no interrupted run of this command to resume; starting from the beginning\n",
                 display);
@@ -321,6 +362,7 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
         cli_report(display, &diag);
     cli_progress_done(&prog);
     uz_compressor_on_block(c, NULL, NULL);
+    cli_resume_hash_free(run.archive_hash);
     uz_compress_stats st;
     uz_compressor_stats(c, &st);
     cli_resume_remove(out.tmp_path);
@@ -366,7 +408,7 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
     if (status == CLI_EXIT_OK && o->rm && to_file && !checkable && !o->quiet)
         cli_error("%s: not a regular file: the inputs are kept (--rm)", display);
     if (status == CLI_EXIT_OK && o->rm && to_file && checkable) {
-        if (check_archive(out_path) == 0)
+        if (check_archive(out_path) == 0 && check_without_cache(out_path, o, st.store_hits) == 0)
             remove_inputs(paths, n, o->quiet);
         else
             status = CLI_EXIT_FAIL;
@@ -754,6 +796,7 @@ static void decode_options(const cli_engine_opts *eo, bool canonical, uz_options
     u->canonical = canonical;
     u->max_block_moves = decode_limits.block_nodes;
     u->max_block_bytes = decode_limits.block_struct_bytes;
+    u->max_engine_memory_mb = decode_limits.engine_memory_mb;
     u->on_message = on_library_message;
 }
 
@@ -826,15 +869,19 @@ static const char decompress_usage[] =
     "  --canonical         write the games in PGN export format, not the input's exact bytes\n" DECODE_ENGINE_HELP;
 
 enum { OPT_D_OUTPUT_DIR = 3000, OPT_D_RM, OPT_D_PROGRESS, OPT_D_GAME, OPT_D_CANONICAL, OPT_D_FEN, OPT_D_MAX_MOVES,
-       OPT_D_MAX_MB };
+       OPT_D_MAX_MB, OPT_D_MEMORY };
 
-/* --max-block-moves and --max-block-mb into decode_limits: 0 when taken, -1 on a bad value. */
+/* --max-block-moves, --max-block-mb and --memory into decode_limits: 0 when taken, -1 on
+ * a bad value. */
 static int decode_limit_opt(int c, const char *arg)
 {
     long v;
-    if (cli_parse_long(c == OPT_D_MAX_MOVES ? "--max-block-moves" : "--max-block-mb", arg, 1, 1L << 40, &v))
+    const char *name = c == OPT_D_MAX_MOVES ? "--max-block-moves" : c == OPT_D_MAX_MB ? "--max-block-mb" : "--memory";
+    if (cli_parse_long(name, arg, 1, 1L << 40, &v))
         return -1;
-    if (c == OPT_D_MAX_MOVES)
+    if (c == OPT_D_MEMORY)
+        decode_limits.engine_memory_mb = (uint64_t)v;
+    else if (c == OPT_D_MAX_MOVES)
         decode_limits.block_nodes = (uint64_t)v;
     else
         decode_limits.block_struct_bytes = (uint64_t)v << 20;
@@ -854,6 +901,7 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
         {"fen", required_argument, NULL, OPT_D_FEN},
         {"max-block-moves", required_argument, NULL, OPT_D_MAX_MOVES},
         {"max-block-mb", required_argument, NULL, OPT_D_MAX_MB},
+        {"memory", required_argument, NULL, OPT_D_MEMORY},
         {"help", no_argument, NULL, 'h'},         {"engine", required_argument, NULL, OPT_ENGINE},
         {"workers", required_argument, NULL, OPT_WORKERS}, {"cache", required_argument, NULL, OPT_CACHE},
         CLI_KEEP_QUIET_OPTIONS, {NULL, 0, NULL, 0},
@@ -906,6 +954,7 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
             break;
         case OPT_D_MAX_MOVES:
         case OPT_D_MAX_MB:
+        case OPT_D_MEMORY:
             if (decode_limit_opt(c, optarg) != 0)
                 goto usage;
             break;
@@ -1000,6 +1049,7 @@ int cmd_decompress(int argc, char **argv)
         {"canonical", no_argument, NULL, OPT_D_CANONICAL},
         {"max-block-moves", required_argument, NULL, OPT_D_MAX_MOVES},
         {"max-block-mb", required_argument, NULL, OPT_D_MAX_MB},
+        {"memory", required_argument, NULL, OPT_D_MEMORY},
         {NULL, 0, NULL, 0},
     };
     const char *out_path = NULL, *out_dir = NULL;
@@ -1032,6 +1082,7 @@ int cmd_decompress(int argc, char **argv)
         case OPT_D_CANONICAL: canonical = true; break;
         case OPT_D_MAX_MOVES:
         case OPT_D_MAX_MB:
+        case OPT_D_MEMORY:
             if (decode_limit_opt(c, optarg) != 0)
                 return CLI_EXIT_USAGE;
             break;
@@ -1090,7 +1141,7 @@ int cmd_decompress(int argc, char **argv)
 static const char verify_usage[] =
     "usage: ucizip verify ARCHIVE... [options]\n"
     "Decodes every game of each archive ('-': stdin) and checks it against its stored\n"
-    "checksum.\n"
+    "checksum. Scores are never read from a --cache here: every position is searched.\n"
     "  --progress          progress on stderr even when it is not a terminal\n"
     "  -q, --quiet         no line for each archive verified (only errors)\n"
     "  -k, --keep          as zstd's (the archives are kept)\n" DECODE_ENGINE_HELP;
@@ -1108,6 +1159,7 @@ int cmd_verify(int argc, char **argv)
     }
     if (cli_stdin_console((const char *const *)argv + optind, (size_t)(argc - optind)))
         return CLI_EXIT_FAIL;
+    eo.cache_path = NULL; /* a check that read the cache's scores would trust the cache */
     int status = CLI_EXIT_OK;
     for (int i = optind; i < argc; i++) {
         const char *name;

@@ -32,16 +32,24 @@
 typedef struct uz_decode_limits {
     uint64_t block_nodes;        /* moves of one block (each costs memory and an engine search) */
     uint64_t block_struct_bytes; /* uncompressed structure stream of one block */
+    uint64_t engine_memory_mb;   /* the Hash an archive's settings may give each engine (MB) */
 } uz_decode_limits;
+
+/* The decoder's default engine memory limit (MB of Hash per engine process): an archive's
+ * settings choose the engines' Hash, and are checked against this before any engine
+ * starts (the user raises it, as zstd's --memory). */
+#define UZ_LIMIT_ENGINE_MEMORY_MB 256
 
 /* l with its zero fields replaced by the defaults (l may be NULL). */
 static inline uz_decode_limits uz_decode_limits_or_default(const uz_decode_limits *l)
 {
-    uz_decode_limits d = {UZ_LIMIT_BLOCK_NODES, UZ_LIMIT_BLOCK_STRUCT};
+    uz_decode_limits d = {UZ_LIMIT_BLOCK_NODES, UZ_LIMIT_BLOCK_STRUCT, UZ_LIMIT_ENGINE_MEMORY_MB};
     if (l && l->block_nodes)
         d.block_nodes = l->block_nodes;
     if (l && l->block_struct_bytes)
         d.block_struct_bytes = l->block_struct_bytes;
+    if (l && l->engine_memory_mb)
+        d.engine_memory_mb = l->engine_memory_mb;
     return d;
 }
 

@@ -85,7 +85,9 @@ typedef struct uz_engine_option {
  * (uz_pool_fingerprint), fen the position as sent to the engine (fullmove 1), moves its
  * legal moves in canonical order. lookup fills scores and returns true only for an
  * entry it trusts; the pool never consults it for the probes that compute the
- * fingerprint. Called on the pool's thread only. */
+ * fingerprint. The pool does not take the store on trust: it searches the first and every
+ * 16th hit again and stops using a store that disagrees once (uz_pool_stats). Called on
+ * the pool's thread only. */
 typedef struct uz_score_store {
     bool (*lookup)(void *user, const char *fingerprint, const char *fen, const uz_move *moves, int n_moves,
                    int32_t *scores);
@@ -255,6 +257,10 @@ typedef struct uz_pool_stats {
     uint64_t trivial;        /* answered without the engine: one legal move */
     uint64_t cache_hits;     /* answered from the result cache */
     uint64_t store_hits;     /* answered from the persistent store (settings.store) */
+    uint64_t store_audits;   /* store hits searched again by an engine to check the store */
+    uint64_t store_disagreements; /* audits whose scores differed: the store is then no
+                                longer used (its hits before may be wrong: an archive made
+                                with them needs a check that reads no store) */
     uint64_t coalesced;      /* answered by an identical query already in flight */
     uint64_t engine_queries; /* positions sent to an engine */
     uint64_t engine_searches;/* "go" commands sent (rechecks not counted) */

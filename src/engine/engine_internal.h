@@ -194,6 +194,8 @@ typedef struct worker {
     int fail_streak;         /* consecutive failed starts */
     bool restart;            /* spawn again once closed */
     bool dying;              /* output closed: waiting briefly for the exit status */
+    bool checker;            /* the second process of a one-worker pool: rechecks only,
+                                started with the first of them */
     char name[UZ_ENGINE_NAME_MAX];
     engine_option opts[MAX_ENGINE_OPTIONS];
     int n_opts;
@@ -216,6 +218,11 @@ typedef struct cache_slot {
 } cache_slot;
 
 #define CACHE_WAYS 4
+
+/* After this many searches in a row without an answer in time (on any worker, retries
+ * included) the engine is taken for hung for good: the run fails instead of paying
+ * attempts x timeout for every remaining position. */
+#define UZ__TIMEOUT_STREAK_MAX 3
 
 struct uz_pool {
     uz_oracle oracle;        /* the pool as an oracle (uz_pool_oracle) */
@@ -240,14 +247,25 @@ struct uz_pool {
     size_t cache_buckets;    /* power of two; CACHE_WAYS slots each */
     uint64_t cache_clock;
     uint64_t searched;       /* positions answered by an engine (for rechecks) */
+    int timeout_streak;      /* searches in a row that got no answer in time */
+    bool gave_up;            /* UZ__TIMEOUT_STREAK_MAX reached: no more restarts */
+    uint64_t store_hits_seen;/* for the store audits */
+    bool store_distrusted;   /* the store disagreed with the engine once: not used again */
     uz_pool_stats stats;
 };
 
-/* A position searched again on another worker: the scores must match the first. */
+/* A position searched again on another worker: the scores must match the first. Or, with
+ * of_store, a hit of the persistent store searched by an engine: a store that disagrees
+ * is no longer used. */
 typedef struct recheck {
     uz_query q; /* first: the pool completes &q */
     int32_t expect[UZ_MAX_MOVES];
+    bool of_store;
 } recheck;
+
+/* The first and every UZ__STORE_AUDIT_EVERY-th hit of the persistent store is searched
+ * again by an engine. */
+#define UZ__STORE_AUDIT_EVERY 16
 
 
 static inline double uz__now_ms(void) { return (double)uv_hrtime() / 1e6; }
@@ -265,6 +283,8 @@ void uz__pool_pump(uz_pool *pool);
 /* Queues q as a query of the given KIND_ (probes and rechecks set their limits first). */
 void uz__pool_submit_kind(uz_pool *pool, uz_query *q, int kind);
 void uz__pool_maybe_recheck(uz_pool *pool, const uz_query *q);
+/* Queues an engine search of q, just answered by the store, to compare (not pumped). */
+void uz__pool_audit_store_hit(uz_pool *pool, const uz_query *q);
 /* First differing move of two score lists of q, -1 if none. */
 int uz__scores_differ(const uz_query *q, const int32_t *a, const int32_t *b);
 void uz__nondeterministic(const uz_pool *pool, const uz_query *q, int i, int32_t first, int32_t second, char *msg,

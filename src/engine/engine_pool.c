@@ -64,6 +64,11 @@ uz_oracle *uz_pool_oracle(uz_pool *pool) { return pool ? &pool->oracle : NULL; }
 static uz_result pool_alloc(uz_pool **out, const uz_engine_settings *s, const char *resolved, int workers,
                             uz_diag *diag)
 {
+    /* One worker cannot check that another process scores alike: a second process,
+     * started with the first recheck, searches the rechecks (the checker). */
+    bool with_checker = workers == 1 && s->recheck_every > 0;
+    if (with_checker)
+        workers = 2;
     uz_pool *pool = calloc(1, sizeof *pool);
     *out = pool;
     if (!pool || !(pool->workers = calloc((size_t)workers, sizeof *pool->workers)))
@@ -89,6 +94,7 @@ static uz_result pool_alloc(uz_pool **out, const uz_engine_settings *s, const ch
         uv_timer_init(&pool->loop, &w->timer);
         w->timer.data = w;
     }
+    pool->workers[workers - 1].checker = with_checker;
     return UZ_OK;
 nomem:
     uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
@@ -114,11 +120,12 @@ static uz_result start_workers(uz_pool *pool, uz_diag *diag)
         uz_diag_set(diag, code, 0, 0, "%s", why);
         return code;
     }
-    for (int i = 0; i < pool->n_workers; i++)
+    int n = pool->n_workers - (pool->workers[pool->n_workers - 1].checker ? 1 : 0);
+    for (int i = 0; i < n; i++)
         uz__worker_start(&pool->workers[i]);
     for (;;) {
         int ready = 0, failed = -1;
-        for (int i = 0; i < pool->n_workers; i++) {
+        for (int i = 0; i < n; i++) {
             wstate st = pool->workers[i].state;
             if (st == W_IDLE)
                 ready++;
@@ -130,7 +137,7 @@ static uz_result start_workers(uz_pool *pool, uz_diag *diag)
             uz_diag_set(diag, rc, 0, 0, "%s", pool->workers[failed].err);
             return rc;
         }
-        if (ready == pool->n_workers)
+        if (ready == n)
             return UZ_OK;
         uv_run(&pool->loop, UV_RUN_ONCE);
     }

@@ -32,6 +32,14 @@ void uz__worker_fail(worker *w, uz_result code, bool retryable, const char *fmt,
     bool starting = w->state == W_HANDSHAKE || w->state == W_OPTIONS;
     if (starting)
         w->fail_streak++;
+    if (code == UZ_ERR_TIMEOUT && uz__worker_busy(w->state) &&
+        ++pool->timeout_streak >= UZ__TIMEOUT_STREAK_MAX && !pool->gave_up) {
+        pool->gave_up = true;
+        retryable = false;
+        snprintf(w->err, sizeof w->err,
+                 "engine '%.80s' stopped answering: %d searches in a row got no answer within %d ms; giving up",
+                 pool->s.path, pool->timeout_streak, pool->s.timeout_ms);
+    }
     if (w->q) {
         uz_query *q = w->q, *wt;
         w->q = NULL;
@@ -59,8 +67,10 @@ void uz__worker_fail(worker *w, uz_result code, bool retryable, const char *fmt,
     uv_timer_stop(&w->timer);
     w->dying = false;
     w->state = W_CLOSING;
-    w->restart = !pool->shutting_down && !pool->creating && w->fail_streak <= pool->s.max_retries;
+    w->restart = !pool->shutting_down && !pool->creating && !pool->gave_up && w->fail_streak <= pool->s.max_retries;
     uz__proc_close(&w->proc);
+    if (pool->gave_up)
+        uz__pool_fail_queue(pool, UZ_ERR_TIMEOUT, w->err);
 }
 
 static void on_timeout(uv_timer_t *t)

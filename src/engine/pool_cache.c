@@ -69,7 +69,7 @@ static void cache_store(uz_pool *pool, const uz_query *q)
 /* The persistent store: only for real queries, once the fingerprint is known. */
 static bool store_usable(const uz_pool *pool, const uz_query *q)
 {
-    return pool->s.store && pool->fingerprint[0] && !QPRIV(q)->no_cache &&
+    return pool->s.store && !pool->store_distrusted && pool->fingerprint[0] && !QPRIV(q)->no_cache &&
            (QPRIV(q)->kind == KIND_NORMAL || QPRIV(q)->kind == KIND_SYNC);
 }
 
@@ -85,6 +85,8 @@ bool uz__cache_lookup_scores(uz_pool *pool, uz_query *q)
     const uz_score_store *st = pool->s.store;
     if (store_usable(pool, q) && st->lookup(st->user, pool->fingerprint, QPRIV(q)->fen, q->moves, q->n_moves, q->scores)) {
         pool->stats.store_hits++;
+        if (pool->store_hits_seen++ % UZ__STORE_AUDIT_EVERY == 0)
+            uz__pool_audit_store_hit(pool, q);
         cache_store(pool, q);
         return true;
     }

@@ -59,22 +59,30 @@ void uz__pool_fail_queue(uz_pool *pool, uz_result code, const char *msg)
 bool uz__pool_all_dead(const uz_pool *pool)
 {
     for (int i = 0; i < pool->n_workers; i++)
-        if (pool->workers[i].state != W_DEAD)
+        if (pool->workers[i].state != W_DEAD && !pool->workers[i].checker)
             return false;
     return true;
 }
 
 
+/* Whether a worker other than idx is left to search q (the checker only for rechecks). */
+static bool other_worker(const uz_pool *pool, int idx, const uz_query *q)
+{
+    for (int i = 0; i < pool->n_workers; i++)
+        if (i != idx && pool->workers[i].state != W_DEAD &&
+            (!pool->workers[i].checker || QPRIV(q)->kind == KIND_RECHECK))
+            return true;
+    return false;
+}
+
 /* Removes and returns the first queued query worker idx may search: one that does
- * not avoid it, or any when no other worker is left. */
+ * not avoid it, or any when no other worker is left; only rechecks for the checker. */
 static uz_query *queue_take_for(uz_pool *pool, int idx)
 {
-    bool others = false;
-    for (int i = 0; i < pool->n_workers && !others; i++)
-        others = i != idx && pool->workers[i].state != W_DEAD;
     uz_query *prev = NULL;
     for (uz_query *q = pool->queue_head; q; prev = q, q = QPRIV(q)->next) {
-        if (others && QPRIV(q)->avoid == idx)
+        if ((pool->workers[idx].checker && QPRIV(q)->kind != KIND_RECHECK) ||
+            (QPRIV(q)->avoid == idx && other_worker(pool, idx, q)))
             continue;
         if (prev)
             QPRIV(prev)->next = QPRIV(q)->next;
@@ -93,11 +101,24 @@ void uz__pool_pump(uz_pool *pool)
 {
     if (pool->shutting_down)
         return;
+    if (pool->gave_up) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "engine '%.80s' stopped answering; giving up", pool->s.path);
+        uz__pool_fail_queue(pool, UZ_ERR_TIMEOUT, msg);
+        return;
+    }
     if (uz__pool_all_dead(pool)) {
         const worker *w = &pool->workers[0];
         uz__pool_fail_queue(pool, w->err_code ? w->err_code : UZ_ERR_ENGINE, w->err);
         return;
     }
+    worker *checker = &pool->workers[pool->n_workers - 1];
+    if (checker->checker && checker->state == W_OFF && !pool->creating)
+        for (uz_query *q = pool->queue_head; q; q = QPRIV(q)->next)
+            if (QPRIV(q)->kind == KIND_RECHECK) {
+                uz__worker_start(checker);
+                break;
+            }
     while (pool->queue_head) {
         worker *idle = NULL;
         uz_query *q = NULL;
@@ -197,12 +218,36 @@ void uz__pool_maybe_recheck(uz_pool *pool, const uz_query *q)
         return; /* a check skipped, nothing wrong with the scores */
     c->q = *q;
     memcpy(c->expect, q->scores, sizeof(int32_t) * (size_t)q->n_moves);
+    c->of_store = false;
     c->q.done = NULL;
     c->q.user = NULL;
     QPRIV(&c->q)->no_cache = true;
     QPRIV(&c->q)->avoid = QPRIV(q)->worker;
     QPRIV(&c->q)->attempts = 0;
     uz__pool_submit_kind(pool, &c->q, KIND_RECHECK);
+}
+
+/* A store hit searched by any worker (no cache) and compared in recheck_done. Queued
+ * without pumping: this runs inside the pump's own lookup. */
+void uz__pool_audit_store_hit(uz_pool *pool, const uz_query *q)
+{
+    recheck *c = malloc(sizeof *c);
+    if (!c)
+        return; /* an audit skipped */
+    c->q = *q;
+    memcpy(c->expect, q->scores, sizeof(int32_t) * (size_t)q->n_moves);
+    c->of_store = true;
+    c->q.done = NULL;
+    c->q.user = NULL;
+    QPRIV(&c->q)->next = NULL;
+    QPRIV(&c->q)->kind = KIND_RECHECK;
+    QPRIV(&c->q)->no_cache = true;
+    QPRIV(&c->q)->avoid = -1;
+    QPRIV(&c->q)->attempts = 0;
+    QPRIV(&c->q)->worker = -1;
+    pool->outstanding++;
+    pool->stats.store_audits++;
+    uz__queue_push(&pool->queue_head, &pool->queue_tail, &c->q, false);
 }
 
 /* First differing move of two score lists of q, -1 if none. */
@@ -227,7 +272,10 @@ void uz__nondeterministic(const uz_pool *pool, const uz_query *q, int i, int32_t
 static void recheck_done(uz_pool *pool, recheck *c)
 {
     int i = c->q.status == UZ_OK ? uz__scores_differ(&c->q, c->expect, c->q.scores) : -1;
-    if (i >= 0 && pool->run_error == UZ_OK) {
+    if (i >= 0 && c->of_store) {
+        pool->stats.store_disagreements++;
+        pool->store_distrusted = true;
+    } else if (i >= 0 && pool->run_error == UZ_OK) {
         pool->run_error = UZ_ERR_ENGINE;
         uz__nondeterministic(pool, &c->q, i, c->expect[i], c->q.scores[i], pool->run_msg, sizeof pool->run_msg);
     }

@@ -219,6 +219,7 @@ static void finish_query(worker *w)
     w->q = NULL;
     uv_timer_stop(&w->timer);
     w->state = W_IDLE;
+    pool->timeout_streak = 0;
     uz__cache_save_scores(pool, q);
     uz__pool_complete(pool, q, UZ_OK, NULL);
     while ((wt = w->waiters)) {

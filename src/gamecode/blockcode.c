@@ -495,10 +495,20 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
      * settings, and the fingerprint checks that they are the archive's. */
     if (r == UZ_OK && !h->settings_from_profile)
         r = uz_engine_settings_apply_text(&s, h->engine_settings_text, diag);
+    uint64_t memory_mb = uz_decode_limits_or_default(&md->limits).engine_memory_mb;
+    if (r == UZ_OK && s.hash_mb > 0 && (uint64_t)s.hash_mb > memory_mb) {
+        /* Before any engine starts: the settings come from the archive. */
+        uz_diag_set(diag, UZ_ERR_LIMIT, 0, 0,
+                    "the archive asks for Hash %d MB per engine, over the decoder's limit of %llu MB; raise the "
+                    "limit (--memory %d) if you trust it",
+                    s.hash_mb, (unsigned long long)memory_mb, s.hash_mb);
+        r = UZ_ERR_LIMIT;
+    }
     if (r == UZ_OK)
         r = open_checked_pool(md, &s, h, named.settings_summary, workers, diag);
     /* The installed engine is missing or no longer the archive's (an upgrade): the store's. */
-    if (r != UZ_OK && !base && r != UZ_ERR_NOMEM && r != UZ_ERR_SYNTAX && r != UZ_ERR_UNSUPPORTED)
+    if (r != UZ_OK && !base && r != UZ_ERR_NOMEM && r != UZ_ERR_SYNTAX && r != UZ_ERR_UNSUPPORTED &&
+        r != UZ_ERR_LIMIT)
         r = open_stored_engine(md, h, named.settings_summary, workers, diag);
     if (r != UZ_OK)
         return r;

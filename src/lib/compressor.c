@@ -37,6 +37,7 @@ struct uz_compressor {
     void (*on_block)(void *user, const uz_compress_stats *s);
     void *on_block_user;
     char model_text[160];
+    bool cache_warned;            /* warn_distrusted_cache said it */
     char identity[sizeof ((uz_archive_header *)0)->engine_settings_text + 128];
 };
 
@@ -289,6 +290,22 @@ uz_result uz_compressor_add_text(uz_compressor *c, const char *pgn, size_t len, 
     return r;
 }
 
+/* Says once when an engine search disagreed with the persistent cache (the pool then
+ * stopped using it): the scores of its earlier hits are suspect. */
+static void warn_distrusted_cache(uz_compressor *c)
+{
+    uz_pool_stats ps, ps960 = {0};
+    uz_pool_get_stats(c->pool, &ps);
+    if (c->pool960)
+        uz_pool_get_stats(c->pool960, &ps960);
+    if (c->cache_path && !c->cache_warned && ps.store_disagreements + ps960.store_disagreements > 0) {
+        c->cache_warned = true;
+        say(c, c->cache_path, UZ_ERR_MISMATCH,
+            "%s", "warning: the score cache disagrees with the engine (a damaged or forged entry); no longer "
+                  "used. The archive is only as good as a check that reads no cache (verify, or --rm)");
+    }
+}
+
 uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag)
 {
     uz_result r = check_open(c, diag);
@@ -309,6 +326,7 @@ uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag)
         c->writer = NULL;
     }
     c->finished = true;
+    warn_distrusted_cache(c);
     return r;
 }
 

@@ -45,13 +45,15 @@ uz_result uz_decompressor_open(uz_decompressor **out, const uz_options *options,
     d->workers = uz_lib_workers(options);
     d->md.limits.block_nodes = options->max_block_moves;
     d->md.limits.block_struct_bytes = options->max_block_bytes;
+    d->md.limits.engine_memory_mb = options->max_engine_memory_mb;
     if (options->cache_path && !(d->cache_path = strdup(options->cache_path))) {
         free(d);
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
         return UZ_ERR_NOMEM;
     }
     if (!options->engine && d->cache_path &&
-        (r = uz_lib_cache_acquire(d->cache_path, &d->md.store, diag)) != UZ_OK) {
+        (r = uz_lib_cache_acquire(d->cache_path, &d->md.store, options->on_message, options->user, diag)) !=
+            UZ_OK) {
         free(d->cache_path);
         free(d);
         return r;

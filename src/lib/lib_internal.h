@@ -16,12 +16,15 @@ uz_result uz_lib_check_options(const uz_options *o, uz_diag *diag);
 /* Engine settings from the options: the profile or executable options->engine names
  * ("stockfish" when NULL) with depth, nodes, mode and hash applied, and the persistent
  * cache of options->cache_path as its store (opened on first use; see
- * uz_lib_cache_release). */
+ * uz_lib_cache_release; an unusable one is left out, reported to options->on_message). */
 uz_result uz_lib_engine_settings(const uz_options *o, uz_engine_settings *s, uz_diag *diag);
 
 /* The persistent cache at path (opened on first use), for a reader that finds its engine
- * settings in the archive; released with uz_lib_cache_release. */
-uz_result uz_lib_cache_acquire(const char *path, const uz_score_store **store, uz_diag *diag);
+ * settings in the archive; released with uz_lib_cache_release. A damaged, unreadable or
+ * read-only cache is no error: *store is NULL (run without it) and warn, if not NULL,
+ * gets the reason naming the file. */
+uz_result uz_lib_cache_acquire(const char *path, const uz_score_store **store, uz_message_fn warn, void *user,
+                               uz_diag *diag);
 
 /* Releases the options' persistent cache taken by uz_lib_engine_settings (committing
  * what is pending once its last user is gone). NULL path: no-op. */

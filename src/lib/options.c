@@ -80,8 +80,10 @@ static cache_entry *find_cache(const char *path)
     return NULL;
 }
 
-static uz_result cache_acquire(const char *path, const uz_score_store **store, uz_diag *diag)
+static uz_result cache_acquire(const char *path, const uz_score_store **store, uz_message_fn warn, void *user,
+                               uz_diag *diag)
 {
+    *store = NULL;
     pthread_mutex_lock(&caches_lock);
     cache_entry *e = find_cache(path);
     uz_result r = UZ_OK;
@@ -94,6 +96,14 @@ static uz_result cache_acquire(const char *path, const uz_score_store **store, u
         } else if ((r = uz_score_cache_open(&e->cache, path, diag)) != UZ_OK) {
             free(e->path);
             free(e);
+            if (r == UZ_ERR_CORRUPT) {
+                /* Damaged, unreadable or read-only: a cache is an optimisation. */
+                if (warn)
+                    warn(user, NULL, diag);
+                memset(diag, 0, sizeof *diag);
+                pthread_mutex_unlock(&caches_lock);
+                return UZ_OK;
+            }
         } else {
             e->next = caches;
             caches = e;
@@ -140,9 +150,10 @@ void uz_lib_cache_stats(const char *path, uint64_t *lookups, uint64_t *hits, uin
     *rejected = st.rejected;
 }
 
-uz_result uz_lib_cache_acquire(const char *path, const uz_score_store **store, uz_diag *diag)
+uz_result uz_lib_cache_acquire(const char *path, const uz_score_store **store, uz_message_fn warn, void *user,
+                               uz_diag *diag)
 {
-    return cache_acquire(path, store, diag);
+    return cache_acquire(path, store, warn, user, diag);
 }
 
 uz_result uz_lib_engine_settings(const uz_options *o, uz_engine_settings *s, uz_diag *diag)
@@ -164,7 +175,7 @@ uz_result uz_lib_engine_settings(const uz_options *o, uz_engine_settings *s, uz_
     if (o->mode)
         uz_engine_mode_parse(o->mode, &s->mode);
     if (o->cache_path)
-        return cache_acquire(o->cache_path, &s->store, diag);
+        return cache_acquire(o->cache_path, &s->store, o->on_message, o->user, diag);
     return UZ_OK;
 }
 

@@ -9,7 +9,9 @@ restarts (a fault "at" N happens once, "from" N keeps happening).
 Modes: none, crash_at, crash_from, hang_at, hang_from, garbage_at, badinfo_at,
 drop_at, illegal_at, illegal_best_at, bound_at, long_line_at, slow_start (N ms),
 exit_handshake, not_uci, jitter_from (adds the search's number to every centipawn score,
-so that no two searches of a position agree: a nondeterministic engine), no_chess960 (hides
+so that no two searches of a position agree: a nondeterministic engine), process_offset
+(adds the number of this process, counted in $FAKE_DIR/procs, to every centipawn score:
+each process is deterministic, two processes disagree), no_chess960 (hides
 the UCI_Chess960 option: an engine without Chess960).
 """
 import fcntl
@@ -34,9 +36,13 @@ def conf():
 
 
 def count_go():
+    return count_file("gos")
+
+
+def count_file(name):
     # The lock makes append-then-size one step, so that with several processes every
     # count is seen by exactly one of them.
-    fd = os.open(os.path.join(FAKE_DIR, "gos"), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = os.open(os.path.join(FAKE_DIR, name), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         os.write(fd, b".")
@@ -84,6 +90,8 @@ def filter_line(line):
         return re.sub(r" pv \S+", " pv a1a1", line)
     if final and fault == "bound_at" and m.group(2) == "1":
         return re.sub(r"(score (cp|mate) -?\d+)", r"\1 lowerbound", line)
+    if state.get("offset") and m:
+        return re.sub(r"score cp (-?\d+)", lambda c: "score cp %d" % (int(c.group(1)) + state["offset"]), line)
     if fault == "jitter_from" and m:
         return re.sub(r"score cp (-?\d+)", lambda c: "score cp %d" % (int(c.group(1)) + state["go"]), line)
     if line.startswith("bestmove") and fault == "illegal_best_at":
@@ -101,6 +109,8 @@ def pump(engine):
 def main():
     mode, n = conf()
     state["no_chess960"] = mode == "no_chess960"
+    if mode == "process_offset":
+        state["offset"] = count_file("procs")
     if mode == "slow_start":
         time.sleep(n / 1000.0)
     if mode == "not_uci":

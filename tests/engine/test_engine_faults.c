@@ -199,6 +199,76 @@ static void bound_falls_back(void)
     uz_pool_destroy(pool);
 }
 
+/* An engine that stops answering for good: the pool gives up after
+ * UZ__TIMEOUT_STREAK_MAX searches in a row without an answer, not after attempts x
+ * timeout for every queued position. */
+static void gives_up_on_hung_engine(void)
+{
+    uz_engine_settings s;
+    fake_settings(&s);
+    s.timeout_ms = 700;
+    s.max_retries = 2;
+    uz_pool *pool = open_fake(&s, 1);
+    if (!pool)
+        return;
+    long gos_before = go_count();
+    set_conf("hang_from", gos_before + 1);
+    uz_query *qs = calloc(N_POS, sizeof *qs);
+    for (int i = 0; i < N_POS; i++) {
+        t_query_fen(&qs[i], fens[i]);
+        uz_pool_submit(pool, &qs[i]);
+    }
+    uz_diag diag = {0};
+    uz_result rc = uz_pool_run(pool, &diag);
+    long searches = go_count() - gos_before;
+    int failed = 0;
+    for (int i = 0; i < N_POS; i++)
+        failed += qs[i].status != UZ_OK;
+    /* Three hung searches, then nothing more is sent: every position fails at once. */
+    if (rc != UZ_ERR_TIMEOUT || !strstr(diag.message, "in a row") || !strstr(diag.message, fake) ||
+        !one_line(diag.message) || searches != 3 || failed != N_POS) {
+        fprintf(stderr, "hung engine: got %d '%s' after %ld searches, %d failed\n", (int)rc, diag.message, searches,
+                failed);
+        uz_test_failed++;
+    }
+    printf("%-16s -> %s (%ld searches)\n", "hang_from all", diag.message, searches);
+    free(qs);
+    uz_pool_destroy(pool);
+}
+
+/* An engine whose every process is deterministic but two processes disagree: with one
+ * worker too, the recheck runs in a second process and the run fails. */
+static void one_worker_checks_across_processes(void)
+{
+    uz_engine_settings s;
+    fake_settings(&s);
+    s.recheck_every = 2;
+    set_conf("process_offset", 0);
+    uz_pool *pool = NULL;
+    uz_diag diag = {0};
+    CHECK_RC(uz_pool_create(&pool, &s, 1, &diag), UZ_OK, &diag);
+    if (!pool)
+        return;
+    uz_query *qs = calloc(4, sizeof *qs);
+    for (int i = 0; i < 4; i++) {
+        t_query_fen(&qs[i], fens[i]);
+        uz_pool_submit(pool, &qs[i]);
+    }
+    uz_result rc = uz_pool_run(pool, &diag);
+    uz_pool_stats st;
+    uz_pool_get_stats(pool, &st);
+    if (rc != UZ_ERR_ENGINE || !strstr(diag.message, "not deterministic") || !one_line(diag.message) ||
+        st.rechecks < 1) {
+        fprintf(stderr, "-j1 recheck: got %d '%s' after %llu rechecks\n", (int)rc, diag.message,
+                (unsigned long long)st.rechecks);
+        uz_test_failed++;
+    }
+    printf("%-16s -> %s\n", "process_offset", diag.message);
+    free(qs);
+    uz_pool_destroy(pool);
+    set_conf("none", 0);
+}
+
 /* Pool creation must fail with want and a one-line message containing needle. */
 static void failing_start(const char *path, const char *mode, long n, int handshake_ms, uz_result want,
                           const char *needle)
@@ -290,6 +360,8 @@ int main(void)
     failing("illegal_best_at", 2, UZ_ERR_ENGINE, "bestmove 'a1a1'");
     bound_falls_back();
     failing("long_line_at", 2, UZ_ERR_ENGINE, "longer");
+    gives_up_on_hung_engine();
+    one_worker_checks_across_processes();
 
     /* Slow start-up within the handshake timeout is fine. */
     {

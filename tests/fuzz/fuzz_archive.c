@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&md, 0, sizeof md);
     md.oracle = synth;
     /* Small decoder limits keep each run fast; the checks are the same at any size. */
-    md.limits = (uz_decode_limits){1u << 14, 1u << 22};
+    md.limits = (uz_decode_limits){1u << 14, 1u << 22, 0};
     if (data[0] & 1) {
         decode_raw_block(data, size, &md, &base);
         uz_oracle_destroy(synth);
@@ -99,7 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uz_archive_list_members(f, "fuzz", members, 4, &n_members, NULL);
     if (uz_archive_seek_game(f, "fuzz", 1, &header, &block, &index, NULL) == UZ_OK) {
         md.oracle = synth;
-        md.limits = (uz_decode_limits){1u << 14, 1u << 22};
+        md.limits = (uz_decode_limits){1u << 14, 1u << 22, 0};
         if (uz_member_decoder_open(&md, &header, &base, 1, &diag) == UZ_OK) {
             uz_game game;
             uz_game_init(&game);
