@@ -15,5 +15,6 @@ int cmd_explain(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_ratings(int argc, char **argv);
 int cmd_split(int argc, char **argv);
+int cmd_transcode(int argc, char **argv);
 
 #endif

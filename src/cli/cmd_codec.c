@@ -649,7 +649,8 @@ static void on_decode_progress(void *user, uint64_t games, uint64_t moves, uint6
 static const uz_engine_settings *decode_engine(const cli_engine_opts *eo, uz_engine_settings *base, bool *failed)
 {
     *failed = false;
-    if (!eo->engine)
+    int builtin_version;
+    if (!eo->engine || uz_builtin_spec(eo->engine, &builtin_version)) /* a builtin member names its builtin */
         return NULL;
     *failed = cli_engine_settings(eo, base) != 0;
     return base;
@@ -1359,7 +1360,8 @@ static int info_one(const char *path, bool json)
                    (unsigned long long)m_moves, (unsigned long long)m_move_bytes, bpm, (unsigned long long)m_struct);
             print_split_text("  ", &split);
             if (header.chess960_fingerprint[0]) {
-                printf("  Chess960 games: engine-coded with UCI_Chess960 (fingerprint ");
+                printf(uz_header_is_builtin(&header) ? "  Chess960 games: coded with the builtin (fingerprint "
+                                                     : "  Chess960 games: engine-coded with UCI_Chess960 (fingerprint ");
                 cli_put_escaped(stdout, header.chess960_fingerprint);
                 printf(")\n");
             }

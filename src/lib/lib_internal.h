@@ -51,6 +51,16 @@ uz_result uz_lib_chess960_as_text(struct uz_game *games, size_t n, uz_diag *diag
 struct uz_oracle;
 void uz_decompressor_use_oracle(uz_decompressor *d, struct uz_oracle *oracle);
 
+/* The header of the first member of the archive that d read last; false if it read none. */
+struct uz_archive_header;
+bool uz_lib_decompressor_first_header(const uz_decompressor *d, struct uz_archive_header *out);
+
+/* Makes c code with exactly these model parameters and this coder instead of the ones its
+ * options name (a transcode keeps the source's); a player model that names no weight set
+ * gets the oracle's (the builtin's or the newest). Before uz_compressor_begin. */
+uz_result uz_lib_compressor_use_model(uz_compressor *c, const uz_model_params *params, uz_coder_kind coder,
+                                      uz_diag *diag);
+
 /* Engine processes for o->workers (0: one per core). */
 int uz_lib_workers(const uz_options *o);
 
