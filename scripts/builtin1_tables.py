@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Writes src/builtin/builtin1_tables.c: builtin-1's piece-square tables (material
+included), from the formulas below. Run once when version 1 was made; the C file is the
+frozen definition (doc/builtin.md gives its hash), this script only its provenance."""
+import sys
+
+MATERIAL_MG = [0, 82, 337, 365, 477, 1025, 0]
+MATERIAL_EG = [0, 94, 281, 297, 512, 936, 0]
+KING_MG_BACK = [15, 25, 5, -10, -10, 5, 25, 15]
+KING_MG_SECOND = [0, 0, -15, -25, -25, -15, 0, 0]
+
+
+def pst(piece, f, r, phase):
+    fc, rc = min(f, 7 - f), min(r, 7 - r)
+    centre = fc + rc
+    if piece == 1:  # pawn
+        if r in (0, 7):
+            return 0
+        if phase == 'mg':
+            return 5 * (r - 1) + ([0, 0, 5, 15][fc] if 2 <= r <= 4 else 0)
+        return 8 * (r - 1)
+    if piece == 2:  # knight
+        return 8 * centre - 24 - (8 if r == 0 else 0) if phase == 'mg' else 6 * centre - 18
+    if piece == 3:  # bishop
+        return 4 * centre - 10 - (6 if r == 0 else 0) if phase == 'mg' else 3 * centre - 9
+    if piece == 4:  # rook
+        if phase == 'mg':
+            return (15 if r == 6 else 0) + (4 if fc >= 2 else 0)
+        return 10 if r == 6 else 0
+    if piece == 5:  # queen
+        return 2 * centre - 6 if phase == 'mg' else 4 * centre - 12
+    if piece == 6:  # king
+        if phase == 'mg':
+            if r == 0:
+                return KING_MG_BACK[f]
+            if r == 1:
+                return KING_MG_SECOND[f]
+            return -30 - 10 * (r - 2)
+        return 8 * centre - 24
+    return 0
+
+
+def table(phase):
+    material = MATERIAL_MG if phase == 'mg' else MATERIAL_EG
+    rows = []
+    for piece in range(7):
+        vals = [0 if piece == 0 else material[piece] + pst(piece, sq & 7, sq >> 3, phase) for sq in range(64)]
+        lines = ['        ' + ', '.join('%5d' % v for v in vals[r * 8:r * 8 + 8]) + ',' for r in range(8)]
+        rows.append('    {\n' + '\n'.join(lines) + '\n    },')
+    return '\n'.join(rows)
+
+
+out = ['/* builtin-1: piece-square tables with material included, white\'s view (a1 = 0;',
+       ' * black uses square ^ 56), indexed [piece type][square]. Written by',
+       ' * scripts/builtin1_tables.py; frozen (doc/builtin.md gives their hash). */',
+       '#include "builtin1.h"', '',
+       'const int16_t uz__b1_pst_mg[7][64] = {', table('mg'), '};', '',
+       'const int16_t uz__b1_pst_eg[7][64] = {', table('eg'), '};']
+sys.stdout.write('\n'.join(out) + '\n')

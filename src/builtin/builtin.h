@@ -1,0 +1,52 @@
+/* The built-in oracle: a small frozen chess search inside libucizip that scores every
+ * legal move of a position, so that archives made with it decode with no engine
+ * installed. Each released version is frozen (its search rules and evaluation never
+ * change); a later version sits beside it (builtin1_*.c is version 1). doc/builtin.md
+ * specifies every version completely.
+ *
+ * Depends on the board of src/chess, src/common and the score convention of
+ * src/engine/engine.h (header only). No global state: a searcher is single-threaded,
+ * different searchers may run on different threads. */
+#ifndef UCIZIP_BUILTIN_H
+#define UCIZIP_BUILTIN_H
+
+#include <stdint.h>
+
+#include "chess/board.h"
+#include "common/common.h"
+#include "engine/oracle.h"
+
+#define UZ_BUILTIN_LATEST 1   /* newest frozen version */
+typedef struct uz_builtin uz_builtin;   /* one searcher (tables + scratch); single-threaded */
+/* UZ_ERR_UNSUPPORTED (diag says why) for an unknown version or a depth it does not allow */
+uz_result uz_builtin_create(uz_builtin **out, int version, int depth, uz_diag *diag);
+void uz_builtin_destroy(uz_builtin *b);
+int uz_builtin_default_depth(int version);
+/* scores[i] = exact score of moves[i] (pos's legal moves in canonical order, as
+ * uz_generate_legal gives them; n >= 1, up to UZ_MAX_MOVES), side to move's view, in the
+ * convention of src/engine/engine.h (centipawns clamped to +-UZ_SCORE_CP_MAX, mate in n
+ * for us = UZ_SCORE_MATE - n, mated in n = -UZ_SCORE_MATE + n). The result depends only on
+ * (version, depth, pos, moves): never on earlier calls. */
+void uz_builtin_score_moves(uz_builtin *b, const uz_position *pos, const uz_move *moves, int n, int32_t *scores);
+/* The oracle (src/engine/oracle.h) answering every query synchronously with the above.
+ * identity: engine_name "ucizip builtin-<version>", fingerprint a fixed lowercase hex
+ * string per (version) (e.g. the first 16 hex digits of an XXH64/FNV of the version's
+ * defining constants: evaluation parameters and search rules id), settings_text
+ * "builtin = <version>\ndepth = <depth>\n". Handles standard and Chess960 positions. */
+uz_result uz_builtin_oracle_create(uz_oracle **out, int version, int depth, uz_diag *diag);
+
+/* ---- additions ---- */
+
+/* Lowest and highest depth a version allows (0, 0 for an unknown version). */
+int uz_builtin_min_depth(int version);
+int uz_builtin_max_depth(int version);
+
+/* The fingerprint of a version (16 lowercase hex digits: FNV-1a 64 of the version's
+ * defining constants, doc/builtin.md), "" for an unknown version. Static storage. */
+const char *uz_builtin_fingerprint(int version);
+
+/* Nodes (search and quiescence) visited by the last uz_builtin_score_moves call on b:
+ * for benchmarks and tests. */
+uint64_t uz_builtin_last_nodes(const uz_builtin *b);
+
+#endif

@@ -1,0 +1,224 @@
+/* builtin-1: the static evaluation. Integer only, tapered between a middlegame and an
+ * endgame score by the material on the board:
+ *   material and piece-square tables (builtin1_tables.c), mobility of knights,
+ *   bishops, rooks and queens, king safety (attacks on the king's zone, pawn shield,
+ *   open file), pawn structure (doubled, isolated, passed), bishop pair, rooks on open
+ *   and half-open files, and a bonus for the side to move. */
+#include <stdio.h>
+
+#include "builtin1.h"
+
+/* Every scalar parameter, by name; frozen with the version. */
+enum {
+    MOB_N_MG, MOB_N_EG, MOB_N_BASE,
+    MOB_B_MG, MOB_B_EG, MOB_B_BASE,
+    MOB_R_MG, MOB_R_EG, MOB_R_BASE,
+    MOB_Q_MG, MOB_Q_EG, MOB_Q_BASE,
+    KS_WEIGHT_N, KS_WEIGHT_B, KS_WEIGHT_R, KS_WEIGHT_Q, /* attack units per zone square hit */
+    KS_MIN_ATTACKERS,                                   /* fewer attacking pieces: no penalty */
+    KS_PENALTY_MAX,                                     /* cap of units * units */
+    SHIELD_NEAR, SHIELD_FAR, KING_OPEN_FILE,
+    DOUBLED_MG, DOUBLED_EG, ISOLATED_MG, ISOLATED_EG,
+    BISHOP_PAIR_MG, BISHOP_PAIR_EG,
+    ROOK_OPEN_MG, ROOK_OPEN_EG, ROOK_HALF_MG, ROOK_HALF_EG,
+    TEMPO,
+    PARAM_COUNT
+};
+
+static const int16_t params[PARAM_COUNT] = {
+    [MOB_N_MG] = 4, [MOB_N_EG] = 4, [MOB_N_BASE] = 4,
+    [MOB_B_MG] = 5, [MOB_B_EG] = 5, [MOB_B_BASE] = 6,
+    [MOB_R_MG] = 2, [MOB_R_EG] = 4, [MOB_R_BASE] = 7,
+    [MOB_Q_MG] = 1, [MOB_Q_EG] = 2, [MOB_Q_BASE] = 13,
+    [KS_WEIGHT_N] = 2, [KS_WEIGHT_B] = 2, [KS_WEIGHT_R] = 3, [KS_WEIGHT_Q] = 5,
+    [KS_MIN_ATTACKERS] = 2, [KS_PENALTY_MAX] = 500,
+    [SHIELD_NEAR] = 12, [SHIELD_FAR] = 6, [KING_OPEN_FILE] = 20,
+    [DOUBLED_MG] = 12, [DOUBLED_EG] = 20, [ISOLATED_MG] = 10, [ISOLATED_EG] = 15,
+    [BISHOP_PAIR_MG] = 30, [BISHOP_PAIR_EG] = 50,
+    [ROOK_OPEN_MG] = 20, [ROOK_OPEN_EG] = 10, [ROOK_HALF_MG] = 10, [ROOK_HALF_EG] = 5,
+    [TEMPO] = 10,
+};
+
+/* Passed pawn bonus by the rank counted from the pawn's own side (0..7). */
+static const int16_t passed_mg[8] = {0, 5, 10, 15, 25, 45, 70, 0};
+static const int16_t passed_eg[8] = {0, 10, 20, 35, 60, 95, 140, 0};
+/* Game phase: weight of each piece type; the phase is their sum, capped at PHASE_MAX. */
+static const int16_t phase_weight[7] = {0, 0, 1, 1, 2, 4, 0};
+#define PHASE_MAX 24
+
+#define FILE_A 0x0101010101010101ULL
+#define FILE_H (FILE_A << 7)
+
+typedef struct side_eval {
+    int mg, eg;
+} side_eval;
+
+/* The squares north (white) or south (black) of the set, up to the edge. */
+static uint64_t fill_forward(int color, uint64_t b)
+{
+    if (color == UZ_WHITE) {
+        b |= b << 8, b |= b << 16, b |= b << 32;
+        return b << 8;
+    }
+    b |= b >> 8, b |= b >> 16, b |= b >> 32;
+    return b >> 8;
+}
+
+static uint64_t adjacent_files(uint64_t files) { return ((files << 1) & ~FILE_A) | ((files >> 1) & ~FILE_H); }
+
+static uint64_t pawn_attack_set(int color, uint64_t pawns)
+{
+    uint64_t side = ((pawns >> 1) & ~FILE_H) | ((pawns << 1) & ~FILE_A);
+    return color == UZ_WHITE ? side << 8 : side >> 8;
+}
+
+/* Doubled, isolated and passed pawns of color. */
+static void eval_pawns(const uz_position *pos, int color, side_eval *e)
+{
+    uint64_t own = pos->by_type[UZ_PAWN] & pos->by_color[color];
+    uint64_t enemy = pos->by_type[UZ_PAWN] & pos->by_color[color ^ 1];
+    for (int f = 0; f < 8; f++) {
+        uint64_t file = FILE_A << f;
+        int count = b1_popcount(own & file);
+        if (count > 1) {
+            e->mg -= params[DOUBLED_MG] * (count - 1);
+            e->eg -= params[DOUBLED_EG] * (count - 1);
+        }
+        if (count && !(own & adjacent_files(file))) {
+            e->mg -= params[ISOLATED_MG] * count;
+            e->eg -= params[ISOLATED_EG] * count;
+        }
+    }
+    uint64_t blocked = fill_forward(color ^ 1, enemy);
+    blocked |= adjacent_files(blocked);
+    for (uint64_t passers = own & ~blocked; passers; passers &= passers - 1) {
+        int sq = b1_lsb(passers);
+        int rank = color == UZ_WHITE ? UZ_SQ_RANK(sq) : 7 - UZ_SQ_RANK(sq);
+        e->mg += passed_mg[rank];
+        e->eg += passed_eg[rank];
+    }
+}
+
+/* Mobility, rooks' files and the attacks on the enemy king's zone of color's pieces;
+ * the king-safety penalty is charged to the defender (other). */
+static void eval_pieces(const uz_position *pos, int color, side_eval *e, side_eval *other)
+{
+    static const int mob_param[7] = {0, 0, MOB_N_MG, MOB_B_MG, MOB_R_MG, MOB_Q_MG, 0};
+    static const int ks_weight[7] = {0, 0, KS_WEIGHT_N, KS_WEIGHT_B, KS_WEIGHT_R, KS_WEIGHT_Q, 0};
+    uint64_t occupied = pos->by_color[0] | pos->by_color[1];
+    uint64_t own_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color];
+    uint64_t enemy_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color ^ 1];
+    uint64_t safe = ~pos->by_color[color] & ~pawn_attack_set(color ^ 1, enemy_pawns);
+    int enemy_king = pos->king_sq[color ^ 1];
+    uint64_t zone = uz_piece_attacks(UZ_KING, color ^ 1, enemy_king, occupied) | (1ULL << enemy_king);
+    int units = 0, attackers = 0;
+    uint64_t pieces = pos->by_color[color] & ~pos->by_type[UZ_PAWN] & ~pos->by_type[UZ_KING];
+    for (; pieces; pieces &= pieces - 1) {
+        int sq = b1_lsb(pieces);
+        int type = UZ_PIECE_TYPE(pos->squares[sq]);
+        uint64_t attacks = uz_piece_attacks(type, color, sq, occupied);
+        int m = b1_popcount(attacks & safe) - params[mob_param[type] + 2];
+        e->mg += params[mob_param[type]] * m;
+        e->eg += params[mob_param[type] + 1] * m;
+        int hits = b1_popcount(attacks & zone);
+        if (hits) {
+            units += params[ks_weight[type]] * hits;
+            attackers++;
+        }
+        if (type == UZ_ROOK) {
+            uint64_t file = FILE_A << UZ_SQ_FILE(sq);
+            if (!(file & own_pawns)) {
+                bool open = !(file & enemy_pawns);
+                e->mg += open ? params[ROOK_OPEN_MG] : params[ROOK_HALF_MG];
+                e->eg += open ? params[ROOK_OPEN_EG] : params[ROOK_HALF_EG];
+            }
+        }
+    }
+    if (attackers >= params[KS_MIN_ATTACKERS]) {
+        int penalty = units * units;
+        other->mg -= penalty < params[KS_PENALTY_MAX] ? penalty : params[KS_PENALTY_MAX];
+    }
+}
+
+/* Pawn shield in front of color's king and a penalty for a king on a file without own
+ * pawns (middlegame only). */
+static void eval_king_shelter(const uz_position *pos, int color, side_eval *e)
+{
+    int king = pos->king_sq[color];
+    uint64_t own_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color];
+    uint64_t file = FILE_A << UZ_SQ_FILE(king);
+    uint64_t files = file | adjacent_files(file);
+    int near_rank = UZ_SQ_RANK(king) + (color == UZ_WHITE ? 1 : -1);
+    int far_rank = near_rank + (color == UZ_WHITE ? 1 : -1);
+    if (near_rank >= 0 && near_rank <= 7)
+        e->mg += params[SHIELD_NEAR] * b1_popcount(own_pawns & files & (0xFFULL << (8 * near_rank)));
+    if (far_rank >= 0 && far_rank <= 7)
+        e->mg += params[SHIELD_FAR] * b1_popcount(own_pawns & files & (0xFFULL << (8 * far_rank)));
+    if (!(own_pawns & file))
+        e->mg -= params[KING_OPEN_FILE];
+}
+
+int uz__b1_evaluate(const uz_position *pos)
+{
+    side_eval side[2] = {{0, 0}, {0, 0}};
+    int phase = 0;
+    for (int color = 0; color < 2; color++) {
+        int flip = color == UZ_WHITE ? 0 : 56;
+        for (uint64_t pieces = pos->by_color[color]; pieces; pieces &= pieces - 1) {
+            int sq = b1_lsb(pieces);
+            int type = UZ_PIECE_TYPE(pos->squares[sq]);
+            side[color].mg += uz__b1_pst_mg[type][sq ^ flip];
+            side[color].eg += uz__b1_pst_eg[type][sq ^ flip];
+            phase += phase_weight[type];
+        }
+        if (b1_popcount(pos->by_type[UZ_BISHOP] & pos->by_color[color]) >= 2) {
+            side[color].mg += params[BISHOP_PAIR_MG];
+            side[color].eg += params[BISHOP_PAIR_EG];
+        }
+        eval_pawns(pos, color, &side[color]);
+        eval_king_shelter(pos, color, &side[color]);
+    }
+    eval_pieces(pos, UZ_WHITE, &side[UZ_WHITE], &side[UZ_BLACK]);
+    eval_pieces(pos, UZ_BLACK, &side[UZ_BLACK], &side[UZ_WHITE]);
+    if (phase > PHASE_MAX)
+        phase = PHASE_MAX;
+    int us = pos->side;
+    int mg = side[us].mg - side[us ^ 1].mg + params[TEMPO];
+    int eg = side[us].eg - side[us ^ 1].eg + params[TEMPO];
+    /* C division truncates toward zero on every compiler (C99 and later). */
+    int score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
+    if (score > B1_EVAL_MAX)
+        score = B1_EVAL_MAX;
+    if (score < -B1_EVAL_MAX)
+        score = -B1_EVAL_MAX;
+    return score;
+}
+
+uint64_t uz__b1_fnv(uint64_t hash, const char *text)
+{
+    for (; *text; text++)
+        hash = (hash ^ (unsigned char)*text) * 0x100000001b3ULL;
+    return hash;
+}
+
+static uint64_t hash_array(uint64_t hash, const char *name, const int16_t *values, int n)
+{
+    char text[16];
+    hash = uz__b1_fnv(hash, name);
+    for (int i = 0; i < n; i++) {
+        snprintf(text, sizeof text, " %d", values[i]);
+        hash = uz__b1_fnv(hash, text);
+    }
+    return uz__b1_fnv(hash, "\n");
+}
+
+uint64_t uz__b1_hash_eval(uint64_t hash)
+{
+    hash = hash_array(hash, "pst_mg", &uz__b1_pst_mg[0][0], 7 * 64);
+    hash = hash_array(hash, "pst_eg", &uz__b1_pst_eg[0][0], 7 * 64);
+    hash = hash_array(hash, "params", params, PARAM_COUNT);
+    hash = hash_array(hash, "passed_mg", passed_mg, 8);
+    hash = hash_array(hash, "passed_eg", passed_eg, 8);
+    hash = hash_array(hash, "phase_weight", phase_weight, 7);
+    return hash;
+}
