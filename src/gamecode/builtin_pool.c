@@ -64,17 +64,14 @@ bool uz_builtin_spec(const char *spec, int *version)
     return true;
 }
 
-/* Answers one query with searcher b (a single legal move scores 0, as the engine pool's). */
+/* Answers one query with searcher b, as the builtin's own oracle does. */
 static void answer(uz_builtin *b, uz_query *q)
 {
     if (q->n_moves < 1 || q->n_moves > UZ_MAX_MOVES) {
         q->status = UZ_ERR_ARG;
         return;
     }
-    if (q->n_moves == 1)
-        q->scores[0] = 0;
-    else
-        uz_builtin_score_moves(b, &q->pos, q->moves, q->n_moves, q->scores);
+    uz_builtin_score_moves(b, &q->pos, q->moves, q->n_moves, q->scores);
     q->status = UZ_OK;
 }
 
