@@ -75,8 +75,8 @@ uz_result uz_header_builtin(const uz_archive_header *h, int *version, int *depth
     }
     if (v > UZ_BUILTIN_LATEST) {
         uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0,
-                    "the archive was made with builtin-%d, which this ucizip does not have (it has builtin-1 to "
-                    "builtin-%d); a newer ucizip decodes it",
+                    "the archive was made with builtin-%d, which this ucizip does not have; a newer ucizip decodes "
+                    "it (this one has up to builtin-%d)",
                     v, UZ_BUILTIN_LATEST);
         return UZ_ERR_UNSUPPORTED;
     }
