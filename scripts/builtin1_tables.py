@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes src/builtin/builtin1_tables.c: builtin-1's piece-square tables (material
-included), from the formulas below. Run once when version 1 was made; the C file is the
+included), from the formulas below, and the attack tables of its move generator (rays,
+knight, king and pawn attacks by square). Run once when version 1 was made; the C file is the
 frozen definition (doc/builtin.md gives its hash), this script only its provenance."""
 import sys
 
@@ -50,10 +51,51 @@ def table(phase):
     return '\n'.join(rows)
 
 
+DIRS = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)]  # N NE E SE S SW W NW
+
+
+def bb(squares):
+    v = 0
+    for f, r in squares:
+        if 0 <= f < 8 and 0 <= r < 8:
+            v |= 1 << (f + 8 * r)
+    return v
+
+
+def ray(sq, d):
+    f, r = sq & 7, sq >> 3
+    out = []
+    for k in range(1, 8):
+        out.append((f + d[0] * k, r + d[1] * k))
+    return bb(out)
+
+
+def bb_table(name, dims, values):
+    rows = [values[i:i + 64] for i in range(0, len(values), 64)]
+    body = ',\n'.join('    {\n' + ',\n'.join('        0x%016xULL' % v for v in row) + ',\n    }' for row in rows)
+    if len(rows) == 1:
+        body = ',\n'.join('    0x%016xULL' % v for v in values)
+    return 'const uint64_t %s%s = {\n%s,\n};' % (name, dims, body)
+
+
+def attack_tables():
+    rays = [ray(sq, d) for d in DIRS for sq in range(64)]
+    knight = [bb([((sq & 7) + a, (sq >> 3) + b) for a, b in
+                  [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]]) for sq in range(64)]
+    king = [bb([((sq & 7) + a, (sq >> 3) + b) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b]) for sq in range(64)]
+    pawn = [bb([((sq & 7) - 1, (sq >> 3) + dr), ((sq & 7) + 1, (sq >> 3) + dr)]) for dr in (1, -1) for sq in range(64)]
+    return '\n\n'.join([bb_table('uz__b1_rays', '[8][64]', rays), bb_table('uz__b1_knight_attacks', '[64]', knight),
+                         bb_table('uz__b1_king_attacks', '[64]', king),
+                         bb_table('uz__b1_pawn_attacks', '[2][64]', pawn)])
+
+
 out = ['/* builtin-1: piece-square tables with material included, white\'s view (a1 = 0;',
-       ' * black uses square ^ 56), indexed [piece type][square]. Written by',
+       ' * black uses square ^ 56), indexed [piece type][square]; attack tables. Written by',
        ' * scripts/builtin1_tables.py; frozen (doc/builtin.md gives their hash). */',
        '#include "builtin1.h"', '',
        'const int16_t uz__b1_pst_mg[7][64] = {', table('mg'), '};', '',
-       'const int16_t uz__b1_pst_eg[7][64] = {', table('eg'), '};']
+       'const int16_t uz__b1_pst_eg[7][64] = {', table('eg'), '};', '',
+       '/* Attack tables: rays by direction (N, NE, E, SE, S, SW, W, NW) and square, the',
+       ' * squares attacked by a knight, a king and a pawn (white, black) on each square. */',
+       attack_tables()]
 sys.stdout.write('\n'.join(out) + '\n')

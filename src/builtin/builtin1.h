@@ -4,6 +4,7 @@
 #ifndef UCIZIP_BUILTIN1_H
 #define UCIZIP_BUILTIN1_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "chess/board.h"
@@ -22,12 +23,84 @@
 #define B1_MAX_PLY 32                 /* no node deeper than this is expanded */
 
 static inline int b1_lsb(uint64_t b) { return __builtin_ctzll(b); }
-static inline int b1_popcount(uint64_t b) { return __builtin_popcountll(b); }
+/* Bit count without the POPCNT instruction's call into libgcc on baseline x86-64. */
+static inline int b1_popcount(uint64_t b)
+{
+    b = b - ((b >> 1) & 0x5555555555555555ULL);
+    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((b * 0x0101010101010101ULL) >> 56);
+}
 
 /* Piece-square values with material included, white's view ([type][square]; black
  * reads square ^ 56), middlegame and endgame (builtin1_tables.c). */
 extern const int16_t uz__b1_pst_mg[7][64];
 extern const int16_t uz__b1_pst_eg[7][64];
+
+/* Attack tables (builtin1_tables.c): rays by direction and square (directions N, NE,
+ * E, SE, S, SW, W, NW: the first and last two and NE grow towards h8), leapers by square,
+ * pawns by colour and square. */
+extern const uint64_t uz__b1_rays[8][64];
+extern const uint64_t uz__b1_knight_attacks[64];
+extern const uint64_t uz__b1_king_attacks[64];
+extern const uint64_t uz__b1_pawn_attacks[2][64];
+
+enum { B1_N, B1_NE, B1_E, B1_SE, B1_S, B1_SW, B1_W, B1_NW };
+
+/* The ray from sq in direction dir up to and including its first occupied square. */
+static inline uint64_t b1_ray(int dir, int sq, uint64_t occupied)
+{
+    uint64_t ray = uz__b1_rays[dir][sq];
+    uint64_t blockers = ray & occupied;
+    if (blockers) {
+        bool towards_h8 = dir == B1_N || dir == B1_NE || dir == B1_E || dir == B1_NW;
+        int first = towards_h8 ? __builtin_ctzll(blockers) : 63 - __builtin_clzll(blockers);
+        ray ^= uz__b1_rays[dir][first];
+    }
+    return ray;
+}
+
+static inline uint64_t b1_rook_attacks(int sq, uint64_t occupied)
+{
+    return b1_ray(B1_N, sq, occupied) | b1_ray(B1_E, sq, occupied) | b1_ray(B1_S, sq, occupied) |
+           b1_ray(B1_W, sq, occupied);
+}
+
+static inline uint64_t b1_bishop_attacks(int sq, uint64_t occupied)
+{
+    return b1_ray(B1_NE, sq, occupied) | b1_ray(B1_SE, sq, occupied) | b1_ray(B1_SW, sq, occupied) |
+           b1_ray(B1_NW, sq, occupied);
+}
+
+/* Squares a piece of type (knight to king) on sq attacks. */
+static inline uint64_t b1_piece_attacks(int type, int sq, uint64_t occupied)
+{
+    switch (type) {
+    case UZ_KNIGHT: return uz__b1_knight_attacks[sq];
+    case UZ_BISHOP: return b1_bishop_attacks(sq, occupied);
+    case UZ_ROOK: return b1_rook_attacks(sq, occupied);
+    case UZ_QUEEN: return b1_bishop_attacks(sq, occupied) | b1_rook_attacks(sq, occupied);
+    default: return uz__b1_king_attacks[sq];
+    }
+}
+
+/* Pieces of both colours attacking sq with the board's occupancy occupied. */
+static inline uint64_t b1_attackers_to(const uz_position *pos, int sq, uint64_t occupied)
+{
+    uint64_t queens = pos->by_type[UZ_QUEEN];
+    return (uz__b1_pawn_attacks[UZ_BLACK][sq] & pos->by_type[UZ_PAWN] & pos->by_color[UZ_WHITE]) |
+           (uz__b1_pawn_attacks[UZ_WHITE][sq] & pos->by_type[UZ_PAWN] & pos->by_color[UZ_BLACK]) |
+           (uz__b1_knight_attacks[sq] & pos->by_type[UZ_KNIGHT]) | (uz__b1_king_attacks[sq] & pos->by_type[UZ_KING]) |
+           (b1_rook_attacks(sq, occupied) & (pos->by_type[UZ_ROOK] | queens)) |
+           (b1_bishop_attacks(sq, occupied) & (pos->by_type[UZ_BISHOP] | queens));
+}
+
+/* Material and piece-square sums per colour, and the game phase (uncapped sum of the
+ * pieces' phase weights): kept along the search move by move (uz__b1_material_after). */
+typedef struct b1_material {
+    int mg[2], eg[2];
+    int phase;
+} b1_material;
 
 typedef struct b1_searcher b1_searcher;
 
@@ -36,8 +109,16 @@ void uz__b1_destroy(b1_searcher *s);
 void uz__b1_score_moves(b1_searcher *s, const uz_position *pos, const uz_move *moves, int n, int32_t *scores);
 uint64_t uz__b1_last_nodes(const b1_searcher *s);
 
-/* The static evaluation of pos from the side to move's view, in +-B1_EVAL_MAX. */
-int uz__b1_evaluate(const uz_position *pos);
+/* The material sums of pos from scratch. */
+void uz__b1_material_init(const uz_position *pos, b1_material *m);
+/* The material sums after move (legal in pos, not yet made) from those of pos. */
+void uz__b1_material_after(const uz_position *pos, uz_move move, const b1_material *m, b1_material *out);
+/* The static evaluation of pos (m: its material sums) from the side to move's view, in
+ * +-B1_EVAL_MAX. */
+int uz__b1_evaluate(const uz_position *pos, const b1_material *m);
+/* Its material, piece-square and tempo terms alone (the quiescence search's lazy
+ * estimate), same view and scale. */
+int uz__b1_evaluate_material(const uz_position *pos, const b1_material *m);
 
 /* Pseudo-legal captures (en passant included) and queen promotions (captures or not)
  * of the side to move, into moves (capacity UZ_MAX_MOVES); returns the count. The

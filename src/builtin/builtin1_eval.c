@@ -31,7 +31,7 @@ static const int16_t params[PARAM_COUNT] = {
     [MOB_R_MG] = 2, [MOB_R_EG] = 4, [MOB_R_BASE] = 7,
     [MOB_Q_MG] = 1, [MOB_Q_EG] = 2, [MOB_Q_BASE] = 13,
     [KS_WEIGHT_N] = 2, [KS_WEIGHT_B] = 2, [KS_WEIGHT_R] = 3, [KS_WEIGHT_Q] = 5,
-    [KS_MIN_ATTACKERS] = 2, [KS_PENALTY_MAX] = 500,
+    [KS_MIN_ATTACKERS] = 2, [KS_PENALTY_MAX] = 300,
     [SHIELD_NEAR] = 12, [SHIELD_FAR] = 6, [KING_OPEN_FILE] = 20,
     [DOUBLED_MG] = 12, [DOUBLED_EG] = 20, [ISOLATED_MG] = 10, [ISOLATED_EG] = 15,
     [BISHOP_PAIR_MG] = 30, [BISHOP_PAIR_EG] = 50,
@@ -72,23 +72,24 @@ static uint64_t pawn_attack_set(int color, uint64_t pawns)
     return color == UZ_WHITE ? side << 8 : side >> 8;
 }
 
-/* Doubled, isolated and passed pawns of color. */
+/* The files holding any square of the set, as full files. */
+static uint64_t file_fill(uint64_t b)
+{
+    b |= b << 8, b |= b << 16, b |= b << 32;
+    b |= b >> 8, b |= b >> 16, b |= b >> 32;
+    return b;
+}
+
+/* Doubled (a pawn with an own pawn behind it), isolated (no own pawn on a neighbouring
+ * file) and passed pawns (no enemy pawn ahead on its own or a neighbouring file). */
 static void eval_pawns(const uz_position *pos, int color, side_eval *e)
 {
     uint64_t own = pos->by_type[UZ_PAWN] & pos->by_color[color];
     uint64_t enemy = pos->by_type[UZ_PAWN] & pos->by_color[color ^ 1];
-    for (int f = 0; f < 8; f++) {
-        uint64_t file = FILE_A << f;
-        int count = b1_popcount(own & file);
-        if (count > 1) {
-            e->mg -= params[DOUBLED_MG] * (count - 1);
-            e->eg -= params[DOUBLED_EG] * (count - 1);
-        }
-        if (count && !(own & adjacent_files(file))) {
-            e->mg -= params[ISOLATED_MG] * count;
-            e->eg -= params[ISOLATED_EG] * count;
-        }
-    }
+    int doubled = b1_popcount(own & fill_forward(color, own));
+    int isolated = b1_popcount(own & ~adjacent_files(file_fill(own)));
+    e->mg -= params[DOUBLED_MG] * doubled + params[ISOLATED_MG] * isolated;
+    e->eg -= params[DOUBLED_EG] * doubled + params[ISOLATED_EG] * isolated;
     uint64_t blocked = fill_forward(color ^ 1, enemy);
     blocked |= adjacent_files(blocked);
     for (uint64_t passers = own & ~blocked; passers; passers &= passers - 1) {
@@ -110,13 +111,13 @@ static void eval_pieces(const uz_position *pos, int color, side_eval *e, side_ev
     uint64_t enemy_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color ^ 1];
     uint64_t safe = ~pos->by_color[color] & ~pawn_attack_set(color ^ 1, enemy_pawns);
     int enemy_king = pos->king_sq[color ^ 1];
-    uint64_t zone = uz_piece_attacks(UZ_KING, color ^ 1, enemy_king, occupied) | (1ULL << enemy_king);
+    uint64_t zone = uz__b1_king_attacks[enemy_king] | (1ULL << enemy_king);
     int units = 0, attackers = 0;
     uint64_t pieces = pos->by_color[color] & ~pos->by_type[UZ_PAWN] & ~pos->by_type[UZ_KING];
     for (; pieces; pieces &= pieces - 1) {
         int sq = b1_lsb(pieces);
         int type = UZ_PIECE_TYPE(pos->squares[sq]);
-        uint64_t attacks = uz_piece_attacks(type, color, sq, occupied);
+        uint64_t attacks = b1_piece_attacks(type, sq, occupied);
         int m = b1_popcount(attacks & safe) - params[mob_param[type] + 2];
         e->mg += params[mob_param[type]] * m;
         e->eg += params[mob_param[type] + 1] * m;
@@ -158,28 +159,54 @@ static void eval_king_shelter(const uz_position *pos, int color, side_eval *e)
         e->mg -= params[KING_OPEN_FILE];
 }
 
-int uz__b1_evaluate(const uz_position *pos)
+void uz__b1_material_init(const uz_position *pos, b1_material *m)
 {
-    side_eval side[2] = {{0, 0}, {0, 0}};
-    int phase = 0;
+    *m = (b1_material){{0, 0}, {0, 0}, 0};
     for (int color = 0; color < 2; color++) {
         int flip = color == UZ_WHITE ? 0 : 56;
         for (uint64_t pieces = pos->by_color[color]; pieces; pieces &= pieces - 1) {
             int sq = b1_lsb(pieces);
             int type = UZ_PIECE_TYPE(pos->squares[sq]);
-            side[color].mg += uz__b1_pst_mg[type][sq ^ flip];
-            side[color].eg += uz__b1_pst_eg[type][sq ^ flip];
-            phase += phase_weight[type];
+            m->mg[color] += uz__b1_pst_mg[type][sq ^ flip];
+            m->eg[color] += uz__b1_pst_eg[type][sq ^ flip];
+            m->phase += phase_weight[type];
         }
-        if (b1_popcount(pos->by_type[UZ_BISHOP] & pos->by_color[color]) >= 2) {
-            side[color].mg += params[BISHOP_PAIR_MG];
-            side[color].eg += params[BISHOP_PAIR_EG];
-        }
-        eval_pawns(pos, color, &side[color]);
-        eval_king_shelter(pos, color, &side[color]);
     }
-    eval_pieces(pos, UZ_WHITE, &side[UZ_WHITE], &side[UZ_BLACK]);
-    eval_pieces(pos, UZ_BLACK, &side[UZ_BLACK], &side[UZ_WHITE]);
+}
+
+static void material_move(b1_material *m, int color, int type, int sq, int sign)
+{
+    int flip = color == UZ_WHITE ? 0 : 56;
+    m->mg[color] += sign * uz__b1_pst_mg[type][sq ^ flip];
+    m->eg[color] += sign * uz__b1_pst_eg[type][sq ^ flip];
+    m->phase += sign * phase_weight[type];
+}
+
+void uz__b1_material_after(const uz_position *pos, uz_move move, const b1_material *m, b1_material *out)
+{
+    int us = pos->side, from = UZ_MOVE_FROM(move), to = UZ_MOVE_TO(move), promo = UZ_MOVE_PROMO(move);
+    int type = UZ_PIECE_TYPE(pos->squares[from]);
+    int target = pos->squares[to];
+    bool castles = type == UZ_KING && ((target && UZ_PIECE_COLOR(target) == us) || to - from == 2 || from - to == 2);
+    if (castles) { /* rare: recount the board after the move */
+        uz_position after = *pos;
+        uz_undo undo;
+        uz_make_move(&after, move, &undo);
+        uz__b1_material_init(&after, out);
+        return;
+    }
+    *out = *m;
+    material_move(out, us, type, from, -1);
+    material_move(out, us, promo ? promo : type, to, +1);
+    if (target)
+        material_move(out, us ^ 1, UZ_PIECE_TYPE(target), to, -1);
+    else if (type == UZ_PAWN && UZ_SQ_FILE(to) != UZ_SQ_FILE(from)) /* en passant */
+        material_move(out, us ^ 1, UZ_PAWN, us == UZ_WHITE ? to - 8 : to + 8, -1);
+}
+
+/* The tapered score of side[] from the side to move's view, with the tempo bonus. */
+static int taper(const uz_position *pos, const side_eval *side, int phase)
+{
     if (phase > PHASE_MAX)
         phase = PHASE_MAX;
     int us = pos->side;
@@ -192,6 +219,28 @@ int uz__b1_evaluate(const uz_position *pos)
     if (score < -B1_EVAL_MAX)
         score = -B1_EVAL_MAX;
     return score;
+}
+
+int uz__b1_evaluate_material(const uz_position *pos, const b1_material *m)
+{
+    side_eval side[2] = {{m->mg[0], m->eg[0]}, {m->mg[1], m->eg[1]}};
+    return taper(pos, side, m->phase);
+}
+
+int uz__b1_evaluate(const uz_position *pos, const b1_material *m)
+{
+    side_eval side[2] = {{m->mg[0], m->eg[0]}, {m->mg[1], m->eg[1]}};
+    for (int color = 0; color < 2; color++) {
+        if (b1_popcount(pos->by_type[UZ_BISHOP] & pos->by_color[color]) >= 2) {
+            side[color].mg += params[BISHOP_PAIR_MG];
+            side[color].eg += params[BISHOP_PAIR_EG];
+        }
+        eval_pawns(pos, color, &side[color]);
+        eval_king_shelter(pos, color, &side[color]);
+    }
+    eval_pieces(pos, UZ_WHITE, &side[UZ_WHITE], &side[UZ_BLACK]);
+    eval_pieces(pos, UZ_BLACK, &side[UZ_BLACK], &side[UZ_WHITE]);
+    return taper(pos, side, m->phase);
 }
 
 uint64_t uz__b1_fnv(uint64_t hash, const char *text)

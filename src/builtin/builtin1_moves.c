@@ -8,9 +8,9 @@ int uz__b1_generate_captures(const uz_position *pos, uz_move *moves)
     uint64_t targets = pos->by_color[them];
     uint64_t last_rank = us == UZ_WHITE ? 0xFF00000000000000ULL : 0xFFULL;
     for (uint64_t pieces = pos->by_color[us]; pieces; pieces &= pieces - 1) {
-        int from = __builtin_ctzll(pieces);
+        int from = b1_lsb(pieces);
         int type = UZ_PIECE_TYPE(pos->squares[from]);
-        uint64_t attacks = uz_piece_attacks(type, us, from, occupied);
+        uint64_t attacks = type == UZ_PAWN ? uz__b1_pawn_attacks[us][from] : b1_piece_attacks(type, from, occupied);
         uint64_t to_set = attacks & targets;
         if (type == UZ_PAWN) {
             if (pos->ep_square != UZ_SQ_NONE && (attacks >> pos->ep_square & 1))
@@ -20,7 +20,7 @@ int uz__b1_generate_captures(const uz_position *pos, uz_move *moves)
                 to_set |= 1ULL << push;
         }
         for (; to_set; to_set &= to_set - 1) {
-            int to = __builtin_ctzll(to_set);
+            int to = b1_lsb(to_set);
             bool promotes = type == UZ_PAWN && (last_rank >> to & 1);
             moves[n++] = UZ_MOVE(from, to, promotes ? UZ_QUEEN : 0);
         }

@@ -13,6 +13,7 @@
 #define TT_BITS 16
 #define TT_SIZE (1u << TT_BITS)
 #define DELTA_MARGIN 200
+#define LAZY_MARGIN 300
 /* Nodes one root move's search may visit, by depth; past it every node is a leaf. */
 static const int32_t node_budget[B1_MAX_DEPTH + 1] = {0, 2000, 16000, 128000};
 /* Values for delta pruning and MVV-LVA ordering, by piece type. */
@@ -67,7 +68,7 @@ uint64_t uz__b1_last_nodes(const b1_searcher *s) { return s->total_nodes; }
 static bool king_attacked(const uz_position *pos, int color)
 {
     uint64_t occupied = pos->by_color[0] | pos->by_color[1];
-    return (uz_attackers_to(pos, pos->king_sq[color], occupied) & pos->by_color[color ^ 1]) != 0;
+    return (b1_attackers_to(pos, pos->king_sq[color], occupied) & pos->by_color[color ^ 1]) != 0;
 }
 
 static int victim_type(const uz_position *pos, uz_move m)
@@ -122,20 +123,39 @@ static int score_from_tt(int score, int ply)
     return score >= B1_MATE_BOUND ? score - ply : score <= -B1_MATE_BOUND ? score + ply : score;
 }
 
-static int search(b1_searcher *s, uz_position *pos, int depth, int alpha, int beta, int ply);
+static int search(b1_searcher *s, uz_position *pos, const b1_material *mat, int depth, int alpha, int beta, int ply);
 
-/* Quiescence: in check, every legal move (mate is found here); otherwise stand pat on
- * the static evaluation, then captures and queen promotions, MVV-LVA first, skipping
- * captures that cannot lift the score to alpha (delta pruning). */
-static int qsearch(b1_searcher *s, uz_position *pos, int alpha, int beta, int ply)
+/* Whether capture m in the quiescence search looks losing: a more valuable piece takes
+ * a defended one (the defence is any enemy attack on the square; no exchange is played
+ * out). Promotions and en passant never look losing. */
+static bool looks_losing(const uz_position *pos, uz_move m)
+{
+    int to = UZ_MOVE_TO(m);
+    int victim = pos->squares[to];
+    if (!victim || UZ_MOVE_PROMO(m))
+        return false;
+    int attacker = UZ_PIECE_TYPE(pos->squares[UZ_MOVE_FROM(m)]);
+    if (see_value[attacker] <= see_value[UZ_PIECE_TYPE(victim)])
+        return false;
+    uint64_t occupied = pos->by_color[0] | pos->by_color[1];
+    return (b1_attackers_to(pos, to, occupied) & pos->by_color[pos->side ^ 1]) != 0;
+}
+
+/* Quiescence. At its first ply (qdepth 0) a side in check plays every legal move (mate
+ * is found here); otherwise the side to move stands pat on the static evaluation, then
+ * tries captures and queen promotions, MVV-LVA first, skipping captures that cannot lift
+ * the score to alpha (delta pruning) or look losing. Below the first ply checks are not
+ * detected, and a lazy estimate (material and squares) replaces the evaluation when it
+ * is LAZY_MARGIN beyond the window. */
+static int qsearch(b1_searcher *s, uz_position *pos, const b1_material *mat, int alpha, int beta, int ply, int qdepth)
 {
     s->nodes++;
     if (ply >= B1_MAX_PLY || s->nodes > s->budget)
-        return uz__b1_evaluate(pos);
+        return uz__b1_evaluate(pos, mat);
     uz_move moves[UZ_MAX_MOVES];
     int keys[UZ_MAX_MOVES];
     int us = pos->side;
-    bool in_check = king_attacked(pos, us);
+    bool in_check = qdepth == 0 && king_attacked(pos, us);
     int best, stand = 0, n;
     if (in_check) {
         n = uz_generate_legal(pos, moves);
@@ -147,7 +167,15 @@ static int qsearch(b1_searcher *s, uz_position *pos, int alpha, int beta, int pl
     } else {
         if (pos->halfmove >= 100)
             return 0;
-        stand = best = uz__b1_evaluate(pos);
+        if (qdepth > 0) {
+            int lazy = uz__b1_evaluate_material(pos, mat);
+            if (lazy - LAZY_MARGIN >= beta)
+                return lazy;
+            stand = lazy + LAZY_MARGIN <= alpha ? lazy : uz__b1_evaluate(pos, mat);
+        } else {
+            stand = uz__b1_evaluate(pos, mat);
+        }
+        best = stand;
         if (best >= beta)
             return best;
         if (best > alpha)
@@ -159,15 +187,18 @@ static int qsearch(b1_searcher *s, uz_position *pos, int alpha, int beta, int pl
     for (int i = 0; i < n; i++) {
         pick_best(moves, keys, i, n);
         uz_move m = moves[i];
-        if (!in_check && !UZ_MOVE_PROMO(m) && stand + see_value[victim_type(pos, m)] + DELTA_MARGIN <= alpha)
+        if (!in_check && !UZ_MOVE_PROMO(m) &&
+            (stand + see_value[victim_type(pos, m)] + DELTA_MARGIN <= alpha || looks_losing(pos, m)))
             continue;
+        b1_material after;
+        uz__b1_material_after(pos, m, mat, &after);
         uz_undo undo;
         uz_make_move(pos, m, &undo);
         if (!in_check && king_attacked(pos, us)) {
             uz_unmake_move(pos, m, &undo);
             continue;
         }
-        int v = -qsearch(s, pos, -beta, -alpha, ply + 1);
+        int v = -qsearch(s, pos, &after, -beta, -alpha, ply + 1, qdepth + 1);
         uz_unmake_move(pos, m, &undo);
         if (v > best) {
             best = v;
@@ -197,13 +228,13 @@ static void order_moves(const b1_searcher *s, const uz_position *pos, const uz_m
     }
 }
 
-static int search(b1_searcher *s, uz_position *pos, int depth, int alpha, int beta, int ply)
+static int search(b1_searcher *s, uz_position *pos, const b1_material *mat, int depth, int alpha, int beta, int ply)
 {
     if (depth <= 0)
-        return qsearch(s, pos, alpha, beta, ply);
+        return qsearch(s, pos, mat, alpha, beta, ply, 0);
     s->nodes++;
     if (ply >= B1_MAX_PLY || s->nodes > s->budget)
-        return uz__b1_evaluate(pos);
+        return uz__b1_evaluate(pos, mat);
     tt_entry *e = &s->tt[pos->key & (TT_SIZE - 1)];
     uz_move tt_move = UZ_MOVE_NONE;
     if (e->key == pos->key && e->generation == s->generation) {
@@ -226,9 +257,11 @@ static int search(b1_searcher *s, uz_position *pos, int depth, int alpha, int be
     for (int i = 0; i < n; i++) {
         pick_best(moves, keys, i, n);
         uz_move m = moves[i];
+        b1_material after;
+        uz__b1_material_after(pos, m, mat, &after);
         uz_undo undo;
         uz_make_move(pos, m, &undo);
-        int v = -search(s, pos, depth - 1, -beta, -alpha, ply + 1);
+        int v = -search(s, pos, &after, depth - 1, -beta, -alpha, ply + 1);
         uz_unmake_move(pos, m, &undo);
         if (v > best) {
             best = v;
@@ -277,11 +310,15 @@ void uz__b1_score_moves(b1_searcher *s, const uz_position *root, const uz_move *
     memset(s->killers, 0, sizeof s->killers);
     s->total_nodes = 0;
     uz_position pos = *root;
+    b1_material mat;
+    uz__b1_material_init(&pos, &mat);
     for (int i = 0; i < n; i++) {
+        b1_material after;
+        uz__b1_material_after(&pos, moves[i], &mat, &after);
         uz_undo undo;
         s->nodes = 0;
         uz_make_move(&pos, moves[i], &undo);
-        int v = -search(s, &pos, s->depth - 1, -B1_INF, B1_INF, 1);
+        int v = -search(s, &pos, &after, s->depth - 1, -B1_INF, B1_INF, 1);
         uz_unmake_move(&pos, moves[i], &undo);
         scores[i] = to_engine_score(v);
         s->total_nodes += (uint64_t)s->nodes;
@@ -293,8 +330,9 @@ uint64_t uz__b1_hash_constants(uint64_t hash)
     char text[400];
     snprintf(text, sizeof text,
              "builtin-1 search rules 1: root full window, negamax alpha-beta, qsearch captures+queen promotions, "
-             "in-check evasions; tt %u; delta %d; max ply %d; budget %d %d %d; mate %d\n",
-             TT_SIZE, DELTA_MARGIN, B1_MAX_PLY, node_budget[1], node_budget[2], node_budget[3], B1_MATE);
+             "in-check evasions at qdepth 0, losing captures skipped, lazy eval; tt %u; delta %d; lazy %d; max ply %d; "
+             "budget %d %d %d; mate %d\n",
+             TT_SIZE, DELTA_MARGIN, LAZY_MARGIN, B1_MAX_PLY, node_budget[1], node_budget[2], node_budget[3], B1_MATE);
     hash = uz__b1_fnv(hash, text);
     for (int t = 0; t < 7; t++) {
         snprintf(text, sizeof text, " %d", see_value[t]);
