@@ -5,7 +5,7 @@ held-out games (FNV-1a 64 of the canonical PGN 0 mod 5, as scripts/opening_count
 of one corpus file per category. Times are CPU seconds of ucizip and its engine processes
 (user + sys, so other load on the machine counts less), wall seconds beside them.
 
-Usage: scripts/bench_builtin.py [--files cat1_X.pgn,cat2_Y.pgn,cat3_Z.pgn] [--max-games N]
+Usage: scripts/bench_builtin_archive.py [--files cat1_X.pgn,cat2_Y.pgn,cat3_Z.pgn] [--max-games N]
                                 [--engines builtin,stockfish]
 """
 import argparse
