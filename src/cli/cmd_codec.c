@@ -720,7 +720,8 @@ static int decode_all(FILE *in, const char *name, FILE *out, bool canonical, con
 #define DECODE_ENGINE_HELP                                                                    \
     "  --engine PATH|NAME  the UCI engine (default: the installed profile of the archive's\n" \
     "                      engine, named on stderr); it must give the same fingerprint\n"    \
-    "                      as the one that made the archive\n"                               \
+    "                      as the one that made the archive (a builtin archive always\n"    \
+    "                      decodes with the builtin it names, no engine needed)\n"           \
     "  -j, --workers N     engine processes (default: number of cores)\n" CLI_CACHE_HELP     \
     CLI_DECODE_LIMITS_HELP
 
