@@ -6,6 +6,7 @@ of one corpus file per category. Times are CPU seconds of ucizip and its engine 
 (user + sys, so other load on the machine counts less), wall seconds beside them.
 
 Usage: scripts/bench_builtin_archive.py [--files cat1_X.pgn,cat2_Y.pgn,cat3_Z.pgn] [--max-games N]
+  (default: cat1 Lichess blitz/rapid, cat2 Kasparov, cat3 Sirius self-play; the report used --max-games 100)
                                 [--engines builtin,stockfish]
 """
 import argparse
@@ -21,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "..", "shared", "corpus")
 UCIZIP = os.path.join(ROOT, "build", "ucizip")
 FEATURES = os.path.join(ROOT, "build", "tools", "ucizip-features")
-DEFAULT_FILES = "cat1_chesscom_live_clk.pgn,cat2_tata_steel_2022_masters.pgn,cat3_sirius_cutechess_selfplay.pgn"
+DEFAULT_FILES = "cat1_lichess_rated_blitz_rapid.pgn,cat2_kasparov_career_crlf.pgn,cat3_sirius_cutechess_selfplay.pgn"
 
 
 def output(*args):
