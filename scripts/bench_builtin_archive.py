@@ -6,8 +6,9 @@ of one corpus file per category. Times are CPU seconds of ucizip and its engine 
 (user + sys, so other load on the machine counts less), wall seconds beside them.
 
 Usage: scripts/bench_builtin_archive.py [--files cat1_X.pgn,cat2_Y.pgn,cat3_Z.pgn] [--max-games N]
-  (default: cat1 Lichess blitz/rapid, cat2 Kasparov, cat3 Sirius self-play; the report used --max-games 100)
-                                [--engines builtin,stockfish]
+                                        [--engines builtin,stockfish]
+Default files: cat1 Lichess blitz/rapid, cat2 Kasparov, cat3 Sirius self-play (the issue
+note's figures: --max-games 100, the first 100 held-out games of each).
 """
 import argparse
 import json
