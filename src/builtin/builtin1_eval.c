@@ -22,6 +22,9 @@ enum {
     BISHOP_PAIR_MG, BISHOP_PAIR_EG,
     ROOK_OPEN_MG, ROOK_OPEN_EG, ROOK_HALF_MG, ROOK_HALF_EG,
     TEMPO,
+    THREAT_PAWN_MG, THREAT_PAWN_EG,     /* per enemy piece (not pawn, king) a pawn attacks */
+    THREAT_MINOR_MG, THREAT_MINOR_EG,   /* per enemy rook or queen a knight or bishop attacks */
+    HANGING_MG, HANGING_EG,             /* per enemy piece (not pawn, king) attacked, undefended */
     PARAM_COUNT
 };
 
@@ -37,6 +40,9 @@ static const int16_t params[PARAM_COUNT] = {
     [BISHOP_PAIR_MG] = 30, [BISHOP_PAIR_EG] = 50,
     [ROOK_OPEN_MG] = 20, [ROOK_OPEN_EG] = 10, [ROOK_HALF_MG] = 10, [ROOK_HALF_EG] = 5,
     [TEMPO] = 10,
+    [THREAT_PAWN_MG] = 40, [THREAT_PAWN_EG] = 30,
+    [THREAT_MINOR_MG] = 30, [THREAT_MINOR_EG] = 25,
+    [HANGING_MG] = 25, [HANGING_EG] = 15,
 };
 
 /* Passed pawn bonus by the rank counted from the pawn's own side (0..7). */
@@ -100,9 +106,15 @@ static void eval_pawns(const uz_position *pos, int color, side_eval *e)
     }
 }
 
+/* What one side's pieces attack (for threats and defence). */
+typedef struct attack_maps {
+    uint64_t by_minor; /* knights and bishops */
+    uint64_t all;      /* every piece, pawns and king included */
+} attack_maps;
+
 /* Mobility, rooks' files and the attacks on the enemy king's zone of color's pieces;
- * the king-safety penalty is charged to the defender (other). */
-static void eval_pieces(const uz_position *pos, int color, side_eval *e, side_eval *other)
+ * the king-safety penalty is charged to the defender (other). Fills maps. */
+static void eval_pieces(const uz_position *pos, int color, side_eval *e, side_eval *other, attack_maps *maps)
 {
     static const int mob_param[7] = {0, 0, MOB_N_MG, MOB_B_MG, MOB_R_MG, MOB_Q_MG, 0};
     static const int ks_weight[7] = {0, 0, KS_WEIGHT_N, KS_WEIGHT_B, KS_WEIGHT_R, KS_WEIGHT_Q, 0};
@@ -113,17 +125,21 @@ static void eval_pieces(const uz_position *pos, int color, side_eval *e, side_ev
     int enemy_king = pos->king_sq[color ^ 1];
     uint64_t zone = uz__b1_king_attacks[enemy_king] | (1ULL << enemy_king);
     int units = 0, attackers = 0;
+    maps->by_minor = 0;
+    maps->all = pawn_attack_set(color, own_pawns) | uz__b1_king_attacks[pos->king_sq[color]];
     uint64_t pieces = pos->by_color[color] & ~pos->by_type[UZ_PAWN] & ~pos->by_type[UZ_KING];
     for (; pieces; pieces &= pieces - 1) {
         int sq = b1_lsb(pieces);
         int type = UZ_PIECE_TYPE(pos->squares[sq]);
         uint64_t attacks = b1_piece_attacks(type, sq, occupied);
+        maps->all |= attacks;
+        if (type == UZ_KNIGHT || type == UZ_BISHOP)
+            maps->by_minor |= attacks;
         int m = b1_popcount(attacks & safe) - params[mob_param[type] + 2];
         e->mg += params[mob_param[type]] * m;
         e->eg += params[mob_param[type] + 1] * m;
-        int hits = b1_popcount(attacks & zone);
-        if (hits) {
-            units += params[ks_weight[type]] * hits;
+        if (attacks & zone) {
+            units += params[ks_weight[type]] * b1_popcount(attacks & zone);
             attackers++;
         }
         if (type == UZ_ROOK) {
@@ -139,6 +155,20 @@ static void eval_pieces(const uz_position *pos, int color, side_eval *e, side_ev
         int penalty = units * units;
         other->mg -= penalty < params[KS_PENALTY_MAX] ? penalty : params[KS_PENALTY_MAX];
     }
+}
+
+/* Enemy pieces that color's pawns or minor pieces attack, or that hang (attacked by
+ * color, defended by nothing). */
+static void eval_threats(const uz_position *pos, int color, const attack_maps *maps, side_eval *e)
+{
+    uint64_t enemy = pos->by_color[color ^ 1];
+    uint64_t enemy_pieces = enemy & ~pos->by_type[UZ_PAWN] & ~pos->by_type[UZ_KING];
+    uint64_t own_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color];
+    int by_pawn = b1_popcount(pawn_attack_set(color, own_pawns) & enemy_pieces);
+    int by_minor = b1_popcount(maps[color].by_minor & enemy & (pos->by_type[UZ_ROOK] | pos->by_type[UZ_QUEEN]));
+    int hanging = b1_popcount(maps[color].all & enemy_pieces & ~maps[color ^ 1].all);
+    e->mg += params[THREAT_PAWN_MG] * by_pawn + params[THREAT_MINOR_MG] * by_minor + params[HANGING_MG] * hanging;
+    e->eg += params[THREAT_PAWN_EG] * by_pawn + params[THREAT_MINOR_EG] * by_minor + params[HANGING_EG] * hanging;
 }
 
 /* Pawn shield in front of color's king and a penalty for a king on a file without own
@@ -238,8 +268,11 @@ int uz__b1_evaluate(const uz_position *pos, const b1_material *m)
         eval_pawns(pos, color, &side[color]);
         eval_king_shelter(pos, color, &side[color]);
     }
-    eval_pieces(pos, UZ_WHITE, &side[UZ_WHITE], &side[UZ_BLACK]);
-    eval_pieces(pos, UZ_BLACK, &side[UZ_BLACK], &side[UZ_WHITE]);
+    attack_maps maps[2];
+    eval_pieces(pos, UZ_WHITE, &side[UZ_WHITE], &side[UZ_BLACK], &maps[UZ_WHITE]);
+    eval_pieces(pos, UZ_BLACK, &side[UZ_BLACK], &side[UZ_WHITE], &maps[UZ_BLACK]);
+    eval_threats(pos, UZ_WHITE, maps, &side[UZ_WHITE]);
+    eval_threats(pos, UZ_BLACK, maps, &side[UZ_BLACK]);
     return taper(pos, side, m->phase);
 }
 

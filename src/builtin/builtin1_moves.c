@@ -5,7 +5,7 @@ int uz__b1_generate_captures(const uz_position *pos, uz_move *moves)
 {
     int us = pos->side, them = us ^ 1, n = 0;
     uint64_t occupied = pos->by_color[0] | pos->by_color[1];
-    uint64_t targets = pos->by_color[them];
+    uint64_t targets = pos->by_color[them] & ~pos->by_type[UZ_KING];
     uint64_t last_rank = us == UZ_WHITE ? 0xFF00000000000000ULL : 0xFFULL;
     for (uint64_t pieces = pos->by_color[us]; pieces; pieces &= pieces - 1) {
         int from = b1_lsb(pieces);
