@@ -91,6 +91,11 @@ def roundtrips(tmp):
     check(len(lines) >= GAMES - 1 and "Carlsen" in "".join(lines), "list of a builtin archive: %s" % lines[:3])
     one = run("extract", arc, "--game", "3", "-o", "-").stdout
     check(len(one) > 100 and one in orig, "extract --game 3 from a builtin archive")
+    src960, arc960, orig960 = archives["cat5_chess960_cutechess_python_chess.pgn"]
+    picked = run("extract", arc960, "--tag", "White=Maverick 1.5", "-o", "-").stdout
+    parts = [b"[Event " + g for g in picked.split(b"[Event ")[1:]]
+    check(len(parts) == 2 and all(g in orig960 and b"fischerandom" in g for g in parts),
+          "extract --tag from a builtin archive of Chess960 games: %d games" % len(parts))
     return archives
 
 
