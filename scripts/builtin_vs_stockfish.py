@@ -7,8 +7,13 @@ per position. Stockfish is asked as the codec asks it (ucinewgame, MultiPV = all
 go depth 1).
 
 Usage: scripts/builtin_vs_stockfish.py FENS.txt [--engine /usr/games/stockfish] [--depth 1]
+                                        [--cache FILE.json]
+(--cache keeps Stockfish's scores by FEN, to compare several builtin versions on the same
+positions without asking Stockfish again.)
 """
 import argparse
+import json
+import os
 import subprocess
 
 
@@ -83,14 +88,21 @@ def main():
     ap.add_argument("fens")
     ap.add_argument("--engine", default="/usr/games/stockfish")
     ap.add_argument("--depth", type=int, default=1)
+    ap.add_argument("--cache")
     args = ap.parse_args()
-    eng = Engine(args.engine)
+    cache = {}
+    if args.cache and os.path.exists(args.cache):
+        cache = json.load(open(args.cache))
+    eng = None
     n_pos = same_best = 0
     rhos = []
     for line in open(args.fens):
         fen, moves = line.rstrip("\n").split("\t")
         ours = {m: int(s) for m, s in (x.rsplit(":", 1) for x in moves.split())}
-        theirs = eng.scores(fen, len(ours), args.depth)
+        if fen not in cache:
+            eng = eng or Engine(args.engine)
+            cache[fen] = eng.scores(fen, len(ours), args.depth)
+        theirs = cache[fen]
         if set(theirs) != set(ours):
             continue  # Stockfish left a move out (should not happen): not comparable
         n_pos += 1
@@ -103,7 +115,10 @@ def main():
             rhos.append(rho)
     print("positions %d: best move = Stockfish depth-%d best in %.1f%%, mean Spearman rho %.3f"
           % (n_pos, args.depth, 100.0 * same_best / max(n_pos, 1), sum(rhos) / max(len(rhos), 1)))
-    eng.send("quit")
+    if eng:
+        eng.send("quit")
+    if args.cache:
+        json.dump(cache, open(args.cache, "w"))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ seconds=${1:-60}
 if [ ! -f build-fuzz/build.ninja ]; then
     CC=clang meson setup build-fuzz -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
-targets=(fuzz_pgn fuzz_archive fuzz_fen fuzz_settings)
+targets=(fuzz_pgn fuzz_archive fuzz_fen fuzz_settings fuzz_builtin)
 ninja -C build-fuzz "${targets[@]/#/tests/fuzz/}" >/dev/null
 artifacts=build-fuzz/artifacts
 mkdir -p "$artifacts"
@@ -42,4 +42,5 @@ run fuzz_pgn tests/data/pgn/fuzz_seeds
 run fuzz_archive tests/data/archive
 run fuzz_fen tests/data/fen
 run fuzz_settings tests/data/settings
+run fuzz_builtin tests/data/builtin
 exit $status

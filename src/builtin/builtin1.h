@@ -13,7 +13,7 @@
 #define B1_MAX_DEPTH 3
 #define B1_DEFAULT_DEPTH 1
 /* FNV-1a 64 of the constants (uz__b1_hash_constants from UZ__FNV_START), in hex. */
-#define B1_FINGERPRINT "afb4ec3c92ee51dd"
+#define B1_FINGERPRINT "6f1b5db48e1dc5c7"
 
 /* Internal score scale: centipawns; mate found at ply p scores B1_MATE - p. */
 #define B1_MATE 30000

@@ -3,7 +3,8 @@
  *   material and piece-square tables (builtin1_tables.c), mobility of knights,
  *   bishops, rooks and queens, king safety (attacks on the king's zone, pawn shield,
  *   open file), pawn structure (doubled, isolated, passed), bishop pair, rooks on open
- *   and half-open files, and a bonus for the side to move. */
+ *   and half-open files, threats (pieces attacked by pawns or minor pieces, hanging
+ *   pieces) and a bonus for the side to move. doc/builtin.md lists every value. */
 #include <stdio.h>
 
 #include "builtin1.h"

@@ -125,6 +125,78 @@ static int score_from_tt(int score, int ply)
 
 static int search(b1_searcher *s, uz_position *pos, const b1_material *mat, int depth, int alpha, int beta, int ply);
 
+/* The quiescence search's own make/unmake: pieces, side, king squares, halfmove clock
+ * and ep square only. Nothing below a quiescence node reads the key, the castling rights
+ * (no castling happens: captures only, or evasions while in check) or the fullmove
+ * number, so they are left as they were. The ep square is set after a double step
+ * whenever an enemy pawn attacks it, even if that capture would be illegal; the board's
+ * stricter rule gives the same moves, since every use of it (uz_generate_legal, and the
+ * capture generator whose moves are tested after they are made) rejects illegal ones. */
+typedef struct qs_undo {
+    uint8_t captured;    /* the captured piece, 0 if none */
+    uint8_t captured_sq; /* where it stood (differs from the target for en passant) */
+    uint8_t ep_square;
+    uint16_t halfmove;
+} qs_undo;
+
+static void qs_put(uz_position *pos, int sq, int piece)
+{
+    uint64_t bit = 1ULL << sq;
+    pos->squares[sq] = (uint8_t)piece;
+    pos->by_color[UZ_PIECE_COLOR(piece)] |= bit;
+    pos->by_type[UZ_PIECE_TYPE(piece)] |= bit;
+}
+
+static int qs_remove(uz_position *pos, int sq)
+{
+    int piece = pos->squares[sq];
+    uint64_t bit = 1ULL << sq;
+    pos->squares[sq] = 0;
+    pos->by_color[UZ_PIECE_COLOR(piece)] &= ~bit;
+    pos->by_type[UZ_PIECE_TYPE(piece)] &= ~bit;
+    return piece;
+}
+
+static void qs_make(uz_position *pos, uz_move m, qs_undo *u)
+{
+    int us = pos->side, from = UZ_MOVE_FROM(m), to = UZ_MOVE_TO(m), promo = UZ_MOVE_PROMO(m);
+    int piece = pos->squares[from], type = UZ_PIECE_TYPE(piece);
+    u->ep_square = pos->ep_square;
+    u->halfmove = pos->halfmove;
+    u->captured_sq = (uint8_t)to;
+    if (type == UZ_PAWN && to == pos->ep_square)
+        u->captured_sq = (uint8_t)(us == UZ_WHITE ? to - 8 : to + 8);
+    u->captured = pos->squares[u->captured_sq] ? (uint8_t)qs_remove(pos, u->captured_sq) : 0;
+    qs_remove(pos, from);
+    qs_put(pos, to, promo ? UZ_PIECE(us, promo) : piece);
+    if (type == UZ_KING)
+        pos->king_sq[us] = (uint8_t)to;
+    pos->halfmove = (type == UZ_PAWN || u->captured) ? 0 : (uint16_t)(pos->halfmove + 1);
+    pos->ep_square = UZ_SQ_NONE;
+    if (type == UZ_PAWN && (to - from == 16 || from - to == 16)) {
+        int ep = (from + to) / 2;
+        if (uz__b1_pawn_attacks[us][ep] & pos->by_type[UZ_PAWN] & pos->by_color[us ^ 1])
+            pos->ep_square = (uint8_t)ep;
+    }
+    pos->side = (uint8_t)(us ^ 1);
+}
+
+static void qs_unmake(uz_position *pos, uz_move m, const qs_undo *u)
+{
+    int us = pos->side ^ 1, from = UZ_MOVE_FROM(m), to = UZ_MOVE_TO(m);
+    int piece = qs_remove(pos, to);
+    if (UZ_MOVE_PROMO(m))
+        piece = UZ_PIECE(us, UZ_PAWN);
+    qs_put(pos, from, piece);
+    if (UZ_PIECE_TYPE(piece) == UZ_KING)
+        pos->king_sq[us] = (uint8_t)from;
+    if (u->captured)
+        qs_put(pos, u->captured_sq, u->captured);
+    pos->ep_square = u->ep_square;
+    pos->halfmove = u->halfmove;
+    pos->side = (uint8_t)us;
+}
+
 /* Whether capture m in the quiescence search looks losing: a more valuable piece takes
  * a defended one (the defence is any enemy attack on the square; no exchange is played
  * out). Promotions and en passant never look losing. */
@@ -141,12 +213,12 @@ static bool looks_losing(const uz_position *pos, uz_move m)
     return (b1_attackers_to(pos, to, occupied) & pos->by_color[pos->side ^ 1]) != 0;
 }
 
-/* Quiescence. At its first ply (qdepth 0) a side in check plays every legal move (mate
- * is found here); otherwise the side to move stands pat on the static evaluation, then
- * tries captures and queen promotions, MVV-LVA first, skipping captures that cannot lift
- * the score to alpha (delta pruning) or look losing. Below the first ply checks are not
- * detected, and a lazy estimate (material and squares) replaces the evaluation when it
- * is LAZY_MARGIN beyond the window. */
+/* Quiescence. At its first two plies (qdepth 0 and 1) a side in check plays every legal
+ * move (mate is found here); otherwise the side to move stands pat on the static
+ * evaluation, then tries captures and queen promotions, MVV-LVA first, skipping captures
+ * that cannot lift the score to alpha (delta pruning) or look losing. Deeper, checks are
+ * not detected, and below the first ply a lazy estimate (material and squares) replaces
+ * the evaluation when it is LAZY_MARGIN beyond the window. */
 static int qsearch(b1_searcher *s, uz_position *pos, const b1_material *mat, int alpha, int beta, int ply, int qdepth)
 {
     s->nodes++;
@@ -155,7 +227,7 @@ static int qsearch(b1_searcher *s, uz_position *pos, const b1_material *mat, int
     uz_move moves[UZ_MAX_MOVES];
     int keys[UZ_MAX_MOVES];
     int us = pos->side;
-    bool in_check = qdepth == 0 && king_attacked(pos, us);
+    bool in_check = qdepth <= 1 && king_attacked(pos, us);
     int best, stand = 0, n;
     if (in_check) {
         n = uz_generate_legal(pos, moves);
@@ -192,14 +264,14 @@ static int qsearch(b1_searcher *s, uz_position *pos, const b1_material *mat, int
             continue;
         b1_material after;
         uz__b1_material_after(pos, m, mat, &after);
-        uz_undo undo;
-        uz_make_move(pos, m, &undo);
+        qs_undo undo;
+        qs_make(pos, m, &undo);
         if (!in_check && king_attacked(pos, us)) {
-            uz_unmake_move(pos, m, &undo);
+            qs_unmake(pos, m, &undo);
             continue;
         }
         int v = -qsearch(s, pos, &after, -beta, -alpha, ply + 1, qdepth + 1);
-        uz_unmake_move(pos, m, &undo);
+        qs_unmake(pos, m, &undo);
         if (v > best) {
             best = v;
             if (v > alpha) {
@@ -330,7 +402,7 @@ uint64_t uz__b1_hash_constants(uint64_t hash)
     char text[400];
     snprintf(text, sizeof text,
              "builtin-1 search rules 1: root full window, negamax alpha-beta, qsearch captures+queen promotions, "
-             "in-check evasions at qdepth 0, losing captures skipped, lazy eval; tt %u; delta %d; lazy %d; max ply %d; "
+             "in-check evasions at qdepth 0-1, losing captures skipped, lazy eval; tt %u; delta %d; lazy %d; max ply %d; "
              "budget %d %d %d; mate %d\n",
              TT_SIZE, DELTA_MARGIN, LAZY_MARGIN, B1_MAX_PLY, node_budget[1], node_budget[2], node_budget[3], B1_MATE);
     hash = uz__b1_fnv(hash, text);

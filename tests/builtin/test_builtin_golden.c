@@ -7,9 +7,9 @@
 
 #include "builtin_test.h"
 
-#define GOLDEN_DATA_D1 UINT64_C(0x0)
-#define GOLDEN_DATA_D2 UINT64_C(0x0)
-#define GOLDEN_CORPUS_D1 UINT64_C(0x0)
+#define GOLDEN_DATA_D1 UINT64_C(0x3ef31909ca83ce50)
+#define GOLDEN_DATA_D2 UINT64_C(0xb45c4d3b3e703572)
+#define GOLDEN_CORPUS_D1 UINT64_C(0x500c39837ef18534)
 
 static uint64_t score_all(const test_positions *p, int depth)
 {
