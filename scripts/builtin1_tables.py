@@ -71,10 +71,12 @@ def ray(sq, d):
 
 
 def bb_table(name, dims, values):
-    rows = [values[i:i + 64] for i in range(0, len(values), 64)]
-    body = ',\n'.join('    {\n' + ',\n'.join('        0x%016xULL' % v for v in row) + ',\n    }' for row in rows)
-    if len(rows) == 1:
-        body = ',\n'.join('    0x%016xULL' % v for v in values)
+    def rows_of(vals, indent):
+        return ',\n'.join(indent + ', '.join('0x%016xULL' % v for v in vals[i:i + 4]) for i in range(0, len(vals), 4))
+    if len(values) == 64:
+        body = rows_of(values, '    ')
+    else:
+        body = ',\n'.join('    {\n' + rows_of(values[i:i + 64], '        ') + ',\n    }' for i in range(0, len(values), 64))
     return 'const uint64_t %s%s = {\n%s,\n};' % (name, dims, body)
 
 

@@ -10,7 +10,8 @@
  * Prints positions, legal moves, search nodes per position (deterministic: the figure to
  * compare across machines, with `valgrind --tool=callgrind` for instructions), a checksum
  * of the scores, CPU seconds, positions/s and microseconds per position. --fens writes
- * every K-th position as "FEN<TAB>uci:score ..." (for comparisons with other engines). */
+ * every K-th position as "FEN<TAB>uci:score ..." (for comparisons with other engines);
+ * --repeat 0 skips the timed run (only --fens). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,7 +180,7 @@ int main(int argc, char **argv)
         }
     }
     double spent = cpu_seconds() - t1 - (t1 - t0);
-    legal /= (uint64_t)repeat;
+    legal /= (uint64_t)(repeat > 0 ? repeat : 1);
     double count = (double)p.n * repeat;
     printf("builtin-%d depth %d: %zu positions, %.1f legal moves and %.1f nodes per position, "
            "scores checksum %016" PRIx64 "\n",
