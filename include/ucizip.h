@@ -38,6 +38,10 @@ extern "C" {
 
 #define UZ_VERSION_STRING "0.1.0"
 
+/* The version of the library running ("0.1.0"), which may be newer than the header's
+ * UZ_VERSION_STRING a program was built with. Static storage. */
+const char *uz_version(void);
+
 /* ---- results and diagnostics ---- */
 
 typedef enum uz_result {
@@ -278,9 +282,11 @@ uz_result uz_decompressor_next_game(uz_decompressor *d, const char **text, size_
 uz_result uz_decompressor_game(uz_decompressor *d, FILE *f, const char *name, uint64_t index, const char **text,
                                size_t *len, uz_diag *diag);
 
-/* The installed engine profile chosen for the last member decoded when options->engine
- * was NULL ("profile 'stockfish' (Stockfish 15.1, /usr/games/stockfish)"), or NULL.
- * Valid until the next call on d. */
+/* The engine chosen for the last member decoded when options->engine was NULL: the
+ * installed profile ("profile 'stockfish' (Stockfish 15.1, /usr/games/stockfish), the
+ * installed profile matching the archive"), or the engine store's copy when the installed
+ * engine no longer matches ("Stockfish 15.1 from the engine store (PATH), ..."); NULL
+ * otherwise. Valid until the next call on d. */
 const char *uz_decompressor_engine_profile(const uz_decompressor *d);
 
 void uz_decompressor_close(uz_decompressor *d);

@@ -104,9 +104,12 @@ def positions_of(pgn_path, ucizip):
     e = Engine()
     seen, out = set(), []
     for line in lines:
-        moves = line.split()
+        start, moves = "startpos", line.split()
+        if line.startswith("fen "):  # a set-up start: "fen FEN moves M..."
+            fen0, _, rest = line[4:].partition(" moves ")
+            start, moves = "fen " + fen0, rest.split()
         for k in range(len(moves) + 1):
-            e.send("position startpos moves " + " ".join(moves[:k]))
+            e.send("position %s moves %s" % (start, " ".join(moves[:k])))
             e.send("d")
             fen = e.wait("Fen:").split(":", 1)[1].strip()
             fen = fen.rsplit(" ", 1)[0] + " 1"
@@ -142,6 +145,11 @@ def plain_driver(exe, positions, n_engines, tmp, depth=1, clear=True):
     if p.returncode != 0:
         sys.exit("plain driver failed: " + p.stderr)
     return float(p.stdout.strip())
+
+
+# The build tree's program finds this tree's engine profiles only through UZ_ENGINES_DIR.
+os.environ.setdefault("UZ_ENGINES_DIR", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                                     "engines"))
 
 
 def main():

@@ -36,6 +36,11 @@ def external_size(tool, data):
     return len(out)
 
 
+# The build tree's program finds this tree's engine profiles only through UZ_ENGINES_DIR.
+os.environ.setdefault("UZ_ENGINES_DIR", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                                     "engines"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ucizip", default=os.path.join(ROOT, "build", "ucizip"))

@@ -4,6 +4,8 @@
 # byte for byte (and that pgn-extract, an independent reader, reads the same games).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The build tree's program finds this tree's engine profiles only through UZ_ENGINES_DIR.
+export UZ_ENGINES_DIR=${UZ_ENGINES_DIR:-$PWD/engines}
 bash scripts/setup.sh
 sample=tests/data/sample.pgn
 out=${TMPDIR:-/tmp}/ucizip-demo

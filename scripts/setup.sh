@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential meson ninja-build pkg-config libuv1-dev libzstd-dev liblzma-dev zstd
           libxxhash-dev stockfish ethereal-chess pgn-extract python3 clang libclang-rt-14-dev xz-utils
-          python3-numpy python3-scipy zlib1g-dev libbz2-dev liblmdb-dev slurm-wlm munge parallel bash-completion)
+          python3-numpy python3-scipy python3-pip python3-wheel zlib1g-dev libbz2-dev liblmdb-dev libjansson-dev slurm-wlm munge parallel bash-completion)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -29,3 +29,6 @@ else
 fi
 ninja -C "$builddir" >/dev/null
 echo "built $builddir/ucizip"
+# The program names no path of this tree: it finds the engine profiles through UZ_ENGINES_DIR
+# (or, once installed, in PREFIX/share/ucizip/engines).
+[ -n "${UZ_ENGINES_DIR:-}" ] || echo "to run it from here: export UZ_ENGINES_DIR=$PWD/engines (or: meson devenv -C $builddir)"

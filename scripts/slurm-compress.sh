@@ -20,7 +20,8 @@
 # Everything after -- (or any option not listed above) goes to `ucizip compress` in every
 # task, e.g. --depth 8 or --cache /local/scores.lmdb (LMDB wants a local file system).
 # The ucizip program is $UCIZIP, else build/ucizip of this tree, else ucizip in PATH; it
-# and the working directory must be visible from every node.
+# and the working directory must be visible from every node. Names and options reach the
+# jobs' scripts only as shell-quoted values (printf %q), so any file name works.
 set -euo pipefail
 
 die() { echo "slurm-compress: $*" >&2; exit 2; }
@@ -48,18 +49,25 @@ done
 command -v sbatch >/dev/null || die "sbatch not found (is this a Slurm cluster? see scripts/slurm-local.sh)"
 
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=shards.sh
+. "$here/scripts/shards.sh"
 ucizip=${UCIZIP:-}
 if [ -z "$ucizip" ]; then
-    if [ -x "$here/build/ucizip" ]; then ucizip=$here/build/ucizip; else ucizip=$(command -v ucizip || true); fi
+    if [ -x "$here/build/ucizip" ]; then
+        ucizip=$here/build/ucizip
+        export UZ_ENGINES_DIR=${UZ_ENGINES_DIR:-$here/engines} # the build tree's program: this tree's profiles
+    else
+        ucizip=$(command -v ucizip || true)
+    fi
 fi
 [ -n "$ucizip" ] && [ -x "$ucizip" ] || die "ucizip not found (set UCIZIP)"
-ucizip=$(realpath "$ucizip")
-in=$(realpath "$in")
-out=$(realpath -m "$out")
-[ -e "$out" ] && die "$out already exists"
-work=$(realpath -m "${work:-$out.work}")
-mkdir -p "$work"/{in,out,logs,status}
-rm -f "$work"/status/*
+ucizip=$(realpath -- "$ucizip")
+in=$(realpath -- "$in")
+out=$(realpath -m -- "$out")
+[ -e "$out" ] && die "the output already exists: $out"
+work=$(realpath -m -- "${work:-$out.work}")
+mkdir -p -- "$work"/{in,out,logs,status}
+rm -f -- "$work"/status/*
 
 # Engine options decide what verify needs: pass --engine on to it.
 verify_opts=()
@@ -71,43 +79,54 @@ done
 
 "$ucizip" split "$in" --shards "$shards" --output-dir "$work/in" -f -q
 
-quoted_opts=""
-[ ${#ucizip_opts[@]} -eq 0 ] || quoted_opts=$(printf ' %q' "${ucizip_opts[@]}")
-quoted_verify=""
-[ ${#verify_opts[@]} -eq 0 ] || quoted_verify=$(printf ' %q' "${verify_opts[@]}")
-cat > "$work/shard.sh" <<EOF
-#!/usr/bin/env bash
+# The jobs' scripts: values first, each quoted with printf %q; then fixed text (a quoted
+# here-document: nothing in it is expanded now).
+values() {
+    printf '#!/usr/bin/env bash\n'
+    printf 'ucizip=%q work=%q cpus=%q shards=%q out=%q\n' "$ucizip" "$work" "$cpus" "$shards" "$out"
+    printf 'opts=('
+    [ ${#ucizip_opts[@]} -eq 0 ] || printf ' %q' "${ucizip_opts[@]}"
+    printf ')\nverify_opts=('
+    [ ${#verify_opts[@]} -eq 0 ] || printf ' %q' "${verify_opts[@]}"
+    printf ')\n'
+    declare -f uz_shard_name uz_cat_shards
+}
+{
+    values
+    cat <<'EOF'
 # One shard: array task i codes shard i+1.
-n=\$(printf %04d \$((SLURM_ARRAY_TASK_ID + 1)))
+n=$(uz_shard_name $((SLURM_ARRAY_TASK_ID + 1)))
 rc=0
-$(printf %q "$ucizip") compress "$work/in/\$n.pgn" -o "$work/out/\$n.ucz" -f -q -j $cpus$quoted_opts || rc=\$?
-echo \$rc > "$work/status/\$n"
-exit \$rc
+"$ucizip" compress "$work/in/$n.pgn" -o "$work/out/$n.ucz" -f -q -j "$cpus" "${opts[@]+"${opts[@]}"}" || rc=$?
+echo $rc > "$work/status/$n"
+exit $rc
 EOF
-members=""
-for ((k = 1; k <= shards; k++)); do members+=" $(printf '%q' "$work/out/$(printf %04d $k).ucz")"; done
-cat > "$work/merge.sh" <<EOF
-#!/usr/bin/env bash
+} > "$work/shard.sh"
+{
+    values
+    cat <<'EOF'
 # Concatenates the members in shard order and verifies the result before naming it.
 rc=0
-tmp=$(printf %q "$out").merge.\$\$.tmp
-cat$members > "\$tmp" || rc=\$?
-[ \$rc -eq 0 ] && { $(printf %q "$ucizip") verify "\$tmp" -j $cpus$quoted_verify || rc=\$?; }
-[ \$rc -eq 0 ] && { mv "\$tmp" $(printf %q "$out") || rc=\$?; }
-[ \$rc -eq 0 ] || rm -f "\$tmp"
-echo \$rc > "$work/status/merge"
-exit \$rc
+tmp=$out.merge.$$.tmp
+uz_cat_shards "$work/out" ucz "$shards" > "$tmp" || rc=$?
+[ $rc -eq 0 ] && { "$ucizip" verify "$tmp" -j "$cpus" "${verify_opts[@]+"${verify_opts[@]}"}" || rc=$?; }
+[ $rc -eq 0 ] && { mv -- "$tmp" "$out" || rc=$?; }
+[ $rc -eq 0 ] || rm -f -- "$tmp"
+echo $rc > "$work/status/merge"
+exit $rc
 EOF
+} > "$work/merge.sh"
 chmod +x "$work/shard.sh" "$work/merge.sh"
 
 sbatch_common=(--parsable -c "$cpus")
 [ -n "$partition" ] && sbatch_common+=(-p "$partition")
 read -r -a extra <<< "$extra_sbatch"
+logs=${work//%/%%}/logs # sbatch expands % in file names: %% is a literal one
 array_id=$(sbatch "${sbatch_common[@]}" "${extra[@]+"${extra[@]}"}" --array=0-$((shards - 1)) -J ucizip-shard \
-    -o "$work/logs/shard-%a.log" "$work/shard.sh")
+    -o "$logs/shard-%a.log" "$work/shard.sh")
 array_id=${array_id%%;*}
 merge_id=$(sbatch "${sbatch_common[@]}" "${extra[@]+"${extra[@]}"}" --dependency=afterok:"$array_id" \
-    --kill-on-invalid-dep=yes -J ucizip-merge -o "$work/logs/merge.log" "$work/merge.sh")
+    --kill-on-invalid-dep=yes -J ucizip-merge -o "$logs/merge.log" "$work/merge.sh")
 merge_id=${merge_id%%;*}
 echo "slurm-compress: $shards shards: array job $array_id, merge job $merge_id (work: $work)" >&2
 [ $wait -eq 1 ] || exit 0
@@ -116,14 +135,18 @@ in_queue() { [ -n "$(squeue -h -j "$1" 2>/dev/null)" ]; }
 
 # Wait for the shards: each task leaves its exit status; a task killed by Slurm leaves
 # none, which shows once the array has left the queue.
+statuses() { # shards that have left their exit status
+    local f count=0
+    for f in "$work"/status/[0-9]*; do [ -e "$f" ] && count=$((count + 1)); done
+    echo "$count"
+}
 while in_queue "$array_id"; do
-    done_count=$(find "$work/status" -name '[0-9]*' | wc -l)
-    [ "$done_count" -ge "$shards" ] && break
+    [ "$(statuses)" -ge "$shards" ] && break
     sleep 1
 done
 failed=0
 for ((k = 1; k <= shards; k++)); do
-    n=$(printf %04d $k)
+    uz_shard_name "$k" n
     rc=$(cat "$work/status/$n" 2>/dev/null || echo "none (killed or never ran)")
     if [ "$rc" != 0 ]; then
         failed=$((failed + 1))
@@ -146,5 +169,5 @@ if [ "$rc" != 0 ]; then
     exit 1
 fi
 cat "$work/logs/merge.log" >&2
-[ $keep_work -eq 1 ] || rm -rf "$work"
+[ $keep_work -eq 1 ] || rm -rf -- "$work"
 echo "slurm-compress: $out: $shards shards merged and verified" >&2

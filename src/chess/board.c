@@ -6,12 +6,14 @@
  * "is f1 attacked?" with a few masks). make/unmake update both through put_piece and
  * remove_piece, so they cannot drift apart.
  *
- * Sliding attacks are found with occluded fills (Kogge-Stone: each ray is grown through
- * empty squares in steps of 1, 2 and 4 squares by shifts and masks), rather than with
- * magic or rotated bitboards. That needs no lookup tables, so the module has no global
- * state and no initialisation step (everything is reentrant), and it has no branches:
- * walking rays square by square cost the move generator and the player model's
- * features more than the rest of their work together.
+ * Sliding attacks are found line by line (file, rank, diagonal, anti-diagonal; each
+ * line's mask made by a shift): towards higher squares the ray ends at its lowest
+ * blocker (isolated with b & -b), towards lower squares at its highest (a bit scan),
+ * rather than with magic or rotated bitboards. That needs no lookup tables, so the
+ * module has no global state and no initialisation step (everything is reentrant), and
+ * it has no branches: walking rays square by square, and later occluded fills
+ * (Kogge-Stone), cost the move generator and the player model's features more than the
+ * rest of their work together.
  *
  * The Zobrist values are computed on demand from their index with splitmix64, which
  * is a pure function of its counter; again no table and no initialisation.
@@ -54,39 +56,54 @@ uint64_t uz__pawn_attacks(int color, uint64_t b)
     return color == UZ_WHITE ? side << 8 : side >> 8;
 }
 
-/* Shifts a bitboard by one square in a direction: by s > 0 towards h8 (north/east),
- * s < 0 towards a1; wrap masks off what crossed the board's edge onto the other side. */
-static uint64_t shift_by(uint64_t b, int s) { return s > 0 ? b << s : b >> -s; }
-
-/* The squares a slider on the squares of gen attacks in one direction: the ray up to and
- * including the first occupied square. */
-static uint64_t ray_attacks(uint64_t gen, uint64_t occupied, int s, uint64_t wrap)
+/* The squares a slider on sq attacks along line (a full file, rank or diagonal through
+ * sq), blocked by occupied: above sq up to the first occupied square, below sq down to
+ * the last one. The "| 1" gives the bit scan a square to find when nothing blocks below
+ * (it then yields the whole ray). */
+static uint64_t line_attacks(uint64_t line, int sq, uint64_t occupied)
 {
-    uint64_t empty = ~occupied & wrap;
-    gen |= empty & shift_by(gen, s);
-    empty &= shift_by(empty, s);
-    gen |= empty & shift_by(gen, 2 * s);
-    empty &= shift_by(empty, 2 * s);
-    gen |= empty & shift_by(gen, 4 * s);
-    return shift_by(gen, s) & wrap;
+    const uint64_t bit = UZ__BB(sq);
+    const uint64_t up = line & ~((bit << 1) - 1), down = line & (bit - 1);
+    uint64_t first = up & occupied;
+    first &= -first; /* 0 when nothing blocks: then (first - 1) | first keeps the whole ray */
+    const int last = uz__msb((down & occupied) | 1);
+    return (up & ((first - 1) | first)) | (down & (~0ULL << last));
 }
 
-/* Wrap masks: a step east (+1, +9, -7) cannot land on file a, a step west on file h. */
-#define NOT_A (~FILE_A)
-#define NOT_H (~FILE_H)
+/* The whole file, rank, diagonal (a1-h8 direction) and anti-diagonal through sq. */
+static uint64_t file_through(int sq) { return FILE_A << UZ_SQ_FILE(sq); }
+static uint64_t rank_through(int sq) { return 0xFFULL << (8 * UZ_SQ_RANK(sq)); }
+
+static uint64_t diagonal_through(int sq)
+{
+    const int d = UZ_SQ_RANK(sq) - UZ_SQ_FILE(sq);
+    return d >= 0 ? 0x8040201008040201ULL << (8 * d) : 0x8040201008040201ULL >> (-8 * d);
+}
+
+static uint64_t anti_diagonal_through(int sq)
+{
+    const int a = UZ_SQ_RANK(sq) + UZ_SQ_FILE(sq) - 7;
+    return a >= 0 ? 0x0102040810204080ULL << (8 * a) : 0x0102040810204080ULL >> (-8 * a);
+}
 
 uint64_t uz__rook_attacks(int sq, uint64_t occupied)
 {
-    const uint64_t b = UZ__BB(sq);
-    return ray_attacks(b, occupied, 8, ~0ULL) | ray_attacks(b, occupied, -8, ~0ULL) |
-           ray_attacks(b, occupied, 1, NOT_A) | ray_attacks(b, occupied, -1, NOT_H);
+    return line_attacks(file_through(sq), sq, occupied) | line_attacks(rank_through(sq), sq, occupied);
 }
 
 uint64_t uz__bishop_attacks(int sq, uint64_t occupied)
 {
-    const uint64_t b = UZ__BB(sq);
-    return ray_attacks(b, occupied, 9, NOT_A) | ray_attacks(b, occupied, 7, NOT_H) |
-           ray_attacks(b, occupied, -7, NOT_A) | ray_attacks(b, occupied, -9, NOT_H);
+    return line_attacks(diagonal_through(sq), sq, occupied) | line_attacks(anti_diagonal_through(sq), sq, occupied);
+}
+
+uint64_t uz_slider_lines(int type, int sq)
+{
+    uint64_t lines = 0;
+    if (type == UZ_ROOK || type == UZ_QUEEN)
+        lines |= file_through(sq) | rank_through(sq);
+    if (type == UZ_BISHOP || type == UZ_QUEEN)
+        lines |= diagonal_through(sq) | anti_diagonal_through(sq);
+    return lines & ~UZ__BB(sq);
 }
 
 uint64_t uz__attackers_to(const uz_position *pos, int sq, uint64_t occupied)
@@ -100,8 +117,10 @@ uint64_t uz__attackers_to(const uz_position *pos, int sq, uint64_t occupied)
          | (uz__pawn_attacks(UZ_WHITE, b) & pawns & pos->by_color[UZ_BLACK])
          | (uz__knight_attacks(b) & pos->by_type[UZ_KNIGHT])
          | (uz__king_attacks(b) & pos->by_type[UZ_KING])
-         | (uz__rook_attacks(sq, occupied) & rooks)
-         | (uz__bishop_attacks(sq, occupied) & bishops);
+         /* a slider's attacks are worked out only when one stands on a line through sq */
+         | (rooks & (file_through(sq) | rank_through(sq)) ? uz__rook_attacks(sq, occupied) & rooks : 0)
+         | (bishops & (diagonal_through(sq) | anti_diagonal_through(sq)) ? uz__bishop_attacks(sq, occupied) & bishops
+                                                                         : 0);
 }
 
 static uint64_t occupancy(const uz_position *pos)
@@ -263,6 +282,8 @@ static void set_ep_if_usable(uz_position *pos, int sq)
  * leaves or is captured on its square, and both of a king that moves. */
 static unsigned castling_lost(const uz_position *pos, int from, int to)
 {
+    if (!pos->castling)
+        return 0; /* nothing left to lose */
     unsigned lost = 0;
     for (unsigned b = 0; b < 4; b++)
         if ((pos->castling & (1u << b)) && (from == pos->castle_rook[b] || to == pos->castle_rook[b]))
@@ -357,7 +378,8 @@ void uz_make_move(uz_position *pos, uz_move move, uz_undo *undo)
             put_piece(pos, from - 1, remove_piece(pos, from - 4));
     }
 
-    pos->key ^= zobrist_castling(pos->castling) ^ zobrist_castling(castling);
+    if (castling != pos->castling) /* most moves change no right: spare the key update */
+        pos->key ^= zobrist_castling(pos->castling) ^ zobrist_castling(castling);
     pos->castling = (uint8_t)castling;
 
     pos->halfmove = (type == UZ_PAWN || undo->captured) ? 0 : (uint16_t)(pos->halfmove + 1);

@@ -19,6 +19,12 @@ static inline int uz__popcount(uint64_t b)
 {
     return __builtin_popcountll(b);
 }
+
+/* The highest set square of b; b must not be empty. */
+static inline int uz__msb(uint64_t b)
+{
+    return 63 - __builtin_clzll(b);
+}
 #else
 static inline int uz__lsb(uint64_t b)
 {
@@ -35,6 +41,14 @@ static inline int uz__popcount(uint64_t b)
     int n = 0;
     for (; b; b &= b - 1)
         n++;
+    return n;
+}
+
+static inline int uz__msb(uint64_t b)
+{
+    int n = 63;
+    while (!(b >> n))
+        n--;
     return n;
 }
 #endif

@@ -303,6 +303,12 @@ int cli_pool_open(const cli_engine_opts *o, uz_pool **pool)
     return 0;
 }
 
+bool cli_engine_is_builtin(const char *engine)
+{
+    int version;
+    return uz_builtin_spec(engine, &version);
+}
+
 int cli_scorer_open(const cli_engine_opts *o, cli_scorer *s)
 {
     memset(s, 0, sizeof *s);
@@ -373,18 +379,21 @@ void cli_scorer_close(cli_scorer *s)
     memset(s, 0, sizeof *s);
 }
 
-void cli_model_json(const uz_model_params *p)
+json_t *cli_model_json(const uz_model_params *p)
 {
+    if (p->kind == UZ_MODEL_PLAYER) {
+        char weights[17];
+        snprintf(weights, sizeof weights, "%08x%08x", (unsigned)p->player_hash_hi, (unsigned)p->player_hash_lo);
+        return json_pack("{s:s, s:I, s:s}", "kind", "player", "version", (json_int_t)p->player_version, "weights",
+                         weights);
+    }
     char k[32];
     uz_lib_format_k(p->k_milli, k, sizeof k);
-    if (p->kind == UZ_MODEL_PLAYER) {
-        printf("{\"kind\":\"player\",\"version\":%u,\"weights\":\"%08x%08x\"}", p->player_version,
-               p->player_hash_hi, p->player_hash_lo);
-        return;
+    json_t *m = json_pack("{s:s, s:o, s:o}", "kind", p->kind == UZ_MODEL_RANK ? "rank" : "exp", "k",
+                          json_real(strtod(k, NULL)), "floor", cli_json_fixed(p->floor_q16 / 65536.0, 5));
+    if (m && p->kind == UZ_MODEL_RANK) {
+        json_object_set_new(m, "rank", cli_json_fixed(p->rank_q16 / 65536.0, 5));
+        json_object_set_new(m, "decay", cli_json_fixed(p->decay_q16 / 65536.0, 5));
     }
-    printf("{\"kind\":\"%s\",\"k\":%s,\"floor\":%.5f", p->kind == UZ_MODEL_RANK ? "rank" : "exp", k,
-           p->floor_q16 / 65536.0);
-    if (p->kind == UZ_MODEL_RANK)
-        printf(",\"rank\":%.5f,\"decay\":%.5f", p->rank_q16 / 65536.0, p->decay_q16 / 65536.0);
-    putchar('}');
+    return m;
 }

@@ -7,10 +7,10 @@
 #include <stdbool.h>
 
 #include "ucizip.h"
+#include "cli_json.h"
 #include "lib/lib_internal.h"
 #include "codec/coder.h"
 #include "engine/engine.h"
-#include "gamecode/builtin_oracle.h"
 #include "codec/model.h"
 #include "pgn/pgn.h"
 
@@ -118,6 +118,11 @@ int cli_pool960_open(const cli_engine_opts *o, uz_pool *pool, uz_pool **pool960)
  * Chess960 mode started at the first Chess960 game, or the builtin (--engine builtin),
  * which scores both kinds itself. */
 struct uz_walk;
+struct uz_builtin_pool;
+
+/* Whether an --engine argument names the builtin ("builtin", "builtin-N"). */
+bool cli_engine_is_builtin(const char *engine);
+
 typedef struct cli_scorer {
     uz_pool *pool, *pool960;
     bool tried960;
@@ -137,7 +142,7 @@ const char *cli_scorer_fingerprint(const cli_scorer *s);
 void cli_scorer_describe(const cli_scorer *s, char *out, size_t cap);
 void cli_scorer_close(cli_scorer *s);
 
-/* The same as a JSON object on stdout. */
-void cli_model_json(const uz_model_params *p);
+/* The same as a JSON object (a new reference; NULL when out of memory). */
+json_t *cli_model_json(const uz_model_params *p);
 
 #endif

@@ -190,3 +190,63 @@ int cli_make_dir(const char *dir)
     }
     return 0;
 }
+
+/* Where an output lands: the real path of its directory and its last part (the file
+ * itself need not exist), so that two spellings of one place compare equal. */
+static char *output_place(const char *out)
+{
+    const char *slash = strrchr(out, '/');
+    char *dir = slash ? strndup(out, (size_t)(slash - out) + 1) : strdup(".");
+    char *real = dir ? realpath(dir, NULL) : NULL;
+    const char *base = slash ? slash + 1 : out;
+    char *place = NULL;
+    size_t len = (real ? strlen(real) : strlen(dir ? dir : "")) + strlen(base) + 2;
+    if (dir && (place = malloc(len)) != NULL)
+        snprintf(place, len, "%s/%s", real ? real : dir, base);
+    free(dir);
+    free(real);
+    return place;
+}
+
+typedef struct output_place_entry {
+    char *place;
+    size_t input;
+} output_place_entry;
+
+static int by_place(const void *a, const void *b)
+{
+    const output_place_entry *x = a, *y = b;
+    int c = strcmp(x->place, y->place);
+    return c ? c : (x->input > y->input) - (x->input < y->input);
+}
+
+int cli_outputs_distinct(const char *const *inputs, char *const *outs, size_t n)
+{
+    output_place_entry *e = calloc(n ? n : 1, sizeof *e);
+    size_t m = 0;
+    int status = e ? 0 : -1;
+    for (size_t i = 0; status == 0 && i < n; i++) {
+        if (!outs[i])
+            continue;
+        if (!(e[m].place = output_place(outs[i])))
+            status = -1;
+        else
+            e[m++].input = i;
+    }
+    if (status != 0) {
+        cli_error("out of memory");
+    } else {
+        qsort(e, m, sizeof *e, by_place);
+        for (size_t k = 1; k < m; k++)
+            if (strcmp(e[k - 1].place, e[k].place) == 0) {
+                cli_error("%s and %s would both be written to %s: refused (nothing written)",
+                          inputs[e[k - 1].input], inputs[e[k].input], outs[e[k].input]);
+                status = -1;
+                break;
+            }
+    }
+    for (size_t k = 0; k < m; k++)
+        free(e[k].place);
+    free(e);
+    return status;
+}

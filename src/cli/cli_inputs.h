@@ -24,6 +24,12 @@ void cli_paths_free(cli_paths *p);
  * only) when dir is not NULL. NULL for stdin (or out of memory). */
 char *cli_output_name(const char *in, const char *const *strip, const char *add, const char *dir);
 
+/* Refuses (one message naming both inputs and the output, returns -1) when two of
+ * outs[0..n) (the outputs of inputs[0..n); NULL entries are passed over) name the same
+ * place, however they are spelled (zstd refuses too): one input's output would replace
+ * another's. Returns 0 when they are all distinct. */
+int cli_outputs_distinct(const char *const *inputs, char *const *outs, size_t n);
+
 /* Whether the two paths name the same existing file. */
 bool cli_same_file(const char *a, const char *b);
 

@@ -45,6 +45,23 @@ int cli_tag_option(uz_tag_filter *filter, const char *expr)
     return -1;
 }
 
+int cli_select_opt(uz_tag_filter *filter, int c, const char *arg)
+{
+    if (c == CLI_OPT_TAG)
+        return cli_tag_option(filter, arg) == 0 ? 1 : -1;
+    if (c != CLI_OPT_PLAYER)
+        return 0;
+    uz_diag diag = {0};
+    uz_result r = uz_tag_filter_add_player(filter, arg, &diag);
+    if (r == UZ_OK)
+        return 1;
+    if (r == UZ_ERR_NOMEM)
+        cli_error("out of memory");
+    else
+        cli_error("--player '%s': %s", arg, diag.message);
+    return -1;
+}
+
 static int each_archive_game(const char *path, const uz_tag_filter *filter, bool decodes, uint64_t *number,
                              cli_tag_fn fn, void *user)
 {

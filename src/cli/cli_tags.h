@@ -40,4 +40,19 @@ int cli_each_game(const char *path, const uz_tag_filter *filter, bool keep_going
 /* Adds a --tag condition to filter; prints a usage error and returns -1 if bad. */
 int cli_tag_option(uz_tag_filter *filter, const char *expr);
 
+/* The options that select games by their tags (list, ratings, extract). */
+enum { CLI_OPT_TAG = 4000, CLI_OPT_PLAYER };
+#define CLI_SELECT_OPTIONS \
+    {"tag", required_argument, NULL, CLI_OPT_TAG}, {"player", required_argument, NULL, CLI_OPT_PLAYER}
+#define CLI_SELECT_HELP                                                                           \
+    "  --tag COND          only games whose tags meet COND (all of them when repeated):\n"       \
+    "                      Name=text (contains, any case), Name==text (exactly), Name!=text,\n" \
+    "                      Name<x Name<=x Name>x Name>=x (x a number: the value's leading\n"   \
+    "                      number, none never matches; else text: dates compare as dates);\n" \
+    "                      'C1|C2' holds when either does ('White=Tal|Black=Tal')\n"          \
+    "  --player NAME       only games in which NAME (contained, any case) has either colour\n"
+/* Adds --tag or --player (c: CLI_OPT_TAG or CLI_OPT_PLAYER) to filter: 1 taken, 0 not a
+ * selection option, -1 bad (the error printed). */
+int cli_select_opt(uz_tag_filter *filter, int c, const char *arg);
+
 #endif

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -29,8 +30,34 @@ void cli_put_escaped(FILE *f, const char *s)
     }
 }
 
+/* The temporary file being written and whether it is resumable (below). */
+static char *volatile pending_tmp;
+static volatile sig_atomic_t pending_resumable;
+
+bool cli_stdout_broken(void)
+{
+    if (!ferror(stdout))
+        return false;
+    struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
+void cli_exit_if_stdout_broken(void)
+{
+    if (!cli_stdout_broken())
+        return;
+    /* What a write to a pipe without a reader does to zstd (SIGPIPE is ignored here for
+     * the engines' sake): the end, silently, status 128 + SIGPIPE in the shell. */
+    if (pending_tmp && !pending_resumable)
+        unlink(pending_tmp);
+    signal(SIGPIPE, SIG_DFL);
+    raise(SIGPIPE);
+    _exit(128 + SIGPIPE);
+}
+
 void cli_error(const char *fmt, ...)
 {
+    cli_exit_if_stdout_broken();
     char msg[4096];
     va_list ap;
     va_start(ap, fmt);
@@ -43,6 +70,7 @@ void cli_error(const char *fmt, ...)
 
 void cli_report(const char *file, const uz_diag *diag)
 {
+    cli_exit_if_stdout_broken();
     fprintf(stderr, "ucizip: ");
     if (file) {
         cli_put_escaped(stderr, file);
@@ -71,18 +99,26 @@ FILE *cli_open_input(const char *path, const char **name)
     return f;
 }
 
+bool cli_stdin_console(const char *const *paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(paths[i], "-") == 0 && isatty(STDIN_FILENO)) {
+            cli_error("stdin is a console: give an archive file, or pipe one in");
+            return true;
+        }
+    return false;
+}
+
 void cli_close_input(FILE *f)
 {
     if (f && f != stdin)
         fclose(f);
 }
 
-/* The temporary file being written, removed if a signal ends the program, so that an
- * interrupted run leaves nothing behind. Only one output is open at a time. */
-static char *volatile pending_tmp;
-/* Set once the temporary file holds complete blocks and a resume state next to it:
- * an interrupt then keeps both for --resume. */
-static volatile sig_atomic_t pending_resumable;
+/* pending_tmp: the temporary file being written, removed if a signal ends the program,
+ * so that an interrupted run leaves nothing behind. Only one output is open at a time.
+ * pending_resumable: set once the temporary file holds complete blocks and a resume
+ * state next to it: an interrupt then keeps both for --resume. */
 
 static void remove_pending_and_die(int sig)
 {
@@ -470,21 +506,4 @@ int cli_source_close(cli_game_source *src)
     free(src->gs.name);
     memset(src, 0, sizeof *src);
     return status;
-}
-
-void cli_json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            printf("\\u%04x", c);
-        else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
-            printf("\\u%04x", (unsigned char)*++s); /* C1 controls */
-        else
-            putchar(c);
-    }
-    putchar('"');
 }

@@ -10,18 +10,31 @@
 #include "pgn/pgn.h"
 
 /* Exit statuses: 0 success, 1 bad input or failed check, 2 usage error. */
+
+/* zstd's -k and -q, which every command takes: -k keeps the inputs (the default; only
+ * compress and decompress remove any, with --rm), -q leaves out progress and summaries. */
+#define CLI_KEEP_QUIET_OPTIONS {"keep", no_argument, NULL, 'k'}, {"quiet", no_argument, NULL, 'q'}
+#define CLI_KEEP_QUIET_HELP "  -k, --keep, -q, --quiet  as zstd's (inputs are kept; no progress or summary)\n"
 enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
 
 /* "ucizip: message" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "ucizip: FILE:LINE:COL: game N: message" (parts that are 0 are left out). */
 void cli_report(const char *file, const uz_diag *diag);
+/* Whether a write to stdout failed because its reader has gone (`ucizip ... | head`). */
+bool cli_stdout_broken(void);
+/* If so, ends the program as SIGPIPE ends zstd: silently, killed by that signal (the
+ * temporary output file removed). cli_error, cli_report and main call it. */
+void cli_exit_if_stdout_broken(void);
 /* Writes s with control characters escaped as \xNN (cli_error and cli_report do this). */
 void cli_put_escaped(FILE *f, const char *s);
 
 /* Opens path for reading; NULL or "-" is stdin. *name receives a display name. */
 FILE *cli_open_input(const char *path, const char **name);
 void cli_close_input(FILE *f);
+/* zstd's refusal to read an archive from a terminal: true (after a message) when one of
+ * paths[0..n) is "-" and stdin is a console. */
+bool cli_stdin_console(const char *const *paths, size_t n);
 
 /* An output file written under a temporary name in the same directory and renamed
  * over the final name only by cli_output_commit, so an interrupted or failed run never
@@ -69,9 +82,6 @@ void cli_progress_quiet(cli_progress *p);
 void cli_progress_update(cli_progress *p, long games, long plies, long long bytes_in);
 void cli_progress_done(cli_progress *p);
 double cli_now(void);
-
-/* Writes s to stdout as a JSON string literal (quotes, escapes). */
-void cli_json_string(const char *s);
 
 /* Parses a non-negative integer option; prints a usage error and returns -1 if bad. */
 int cli_parse_long(const char *opt, const char *text, long min, long max, long *out);

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cli_engine.h"
 #include "cli_inputs.h"
+#include "cli_position.h"
 #include "cli_resume.h"
 #include "../lib/fit_samples.h"
 #include "cli_tags.h"
@@ -50,7 +51,7 @@ static const char compress_usage[] =
     "  --resume            continue an interrupted run of the same command from its last\n"
     "                      complete block (an interrupt keeps the temporary archive and\n"
     "                      its state next to it; a run without --resume removes them)\n"
-    "  -d, -t, -l          as 'decompress', 'verify', 'info' (zstd's letters)\n"
+    "  -d, -t, -l          as 'decompress', 'verify'; -l: zstd's one-line-per-archive table\n"
     "  -j N                as --workers N\n" CLI_ENGINE_HELP
         CLI_MODEL_HELP;
 
@@ -59,6 +60,8 @@ static const char compress_usage[] =
     "  --max-block-moves N moves one block may hold (default 1048576; each costs memory and a search)\n" \
     "  --max-block-mb N    MiB of uncompressed structure one block may hold (default 128)\n"
 static uz_decode_limits decode_limits;
+/* verify's -q: no line for each archive verified (zstd -tq). */
+static bool decode_quiet;
 
 /* Everything the compress command was told. */
 typedef struct compress_opts {
@@ -128,15 +131,25 @@ static int check_archive(const char *path)
     return r == UZ_OK ? 0 : -1;
 }
 
+/* The size of an input that is a regular file (stdin redirected from one included; the
+ * compressed size for a compressed one, as the library counts bytes read); 0 if not (a pipe). */
+static long long input_size(FILE *f, const char *path)
+{
+    struct stat st;
+    int r = f ? fstat(fileno(f), &st) : stat(path, &st);
+    return r == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : 0;
+}
+
 /* Sum of the sizes of the inputs that are regular files; 0 if any is not (a pipe). */
 static long long inputs_size(const char *const *paths, size_t n)
 {
     long long total = 0;
     for (size_t i = 0; i < n; i++) {
-        struct stat st;
-        if (strcmp(paths[i], "-") == 0 || stat(paths[i], &st) != 0 || !S_ISREG(st.st_mode))
+        bool is_stdin = strcmp(paths[i], "-") == 0;
+        long long size = input_size(is_stdin ? stdin : NULL, paths[i]);
+        if (size <= 0)
             return 0;
-        total += (long long)st.st_size;
+        total += size;
     }
     return total;
 }
@@ -305,7 +318,7 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
         free(old_tmp);
         return CLI_EXIT_FAIL;
     }
-    off_t archive_bytes = out.f == stdout ? -1 : ftello(out.f);
+    off_t archive_bytes = ftello(out.f); /* -1 for a pipe: its size is then not shown */
     free(old_tmp);
     if (cli_output_commit(&out) != 0)
         return CLI_EXIT_FAIL;
@@ -333,8 +346,11 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
     }
     if (!o->quiet && (o->verbose || !o->out_dir)) {
         double bpm = st.moves ? 8.0 * (double)st.move_bytes / (double)st.moves : 0.0;
-        fprintf(stderr, "%s: %llu games, %llu moves -> %s: %lld bytes (moves %.3f bits/move)\n", name,
-                (unsigned long long)st.games, (unsigned long long)st.moves, display, (long long)archive_bytes, bpm);
+        char size[48] = "";
+        if (archive_bytes >= 0)
+            snprintf(size, sizeof size, ": %lld bytes", (long long)archive_bytes);
+        fprintf(stderr, "%s: %llu games, %llu moves -> %s%s (moves %.3f bits/move)\n", name,
+                (unsigned long long)st.games, (unsigned long long)st.moves, display, size, bpm);
     }
     if (status == CLI_EXIT_OK && o->rm && to_file) {
         if (check_archive(out_path) == 0)
@@ -345,7 +361,47 @@ static int compress_to(uz_compressor *c, const compress_opts *o, const char *con
     return status;
 }
 
-/* zstd's -d, -t and -l in a compress command line: runs decompress, verify or info on
+/* Each input's archive name (in out_dir when not NULL), named before anything is started
+ * or written: NULL (after a message) when two inputs would give one archive, whatever
+ * the flags, or when out of memory. */
+static char **archive_names(const char *const *paths, size_t n, const char *out_dir)
+{
+    char **outs = calloc(n, sizeof *outs);
+    bool ok = outs != NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (outs[i] = cli_output_name(paths[i], cli_compressed_suffixes, SUFFIX, out_dir)) != NULL;
+    if (!ok)
+        cli_error("out of memory");
+    else if (cli_outputs_distinct(paths, outs, n) != 0)
+        ok = false;
+    if (!ok) {
+        for (size_t i = 0; outs && i < n; i++)
+            free(outs[i]);
+        free(outs);
+        outs = NULL;
+    }
+    return outs;
+}
+
+/* Removes from inputs the files that cannot be read (missing, no permission), each
+ * reported; returns how many. */
+static long drop_unreadable(cli_paths *inputs)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < inputs->n; i++) {
+        if (strcmp(inputs->items[i], "-") == 0 || access(inputs->items[i], R_OK) == 0) {
+            inputs->items[kept++] = inputs->items[i];
+            continue;
+        }
+        cli_error("%s: %s", inputs->items[i], strerror(errno));
+        free(inputs->items[i]);
+    }
+    long dropped = (long)(inputs->n - kept);
+    inputs->n = kept;
+    return dropped;
+}
+
+/* zstd's -d, -t and -l in a compress command line: runs decompress, verify or the -l table on
  * the same arguments less that letter. Returns -1 when none was given. */
 static int zstd_letters(int argc, char **argv)
 {
@@ -374,7 +430,7 @@ static int zstd_letters(int argc, char **argv)
             else if (strcmp(a, "--test") == 0)
                 run = cmd_verify;
             else if (strcmp(a, "--list") == 0)
-                run = cmd_info;
+                run = cmd_archive_table;
             else {
                 /* long options that take a separate argument */
                 static const char *const with_arg[] = {"--output", "--output-dir", "--max-games", "--block-games", "--workers",
@@ -400,7 +456,7 @@ static int zstd_letters(int argc, char **argv)
             else if (*p == 't')
                 run = cmd_verify;
             else if (*p == 'l')
-                run = cmd_info;
+                run = cmd_archive_table;
             else {
                 kept[k++] = *p;
                 if (*p == 'o' || *p == 'j') { /* the rest is the argument */
@@ -555,6 +611,7 @@ int cmd_compress(int argc, char **argv)
         return CLI_EXIT_FAIL;
     }
     int status = CLI_EXIT_USAGE;
+    char **outs = NULL; /* each input's archive, when each has its own */
     const char *const *paths = (const char *const *)inputs.items;
     size_t n_stdin = 0;
     for (size_t i = 0; i < inputs.n; i++)
@@ -570,6 +627,15 @@ int cmd_compress(int argc, char **argv)
     if (inputs.n == 0) {
         cli_error("no input file%s", refused ? " left" : "");
         status = refused ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+        goto free_inputs;
+    }
+    /* Inputs that cannot be read are left out before any engine starts; one archive for
+     * everything is not written without them unless --keep-going. */
+    long unreadable = drop_unreadable(&inputs);
+    if (unreadable && (o.out_path || inputs.n == 0) && !o.keep_going) {
+        cli_error(inputs.n ? "nothing written: an input cannot be read (--keep-going leaves it out)"
+                           : "no input file left");
+        status = CLI_EXIT_FAIL;
         goto free_inputs;
     }
     /* One archive for everything: -o, -c, or stdin as the only input. */
@@ -593,8 +659,11 @@ int cmd_compress(int argc, char **argv)
         o.mo.params.kind = UZ_MODEL_RANK; /* the player model's weights are trained offline */
 
     status = CLI_EXIT_FAIL;
+    if (!single && !(outs = archive_names(paths, inputs.n, o.out_dir)))
+        goto free_inputs;
+
     double start = cli_now();
-    run_totals all = {0};
+    run_totals all = {.unreadable = unreadable, .outputs = single ? 0 : unreadable};
     uz_options uo;
     library_options(&o, &uo);
     uz_compressor *comp = NULL;
@@ -607,31 +676,29 @@ int cmd_compress(int argc, char **argv)
         status = compress_to(comp, &o, paths, inputs.n, single_out, &all);
         all.outputs = 1;
     } else {
-        status = CLI_EXIT_OK;
+        status = unreadable ? CLI_EXIT_FAIL : CLI_EXIT_OK;
         for (size_t i = 0; i < inputs.n; i++) {
-            char *out = cli_output_name(paths[i], cli_compressed_suffixes, SUFFIX, o.out_dir);
             int r;
-            if (!out) {
-                cli_error("out of memory");
-                r = CLI_EXIT_FAIL;
-            } else if (cli_same_file(out, paths[i])) {
-                cli_error("%s: the output would replace its input", out);
+            if (cli_same_file(outs[i], paths[i])) {
+                cli_error("%s: the output would replace its input", outs[i]);
                 r = CLI_EXIT_FAIL;
             } else {
-                r = compress_to(comp, &o, &paths[i], 1, out, &all);
+                r = compress_to(comp, &o, &paths[i], 1, outs[i], &all);
             }
-            free(out);
             all.outputs++;
             if (r != CLI_EXIT_OK)
                 status = CLI_EXIT_FAIL; /* go on with the other inputs, as zstd does */
         }
     }
-    if (refused)
+    if (refused || unreadable)
         status = CLI_EXIT_FAIL;
     if (!o.quiet)
         print_run_summary(comp, &o, &all, refused, cli_now() - start);
     uz_compressor_close(comp);
 free_inputs:
+    for (size_t i = 0; outs && i < inputs.n; i++)
+        free(outs[i]);
+    free(outs);
     cli_paths_free(&inputs);
     return status;
 }
@@ -649,8 +716,7 @@ static void on_decode_progress(void *user, uint64_t games, uint64_t moves, uint6
 static const uz_engine_settings *decode_engine(const cli_engine_opts *eo, uz_engine_settings *base, bool *failed)
 {
     *failed = false;
-    int builtin_version;
-    if (!eo->engine || uz_builtin_spec(eo->engine, &builtin_version)) /* a builtin member names its builtin */
+    if (!eo->engine || cli_engine_is_builtin(eo->engine)) /* a builtin member names its builtin */
         return NULL;
     *failed = cli_engine_settings(eo, base) != 0;
     return base;
@@ -684,7 +750,7 @@ static void report_profile(const uz_decompressor *d)
 {
     const char *profile = uz_decompressor_engine_profile(d);
     if (profile)
-        fprintf(stderr, "ucizip: engine: %s, the installed profile matching the archive\n", profile);
+        fprintf(stderr, "ucizip: engine: %s\n", profile);
 }
 
 /* Decodes every member of in, writing the games to out (NULL: check only): their exact
@@ -696,6 +762,7 @@ static int decode_all(FILE *in, const char *name, FILE *out, bool canonical, con
     decode_options(eo, canonical, &u);
     cli_progress prog;
     cli_progress_init(&prog, progress);
+    prog.total_bytes = input_size(in, name); /* the archive's size: an ETA while decoding */
     u.on_progress = on_decode_progress;
     u.user = &prog;
     uz_diag diag = {0};
@@ -741,7 +808,7 @@ static const char decompress_usage[] =
     "  -v, --verbose       a line for every archive\n"
     "  --canonical         write the games in PGN export format, not the input's exact bytes\n" DECODE_ENGINE_HELP;
 
-enum { OPT_D_OUTPUT_DIR = 3000, OPT_D_RM, OPT_D_PROGRESS, OPT_D_GAME, OPT_D_CANONICAL, OPT_D_TAG, OPT_D_MAX_MOVES,
+enum { OPT_D_OUTPUT_DIR = 3000, OPT_D_RM, OPT_D_PROGRESS, OPT_D_GAME, OPT_D_CANONICAL, OPT_D_FEN, OPT_D_MAX_MOVES,
        OPT_D_MAX_MB };
 
 /* --max-block-moves and --max-block-mb into decode_limits: 0 when taken, -1 on a bad value. */
@@ -757,24 +824,27 @@ static int decode_limit_opt(int c, const char *arg)
     return 0;
 }
 
-/* Options of verify and extract (extract also takes -o, --game, --tag and --canonical). */
+/* Options of verify and extract (extract also takes -o, --game, --tag, --player, --fen and
+ * --canonical). */
 static int parse_decode_args(int argc, char **argv, const char *usage, const char **out_path, bool *force,
-                             bool *progress, bool *canonical, cli_engine_opts *eo, long *game, uz_tag_filter *filter)
+                             bool *progress, bool *canonical, cli_engine_opts *eo, long *game, uz_tag_filter *filter,
+                             const char **fen)
 {
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
         {"progress", no_argument, NULL, OPT_D_PROGRESS}, {"game", required_argument, NULL, OPT_D_GAME},
-        {"canonical", no_argument, NULL, OPT_D_CANONICAL}, {"tag", required_argument, NULL, OPT_D_TAG},
+        {"canonical", no_argument, NULL, OPT_D_CANONICAL}, CLI_SELECT_OPTIONS,
+        {"fen", required_argument, NULL, OPT_D_FEN},
         {"max-block-moves", required_argument, NULL, OPT_D_MAX_MOVES},
         {"max-block-mb", required_argument, NULL, OPT_D_MAX_MB},
         {"help", no_argument, NULL, 'h'},         {"engine", required_argument, NULL, OPT_ENGINE},
         {"workers", required_argument, NULL, OPT_WORKERS}, {"cache", required_argument, NULL, OPT_CACHE},
-        {NULL, 0, NULL, 0},
+        CLI_KEEP_QUIET_OPTIONS, {NULL, 0, NULL, 0},
     };
     cli_engine_opts_init(eo);
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, out_path ? "o:fj:h" : "j:h", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, out_path ? "o:fj:kqh" : "j:kqh", options, NULL)) != -1) {
         if (c == 'j')
             c = OPT_WORKERS;
         if (c == OPT_ENGINE || c == OPT_WORKERS || c == OPT_CACHE) {
@@ -794,6 +864,8 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
             *force = true;
             break;
         case OPT_D_PROGRESS: *progress = true; break;
+        case 'k': break; /* the archive is kept */
+        case 'q': decode_quiet = true; break;
         case OPT_D_GAME:
             if (!game || cli_parse_long("--game", optarg, 1, 1L << 40, game))
                 goto usage;
@@ -803,11 +875,17 @@ static int parse_decode_args(int argc, char **argv, const char *usage, const cha
                 goto usage;
             *canonical = true;
             break;
-        case OPT_D_TAG:
+        case CLI_OPT_TAG:
+        case CLI_OPT_PLAYER:
             if (!filter)
                 goto usage;
-            if (cli_tag_option(filter, optarg) != 0)
+            if (cli_select_opt(filter, c, optarg) < 0)
                 return CLI_EXIT_USAGE;
+            break;
+        case OPT_D_FEN:
+            if (!fen)
+                goto usage;
+            *fen = optarg;
             break;
         case OPT_D_MAX_MOVES:
         case OPT_D_MAX_MB:
@@ -853,6 +931,39 @@ static int decompress_to(const char *const *paths, size_t n, const char *out_pat
     if (rm && out_path && strcmp(out_path, "-") != 0)
         remove_inputs(paths, n, !verbose);
     return CLI_EXIT_OK;
+}
+
+/* Decodes each archive of paths[0..n) into its own PGN file (in out_dir when not NULL),
+ * once every output is named and known to be distinct. Returns an exit status. */
+static int decompress_each(const char *const *paths, size_t n, const char *out_dir, bool force, bool progress,
+                           bool canonical, const cli_engine_opts *eo, bool rm, bool verbose)
+{
+    static const char *const ucz_names[] = {SUFFIX, NULL};
+    int status = CLI_EXIT_OK;
+    char **outs = calloc(n, sizeof *outs);
+    for (size_t i = 0; outs && i < n; i++) {
+        size_t len = strlen(paths[i]);
+        if (len <= strlen(SUFFIX) || strcmp(paths[i] + len - strlen(SUFFIX), SUFFIX) != 0) {
+            cli_error("%s: name does not end in %s; use -o FILE or -c", paths[i], SUFFIX);
+            status = CLI_EXIT_FAIL;
+        } else if (!(outs[i] = cli_output_name(paths[i], ucz_names, "", out_dir))) {
+            status = -1;
+        }
+    }
+    if (!outs || status < 0) {
+        cli_error("out of memory");
+        status = CLI_EXIT_FAIL;
+    } else if (cli_outputs_distinct(paths, outs, n) != 0) {
+        status = CLI_EXIT_FAIL;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            if (outs[i] && decompress_to(&paths[i], 1, outs[i], force, progress, canonical, eo, rm, verbose) != 0)
+                status = CLI_EXIT_FAIL;
+    }
+    for (size_t i = 0; outs && i < n; i++)
+        free(outs[i]);
+    free(outs);
+    return status;
 }
 
 int cmd_decompress(int argc, char **argv)
@@ -933,6 +1044,8 @@ int cmd_decompress(int argc, char **argv)
         status = refused ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
     } else if (n_stdin > 1) {
         cli_error("stdin ('-') can be read only once");
+    } else if (cli_stdin_console(paths, inputs.n)) {
+        status = CLI_EXIT_FAIL;
     } else if (out_path || (inputs.n == 1 && n_stdin && !out_dir)) {
         const char *o = out_path ? out_path : "-";
         bool clash = false;
@@ -945,20 +1058,7 @@ int cmd_decompress(int argc, char **argv)
     } else if (n_stdin) {
         cli_error("stdin ('-') has no name to derive an output name from: use -o FILE or -c");
     } else {
-        status = CLI_EXIT_OK;
-        for (size_t i = 0; i < inputs.n; i++) {
-            size_t len = strlen(paths[i]);
-            if (len <= strlen(SUFFIX) || strcmp(paths[i] + len - strlen(SUFFIX), SUFFIX) != 0) {
-                cli_error("%s: name does not end in %s; use -o FILE or -c", paths[i], SUFFIX);
-                status = CLI_EXIT_FAIL;
-                continue;
-            }
-            char *out = cli_output_name(paths[i], ucz_names, "", out_dir);
-            int r = out ? decompress_to(&paths[i], 1, out, force, progress, canonical, &eo, rm, verbose) : CLI_EXIT_FAIL;
-            free(out);
-            if (r != CLI_EXIT_OK)
-                status = CLI_EXIT_FAIL;
-        }
+        status = decompress_each(paths, inputs.n, out_dir, force, progress, canonical, &eo, rm, verbose);
     }
     if (refused && status == CLI_EXIT_OK)
         status = CLI_EXIT_FAIL;
@@ -970,27 +1070,31 @@ static const char verify_usage[] =
     "usage: ucizip verify ARCHIVE... [options]\n"
     "Decodes every game of each archive ('-': stdin) and checks it against its stored\n"
     "checksum.\n"
-    "  --progress          progress on stderr even when it is not a terminal\n" DECODE_ENGINE_HELP;
+    "  --progress          progress on stderr even when it is not a terminal\n"
+    "  -q, --quiet         no line for each archive verified (only errors)\n"
+    "  -k, --keep          as zstd's (the archives are kept)\n" DECODE_ENGINE_HELP;
 
 int cmd_verify(int argc, char **argv)
 {
     bool force = false, progress = false;
     cli_engine_opts eo;
-    int a = parse_decode_args(argc, argv, verify_usage, NULL, &force, &progress, NULL, &eo, NULL, NULL);
+    int a = parse_decode_args(argc, argv, verify_usage, NULL, &force, &progress, NULL, &eo, NULL, NULL, NULL);
     if (a)
         return a < 0 ? CLI_EXIT_OK : a;
     if (argc - optind < 1) {
         fputs(verify_usage, stderr);
         return CLI_EXIT_USAGE;
     }
+    if (cli_stdin_console((const char *const *)argv + optind, (size_t)(argc - optind)))
+        return CLI_EXIT_FAIL;
     int status = CLI_EXIT_OK;
     for (int i = optind; i < argc; i++) {
         const char *name;
         FILE *in = cli_open_input(argv[i], &name);
         long games = 0;
-        if (!in || decode_all(in, name, NULL, false, &eo, progress, true, &games) != 0) {
+        if (!in || decode_all(in, name, NULL, false, &eo, progress, !decode_quiet, &games) != 0) {
             status = CLI_EXIT_FAIL;
-        } else {
+        } else if (!decode_quiet) {
             printf("%s: OK, %ld games verified\n", name, games);
         }
         cli_close_input(in);
@@ -999,12 +1103,15 @@ int cmd_verify(int argc, char **argv)
 }
 
 static const char extract_usage[] =
-    "usage: ucizip extract ARCHIVE|- (--game N | --tag COND...) [-o OUT|-] [options]\n"
+    "usage: ucizip extract ARCHIVE|- (--game N | --tag COND... | --player NAME | --fen FEN) [-o OUT|-]\n"
+    "                      [options]\n"
     "Decodes game N (1-based) alone, without decoding the games before it; or every game\n"
-    "whose tags meet the --tag conditions (see 'ucizip list --help'), decoding only those:\n"
-    "the others' tags are read, their moves never.\n"
-    "  --game N            the game to print\n"
-    "  --tag COND          a tag condition (several combine; an archive file, not stdin)\n"
+    "that meets the --tag, --player and --fen conditions, decoding only those: the others'\n"
+    "tags are read, their moves never (an archive file, not stdin).\n"
+    "  --game N            the game to print\n" CLI_SELECT_HELP
+    "  --fen FEN           only games whose main line reaches the position (its pieces and\n"
+    "                      side to move); a game that cannot reach it (its material, its\n"
+    "                      length) is not decoded\n"
     "  --canonical         the game in PGN export format, not its exact bytes\n"
     "  -o, --output FILE   where to write it (default: stdout)\n"
     "  -f, --force         overwrite OUT if it exists\n"
@@ -1054,6 +1161,7 @@ typedef struct extract_state {
     bool have_base, canonical;
     uz_member_decoder md;
     const uz_tag_filter *filter;
+    const uz_position *target; /* --fen: the position a game must reach, or NULL */
     FILE *out;
     long written;
 } extract_state;
@@ -1063,6 +1171,8 @@ static int extract_one(void *user, const cli_tag_game *g)
 {
     extract_state *st = user;
     uz_diag diag = {0};
+    if (st->target && !cli_game_may_reach(g->game, st->target))
+        return 0; /* its material or its length rule the position out: not decoded */
     /* The engine is looked up at the first match only: no match, no engine. */
     if (!st->have_base) {
         bool bad_engine;
@@ -1081,6 +1191,8 @@ static int extract_one(void *user, const cli_tag_game *g)
         rc = -1;
     } else if (g->filter_after && !uz_tag_filter_match(st->filter, &game)) {
         /* a condition on a tag derived from the moves, known now that they are decoded */
+    } else if (st->target && !cli_game_reaches(&game, st->target)) {
+        /* does not pass through the position */
     } else if (write_game_out(st->out, &game, st->canonical) != UZ_OK) {
         cli_error("write error");
         rc = -1;
@@ -1091,20 +1203,21 @@ static int extract_one(void *user, const cli_tag_game *g)
     return rc;
 }
 
-static int extract_matching(const char *name, const uz_tag_filter *filter, const cli_engine_opts *eo,
-                            const char *out_path, bool force, bool canonical)
+static int extract_matching(const char *name, const uz_tag_filter *filter, const uz_position *target,
+                            const cli_engine_opts *eo, const char *out_path, bool force, bool canonical)
 {
     if (!cli_is_archive(name)) {
         cli_error("%s: not a ucizip archive", name);
         return CLI_EXIT_FAIL;
     }
-    extract_state st = {.eo = eo, .canonical = canonical, .md = {.limits = decode_limits}, .filter = filter};
+    extract_state st = {
+        .eo = eo, .canonical = canonical, .md = {.limits = decode_limits}, .filter = filter, .target = target};
     cli_output out;
     if (cli_output_open(&out, out_path, force) != 0)
         return CLI_EXIT_FAIL;
     st.out = out.f;
     uint64_t number = 0;
-    int rc = cli_each_game(name, filter, false, true, &number, extract_one, &st);
+    int rc = cli_each_game(name, filter->n ? filter : NULL, false, true, &number, extract_one, &st);
     uz_member_decoder_close(&st.md);
     if (rc != 0) {
         cli_output_abort(&out);
@@ -1124,19 +1237,27 @@ int cmd_extract(int argc, char **argv)
     long game_no = 0;
     cli_engine_opts eo;
     uz_tag_filter filter = {0};
+    const char *fen = NULL;
     int a = parse_decode_args(argc, argv, extract_usage, &out_path, &force, &progress, &canonical, &eo, &game_no,
-                              &filter);
+                              &filter, &fen);
     if (a) {
         uz_tag_filter_free(&filter);
         return a < 0 ? CLI_EXIT_OK : a;
     }
-    if (argc - optind != 1 || (game_no < 1) == (filter.n == 0)) {
+    bool select = filter.n || fen;
+    if (argc - optind != 1 || (game_no < 1) == !select) {
         uz_tag_filter_free(&filter);
         fputs(extract_usage, stderr);
         return CLI_EXIT_USAGE;
     }
-    if (filter.n) {
-        int status = extract_matching(argv[optind], &filter, &eo, out_path, force, canonical);
+    if (select) {
+        uz_position target;
+        uz_diag fen_diag = {0};
+        int status = CLI_EXIT_USAGE;
+        if (fen && uz_position_from_fen(&target, fen, &fen_diag) != UZ_OK)
+            cli_error("--fen '%s': column %ld: %s", fen, fen_diag.column, fen_diag.message);
+        else
+            status = extract_matching(argv[optind], &filter, fen ? &target : NULL, &eo, out_path, force, canonical);
         uz_tag_filter_free(&filter);
         return status;
     }
@@ -1159,7 +1280,8 @@ int cmd_extract(int argc, char **argv)
         cli_report(name, &diag);
         goto out;
     }
-    report_profile(d);
+    if (!decode_quiet)
+        report_profile(d);
     if (cli_output_open(&out, out_path, force) != 0)
         goto out;
     if (len && fwrite(text, 1, len, out.f) != len) {
@@ -1180,9 +1302,9 @@ out:
 static const char info_usage[] =
     "usage: ucizip info ARCHIVE...|- [--json]\n"
     "Headers, engine, settings, games, sizes and bits/move of each archive (no engine run).\n"
-    "  --json              one JSON object per archive\n";
+    "  --json              a JSON array of one object per archive (doc/json.md)\n" CLI_KEEP_QUIET_HELP;
 
-static int info_one(const char *path, bool json);
+static int info_one(const char *path, json_t *json);
 
 
 /* Where the bytes go (uz_byte_split), for `info`. */
@@ -1197,13 +1319,12 @@ static void add_split(uz_byte_split *to, const uz_byte_split *s)
     to->overhead += s->overhead;
 }
 
-static void print_split_json(const uz_byte_split *s)
+static json_t *split_json(const uz_byte_split *s)
 {
-    printf("{\"moves\":%llu,\"tags\":%llu,\"clocks\":%llu,\"engine_comments\":%llu,\"comments\":%llu,"
-           "\"structure\":%llu,\"overhead\":%llu}",
-           (unsigned long long)s->moves, (unsigned long long)s->tags, (unsigned long long)s->clocks,
-           (unsigned long long)s->engine_comments, (unsigned long long)s->comments, (unsigned long long)s->structure,
-           (unsigned long long)s->overhead);
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "moves", (json_int_t)s->moves, "tags", (json_int_t)s->tags,
+                     "clocks", (json_int_t)s->clocks, "engine_comments", (json_int_t)s->engine_comments, "comments",
+                     (json_int_t)s->comments, "structure", (json_int_t)s->structure, "overhead",
+                     (json_int_t)s->overhead);
 }
 
 static void print_split_text(const char *indent, const uz_byte_split *s)
@@ -1218,13 +1339,16 @@ static void print_split_text(const char *indent, const uz_byte_split *s)
 int cmd_info(int argc, char **argv)
 {
     static const struct option options[] = {
-        {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+        {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, CLI_KEEP_QUIET_OPTIONS,
+        {NULL, 0, NULL, 0}};
     bool json = false;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hkq", options, NULL)) != -1) {
         if (c == 'j')
             json = true;
+        else if (c == 'k' || c == 'q')
+            continue; /* zstd's -k and -q: nothing to keep or silence */
         else if (c == 'h') {
             fputs(info_usage, stdout);
             return CLI_EXIT_OK;
@@ -1238,13 +1362,65 @@ int cmd_info(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     int status = CLI_EXIT_OK;
+    json_t *archives = json ? json_array() : NULL; /* one shape for one archive or several */
     for (int i = optind; i < argc; i++)
-        if (info_one(argv[i], json) != CLI_EXIT_OK)
+        if (info_one(argv[i], archives) != CLI_EXIT_OK)
             status = CLI_EXIT_FAIL;
+    if (json && cli_json_print(stdout, archives) != 0)
+        status = CLI_EXIT_FAIL;
     return status;
 }
 
-static int info_one(const char *path, bool json)
+typedef struct info_counts {
+    uint64_t games, moves, move_bytes, struct_bytes, bytes;
+} info_counts;
+
+/* One member's object of info --json (model NULL: not known to this version). */
+static json_t *member_json(const uz_archive_header *h, const uz_model_params *model, const info_counts *n,
+                           const uz_byte_split *split)
+{
+    json_t *m = json_object();
+    if (!m)
+        return NULL;
+    cli_json_set_text(m, "engine", h->engine_name);
+    cli_json_set_text(m, "settings", h->settings_summary);
+    cli_json_set_text(m, "fingerprint", h->fingerprint);
+    cli_json_set_text(m, "chess960_fingerprint", h->chess960_fingerprint[0] ? h->chess960_fingerprint : NULL);
+    /* (settings left to the engine profile: those of the installed profile) */
+    json_object_set_new(m, "settings_from_profile", json_boolean(h->settings_from_profile));
+    json_object_set_new(m, "depth", json_integer(h->depth));
+    json_object_set_new(m, "mode", json_string(uz_engine_mode_name((uz_engine_mode)h->mode)));
+    json_object_set_new(m, "hash_mb", json_integer(h->hash_mb));
+    json_object_set_new(m, "model", model ? cli_model_json(model) : json_null());
+    json_object_set_new(m, "coder", json_string(uz_lib_coder_name((uz_coder_kind)h->coder)));
+    json_object_set_new(m, "games", json_integer((json_int_t)n->games));
+    json_object_set_new(m, "moves", json_integer((json_int_t)n->moves));
+    json_object_set_new(m, "move_bytes", json_integer((json_int_t)n->move_bytes));
+    json_object_set_new(m, "structure_bytes", json_integer((json_int_t)n->struct_bytes));
+    json_object_set_new(m, "bytes", json_integer((json_int_t)n->bytes));
+    json_object_set_new(m, "bits_per_move",
+                        cli_json_fixed(n->moves ? 8.0 * (double)n->move_bytes / (double)n->moves : 0.0, 4));
+    json_object_set_new(m, "split", split_json(split));
+    return m;
+}
+
+/* The whole file's counts in its object of info --json. */
+static void set_totals_json(json_t *doc, const info_counts *n, const uz_byte_split *split)
+{
+    json_object_set_new(doc, "games", json_integer((json_int_t)n->games));
+    json_object_set_new(doc, "moves", json_integer((json_int_t)n->moves));
+    json_object_set_new(doc, "bytes", json_integer((json_int_t)n->bytes));
+    json_object_set_new(doc, "move_bytes", json_integer((json_int_t)n->move_bytes));
+    json_object_set_new(doc, "structure_bytes", json_integer((json_int_t)n->struct_bytes));
+    double per_move = n->moves ? 8.0 / (double)n->moves : 0.0; /* bits per move of a byte */
+    json_object_set_new(doc, "bits_per_move", cli_json_fixed(per_move * (double)n->move_bytes, 4));
+    json_object_set_new(doc, "total_bits_per_move", cli_json_fixed(per_move * (double)n->bytes, 4));
+    json_object_set_new(doc, "split", split_json(split));
+}
+
+/* Prints the archive's header, sizes and bits per move, or with json appends its object
+ * to that array. */
+static int info_one(const char *path, json_t *json)
 {
     const char *name;
     FILE *in = cli_open_input(path, &name);
@@ -1258,12 +1434,14 @@ static int info_one(const char *path, bool json)
     uz_diag diag = {0};
     uint64_t games = 0, moves = 0, move_bytes = 0, struct_bytes = 0, members = 0;
     uz_struct_comment_info cinfo = {0}; /* the coded comments of all members */
+    json_t *doc = NULL, *members_json = NULL;
     if (uz_archive_reader_open(&reader, in, name) != UZ_OK)
         goto out;
     if (json) {
-        printf("{\"file\":");
-        cli_json_string(name);
-        printf(",\"members\":[");
+        doc = json_object();
+        members_json = json_array();
+        cli_json_set_text(doc, "file", name);
+        json_object_set(doc, "members", members_json);
     }
     uz_byte_split split_all;
     uz_byte_split_init(&split_all);
@@ -1273,8 +1451,6 @@ static int info_one(const char *path, bool json)
         if (r == UZ_DONE)
             break;
         if (r != UZ_OK) {
-            if (json)
-                printf("]}\n");
             cli_report(name, &diag);
             goto out;
         }
@@ -1302,8 +1478,6 @@ static int info_one(const char *path, bool json)
             }
         }
         if (r != UZ_DONE) {
-            if (json)
-                printf("]}\n");
             cli_report(name, &diag);
             goto out;
         }
@@ -1317,32 +1491,8 @@ static int info_one(const char *path, bool json)
             uz_lib_model_text(&mp, mtext, sizeof mtext);
         double bpm = m_moves ? 8.0 * (double)m_move_bytes / (double)m_moves : 0.0;
         if (json) {
-            printf("%s{\"engine\":", members ? "," : "");
-            cli_json_string(header.engine_name);
-            printf(",\"settings\":");
-            cli_json_string(header.settings_summary);
-            printf(",\"fingerprint\":");
-            cli_json_string(header.fingerprint);
-            printf(",\"chess960_fingerprint\":");
-            if (header.chess960_fingerprint[0])
-                cli_json_string(header.chess960_fingerprint);
-            else
-                fputs("null", stdout);
-            /* (settings left to the engine profile: those of the installed profile) */
-            printf(",\"settings_from_profile\":%s,\"depth\":%u,\"mode\":\"%s\",\"hash_mb\":%u,\"model\":",
-                   header.settings_from_profile ? "true" : "false", header.depth,
-                   uz_engine_mode_name((uz_engine_mode)header.mode), header.hash_mb);
-            if (model_ok)
-                cli_model_json(&mp);
-            else
-                printf("null");
-            printf(",\"coder\":\"%s\",\"games\":%llu,\"moves\":%llu,\"move_bytes\":%llu,\"structure_bytes\":%llu,"
-                   "\"bytes\":%llu,\"bits_per_move\":%.4f,\"split\":",
-                   uz_lib_coder_name((uz_coder_kind)header.coder), (unsigned long long)m_games,
-                   (unsigned long long)m_moves, (unsigned long long)m_move_bytes, (unsigned long long)m_struct,
-                   (unsigned long long)m_bytes, bpm);
-            print_split_json(&split);
-            printf("}");
+            info_counts counts = {m_games, m_moves, m_move_bytes, m_struct, m_bytes};
+            json_array_append_new(members_json, member_json(&header, model_ok ? &mp : NULL, &counts, &split));
         } else {
             /* Header strings come from the archive: escaped, never sent raw to a terminal. */
             printf("member %llu: format version %u", (unsigned long long)members + 1, header.version);
@@ -1376,13 +1526,9 @@ static int info_one(const char *path, bool json)
     uint64_t total = uz_archive_reader_offset(reader);
     double bpm_all = moves ? 8.0 * (double)total / (double)moves : 0.0;
     if (json) {
-        printf("],\"games\":%llu,\"moves\":%llu,\"bytes\":%llu,\"move_bytes\":%llu,\"structure_bytes\":%llu,"
-               "\"bits_per_move\":%.4f,\"total_bits_per_move\":%.4f,\"split\":",
-               (unsigned long long)games, (unsigned long long)moves, (unsigned long long)total,
-               (unsigned long long)move_bytes, (unsigned long long)struct_bytes,
-               moves ? 8.0 * (double)move_bytes / (double)moves : 0.0, bpm_all);
-        print_split_json(&split_all);
-        printf("}\n");
+        info_counts counts = {games, moves, move_bytes, struct_bytes, total};
+        set_totals_json(doc, &counts, &split_all);
+        json_array_append(json, doc);
     } else {
         if (cinfo.comments)
             printf("coded comments: %llu bytes for %llu clocks and %llu engine comments (%llu comments in all)\n",
@@ -1396,6 +1542,8 @@ static int info_one(const char *path, bool json)
     }
     status = CLI_EXIT_OK;
 out:
+    json_decref(members_json);
+    json_decref(doc);
     uz_archive_block_free(&block);
     uz_archive_reader_close(reader);
     cli_close_input(in);

@@ -1,4 +1,5 @@
-/* "ucizip engine": shows the engine, its settings and fingerprint, and times it. */
+/* "ucizip engine": shows the engine, its settings and fingerprint, and times it; copies
+ * the engine store to a directory and back (--export, --import). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "cli_util.h"
 #include "chess/board.h"
 #include "engine/engine.h"
+#include "engine/engine_store.h"
 #include "gamecode/builtin_oracle.h"
 
 /* Typical positions from real games: opening, middlegames, endgames. */
@@ -30,32 +32,44 @@ static void usage(FILE *f)
           "Starts the engine, prints its name, settings and fingerprint, and times it.\n"
           CLI_ENGINE_HELP
           "  --positions N       positions to time (1..8, default 8)\n"
+          "  --export DIR        copy every engine of the engine store into DIR (kept beside\n"
+          "                      the archives; no engine is started)\n"
+          "  --import DIR        copy the engines of DIR (made by --export) into the engine store\n"
           "  --json              one JSON object instead of text\n"
+          CLI_KEEP_QUIET_HELP
           "  -h, --help          this help\n",
           f);
 }
 
 /* Parses the options; -1 to go on, else the exit status. */
-static int parse_engine_args(int argc, char **argv, cli_engine_opts *eo, bool *json, long *n_pos)
+static int parse_engine_args(int argc, char **argv, cli_engine_opts *eo, bool *json, long *n_pos,
+                             const char **export_dir, const char **import_dir)
 {
-    enum { OPT_JSON = 2000, OPT_POSITIONS };
+    enum { OPT_JSON = 2000, OPT_POSITIONS, OPT_EXPORT, OPT_IMPORT };
     static const struct option longopts[] = {
         CLI_ENGINE_OPTIONS,
         {"json", no_argument, NULL, OPT_JSON},
         {"positions", required_argument, NULL, OPT_POSITIONS},
+        {"export", required_argument, NULL, OPT_EXPORT},
+        {"import", required_argument, NULL, OPT_IMPORT},
         {"help", no_argument, NULL, 'h'},
+        CLI_KEEP_QUIET_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hkq", longopts, NULL)) != -1) {
         int r = cli_engine_opt(eo, c, optarg);
         if (r < 0)
             return CLI_EXIT_USAGE;
         if (r > 0)
             continue;
-        if (c == OPT_JSON) {
+        if (c == 'k' || c == 'q') {
+            /* zstd's -k and -q: nothing to keep or silence here */
+        } else if (c == OPT_JSON) {
             *json = true;
+        } else if (c == OPT_EXPORT || c == OPT_IMPORT) {
+            *(c == OPT_EXPORT ? export_dir : import_dir) = optarg;
         } else if (c == OPT_POSITIONS) {
             if (cli_parse_long("--positions", optarg, 1, (long)N_TIMING, n_pos))
                 return CLI_EXIT_USAGE;
@@ -71,7 +85,30 @@ static int parse_engine_args(int argc, char **argv, cli_engine_opts *eo, bool *j
         cli_error("engine: unexpected argument '%s'", argv[optind]);
         return CLI_EXIT_USAGE;
     }
+    if (*export_dir && *import_dir) {
+        cli_error("engine: --export and --import: one at a time");
+        return CLI_EXIT_USAGE;
+    }
     return -1;
+}
+
+/* --export DIR / --import DIR: the engine store copied to DIR or from it. */
+static int copy_store(const char *export_dir, const char *import_dir)
+{
+    char store[UZ_ENGINE_PATH_MAX];
+    uz_diag diag = {0};
+    int copied = 0;
+    uz_result r = uz_engine_store_dir(store, sizeof store, &diag);
+    if (r == UZ_OK)
+        r = export_dir ? uz_engine_store_copy(store, export_dir, &copied, &diag)
+                       : uz_engine_store_copy(import_dir, store, &copied, &diag);
+    if (r != UZ_OK) {
+        cli_error("engine store: %s", diag.message);
+        return CLI_EXIT_FAIL;
+    }
+    fprintf(stderr, "ucizip: %d engine%s copied from %s to %s\n", copied, copied == 1 ? "" : "s",
+            export_dir ? store : import_dir, export_dir ? export_dir : store);
+    return CLI_EXIT_OK;
 }
 
 /* What was measured: start-up, and wall and engine-reported search time per position. */
@@ -113,28 +150,30 @@ static int time_positions(uz_pool *pool, long n, engine_timing *tm)
     return 0;
 }
 
-static void print_engine_json(uz_pool *pool, const char *desc, const engine_timing *tm)
+static int print_engine_json(uz_pool *pool, const char *desc, const engine_timing *tm)
 {
     const uz_engine_settings *s = uz_pool_settings(pool);
-    printf("{\"name\": ");
-    cli_json_string(uz_pool_engine_name(pool));
-    printf(", \"path\": ");
-    cli_json_string(s->path);
-    printf(", \"profile\": ");
-    cli_json_string(s->profile);
-    printf(", \"fingerprint\": ");
-    cli_json_string(uz_pool_fingerprint(pool));
-    printf(", \"description\": ");
-    cli_json_string(desc);
-    printf(", \"settings\": ");
-    cli_json_string(uz_pool_settings_text(pool));
-    printf(", \"mode\": \"%s\", \"depth\": %d, \"nodes\": %ld, \"hash_mb\": %d, \"threads\": %d",
-           uz_engine_mode_name(s->mode), s->depth, s->nodes, s->hash_mb, s->threads);
-    printf(", \"max_multipv\": %d, \"searchmoves_supported\": %s", s->max_multipv,
-           uz_pool_searchmoves_ok(pool) ? "true" : "false");
-    printf(", \"startup_ms\": %.1f, \"positions\": %ld, \"ms_per_position\": %.2f", tm->startup_ms, tm->n_pos,
-           tm->per_pos_ms);
-    printf(", \"search_ms_per_position\": %.2f}\n", tm->search_per_pos_ms);
+    json_t *o = json_object();
+    if (!o)
+        return cli_json_print(stdout, NULL);
+    cli_json_set_text(o, "name", uz_pool_engine_name(pool));
+    cli_json_set_text(o, "path", s->path);
+    cli_json_set_text(o, "profile", s->profile);
+    cli_json_set_text(o, "fingerprint", uz_pool_fingerprint(pool));
+    cli_json_set_text(o, "description", desc);
+    cli_json_set_text(o, "settings", uz_pool_settings_text(pool));
+    json_object_set_new(o, "mode", json_string(uz_engine_mode_name(s->mode)));
+    json_object_set_new(o, "depth", json_integer(s->depth));
+    json_object_set_new(o, "nodes", json_integer(s->nodes));
+    json_object_set_new(o, "hash_mb", json_integer(s->hash_mb));
+    json_object_set_new(o, "threads", json_integer(s->threads));
+    json_object_set_new(o, "max_multipv", json_integer(s->max_multipv));
+    json_object_set_new(o, "searchmoves_supported", json_boolean(uz_pool_searchmoves_ok(pool)));
+    json_object_set_new(o, "startup_ms", cli_json_fixed(tm->startup_ms, 1));
+    json_object_set_new(o, "positions", json_integer(tm->n_pos));
+    json_object_set_new(o, "ms_per_position", cli_json_fixed(tm->per_pos_ms, 2));
+    json_object_set_new(o, "search_ms_per_position", cli_json_fixed(tm->search_per_pos_ms, 2));
+    return cli_json_print(stdout, o);
 }
 
 static void print_engine_text(uz_pool *pool, const char *desc, const engine_timing *tm)
@@ -197,17 +236,19 @@ static int engine_builtin(const cli_engine_opts *eo, bool json, long n_pos)
     char desc[256];
     cli_scorer_describe(&s, desc, sizeof desc);
     if (json) {
-        printf("{\"name\": ");
-        cli_json_string(id.engine_name);
-        printf(", \"builtin\": %d, \"depth\": %d, \"fingerprint\": ", uz_builtin_pool_version(s.builtin),
-               uz_builtin_pool_depth(s.builtin));
-        cli_json_string(id.fingerprint);
-        printf(", \"description\": ");
-        cli_json_string(desc);
-        printf(", \"settings\": ");
-        cli_json_string(id.settings_text);
-        printf(", \"startup_ms\": %.1f, \"positions\": %ld, \"ms_per_position\": %.3f}\n", startup_ms, n_pos,
-               per_pos_ms);
+        json_t *j = json_object();
+        if (j) {
+            cli_json_set_text(j, "name", id.engine_name);
+            json_object_set_new(j, "builtin", json_integer(uz_builtin_pool_version(s.builtin)));
+            json_object_set_new(j, "depth", json_integer(uz_builtin_pool_depth(s.builtin)));
+            cli_json_set_text(j, "fingerprint", id.fingerprint);
+            cli_json_set_text(j, "description", desc);
+            cli_json_set_text(j, "settings", id.settings_text);
+            json_object_set_new(j, "startup_ms", cli_json_fixed(startup_ms, 1));
+            json_object_set_new(j, "positions", json_integer(n_pos));
+            json_object_set_new(j, "ms_per_position", cli_json_fixed(per_pos_ms, 3));
+        }
+        r = cli_json_print(stdout, j) == 0 ? UZ_OK : UZ_ERR_IO;
     } else {
         printf("engine:       %s (built in: no engine process)\n", id.engine_name);
         printf("settings:     %s\n", desc);
@@ -223,7 +264,7 @@ static int engine_builtin(const cli_engine_opts *eo, bool json, long n_pos)
         }
     }
     cli_scorer_close(&s);
-    return CLI_EXIT_OK;
+    return r == UZ_OK ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
 int cmd_engine(int argc, char **argv)
@@ -232,9 +273,12 @@ int cmd_engine(int argc, char **argv)
     cli_engine_opts_init(&eo);
     bool json = false;
     long n_pos = (long)N_TIMING;
-    int parsed = parse_engine_args(argc, argv, &eo, &json, &n_pos);
+    const char *export_dir = NULL, *import_dir = NULL;
+    int parsed = parse_engine_args(argc, argv, &eo, &json, &n_pos, &export_dir, &import_dir);
     if (parsed >= 0)
         return parsed;
+    if (export_dir || import_dir)
+        return copy_store(export_dir, import_dir);
     if (eo.workers < 0)
         eo.workers = 1; /* timing is per position on one engine */
     int builtin_version;
@@ -253,10 +297,11 @@ int cmd_engine(int argc, char **argv)
     }
     char desc[512];
     uz_pool_describe(pool, desc, sizeof desc);
+    int status = CLI_EXIT_OK;
     if (json)
-        print_engine_json(pool, desc, &tm);
+        status = print_engine_json(pool, desc, &tm) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
     else
         print_engine_text(pool, desc, &tm);
     uz_pool_destroy(pool);
-    return CLI_EXIT_OK;
+    return status;
 }

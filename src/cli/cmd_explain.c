@@ -13,7 +13,8 @@
 static const char explain_usage[] =
     "usage: ucizip explain FILE.pgn [--game N] [--all] [options]\n"
     "  --game N            the game to explain (default 1)\n"
-    "  --all               list every legal move (default: the 8 likeliest and the played one)\n" CLI_ENGINE_HELP
+    "  --all               list every legal move (default: the 8 likeliest and the played one)\n" CLI_KEEP_QUIET_HELP
+        CLI_ENGINE_HELP
         CLI_MODEL_HELP;
 
 typedef struct ranked {
@@ -122,7 +123,8 @@ int cmd_explain(int argc, char **argv)
 {
     static const struct option options[] = {
         {"game", required_argument, NULL, 'g'}, {"all", no_argument, NULL, 'a'}, {"help", no_argument, NULL, 'h'},
-        CLI_ENGINE_OPTIONS,                     CLI_MODEL_OPTIONS,               {NULL, 0, NULL, 0},
+        CLI_ENGINE_OPTIONS,                     CLI_MODEL_OPTIONS,               CLI_KEEP_QUIET_OPTIONS,
+        {NULL, 0, NULL, 0},
     };
     long game_no = 1;
     bool all = false;
@@ -132,7 +134,7 @@ int cmd_explain(int argc, char **argv)
     cli_model_opts_init(&mo);
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hkq", options, NULL)) != -1) {
         int h = cli_shared_opt(&eo, &mo, c, optarg);
         if (h < 0)
             return CLI_EXIT_USAGE;
@@ -144,6 +146,8 @@ int cmd_explain(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'a': all = true; break;
+        case 'k': /* zstd's -k and -q: this command removes no input and has no progress */
+        case 'q': break;
         case 'h': fputs(explain_usage, stdout); return CLI_EXIT_OK;
         default: fputs(explain_usage, stderr); return CLI_EXIT_USAGE;
         }

@@ -2,21 +2,22 @@
  * the engine is never started), optionally only the games that match --tag conditions. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "cli_tags.h"
 #include "cli_util.h"
 
 static const char list_usage[] =
-    "usage: ucizip list ARCHIVE|FILE.pgn... [--tag COND]... [--json]\n"
+    "usage: ucizip list ARCHIVE|FILE.pgn... [--tag COND]... [--player NAME] [--json]\n"
     "One line per game: number, White, WhiteElo, Black, BlackElo, result, date, event,\n"
     "plies (tab-separated; '-' where a tag is missing). Reads only the tags: no engine.\n"
-    "  --tag COND   only games whose tags meet COND (all of them when repeated):\n"
-    "               Name=text (contains, any case), Name==text (exactly), Name!=text,\n"
-    "               Name<x Name<=x Name>x Name>=x (x a number: the value's leading\n"
-    "               number, none never matches; else text: dates compare as dates)\n"
-    "  --json       one JSON object per game, in a JSON array\n"
+    CLI_SELECT_HELP
+    "  --json              a JSON array of one object per game, each naming its file\n"
+    "                      (doc/json.md)\n"
+    "  --keep-going        skip PGN games that cannot be read (each reported)\n" CLI_KEEP_QUIET_HELP
     "A tag an archive derives from the moves (chess.com's CurrentPosition) is null in\n"
     "--json and cannot be a --tag condition here; extract --tag decodes such games.\n";
 
@@ -44,51 +45,62 @@ static void put_field(const char *s)
 typedef struct list_state {
     bool json;
     uint64_t shown;
+    uint64_t file_start; /* the number of the games before the current file */
 } list_state;
 
 static const char *const list_tags[] = {"White", "WhiteElo", "Black", "BlackElo"};
+
+/* A rating as a number: a whole number of at most 9 digits, else null ("?", "", "-"). */
+static json_t *elo_json(const char *v)
+{
+    size_t n = v ? strspn(v, "0123456789") : 0;
+    if (!v || n == 0 || n > 9 || v[n])
+        return json_null();
+    return json_integer(strtoll(v, NULL, 10));
+}
+
+/* One game's record (doc/json.md). */
+static json_t *game_json(const list_state *st, const cli_tag_game *g, long plies)
+{
+    const uz_game *game = g->game;
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    cli_json_set_text(o, "file", g->file);
+    json_object_set_new(o, "game", json_integer((json_int_t)g->number));
+    json_object_set_new(o, "file_game", json_integer((json_int_t)(g->number - st->file_start)));
+    cli_json_set_text(o, "white", uz_game_tag(game, "White"));
+    json_object_set_new(o, "white_elo", elo_json(uz_game_tag(game, "WhiteElo")));
+    cli_json_set_text(o, "black", uz_game_tag(game, "Black"));
+    json_object_set_new(o, "black_elo", elo_json(uz_game_tag(game, "BlackElo")));
+    json_object_set_new(o, "result", json_string(result_text(game->result)));
+    cli_json_set_text(o, "date", uz_game_tag(game, "Date"));
+    cli_json_set_text(o, "event", uz_game_tag(game, "Event"));
+    json_object_set_new(o, "plies", plies >= 0 ? json_integer(plies) : json_null());
+    json_t *tags = json_array();
+    for (size_t i = 0; tags && i < game->n_tags; i++) { /* every tag, in order: [name, value] */
+        const char *name = game->tags[i].name, *value = game->tags[i].value;
+        if (game->final_fen_tag == i + 1) /* derived from the moves: not known without them */
+            value = NULL;
+        json_t *pair = json_pack("[o, o]", cli_json_text(name), cli_json_text(value));
+        if (pair && value && !cli_json_is_utf8(value, strlen(value))) /* the exact bytes third */
+            json_array_append_new(pair, cli_json_base64(value, strlen(value)));
+        json_array_append_new(tags, pair);
+    }
+    json_object_set_new(o, "tags", tags);
+    return o;
+}
 
 static int list_one(void *user, const cli_tag_game *g)
 {
     list_state *st = user;
     const uz_game *game = g->game;
-    /* A verbatim game's plies are not counted without replaying it: -1. */
+    /* A verbatim game's plies are not counted without replaying it. */
     long plies = game->verbatim ? -1 : (long)game->main.n_nodes;
     if (st->json) {
-        printf("%s{\"game\":%llu", st->shown ? ",\n" : "[\n", (unsigned long long)g->number);
-        static const char *const keys[] = {"white", "white_elo", "black", "black_elo"};
-        for (int i = 0; i < 4; i++) {
-            const char *v = uz_game_tag(game, list_tags[i]);
-            printf(",\"%s\":", keys[i]);
-            if (v)
-                cli_json_string(v);
-            else
-                fputs("null", stdout);
-        }
-        printf(",\"result\":\"%s\",\"date\":", result_text(game->result));
-        const char *v = uz_game_tag(game, "Date");
-        if (v)
-            cli_json_string(v);
-        else
-            fputs("null", stdout);
-        fputs(",\"event\":", stdout);
-        v = uz_game_tag(game, "Event");
-        if (v)
-            cli_json_string(v);
-        else
-            fputs("null", stdout);
-        printf(",\"plies\":%ld,\"tags\":[", plies);
-        for (size_t i = 0; i < game->n_tags; i++) { /* every tag, in order: [name, value] */
-            fputs(i ? ",[" : "[", stdout);
-            cli_json_string(game->tags[i].name);
-            putchar(',');
-            if (game->final_fen_tag == i + 1) /* derived from the moves: not known without them */
-                fputs("null", stdout);
-            else
-                cli_json_string(game->tags[i].value);
-            putchar(']');
-        }
-        fputs("]}", stdout);
+        fputs(st->shown ? ",\n" : "[\n", stdout);
+        if (cli_json_write(stdout, game_json(st, g, plies)) != 0)
+            return -1;
     } else {
         printf("%llu", (unsigned long long)g->number);
         for (int i = 0; i < 4; i++) {
@@ -111,8 +123,8 @@ static int list_one(void *user, const cli_tag_game *g)
 int cmd_list(int argc, char **argv)
 {
     static const struct option options[] = {{"json", no_argument, NULL, 'j'},
-                                            {"tag", required_argument, NULL, 't'},
-                                            {"keep-going", no_argument, NULL, 'k'},
+                                            CLI_SELECT_OPTIONS,
+                                            {"keep-going", no_argument, NULL, 'K'}, CLI_KEEP_QUIET_OPTIONS,
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
     list_state st = {0};
@@ -120,12 +132,15 @@ int cmd_list(int argc, char **argv)
     bool keep_going = false;
     int c, status = CLI_EXIT_USAGE;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "hk", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hkq", options, NULL)) != -1) {
         switch (c) {
         case 'j': st.json = true; break;
-        case 'k': keep_going = true; break;
-        case 't':
-            if (cli_tag_option(&filter, optarg) != 0)
+        case 'K': keep_going = true; break;
+        case 'k': /* zstd's -k and -q: this command removes no input and has no progress */
+        case 'q': break;
+        case CLI_OPT_TAG:
+        case CLI_OPT_PLAYER:
+            if (cli_select_opt(&filter, c, optarg) < 0)
                 goto out;
             break;
         case 'h': fputs(list_usage, stdout); status = CLI_EXIT_OK; goto out;
@@ -138,9 +153,11 @@ int cmd_list(int argc, char **argv)
     }
     status = CLI_EXIT_OK;
     uint64_t number = 0;
-    for (int i = optind; i < argc && status == CLI_EXIT_OK; i++)
+    for (int i = optind; i < argc && status == CLI_EXIT_OK; i++) {
+        st.file_start = number;
         if (cli_each_game(argv[i], &filter, keep_going, false, &number, list_one, &st) != 0)
             status = CLI_EXIT_FAIL;
+    }
     if (st.json)
         fputs(st.shown ? "\n]\n" : "[]\n", stdout);
 out:

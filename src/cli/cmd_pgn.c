@@ -8,15 +8,23 @@
 #include "pgn/pgn.h"
 
 static const char pgn_usage[] =
-    "usage: ucizip pgn [IN.pgn|-] [-o OUT|-] [--uci] [-k] [-f]\n"
+    "usage: ucizip pgn [IN.pgn|-] [-o OUT|-] [--uci] [--keep-going] [-f]\n"
     "  -o, --output FILE   write here instead of stdout\n"
-    "  --uci               print each game's main line in UCI notation, one game per line\n"
-    "  -k, --keep-going    skip games with errors (each reported) instead of stopping\n"
-    "  -f, --force         overwrite OUT if it exists\n";
+    "  --uci               print each game's main line in UCI notation, one game per line;\n"
+    "                      a game from a set-up position as 'fen FEN moves M...' (what\n"
+    "                      follows UCI's 'position' command)\n"
+    "  --keep-going        skip games with errors (each reported) instead of stopping\n"
+    "  -f, --force         overwrite OUT if it exists\n" CLI_KEEP_QUIET_HELP;
 
 static int write_uci_line(FILE *out, const uz_game *game)
 {
     char text[UZ_UCI_MAX];
+    if (game->has_fen) { /* the moves mean nothing without the position they start from */
+        char fen[UZ_FEN_MAX];
+        uz_position_to_fen(&game->start, fen);
+        if (fprintf(out, game->main.n_nodes ? "fen %s moves " : "fen %s", fen) < 0)
+            return -1;
+    }
     for (size_t i = 0; i < game->main.n_nodes; i++) {
         uz_move_to_uci(game->main.nodes[i].move, text);
         if (fprintf(out, i ? " %s" : "%s", text) < 0)
@@ -29,17 +37,19 @@ int cmd_pgn(int argc, char **argv)
 {
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'}, {"uci", no_argument, NULL, 'u'},
-        {"keep-going", no_argument, NULL, 'k'},   {"force", no_argument, NULL, 'f'},
+        {"keep-going", no_argument, NULL, 'K'},   CLI_KEEP_QUIET_OPTIONS, {"force", no_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
     };
     const char *out_path = NULL;
     bool uci = false, keep_going = false, force = false;
     int c;
-    while ((c = getopt_long(argc, argv, "o:kfh", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:kqfh", options, NULL)) != -1) {
         switch (c) {
         case 'o': out_path = optarg; break;
         case 'u': uci = true; break;
-        case 'k': keep_going = true; break;
+        case 'K': keep_going = true; break;
+        case 'k': /* zstd's -k and -q: this command removes no input and has no progress */
+        case 'q': break;
         case 'f': force = true; break;
         case 'h': fputs(pgn_usage, stdout); return CLI_EXIT_OK;
         default: fputs(pgn_usage, stderr); return CLI_EXIT_USAGE;

@@ -9,19 +9,21 @@
 
 #include "cli.h"
 #include "cli_tags.h"
+#include "cli_json.h"
 #include "cli_util.h"
 #include "rating/rating.h"
 
 static const char ratings_usage[] =
-    "usage: ucizip ratings ARCHIVE|FILE.pgn... [--json] [--tau T] [--tag COND]...\n"
+    "usage: ucizip ratings ARCHIVE|FILE.pgn... [--json] [--tau T] [--tag COND]... [--player NAME]\n"
     "Every player's rating by Glicko-2 (Glickman 2013): each player's strength a normal\n"
     "distribution (rating, deviation RD) and a volatility, updated game by game in date\n"
     "order (Date, then UTCTime or Time; input order within equal keys), each game a rating\n"
     "period of its own for both players. Start 1500/350/0.06. Games without a result or\n"
     "without both player names are left out. Reads only the tags: no engine.\n"
-    "  --tau T      volatility constraint (default 0.5)\n"
-    "  --tag COND   only games whose tags meet COND (see 'ucizip list --help')\n"
-    "  --json       the ratings as JSON\n";
+    "  --tau T             volatility constraint (default 0.5)\n"
+    CLI_SELECT_HELP
+    "  --json              the ratings as one JSON object (doc/json.md)\n"
+    "  --keep-going        skip PGN games that cannot be read (each reported)\n" CLI_KEEP_QUIET_HELP;
 
 typedef struct player {
     char *name;
@@ -191,24 +193,30 @@ static void rate_all(ratings_state *st, double tau)
     qsort(st->players, st->n_players, sizeof *st->players, by_rating);
 }
 
-static void print_ratings(const ratings_state *st, bool json, double tau)
+static int print_ratings_json(const ratings_state *st, double tau)
 {
-    if (json) {
-        printf("{\"method\":\"Glicko-2\",\"tau\":%g,\"initial\":{\"rating\":1500,\"rd\":350,\"volatility\":0.06},"
-               "\"games\":%zu,\"left_out\":%ld,\"players\":[",
-               tau, st->n_games, st->left_out);
-        for (size_t i = 0; i < st->n_players; i++) {
-            const player *p = &st->players[i];
-            printf("%s\n{\"name\":", i ? "," : "");
-            cli_json_string(p->name);
-            printf(",\"rating\":%.2f,\"rd\":%.2f,\"volatility\":%.6f,\"games\":%ld,\"wins\":%ld,\"draws\":%ld,"
-                   "\"losses\":%ld}",
-                   p->r.rating, p->r.rd, p->r.volatility, p->wins + p->draws + p->losses, p->wins, p->draws,
-                   p->losses);
-        }
-        printf("%s]}\n", st->n_players ? "\n" : "");
-        return;
+    json_t *players = json_array();
+    for (size_t i = 0; players && i < st->n_players; i++) {
+        const player *p = &st->players[i];
+        json_t *o = json_object();
+        cli_json_set_text(o, "name", p->name);
+        json_object_set_new(o, "rating", cli_json_fixed(p->r.rating, 2));
+        json_object_set_new(o, "rd", cli_json_fixed(p->r.rd, 2));
+        json_object_set_new(o, "volatility", cli_json_fixed(p->r.volatility, 6));
+        json_object_set_new(o, "games", json_integer(p->wins + p->draws + p->losses));
+        json_object_set_new(o, "wins", json_integer(p->wins));
+        json_object_set_new(o, "draws", json_integer(p->draws));
+        json_object_set_new(o, "losses", json_integer(p->losses));
+        json_array_append_new(players, o);
     }
+    return cli_json_print(stdout, json_pack("{s:s, s:o, s:{s:i, s:i, s:f}, s:I, s:I, s:o}", "method", "Glicko-2", "tau",
+                                            cli_json_fixed(tau, 6), "initial", "rating", 1500, "rd", 350,
+                                            "volatility", 0.06, "games", (json_int_t)st->n_games, "left_out",
+                                            (json_int_t)st->left_out, "players", players));
+}
+
+static void print_ratings(const ratings_state *st, double tau)
+{
     printf("# Glicko-2, tau %g, %zu games rated (%ld left out), %zu players\n", tau, st->n_games, st->left_out,
            st->n_players);
     printf("# rank\tplayer\trating\tRD\tvolatility\tgames\t+\t=\t-\n");
@@ -223,8 +231,8 @@ int cmd_ratings(int argc, char **argv)
 {
     static const struct option options[] = {{"json", no_argument, NULL, 'j'},
                                             {"tau", required_argument, NULL, 'T'},
-                                            {"tag", required_argument, NULL, 't'},
-                                            {"keep-going", no_argument, NULL, 'k'},
+                                            CLI_SELECT_OPTIONS,
+                                            {"keep-going", no_argument, NULL, 'K'}, CLI_KEEP_QUIET_OPTIONS,
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
     ratings_state st = {0};
@@ -234,10 +242,12 @@ int cmd_ratings(int argc, char **argv)
     int c, status = CLI_EXIT_USAGE;
     char *end;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "hk", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hkq", options, NULL)) != -1) {
         switch (c) {
         case 'j': json = true; break;
-        case 'k': keep_going = true; break;
+        case 'K': keep_going = true; break;
+        case 'k': /* zstd's -k and -q: this command removes no input and has no progress */
+        case 'q': break;
         case 'T':
             tau = strtod(optarg, &end);
             if (*end || !(tau > 0.0 && tau <= 10.0)) {
@@ -245,8 +255,9 @@ int cmd_ratings(int argc, char **argv)
                 goto out;
             }
             break;
-        case 't':
-            if (cli_tag_option(&filter, optarg) != 0)
+        case CLI_OPT_TAG:
+        case CLI_OPT_PLAYER:
+            if (cli_select_opt(&filter, c, optarg) < 0)
                 goto out;
             break;
         case 'h': fputs(ratings_usage, stdout); status = CLI_EXIT_OK; goto out;
@@ -264,7 +275,10 @@ int cmd_ratings(int argc, char **argv)
             status = CLI_EXIT_FAIL;
     if (status == CLI_EXIT_OK) {
         rate_all(&st, tau);
-        print_ratings(&st, json, tau);
+        if (!json)
+            print_ratings(&st, tau);
+        else if (print_ratings_json(&st, tau) != 0)
+            status = CLI_EXIT_FAIL;
     }
 out:
     for (size_t i = 0; i < st.n_players; i++)

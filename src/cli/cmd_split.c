@@ -69,12 +69,12 @@ static int parse_split_args(int argc, char **argv, split_opts *o)
     static const struct option options[] = {
         {"shards", required_argument, NULL, OPT_SHARDS}, {"at", required_argument, NULL, OPT_AT},
         {"output-dir", required_argument, NULL, OPT_DIR}, {"force", no_argument, NULL, 'f'},
-        {"keep-going", no_argument, NULL, OPT_KG},      {"quiet", no_argument, NULL, 'q'},
+        {"keep-going", no_argument, NULL, OPT_KG},      CLI_KEEP_QUIET_OPTIONS,
         {"help", no_argument, NULL, 'h'},               {NULL, 0, NULL, 0},
     };
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "fqh", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "fkqh", options, NULL)) != -1) {
         switch (c) {
         case OPT_SHARDS:
             if (cli_parse_long("--shards", optarg, 1, 100000, &o->shards))
@@ -92,6 +92,7 @@ static int parse_split_args(int argc, char **argv, split_opts *o)
         case 'f': o->force = true; break;
         case OPT_KG: o->keep_going = true; break;
         case 'q': o->quiet = true; break;
+        case 'k': break; /* the input is kept */
         case 'h': fputs(split_usage, stdout); return CLI_EXIT_OK;
         default: fputs(split_usage, stderr); free(o->cuts); return CLI_EXIT_USAGE;
         }

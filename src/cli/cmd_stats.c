@@ -25,8 +25,8 @@ static const char stats_usage[] =
     "  --fit-k             also fit the model (k, floor, rank, decay) to this file\n"
     "  --dump FILE         write each scored position (played index, move count, scores)\n"
     "  --max-games N       only the first N games\n"
-    "  -k, --keep-going    skip bad games (each reported) instead of stopping\n"
-    "  --progress          progress on stderr even when it is not a terminal\n" CLI_ENGINE_HELP CLI_MODEL_HELP;
+    "  --keep-going        skip bad games (each reported) instead of stopping\n"
+    "  --progress          progress on stderr even when it is not a terminal\n" CLI_KEEP_QUIET_HELP CLI_ENGINE_HELP CLI_MODEL_HELP;
 
 #define BATCH 64
 #define MAX_SWEEP 32
@@ -181,7 +181,7 @@ static int parse_stats_args(int argc, char **argv, stats_opts *o)
     static const struct option options[] = {
         {"json", no_argument, NULL, 'j'},     {"no-engine", no_argument, NULL, 'n'},
         {"k-sweep", required_argument, NULL, 's'}, {"fit-k", no_argument, NULL, 'F'},
-        {"keep-going", no_argument, NULL, 'k'},   {"recursive", no_argument, NULL, 'r'},   {"max-games", required_argument, NULL, 'm'}, {"progress", no_argument, NULL, 'p'},
+        {"keep-going", no_argument, NULL, 'K'},   CLI_KEEP_QUIET_OPTIONS, {"recursive", no_argument, NULL, 'r'},   {"max-games", required_argument, NULL, 'm'}, {"progress", no_argument, NULL, 'p'},
         {"dump", required_argument, NULL, 'd'}, {"help", no_argument, NULL, 'h'}, CLI_ENGINE_OPTIONS,
         CLI_MODEL_OPTIONS,                    {NULL, 0, NULL, 0},
     };
@@ -189,7 +189,7 @@ static int parse_stats_args(int argc, char **argv, stats_opts *o)
     cli_model_opts_init(&o->mo);
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "krh", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "kqrh", options, NULL)) != -1) {
         int h = cli_shared_opt(&o->eo, &o->mo, c, optarg);
         if (h < 0)
             return CLI_EXIT_USAGE;
@@ -206,7 +206,9 @@ static int parse_stats_args(int argc, char **argv, stats_opts *o)
             break;
         case 'F': o->fit = true; break;
         case 'd': o->dump_path = optarg; break;
-        case 'k': o->keep_going = true; break;
+        case 'K': o->keep_going = true; break;
+        case 'k': /* zstd's -k and -q: this command removes no input and has no progress */
+        case 'q': break;
         case 'r': o->recursive = true; break;
         case 'm':
             if (cli_parse_long("--max-games", optarg, 1, 1L << 40, &o->max_games))
@@ -302,49 +304,64 @@ static int sweep_and_fit(stats_run *run, const stats_opts *o)
     return 0;
 }
 
-static void print_stats_json(const stats_run *run, const stats_opts *o, bool engine, const char *name,
-                             const char *desc)
+/* A JSON object of one number per method (bits or bits per move). */
+static json_t *per_method_json(const double *bits, int n_methods, long plies, bool per_ply)
+{
+    json_t *o = json_object();
+    for (int m = 0; o && m < n_methods; m++)
+        json_object_set_new(o, method_names[m], per_ply ? cli_json_fixed(per_move(bits[m], plies), 4)
+                                                        : cli_json_fixed(bits[m], 1));
+    return o;
+}
+
+static int print_stats_json(const stats_run *run, const stats_opts *o, bool engine, const char *name,
+                            const cli_paths *inputs, const char *desc)
 {
     const stats_totals *t = &run->t;
     int n_methods = engine ? N_METHODS : 2;
     double scored = t->scored ? (double)t->scored : 1.0;
     char kbuf[32];
-    printf("{\"file\":");
-    cli_json_string(name);
-    printf(",\"games\":%ld,\"plies\":%ld,\"skipped\":%ld", t->games, t->plies, run->src.skipped);
-    printf(",\"bits\":{");
-    for (int m = 0; m < n_methods; m++)
-        printf("%s\"%s\":%.1f", m ? "," : "", method_names[m], t->bits[m]);
-    printf("},\"bits_per_move\":{");
-    for (int m = 0; m < n_methods; m++)
-        printf("%s\"%s\":%.4f", m ? "," : "", method_names[m], per_move(t->bits[m], t->plies));
-    printf("}");
+    json_t *doc = json_object();
+    if (!doc)
+        return cli_json_print(stdout, NULL);
+    cli_json_set_text(doc, "file", name);
+    json_object_set_new(doc, "inputs", json_integer((json_int_t)inputs->n));
+    json_object_set_new(doc, "games", json_integer(t->games));
+    json_object_set_new(doc, "plies", json_integer(t->plies));
+    json_object_set_new(doc, "skipped", json_integer(run->src.skipped));
+    json_object_set_new(doc, "bits", per_method_json(t->bits, n_methods, t->plies, false));
+    json_object_set_new(doc, "bits_per_move", per_method_json(t->bits, n_methods, t->plies, true));
     if (engine) {
-        printf(",\"top1\":%.4f,\"top2\":%.4f,\"top3\":%.4f", t->top[0] / scored, t->top[1] / scored,
-               t->top[2] / scored);
-        printf(",\"engine\":{\"name\":");
-        cli_json_string(cli_scorer_name(&run->scorer));
-        printf(",\"fingerprint\":\"%s\",\"settings\":", cli_scorer_fingerprint(&run->scorer));
-        cli_json_string(desc);
-        printf("},\"model\":");
-        cli_model_json(&run->model.params);
+        for (int i = 0; i < 3; i++) {
+            char key[8];
+            snprintf(key, sizeof key, "top%d", i + 1);
+            json_object_set_new(doc, key, cli_json_fixed(t->top[i] / scored, 4));
+        }
+        json_t *e = json_object();
+        cli_json_set_text(e, "name", cli_scorer_name(&run->scorer));
+        cli_json_set_text(e, "fingerprint", cli_scorer_fingerprint(&run->scorer));
+        cli_json_set_text(e, "settings", desc);
+        json_object_set_new(doc, "engine", e);
+        json_object_set_new(doc, "model", cli_model_json(&run->model.params));
     }
     if (o->n_sweep) {
-        printf(",\"k_sweep\":[");
+        json_t *sweep = json_array();
         for (int i = 0; i < o->n_sweep; i++) {
             uz_lib_format_k(o->sweep[i], kbuf, sizeof kbuf);
-            printf("%s{\"k\":%s,\"bits_per_move\":%.4f}", i ? "," : "", kbuf, per_move(run->sweep_bits[i], t->plies));
+            json_array_append_new(sweep, json_pack("{s:o, s:o}", "k", json_real(strtod(kbuf, NULL)), "bits_per_move",
+                                                   cli_json_fixed(per_move(run->sweep_bits[i], t->plies), 4)));
         }
-        printf("]");
+        json_object_set_new(doc, "k_sweep", sweep);
     }
     if (o->fit) {
-        printf(",\"fit\":{\"model\":");
-        cli_model_json(&run->fitted);
         uz_lib_format_k(run->fitted.k_milli, kbuf, sizeof kbuf);
-        printf(",\"k\":%s,\"floor\":%.5f,\"bits_per_move\":%.4f}", kbuf, run->fitted.floor_q16 / 65536.0,
-               per_move(run->fitted_bits, t->plies));
+        json_object_set_new(doc, "fit",
+                            json_pack("{s:o, s:o, s:o, s:o}", "model", cli_model_json(&run->fitted), "k",
+                                      json_real(strtod(kbuf, NULL)), "floor",
+                                      cli_json_fixed(run->fitted.floor_q16 / 65536.0, 5), "bits_per_move",
+                                      cli_json_fixed(per_move(run->fitted_bits, t->plies), 4)));
     }
-    printf("}\n");
+    return cli_json_print(stdout, doc);
 }
 
 static void print_stats_table(const stats_run *run, const stats_opts *o, bool engine, const char *name,
@@ -439,9 +456,10 @@ int cmd_stats(int argc, char **argv)
     char desc[256] = "";
     if (engine)
         cli_scorer_describe(&run.scorer, desc, sizeof desc);
-    if (o.json)
-        print_stats_json(&run, &o, engine, inputs.n == 1 ? run.src.name : "(several files)", desc);
-    else
+    if (o.json) {
+        if (print_stats_json(&run, &o, engine, inputs.n == 1 ? run.src.name : "(several files)", &inputs, desc) != 0)
+            goto close_pool;
+    } else
         print_stats_table(&run, &o, engine, inputs.n == 1 ? run.src.name : "all files", desc);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         cli_error("<stdout>: write error");

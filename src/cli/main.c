@@ -16,12 +16,13 @@ static const char usage_text[] =
     "\n"
     "commands:\n"
     "  compress [IN.pgn|-] [-o OUT.ucz|-]   PGN to archive (default output: IN.pgn.ucz)\n"
-    "  decompress [IN.ucz|-] [-o OUT|-]     archive to PGN (export format)\n"
+    "  decompress [IN.ucz|-] [-o OUT|-]     archive to PGN, the input byte for byte\n"
     "  info ARCHIVE [--json]                header, engine, games, sizes, bits/move\n"
     "  verify ARCHIVE                       decode every game and check its checksum\n"
     "  extract ARCHIVE --game N             print one game without decoding the others\n"
     "  extract ARCHIVE --tag COND...        print the games whose tags match (only those decoded)\n"
-    "  list ARCHIVE|FILE.pgn... [--tag COND]... [--json]\n"
+    "  extract ARCHIVE --fen FEN            print the games that reach a position\n"
+    "  list ARCHIVE|FILE.pgn... [--tag COND]... [--player NAME] [--json]\n"
     "                                       one line per game from the tags (no engine)\n"
     "  ratings ARCHIVE|FILE.pgn... [--json] every player's Glicko-2 rating from the results\n"
     "  stats FILE.pgn [--json] [--no-engine] [--k-sweep K,K,...]\n"
@@ -95,12 +96,18 @@ int main(int argc, char **argv)
         printf("ucizip %s\n", UZ_VERSION_STRING);
         return CLI_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    int status = -1;
+    for (size_t i = 0; status < 0 && i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(name, commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+            status = commands[i].run(argc - 1, argv + 1);
     /* zstd's way: "ucizip [-d|-t|-l] [options] FILE..." without a command name. */
-    if ((name[0] == '-' && name[1] != 0) || access(name, F_OK) == 0)
-        return cmd_compress(argc, argv);
-    cli_error("unknown command '%s' (see 'ucizip --help')", name);
-    return CLI_EXIT_USAGE;
+    if (status < 0 && ((name[0] == '-' && name[1] != 0) || access(name, F_OK) == 0))
+        status = cmd_compress(argc, argv);
+    if (status < 0) {
+        cli_error("unknown command '%s' (see 'ucizip --help')", name);
+        status = CLI_EXIT_USAGE;
+    }
+    fflush(stdout);
+    cli_exit_if_stdout_broken();
+    return status;
 }

@@ -129,6 +129,8 @@ typedef struct uz_engine_settings {
                                         fail the run if the scores differ (0: never);
                                         default 32 */
     const uz_score_store *store;     /* persistent score store, NULL for none (not [score]) */
+    char exe_sha256[65];             /* "" or the SHA-256 (hex) the executable must have: checked
+                                        before every start (a binary of the engine store) */
 } uz_engine_settings;
 
 /* Fills s with the built-in defaults (engines/stockfish.profile then sets Hash 1):
@@ -153,8 +155,10 @@ uz_result uz_engine_profile_load(uz_engine_settings *s, const char *name_or_path
                                  const char *const *dirs, uz_diag *diag);
 
 /* What a command line's "--engine X" means: a profile NAME if dirs has X.profile, a
- * profile file if X ends in ".profile", else an executable (path or PATH name) run
- * with the default settings. */
+ * profile file if X ends in ".profile", else an executable (path or PATH name): run with
+ * the settings of the profile in dirs whose executable is that very program (the same
+ * file, or a byte-identical copy), else with the default settings
+ * (uz_engine_settings_default). s->profile names the profile taken, "" for none. */
 uz_result uz_engine_settings_from_spec(uz_engine_settings *s, const char *spec,
                                        const char *const *dirs, uz_diag *diag);
 
@@ -168,9 +172,9 @@ uz_result uz_engine_profile_for_archive(uz_engine_settings *s, const char *engin
                                         const char *const *dirs, uz_diag *diag);
 
 /* The default profile directories, in lookup order: $UZ_ENGINES_DIR (if set), then
- * the installed data directory (PREFIX/share/ucizip/engines) and this source tree's
- * engines/, the latter first for the program of the build tree itself. Never a
- * directory relative to the program's location. Fills out[] with pointers into this thread's
+ * the installed data directory (PREFIX/share/ucizip/engines). Never a directory relative
+ * to the program's location, nor the source or build tree (the build tree's program is
+ * given UZ_ENGINES_DIR). Fills out[] with pointers into this thread's
  * storage (valid until its next call), NULL-terminated; cap >= 2. Returns the number
  * of dirs. */
 size_t uz_engine_default_dirs(const char **out, size_t cap);

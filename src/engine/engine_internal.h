@@ -19,6 +19,15 @@
 #define UZ__LINE_MAX (1u << 20)
 #define UZ__ERR_TAIL 240
 
+/* The profiles of engines/ compiled in (engine_profiles_embedded.c, generated): looked up
+ * after every profile directory, as "built-in:NAME.profile". */
+typedef struct uz__embedded_profile {
+    const char *name;
+    const char *text;
+} uz__embedded_profile;
+extern const uz__embedded_profile uz__embedded_profiles[];
+extern const size_t uz__n_embedded_profiles;
+
 typedef enum uz__proc_event {
     UZ__EV_EXIT,        /* the process exited (exit_status / term_signal set) */
     UZ__EV_EOF,         /* stdout reached end of file or failed */
@@ -102,6 +111,10 @@ extern const char *const uz__probe_fens[];
 /* Resolves an executable: a name with '/' must exist and be executable; a bare name
  * is searched in PATH. Writes the resolved path to out. Returns 0, ENOENT or EACCES. */
 int uz__resolve_exe(const char *name, char *out, size_t cap);
+/* Whether the pool may start its executable: true unless the settings name a SHA-256
+ * (a binary of the engine store) that the file no longer has; then why and code say so.
+ * Checked before every start, restarts included. */
+bool uz__pool_exe_unchanged(const uz_pool *pool, char *why, size_t cap, uz_result *code);
 
 /* ---- the pool: shared state of engine_pool.c, pool_dispatch.c, engine_worker.c,
  *      query_steps.c, pool_cache.c and fingerprint.c ---- */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "engine/engine_store.h"
 
 /* Settings a pool refuses before starting anything; resolves the executable. */
 static uz_result check_settings(const uz_engine_settings *s, int workers, char *resolved, uz_diag *diag)
@@ -94,9 +95,25 @@ nomem:
     return UZ_ERR_NOMEM;
 }
 
+bool uz__pool_exe_unchanged(const uz_pool *pool, char *why, size_t cap, uz_result *code)
+{
+    uz_diag check = {0};
+    if (!pool->s.exe_sha256[0] || uz_engine_check_sha256(pool->s.path, pool->s.exe_sha256, &check) == UZ_OK)
+        return true;
+    uz_copy_str(why, cap, check.message);
+    *code = check.code;
+    return false;
+}
+
 /* Starts every worker and waits until all are ready or one has failed. */
 static uz_result start_workers(uz_pool *pool, uz_diag *diag)
 {
+    char why[512];
+    uz_result code;
+    if (!uz__pool_exe_unchanged(pool, why, sizeof why, &code)) {
+        uz_diag_set(diag, code, 0, 0, "%s", why);
+        return code;
+    }
     for (int i = 0; i < pool->n_workers; i++)
         uz__worker_start(&pool->workers[i]);
     for (;;) {

@@ -191,6 +191,19 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* Finds NAME.profile in dirs; writes its path. */
+#define EMBEDDED_PREFIX "built-in:"
+
+/* The compiled-in text of profile NAME, NULL if there is none. */
+static const char *embedded_profile(const char *name)
+{
+    for (size_t i = 0; i < uz__n_embedded_profiles; i++)
+        if (strcmp(uz__embedded_profiles[i].name, name) == 0)
+            return uz__embedded_profiles[i].text;
+    return NULL;
+}
+
+/* Profile NAME: the first DIR/NAME.profile of dirs, else the compiled-in one
+ * ("built-in:NAME.profile", a name no directory gives since it has no '/'). */
 static bool find_profile(const char *name, const char *const *dirs, char *out, size_t cap)
 {
     for (size_t i = 0; dirs && dirs[i]; i++) {
@@ -198,7 +211,20 @@ static bool find_profile(const char *name, const char *const *dirs, char *out, s
         if (file_exists(out))
             return true;
     }
-    return false;
+    snprintf(out, cap, EMBEDDED_PREFIX "%s.profile", name);
+    return embedded_profile(name) != NULL;
+}
+
+/* Opens a profile file, or the text of a compiled-in one. */
+static FILE *open_profile(const char *file)
+{
+    size_t len = strlen(file), plen = strlen(EMBEDDED_PREFIX);
+    if (strncmp(file, EMBEDDED_PREFIX, plen) != 0 || len <= plen + 8)
+        return fopen(file, "r");
+    char name[UZ_ENGINE_NAME_MAX];
+    uz_copy_str(name, len - plen - 8 + 1 < sizeof name ? len - plen - 8 + 1 : sizeof name, file + plen);
+    const char *text = embedded_profile(name);
+    return text ? fmemopen((void *)text, strlen(text), "r") : NULL;
 }
 
 static uz_result load_file(uz_engine_settings *s, const char *file, const char *label,
@@ -210,7 +236,7 @@ static uz_result load_file(uz_engine_settings *s, const char *file, const char *
     long lineno = 0;
     bool modes_seen = false;
     char line[1024];
-    FILE *f = fopen(file, "r");
+    FILE *f = open_profile(file);
     if (!f) {
         uz_diag_set(diag, UZ_ERR_IO, 0, 0, "cannot open engine profile '%s'", file);
         return UZ_ERR_IO;
@@ -331,10 +357,90 @@ uz_result uz_engine_profile_load(uz_engine_settings *s, const char *name_or_path
         return load_file(s, name_or_path, label, diag);
     }
     if (!find_profile(name_or_path, dirs, file, sizeof file)) {
-        uz_diag_set(diag, UZ_ERR_IO, 0, 0, "engine profile '%s' not found", name_or_path);
+        char where[256] = "";
+        for (size_t i = 0; dirs && dirs[i]; i++) {
+            size_t used = strlen(where);
+            snprintf(where + used, sizeof where - used, "%s%.100s", i ? ", " : "", dirs[i]);
+        }
+        uz_diag_set(diag, UZ_ERR_IO, 0, 0, "engine profile '%s' not found (looked in: %s; set UZ_ENGINES_DIR)",
+                    name_or_path, where[0] ? where : "nowhere");
         return UZ_ERR_IO;
     }
     return load_file(s, file, name_or_path, diag);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+enum { MAX_PROFILES = 64 };
+
+/* The names of the profiles in dirs (the first of each name), sorted; malloc'd. */
+static int list_profiles(const char *const *dirs, char *names[MAX_PROFILES])
+{
+    int n = 0;
+    for (size_t d = 0; dirs && dirs[d]; d++) {
+        DIR *dir = opendir(dirs[d]);
+        struct dirent *e;
+        while (dir && (e = readdir(dir)) && n < MAX_PROFILES) {
+            size_t len = strlen(e->d_name);
+            if (len <= 8 || len >= UZ_ENGINE_NAME_MAX || !ends_with(e->d_name, ".profile"))
+                continue;
+            char base[UZ_ENGINE_NAME_MAX];
+            uz_copy_str(base, len - 8 + 1, e->d_name);
+            bool seen = false;
+            for (int i = 0; i < n && !seen; i++)
+                seen = strcmp(names[i], base) == 0;
+            if (!seen && (names[n] = malloc(len - 7)))
+                uz_copy_str(names[n++], len - 7, base);
+        }
+        if (dir)
+            closedir(dir);
+    }
+    for (size_t i = 0; i < uz__n_embedded_profiles && n < MAX_PROFILES; i++) {
+        const char *base = uz__embedded_profiles[i].name;
+        bool seen = false;
+        for (int j = 0; j < n && !seen; j++)
+            seen = strcmp(names[j], base) == 0;
+        if (!seen && (names[n] = malloc(strlen(base) + 1)))
+            uz_copy_str(names[n++], strlen(base) + 1, base);
+    }
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    return n;
+}
+
+/* Whether the files a and b are one file, or copies with the same bytes. */
+static bool same_program(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) != 0 || stat(b, &sb) != 0 || sa.st_size != sb.st_size)
+        return false;
+    if (sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino)
+        return true;
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    bool same = fa && fb;
+    static _Thread_local char ba[1 << 15], bb[1 << 15];
+    size_t na;
+    while (same && (na = fread(ba, 1, sizeof ba, fa)) > 0)
+        same = fread(bb, 1, na, fb) == na && memcmp(ba, bb, na) == 0;
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+/* The profile (in dirs) whose executable is the program at path: loads it into s. */
+static bool profile_of_program(uz_engine_settings *s, const char *path, const char *const *dirs)
+{
+    char *names[MAX_PROFILES];
+    int n = list_profiles(dirs, names);
+    bool found = false;
+    for (int i = 0; i < n && !found; i++) {
+        uz_diag ignored = {0};
+        found = uz_engine_profile_load(s, names[i], dirs, &ignored) == UZ_OK && same_program(s->path, path);
+    }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    return found;
 }
 
 uz_result uz_engine_settings_from_spec(uz_engine_settings *s, const char *spec,
@@ -347,16 +453,20 @@ uz_result uz_engine_settings_from_spec(uz_engine_settings *s, const char *spec,
     }
     if (ends_with(spec, ".profile") || (!strchr(spec, '/') && find_profile(spec, dirs, file, sizeof file)))
         return uz_engine_profile_load(s, spec, dirs, diag);
-    uz_engine_settings_default(s);
-    int rc = uz__resolve_exe(spec, s->path, sizeof s->path);
-    if (rc != 0) {
+    char path[UZ_ENGINE_PATH_MAX];
+    if (uz__resolve_exe(spec, path, sizeof path) != 0) {
         /* Keep the name: uz_pool_create reports it as missing / not executable. */
+        uz_engine_settings_default(s);
         uz_copy_str(s->path, sizeof s->path, spec);
+        return UZ_OK;
     }
+    /* The program of a profile (the same file, or a copy of it) runs with that profile's
+     * settings, as its name would: same scores, same fingerprint. */
+    if (!profile_of_program(s, path, dirs))
+        uz_engine_settings_default(s);
+    uz_copy_str(s->path, sizeof s->path, path);
     return UZ_OK;
 }
-
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* The mode named by a settings text ("mode=..."), multipv if none. */
 static uz_engine_mode text_mode(const char *text)
@@ -377,28 +487,8 @@ static uz_engine_mode text_mode(const char *text)
 uz_result uz_engine_profile_for_archive(uz_engine_settings *s, const char *engine_name, const char *settings_text,
                                         const char *const *dirs, uz_diag *diag)
 {
-    enum { MAX_PROFILES = 64 };
     char *names[MAX_PROFILES];
-    int n = 0;
-    for (size_t d = 0; dirs && dirs[d]; d++) {
-        DIR *dir = opendir(dirs[d]);
-        struct dirent *e;
-        while (dir && (e = readdir(dir)) && n < MAX_PROFILES) {
-            size_t len = strlen(e->d_name);
-            if (len <= 8 || len >= UZ_ENGINE_NAME_MAX || !ends_with(e->d_name, ".profile"))
-                continue;
-            char base[UZ_ENGINE_NAME_MAX];
-            uz_copy_str(base, len - 8 + 1, e->d_name);
-            bool seen = false;
-            for (int i = 0; i < n && !seen; i++)
-                seen = strcmp(names[i], base) == 0;
-            if (!seen && (names[n] = malloc(len - 7)))
-                uz_copy_str(names[n++], len - 7, base);
-        }
-        if (dir)
-            closedir(dir);
-    }
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    int n = list_profiles(dirs, names);
     uz_engine_mode mode = text_mode(settings_text);
     bool found = false;
     for (int i = 0; i < n && !found; i++) {
@@ -421,39 +511,20 @@ uz_result uz_engine_profile_for_archive(uz_engine_settings *s, const char *engin
     return UZ_OK;
 }
 
-#if defined(UZ_ENGINES_DIR_INSTALLED) && defined(UZ_ENGINES_DIR_BUILTIN)
-/* Whether the running program is the one built in this build tree. */
-static bool running_from_build_tree(void)
-{
-#ifdef UZ_BUILD_ROOT
-    char exe[UZ_ENGINE_PATH_MAX], root[UZ_ENGINE_PATH_MAX];
-    if (!realpath("/proc/self/exe", exe) || !realpath(UZ_BUILD_ROOT, root))
-        return false;
-    size_t n = strlen(root);
-    return strncmp(exe, root, n) == 0 && exe[n] == '/';
-#else
-    return false;
-#endif
-}
-#endif
-
 size_t uz_engine_default_dirs(const char **out, size_t cap)
 {
-    /* Never a directory found relative to the program: a copy of it in a shared
-     * folder must not pick up profiles (which name executables) planted beside it. */
-    static _Thread_local char storage[3][UZ_ENGINE_PATH_MAX]; /* per thread: objects may run in several */
-    const char *cand[3] = {getenv("UZ_ENGINES_DIR"), NULL, NULL};
-#if defined(UZ_ENGINES_DIR_INSTALLED) && defined(UZ_ENGINES_DIR_BUILTIN)
-    bool build = running_from_build_tree();
-    cand[1] = build ? UZ_ENGINES_DIR_BUILTIN : UZ_ENGINES_DIR_INSTALLED;
-    cand[2] = build ? UZ_ENGINES_DIR_INSTALLED : UZ_ENGINES_DIR_BUILTIN;
-#elif defined(UZ_ENGINES_DIR_BUILTIN)
-    cand[1] = UZ_ENGINES_DIR_BUILTIN;
+    /* Never a directory found relative to the program, nor one of the tree it was built
+     * in: a profile names a program to run, so it comes only from where the user or the
+     * installation put it. */
+    static _Thread_local char storage[2][UZ_ENGINE_PATH_MAX]; /* per thread: objects may run in several */
+    const char *cand[2] = {getenv("UZ_ENGINES_DIR"), NULL};
+#ifdef UZ_ENGINES_DIR_INSTALLED
+    cand[1] = UZ_ENGINES_DIR_INSTALLED;
 #endif
     size_t n = 0;
     if (cap < 2)
         return 0;
-    for (size_t i = 0; i < 3 && n + 1 < cap; i++) {
+    for (size_t i = 0; i < 2 && n + 1 < cap; i++) {
         if (!cand[i] || !*cand[i])
             continue;
         uz_copy_str(storage[n], UZ_ENGINE_PATH_MAX, cand[i]);

@@ -112,7 +112,7 @@ static void on_proc_event(uz__proc *p, uz__proc_event ev)
         w->proc_open = false;
         if (w->state != W_CLOSING && w->state != W_OFF)
             w->state = W_CLOSING; /* closed from under us: treat like a failure */
-        if (w->restart && !pool->shutting_down) {
+        if (w->restart && !pool->shutting_down && uz__pool_exe_unchanged(pool, w->err, sizeof w->err, &w->err_code)) {
             w->restart = false;
             pool->stats.restarts++;
             uz__worker_start(w);

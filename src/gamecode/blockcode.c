@@ -8,6 +8,7 @@
 #include "archive/comment_code.h"
 #include "archive/engine_code.h"
 #include "archive/tag_code.h"
+#include "gamecode/archive_engine.h"
 #include "gamecode/builtin_oracle.h"
 #include "gamecode/opening.h"
 
@@ -340,6 +341,9 @@ static uz_result header_profile(const uz_archive_header *h, uz_engine_settings *
 
 void uz_header_profile_settings(uz_archive_header *h)
 {
+    /* Never the installed profile's current values: a profile's defaults may have changed
+     * since (Hash 1 became 4); only what was recorded when the archive was made, by the
+     * engine store, for this fingerprint. */
     uz_engine_settings s;
     uz_diag ignored = {0};
     if (uz_header_is_builtin(h)) { /* the reader's summary would list engine options it has not */
@@ -347,25 +351,93 @@ void uz_header_profile_settings(uz_archive_header *h)
                  h->engine_name, h->depth);
         return;
     }
-    if (!h->settings_from_profile || header_profile(h, &s, &ignored) != UZ_OK)
+    if (!h->settings_from_profile)
         return;
+    char placeholder[sizeof h->settings_summary];
+    snprintf(placeholder, sizeof placeholder, "%s" UZ_PROFILE_SUMMARY_SUFFIX, h->engine_name);
+    bool stored_summary = strcmp(h->settings_summary, placeholder) != 0; /* (key 64) */
+    if (uz_archive_engine_from_store(h, &s, &ignored) != UZ_OK) {
+        if (!stored_summary)
+            snprintf(h->settings_summary, sizeof h->settings_summary,
+                     "%s; settings not recorded (its profile's defaults when the archive was made)",
+                     h->engine_name);
+        return;
+    }
     h->depth = (uint32_t)s.depth;
     h->nodes = (uint64_t)s.nodes;
     h->mode = (uint32_t)s.mode;
     h->hash_mb = (uint32_t)s.hash_mb;
     h->threads = (uint32_t)s.threads;
-    /* A summary the header stores (key 64) stays: only the reader's placeholder is replaced. */
-    char placeholder[sizeof h->settings_summary];
-    snprintf(placeholder, sizeof placeholder, "%s" UZ_PROFILE_SUMMARY_SUFFIX, h->engine_name);
-    if (strcmp(h->settings_summary, placeholder) != 0)
+    if (stored_summary)
         return;
     int n = snprintf(h->settings_summary, sizeof h->settings_summary, "%s; depth %d", h->engine_name, s.depth);
     if (s.nodes > 0 && n >= 0 && (size_t)n < sizeof h->settings_summary)
         n += snprintf(h->settings_summary + n, sizeof h->settings_summary - (size_t)n, "; nodes %ld", s.nodes);
     if (n >= 0 && (size_t)n < sizeof h->settings_summary)
         snprintf(h->settings_summary + n, sizeof h->settings_summary - (size_t)n,
-                 "; %s; Hash %d; Threads %d (the defaults of profile '%s')", uz_engine_mode_name(s.mode), s.hash_mb,
-                 s.threads, s.profile);
+                 "; %s; Hash %d; Threads %d (as the engine store recorded them)",
+                 uz_engine_mode_name(s.mode), s.hash_mb, s.threads);
+}
+
+/* Starts md->pool with s and checks its fingerprint against the header's; summary names
+ * the archive's settings in messages. */
+static uz_result open_checked_pool(uz_member_decoder *md, const uz_engine_settings *s, const uz_archive_header *h,
+                                   const char *summary, int workers, uz_diag *diag)
+{
+    uz_result r;
+    if ((r = uz_pool_create(&md->pool, s, workers, diag)) != UZ_OK) {
+        char why[sizeof diag->message];
+        uz_copy_str(why, sizeof why, diag->message);
+        /* An engine that cannot even run with the archive's settings is the wrong engine. */
+        if (r == UZ_ERR_ARG || r == UZ_ERR_UNSUPPORTED)
+            r = UZ_ERR_MISMATCH;
+        uz_diag_set(diag, r, 0, 0, "%s%s; the archive needs %s (fingerprint %s)",
+                    r == UZ_ERR_MISMATCH ? "wrong engine: " : "", why, summary, h->fingerprint);
+        return r;
+    }
+    if (strcmp(uz_pool_fingerprint(md->pool), h->fingerprint) != 0) {
+        uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
+                    "wrong engine: the archive was made with %s (fingerprint %s), but %s (%s) gives fingerprint %s "
+                    "with those settings; nothing was decoded",
+                    summary, h->fingerprint, uz_pool_engine_name(md->pool), s->path,
+                    uz_pool_fingerprint(md->pool));
+        uz_pool_destroy(md->pool);
+        md->pool = NULL;
+        return UZ_ERR_MISMATCH;
+    }
+    return UZ_OK;
+}
+
+/* No engine named and the installed one does not fit (why): the engine store's copy for
+ * the header's fingerprint, else a refusal that says what is needed. */
+static uz_result open_stored_engine(uz_member_decoder *md, const uz_archive_header *h, const char *summary,
+                                    int workers, uz_diag *diag)
+{
+    char why[sizeof diag->message];
+    uz_copy_str(why, sizeof why, diag->message);
+    uz_engine_settings s;
+    uz_result r = uz_archive_engine_from_store(h, &s, diag);
+    /* Only the binary comes from the store when the header records its settings. */
+    if (r == UZ_OK && !h->settings_from_profile)
+        r = uz_engine_settings_apply_text(&s, h->engine_settings_text, diag);
+    if (r == UZ_OK) {
+        s.store = md->store;
+        r = uz_pool_create(&md->pool, &s, workers, diag);
+    }
+    if (r == UZ_ERR_ARG) {
+        /* The archive's settings themselves are refused (Threads 2): the first reason. */
+        uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0, "%s", why);
+        return UZ_ERR_MISMATCH;
+    }
+    if (r == UZ_OK && strcmp(uz_pool_fingerprint(md->pool), h->fingerprint) != 0) {
+        uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0, "its copy gives fingerprint %s", uz_pool_fingerprint(md->pool));
+        uz_pool_destroy(md->pool);
+        md->pool = NULL;
+        r = UZ_ERR_MISMATCH;
+    }
+    if (r != UZ_OK)
+        uz_archive_engine_refusal(h, summary, why, diag->message, diag);
+    return r == UZ_OK ? UZ_OK : UZ_ERR_MISMATCH;
 }
 
 /* The builtin of a builtin member's header, kept from an earlier member when it is the same. */
@@ -455,28 +527,13 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
      * settings, and the fingerprint checks that they are the archive's. */
     if (r == UZ_OK && !h->settings_from_profile)
         r = uz_engine_settings_apply_text(&s, h->engine_settings_text, diag);
+    if (r == UZ_OK)
+        r = open_checked_pool(md, &s, h, named.settings_summary, workers, diag);
+    /* The installed engine is missing or no longer the archive's (an upgrade): the store's. */
+    if (r != UZ_OK && !base && r != UZ_ERR_NOMEM && r != UZ_ERR_SYNTAX && r != UZ_ERR_UNSUPPORTED)
+        r = open_stored_engine(md, h, named.settings_summary, workers, diag);
     if (r != UZ_OK)
         return r;
-    if ((r = uz_pool_create(&md->pool, &s, workers, diag)) != UZ_OK) {
-        char why[sizeof diag->message];
-        uz_copy_str(why, sizeof why, diag->message);
-        /* An engine that cannot even run with the archive's settings is the wrong engine. */
-        if (r == UZ_ERR_ARG || r == UZ_ERR_UNSUPPORTED)
-            r = UZ_ERR_MISMATCH;
-        uz_diag_set(diag, r, 0, 0, "%s%s; the archive needs %s (fingerprint %s)",
-                    r == UZ_ERR_MISMATCH ? "wrong engine: " : "", why, named.settings_summary, h->fingerprint);
-        return r;
-    }
-    if (strcmp(uz_pool_fingerprint(md->pool), h->fingerprint) != 0) {
-        uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
-                    "wrong engine: the archive was made with %s (fingerprint %s), but %s (%s) gives fingerprint %s "
-                    "with those settings; nothing was decoded",
-                    named.settings_summary, h->fingerprint, uz_pool_engine_name(md->pool), s.path,
-                    uz_pool_fingerprint(md->pool));
-        uz_pool_destroy(md->pool);
-        md->pool = NULL;
-        return UZ_ERR_MISMATCH;
-    }
     uz_copy_str(md->settings, sizeof md->settings, h->engine_settings_text);
     uz_copy_str(md->fingerprint, sizeof md->fingerprint, h->fingerprint);
     return UZ_OK;

@@ -56,10 +56,6 @@ void uz_header_fill_builtin(uz_archive_header *h, const uz_builtin_pool *p, cons
 /* Marks h as coding Chess960 games too (with the same oracle: key 12 = key 2). */
 void uz_header_builtin_chess960(uz_archive_header *h);
 
-/* Whether the member of header h was coded with the builtin (its engine name is
- * "ucizip builtin-V"). */
-bool uz_header_is_builtin(const uz_archive_header *h);
-
 /* The version and depth a builtin member's header records, checked as untrusted input:
  * the engine name, the settings text (exactly "builtin = V\ndepth = D\n") and key 3
  * agree, the version is one this program has (else UZ_ERR_UNSUPPORTED: "made with

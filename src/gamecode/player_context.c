@@ -75,13 +75,11 @@ uint32_t uz_step_frequencies(const uz_model *m, const uz_walk *w, size_t s, cons
         return uz_model_frequencies(m, scores, n, freq);
     if (!m->player || n < 1 || n > UZ_MAX_MOVES)
         return 0;
-    int32_t x[UZ_MAX_MOVES * UZ_PM_N_FEATURES];
     int64_t sc[UZ_MAX_MOVES];
     uz_pm_game g;
     uz_pm_history h;
     uz_walk_pm_game(w, &g);
     uz_walk_pm_history(w, s, &h);
-    uz_pm_features(&w->before[s], legal, scores, n, &g, &h, x);
-    uz_pm_scores(m->player, x, n, NULL, sc);
+    uz_pm_move_scores(m->player, &w->before[s], legal, scores, n, &g, &h, sc);
     return uz_pm_frequencies(m->player, sc, n, freq);
 }

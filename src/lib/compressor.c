@@ -5,6 +5,7 @@
 #include "fit_samples.h"
 #include "game_source.h"
 #include "lib_internal.h"
+#include "engine/engine_store.h"
 #include "gamecode/blockcode.h"
 #include "gamecode/builtin_oracle.h"
 
@@ -65,12 +66,26 @@ static void fill_header(uz_compressor *c)
                  uz_pool_fingerprint(c->pool960));
 }
 
+/* Keeps a copy of the engine in the user's engine store (engine/engine_store.h), so that
+ * the archives still decode after the system's engine changes. Not keeping it does not
+ * stop compression: it is said, once. */
+static void keep_engine(uz_compressor *c)
+{
+    char dir[UZ_ENGINE_PATH_MAX];
+    uz_diag d = {0};
+    if (uz_engine_store_dir(dir, sizeof dir, &d) == UZ_OK && uz_engine_store_keep(dir, c->pool, &d) == UZ_OK)
+        return;
+    say(c, NULL, d.code, "engine store: %s; the archives need this very engine installed to decode", d.message);
+}
+
 static uz_result start_pool(uz_compressor *c, uz_diag *diag)
 {
     uz_pool_destroy(c->pool);
     c->pool = NULL;
     uz_result r = uz_pool_create(&c->pool, &c->settings, c->workers, diag);
     c->oracle = r == UZ_OK ? uz_pool_oracle(c->pool) : NULL;
+    if (r == UZ_OK)
+        keep_engine(c);
     return r;
 }
 

@@ -25,6 +25,9 @@ struct uz_decompressor {
     uz_archive_header first_header; /* of the archive being read, once have_header */
     bool have_header;
     char *text;                   /* export-format text handed out with canonical */
+    uz_game *last;                /* the game last handed out (uz_decompressor_game_tags) */
+    uint64_t last_number;
+    uz_lib_tag_pairs pairs;
     char profile[UZ_ENGINE_PATH_MAX + UZ_ENGINE_NAME_MAX + 160]; /* uz_decompressor_engine_profile's text */
 };
 
@@ -76,6 +79,7 @@ static void end_reading(uz_decompressor *d)
     d->reader = NULL;
     d->in_member = false;
     d->n_games = d->next = 0;
+    d->last = NULL;
 }
 
 void uz_decompressor_close(uz_decompressor *d)
@@ -87,6 +91,7 @@ void uz_decompressor_close(uz_decompressor *d)
         uz_game_clear(&d->games[i]);
     free(d->games);
     free(d->text);
+    free(d->pairs.pairs);
     uz_archive_block_free(&d->block);
     uz_member_decoder_close(&d->md);
     uz_lib_cache_release(d->cache_path);
@@ -105,8 +110,13 @@ const char *uz_decompressor_engine_profile(const uz_decompressor *d)
     if (d->have_base || !s)
         return NULL;
     uz_decompressor *m = (uz_decompressor *)d; /* the text is a cache of the pool's words */
-    snprintf(m->profile, sizeof m->profile, "profile '%s' (%s, %s)", s->profile, uz_pool_engine_name(d->md.pool),
-             s->path);
+    if (s->exe_sha256[0])
+        snprintf(m->profile, sizeof m->profile,
+                 "%s from the engine store (%s), as the installed engine does not match the archive",
+                 uz_pool_engine_name(d->md.pool), s->path);
+    else
+        snprintf(m->profile, sizeof m->profile, "profile '%s' (%s, %s), the installed profile matching the archive",
+                 s->profile, uz_pool_engine_name(d->md.pool), s->path);
     return d->profile;
 }
 
@@ -208,7 +218,9 @@ uz_result uz_decompressor_next_game(uz_decompressor *d, const char **text, size_
         if (r != UZ_OK)
             return r;
     }
-    return game_text(d, &d->games[d->next++], text, len, diag);
+    d->last = &d->games[d->next++];
+    d->last_number = d->games_done - d->n_games + d->next;
+    return game_text(d, d->last, text, len, diag);
 }
 
 uz_result uz_decompressor_decode(uz_decompressor *d, FILE *in, const char *name, FILE *out, uint64_t *games,
@@ -246,7 +258,20 @@ uz_result uz_decompressor_game(uz_decompressor *d, FILE *f, const char *name, ui
         r = uz_member_decoder_open(&d->md, &header, d->have_base ? &d->base : NULL, d->workers, diag);
     if (r == UZ_OK)
         r = uz_block_decode(&d->md, &d->block, in_block, 1, &d->games[0], index - 1 - in_block, diag);
-    return r == UZ_OK ? game_text(d, &d->games[0], text, len, diag) : r;
+    if (r != UZ_OK)
+        return r;
+    d->last = &d->games[0];
+    d->last_number = index;
+    return game_text(d, d->last, text, len, diag);
+}
+
+uz_result uz_decompressor_game_tags(uz_decompressor *d, uz_game_tags *game, uz_diag *diag)
+{
+    if (!d->last) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "no game decoded");
+        return UZ_ERR_ARG;
+    }
+    return uz_lib_game_tags(d->last, d->last_number, &d->pairs, game, diag);
 }
 
 bool uz_lib_decompressor_first_header(const uz_decompressor *d, uz_archive_header *out)

@@ -89,7 +89,16 @@ void uz_game_source_end(uz_game_source *src)
 
 uint64_t uz_game_source_bytes(const uz_game_source *src)
 {
-    return src->bytes_done + (src->input ? uz_input_raw_offset(src->input) : 0);
+    if (!src->input)
+        return src->bytes_done;
+    /* The input reads ahead of the games parsed (a compressed one by whole chunks):
+     * scale the file bytes consumed by the share of the bytes it delivered that the
+     * reader has reached, so that progress follows the games, not the read-ahead. */
+    uint64_t raw = uz_input_raw_offset(src->input), delivered = uz_input_offset(src->input);
+    uint64_t reached = src->reader ? uz_pgn_reader_last_offset(src->reader) : delivered;
+    if (delivered > 0 && reached < delivered)
+        raw = (uint64_t)((double)raw * ((double)reached / (double)delivered));
+    return src->bytes_done + raw;
 }
 
 /* The policy for a game the reader could not return as a tree (r its error). */

@@ -4,6 +4,8 @@
 #define UCIZIP_LIB_INTERNAL_H
 
 #include "ucizip.h"
+#define UZ_EXPERIMENTAL_API
+#include "ucizip_experimental.h"
 #include "codec/coder.h"
 #include "engine/engine.h"
 #include "codec/model.h"
@@ -50,6 +52,17 @@ uz_result uz_lib_chess960_as_text(struct uz_game *games, size_t n, uz_diag *diag
  * synthetic oracle, see engine/oracle.h). Before the first decode. */
 struct uz_oracle;
 void uz_decompressor_use_oracle(uz_decompressor *d, struct uz_oracle *oracle);
+
+/* Tag pairs handed out by uz_game_tags (grown as needed; freed by the owner). */
+typedef struct uz_lib_tag_pairs {
+    uz_tag_pair *pairs;
+    size_t cap;
+} uz_lib_tag_pairs;
+
+/* Fills *out with game's tags (a verbatim game's read from its text first) and number,
+ * pointing into game and pairs. A derived value still empty (moves not decoded) is NULL. */
+uz_result uz_lib_game_tags(struct uz_game *game, uint64_t number, uz_lib_tag_pairs *pairs, uz_game_tags *out,
+                           uz_diag *diag);
 
 /* The header of the first member of the archive that d read last; false if it read none. */
 struct uz_archive_header;

@@ -149,7 +149,10 @@ uz_result uz_lib_engine_settings(const uz_options *o, uz_engine_settings *s, uz_
 {
     const char *dirs[8];
     uz_engine_default_dirs(dirs, 8);
-    uz_result r = uz_engine_settings_from_spec(s, o->engine ? o->engine : "stockfish", dirs, diag);
+    /* The default engine is the stockfish profile, never a stockfish found in PATH run
+     * with other settings (another fingerprint) when the profile is missing. */
+    uz_result r = o->engine ? uz_engine_settings_from_spec(s, o->engine, dirs, diag)
+                            : uz_engine_profile_load(s, "stockfish", dirs, diag);
     if (r != UZ_OK)
         return r;
     if (o->depth > 0)
@@ -259,4 +262,9 @@ void uz_lib_model_text(const uz_model_params *p, char *out, size_t cap)
     if (p->opening_plies && n >= 0 && (size_t)n < cap)
         snprintf(out + n, cap - (size_t)n, "; opening counts a=%g over %u plies", p->opening_alpha16 / 16.0,
                  p->opening_plies);
+}
+
+const char *uz_version(void)
+{
+    return UZ_VERSION_STRING;
 }

@@ -157,6 +157,14 @@ const uz_player_model *uz_pm_builtin_find(uint32_t version, uint64_t hash);
  * mask entry is false (ablations). */
 void uz_pm_scores(const uz_player_model *m, const int32_t *x, int n, const bool *mask, int64_t *s);
 
+/* The scores uz_pm_scores gives (no mask) for the features uz_pm_features gives, the same
+ * bits, computed without the feature matrix: a move's non-zero features only, and the
+ * weights of the features that are a position constant times another feature folded
+ * into that one's once per position. What the coder calls for every position. */
+void uz_pm_move_scores(const uz_player_model *m, const uz_position *pos, const uz_move *moves,
+                       const int32_t *scores, int n, const uz_pm_game *game, const uz_pm_history *hist,
+                       int64_t *s);
+
 /* Frequencies (sum UZ_MODEL_TOTAL, each >= 1) from per-move scores. Integer-only; the
  * exact bits are archive format. Returns the total, or 0 for invalid arguments. */
 uint32_t uz_pm_frequencies(const uz_player_model *m, const int64_t *s, int n, uint32_t *freq);

@@ -17,51 +17,150 @@ static char *dup_n(const char *s, size_t n)
     return d;
 }
 
-uz_result uz_tag_filter_add(uz_tag_filter *f, const char *expr, uz_diag *diag)
+/* pgn-extract's pseudo-tags, which name no tag of a game: what to use instead. */
+static const char *pseudo_tag_hint(const char *name, size_t len)
 {
-    const char *p = expr;
+    static const struct {
+        const char *name, *hint;
+    } pseudo[] = {
+        {"Player", "Player is pgn-extract's pseudo-tag, not a tag of the games: use --player NAME or "
+                   "'White=NAME|Black=NAME'"},
+        {"FENPattern", "FENPattern is pgn-extract's pseudo-tag, not a tag of the games: use extract --fen FEN"},
+        {"FENPatternI", "FENPatternI is pgn-extract's pseudo-tag, not a tag of the games: use extract --fen FEN"},
+    };
+    for (size_t i = 0; i < sizeof pseudo / sizeof pseudo[0]; i++)
+        if (strlen(pseudo[i].name) == len && memcmp(pseudo[i].name, name, len) == 0)
+            return pseudo[i].hint;
+    return NULL;
+}
+
+/* Reads the operator at p into *op; its length, or 0 if there is none. */
+static size_t parse_op(const char *p, uz_tag_op *op)
+{
+    if (p[0] == '=' && p[1] == '=')
+        return *op = UZ_TAG_EQUALS, 2;
+    if (p[0] == '=')
+        return *op = UZ_TAG_CONTAINS, 1;
+    if (p[0] == '!' && p[1] == '=')
+        return *op = UZ_TAG_NOT, 2;
+    if (p[0] == '<' || p[0] == '>') {
+        bool eq = p[1] == '=';
+        *op = p[0] == '<' ? (eq ? UZ_TAG_LE : UZ_TAG_LT) : (eq ? UZ_TAG_GE : UZ_TAG_GT);
+        return eq ? 2 : 1;
+    }
+    return 0;
+}
+
+/* Parses one alternative "Name OP value" of expr starting at *pos, up to an unescaped
+ * '|' or the end, into c; *pos is left after it (at the '|' or the end). */
+static uz_result parse_cond(const char *expr, size_t *pos, uz_tag_cond *c, uz_diag *diag)
+{
+    const char *start = expr + *pos, *p = start;
     while (isalnum((unsigned char)*p) || *p == '_')
         p++;
-    size_t name_len = (size_t)(p - expr);
+    size_t name_len = (size_t)(p - start);
+    long col = (long)*pos + 1;
     if (name_len == 0) {
-        uz_diag_set(diag, UZ_ERR_SYNTAX, 0, 1, "a tag name expected");
+        uz_diag_set(diag, UZ_ERR_SYNTAX, 0, col, "a tag name expected");
         return UZ_ERR_SYNTAX;
     }
-    uz_tag_op op;
-    size_t op_len = 1;
-    if (p[0] == '=' && p[1] == '=') {
-        op = UZ_TAG_EQUALS;
-        op_len = 2;
-    } else if (p[0] == '=') {
-        op = UZ_TAG_CONTAINS;
-    } else if (p[0] == '!' && p[1] == '=') {
-        op = UZ_TAG_NOT;
-        op_len = 2;
-    } else if (p[0] == '<') {
-        op = p[1] == '=' ? UZ_TAG_LE : UZ_TAG_LT;
-        op_len = p[1] == '=' ? 2 : 1;
-    } else if (p[0] == '>') {
-        op = p[1] == '=' ? UZ_TAG_GE : UZ_TAG_GT;
-        op_len = p[1] == '=' ? 2 : 1;
-    } else {
-        uz_diag_set(diag, UZ_ERR_SYNTAX, 0, (long)name_len + 1,
-                    "one of = == != < <= > >= expected after the tag name");
+    const char *hint = pseudo_tag_hint(start, name_len);
+    if (hint) {
+        uz_diag_set(diag, UZ_ERR_SYNTAX, 0, col, "%s", hint);
         return UZ_ERR_SYNTAX;
     }
-    uz_tag_cond *conds = realloc(f->conds, (f->n + 1) * sizeof *conds);
+    size_t op_len = parse_op(p, &c->op);
+    if (op_len == 0) {
+        uz_diag_set(diag, UZ_ERR_SYNTAX, 0, col + (long)name_len, "one of = == != < <= > >= expected after the tag name");
+        return UZ_ERR_SYNTAX;
+    }
+    if (p[op_len] && strchr("<>=!", p[op_len])) { /* ">>", "=<", "=>", "!==": a typo, not a value */
+        uz_diag_set(diag, UZ_ERR_SYNTAX, 0, col + (long)name_len,
+                    "'%.*s' is not an operator: one of = == != < <= > >= expected", (int)op_len + 1, p);
+        return UZ_ERR_SYNTAX;
+    }
+    p += op_len;
+    /* The value: up to an unescaped '|'; "\|" is a '|' of the value. */
+    char *value = malloc(strlen(p) + 1);
+    c->name = dup_n(start, name_len);
+    if (!value || !c->name) {
+        free(value);
+        free(c->name);
+        return UZ_ERR_NOMEM;
+    }
+    size_t n = 0;
+    for (; *p && *p != '|'; p++) {
+        if (p[0] == '\\' && p[1] == '|')
+            p++;
+        value[n++] = *p;
+    }
+    value[n] = '\0';
+    c->value = value;
+    *pos = (size_t)(p - expr);
+    return UZ_OK;
+}
+
+uz_result uz_tag_filter_add(uz_tag_filter *f, const char *expr, uz_diag *diag)
+{
+    size_t n_alt = 1;
+    for (const char *p = expr; *p; p++)
+        if (*p == '|' && (p == expr || p[-1] != '\\'))
+            n_alt++;
+    uz_tag_cond *conds = realloc(f->conds, (f->n + n_alt) * sizeof *conds);
     if (!conds)
         return UZ_ERR_NOMEM;
     f->conds = conds;
-    uz_tag_cond *c = &conds[f->n];
-    c->op = op;
-    c->name = dup_n(expr, name_len);
-    c->value = dup_n(p + op_len, strlen(p + op_len));
-    if (!c->name || !c->value) {
-        free(c->name);
-        free(c->value);
-        return UZ_ERR_NOMEM;
+    size_t pos = 0, added = 0;
+    uz_result r = UZ_OK;
+    for (;;) {
+        uz_tag_cond *c = &conds[f->n + added];
+        c->group = f->n_groups;
+        if ((r = parse_cond(expr, &pos, c, diag)) != UZ_OK)
+            break;
+        added++;
+        if (expr[pos] != '|')
+            break;
+        pos++;
     }
-    f->n++;
+    if (r != UZ_OK) { /* nothing of expr is kept */
+        for (size_t i = 0; i < added; i++) {
+            free(conds[f->n + i].name);
+            free(conds[f->n + i].value);
+        }
+        return r;
+    }
+    f->n += added;
+    f->n_groups++;
+    return UZ_OK;
+}
+
+uz_result uz_tag_filter_add_player(uz_tag_filter *f, const char *name, uz_diag *diag)
+{
+    if (!*name) {
+        uz_diag_set(diag, UZ_ERR_SYNTAX, 0, 1, "a player's name expected");
+        return UZ_ERR_SYNTAX;
+    }
+    uz_tag_cond *conds = realloc(f->conds, (f->n + 2) * sizeof *conds);
+    if (!conds)
+        return UZ_ERR_NOMEM;
+    f->conds = conds;
+    static const char *const sides[2] = {"White", "Black"};
+    for (size_t i = 0; i < 2; i++) {
+        uz_tag_cond *c = &conds[f->n + i];
+        c->op = UZ_TAG_CONTAINS;
+        c->group = f->n_groups;
+        c->name = dup_n(sides[i], strlen(sides[i]));
+        c->value = dup_n(name, strlen(name));
+        if (!c->name || !c->value) {
+            for (size_t j = 0; j <= i; j++) {
+                free(conds[f->n + j].name);
+                free(conds[f->n + j].value);
+            }
+            return UZ_ERR_NOMEM;
+        }
+    }
+    f->n += 2;
+    f->n_groups++;
     return UZ_OK;
 }
 
@@ -118,9 +217,14 @@ static bool cond_match(const uz_tag_cond *c, const char *value)
 
 bool uz_tag_filter_match(const uz_tag_filter *f, const uz_game *game)
 {
-    for (size_t i = 0; i < f->n; i++)
-        if (!cond_match(&f->conds[i], uz_game_tag(game, f->conds[i].name)))
+    for (size_t i = 0; i < f->n;) {
+        size_t group = f->conds[i].group;
+        bool any = false;
+        for (; i < f->n && f->conds[i].group == group; i++)
+            any = any || cond_match(&f->conds[i], uz_game_tag(game, f->conds[i].name));
+        if (!any)
             return false;
+    }
     return true;
 }
 
@@ -133,6 +237,7 @@ void uz_tag_filter_free(uz_tag_filter *f)
     free(f->conds);
     f->conds = NULL;
     f->n = 0;
+    f->n_groups = 0;
 }
 
 uz_result uz_game_verbatim_tags(uz_game *game)

@@ -1,5 +1,6 @@
 /* Selecting games by their tags (list, extract, ratings): conditions such as
- * White=Carlsen or WhiteElo>2500, all of which a game must meet; and the tag pairs of a
+ * White=Carlsen or WhiteElo>2500, all of which a game must meet, each of them possibly
+ * a choice of several (White=Tal|Black=Tal: either will do); and the tag pairs of a
  * game kept as text (a verbatim game), so that it can be listed and filtered too.
  * Depends on pgn.h only: it never needs the moves. */
 #ifndef UCIZIP_TAGFILTER_H
@@ -23,18 +24,27 @@ typedef struct uz_tag_cond {
     char *name;
     char *value;
     uz_tag_op op;
+    size_t group; /* conditions of one group are alternatives: one of them must hold */
 } uz_tag_cond;
 
 typedef struct uz_tag_filter {
-    uz_tag_cond *conds;
+    uz_tag_cond *conds; /* in the order added, so a group's conditions are together */
     size_t n;
+    size_t n_groups;
 } uz_tag_filter;
 
-/* Adds the condition expr ("Name OP value", OP one of = == != < <= > >=; the name is
- * letters, digits and _). UZ_ERR_SYNTAX with diag->column at the fault, or UZ_ERR_NOMEM. */
+/* Adds the condition expr, one group: "Name OP value", or several such alternatives
+ * separated by '|' ("White=Tal|Black=Tal"; "\|" is a '|' inside a value). OP is one of
+ * = == != < <= > >=; the name is letters, digits and _. Refused with UZ_ERR_SYNTAX and
+ * diag->column at the fault: an operator that is none of these (">>", "=<", "=>"), and
+ * a name that no game's tag can be matched by here (pgn-extract's pseudo-tags Player,
+ * FENPattern: the message says what to use instead). UZ_ERR_NOMEM. */
 uz_result uz_tag_filter_add(uz_tag_filter *f, const char *expr, uz_diag *diag);
-/* True if the game meets every condition (an empty filter takes every game). A tag that
- * the game lacks meets only !=. */
+/* Adds the group "White=name|Black=name": games in which name has either colour
+ * (contained, any case). UZ_ERR_SYNTAX for an empty name, or UZ_ERR_NOMEM. */
+uz_result uz_tag_filter_add_player(uz_tag_filter *f, const char *name, uz_diag *diag);
+/* True if the game meets every group (an empty filter takes every game): one condition
+ * of each group holds. A tag that the game lacks meets only !=. */
 bool uz_tag_filter_match(const uz_tag_filter *f, const uz_game *game);
 void uz_tag_filter_free(uz_tag_filter *f);
 

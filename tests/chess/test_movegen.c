@@ -212,8 +212,31 @@ static void check_status(const char *fen, uz_status expected)
           (int)expected);
 }
 
+/* uz_slider_lines against the geometry: a rook's lines are its file and rank, a
+ * bishop's the squares as far away in files as in ranks, a queen's both. */
+static void check_slider_lines(void)
+{
+    for (int sq = 0; sq < 64; sq++) {
+        uint64_t rook = 0, bishop = 0;
+        for (int t = 0; t < 64; t++) {
+            int df = UZ_SQ_FILE(t) - UZ_SQ_FILE(sq), dr = UZ_SQ_RANK(t) - UZ_SQ_RANK(sq);
+            if (t != sq && (df == 0 || dr == 0))
+                rook |= (uint64_t)1 << t;
+            if (t != sq && (df == dr || df == -dr))
+                bishop |= (uint64_t)1 << t;
+        }
+        CHECK(uz_slider_lines(UZ_ROOK, sq) == rook && uz_slider_lines(UZ_BISHOP, sq) == bishop &&
+                  uz_slider_lines(UZ_QUEEN, sq) == (rook | bishop) && uz_slider_lines(UZ_KNIGHT, sq) == 0,
+              "slider lines of square %d", sq);
+        CHECK(uz_slider_lines(UZ_ROOK, sq) == uz_piece_attacks(UZ_ROOK, UZ_WHITE, sq, 0) &&
+                  uz_slider_lines(UZ_BISHOP, sq) == uz_piece_attacks(UZ_BISHOP, UZ_WHITE, sq, 0),
+              "slider lines of square %d are the attacks on an empty board", sq);
+    }
+}
+
 int main(void)
 {
+    check_slider_lines();
     init_zobrist_reference();
     const char *deep = getenv("UZ_PERFT_DEEP");
     int depth = deep && strcmp(deep, "1") == 0 ? 4 : 3;

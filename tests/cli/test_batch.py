@@ -96,7 +96,7 @@ def main():
     # The zstd letters, with no command name.
     check(run("-dc", a2).stdout == read(small), "ucizip -dc")
     check(b"OK, 40 games" in run("-t", a2).stdout, "ucizip -t verifies")
-    check(b"40 games" in run("-l", a2).stdout, "ucizip -l lists")
+    check(run("-l", a2).stdout.splitlines()[1].split()[2] == b"40", "ucizip -l lists (zstd's table)")
     check(b"40 games" in run("info", "-", input=read(a2)).stdout, "info reads stdin")
     check(run("extract", "-", "--game", "2", input=read(a2)).stdout ==
           run("extract", a2, "--game", "2").stdout, "extract reads stdin")

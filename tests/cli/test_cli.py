@@ -67,7 +67,7 @@ def main():
     p = run("pgn", bad, ok=False)
     err = p.stderr.decode()
     check(p.returncode == 1 and (bad + ":7:13:") in err and "game 2" in err, "error with file:line:col: " + err)
-    p = run("pgn", "-k", bad, ok=False)
+    p = run("pgn", "--keep-going", bad, ok=False)
     check(p.returncode == 1 and p.stdout.count(b"[Event") == 2 and b"1 game skipped" in p.stderr, "-k skips and counts")
     out = os.path.join(tmp, "bad.ucz")
     p = run("compress", bad, "-o", out, "--canonical", *fast, ok=False)
@@ -99,7 +99,7 @@ def main():
     run("decompress", os.path.join(tmp, "moved.pgn.ucz"))
     check(open(os.path.join(tmp, "moved.pgn"), "rb").read() == expected, "default decompress name")
 
-    info = json.loads(run("info", "--json", arc).stdout)
+    info = json.loads(run("info", "--json", arc).stdout)[0]
     check(info["games"] == 6 and info["moves"] > 400, "info counts")
     m = info["members"][0]
     check(m["engine"] == "Stockfish 15.1" and m["depth"] == 1 and m["mode"] == "multipv", "info engine settings")
@@ -117,7 +117,7 @@ def main():
     fitted = os.path.join(tmp, "fitted.ucz")
     p = run("compress", SAMPLE, "-o", fitted, "--fit-k", *fast)
     check(b"fitted on" in p.stderr, "--fit-k reports the fit")
-    mf = json.loads(run("info", "--json", fitted).stdout)["members"][0]["model"]
+    mf = json.loads(run("info", "--json", fitted).stdout)[0]["members"][0]["model"]
     check(mf["kind"] == "rank" and (mf["k"], mf["floor"]) != (20, 0.03), "fitted parameters in the header: %s" % mf)
     check(run("decompress", fitted, "-o", "-").stdout == expected, "fitted archive decodes")
     p = run("compress", "-", "-o", os.path.join(tmp, "x.ucz"), "--fit-k", *fast, input=b"", ok=False)
@@ -136,11 +136,11 @@ def main():
     check(run("decompress", marc, "-o", "-").stdout == open(mixed, "rb").read(), "Chess960 games come back exactly")
     c960_text = mixed_back.split(b"fischerandom", 1)[-1]
     check(b" O-O " in c960_text and b" O-O-O " in c960_text, "both castling sides in the Chess960 games")
-    mi = json.loads(run("info", "--json", marc).stdout)
+    mi = json.loads(run("info", "--json", marc).stdout)[0]
     check(mi["games"] == 10 and len(mi["members"]) == 1, "all games in one member")
     check(mi["members"][0]["chess960_fingerprint"] not in (None, mi["members"][0]["fingerprint"]),
           "the header names the Chess960 engine")
-    sample_moves = json.loads(run("info", "--json", arc).stdout)["moves"]
+    sample_moves = json.loads(run("info", "--json", arc).stdout)[0]["moves"]
     check(mi["moves"] > sample_moves + 300, "Chess960 moves engine-coded (%d moves)" % mi["moves"])
     check(run("extract", marc, "--game", "8").stdout.count(b"fischerandom") == 1, "extract a Chess960 game")
     # Chess960 games after a first block of standard ones: a second member, with the engine
@@ -150,7 +150,7 @@ def main():
         f.write(open(mates, "rb").read() + b"\n" + open(c960, "rb").read())
     larc = os.path.join(tmp, "late.ucz")
     run("compress", late, "-o", larc, "--block-games", "64", *fast)
-    li = json.loads(run("info", "--json", larc).stdout)
+    li = json.loads(run("info", "--json", larc).stdout)[0]
     check(len(li["members"]) == 2 and li["members"][0]["chess960_fingerprint"] is None
           and li["members"][1]["chess960_fingerprint"], "a Chess960 member after a standard one")
     check(run("decompress", larc, "-o", "-").stdout == open(late, "rb").read(), "both members decode")
@@ -164,7 +164,7 @@ def main():
     p = subprocess.run([UCIZIP, "compress", c960, "-o", narc, "--engine", fake, *fast], capture_output=True,
                        env=dict(os.environ, FAKE_DIR=fake_dir))
     check(p.returncode == 0 and b"no option UCI_Chess960" in p.stderr, "engine without Chess960 reported")
-    ni = json.loads(run("info", "--json", narc).stdout)
+    ni = json.loads(run("info", "--json", narc).stdout)[0]
     check(ni["games"] == 4 and ni["moves"] == 0, "its Chess960 games kept as text")
     p = subprocess.run([UCIZIP, "decompress", narc, "-o", "-", "--engine", fake], capture_output=True,
                        env=dict(os.environ, FAKE_DIR=fake_dir))
@@ -175,7 +175,8 @@ def main():
     os.mkdir(no_engine)
     with open(os.path.join(no_engine, "stockfish.profile"), "w") as f:
         f.write("name = Stockfish\nexe = /nonexistent/stockfish\n")
-    env = dict(os.environ, UZ_ENGINES_DIR=no_engine, PATH="/nonexistent")
+    # (and an empty engine store: the store's copy would decode, test_engine_store.py)
+    env = dict(os.environ, UZ_ENGINES_DIR=no_engine, PATH="/nonexistent", UZ_ENGINE_STORE=os.path.join(no_engine, "store"))
 
     def bare(*args):
         return subprocess.run([UCIZIP, *args], capture_output=True, env=env)
@@ -191,7 +192,7 @@ def main():
           "list numbers and plies")
     check(rows[0][1] == "Capablanca, Jose Raul" and rows[0][2] == "-" and rows[0][5] == "0-1", "list fields")
     js = json.loads(bare("list", "--json", arc).stdout)
-    check(len(js) == 6 and js[3]["white_elo"] == "1815" and js[3]["plies"] == plies[3], "list --json")
+    check(len(js) == 6 and js[3]["white_elo"] == 1815 and js[3]["plies"] == plies[3], "list --json")
     sel = bare("list", arc, "--tag", "White=capablanca", "--tag", "Date<1920").stdout.decode().splitlines()
     check([r.split("\t")[0] for r in sel] == ["1"], "--tag: contains (any case) and a date bound")
     sel = bare("list", arc, "--tag", "BlackElo>=1819").stdout.decode().splitlines()
@@ -246,7 +247,7 @@ def main():
         f.write(open(arc, "rb").read() + open(arc2, "rb").read())
     both = run("decompress", cat, "-o", "-").stdout
     check(both.startswith(expected) and both.count(b"[Event ") == 9, "concatenated archives decode as one")
-    check(json.loads(run("info", "--json", cat).stdout)["games"] == 9, "info of concatenated archives")
+    check(json.loads(run("info", "--json", cat).stdout)[0]["games"] == 9, "info of concatenated archives")
 
     # the wrong engine is refused, and nothing is written
     wrong = os.path.join(tmp, "wrong.pgn")
@@ -406,6 +407,14 @@ def engine_safety_tests(tmp, arc, expected):
     shutil.copy(UCIZIP, copy)
     env = {k: v for k, v in os.environ.items() if k != "UZ_ENGINES_DIR"}
     out = os.path.join(tmp, "planted.ucz")
+    # Without UZ_ENGINES_DIR: the installed data directory, then the profiles compiled into
+    # the library; neither a planted profile nor the source tree's (the program names no
+    # path of the tree it was built in).
+    p = subprocess.run([copy, "compress", SAMPLE, "-o", out, "--workers", "1"], capture_output=True, env=env)
+    check(p.returncode == 0 and os.path.exists(out) and not os.path.exists(marker),
+          "without UZ_ENGINES_DIR the compiled-in profile is used, no planted one: %r" % p.stderr)
+    os.remove(out)
+    env["UZ_ENGINES_DIR"] = os.environ["UZ_ENGINES_DIR"]
     p = subprocess.run([copy, "compress", SAMPLE, "-o", out, "--workers", "1"], capture_output=True, env=env)
     check(p.returncode == 0 and os.path.exists(out), "the copied program compresses: %r" % p.stderr)
     check(not os.path.exists(marker), "no planted profile was used")

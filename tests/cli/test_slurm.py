@@ -56,6 +56,15 @@ def main():
             b = subprocess.run([UCIZIP, "decompress", "-c", sharded], capture_output=True).stdout
             check(a == b and a.count(b"[Event ") == 40, "the sharded archive holds exactly the single archive's games")
             check(not os.path.exists(sharded + ".work"), "work directory removed after success")
+        # Names holding shell syntax are data: nothing in them runs (test_drivers.py has more).
+        hostile = os.path.join(tmp, "a$(touch PWNED) 'q\"; touch PWNED;\nb.ucz")
+        p = subprocess.run(["bash", driver, game_file, hostile, "--shards", "2", "--", "--depth", "1"], env=env,
+                           capture_output=True, text=True, timeout=600, cwd=tmp)
+        pwned = [os.path.join(d, f) for d, _, fs in os.walk(tmp) for f in fs if f == "PWNED"]
+        check(p.returncode == 0 and not pwned, "hostile output name: driver succeeds, nothing run: %s %r" % (p.stderr, pwned))
+        if p.returncode == 0:
+            b = subprocess.run([UCIZIP, "decompress", "-c", hostile], capture_output=True).stdout
+            check(b == open(game_file, "rb").read(), "hostile output name: the input's games, in order")
         # A failing shard: reported per shard with its log; no archive.
         bad = os.path.join(tmp, "bad.ucz")
         p = subprocess.run(["bash", driver, game_file, bad, "--shards", "2", "--", "--engine", "/nonexistent/engine"],

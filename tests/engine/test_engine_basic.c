@@ -340,7 +340,12 @@ static void test_settings_text(void)
     CHECK_RC(uz_engine_settings_from_spec(&s, "stockfish", t_dirs(), &diag), UZ_OK, &diag);
     CHECK(strcmp(s.profile, "stockfish") == 0 && s.hash_mb == 1 && s.depth == 1);
     CHECK_RC(uz_engine_settings_from_spec(&s, "/usr/games/stockfish", t_dirs(), &diag), UZ_OK, &diag);
-    CHECK(strcmp(s.path, "/usr/games/stockfish") == 0 && s.profile[0] == '\0');
+    /* The program a profile names, given as a path: that profile's settings (same fingerprint). */
+    CHECK(strcmp(s.path, "/usr/games/stockfish") == 0 && strcmp(s.profile, "stockfish") == 0 && s.hash_mb == 1);
+    /* Without profiles to match, a path runs with the built-in defaults. */
+    const char *no_dirs[] = {NULL};
+    CHECK_RC(uz_engine_settings_from_spec(&s, "/usr/games/stockfish", no_dirs, &diag), UZ_OK, &diag);
+    CHECK(strcmp(s.path, "/usr/games/stockfish") == 0 && s.profile[0] == '\0' && s.hash_mb == 16);
     const char *dirs[8];
     CHECK(uz_engine_default_dirs(dirs, 8) >= 1);
     CHECK(dirs[0] != NULL);

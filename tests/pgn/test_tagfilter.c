@@ -59,6 +59,52 @@ int main(void)
     CHECK(uz_tag_filter_add(&f, "=x", &d) == UZ_ERR_SYNTAX && d.column == 1, "no name");
     CHECK(uz_tag_filter_add(&f, "White~x", &d) == UZ_ERR_SYNTAX && d.column == 6, "bad operator");
     CHECK(f.n == 0, "nothing added");
+
+    /* Alternatives: one of a group must hold; groups combine. */
+    expect(&g, "Black=Carlsen|White=Carlsen", true);
+    expect(&g, "Black=Carlsen|White=Giri", false);
+    expect(&g, "White=Giri|WhiteElo>2800|Date<1900", true);
+    static const char *const piped[] = {"Event", "A|B", NULL};
+    uz_game pg = game_with(piped);
+    expect(&pg, "Event==A\\|B", true); /* "\|" is a '|' of the value */
+    expect(&pg, "Event==A|Event==B", false);
+    uz_game_clear(&pg);
+    uz_tag_filter_add(&f, "White=Giri|White=Carlsen", NULL);
+    uz_tag_filter_add(&f, "WhiteElo>2900|Date>=2022", NULL);
+    CHECK(f.n == 4 && f.n_groups == 2 && uz_tag_filter_match(&f, &g), "two groups of two");
+    uz_tag_filter_add(&f, "Round==2|Round==3", NULL);
+    CHECK(!uz_tag_filter_match(&f, &g), "a third group that fails");
+    uz_tag_filter_free(&f);
+
+    /* --player: either colour, contained, any case. */
+    static const char *const as_black[] = {"White", "Giri, Anish", "Black", "Carlsen, Magnus", NULL};
+    uz_game bg = game_with(as_black);
+    CHECK(uz_tag_filter_add_player(&f, "carlsen", &d) == UZ_OK, "--player");
+    CHECK(uz_tag_filter_match(&f, &g) && uz_tag_filter_match(&f, &bg), "--player finds both colours");
+    uz_tag_filter_add_player(&f, "Giri", &d);
+    CHECK(!uz_tag_filter_match(&f, &g) && uz_tag_filter_match(&f, &bg), "two players: their games together");
+    uz_tag_filter_free(&f);
+    CHECK(uz_tag_filter_add_player(&f, "", &d) == UZ_ERR_SYNTAX && f.n == 0, "--player ''");
+    uz_game_clear(&bg);
+
+    /* Operators that are not understood, and pgn-extract's pseudo-tags: refused, not
+     * silently matching nothing. */
+    CHECK(uz_tag_filter_add(&f, "WhiteElo>>2500", &d) == UZ_ERR_SYNTAX && d.column == 9 && strstr(d.message, "'>>'"),
+          ">>: %ld %s", d.column, d.message);
+    CHECK(uz_tag_filter_add(&f, "WhiteElo=>2500", &d) == UZ_ERR_SYNTAX && strstr(d.message, "'=>'"), "=>");
+    CHECK(uz_tag_filter_add(&f, "WhiteElo=<2500", &d) == UZ_ERR_SYNTAX, "=<");
+    CHECK(uz_tag_filter_add(&f, "White!==x", &d) == UZ_ERR_SYNTAX, "!==");
+    CHECK(uz_tag_filter_add(&f, "White=A|", &d) == UZ_ERR_SYNTAX && d.column == 9, "empty alternative: %ld",
+          d.column);
+    CHECK(uz_tag_filter_add(&f, "White=A|Black>>3", &d) == UZ_ERR_SYNTAX && d.column == 14, "bad second: %ld",
+          d.column);
+    CHECK(uz_tag_filter_add(&f, "Player=Tal", &d) == UZ_ERR_SYNTAX && strstr(d.message, "--player"),
+          "Player: %s", d.message);
+    CHECK(uz_tag_filter_add(&f, "White=x|Player==Tal", &d) == UZ_ERR_SYNTAX, "Player as an alternative");
+    CHECK(uz_tag_filter_add(&f, "FENPattern=*/*", &d) == UZ_ERR_SYNTAX && strstr(d.message, "--fen"), "FENPattern");
+    CHECK(f.n == 0 && f.n_groups == 0, "nothing added by refused conditions");
+    uz_tag_filter_free(&f);
+    expect(&g, "Players=x", false); /* a tag name like any other */
     uz_game_clear(&g);
 
     /* A verbatim game's tag section, escapes resolved; its result from the Result tag. */

@@ -1,0 +1,58 @@
+/* A member's engine from the engine store, and the refusal when there is none. */
+#include "gamecode/archive_engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine_store.h"
+
+uz_result uz_archive_engine_from_store(const uz_archive_header *h, uz_engine_settings *s, uz_diag *diag)
+{
+    char dir[UZ_ENGINE_PATH_MAX];
+    uz_engine_store_entry *e = malloc(sizeof *e);
+    if (!e) {
+        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+        return UZ_ERR_NOMEM;
+    }
+    uz_result r = uz_engine_store_dir(dir, sizeof dir, diag);
+    if (r == UZ_OK)
+        r = uz_engine_store_find(dir, h->fingerprint, e, diag);
+    if (r == UZ_DONE)
+        uz_diag_set(diag, UZ_DONE, 0, 0, "none with fingerprint %s in %s", h->fingerprint, dir);
+    if (r == UZ_OK)
+        r = uz_engine_store_settings(e, s, diag);
+    free(e);
+    return r;
+}
+
+/* The Debian package of an engine, by the first word of its "id name". */
+static const char *debian_package(const char *engine_name)
+{
+    static const char *const known[][2] = {{"Stockfish", "stockfish"}, {"Ethereal", "ethereal-chess"}};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        size_t n = strlen(known[i][0]);
+        if (strncmp(engine_name, known[i][0], n) == 0 && (engine_name[n] == ' ' || engine_name[n] == '\0'))
+            return known[i][1];
+    }
+    return NULL;
+}
+
+void uz_archive_engine_refusal(const uz_archive_header *h, const char *summary, const char *why_installed,
+                               const char *why_store, uz_diag *diag)
+{
+    const char *package = debian_package(h->engine_name);
+    const char *version = strchr(h->engine_name, ' ');
+    char install[UZ_ENGINE_NAME_MAX + 64], installed[110], store[130];
+    if (package)
+        snprintf(install, sizeof install, "the Debian package %s %.40s", package, version ? version + 1 : "");
+    else
+        snprintf(install, sizeof install, "%s installed", h->engine_name);
+    /* (the reasons may be diag's own message: copied first) */
+    uz_copy_str(installed, sizeof installed, why_installed);
+    uz_copy_str(store, sizeof store, why_store);
+    uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
+                "no engine here can decode this archive: it needs %s, fingerprint %s. Installed: %s. Engine store: "
+                "%s. Get it with `ucizip engine --import DIR` (a copy made by --export) or %s",
+                summary, h->fingerprint, installed, store, install);
+}
