@@ -72,6 +72,7 @@ def main():
             if open(back, "rb").read() != open(src, "rb").read():
                 sys.exit("%s: the %s archive does not decode to its games" % (name, engine))
             info = json.loads(output(UCIZIP, "info", arc, "--json"))
+            info = info[0] if isinstance(info, list) else info  # (an array of archives)
             plies = sum(m["moves"] for m in info["members"])
             bits = 8.0 * sum(m["move_bytes"] for m in info["members"]) / plies
             print("| %s | %d | %d | %s | %.3f | %.0f; %.0f | %.0f; %.0f |" % (
