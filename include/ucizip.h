@@ -110,12 +110,18 @@ typedef struct uz_options {
      * profile matching the archive's engine; whatever is given must reproduce the
      * archive's fingerprint or decoding is refused (UZ_ERR_MISMATCH). */
     const char *engine;       /* profile name ("stockfish", "ethereal"), .profile file or
-                                 executable; NULL: "stockfish" (compress) */
-    int depth;                /* compress: fixed search depth; 0: the profile's */
+                                 executable; NULL: "stockfish" (compress). "builtin" (the
+                                 newest version) or "builtin-N": the search built into the
+                                 library, no engine process; its archives decode with no
+                                 engine installed (decompress: the archive names it, so
+                                 "builtin" there is the same as NULL) */
+    int depth;                /* compress: fixed search depth; 0: the profile's (the
+                                 builtin's default) */
     long long nodes;          /* compress: node limit per move searched; 0: the profile's */
     const char *mode;         /* compress: "multipv" or "permove"; NULL: the profile's */
     int hash_mb;              /* compress: engine Hash in MB; 0: the profile's */
-    int workers;              /* engine processes searching at once; 0: one per core */
+    int workers;              /* engine processes (builtin: search threads) at once; 0: one
+                                 per core */
     const char *cache_path;   /* persistent score cache (an LMDB file shared by runs and
                                  processes); NULL: none */
 
@@ -291,6 +297,21 @@ uz_result uz_decompressor_game(uz_decompressor *d, FILE *f, const char *name, ui
 const char *uz_decompressor_engine_profile(const uz_decompressor *d);
 
 void uz_decompressor_close(uz_decompressor *d);
+
+/* ---- transcoding ---- */
+
+/* Re-codes the moves of every game of the archive read sequentially from in (name is for
+ * messages) with the oracle options->engine names ("builtin", a profile, an executable;
+ * depth and the other search options as for compress; workers and cache_path serve both
+ * sides) and writes the new archive to out: decompressing it gives the same bytes as
+ * decompressing in. The games are decoded with the oracle each member names (as by a
+ * decompressor without an engine) and held in memory as text; everything but the oracle
+ * is kept: the text, the model and its parameters, the coder, the opening counts and the
+ * block size (those of the first member; a player model gets the weight set that new
+ * archives of the target oracle get). The options' model, coder and text fields are not
+ * used. *games (may be NULL) receives the number of games. On error out is incomplete. */
+uz_result uz_transcode(FILE *in, const char *name, FILE *out, const uz_options *options, uint64_t *games,
+                       uz_diag *diag);
 
 /* ---- archive members, without an engine ---- */
 

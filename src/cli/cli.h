@@ -17,5 +17,6 @@ int cmd_ratings(int argc, char **argv);
 int cmd_split(int argc, char **argv);
 /* -l (--list) in a compress command line: zstd's table, one line per archive. */
 int cmd_archive_table(int argc, char **argv);
+int cmd_transcode(int argc, char **argv);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "cli_util.h"
 #include "gamecode/blockcode.h"
+#include "gamecode/builtin_oracle.h"
 #include "lib/lib_internal.h"
 
 void cli_engine_opts_init(cli_engine_opts *o)
@@ -274,10 +275,15 @@ int cli_engine_settings(const cli_engine_opts *o, uz_engine_settings *s)
     return 0;
 }
 
+static int default_workers(const cli_engine_opts *o)
+{
+    return o->workers > 0 ? (int)o->workers : uz_lib_workers(&(uz_options){.workers = 0});
+}
+
 int cli_pool960_open(const cli_engine_opts *o, uz_pool *pool, uz_pool **pool960)
 {
     uz_diag diag = {0};
-    int workers = o->workers > 0 ? (int)o->workers : uz_lib_workers(&(uz_options){.workers = 0});
+    int workers = default_workers(o);
     uz_result r = uz_pool_create_chess960(pool960, pool, workers, &diag);
     if (r == UZ_OK)
         return 0;
@@ -297,12 +303,88 @@ int cli_pool_open(const cli_engine_opts *o, uz_pool **pool)
     if (cli_engine_settings(o, &s) != 0)
         return -1;
     uz_diag diag = {0};
-    int workers = o->workers > 0 ? (int)o->workers : uz_lib_workers(&(uz_options){.workers = 0});
+    int workers = default_workers(o);
     if (uz_pool_create(pool, &s, workers, &diag) != UZ_OK) {
         cli_report(NULL, &diag);
         return -1;
     }
     return 0;
+}
+
+bool cli_engine_is_builtin(const char *engine)
+{
+    int version;
+    return uz_builtin_spec(engine, &version);
+}
+
+int cli_scorer_open(const cli_engine_opts *o, cli_scorer *s)
+{
+    memset(s, 0, sizeof *s);
+    int version;
+    if (!uz_builtin_spec(o->engine, &version))
+        return cli_pool_open(o, &s->pool);
+    if (o->nodes > 0 || o->mode || o->hash > 0) {
+        cli_error("--engine builtin takes --depth only (no --nodes, --mode or --hash)");
+        return -1;
+    }
+    uz_diag diag = {0};
+    if (uz_builtin_pool_create(&s->builtin, version, o->depth > 0 ? (int)o->depth : 0, default_workers(o), &diag) !=
+        UZ_OK) {
+        cli_report(NULL, &diag);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_scorer_prepare(const cli_engine_opts *o, cli_scorer *s, uz_game *games, size_t n)
+{
+    if (s->builtin || !uz_lib_has_chess960(games, n))
+        return 0;
+    if (!s->tried960 && cli_pool960_open(o, s->pool, &s->pool960) != 0)
+        return -1;
+    s->tried960 = true;
+    if (!s->pool960 && uz_lib_chess960_as_text(games, n, NULL) != UZ_OK) { /* nothing to score them with */
+        cli_error("out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+uz_result cli_scorer_score(cli_scorer *s, uz_walk *walks, size_t n, uz_diag *diag)
+{
+    if (s->builtin) {
+        uz_oracle *o = uz_builtin_pool_oracle(s->builtin);
+        return uz_score_walks(o, o, walks, n, diag);
+    }
+    return uz_score_walks_960(s->pool, s->pool960, walks, n, diag);
+}
+
+const char *cli_scorer_name(const cli_scorer *s)
+{
+    return s->builtin ? uz_oracle_identity_of(uz_builtin_pool_oracle(s->builtin)).engine_name
+                      : uz_pool_engine_name(s->pool);
+}
+
+const char *cli_scorer_fingerprint(const cli_scorer *s)
+{
+    return s->builtin ? uz_oracle_identity_of(uz_builtin_pool_oracle(s->builtin)).fingerprint
+                      : uz_pool_fingerprint(s->pool);
+}
+
+void cli_scorer_describe(const cli_scorer *s, char *out, size_t cap)
+{
+    if (s->builtin)
+        uz_builtin_pool_describe(s->builtin, out, cap);
+    else
+        uz_pool_describe(s->pool, out, cap);
+}
+
+void cli_scorer_close(cli_scorer *s)
+{
+    uz_pool_destroy(s->pool960);
+    uz_pool_destroy(s->pool);
+    uz_builtin_pool_destroy(s->builtin);
+    memset(s, 0, sizeof *s);
 }
 
 json_t *cli_model_json(const uz_model_params *p)

@@ -44,13 +44,16 @@ enum {
 
 #define CLI_ENGINE_HELP                                                                          \
     "  --engine PATH|NAME  UCI engine: a profile name from engines/ (stockfish, ethereal),\n"    \
-    "                      a .profile file or an executable (default: stockfish)\n"             \
-    "  --depth N           fixed search depth (default: the profile's)\n"                       \
+    "                      a .profile file or an executable (default: stockfish); or\n"        \
+    "                      builtin (builtin-N): the search built into ucizip, no engine\n"     \
+    "                      process, its archives decode with no engine installed\n"           \
+    "  --depth N           fixed search depth (default: the profile's, the builtin's)\n"       \
     "  --nodes N           node limit per move searched, with or instead of depth\n"          \
     "  --mode M            multipv (one MultiPV search of the position) or permove (the\n"   \
     "                      position after each move searched at depth-1, score negated)\n"  \
     "  --hash MB           engine Hash size (part of what the scores depend on)\n"              \
-    "  --workers N         engine processes to run in parallel (default: number of cores)\n" \
+    "  --workers N         engine processes (builtin: search threads) to run in parallel\n"   \
+    "                      (default: number of cores)\n"                                        \
     CLI_CACHE_HELP
 #define CLI_CACHE_HELP                                                                            \
     "  --cache PATH        persistent score cache (LMDB file, created if missing; shared by\n"   \
@@ -110,6 +113,34 @@ int cli_pool_open(const cli_engine_opts *o, uz_pool **pool);
  * An engine without that option leaves *pool960 NULL and says once that such games are
  * kept as text. Returns 0, or -1 after another failure (printed). */
 int cli_pool960_open(const cli_engine_opts *o, uz_pool *pool, uz_pool **pool960);
+
+/* What scores the positions of stats and explain: an engine pool, with the engine in
+ * Chess960 mode started at the first Chess960 game, or the builtin (--engine builtin),
+ * which scores both kinds itself. */
+struct uz_walk;
+struct uz_builtin_pool;
+
+/* Whether an --engine argument names the builtin ("builtin", "builtin-N"). */
+bool cli_engine_is_builtin(const char *engine);
+
+typedef struct cli_scorer {
+    uz_pool *pool, *pool960;
+    bool tried960;
+    struct uz_builtin_pool *builtin;
+} cli_scorer;
+
+/* Starts the engine or the builtin the options name. 0, or -1 (printed). */
+int cli_scorer_open(const cli_engine_opts *o, cli_scorer *s);
+/* Readies s for games[0..n): the Chess960 engine is started at the first Chess960 game;
+ * with an engine that has none, those games become verbatim text (said once). 0 or -1. */
+int cli_scorer_prepare(const cli_engine_opts *o, cli_scorer *s, uz_game *games, size_t n);
+/* uz_score_walks with the scorer's oracles. */
+uz_result cli_scorer_score(cli_scorer *s, struct uz_walk *walks, size_t n, uz_diag *diag);
+const char *cli_scorer_name(const cli_scorer *s);
+const char *cli_scorer_fingerprint(const cli_scorer *s);
+/* "Stockfish 15.1; depth 1; multipv; Hash 1; Threads 1" / "ucizip builtin-1; depth 1" */
+void cli_scorer_describe(const cli_scorer *s, char *out, size_t cap);
+void cli_scorer_close(cli_scorer *s);
 
 /* The same as a JSON object (a new reference; NULL when out of memory). */
 json_t *cli_model_json(const uz_model_params *p);

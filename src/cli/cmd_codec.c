@@ -771,7 +771,7 @@ static void on_decode_progress(void *user, uint64_t games, uint64_t moves, uint6
 static const uz_engine_settings *decode_engine(const cli_engine_opts *eo, uz_engine_settings *base, bool *failed)
 {
     *failed = false;
-    if (!eo->engine)
+    if (!eo->engine || cli_engine_is_builtin(eo->engine)) /* a builtin member names its builtin */
         return NULL;
     *failed = cli_engine_settings(eo, base) != 0;
     return base;
@@ -848,7 +848,8 @@ static int decode_all(FILE *in, const char *name, FILE *out, const char *out_nam
 #define DECODE_ENGINE_HELP                                                                    \
     "  --engine PATH|NAME  the UCI engine (default: the installed profile of the archive's\n" \
     "                      engine, named on stderr); it must give the same fingerprint\n"    \
-    "                      as the one that made the archive\n"                               \
+    "                      as the one that made the archive (a builtin archive always\n"    \
+    "                      decodes with the builtin it names, no engine needed)\n"           \
     "  -j, --workers N     engine processes (default: number of cores)\n" CLI_CACHE_HELP     \
     CLI_DECODE_LIMITS_HELP
 
@@ -1584,7 +1585,8 @@ static int info_one(const char *path, json_t *json)
                    (unsigned long long)m_moves, (unsigned long long)m_move_bytes, bpm, (unsigned long long)m_struct);
             print_split_text("  ", &split);
             if (header.chess960_fingerprint[0]) {
-                printf("  Chess960 games: engine-coded with UCI_Chess960 (fingerprint ");
+                printf(uz_header_is_builtin(&header) ? "  Chess960 games: coded with the builtin (fingerprint "
+                                                     : "  Chess960 games: engine-coded with UCI_Chess960 (fingerprint ");
                 cli_put_escaped(stdout, header.chess960_fingerprint);
                 printf(")\n");
             }

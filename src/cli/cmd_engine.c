@@ -11,6 +11,7 @@
 #include "chess/board.h"
 #include "engine/engine.h"
 #include "engine/engine_store.h"
+#include "gamecode/builtin_oracle.h"
 
 /* Typical positions from real games: opening, middlegames, endgames. */
 static const char *const timing_fens[] = {
@@ -198,6 +199,74 @@ static void print_engine_text(uz_pool *pool, const char *desc, const engine_timi
     }
 }
 
+static void on_timed(uz_query *q, void *user)
+{
+    (void)q, (void)user;
+}
+
+/* --engine builtin: its identity, and its time per position (one thread). */
+static int engine_builtin(const cli_engine_opts *eo, bool json, long n_pos)
+{
+    cli_scorer s;
+    double t0 = cli_now();
+    if (cli_scorer_open(eo, &s) != 0)
+        return CLI_EXIT_FAIL;
+    double startup_ms = (cli_now() - t0) * 1000.0;
+    uz_oracle *o = uz_builtin_pool_oracle(s.builtin);
+    uz_query *q = calloc(1, sizeof *q);
+    uz_result r = q ? UZ_OK : UZ_ERR_NOMEM;
+    uz_diag diag = {0};
+    double t1 = cli_now();
+    for (long i = 0; r == UZ_OK && i < n_pos; i++) {
+        if ((r = uz_position_from_fen(&q->pos, timing_fens[i], &diag)) != UZ_OK)
+            break;
+        q->n_moves = uz_generate_legal(&q->pos, q->moves);
+        q->done = on_timed;
+        uz_oracle_submit(o, q);
+        r = uz_oracle_run(o, &diag);
+    }
+    double per_pos_ms = (cli_now() - t1) * 1000.0 / (double)n_pos;
+    free(q);
+    if (r != UZ_OK) {
+        cli_report(NULL, &diag);
+        cli_scorer_close(&s);
+        return CLI_EXIT_FAIL;
+    }
+    uz_oracle_identity id = uz_oracle_identity_of(o);
+    char desc[256];
+    cli_scorer_describe(&s, desc, sizeof desc);
+    if (json) {
+        json_t *j = json_object();
+        if (j) {
+            cli_json_set_text(j, "name", id.engine_name);
+            json_object_set_new(j, "builtin", json_integer(uz_builtin_pool_version(s.builtin)));
+            json_object_set_new(j, "depth", json_integer(uz_builtin_pool_depth(s.builtin)));
+            cli_json_set_text(j, "fingerprint", id.fingerprint);
+            cli_json_set_text(j, "description", desc);
+            cli_json_set_text(j, "settings", id.settings_text);
+            json_object_set_new(j, "startup_ms", cli_json_fixed(startup_ms, 1));
+            json_object_set_new(j, "positions", json_integer(n_pos));
+            json_object_set_new(j, "ms_per_position", cli_json_fixed(per_pos_ms, 3));
+        }
+        r = cli_json_print(stdout, j) == 0 ? UZ_OK : UZ_ERR_IO;
+    } else {
+        printf("engine:       %s (built in: no engine process)\n", id.engine_name);
+        printf("settings:     %s\n", desc);
+        printf("fingerprint:  %s\n", id.fingerprint);
+        printf("startup:      %.1f ms\n", startup_ms);
+        printf("time:         %.3f ms/position over %ld positions\n", per_pos_ms, n_pos);
+        printf("recorded settings:\n");
+        for (const char *t = id.settings_text; *t;) {
+            const char *nl = strchr(t, '\n');
+            int len = nl ? (int)(nl - t) : (int)strlen(t);
+            printf("  %.*s\n", len, t);
+            t += len + (nl ? 1 : 0);
+        }
+    }
+    cli_scorer_close(&s);
+    return r == UZ_OK ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}
+
 int cmd_engine(int argc, char **argv)
 {
     cli_engine_opts eo;
@@ -212,6 +281,9 @@ int cmd_engine(int argc, char **argv)
         return copy_store(export_dir, import_dir);
     if (eo.workers < 0)
         eo.workers = 1; /* timing is per position on one engine */
+    int builtin_version;
+    if (uz_builtin_spec(eo.engine, &builtin_version))
+        return engine_builtin(&eo, json, n_pos);
 
     engine_timing tm = {0};
     uz_pool *pool = NULL;

@@ -160,7 +160,7 @@ int cmd_explain(int argc, char **argv)
     cli_game_source src;
     uz_game game;
     uz_walk walk = {0};
-    uz_pool *pool = NULL, *pool960 = NULL;
+    cli_scorer scorer = {0};
     uz_model model;
     uz_game_init(&game);
     uz_diag mdiag = {0};
@@ -179,21 +179,17 @@ int cmd_explain(int argc, char **argv)
         cli_error("%s has only %ld games", src.name, src.games);
         goto out;
     }
-    if (cli_pool_open(&eo, &pool) != 0)
+    if (cli_scorer_open(&eo, &scorer) != 0)
         goto out;
-    if (game.start.chess960) {
-        if (cli_pool960_open(&eo, pool, &pool960) != 0)
-            goto out;
-        if (!pool960)
-            goto out;
-    }
+    if (game.start.chess960 && (cli_scorer_prepare(&eo, &scorer, &game, 1) != 0 || game.verbatim))
+        goto out; /* (an engine without UCI_Chess960 cannot score it: said) */
     uz_diag diag = {0};
-    if (uz_walk_init(&walk, &game) != UZ_OK || uz_score_walks_960(pool, pool960, &walk, 1, &diag) != UZ_OK) {
+    if (uz_walk_init(&walk, &game) != UZ_OK || cli_scorer_score(&scorer, &walk, 1, &diag) != UZ_OK) {
         cli_report(src.name, &diag);
         goto out;
     }
     char desc[256], mtext[128];
-    uz_pool_describe(pool, desc, sizeof desc);
+    cli_scorer_describe(&scorer, desc, sizeof desc);
     uz_lib_model_text(&model.params, mtext, sizeof mtext);
     const char *white = uz_game_tag(&game, "White"), *black = uz_game_tag(&game, "Black");
     printf("game %ld: %s - %s\nengine: %s\nmodel: %s\n\n", game_no, white ? white : "?", black ? black : "?", desc,
@@ -213,8 +209,7 @@ int cmd_explain(int argc, char **argv)
     status = CLI_EXIT_OK;
 out:
     uz_walk_free(&walk);
-    uz_pool_destroy(pool960);
-    uz_pool_destroy(pool);
+    cli_scorer_close(&scorer);
     uz_game_clear(&game);
     cli_source_close(&src);
     return status;

@@ -161,8 +161,7 @@ typedef struct stats_opts {
 
 /* What the run holds open and what it counts. */
 typedef struct stats_run {
-    uz_pool *pool, *pool960;
-    bool tried960;
+    cli_scorer scorer;
     uz_model model, reference;
     uz_opening *opening; /* the current block's opening counts, NULL without */
     stats_totals t;
@@ -238,13 +237,8 @@ static int score_inputs(stats_run *run, const stats_opts *o, bool engine)
             return -1;
         if (n == 0)
             break;
-        if (engine && uz_lib_has_chess960(run->games, (size_t)n)) {
-            if (!run->tried960 && cli_pool960_open(&o->eo, run->pool, &run->pool960) != 0)
-                return -1;
-            run->tried960 = true;
-            if (!run->pool960 && uz_lib_chess960_as_text(run->games, (size_t)n, NULL) != UZ_OK) /* nothing to score them with */
-                return -1;
-        }
+        if (engine && cli_scorer_prepare(&o->eo, &run->scorer, run->games, (size_t)n) != 0)
+            return -1;
         long ok = 0;
         for (long i = 0; i < n; i++, ok++)
             if (uz_walk_init(&run->walks[i], &run->games[i]) != UZ_OK) {
@@ -252,7 +246,8 @@ static int score_inputs(stats_run *run, const stats_opts *o, bool engine)
                 break;
             }
         uz_diag diag = {0};
-        uz_result r = ok == n ? uz_score_walks_960(run->pool, run->pool960, run->walks, (size_t)n, &diag) : UZ_ERR_NOMEM;
+        uz_result r = ok == n ? (engine ? cli_scorer_score(&run->scorer, run->walks, (size_t)n, &diag)
+                                                  : uz_score_walks(NULL, NULL, run->walks, (size_t)n, &diag)) : UZ_ERR_NOMEM;
         if (r != UZ_OK && ok == n)
             cli_report(NULL, &diag);
         for (long i = 0; i < ok; i++) {
@@ -343,8 +338,8 @@ static int print_stats_json(const stats_run *run, const stats_opts *o, bool engi
             json_object_set_new(doc, key, cli_json_fixed(t->top[i] / scored, 4));
         }
         json_t *e = json_object();
-        cli_json_set_text(e, "name", uz_pool_engine_name(run->pool));
-        cli_json_set_text(e, "fingerprint", uz_pool_fingerprint(run->pool));
+        cli_json_set_text(e, "name", cli_scorer_name(&run->scorer));
+        cli_json_set_text(e, "fingerprint", cli_scorer_fingerprint(&run->scorer));
         cli_json_set_text(e, "settings", desc);
         json_object_set_new(doc, "engine", e);
         json_object_set_new(doc, "model", cli_model_json(&run->model.params));
@@ -383,7 +378,7 @@ static void print_stats_table(const stats_run *run, const stats_opts *o, bool en
     char mtext[128];
     uz_lib_model_text(&run->model.params, mtext, sizeof mtext);
     if (engine)
-        printf("engine: %s (fingerprint %s)\nmodel: %s\n", desc, uz_pool_fingerprint(run->pool), mtext);
+        printf("engine: %s (fingerprint %s)\nmodel: %s\n", desc, cli_scorer_fingerprint(&run->scorer), mtext);
     printf("%-10s %14s %10s\n", "method", "bits", "bits/move");
     for (int m = 0; m < n_methods; m++)
         printf("%-10s %14.1f %10.3f\n", method_names[m], t->bits[m], per_move(t->bits[m], t->plies));
@@ -449,7 +444,7 @@ int cmd_stats(int argc, char **argv)
     if (cli_source_open_list(&run.src, (const char *const *)inputs.items, inputs.n, o.keep_going) != 0)
         goto free_arrays;
     run.src.max_games = o.max_games;
-    if (engine && cli_pool_open(&o.eo, &run.pool) != 0)
+    if (engine && cli_scorer_open(&o.eo, &run.scorer) != 0)
         goto close_source;
     if (o.dump_path && !(dump_file = fopen(o.dump_path, "w"))) {
         cli_error("%s: cannot create", o.dump_path);
@@ -459,8 +454,8 @@ int cmd_stats(int argc, char **argv)
         goto close_pool;
 
     char desc[256] = "";
-    if (run.pool)
-        uz_pool_describe(run.pool, desc, sizeof desc);
+    if (engine)
+        cli_scorer_describe(&run.scorer, desc, sizeof desc);
     if (o.json) {
         if (print_stats_json(&run, &o, engine, inputs.n == 1 ? run.src.name : "(several files)", &inputs, desc) != 0)
             goto close_pool;
@@ -477,8 +472,7 @@ close_pool:
         status = CLI_EXIT_FAIL;
     }
     dump_file = NULL;
-    uz_pool_destroy(run.pool960);
-    uz_pool_destroy(run.pool);
+    cli_scorer_close(&run.scorer);
 close_source:
     if (cli_source_close(&run.src) != 0 && status == CLI_EXIT_OK)
         status = CLI_EXIT_FAIL;

@@ -32,6 +32,9 @@ static const char usage_text[] =
     "                                       engine name, options, fingerprint, speed\n"
     "  pgn [IN.pgn|-] [-o OUT|-] [--uci]    rewrite PGN in export format (or UCI main lines)\n"
     "  split IN --shards K --output-dir DIR cut PGN into shards at game boundaries\n"
+    "  transcode IN.ucz -o OUT.ucz --engine E\n"
+    "                                       re-code the moves with another oracle\n"
+    "                                       (builtin: decodes with no engine installed)\n"
     "\n"
     "Run 'ucizip COMMAND --help' for a command's options. As with zstd, options without a\n"
     "command compress ('ucizip -j2 a.pgn b.pgn.zst'), and -d, -t and -l decompress, verify\n"
@@ -55,6 +58,7 @@ static const struct command commands[] = {
     {"list", cmd_list},
     {"ratings", cmd_ratings},
     {"split", cmd_split},
+    {"transcode", cmd_transcode},
 };
 
 /* A descriptor 0-2 closed by whoever started us would be reused by the next open

@@ -9,6 +9,7 @@
 #include "archive/engine_code.h"
 #include "archive/tag_code.h"
 #include "gamecode/archive_engine.h"
+#include "gamecode/builtin_oracle.h"
 #include "gamecode/opening.h"
 
 /* Longest text rebuilt for one game (the PGN reader's limit on a game). */
@@ -272,20 +273,11 @@ uz_result uz_pool_create_chess960(uz_pool **out, const uz_pool *pool, int worker
     return r == UZ_OK ? uz_pool_create(out, &s, workers, diag) : r;
 }
 
-void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *model, uz_coder_kind coder,
-                    uint32_t block_games)
+void uz_header_fill_coding(uz_archive_header *h, const uz_model_params *model, uz_coder_kind coder,
+                           uint32_t block_games)
 {
-    const uz_engine_settings *s = uz_pool_settings(pool);
     memset(h, 0, sizeof *h);
     h->version = UZ_ARCHIVE_VERSION;
-    uz_copy_str(h->engine_name, sizeof h->engine_name, uz_pool_engine_name(pool));
-    uz_copy_str(h->fingerprint, sizeof h->fingerprint, uz_pool_fingerprint(pool));
-    h->depth = (uint32_t)s->depth;
-    h->nodes = (uint64_t)s->nodes;
-    h->mode = (uint32_t)s->mode;
-    h->hash_mb = (uint32_t)s->hash_mb;
-    h->threads = (uint32_t)s->threads;
-    uz_copy_str(h->engine_settings_text, sizeof h->engine_settings_text, uz_pool_settings_text(pool));
     h->model_kind = model->kind;
     const uint32_t values[] = {model->k_milli, model->floor_q16, model->rank_q16, model->decay_q16};
     const uint32_t player[] = {model->player_version, model->player_hash_lo, model->player_hash_hi};
@@ -297,6 +289,22 @@ void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *
     h->coder = coder;
     h->block_games = block_games;
     h->struct_version = UZ_STRUCT_VERSION;
+    uz_copy_str(h->created_by, sizeof h->created_by, "ucizip " UZ_VERSION_STRING);
+}
+
+void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *model, uz_coder_kind coder,
+                    uint32_t block_games)
+{
+    const uz_engine_settings *s = uz_pool_settings(pool);
+    uz_header_fill_coding(h, model, coder, block_games);
+    uz_copy_str(h->engine_name, sizeof h->engine_name, uz_pool_engine_name(pool));
+    uz_copy_str(h->fingerprint, sizeof h->fingerprint, uz_pool_fingerprint(pool));
+    h->depth = (uint32_t)s->depth;
+    h->nodes = (uint64_t)s->nodes;
+    h->mode = (uint32_t)s->mode;
+    h->hash_mb = (uint32_t)s->hash_mb;
+    h->threads = (uint32_t)s->threads;
+    uz_copy_str(h->engine_settings_text, sizeof h->engine_settings_text, uz_pool_settings_text(pool));
     /* The settings are the defaults of the profile a decoder finds for this engine (as
      * uz_member_decoder_open looks it up): the header need not store them. */
     uz_engine_settings defaults;
@@ -306,7 +314,6 @@ void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *
     h->settings_from_profile = uz_engine_profile_for_archive(&defaults, h->engine_name, "", dirs, &ignored) == UZ_OK &&
                                uz_pool_has_settings_of(pool, &defaults);
     uz_pool_describe(pool, h->settings_summary, sizeof h->settings_summary);
-    uz_copy_str(h->created_by, sizeof h->created_by, "ucizip " UZ_VERSION_STRING);
 }
 
 uz_result uz_header_model(const uz_archive_header *h, uz_model_params *params)
@@ -339,6 +346,11 @@ void uz_header_profile_settings(uz_archive_header *h)
      * engine store, for this fingerprint. */
     uz_engine_settings s;
     uz_diag ignored = {0};
+    if (uz_header_is_builtin(h)) { /* the reader's summary would list engine options it has not */
+        snprintf(h->settings_summary, sizeof h->settings_summary, "%s; depth %u (built in, needs no engine)",
+                 h->engine_name, h->depth);
+        return;
+    }
     if (!h->settings_from_profile)
         return;
     char placeholder[sizeof h->settings_summary];
@@ -428,6 +440,23 @@ static uz_result open_stored_engine(uz_member_decoder *md, const uz_archive_head
     return r == UZ_OK ? UZ_OK : UZ_ERR_MISMATCH;
 }
 
+/* The builtin of a builtin member's header, kept from an earlier member when it is the same. */
+static uz_result open_builtin(uz_member_decoder *md, const uz_archive_header *h, int workers, uz_diag *diag)
+{
+    int version, depth;
+    uz_result r = uz_header_builtin(h, &version, &depth, diag);
+    if (r != UZ_OK)
+        return r;
+    if (!md->builtin || uz_builtin_pool_version(md->builtin) != version || uz_builtin_pool_depth(md->builtin) != depth) {
+        uz_builtin_pool_destroy(md->builtin);
+        md->builtin = NULL;
+        if ((r = uz_builtin_pool_create(&md->builtin, version, depth, workers, diag)) != UZ_OK)
+            return r;
+    }
+    md->member_builtin = true;
+    return UZ_OK;
+}
+
 uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header *h, const uz_engine_settings *base,
                                  int workers, uz_diag *diag)
 {
@@ -451,8 +480,11 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
         md->pool960 = NULL;
         uz_copy_str(md->chess960_fingerprint, sizeof md->chess960_fingerprint, h->chess960_fingerprint);
     }
+    md->member_builtin = false;
     if (md->oracle)
         return UZ_OK;
+    if (uz_header_is_builtin(h))
+        return open_builtin(md, h, workers, diag);
     if (md->pool && strcmp(md->settings, h->engine_settings_text) == 0 && strcmp(md->fingerprint, h->fingerprint) == 0)
         return UZ_OK;
     uz_pool_destroy(md->pool);
@@ -532,6 +564,8 @@ static uz_result chess960_pool(uz_member_decoder *md, const uz_archive_block *bl
         return UZ_OK;
     if (!md->chess960_fingerprint[0])
         return corrupt_game(diag, block, game, "a Chess960 game in a member without a Chess960 engine");
+    if (md->member_builtin) /* the builtin scores Chess960 games itself */
+        return UZ_OK;
     uz_result r = uz_pool_create_chess960(&md->pool960, md->pool, md->workers, diag);
     if (r != UZ_OK) {
         char why[sizeof diag->message];
@@ -552,10 +586,21 @@ static uz_result chess960_pool(uz_member_decoder *md, const uz_archive_block *bl
     return UZ_OK;
 }
 
+/* The oracle that scores the member's standard or Chess960 games. */
+static uz_oracle *member_oracle(uz_member_decoder *md, bool chess960)
+{
+    if (md->oracle)
+        return md->oracle;
+    if (md->member_builtin)
+        return uz_builtin_pool_oracle(md->builtin);
+    return uz_pool_oracle(chess960 ? md->pool960 : md->pool);
+}
+
 void uz_member_decoder_close(uz_member_decoder *md)
 {
     if (!md)
         return;
+    uz_builtin_pool_destroy(md->builtin);
     uz_pool_destroy(md->pool960);
     uz_pool_destroy(md->pool);
     memset(md, 0, sizeof *md);
@@ -643,7 +688,7 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
             ;
         if (all[i].start.chess960)
             continue; /* not counted */
-        uz_oracle *oracle = md->oracle ? md->oracle : uz_pool_oracle(md->pool);
+        uz_oracle *oracle = member_oracle(md, false);
         if ((r = uz_decode_games(oracle, &md->model, opening, end - i, md->coder, all + i, streams + i, sizes + i,
                                  end - i, results + i, diag)) != UZ_OK)
             goto out;
@@ -666,7 +711,7 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
             ;
         if (!md->oracle && chess960 && (r = chess960_pool(md, block, game_base + first + i + 1, diag)) != UZ_OK)
             goto out;
-        uz_oracle *oracle = md->oracle ? md->oracle : uz_pool_oracle(chess960 ? md->pool960 : md->pool);
+        uz_oracle *oracle = member_oracle(md, chess960);
         if ((r = uz_decode_games(oracle, &md->model, opening, 0, md->coder, games + i, streams + first + i,
                                  sizes + first + i, end - i, results + i, diag)) != UZ_OK)
             goto out;

@@ -33,14 +33,22 @@ unsigned uz_block_struct_version_for(const uz_game *games, size_t n);
  * such option (its Chess960 games are then kept as text). */
 uz_result uz_pool_create_chess960(uz_pool **out, const uz_pool *pool, int workers, uz_diag *diag);
 
-/* Fills a header from the pool's engine and the model and coder settings. */
+/* Fills the fields of a header that do not name the oracle: format version, model,
+ * coder, block size, structure layout (the rest zero). */
+void uz_header_fill_coding(uz_archive_header *h, const uz_model_params *model, uz_coder_kind coder,
+                           uint32_t block_games);
 /* For a header that leaves the settings to the engine profile (settings_from_profile):
  * keys 3-7 and (unless the header stores one) the summary from the installed profile it
  * refers to, for display (the summary says so). Unchanged if there is no such profile,
- * or the header stores its settings. */
+ * or the header stores its settings. A builtin member's summary: its builtin and depth. */
 void uz_header_profile_settings(uz_archive_header *h);
+/* Fills a header from the pool's engine and the model and coder settings. */
 void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *model, uz_coder_kind coder,
                     uint32_t block_games);
+
+/* Whether the member of header h was coded with the builtin (its engine name is
+ * "ucizip builtin-V"; gamecode/builtin_oracle.h reads the rest). */
+bool uz_header_is_builtin(const uz_archive_header *h);
 
 /* The model parameters a header stores; UZ_ERR_UNSUPPORTED for an unknown model kind or
  * the wrong number of parameters. */
@@ -65,9 +73,16 @@ typedef struct uz_member_decoder {
     /* Set by the caller: the persistent score store for a member whose engine is the
      * installed profile of the header's (no base given); NULL for none. */
     const uz_score_store *store;
+    /* A member coded with the builtin (gamecode/builtin_oracle.h): its searchers, kept
+     * across members of the same version and depth, and whether the current member is
+     * one (its games, Chess960 ones too, are then scored by them; no engine, no profile). */
+    struct uz_builtin_pool *builtin;
+    bool member_builtin;
 } uz_member_decoder;
 
-/* Prepares md for a member with header h: base gives the engine to run (path, timeouts),
+/* Prepares md for a member with header h. A builtin member (uz_header_is_builtin) gets
+ * the builtin of the version and depth it records (checked by uz_header_builtin; base is
+ * not used). Otherwise base gives the engine to run (path, timeouts),
  * or is NULL for the installed profile matching the header's engine (see
  * uz_engine_profile_for_archive; uz_pool_settings(md->pool)->profile names it); the
  * header's settings replace its search settings. Starts a pool (unless md already has

@@ -7,6 +7,7 @@
 #include "lib_internal.h"
 #include "engine/engine_store.h"
 #include "gamecode/blockcode.h"
+#include "gamecode/builtin_oracle.h"
 
 
 struct uz_compressor {
@@ -16,7 +17,8 @@ struct uz_compressor {
     int workers;
     uz_pool *pool;
     uz_pool *pool960;             /* the engine in Chess960 mode, started at the first such game */
-    uz_oracle *oracle, *oracle960; /* the pools as the codec's oracles */
+    uz_builtin_pool *builtin;     /* --engine builtin: the searchers, instead of both pools */
+    uz_oracle *oracle, *oracle960; /* the pools (or the builtin) as the codec's oracles */
     bool tried960;
     uz_model_params params;       /* the model the options name */
     uz_model model;               /* the current archive's (fitted or as named) */
@@ -52,8 +54,14 @@ static void say(const uz_compressor *c, const char *input, uz_result code, const
 
 static void fill_header(uz_compressor *c)
 {
+    c->member960 = c->oracle960 != NULL;
+    if (c->builtin) {
+        uz_header_fill_builtin(&c->header, c->builtin, &c->model.params, c->coder, (uint32_t)c->block_games);
+        if (c->member960)
+            uz_header_builtin_chess960(&c->header);
+        return;
+    }
     uz_header_fill(&c->header, c->pool, &c->model.params, c->coder, (uint32_t)c->block_games);
-    c->member960 = c->pool960 != NULL;
     if (c->pool960)
         snprintf(c->header.chess960_fingerprint, sizeof c->header.chess960_fingerprint, "%s",
                  uz_pool_fingerprint(c->pool960));
@@ -82,6 +90,23 @@ static uz_result start_pool(uz_compressor *c, uz_diag *diag)
     return r;
 }
 
+/* --engine builtin[-N]: its searchers (depth from the options) instead of an engine. */
+static uz_result start_builtin(uz_compressor *c, int version, uz_diag *diag)
+{
+    if (c->opt.nodes || c->opt.mode || c->opt.hash_mb) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "the builtin takes a depth only (no nodes, mode or hash)");
+        return UZ_ERR_ARG;
+    }
+    uz_result r = uz_builtin_pool_create(&c->builtin, version, c->opt.depth, c->workers, diag);
+    if (r != UZ_OK)
+        return r;
+    c->oracle = uz_builtin_pool_oracle(c->builtin);
+    uz_oracle_identity id = uz_oracle_identity_of(c->oracle);
+    snprintf(c->identity, sizeof c->identity, "fingerprint %s; settings %s", id.fingerprint, id.settings_text);
+    uz_builtin_model_params(&c->params);
+    return uz_model_open(&c->model, &c->params, diag);
+}
+
 uz_result uz_compressor_open(uz_compressor **out, const uz_options *options, uz_diag *diag)
 {
     *out = NULL;
@@ -107,6 +132,16 @@ uz_result uz_compressor_open(uz_compressor **out, const uz_options *options, uz_
     if ((r = uz_lib_model(options, &c->params, &c->coder, diag)) != UZ_OK ||
         (r = uz_model_open(&c->model, &c->params, diag)) != UZ_OK)
         goto fail;
+    if ((r = uz_encoder_create(&c->enc, c->coder)) != UZ_OK) {
+        uz_diag_set(diag, r, 0, 0, "out of memory");
+        goto fail;
+    }
+    int version;
+    if (uz_builtin_spec(options->engine, &version)) {
+        if ((r = start_builtin(c, version, diag)) != UZ_OK)
+            goto fail;
+        goto source;
+    }
     if (options->cache_path && !(c->cache_path = strdup(options->cache_path))) {
         r = UZ_ERR_NOMEM;
         uz_diag_set(diag, r, 0, 0, "out of memory");
@@ -118,12 +153,11 @@ uz_result uz_compressor_open(uz_compressor **out, const uz_options *options, uz_
         c->cache_path = NULL; /* not taken */
         goto fail;
     }
-    if ((r = uz_encoder_create(&c->enc, c->coder)) != UZ_OK) {
-        uz_diag_set(diag, r, 0, 0, "out of memory");
-        goto fail;
-    }
     if ((r = start_pool(c, diag)) != UZ_OK)
         goto fail;
+    snprintf(c->identity, sizeof c->identity, "fingerprint %s; settings %s", uz_pool_fingerprint(c->pool),
+             uz_pool_settings_text(c->pool));
+source:
     uz_game_source_init(&c->src);
     c->src.exact = !options->canonical;
     c->src.bad_games = options->bad_games;
@@ -132,8 +166,6 @@ uz_result uz_compressor_open(uz_compressor **out, const uz_options *options, uz_
     c->src.max_games = options->max_games;
     c->src.on_message = options->on_message;
     c->src.user = options->user;
-    snprintf(c->identity, sizeof c->identity, "fingerprint %s; settings %s", uz_pool_fingerprint(c->pool),
-             uz_pool_settings_text(c->pool));
     *out = c;
     return UZ_OK;
 fail:
@@ -148,6 +180,10 @@ static uz_result open_pool960(uz_compressor *c, uz_diag *diag)
     if (c->tried960)
         return UZ_OK;
     c->tried960 = true;
+    if (c->builtin) { /* the builtin scores Chess960 positions itself */
+        c->oracle960 = c->oracle;
+        return UZ_OK;
+    }
     uz_result r = uz_pool_create_chess960(&c->pool960, c->pool, c->workers, diag);
     c->oracle960 = r == UZ_OK ? uz_pool_oracle(c->pool960) : NULL;
     if (r == UZ_ERR_UNSUPPORTED || r == UZ_ERR_ARG) {
@@ -169,7 +205,7 @@ static uz_result prepare_chess960(uz_compressor *c, uz_game *games, size_t n, uz
     uz_result r = open_pool960(c, diag);
     if (r != UZ_OK)
         return r;
-    if (!c->pool960)
+    if (!c->oracle960)
         return uz_lib_chess960_as_text(games, n, diag);
     if (c->member960)
         return UZ_OK;
@@ -351,6 +387,24 @@ uz_result uz_compressor_begin(uz_compressor *c, FILE *archive, uz_diag *diag)
     return r;
 }
 
+uz_result uz_lib_compressor_use_model(uz_compressor *c, const uz_model_params *params, uz_coder_kind coder,
+                                      uz_diag *diag)
+{
+    c->params = *params;
+    if (c->builtin)
+        uz_builtin_model_params(&c->params);
+    if (coder != c->coder) {
+        uz_encoder_destroy(c->enc);
+        c->enc = NULL;
+        c->coder = coder;
+        if (uz_encoder_create(&c->enc, coder) != UZ_OK) {
+            uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+            return UZ_ERR_NOMEM;
+        }
+    }
+    return uz_model_open(&c->model, &c->params, diag);
+}
+
 const char *uz_compressor_engine_identity(const uz_compressor *c)
 {
     return c->identity;
@@ -365,11 +419,15 @@ void uz_compressor_stats(const uz_compressor *c, uz_compress_stats *out)
     out->inputs_skipped = c->src.inputs_skipped;
     out->bytes_in = uz_game_source_bytes(&c->src);
     uz_pool_stats ps;
-    uz_pool_get_stats(c->pool, &ps);
-    out->positions = ps.queries - ps.trivial;
-    out->positions_reused = ps.cache_hits + ps.coalesced + ps.store_hits;
-    out->store_hits = ps.store_hits;
-    out->engine_restarts = ps.restarts;
+    if (c->builtin)
+        out->positions = uz_builtin_pool_positions(c->builtin);
+    if (c->pool) {
+        uz_pool_get_stats(c->pool, &ps);
+        out->positions = ps.queries - ps.trivial;
+        out->positions_reused = ps.cache_hits + ps.coalesced + ps.store_hits;
+        out->store_hits = ps.store_hits;
+        out->engine_restarts = ps.restarts;
+    }
     if (c->pool960) {
         uz_pool_get_stats(c->pool960, &ps);
         out->positions += ps.queries - ps.trivial;
@@ -480,7 +538,7 @@ uz_result uz_compressor_fit_model(uz_compressor *c, const char *const *paths, si
     }
     uz_result r = UZ_OK;
     /* The real pass takes the first pass's scores from the memory cache. */
-    if (c->settings.cache_entries < (1 << 21)) {
+    if (!c->builtin && c->settings.cache_entries < (1 << 21)) {
         c->settings.cache_entries = 1 << 21;
         r = start_pool(c, diag);
     }
@@ -506,7 +564,7 @@ uz_result uz_compressor_fit_model(uz_compressor *c, const char *const *paths, si
                 r = diag && diag->code ? diag->code : UZ_ERR_IO;
                 break;
             }
-            if (!c->pool960)
+            if (!c->oracle960)
                 r = uz_lib_chess960_as_text(c->games, (size_t)got, diag);
             long made = 0;
             for (; r == UZ_OK && made < got; made++)
@@ -567,6 +625,7 @@ void uz_compressor_close(uz_compressor *c)
     free(c->games);
     uz_pool_destroy(c->pool960);
     uz_pool_destroy(c->pool);
+    uz_builtin_pool_destroy(c->builtin);
     uz_encoder_destroy(c->enc);
     uz_lib_cache_release(c->cache_path);
     free(c->cache_path);

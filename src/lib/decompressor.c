@@ -6,6 +6,7 @@
 
 #include "lib_internal.h"
 #include "gamecode/blockcode.h"
+#include "gamecode/builtin_oracle.h"
 
 struct uz_decompressor {
     uz_options opt;
@@ -22,6 +23,8 @@ struct uz_decompressor {
     uz_game *games;               /* the decoded block */
     size_t cap, n_games, next;
     uint64_t games_done, moves_done;
+    uz_archive_header first_header; /* of the archive being read, once have_header */
+    bool have_header;
     char *text;                   /* export-format text handed out with canonical */
     uz_game *last;                /* the game last handed out (uz_decompressor_game_tags) */
     uint64_t last_number;
@@ -58,8 +61,10 @@ uz_result uz_decompressor_open(uz_decompressor **out, const uz_options *options,
         free(d);
         return r;
     }
-    if (options->engine) {
-        /* The archive's search settings replace the ones the options give. */
+    int builtin_version;
+    if (options->engine && !uz_builtin_spec(options->engine, &builtin_version)) {
+        /* The archive's search settings replace the ones the options give. (A builtin
+         * member always names its builtin: "--engine builtin" asks for nothing more.) */
         if ((r = uz_lib_engine_settings(options, &d->base, diag)) != UZ_OK) {
             free(d->cache_path);
             free(d);
@@ -139,6 +144,7 @@ uz_result uz_decompressor_begin(uz_decompressor *d, FILE *in, const char *name, 
     end_reading(d);
     d->name = name ? name : "<archive>";
     d->games_done = d->moves_done = 0;
+    d->have_header = false;
     uz_result r = uz_archive_reader_open(&d->reader, in, d->name);
     if (r != UZ_OK) {
         uz_diag_set(diag, r, 0, 0, "out of memory");
@@ -158,6 +164,10 @@ static uz_result next_block(uz_decompressor *d, uz_diag *diag)
             uz_archive_header header;
             if ((r = uz_archive_read_header(d->reader, &header, diag)) != UZ_OK)
                 return r;
+            if (!d->have_header) {
+                d->first_header = header;
+                d->have_header = true;
+            }
             r = uz_member_decoder_open(&d->md, &header, d->have_base ? &d->base : NULL, d->workers, diag);
             if (r != UZ_OK)
                 return r;
@@ -265,4 +275,11 @@ uz_result uz_decompressor_game_tags(uz_decompressor *d, uz_game_tags *game, uz_d
         return UZ_ERR_ARG;
     }
     return uz_lib_game_tags(d->last, d->last_number, &d->pairs, game, diag);
+}
+
+bool uz_lib_decompressor_first_header(const uz_decompressor *d, uz_archive_header *out)
+{
+    if (d->have_header)
+        *out = d->first_header;
+    return d->have_header;
 }

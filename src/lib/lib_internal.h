@@ -67,6 +67,16 @@ typedef struct uz_lib_tag_pairs {
 uz_result uz_lib_game_tags(struct uz_game *game, uint64_t number, uz_lib_tag_pairs *pairs, uz_game_tags *out,
                            uz_diag *diag);
 
+/* The header of the first member of the archive that d read last; false if it read none. */
+struct uz_archive_header;
+bool uz_lib_decompressor_first_header(const uz_decompressor *d, struct uz_archive_header *out);
+
+/* Makes c code with exactly these model parameters and this coder instead of the ones its
+ * options name (a transcode keeps the source's); a player model that names no weight set
+ * gets the oracle's (the builtin's or the newest). Before uz_compressor_begin. */
+uz_result uz_lib_compressor_use_model(uz_compressor *c, const uz_model_params *params, uz_coder_kind coder,
+                                      uz_diag *diag);
+
 /* Engine processes for o->workers (0: one per core). */
 int uz_lib_workers(const uz_options *o);
 

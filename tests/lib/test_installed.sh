@@ -2,7 +2,7 @@
 # The installed library used as a user would: `meson install` into a staging directory,
 # then a ten-line C program (uz_roundtrip.c) built against the installed header with
 # pkg-config, linked shared and static, compressing and decompressing a real PGN file
-# with the real engine: the bytes must come back as they were.
+# with the real engine and with the builtin search: the bytes must come back as they were.
 #   test_installed.sh BUILD_DIR PGN_FILE
 set -euo pipefail
 build=$1 pgn=$2
@@ -43,6 +43,10 @@ for kind in shared static; do
     LD_LIBRARY_PATH=$libdir "$stage/rt_$kind" "$pgn" "$stage/out_$kind.ucz" > "$stage/back_$kind.pgn"
     cmp "$pgn" "$stage/back_$kind.pgn" || { echo "FAIL: $kind: the bytes did not come back"; exit 1; }
     echo "$kind: $(stat -c %s "$pgn") bytes of PGN -> $(stat -c %s "$stage/out_$kind.ucz") bytes of archive -> the same bytes"
+    # The search built into the library: no engine process, the same bytes back.
+    LD_LIBRARY_PATH=$libdir "$stage/rt_$kind" "$pgn" "$stage/builtin_$kind.ucz" builtin > "$stage/bback_$kind.pgn"
+    cmp "$pgn" "$stage/bback_$kind.pgn" || { echo "FAIL: $kind, builtin: the bytes did not come back"; exit 1; }
+    grep -q "ucizip builtin-" "$stage/builtin_$kind.ucz" || { echo "FAIL: $kind: the archive does not name the builtin"; exit 1; }
 done
 # The tags of the archive just written, read through the experimental header (no engine).
 tags=$(LD_LIBRARY_PATH=$libdir "$stage/tags" "$stage/out_shared.ucz")

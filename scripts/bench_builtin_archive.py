@@ -1,0 +1,84 @@
+#!/usr/bin/python3
+"""The builtin against Stockfish depth 1 (the default), side by side in one run: plies/s of
+compress and decompress with one worker (-j1) and bits/move of the move streams, on the
+held-out games (FNV-1a 64 of the canonical PGN 0 mod 5, as scripts/opening_counts_bench.py)
+of one corpus file per category. Times are CPU seconds of ucizip and its engine processes
+(user + sys, so other load on the machine counts less), wall seconds beside them.
+
+Usage: scripts/bench_builtin_archive.py [--files cat1_X.pgn,cat2_Y.pgn,cat3_Z.pgn] [--max-games N]
+                                        [--engines builtin,stockfish]
+Default files: cat1 Lichess blitz/rapid, cat2 Kasparov, cat3 Sirius self-play (the issue
+note's figures: --max-games 100, the first 100 held-out games of each).
+"""
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(ROOT, "..", "shared", "corpus")
+UCIZIP = os.path.join(ROOT, "build", "ucizip")
+FEATURES = os.path.join(ROOT, "build", "tools", "ucizip-features")
+DEFAULT_FILES = "cat1_lichess_rated_blitz_rapid.pgn,cat2_kasparov_career_crlf.pgn,cat3_sirius_cutechess_selfplay.pgn"
+
+
+def output(*args):
+    return subprocess.run(args, capture_output=True, text=True, check=True).stdout
+
+
+def held_out(path, max_games):
+    """The file's held-out games in canonical PGN."""
+    hashes = [int(h, 16) for h in output(FEATURES, path, "--hashes").split()]
+    text = output(UCIZIP, "pgn", path)
+    games = ["[Event " + g if i else g for i, g in enumerate(text.split("\n[Event "))]
+    assert len(games) == len(hashes), path
+    kept = [g.rstrip("\n") + "\n\n" for g, h in zip(games, hashes) if h % 5 == 0]
+    return kept[:max_games] if max_games else kept
+
+
+def timed(*args):
+    """(CPU seconds of the command and its children, wall seconds)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    subprocess.run(args, check=True, capture_output=True)
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, wall
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--files", default=DEFAULT_FILES)
+    ap.add_argument("--max-games", type=int, default=0)
+    ap.add_argument("--engines", default="builtin,stockfish")
+    args = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="ucizip-bench-builtin-")
+    print("| file | games | plies | oracle | bits/move | compress plies/s (CPU; wall) | "
+          "decompress plies/s (CPU; wall) |")
+    print("|---|---|---|---|---|---|---|")
+    for name in args.files.split(","):
+        src = os.path.join(tmp, name)
+        games = held_out(os.path.join(CORPUS, name), args.max_games)
+        with open(src, "w") as f:
+            f.write("".join(games))
+        for engine in args.engines.split(","):
+            arc, back = src + "." + engine + ".ucz", src + "." + engine + ".pgn"
+            c_cpu, c_wall = timed(UCIZIP, "compress", src, "-o", arc, "-f", "-q", "-j", "1", "--engine", engine)
+            d_cpu, d_wall = timed(UCIZIP, "decompress", arc, "-o", back, "-f", "-j", "1")
+            if open(back, "rb").read() != open(src, "rb").read():
+                sys.exit("%s: the %s archive does not decode to its games" % (name, engine))
+            info = json.loads(output(UCIZIP, "info", arc, "--json"))
+            info = info[0] if isinstance(info, list) else info  # (an array of archives)
+            plies = sum(m["moves"] for m in info["members"])
+            bits = 8.0 * sum(m["move_bytes"] for m in info["members"]) / plies
+            print("| %s | %d | %d | %s | %.3f | %.0f; %.0f | %.0f; %.0f |" % (
+                name, len(games), plies, engine, bits, plies / c_cpu, plies / c_wall,
+                plies / d_cpu, plies / d_wall), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+#!/usr/bin/python3
+"""The built-in oracle end to end (--engine builtin), with real corpus games and the real
+Stockfish: byte-exact round trips judged by cmp and pgn-extract (Chess960 files too), the
+same archive for -j1 and -j2, info and list of a builtin archive, transcoding Stockfish ->
+builtin -> Stockfish (each equal to a direct compress), refusals of forged headers (an
+unknown builtin version, a depth out of range, a wrong fingerprint), a Stockfish archive
+still byte-identical to the committed fixture, and the committed builtin-1 fixture
+decoding to its source games.
+
+Usage: test_builtin.py UCIZIP"""
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, corpus, run, summary, use  # noqa: E402
+from ucz_bytes import read_varint  # noqa: E402
+
+SHORT = bool(os.environ.get("UZ_TEST_SHORT"))
+GAMES = 6 if SHORT else 25  # games of each corpus file: a few blocks' worth of positions, a short test
+DATA = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "builtin")
+
+
+def first_games(src, dst, k):
+    """The bytes of src up to the start of its (k+1)-th game (a prefix of the file)."""
+    data = open(src, "rb").read()
+    count, i = 0, 0
+    while True:
+        j = data.find(b"\n[Event ", i)
+        if j < 0:
+            break
+        count += 1
+        if count >= k:
+            data = data[: j + 1]
+            break
+        i = j + 1
+    with open(dst, "wb") as f:
+        f.write(data)
+    return data
+
+
+def pgn_extract_digest(path):
+    """What pgn-extract (an independent PGN reader) reads from a file, or None without it."""
+    tool = shutil.which("pgn-extract") or ("/usr/games/pgn-extract" if os.path.exists("/usr/games/pgn-extract") else None)
+    if not tool:
+        return None
+    out = subprocess.run([tool, "-s", "-w100000", path], capture_output=True)
+    return hashlib.sha256(out.stdout).hexdigest()
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def roundtrips(tmp):
+    """Corpus excerpts of every category, Chess960 ones included: compress -j1 and -j2 with
+    the builtin (one archive), decompress with no --engine; bytes and pgn-extract agree."""
+    names = ["cat1_lichess_rated_blitz_rapid.pgn", "cat2_tata_steel_2022_masters.pgn",
+             "cat3_sirius_cutechess_selfplay.pgn", "cat1_uscf_otb_club_annotated.pgn",
+             "cat5_chess960_chesscom_humans_clk.pgn", "cat5_chess960_cutechess_python_chess.pgn"]
+    archives = {}
+    for name in names:
+        src = os.path.join(tmp, name)
+        orig = first_games(corpus(name), src, GAMES)
+        arcs = []
+        for j in ("1", "2"):
+            arc = os.path.join(tmp, "%s.j%s.ucz" % (name, j))
+            run("compress", src, "-o", arc, "-q", "-j", j, "--engine", "builtin")
+            arcs.append(arc)
+        check(read(arcs[0]) == read(arcs[1]), "%s: the builtin's -j1 and -j2 archives differ" % name)
+        back = os.path.join(tmp, name + ".back")
+        run("decompress", arcs[1], "-o", back, "-j", "2")
+        check(read(back) == orig, "%s: builtin round trip is not byte-identical" % name)
+        want = pgn_extract_digest(src)
+        check(want is None or pgn_extract_digest(back) == want, "%s: pgn-extract reads other games back" % name)
+        info = run("info", arcs[0]).stdout.decode()
+        check("ucizip builtin-1; depth 1" in info and "needs no engine" in info, "%s: info: %s" % (name, info))
+        if name.startswith("cat5"):
+            check("Chess960 games: coded with the builtin" in info, "%s: Chess960 games not coded: %s" % (name, info))
+            check("kept as text" not in run("stats", src, "--engine", "builtin").stderr.decode(),
+                  "%s: stats keeps Chess960 games as text with the builtin" % name)
+        archives[name] = (src, arcs[0], orig)
+    # list reads the tags of a builtin archive without any oracle
+    src, arc, orig = archives["cat2_tata_steel_2022_masters.pgn"]
+    lines = run("list", arc).stdout.decode().strip().split("\n")
+    check(len(lines) >= GAMES - 1 and "Carlsen" in "".join(lines), "list of a builtin archive: %s" % lines[:3])
+    one = run("extract", arc, "--game", "3", "-o", "-").stdout
+    check(len(one) > 100 and one in orig, "extract --game 3 from a builtin archive")
+    src960, arc960, orig960 = archives["cat5_chess960_cutechess_python_chess.pgn"]
+    picked = run("extract", arc960, "--tag", "White=Maverick 1.5", "-o", "-").stdout
+    parts = [b"[Event " + g for g in picked.split(b"[Event ")[1:]]
+    check(len(parts) == 2 and all(g in orig960 and b"fischerandom" in g for g in parts),
+          "extract --tag from a builtin archive of Chess960 games: %d games" % len(parts))
+    return archives
+
+
+def transcodes(tmp, archives):
+    """Stockfish -> builtin -> Stockfish: each step equal to a direct compress, byte for byte."""
+    src, builtin_arc, orig = archives["cat2_tata_steel_2022_masters.pgn"]
+    sf = os.path.join(tmp, "tata.sf.ucz")
+    run("compress", src, "-o", sf, "-q", "-j", "2")
+    to_builtin, back_sf = os.path.join(tmp, "tata.sf2b.ucz"), os.path.join(tmp, "tata.b2sf.ucz")
+    run("transcode", sf, "-o", to_builtin, "--engine", "builtin", "-j", "2")
+    check(read(to_builtin) == read(builtin_arc), "transcode Stockfish -> builtin differs from compress --engine builtin")
+    run("transcode", to_builtin, "-o", back_sf, "--engine", "stockfish", "-j", "2")
+    check(read(back_sf) == read(sf), "transcode builtin -> Stockfish differs from the Stockfish archive")
+    for arc in (to_builtin, back_sf):
+        check(run("decompress", arc, "-o", "-").stdout == orig, "%s does not decode to the source games" % arc)
+    # Chess960 games move to the builtin (and back) too
+    src960, arc960, orig960 = archives["cat5_chess960_cutechess_python_chess.pgn"]
+    sf960, t960 = os.path.join(tmp, "c960.sf.ucz"), os.path.join(tmp, "c960.sf2b.ucz")
+    run("compress", src960, "-o", sf960, "-q", "-j", "2")
+    run("transcode", sf960, "-o", t960, "--engine", "builtin")
+    check(read(t960) == read(arc960), "Chess960: transcode to the builtin differs from a direct compress")
+    # the output is never overwritten without -f, and a bad --engine leaves nothing
+    p = run("transcode", sf, "-o", to_builtin, "--engine", "builtin", ok=False)
+    check(p.returncode != 0 and b"exists" in p.stderr, "transcode overwrote its output without -f: %r" % p.stderr)
+    bad = os.path.join(tmp, "none.ucz")
+    p = run("transcode", sf, "-o", bad, "--engine", "builtin-7", ok=False)
+    check(p.returncode != 0 and b"builtin-7" in p.stderr and not os.path.exists(bad),
+          "transcode to an unknown builtin: %r" % p.stderr)
+
+
+def forge(data, old, new):
+    """The archive with a header text replaced (same length), its header crc recomputed."""
+    hlen, i = read_varint(data, 10)
+    body = data[i:i + hlen]
+    assert len(old) == len(new) and body.count(old) == 1
+    body = body.replace(old, new)
+    return data[:i] + body + zlib.crc32(body).to_bytes(4, "little") + data[i + hlen + 4:]
+
+
+def refusals(tmp, archives):
+    """Headers that claim the builtin are untrusted input: each forgery is refused, naming why."""
+    _, arc, _ = archives["cat2_tata_steel_2022_masters.pgn"]
+    data = read(arc)
+    cases = [
+        ((b"ucizip builtin-1", b"ucizip builtin-9"), (b"builtin = 1\n", b"builtin = 9\n"),
+         "made with builtin-9, which this ucizip does not have; a newer ucizip decodes it"),
+        ((b"depth = 1\n", b"depth = 9\n"), (b"\x03\x01\x01", b"\x03\x01\x09"), "builtin-1 at depth 9"),
+        ((b"builtin = 1\n", b"builtin = 2\n"), None, "a header naming the builtin"),
+    ]
+    for first, second, message in cases:
+        forged = forge(data, *first)
+        if second:
+            forged = forge(forged, *second)
+        path = os.path.join(tmp, "forged.ucz")
+        with open(path, "wb") as f:
+            f.write(forged)
+        for cmd in (["decompress", path, "-o", "-"], ["verify", path]):
+            p = run(*cmd, ok=False)
+            err = p.stderr.decode()
+            check(p.returncode == 1 and message in err and err.count("\n") == 1 and not p.stdout,
+                  "%s of a forged header (%s): exit %d, %s" % (cmd[0], message, p.returncode, err))
+    # A wrong fingerprint (one byte of key 2 changed: its CRC then still holds).
+    hlen, i = read_varint(data, 10)
+    at = data.index(b"\x02\x08", i) + 2
+    forged = bytearray(data)
+    forged[at] ^= 1
+    body = bytes(forged[i:i + hlen])
+    forged[i + hlen:i + hlen + 4] = zlib.crc32(body).to_bytes(4, "little")
+    path = os.path.join(tmp, "forged_fp.ucz")
+    with open(path, "wb") as f:
+        f.write(forged)
+    p = run("decompress", path, "-o", "-", ok=False)
+    check(p.returncode == 1 and b"wrong oracle" in p.stderr, "a wrong builtin fingerprint: %r" % p.stderr)
+
+
+def stockfish_unchanged(tmp):
+    """Stockfish archives keep their bytes: the committed fixture of the default model is
+    what compressing its source gives today (while weight set v2 is the newest)."""
+    model_dir = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "model")
+    src, fixture = os.path.join(model_dir, "fixture_rank.pgn"), os.path.join(model_dir, "fixture_player_v2.ucz")
+    out = os.path.join(tmp, "fixture_again.ucz")
+    run("compress", src, "-o", out, "-q", "-j", "2")
+    if b"player v2 " in run("info", out).stdout:
+        check(read(out) == read(fixture), "a Stockfish compress no longer gives the committed fixture's bytes")
+
+
+def fixture():
+    """The committed builtin-1 archive decodes to its source games (every later ucizip must)."""
+    arc, src = os.path.join(DATA, "fixture_builtin1.ucz"), os.path.join(DATA, "fixture_builtin1.pgn")
+    if not os.path.exists(arc):
+        check(False, "no fixture %s" % arc)
+        return
+    check(run("decompress", arc, "-o", "-").stdout == read(src), "fixture_builtin1.ucz does not decode to its PGN")
+    check(b"ucizip builtin-1" in run("info", arc).stdout, "fixture_builtin1.ucz does not name builtin-1")
+
+
+def main():
+    use(sys.argv[1])
+    tmp = tempfile.mkdtemp(prefix="uz-builtin-")
+    archives = roundtrips(tmp)
+    refusals(tmp, archives)
+    if not SHORT:
+        transcodes(tmp, archives)
+        stockfish_unchanged(tmp)
+    fixture()
+    shutil.rmtree(tmp)
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
