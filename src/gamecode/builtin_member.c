@@ -100,14 +100,13 @@ uz_result uz_header_builtin(const uz_archive_header *h, int *version, int *depth
 
 void uz_builtin_model_params(uz_model_params *params)
 {
-    if (UZ_BUILTIN_PLAYER_WEIGHTS == 0 || params->kind != UZ_MODEL_PLAYER || params->player_version != 0 ||
-        params->player_hash_lo != 0 || params->player_hash_hi != 0)
+    if (params->kind != UZ_MODEL_PLAYER || params->player_version != 0 || params->player_hash_lo != 0 ||
+        params->player_hash_hi != 0)
         return;
-    for (int i = uz_pm_builtin_count - 1; i >= 0; i--) /* the newest set of that version */
-        if (uz_pm_builtin_sets[i].version == UZ_BUILTIN_PLAYER_WEIGHTS) {
-            params->player_version = uz_pm_builtin_sets[i].version;
-            params->player_hash_lo = (uint32_t)uz_pm_builtin_sets[i].hash;
-            params->player_hash_hi = (uint32_t)(uz_pm_builtin_sets[i].hash >> 32);
-            return;
-        }
+    const uz_player_model *pm = uz_pm_builtin_version(UZ_PM_DEFAULT_VERSION_BUILTIN);
+    if (pm) {
+        params->player_version = pm->version;
+        params->player_hash_lo = (uint32_t)pm->hash;
+        params->player_hash_hi = (uint32_t)(pm->hash >> 32);
+    }
 }

@@ -12,10 +12,6 @@
 #include "codec/model.h"
 #include "engine/oracle.h"
 
-/* The player weight set that new builtin archives use: 0 takes the newest built-in set,
- * as a Stockfish archive does (today v2, trained on Stockfish's scores). Once a set
- * trained on the builtin's own scores exists (v3), this line names it. */
-#define UZ_BUILTIN_PLAYER_WEIGHTS 0
 
 /* Whether spec (an "--engine" argument, uz_options.engine) names the builtin: "builtin"
  * (*version = UZ_BUILTIN_LATEST) or "builtin-N" (*version = N, which need not exist:
@@ -65,7 +61,7 @@ void uz_header_builtin_chess960(uz_archive_header *h);
 uz_result uz_header_builtin(const uz_archive_header *h, int *version, int *depth, uz_diag *diag);
 
 /* The player weights of a new builtin archive: params of a player model that name no
- * weight set yet get UZ_BUILTIN_PLAYER_WEIGHTS (unchanged while it is 0). */
+ * weight set yet get the set trained on the builtin's scores (UZ_PM_DEFAULT_VERSION_BUILTIN). */
 void uz_builtin_model_params(uz_model_params *params);
 
 #endif

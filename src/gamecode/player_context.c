@@ -49,10 +49,11 @@ uz_result uz_model_open(uz_model *m, const uz_model_params *params, uz_diag *dia
     }
     if (params->kind != UZ_MODEL_PLAYER)
         return UZ_OK;
-    const uz_player_model *pm = uz_pm_builtin_latest();
+    const uz_player_model *pm = uz_pm_builtin_version(UZ_PM_DEFAULT_VERSION_ENGINE);
     uint64_t want = (uint64_t)params->player_hash_hi << 32 | params->player_hash_lo;
     if (params->player_version == 0 && want == 0) {
-        /* a new archive: the newest built-in weights */
+        /* a new archive of a UCI engine (the builtin's name their set before): the
+         * engines' default weights */
         m->params.player_version = pm->version;
         m->params.player_hash_lo = (uint32_t)pm->hash;
         m->params.player_hash_hi = (uint32_t)(pm->hash >> 32);

@@ -230,6 +230,14 @@ const uz_player_model *uz_pm_builtin_latest(void)
     return &uz_pm_builtin_sets[uz_pm_builtin_count - 1];
 }
 
+const uz_player_model *uz_pm_builtin_version(uint32_t version)
+{
+    for (int i = uz_pm_builtin_count - 1; i >= 0; i--)
+        if (uz_pm_builtin_sets[i].version == version)
+            return &uz_pm_builtin_sets[i];
+    return NULL;
+}
+
 const uz_player_model *uz_pm_builtin_find(uint32_t version, uint64_t hash)
 {
     for (int i = 0; i < uz_pm_builtin_count; i++)

@@ -148,8 +148,17 @@ extern const uz_player_model uz_pm_builtin_sets[];
 extern const char *const uz_pm_builtin_texts[];
 extern const int uz_pm_builtin_count;
 
-/* The newest built-in set (what new archives use). */
+/* The weight set new archives use, by oracle: sets are trained on one oracle's scores, so
+ * a newer set is not better for another oracle. UCI engines: version 2 (trained on
+ * Stockfish 15.1's depth-1 scores); the built-in oracle: version 3 (trained on builtin-1's
+ * depth-1 scores). An archive names its set, so changing these changes new archives only. */
+#define UZ_PM_DEFAULT_VERSION_ENGINE 2
+#define UZ_PM_DEFAULT_VERSION_BUILTIN 3
+
+/* The newest built-in set. */
 const uz_player_model *uz_pm_builtin_latest(void);
+/* The newest built-in set of this version, or NULL. */
+const uz_player_model *uz_pm_builtin_version(uint32_t version);
 /* The built-in set with this version and hash, or NULL. */
 const uz_player_model *uz_pm_builtin_find(uint32_t version, uint64_t hash);
 

@@ -42,9 +42,23 @@ const uz_player_model uz_pm_builtin_sets[] = {
             {4654627ll, -3002097ll, -35310170ll, -1185425797ll, -2372269930ll, -249716976ll, -560819371ll, 758793015ll, 213496123ll, 979882ll, -2272545161ll, -4126699196ll, -163611218ll, -18369076240ll, 17428215410ll, 1248090413ll, 2408585886ll, -205314725ll, -5610217800ll, 20492645226ll, 157308409ll, 1201198195ll, 127573310ll, 3781828923ll, 2231991924ll, -4209594566ll, -74770024ll, 396559719ll, -666336580ll, -44913990ll, -1259649927ll, -2135962404ll, -553240171ll, -2441084609ll, 91970379ll, -3528193183ll, -3653069082ll, -342095208ll, 2107942381ll, -3015998064ll, 15946073196ll, -7059663180ll, 1925505837ll, -565886805ll, -1511107662ll, 6508033ll, 1245869ll, 5373049ll, -10252079ll, -682611ll, -2731137ll, -3990145ll, -6199547ll, 4859821ll, 1771684ll, 157592206ll, 317016001ll},
             {2456235ll, -9850429ll, 4830879ll, 931925454ll, 445407068ll, -1222329044ll, -580693921ll, -633629827ll, -418054334ll, -201763891ll, -40334430147ll, -15086644338ll, -3848325367ll, 227447839ll, 4879630189ll, -4590391282ll, 29118861629ll, 17853071962ll, -5994560706ll, 20730583446ll, -2604486541ll, -3240603132ll, -2798417965ll, -753142375ll, -5631735622ll, -5483190130ll, -4220487424ll, 744027517ll, -1039355335ll, 1280938998ll, -914222582ll, 2372655903ll, 511630096ll, 3773163331ll, 14513002ll, -1608390938ll, -304214697ll, 183907587ll, 413344622ll, -9518909266ll, 2334427179ll, 2230648827ll, -3058567243ll, 288736053ll, -4213511684ll, 2427528ll, -4913113ll, -14564723ll, -17973764ll, 2114088ll, 3284959ll, -612693ll, -9671769ll, 383072ll, 7657491ll, 169314607ll, 349096401ll}},
     },
+    {
+        .version = 3,
+        .hash = 0xd53ac5af369662b5ull,
+        .weight = {
+            -559, -651, 992, -282, -40633, 5286, 23014, 7887,
+            4811, -8293, 134890, 69079, 3721, 85891, 42873, 87287,
+            138987, -134230, 179194, 155333, 40244, 28598, 9377, 11935,
+            41062, 15057, 1976, -808, -13440, 25283, 609, 44322,
+            22601, 797, 6488, -67784, -49502, 38603, 29829, -623,
+            113461, -2709, -67719, -70725, 4880, -665, 337, 482,
+            218, -110, -21, 51, -130, -410, -295, -2900,
+            -2762},
+        .floor_q16 = 66,
+    },
 };
 
-const int uz_pm_builtin_count = 2;
+const int uz_pm_builtin_count = 3;
 
 static const char text_v1[] =
     "# ucizip player model weights: conditional logit, Q16 log2 units per feature unit.\n"
@@ -191,4 +205,72 @@ static const char text_v2[] =
     "hash ec0674183d913253\n"
     ;
 
-const char *const uz_pm_builtin_texts[] = {text_v1, text_v2};
+static const char text_v3[] =
+    "# ucizip player model weights: conditional logit, Q16 log2 units per feature unit.\n"
+    "# Trained by scripts/train_player_model.py on the training part of ../shared/corpus\n"
+    "# (cat1-3 files; a game is held out when FNV-1a 64 of its canonical PGN is 0 mod 5),\n"
+    "# engine scores from the built-in oracle builtin-1, depth 1 (ucizip stats --engine builtin).\n"
+    "# 297260 training positions. See data/player_model/PROVENANCE.\n"
+    "ucizip-player-model 3\n"
+    "floor 66\n"
+    "GAP_LIN -559\n"
+    "GAP_SQRT -651\n"
+    "GAP_LOG 992\n"
+    "BLUNDER -282\n"
+    "BIG_BLUNDER -40633\n"
+    "GAP_ZERO 5286\n"
+    "RANK0 23014\n"
+    "RANK1 7887\n"
+    "RANK2 4811\n"
+    "RANK_CAP -8293\n"
+    "MATES 134890\n"
+    "CAPTURE 69079\n"
+    "CAPTURED_VALUE 3721\n"
+    "RECAPTURE 85891\n"
+    "TAKES_MOVER 42873\n"
+    "CHECK 87287\n"
+    "PROMO_QUEEN 138987\n"
+    "UNDERPROMO -134230\n"
+    "CASTLE 179194\n"
+    "EN_PASSANT 155333\n"
+    "KNIGHT 40244\n"
+    "BISHOP 28598\n"
+    "ROOK 9377\n"
+    "QUEEN 11935\n"
+    "KING 41062\n"
+    "PUSH1 15057\n"
+    "PUSH2 1976\n"
+    "FORWARD -808\n"
+    "RETREAT -13440\n"
+    "CENTER 25283\n"
+    "KING_CLOSER 609\n"
+    "FROM_ATTACKED 44322\n"
+    "FROM_HANGING 22601\n"
+    "TO_ATTACKED 797\n"
+    "TO_DEFENDED 6488\n"
+    "TO_HANGING -67784\n"
+    "TO_PAWN_ATTACKED -49502\n"
+    "THREAT 38603\n"
+    "SAME_PIECE 29829\n"
+    "UNDO -623\n"
+    "REPEAT 113461\n"
+    "DEVELOP -2709\n"
+    "EARLY_QUEEN -67719\n"
+    "EARLY_KING -70725\n"
+    "ENDGAME_PAWN 4880\n"
+    "GAP_ENDGAME -665\n"
+    "GAP_PLY 337\n"
+    "GAP_WINNING 482\n"
+    "GAP_LOSING 218\n"
+    "GAP_MOVES -110\n"
+    "GAP_ELO -21\n"
+    "GAP_ELO_DIFF 51\n"
+    "GAP_NO_ELO -130\n"
+    "GAP_FAST -410\n"
+    "GAP_SLOW -295\n"
+    "RANK0_ELO -2900\n"
+    "BLUNDER_ELO -2762\n"
+    "hash d53ac5af369662b5\n"
+    ;
+
+const char *const uz_pm_builtin_texts[] = {text_v1, text_v2, text_v3};
