@@ -183,13 +183,18 @@ def stockfish_unchanged(tmp):
 
 
 def fixture():
-    """The committed builtin-1 archive decodes to its source games (every later ucizip must)."""
-    arc, src = os.path.join(DATA, "fixture_builtin1.ucz"), os.path.join(DATA, "fixture_builtin1.pgn")
-    if not os.path.exists(arc):
-        check(False, "no fixture %s" % arc)
-        return
-    check(run("decompress", arc, "-o", "-").stdout == read(src), "fixture_builtin1.ucz does not decode to its PGN")
-    check(b"ucizip builtin-1" in run("info", arc).stdout, "fixture_builtin1.ucz does not name builtin-1")
+    """The committed builtin-1 archives decode to their source games (every later ucizip
+    must): one made with player weights v2 (before v3 existed), one with v3, the set new
+    builtin archives use."""
+    src = os.path.join(DATA, "fixture_builtin1.pgn")
+    for name, weights in (("fixture_builtin1.ucz", b"player v2"), ("fixture_builtin1_v3.ucz", b"player v3")):
+        arc = os.path.join(DATA, name)
+        if not os.path.exists(arc):
+            check(False, "no fixture %s" % arc)
+            continue
+        check(run("decompress", arc, "-o", "-").stdout == read(src), "%s does not decode to its PGN" % name)
+        info = run("info", arc).stdout
+        check(b"ucizip builtin-1" in info and weights in info, "%s does not name builtin-1 and its weights" % name)
 
 
 def main():
