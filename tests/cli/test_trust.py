@@ -14,7 +14,7 @@ import sys
 import tempfile
 
 import harness
-from harness import check, corpus, run, summary
+from harness import check, corpus, run, run_cmd, summary
 from ucz_bytes import header_fields, with_header
 
 FAST = ["--depth", "1", "--workers", "1"]
