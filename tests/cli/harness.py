@@ -54,3 +54,26 @@ def summary():
     """Prints the counts; the exit status (1 if any check failed)."""
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
+
+
+# Runs a command in a child of its own and reports that child's peak memory and CPU time
+# (the engine included; the machine may be loaded: CPU time, not wall time, is what a run costs).
+_MEASURE = """
+import resource, subprocess, sys
+p = subprocess.run(sys.argv[1:], capture_output=True)
+sys.stdout.buffer.write(p.stdout)
+sys.stderr.buffer.write(p.stderr)
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+sys.stderr.write("\\nMEASURED %d %.3f\\n" % (u.ru_maxrss, u.ru_utime + u.ru_stime))
+sys.exit(p.returncode)
+"""
+
+
+def measured(program, *args, timeout=None):
+    """Runs program with args: (completed process with the measurement cut from stderr,
+    peak MB, CPU seconds)."""
+    p = subprocess.run([sys.executable, "-c", _MEASURE, program, *args], capture_output=True, timeout=timeout)
+    head, _, tail = p.stderr.rpartition(b"\nMEASURED ")
+    rss, cpu = tail.split()
+    p.stderr = head
+    return p, int(rss) / 1024, float(cpu)

@@ -14,6 +14,7 @@ import tempfile
 import time
 import zlib
 
+import harness  # noqa: E402
 from harness import check, summary
 from ucz_bytes import index_v3, read_varint, varint, with_header
 
@@ -27,26 +28,8 @@ def run(*args, input=None, **kw):
     return subprocess.run([UCIZIP, *args], input=input, capture_output=True, **kw)
 
 
-# Runs a command in a child of its own and reports that child's peak memory and CPU time
-# (the machine may be loaded: CPU time, not wall time, is what a run costs).
-MEASURE = """
-import resource, subprocess, sys
-p = subprocess.run(sys.argv[1:], capture_output=True)
-sys.stdout.buffer.write(p.stdout)
-sys.stderr.buffer.write(p.stderr)
-u = resource.getrusage(resource.RUSAGE_CHILDREN)
-sys.stderr.write("\\nMEASURED %d %.3f\\n" % (u.ru_maxrss, u.ru_utime + u.ru_stime))
-sys.exit(p.returncode)
-"""
-
-
 def measured(*args):
-    """(completed process with the measurement cut from stderr, peak MB, CPU seconds)."""
-    p = subprocess.run([sys.executable, "-c", MEASURE, UCIZIP, *args], capture_output=True)
-    head, _, tail = p.stderr.rpartition(b"\nMEASURED ")
-    rss, cpu = tail.split()
-    p.stderr = head
-    return p, int(rss) / 1024, float(cpu)
+    return harness.measured(UCIZIP, *args)
 
 
 # ---- archives taken apart and put back together (doc/format.md) ----

@@ -16,6 +16,7 @@ import tempfile
 import threading
 import time
 
+import harness  # noqa: E402
 from harness import check, summary
 
 UCIZIP = sys.argv[1]
@@ -38,26 +39,8 @@ def err(p):
     return p.stderr.decode(errors="replace")
 
 
-# Runs a command in a child of its own and reports the peak memory and CPU time of that
-# child and what it waited for (the engine included).
-MEASURE = """
-import resource, subprocess, sys
-p = subprocess.run(sys.argv[1:], capture_output=True)
-sys.stdout.buffer.write(p.stdout)
-sys.stderr.buffer.write(p.stderr)
-u = resource.getrusage(resource.RUSAGE_CHILDREN)
-sys.stderr.write("\\nMEASURED %d %.3f\\n" % (u.ru_maxrss, u.ru_utime + u.ru_stime))
-sys.exit(p.returncode)
-"""
-
-
 def measured(*args, timeout=300):
-    """(completed process with the measurement cut from stderr, peak MB, CPU seconds)."""
-    p = subprocess.run([sys.executable, "-c", MEASURE, UCIZIP, *args], capture_output=True, timeout=timeout)
-    head, _, tail = p.stderr.rpartition(b"\nMEASURED ")
-    rss, cpu = tail.split()
-    p.stderr = head
-    return p, int(rss) / 1024, float(cpu)
+    return harness.measured(UCIZIP, *args, timeout=timeout)
 
 
 def wait_for(cond, seconds):
