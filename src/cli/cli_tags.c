@@ -4,6 +4,7 @@
 
 #include "cli_tags.h"
 #include "cli_util.h"
+#include "block/game_struct.h"
 
 /* The name of a tag of game that a condition of filter names but whose value the archive
  * derives from the moves (not known before they are decoded), or NULL. */

@@ -14,6 +14,8 @@
 #include "../lib/fit_samples.h"
 #include "cli_tags.h"
 #include "cli_util.h"
+#include "block/byte_split.h"
+#include "block/game_struct.h"
 #include "gamecode/blockcode.h"
 
 #define SUFFIX ".ucz"

@@ -5,9 +5,11 @@
 #include <xxhash.h>
 
 #include "gamecode/blockcode.h"
-#include "archive/comment_code.h"
-#include "archive/engine_code.h"
-#include "archive/tag_code.h"
+#include "block/comment_code.h"
+#include "block/engine_code.h"
+#include "block/game_struct.h"
+#include "block/game_text.h"
+#include "block/tag_code.h"
 #include "gamecode/archive_engine.h"
 #include "gamecode/builtin_oracle.h"
 #include "gamecode/opening.h"

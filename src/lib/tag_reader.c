@@ -5,6 +5,7 @@
 
 #include "lib_internal.h"
 #include "archive/archive.h"
+#include "block/game_struct.h"
 
 struct uz_tag_reader {
     uz_archive_reader *reader;

@@ -6,11 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive_internal.h"
-#include "game_text.h"
-#include "archive/comment_code.h"
-#include "archive/engine_code.h"
-#include "archive/tag_code.h"
+#include "block/game_struct.h"
+
+#include "archive/archive.h"
+#include "archive/packer.h"
+#include "block/block_internal.h"
+#include "block/game_text.h"
+#include "block/comment_code.h"
+#include "block/engine_code.h"
+#include "block/tag_code.h"
 #include "common/limits.h"
 
 /* The writer refuses what the reader would refuse: both use limits.h. */

@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "archive/archive.h"
-#include "archive/archive_internal.h"
-#include "archive/tag_code.h"
+#include "archive/packer.h"
+#include "block/game_struct.h"
+#include "block/game_text.h"
+#include "block/tag_code.h"
 #include "../common/uz_test.h"
 
 enum { BLOCK = 64 };

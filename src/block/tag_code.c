@@ -1,7 +1,7 @@
 /* Coded tags: see tag_code.h and doc/format.md, "Coded tags". Writer and reader share
  * one coder: the models' state (recent names, players' last ratings, the previous date of
  * a column) evolves value by value in game order, so both sides see the same state. */
-#include "archive/tag_code.h"
+#include "block/tag_code.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* Position-dependent engine comments (TCEC): see engine_code.h and doc/format.md
  * ("Engine comment code"). One set of functions binarises every field for both
  * directions (code_bit puts or gets), so the writer and the reader cannot drift apart. */
-#include "archive/engine_code.h"
+#include "block/engine_code.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 
 #include "chess/board.h"
 #include "chess/san.h"
-#include "archive/bit_code.h"
+#include "block/bit_code.h"
 #include "common/limits.h"
 
 /* The fields whose values are coded; any other text stays in the residual. */
@@ -25,7 +25,7 @@ static const char *const key_name[N_KEYS] = {"d",  "sd", "pd", "mt", "tl", "s", 
 #define MAX_DECIMALS 3
 #define MAX_VALUE 9999999999999 /* of a number times 10^decimals: MAX_DIGITS nines */
 
-/* ---- adaptive binary models (archive/bit_code.h; n capped at 60) ---- */
+/* ---- adaptive binary models (block/bit_code.h; n capped at 60) ---- */
 
 typedef uz_bit_model bit_model;
 #define CAP 60

@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive/archive.h"
-#include "archive/engine_code.h"
+#include "block/engine_code.h"
+#include "block/game_struct.h"
+#include "block/game_text.h"
 #include "../common/uz_test.h"
 #include "same_comments.h"
 
