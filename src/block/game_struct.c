@@ -12,6 +12,21 @@
 #include "block/game_struct_internal.h"
 #include "block/tag_code.h"
 
+uz_block_game *uz_block_games_new(size_t n)
+{
+    uz_block_game *games = calloc(n ? n : 1, sizeof *games);
+    for (size_t i = 0; games && i < n; i++)
+        uz_game_init(&games[i].game);
+    return games;
+}
+
+void uz_block_games_free(uz_block_game *games, size_t n)
+{
+    for (size_t i = 0; games && i < n; i++)
+        uz_game_clear(&games[i].game);
+    free(games);
+}
+
 typedef struct struct_reader {
     uz_cursor sec[N_SECTIONS];
     size_t nodes_left;       /* moves left for the current game's tree */
@@ -151,18 +166,19 @@ static uz_result get_line(struct_reader *sr, uz_line *line, int depth)
 }
 
 /* One game's record; its tag name indexes go to names[] (n_tags of them). */
-static uz_result get_game(struct_reader *sr, uz_game *game, size_t n_names, size_t *moves_len, uint32_t *crc,
-                          uint32_t **names, size_t *n_tags, const uint8_t **text_rec, size_t *text_rec_len)
+static uz_result get_game(struct_reader *sr, uz_block_game *record, size_t n_names, uint32_t **names, size_t *n_tags)
 {
-    *text_rec = NULL;
-    *text_rec_len = 0;
+    uz_game *game = &record->game;
+    size_t *moves_len = &record->moves_len;
+    record->text_rec = NULL;
+    record->text_rec_len = 0;
     uz_cursor *c = &sr->sec[SEC_RECORDS];
     uint64_t len, flags;
     uz_result r;
     if (uz_cursor_varint(c, &len) != UZ_OK || len > ((uint64_t)1 << 30) || c->end - c->p < 4)
         return UZ_ERR_CORRUPT;
     *moves_len = (size_t)len;
-    *crc = (uint32_t)c->p[0] | (uint32_t)c->p[1] << 8 | (uint32_t)c->p[2] << 16 | (uint32_t)c->p[3] << 24;
+    record->crc = (uint32_t)c->p[0] | (uint32_t)c->p[1] << 8 | (uint32_t)c->p[2] << 16 | (uint32_t)c->p[3] << 24;
     c->p += 4;
     if ((r = get_count(c, n_tags)) != UZ_OK || *n_tags > (size_t)(c->end - c->p))
         return UZ_ERR_CORRUPT;
@@ -190,10 +206,10 @@ static uz_result get_game(struct_reader *sr, uz_game *game, size_t n_names, size
         return r;
     }
     /* Where the game's text record starts; checked here, used once the moves are known. */
-    *text_rec = sr->sec[SEC_TEXT].p;
+    record->text_rec = sr->sec[SEC_TEXT].p;
     if (uz__game_text_skip(&sr->sec[SEC_TEXT]) != UZ_OK)
         return UZ_ERR_CORRUPT;
-    *text_rec_len = (size_t)(sr->sec[SEC_TEXT].p - *text_rec);
+    record->text_rec_len = (size_t)(sr->sec[SEC_TEXT].p - record->text_rec);
     game->result = (uz_game_result)((flags >> GAME_RESULT_SHIFT) & 3);
     game->has_fen = flags & GAME_HAS_FEN;
     if (game->has_fen) {
@@ -252,18 +268,19 @@ static uz_result decode_line(uz_comment_coder *cc, uz_line *line, int side)
     return r;
 }
 
-static uz_result decode_block_comments(const uz_cursor *code, unsigned version, uz_game *games, size_t n,
+static uz_result decode_block_comments(const uz_cursor *code, unsigned version, uz_block_game *games, size_t n,
                                        uz_comment_counts *counts)
 {
     uz_comment_coder *cc;
     uz_result r = uz_comment_reader_create(&cc, uz_comment_revision(version), code->p, (size_t)(code->end - code->p));
     for (size_t i = 0; i < n && r == UZ_OK; i++) {
-        if (games[i].verbatim || games[i].text_only)
+        uz_game *game = &games[i].game;
+        if (game->verbatim || game->text_only)
             continue;
-        uz_comment_coder_begin_game(cc, &games[i]);
-        r = decode_line(cc, &games[i].main, games[i].start.side);
+        uz_comment_coder_begin_game(cc, game);
+        r = decode_line(cc, &game->main, game->start.side);
         if (r == UZ_OK)
-            r = decode_comments(cc, games[i].trailing_comments, games[i].n_trailing_comments, UZ_CC_OTHER);
+            r = decode_comments(cc, game->trailing_comments, game->n_trailing_comments, UZ_CC_OTHER);
     }
     if (r == UZ_OK)
         r = uz_comment_coder_finish(cc, NULL);
@@ -280,7 +297,7 @@ typedef struct column {
 } column;
 
 /* Layout 0: the values of each name, column by column, all text. */
-static uz_result read_columns(struct_reader *sr, uz_game *games, size_t n, char **name_text, size_t n_names, column *cols,
+static uz_result read_columns(struct_reader *sr, uz_block_game *games, size_t n, char **name_text, size_t n_names, column *cols,
                               uint32_t **tag_names, const size_t *n_tags)
 {
     uz_result r;
@@ -304,7 +321,7 @@ static uz_result read_columns(struct_reader *sr, uz_game *games, size_t n, char 
             if ((r = get_text(&c, &value)) != UZ_OK)
                 return r;
             col->next = c.p;
-            r = uz_game_add_tag(&games[i], name_text[tag_names[i][t]], value);
+            r = uz_game_add_tag(&games[i].game, name_text[tag_names[i][t]], value);
             free(value);
             if (r != UZ_OK)
                 return r;
@@ -312,37 +329,28 @@ static uz_result read_columns(struct_reader *sr, uz_game *games, size_t n, char 
     return UZ_OK;
 }
 
-uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n,
-                               size_t *moves_lens, uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens,
-                               uz_diag *diag)
-{
-    return uz_block_struct_read_limited(data, size, version, games, n, moves_lens, crcs, text_recs, text_rec_lens, NULL, diag);
-}
-
-/* uz_block_struct_read_limited, with the coded comments' counts (layout 1) when counts is not NULL. */
 /* Layout 2's engine-code section: empty, or one size and that many bytes per game (a
- * game without a tree has size 0), exactly. code and code_lens (optional) get each
- * game's bytes. */
-static uz_result engine_spans(uz_cursor c, const uz_game *games, size_t n, const uint8_t **code, size_t *code_lens)
+ * game without a tree has size 0), exactly. With fill, each record gets its game's bytes. */
+static uz_result engine_spans(uz_cursor c, uz_block_game *games, size_t n, bool fill)
 {
     bool any = c.p != c.end;
     for (size_t i = 0; i < n; i++) {
         uint64_t len = 0;
         if (any && (uz_cursor_varint(&c, &len) != UZ_OK || len > (uint64_t)(c.end - c.p) ||
-                             (len && (games[i].verbatim || games[i].text_only))))
+                             (len && (games[i].game.verbatim || games[i].game.text_only))))
             return UZ_ERR_CORRUPT;
-        if (code) {
-            code[i] = c.p;
-            code_lens[i] = (size_t)len;
+        if (fill) {
+            games[i].engine_code = c.p;
+            games[i].engine_code_len = (size_t)len;
         }
         c.p += len;
     }
     return c.p == c.end ? UZ_OK : UZ_ERR_CORRUPT;
 }
 
-static uz_result struct_read(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n, size_t *moves_lens,
-                             uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens, const uz_decode_limits *limits,
-                             uz_comment_counts *counts, uz_diag *diag)
+/* uz_block_struct_read, with the coded comments' counts (layout 1) when counts is not NULL. */
+static uz_result struct_read(const uint8_t *data, size_t size, unsigned version, uz_block_game *games, size_t n,
+                             const uz_decode_limits *limits, uz_comment_counts *counts, uz_diag *diag)
 {
     struct_reader sr;
     uz_decode_limits lim = uz_decode_limits_or_default(limits);
@@ -362,7 +370,7 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
         goto out;
     }
     for (size_t i = 0; i < n; i++)
-        uz_game_clear(&games[i]);
+        uz_game_clear(&games[i].game);
     /* Section sizes, then a cursor over each section. */
     uint64_t sizes[N_SECTIONS] = {0};
     int n_sections = sections_of(version);
@@ -399,8 +407,7 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
         goto out;
     /* Game records (comments are read from their stream as the records need them). */
     for (size_t i = 0; i < n; i++) {
-        if ((r = get_game(&sr, &games[i], n_names, &moves_lens[i], &crcs[i], &tag_names[i], &n_tags[i], &text_recs[i],
-                          &text_rec_lens[i])) != UZ_OK)
+        if ((r = get_game(&sr, &games[i], n_names, &tag_names[i], &n_tags[i])) != UZ_OK)
             goto out;
         for (size_t t = 0; t < n_tags[i]; t++)
             cols[tag_names[i][t]].left++;
@@ -417,7 +424,7 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
         goto out;
     if (version >= 1 && (r = decode_block_comments(&sr.sec[SEC_COMMENT_CODE], version, games, n, counts)) != UZ_OK)
         goto out;
-    if ((r = engine_spans(sr.sec[SEC_ENGINE_CODE], games, n, NULL, NULL)) != UZ_OK)
+    if ((r = engine_spans(sr.sec[SEC_ENGINE_CODE], games, n, false)) != UZ_OK)
         goto out;
     r = UZ_OK;
 out:
@@ -430,7 +437,7 @@ out:
         else
             uz_diag_set(diag, UZ_ERR_CORRUPT, 0, 0, "corrupt archive: malformed structure stream");
         for (size_t i = 0; i < n; i++)
-            uz_game_clear(&games[i]);
+            uz_game_clear(&games[i].game);
     }
     for (size_t i = 0; tag_names && i < n; i++)
         free(tag_names[i]);
@@ -443,8 +450,7 @@ out:
     return r == UZ_OK || r == UZ_ERR_NOMEM || r == UZ_ERR_LIMIT ? r : UZ_ERR_CORRUPT;
 }
 
-uz_result uz_block_struct_engine_code(const uint8_t *data, size_t size, unsigned version, const uz_game *games, size_t n,
-                                      const uint8_t **code, size_t *code_lens)
+uz_result uz_block_struct_engine_code(const uint8_t *data, size_t size, unsigned version, uz_block_game *games, size_t n)
 {
     uz__struct_span spans[UZ__MAX_STRUCT_SPANS];
     int k = data && version >= 2 ? uz__struct_spans(data, size, version, spans) : 0;
@@ -453,33 +459,23 @@ uz_result uz_block_struct_engine_code(const uint8_t *data, size_t size, unsigned
     uz_cursor c = {data, data};
     if (k == 2 + SEC_ENGINE_CODE)
         c = (uz_cursor){spans[k - 1].p, spans[k - 1].p + spans[k - 1].n};
-    return engine_spans(c, games, n, code, code_lens);
+    return engine_spans(c, games, n, true);
 }
 
-uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n, size_t *moves_lens,
-                                       uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens,
-                                       const uz_decode_limits *limits, uz_diag *diag)
+uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, uz_block_game *games, size_t n,
+                               const uz_decode_limits *limits, uz_diag *diag)
 {
-    return struct_read(data, size, version, games, n, moves_lens, crcs, text_recs, text_rec_lens, limits, NULL, diag);
+    return struct_read(data, size, version, games, n, limits, NULL, diag);
 }
 
 uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, size_t n,
                                        uz_struct_comment_info *info, uz_diag *diag)
 {
     *info = (uz_struct_comment_info){0};
-    uz_game *games = calloc(n ? n : 1, sizeof *games);
-    size_t *lens = calloc(n ? n : 1, sizeof *lens), *rec_lens = calloc(n ? n : 1, sizeof *rec_lens);
-    uint32_t *crcs = calloc(n ? n : 1, sizeof *crcs);
-    const uint8_t **recs = calloc(n ? n : 1, sizeof *recs);
+    uz_block_game *games = uz_block_games_new(n);
     uz_comment_counts counts = {0};
-    uz_result r = UZ_ERR_NOMEM;
-    if (games && lens && rec_lens && crcs && recs) {
-        for (size_t i = 0; i < n; i++)
-            uz_game_init(&games[i]);
-        r = struct_read(data, size, version, games, n, lens, crcs, recs, rec_lens, NULL, &counts, diag);
-        for (size_t i = 0; i < n; i++)
-            uz_game_clear(&games[i]);
-    }
+    uz_result r = games ? struct_read(data, size, version, games, n, NULL, &counts, diag) : UZ_ERR_NOMEM;
+    uz_block_games_free(games, n);
     if (r == UZ_OK && version >= 1) {
         /* The section sizes lead the stream: the comment-code section's is the sixth. */
         uz_cursor c = {data, data + size};
@@ -494,11 +490,6 @@ uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigne
         info->cost_text = counts.cost_text;
         info->engine = counts.engine;
     }
-    free(games);
-    free(lens);
-    free(rec_lens);
-    free(crcs);
-    free(recs);
     return r;
 }
 

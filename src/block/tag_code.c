@@ -627,7 +627,7 @@ static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, si
 }
 
 uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const *names, size_t n_names,
-                           uz_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags, bool from_moves)
+                           uz_block_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags, bool from_moves)
 {
     coder c;
     uz_result r = coder_init(&c, n_names);
@@ -686,7 +686,7 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const
     for (size_t g = 0; g < n; g++)
         for (size_t t = 0; t < n_tags[g]; t++) {
             size_t k = tag_names[g][t];
-            if ((r = decode_value(&c, &cols[k], &games[g], g, k, names[k], &text, &text_cap)) != UZ_OK)
+            if ((r = decode_value(&c, &cols[k], &games[g].game, g, k, names[k], &text, &text_cap)) != UZ_OK)
                 goto out;
         }
     r = UZ_OK;

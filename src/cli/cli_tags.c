@@ -76,11 +76,7 @@ static int each_archive_game(const char *path, const uz_tag_filter *filter, bool
     uz_archive_block block = {0};
     uz_archive_header header;
     uz_diag diag = {0};
-    uz_game *games = NULL;
-    size_t *lens = NULL;
-    uint32_t *crcs = NULL;
-    const uint8_t **recs = NULL;
-    size_t *rec_lens = NULL;
+    uz_block_game *records = NULL; /* the block's games, moves not decoded */
     size_t cap = 0;
     if (uz_archive_reader_open(&reader, in, path) != UZ_OK) {
         cli_error("out of memory");
@@ -90,42 +86,30 @@ static int each_archive_game(const char *path, const uz_tag_filter *filter, bool
     while ((r = uz_archive_read_header(reader, &header, &diag)) == UZ_OK) {
         while ((r = uz_archive_read_block(reader, &block, &diag)) == UZ_OK) {
             if (block.n_games > cap) {
-                for (size_t i = 0; i < cap; i++)
-                    uz_game_clear(&games[i]);
-                free(games);
-                free(lens);
-                free(crcs);
-                free(recs);
-                free(rec_lens);
+                uz_block_games_free(records, cap);
                 cap = block.n_games;
-                games = malloc(cap * sizeof *games);
-                lens = malloc(cap * sizeof *lens);
-                crcs = malloc(cap * sizeof *crcs);
-                recs = malloc(cap * sizeof *recs);
-                rec_lens = malloc(cap * sizeof *rec_lens);
-                if (!games || !lens || !crcs || !recs || !rec_lens) {
+                if (!(records = uz_block_games_new(cap))) {
                     cap = 0;
                     cli_error("out of memory");
                     goto out;
                 }
-                for (size_t i = 0; i < cap; i++)
-                    uz_game_init(&games[i]);
             }
-            r = uz_block_struct_read(block.structure.data, block.structure.size, block.struct_version, games, block.n_games, lens, crcs,
-                                     recs, rec_lens, &diag);
+            r = uz_block_struct_read(block.structure.data, block.structure.size, block.struct_version, records,
+                                     block.n_games, NULL, &diag);
             if (r != UZ_OK)
                 goto fail;
             for (size_t i = 0; i < block.n_games; i++) {
+                uz_game *game = &records[i].game;
                 ++*number;
-                if (games[i].text_only)
+                if (game->text_only)
                     continue; /* the bytes after an input's last game: not a game */
-                if (uz_game_verbatim_tags(&games[i]) != UZ_OK) {
+                if (uz_game_verbatim_tags(game) != UZ_OK) {
                     cli_error("out of memory");
                     goto out;
                 }
-                const char *derived = filter_on_derived(filter, &games[i]);
+                const char *derived = filter_on_derived(filter, game);
                 if (derived && decodes) {
-                    cli_tag_game g = {&games[i], *number, path, &header, &block, i, true};
+                    cli_tag_game g = {game, *number, path, &header, &block, i, true};
                     int rc = fn(user, &g);
                     if (rc) {
                         status = rc;
@@ -139,9 +123,9 @@ static int each_archive_game(const char *path, const uz_tag_filter *filter, bool
                               path, (unsigned long long)*number, derived);
                     goto out;
                 }
-                if (filter && !uz_tag_filter_match(filter, &games[i]))
+                if (filter && !uz_tag_filter_match(filter, game))
                     continue;
-                cli_tag_game g = {&games[i], *number, path, &header, &block, i, false};
+                cli_tag_game g = {game, *number, path, &header, &block, i, false};
                 int rc = fn(user, &g);
                 if (rc) {
                     status = rc;
@@ -158,13 +142,7 @@ fail:
     if (status != 0)
         cli_report(path, &diag);
 out:
-    for (size_t i = 0; i < cap; i++)
-        uz_game_clear(&games[i]);
-    free(games);
-    free(lens);
-    free(crcs);
-    free(recs);
-    free(rec_lens);
+    uz_block_games_free(records, cap);
     uz_archive_block_free(&block);
     uz_archive_reader_close(reader);
     fclose(in);
