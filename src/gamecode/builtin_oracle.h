@@ -14,7 +14,7 @@
 
 
 /* Whether spec (an "--engine" argument, uz_options.engine) names the builtin: "builtin"
- * (*version = UZ_BUILTIN_LATEST) or "builtin-N" (*version = N, which need not exist:
+ * (*version = UZ_BUILTIN_DEFAULT) or "builtin-N" (*version = N, which need not exist:
  * uz_builtin_pool_create refuses an unknown one). */
 bool uz_builtin_spec(const char *spec, int *version);
 
