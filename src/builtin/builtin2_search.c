@@ -75,11 +75,25 @@ void uz__b2_destroy(b2_searcher *s)
 
 uint64_t uz__b2_last_nodes(const b2_searcher *s) { return s->total_nodes; }
 
-static bool king_attacked(const uz_position *pos, int color)
+/* Whether a piece of colour by attacks sq: b1_attackers_to's answer, cheapest tests first
+ * and the sliders' rays computed only when a slider stands on an empty board's line. */
+static bool attacked_by(const uz_position *pos, int sq, int by)
 {
-    uint64_t occupied = pos->by_color[0] | pos->by_color[1];
-    return (b1_attackers_to(pos, pos->king_sq[color], occupied) & pos->by_color[color ^ 1]) != 0;
+    uint64_t them = pos->by_color[by];
+    if ((uz__b1_pawn_attacks[by ^ 1][sq] & pos->by_type[UZ_PAWN] & them) ||
+        (uz__b1_knight_attacks[sq] & pos->by_type[UZ_KNIGHT] & them) ||
+        (uz__b1_king_attacks[sq] & pos->by_type[UZ_KING] & them))
+        return true;
+    uint64_t occupied = pos->by_color[0] | pos->by_color[1], queens = pos->by_type[UZ_QUEEN] & them;
+    uint64_t rooks = (pos->by_type[UZ_ROOK] & them) | queens, bishops = (pos->by_type[UZ_BISHOP] & them) | queens;
+    uint64_t lines = uz__b1_rays[B1_N][sq] | uz__b1_rays[B1_E][sq] | uz__b1_rays[B1_S][sq] | uz__b1_rays[B1_W][sq];
+    uint64_t diagonals =
+        uz__b1_rays[B1_NE][sq] | uz__b1_rays[B1_SE][sq] | uz__b1_rays[B1_SW][sq] | uz__b1_rays[B1_NW][sq];
+    return ((lines & rooks) && (b1_rook_attacks(sq, occupied) & rooks)) ||
+           ((diagonals & bishops) && (b1_bishop_attacks(sq, occupied) & bishops));
 }
+
+static bool king_attacked(const uz_position *pos, int color) { return attacked_by(pos, pos->king_sq[color], color ^ 1); }
 
 static int victim_type(const uz_position *pos, uz_move m)
 {
@@ -218,8 +232,7 @@ static bool looks_losing(const uz_position *pos, uz_move m)
     int attacker = UZ_PIECE_TYPE(pos->squares[UZ_MOVE_FROM(m)]);
     if (see_value[attacker] <= see_value[UZ_PIECE_TYPE(victim)])
         return false;
-    uint64_t occupied = pos->by_color[0] | pos->by_color[1];
-    return (b1_attackers_to(pos, to, occupied) & pos->by_color[pos->side ^ 1]) != 0;
+    return attacked_by(pos, to, pos->side ^ 1);
 }
 
 static int search(b2_searcher *s, uz_position *pos, const b1_material *mat, int depth, int alpha, int beta, int ply);
