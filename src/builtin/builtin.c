@@ -5,38 +5,55 @@
 
 #include "builtin.h"
 #include "builtin1.h"
+#include "builtin2.h"
 
 struct uz_builtin {
     int version;
     int depth;
-    b1_searcher *v1;
+    b1_searcher *v1; /* the one of version's searchers in use */
+    b2_searcher *v2;
 };
 
-int uz_builtin_min_depth(int version) { return version == 1 ? B1_MIN_DEPTH : 0; }
-int uz_builtin_max_depth(int version) { return version == 1 ? B1_MAX_DEPTH : 0; }
-int uz_builtin_default_depth(int version) { return version == 1 ? B1_DEFAULT_DEPTH : 0; }
+int uz_builtin_min_depth(int version)
+{
+    return version == 1 ? B1_MIN_DEPTH : version == 2 ? B2_MIN_DEPTH : 0;
+}
+
+int uz_builtin_max_depth(int version)
+{
+    return version == 1 ? B1_MAX_DEPTH : version == 2 ? B2_MAX_DEPTH : 0;
+}
+
+int uz_builtin_default_depth(int version)
+{
+    return version == 1 ? B1_DEFAULT_DEPTH : version == 2 ? B2_DEFAULT_DEPTH : 0;
+}
 
 const char *uz_builtin_fingerprint(int version)
 {
     /* A constant, checked against the hash of the version's constants by the tests. */
-    return version == 1 ? B1_FINGERPRINT : "";
+    return version == 1 ? B1_FINGERPRINT : version == 2 ? B2_FINGERPRINT : "";
 }
 
 uz_result uz_builtin_create(uz_builtin **out, int version, int depth, uz_diag *diag)
 {
     *out = NULL;
-    if (version != 1) {
+    if (version < 1 || version > UZ_BUILTIN_LATEST) {
         uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "unknown builtin version %d (this build knows 1 to %d)", version,
                     UZ_BUILTIN_LATEST);
         return UZ_ERR_UNSUPPORTED;
     }
-    if (depth < B1_MIN_DEPTH || depth > B1_MAX_DEPTH) {
+    if (depth < uz_builtin_min_depth(version) || depth > uz_builtin_max_depth(version)) {
         uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "builtin-%d searches depth %d to %d, not %d", version,
-                    B1_MIN_DEPTH, B1_MAX_DEPTH, depth);
+                    uz_builtin_min_depth(version), uz_builtin_max_depth(version), depth);
         return UZ_ERR_UNSUPPORTED;
     }
     uz_builtin *b = calloc(1, sizeof *b);
-    if (!b || !(b->v1 = uz__b1_create(depth))) {
+    if (b && version == 1)
+        b->v1 = uz__b1_create(depth);
+    else if (b)
+        b->v2 = uz__b2_create(depth);
+    if (!b || (!b->v1 && !b->v2)) {
         free(b);
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory for the builtin search");
         return UZ_ERR_NOMEM;
@@ -52,12 +69,19 @@ void uz_builtin_destroy(uz_builtin *b)
     if (!b)
         return;
     uz__b1_destroy(b->v1);
+    uz__b2_destroy(b->v2);
     free(b);
 }
 
 void uz_builtin_score_moves(uz_builtin *b, const uz_position *pos, const uz_move *moves, int n, int32_t *scores)
 {
-    uz__b1_score_moves(b->v1, pos, moves, n, scores);
+    if (b->v1)
+        uz__b1_score_moves(b->v1, pos, moves, n, scores);
+    else
+        uz__b2_score_moves(b->v2, pos, moves, n, scores);
 }
 
-uint64_t uz_builtin_last_nodes(const uz_builtin *b) { return uz__b1_last_nodes(b->v1); }
+uint64_t uz_builtin_last_nodes(const uz_builtin *b)
+{
+    return b->v1 ? uz__b1_last_nodes(b->v1) : uz__b2_last_nodes(b->v2);
+}

@@ -98,12 +98,13 @@ uz_result uz_header_builtin(const uz_archive_header *h, int *version, int *depth
     return UZ_OK;
 }
 
-void uz_builtin_model_params(uz_model_params *params)
+void uz_builtin_model_params(uz_model_params *params, int version)
 {
     if (params->kind != UZ_MODEL_PLAYER || params->player_version != 0 || params->player_hash_lo != 0 ||
         params->player_hash_hi != 0)
         return;
-    const uz_player_model *pm = uz_pm_builtin_version(UZ_PM_DEFAULT_VERSION_BUILTIN);
+    uint32_t weights = version == 1 ? UZ_PM_DEFAULT_VERSION_BUILTIN1 : UZ_PM_DEFAULT_VERSION_BUILTIN2;
+    const uz_player_model *pm = uz_pm_builtin_version(weights);
     if (pm) {
         params->player_version = pm->version;
         params->player_hash_lo = (uint32_t)pm->hash;

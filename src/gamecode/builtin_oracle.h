@@ -14,7 +14,7 @@
 
 
 /* Whether spec (an "--engine" argument, uz_options.engine) names the builtin: "builtin"
- * (*version = UZ_BUILTIN_LATEST) or "builtin-N" (*version = N, which need not exist:
+ * (*version = UZ_BUILTIN_DEFAULT) or "builtin-N" (*version = N, which need not exist:
  * uz_builtin_pool_create refuses an unknown one). */
 bool uz_builtin_spec(const char *spec, int *version);
 
@@ -60,8 +60,9 @@ void uz_header_builtin_chess960(uz_archive_header *h);
  * malformed header is UZ_ERR_CORRUPT. */
 uz_result uz_header_builtin(const uz_archive_header *h, int *version, int *depth, uz_diag *diag);
 
-/* The player weights of a new builtin archive: params of a player model that name no
- * weight set yet get the set trained on the builtin's scores (UZ_PM_DEFAULT_VERSION_BUILTIN). */
-void uz_builtin_model_params(uz_model_params *params);
+/* The player weights of a new archive of builtin-version: params of a player model that
+ * name no weight set yet get the set trained on that version's scores
+ * (UZ_PM_DEFAULT_VERSION_BUILTIN1, UZ_PM_DEFAULT_VERSION_BUILTIN2). */
+void uz_builtin_model_params(uz_model_params *params, int version);
 
 #endif

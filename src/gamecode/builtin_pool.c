@@ -49,7 +49,7 @@ bool uz_builtin_spec(const char *spec, int *version)
     if (!spec || strncmp(spec, "builtin", 7) != 0)
         return false;
     if (spec[7] == 0) {
-        *version = UZ_BUILTIN_LATEST;
+        *version = UZ_BUILTIN_DEFAULT;
         return true;
     }
     if (spec[7] != '-' || spec[8] < '1' || spec[8] > '9')

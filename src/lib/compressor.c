@@ -103,7 +103,7 @@ static uz_result start_builtin(uz_compressor *c, int version, uz_diag *diag)
     c->oracle = uz_builtin_pool_oracle(c->builtin);
     uz_oracle_identity id = uz_oracle_identity_of(c->oracle);
     snprintf(c->identity, sizeof c->identity, "fingerprint %s; settings %s", id.fingerprint, id.settings_text);
-    uz_builtin_model_params(&c->params);
+    uz_builtin_model_params(&c->params, version);
     return uz_model_open(&c->model, &c->params, diag);
 }
 
@@ -392,7 +392,7 @@ uz_result uz_lib_compressor_use_model(uz_compressor *c, const uz_model_params *p
 {
     c->params = *params;
     if (c->builtin)
-        uz_builtin_model_params(&c->params);
+        uz_builtin_model_params(&c->params, uz_builtin_pool_version(c->builtin));
     if (coder != c->coder) {
         uz_encoder_destroy(c->enc);
         c->enc = NULL;

@@ -56,9 +56,23 @@ const uz_player_model uz_pm_builtin_sets[] = {
             -2762},
         .floor_q16 = 66,
     },
+    {
+        .version = 4,
+        .hash = 0xb29efe81f8a09e4cull,
+        .weight = {
+            -700, -1040, 409, 9642, 0, -24330, 15880, -259,
+            -495, -8331, 198245, 55576, 7872, 106587, 35148, 77191,
+            165755, -38893, 172314, 49631, 27243, 8152, -8680, -5845,
+            18942, 1711, -11254, -1427, -17439, 26407, -495, 43229,
+            31876, -5090, 3997, -85519, -13815, 30796, 30788, -2306,
+            115150, 781, -65476, -68681, 2149, -576, 293, 504,
+            328, 6, 30, 29, -60, -145, 33, -337,
+            -8519},
+        .floor_q16 = 66,
+    },
 };
 
-const int uz_pm_builtin_count = 3;
+const int uz_pm_builtin_count = 4;
 
 static const char text_v1[] =
     "# ucizip player model weights: conditional logit, Q16 log2 units per feature unit.\n"
@@ -273,4 +287,72 @@ static const char text_v3[] =
     "hash d53ac5af369662b5\n"
     ;
 
-const char *const uz_pm_builtin_texts[] = {text_v1, text_v2, text_v3};
+static const char text_v4[] =
+    "# ucizip player model weights: conditional logit, Q16 log2 units per feature unit.\n"
+    "# Trained by scripts/train_player_model.py on the training part of ../shared/corpus\n"
+    "# (cat1-3 files; a game is held out when FNV-1a 64 of its canonical PGN is 0 mod 5),\n"
+    "# engine scores from the built-in oracle builtin-2, depth 1 (ucizip stats --engine builtin-2).\n"
+    "# 44684 training positions. See data/player_model/PROVENANCE.\n"
+    "ucizip-player-model 4\n"
+    "floor 66\n"
+    "GAP_LIN -700\n"
+    "GAP_SQRT -1040\n"
+    "GAP_LOG 409\n"
+    "BLUNDER 9642\n"
+    "BIG_BLUNDER 0\n"
+    "GAP_ZERO -24330\n"
+    "RANK0 15880\n"
+    "RANK1 -259\n"
+    "RANK2 -495\n"
+    "RANK_CAP -8331\n"
+    "MATES 198245\n"
+    "CAPTURE 55576\n"
+    "CAPTURED_VALUE 7872\n"
+    "RECAPTURE 106587\n"
+    "TAKES_MOVER 35148\n"
+    "CHECK 77191\n"
+    "PROMO_QUEEN 165755\n"
+    "UNDERPROMO -38893\n"
+    "CASTLE 172314\n"
+    "EN_PASSANT 49631\n"
+    "KNIGHT 27243\n"
+    "BISHOP 8152\n"
+    "ROOK -8680\n"
+    "QUEEN -5845\n"
+    "KING 18942\n"
+    "PUSH1 1711\n"
+    "PUSH2 -11254\n"
+    "FORWARD -1427\n"
+    "RETREAT -17439\n"
+    "CENTER 26407\n"
+    "KING_CLOSER -495\n"
+    "FROM_ATTACKED 43229\n"
+    "FROM_HANGING 31876\n"
+    "TO_ATTACKED -5090\n"
+    "TO_DEFENDED 3997\n"
+    "TO_HANGING -85519\n"
+    "TO_PAWN_ATTACKED -13815\n"
+    "THREAT 30796\n"
+    "SAME_PIECE 30788\n"
+    "UNDO -2306\n"
+    "REPEAT 115150\n"
+    "DEVELOP 781\n"
+    "EARLY_QUEEN -65476\n"
+    "EARLY_KING -68681\n"
+    "ENDGAME_PAWN 2149\n"
+    "GAP_ENDGAME -576\n"
+    "GAP_PLY 293\n"
+    "GAP_WINNING 504\n"
+    "GAP_LOSING 328\n"
+    "GAP_MOVES 6\n"
+    "GAP_ELO 30\n"
+    "GAP_ELO_DIFF 29\n"
+    "GAP_NO_ELO -60\n"
+    "GAP_FAST -145\n"
+    "GAP_SLOW 33\n"
+    "RANK0_ELO -337\n"
+    "BLUNDER_ELO -8519\n"
+    "hash b29efe81f8a09e4c\n"
+    ;
+
+const char *const uz_pm_builtin_texts[] = {text_v1, text_v2, text_v3, text_v4};

@@ -1,8 +1,8 @@
-/* Golden values of builtin-1: a hash of its scores over fixed positions (tests/data's
- * perft positions and their children, the Chess960 perft positions, sample.pgn, and a
+/* Golden values of builtin-1 and builtin-2: a hash of their scores over fixed positions
+ * (tests/data's perft positions and their children, the Chess960 perft positions, sample.pgn, and a
  * few games of the shared corpus) at depths 1 and 2. The same on every compiler,
  * optimisation level and CPU: a frozen version's scores may never change. If this
- * fails, the change altered builtin-1's scores: make it a new version instead. */
+ * fails, the change altered a frozen version's scores: make it a new version instead. */
 #include <inttypes.h>
 
 #include "builtin_test.h"
@@ -10,12 +10,15 @@
 #define GOLDEN_DATA_D1 UINT64_C(0x3ef31909ca83ce50)
 #define GOLDEN_DATA_D2 UINT64_C(0xb45c4d3b3e703572)
 #define GOLDEN_CORPUS_D1 UINT64_C(0x500c39837ef18534)
+#define GOLDEN2_DATA_D1 UINT64_C(0x23e25f6dbc905b8a)
+#define GOLDEN2_DATA_D2 UINT64_C(0x463190e671c5d9b9)
+#define GOLDEN2_CORPUS_D1 UINT64_C(0x61b46bb523250422)
 
-static uint64_t score_all(const test_positions *p, int depth)
+static uint64_t score_all(const test_positions *p, int version, int depth)
 {
     uz_builtin *b;
     uz_diag diag = {0};
-    if (uz_builtin_create(&b, 1, depth, &diag) != UZ_OK) {
+    if (uz_builtin_create(&b, version, depth, &diag) != UZ_OK) {
         CHECK(false, "%s", diag.message);
         return 0;
     }
@@ -31,11 +34,12 @@ static uint64_t score_all(const test_positions *p, int depth)
     return h;
 }
 
-static void check_golden(const char *what, const test_positions *p, int depth, uint64_t expected)
+static void check_golden(const char *what, const test_positions *p, int version, int depth, uint64_t expected)
 {
-    uint64_t got = score_all(p, depth);
-    printf("%s, %zu positions, depth %d: %016" PRIx64 "\n", what, p->n, depth, got);
-    CHECK(got == expected, "%s depth %d: scores hash %016" PRIx64 ", golden %016" PRIx64, what, depth, got, expected);
+    uint64_t got = score_all(p, version, depth);
+    printf("builtin-%d, %s, %zu positions, depth %d: %016" PRIx64 "\n", version, what, p->n, depth, got);
+    CHECK(got == expected, "builtin-%d, %s depth %d: scores hash %016" PRIx64 ", golden %016" PRIx64, version, what,
+          depth, got, expected);
 }
 
 int main(void)
@@ -47,8 +51,10 @@ int main(void)
     positions_from_epd(&data, data_path("perft960.epd", path, sizeof path), true, false);
     positions_from_pgn(&data, data_path("sample.pgn", path, sizeof path), 0);
     CHECK(data.n > 900 && perft.n > 20);
-    check_golden("tests/data", &data, 1, GOLDEN_DATA_D1);
-    check_golden("perft.epd", &perft, 2, GOLDEN_DATA_D2);
+    check_golden("tests/data", &data, 1, 1, GOLDEN_DATA_D1);
+    check_golden("perft.epd", &perft, 1, 2, GOLDEN_DATA_D2);
+    check_golden("tests/data", &data, 2, 1, GOLDEN2_DATA_D1);
+    check_golden("perft.epd", &perft, 2, 2, GOLDEN2_DATA_D2);
 
     /* The corpus part: amateur, master and engine games (the first 10 of each file). */
     static const char *const files[] = {"cat1_lichess_rated_blitz_rapid.pgn", "cat2_london_1851_crlf.pgn",
@@ -60,8 +66,10 @@ int main(void)
         }
         positions_from_pgn(&corpus, path, 10);
     }
-    if (corpus.n)
-        check_golden("corpus", &corpus, 1, GOLDEN_CORPUS_D1);
+    if (corpus.n) {
+        check_golden("corpus", &corpus, 1, 1, GOLDEN_CORPUS_D1);
+        check_golden("corpus", &corpus, 2, 1, GOLDEN2_CORPUS_D1);
+    }
     free(data.items);
     free(perft.items);
     free(corpus.items);

@@ -3,6 +3,7 @@
  * order from run only (also those submitted from a callback), scores equal to
  * uz_builtin_score_moves', a bad move count failing only its own query. */
 #include "builtin/builtin1.h"
+#include "builtin/builtin2.h"
 #include "builtin_test.h"
 
 typedef struct log_entry {
@@ -41,8 +42,22 @@ int main(void)
     uz_oracle_identity id = uz_oracle_identity_of(o);
     CHECK(strcmp(id.engine_name, "ucizip builtin-1") == 0, "%s", id.engine_name);
     CHECK(strcmp(id.fingerprint, hex) == 0, "fingerprint %s, constants hash %s", id.fingerprint, hex);
-    CHECK(strcmp(uz_builtin_fingerprint(1), hex) == 0 && strcmp(uz_builtin_fingerprint(2), "") == 0);
+    CHECK(strcmp(uz_builtin_fingerprint(1), hex) == 0 && strcmp(uz_builtin_fingerprint(3), "") == 0);
     CHECK(strcmp(id.settings_text, "builtin = 1\ndepth = 1\n") == 0, "%s", id.settings_text);
+
+    /* builtin-2: its own fingerprint, the hash of its own constants */
+    uz_oracle *o2 = NULL;
+    CHECK(uz_builtin_oracle_create(&o2, 2, 1, &diag) == UZ_OK && o2 != NULL);
+    if (o2) {
+        snprintf(hex, sizeof hex, "%016llx", (unsigned long long)uz__b2_hash_constants(UZ__FNV_START));
+        uz_oracle_identity id2 = uz_oracle_identity_of(o2);
+        CHECK(strcmp(id2.engine_name, "ucizip builtin-2") == 0, "%s", id2.engine_name);
+        CHECK(strcmp(id2.fingerprint, hex) == 0 && strcmp(uz_builtin_fingerprint(2), hex) == 0,
+              "fingerprint %s, constants hash %s", id2.fingerprint, hex);
+        CHECK(strcmp(id2.fingerprint, id.fingerprint) != 0);
+        CHECK(strcmp(id2.settings_text, "builtin = 2\ndepth = 1\n") == 0, "%s", id2.settings_text);
+        uz_oracle_destroy(o2);
+    }
 
     static const char *const fens[] = {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

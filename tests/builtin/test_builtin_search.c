@@ -2,16 +2,19 @@
  * (order, other positions, a fresh searcher, the table's generation wrapping); a move
  * scores mate in 1 exactly when it checkmates; winning a hanging queen scores far above
  * every other move; mated-in-1 is seen at depth 2; positions with very many moves stay
- * within the score range and the node bound; bad versions and depths are refused. */
+ * within the score range and the node bound; bad versions and depths are refused. Every
+ * version is tested (builtin-2 reports moves far below the best at a floor, doc/builtin.md). */
 #include "builtin_test.h"
 #include "engine/engine.h"
+
+static int version; /* the version under test */
 
 /* Scores of every position of p with a new searcher, in the order given by order[]
  * (NULL: as stored), into out (n * UZ_MAX_MOVES). */
 static void score_in_order(const test_positions *p, int depth, const size_t *order, int32_t *out)
 {
     uz_builtin *b;
-    CHECK(uz_builtin_create(&b, 1, depth, NULL) == UZ_OK);
+    CHECK(uz_builtin_create(&b, version, depth, NULL) == UZ_OK);
     uz_move moves[UZ_MAX_MOVES];
     for (size_t k = 0; k < p->n; k++) {
         size_t i = order ? order[k] : k;
@@ -60,7 +63,7 @@ static void test_determinism(const test_positions *p, int depth)
     bool fresh_same = true;
     for (size_t i = 0; i < n; i += 7) {
         uz_builtin *b;
-        CHECK(uz_builtin_create(&b, 1, depth, NULL) == UZ_OK);
+        CHECK(uz_builtin_create(&b, version, depth, NULL) == UZ_OK);
         int k = uz_generate_legal(&p->items[i], moves);
         uz_builtin_score_moves(b, &p->items[i], moves, k, scores);
         fresh_same &= memcmp(scores, forward + i * UZ_MAX_MOVES, (size_t)k * sizeof *scores) == 0;
@@ -77,7 +80,7 @@ static void test_determinism(const test_positions *p, int depth)
 static void test_generation_wrap(const uz_position *pos)
 {
     uz_builtin *b;
-    CHECK(uz_builtin_create(&b, 1, 2, NULL) == UZ_OK);
+    CHECK(uz_builtin_create(&b, version, 2, NULL) == UZ_OK);
     uz_move moves[UZ_MAX_MOVES], small_moves[UZ_MAX_MOVES];
     int32_t before[UZ_MAX_MOVES], after[UZ_MAX_MOVES], scratch[UZ_MAX_MOVES];
     int n = uz_generate_legal(pos, moves);
@@ -96,7 +99,7 @@ static void test_generation_wrap(const uz_position *pos)
 static void test_mates_and_bounds(const test_positions *p, int depth)
 {
     uz_builtin *b;
-    CHECK(uz_builtin_create(&b, 1, depth, NULL) == UZ_OK);
+    CHECK(uz_builtin_create(&b, version, depth, NULL) == UZ_OK);
     uz_move moves[UZ_MAX_MOVES];
     int32_t scores[UZ_MAX_MOVES];
     int mates = 0, wrong = 0, out_of_range = 0;
@@ -145,7 +148,7 @@ static int32_t score_of(uz_builtin *b, const char *fen, const char *uci, int32_t
 static void test_tactics(void)
 {
     uz_builtin *b1, *b2;
-    CHECK(uz_builtin_create(&b1, 1, 1, NULL) == UZ_OK && uz_builtin_create(&b2, 1, 2, NULL) == UZ_OK);
+    CHECK(uz_builtin_create(&b1, version, 1, NULL) == UZ_OK && uz_builtin_create(&b2, version, 2, NULL) == UZ_OK);
     static const struct {
         const char *fen, *move;
     } hanging[] = {
@@ -155,10 +158,12 @@ static void test_tactics(void)
         /* black takes a queen left on h5 by the knight on f6 */
         {"rnbqkb1r/pppp1ppp/5n2/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 3 3", "f6h5"},
     };
+    /* builtin-2 reports every move more than 400 below the best at best - 401 */
+    int32_t gap = version == 1 ? 500 : 400;
     for (size_t i = 0; i < sizeof hanging / sizeof hanging[0]; i++) {
         for (int d = 1; d <= 2; d++) {
             int32_t other, s = score_of(d == 1 ? b1 : b2, hanging[i].fen, hanging[i].move, &other);
-            CHECK(s > other + 500, "depth %d: %s in %s scores %d, another move %d", d, hanging[i].move,
+            CHECK(s > other + gap, "depth %d: %s in %s scores %d, another move %d", d, hanging[i].move,
                   hanging[i].fen, (int)s, (int)other);
         }
     }
@@ -166,7 +171,10 @@ static void test_tactics(void)
      * quiescence search plays no quiet move). */
     const char *fool = "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2";
     int32_t other;
-    CHECK(score_of(b2, fool, "g2g4", &other) == -UZ_SCORE_MATE + 1);
+    if (version == 1)
+        CHECK(score_of(b2, fool, "g2g4", &other) == -UZ_SCORE_MATE + 1);
+    else /* far below the best: at the floor */
+        CHECK(score_of(b2, fool, "g2g4", &other) == other - 401);
     CHECK(score_of(b1, fool, "g2g4", &other) > -UZ_SCORE_CP_MAX);
     uz_builtin_destroy(b1);
     uz_builtin_destroy(b2);
@@ -181,7 +189,7 @@ static void test_many_moves(void)
     pos[1] = position_from_board("2Q1Q1Q1/Q6Q/3Q1Q1Q/Q6Q/4Q3/1Q5Q/pp2Q3/kBQ3QK", UZ_WHITE);
     for (int d = 1; d <= 2; d++) {
         uz_builtin *b;
-        CHECK(uz_builtin_create(&b, 1, d, NULL) == UZ_OK);
+        CHECK(uz_builtin_create(&b, version, d, NULL) == UZ_OK);
         for (int i = 0; i < 2; i++) {
             uz_move moves[UZ_MAX_MOVES];
             int32_t scores[UZ_MAX_MOVES];
@@ -207,11 +215,13 @@ static void test_errors(void)
     uz_builtin *b = (uz_builtin *)&b;
     uz_diag diag = {0};
     CHECK(uz_builtin_create(&b, 0, 1, &diag) == UZ_ERR_UNSUPPORTED && b == NULL && strstr(diag.message, "version 0"));
-    CHECK(uz_builtin_create(&b, 2, 1, &diag) == UZ_ERR_UNSUPPORTED && strstr(diag.message, "version 2"));
-    CHECK(uz_builtin_create(&b, 1, 0, &diag) == UZ_ERR_UNSUPPORTED && strstr(diag.message, "depth"));
-    CHECK(uz_builtin_create(&b, 1, 4, &diag) == UZ_ERR_UNSUPPORTED && strstr(diag.message, "not 4"));
-    CHECK(uz_builtin_default_depth(1) == 1 && uz_builtin_default_depth(2) == 0);
-    CHECK(uz_builtin_min_depth(1) == 1 && uz_builtin_max_depth(1) == 3);
+    CHECK(uz_builtin_create(&b, 3, 1, &diag) == UZ_ERR_UNSUPPORTED && strstr(diag.message, "version 3"));
+    for (int v = 1; v <= 2; v++) {
+        CHECK(uz_builtin_create(&b, v, 0, &diag) == UZ_ERR_UNSUPPORTED && strstr(diag.message, "depth"));
+        CHECK(uz_builtin_create(&b, v, 4, &diag) == UZ_ERR_UNSUPPORTED && strstr(diag.message, "not 4"));
+        CHECK(uz_builtin_min_depth(v) == 1 && uz_builtin_max_depth(v) == 3 && uz_builtin_default_depth(v) == 1);
+    }
+    CHECK(uz_builtin_default_depth(3) == 0 && uz_builtin_max_depth(3) == 0);
     uz_builtin_destroy(NULL);
 }
 
@@ -223,20 +233,23 @@ int main(void)
     positions_from_epd(&p, data_path("perft960.epd", path, sizeof path), true, false);
     positions_from_pgn(&p, data_path("sample.pgn", path, sizeof path), 0);
     bool short_run = getenv("UZ_TEST_SHORT") != NULL;
-    test_determinism(&p, 1);
-    if (!short_run)
-        test_determinism(&p, 2);
-    test_generation_wrap(&p.items[1]);
     mates = p;
     mates.items = malloc(p.cap * sizeof *p.items);
     memcpy(mates.items, p.items, p.n * sizeof *p.items);
     if (corpus_file("cat4_pychess_mate_in_n_fen.pgn", path, sizeof path))
         positions_from_pgn(&mates, path, 0);
-    test_mates_and_bounds(&mates, 1);
-    if (!short_run)
-        test_mates_and_bounds(&mates, 2);
-    test_tactics();
-    test_many_moves();
+    for (version = 1; version <= UZ_BUILTIN_LATEST; version++) {
+        printf("builtin-%d\n", version);
+        test_determinism(&p, 1);
+        if (!short_run)
+            test_determinism(&p, 2);
+        test_generation_wrap(&p.items[1]);
+        test_mates_and_bounds(&mates, 1);
+        if (!short_run)
+            test_mates_and_bounds(&mates, 2);
+        test_tactics();
+        test_many_moves();
+    }
     test_errors();
     free(p.items);
     free(mates.items);

@@ -4,8 +4,8 @@ Stockfish: byte-exact round trips judged by cmp and pgn-extract (Chess960 files 
 same archive for -j1 and -j2, info and list of a builtin archive, transcoding Stockfish ->
 builtin -> Stockfish (each equal to a direct compress), refusals of forged headers (an
 unknown builtin version, a depth out of range, a wrong fingerprint), a Stockfish archive
-still byte-identical to the committed fixture, and the committed builtin-1 fixture
-decoding to its source games.
+still byte-identical to the committed fixture, and the committed builtin-1 and builtin-2
+fixtures decoding to their source games.
 
 Usage: test_builtin.py UCIZIP"""
 import hashlib
@@ -183,18 +183,20 @@ def stockfish_unchanged(tmp):
 
 
 def fixture():
-    """The committed builtin-1 archives decode to their source games (every later ucizip
-    must): one made with player weights v2 (before v3 existed), one with v3, the set new
-    builtin archives use."""
+    """The committed builtin archives decode to their source games (every later ucizip
+    must): builtin-1 with player weights v2 (before v3 existed) and with v3 (its set),
+    builtin-2 with v4 (its set)."""
     src = os.path.join(DATA, "fixture_builtin1.pgn")
-    for name, weights in (("fixture_builtin1.ucz", b"player v2"), ("fixture_builtin1_v3.ucz", b"player v3")):
+    for name, oracle, weights in (("fixture_builtin1.ucz", b"ucizip builtin-1", b"player v2"),
+                                  ("fixture_builtin1_v3.ucz", b"ucizip builtin-1", b"player v3"),
+                                  ("fixture_builtin2.ucz", b"ucizip builtin-2", b"player v4")):
         arc = os.path.join(DATA, name)
         if not os.path.exists(arc):
             check(False, "no fixture %s" % arc)
             continue
         check(run("decompress", arc, "-o", "-").stdout == read(src), "%s does not decode to its PGN" % name)
         info = run("info", arc).stdout
-        check(b"ucizip builtin-1" in info and weights in info, "%s does not name builtin-1 and its weights" % name)
+        check(oracle in info and weights in info, "%s does not name %s and its weights" % (name, oracle.decode()))
 
 
 def main():

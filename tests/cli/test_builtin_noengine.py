@@ -4,8 +4,8 @@ and the test proves that none can. The decoder runs in a private mount namespace
 (unshare -m, as root) with an empty directory mounted over /usr/games, PATH holding no
 engine and UZ_ENGINES_DIR empty; inside, the script first checks that neither stockfish nor
 ethereal can be found or run (and that a Stockfish archive is refused there), then decodes
-the builtin archives: one made here and the committed builtin-1 fixture. Skipped (77) only
-where the namespace cannot be made (not root, or unshare not permitted).
+the builtin archives: one made here and the committed builtin-1 and builtin-2 fixtures.
+Skipped (77) only where the namespace cannot be made (not root, or unshare not permitted).
 
 Usage: test_builtin_noengine.py UCIZIP"""
 import os
@@ -59,10 +59,11 @@ def main():
     run("compress", src, "-o", made, "-q", "--engine", "builtin")
     pairs = [(made, src)]
     data = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "builtin")
-    fixture = os.path.join(data, "fixture_builtin1.ucz")
-    check(os.path.exists(fixture), "no fixture %s" % fixture)
-    if os.path.exists(fixture):
-        pairs.append((fixture, os.path.join(data, "fixture_builtin1.pgn")))
+    for name in ("fixture_builtin1.ucz", "fixture_builtin2.ucz"):
+        fixture = os.path.join(data, name)
+        check(os.path.exists(fixture), "no fixture %s" % fixture)
+        if os.path.exists(fixture):
+            pairs.append((fixture, os.path.join(data, "fixture_builtin1.pgn")))
     env = {"PATH": bindir, "UZ_ENGINES_DIR": empty, "HOME": tmp}
     p = subprocess.run([UNSHARE, "-m", "/bin/sh", "-c", INSIDE, "inside", uz, empty, outdir, sf] +
                        [a for a, _ in pairs], capture_output=True, env=env)
