@@ -59,6 +59,66 @@ void uz_tag_reader_close(uz_tag_reader *r);
  * numbers), from its members' indexes; no engine is started. */
 uz_result uz_archive_game_count(FILE *f, const char *name, uint64_t *games, uz_diag *diag);
 
+/* ---- an archive's members and sizes without an engine (info) ---- */
+
+/* Where the bytes of an archive (or a member) go. */
+typedef struct uz_byte_counts {
+    uint64_t moves;           /* move streams */
+    uint64_t tags;            /* tag names and values (and coded tags) */
+    uint64_t clocks;          /* clock comments */
+    uint64_t engine_comments; /* engine evaluation comments */
+    uint64_t comments;        /* the other comments (and text-only games' text) */
+    uint64_t structure;       /* game records (tree shapes, NAGs, results) and text records */
+    uint64_t overhead;        /* headers, block headers, indexes, footers */
+} uz_byte_counts;
+
+/* A move model as a header names it (see doc/format.md for the fields). */
+typedef struct uz_model_info {
+    const char *kind;           /* "player", "rank" or "exp" */
+    const char *text;           /* "player v1 weights 0123abcd4567ef89", "rank k=20 floor=0.0300 ..." */
+    const char *k;              /* rank and exp: k with 3 decimals, trailing zeros trimmed ("80", "4.5") */
+    uint32_t floor_q16, rank_q16, decay_q16; /* rank and exp: shares in 1/65536 */
+    uint32_t player_version;    /* player: the weights' version */
+    const char *player_weights; /* player: the weights' 16 hex digits */
+} uz_model_info;
+
+/* One member of an archive as its header and blocks tell (strings are the archive's bytes:
+ * escape them before they reach a terminal). */
+typedef struct uz_member_summary {
+    unsigned version;                 /* its format version */
+    const char *created_by;           /* "" when not stored */
+    const char *engine_name;
+    const char *settings_summary;     /* one readable line of the engine and its settings */
+    const char *fingerprint;
+    const char *chess960_fingerprint; /* "" when the member has no Chess960 games coded */
+    bool chess960_builtin;            /* those are coded with the builtin, not UCI_Chess960 */
+    bool settings_from_profile;       /* the settings are those of the engine's profile */
+    uint32_t depth, hash_mb;
+    const char *mode;                 /* "multipv" or "permove" */
+    const uz_model_info *model;       /* NULL: a model this version does not know */
+    const char *coder;                /* "range" or "huffman" */
+    uint64_t games, moves, move_bytes, structure_bytes, bytes;
+    uz_byte_counts split;
+    /* the coded comments (structure layout 1): their bytes and what they hold */
+    uint64_t comment_code_bytes, comments, clocks, engine_comments;
+} uz_member_summary;
+
+typedef struct uz_archive_scan uz_archive_scan;
+
+/* Reads the archive f sequentially (not owned; a pipe is fine; name is for messages):
+ * headers and blocks with their checksums, no engine started, no move decoded. */
+uz_result uz_archive_scan_open(uz_archive_scan **out, FILE *f, const char *name, uz_diag *diag);
+
+/* The next member: UZ_OK and *member filled (valid until the next call), UZ_DONE after
+ * the last, or an error (UZ_ERR_CORRUPT, ...). */
+uz_result uz_archive_scan_next(uz_archive_scan *s, uz_member_summary *member, uz_diag *diag);
+
+/* The bytes read so far (after UZ_DONE: the archive's size). */
+uint64_t uz_archive_scan_offset(const uz_archive_scan *s);
+
+/* Frees s (not the file). NULL: no-op. */
+void uz_archive_scan_close(uz_archive_scan *s);
+
 /* ---- the tags of a decoded game ---- */
 
 /* The tags of the game last returned by uz_decompressor_next_game or uz_decompressor_game
