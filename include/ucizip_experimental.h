@@ -119,6 +119,34 @@ uint64_t uz_archive_scan_offset(const uz_archive_scan *s);
 /* Frees s (not the file). NULL: no-op. */
 void uz_archive_scan_close(uz_archive_scan *s);
 
+/* ---- player ratings from results (Glicko-2) ---- */
+
+/* A rating on the Glicko (Elo-like) scale: rating, deviation, volatility. */
+typedef struct uz_player_rating {
+    double rating;
+    double rd;
+    double volatility;
+} uz_player_rating;
+
+/* One game of a rating period: the opponent's rating before the period and the score
+ * (1 win, 0.5 draw, 0 loss). */
+typedef struct uz_rated_game {
+    uz_player_rating opponent;
+    double score;
+} uz_rated_game;
+
+/* The rating a player starts with: 1500, 350, 0.06 (Glickman's defaults). */
+uz_player_rating uz_rating_initial(void);
+
+/* The system constant tau (how fast volatility may change) of Glickman's example: 0.5. */
+double uz_rating_default_tau(void);
+
+/* *player after a rating period in which they played games[0..n) (Glicko-2, Glickman
+ * 2013); every rating is taken as it was before the period. With n == 0 only the
+ * deviation grows. UZ_ERR_NOMEM (*player unchanged) is the only error. */
+uz_result uz_rating_update(uz_player_rating *player, const uz_rated_game *games, size_t n, double tau,
+                           uz_diag *diag);
+
 /* ---- the tags of a decoded game ---- */
 
 /* The tags of the game last returned by uz_decompressor_next_game or uz_decompressor_game
