@@ -59,6 +59,86 @@ void uz_tag_reader_close(uz_tag_reader *r);
  * numbers), from its members' indexes; no engine is started. */
 uz_result uz_archive_game_count(FILE *f, const char *name, uint64_t *games, uz_diag *diag);
 
+/* ---- games read from PGN files ---- */
+
+/* One game as read (opaque): its tags, moves and exact bytes. */
+typedef struct uz_game uz_game;
+
+/* A new empty game (for uz_pgn_source_read), freed with uz_game_free (NULL: no-op). */
+uz_result uz_game_new(uz_game **out, uz_diag *diag);
+void uz_game_free(uz_game *game);
+
+/* The game's exact bytes as read (kept when the source keeps them; *len 0 otherwise). */
+const char *uz_game_bytes(const uz_game *game, size_t *len);
+
+/* False for the record of the bytes after an input's last game (whitespace, a comment):
+ * not a game, it has no tags and no moves. */
+bool uz_game_is_game(const uz_game *game);
+
+/* Writes the game in PGN export format. UZ_ERR_IO when the write fails. */
+uz_result uz_game_write_pgn(FILE *out, const uz_game *game);
+
+/* Writes the game's main line in UCI notation on one line; a game from a set-up position
+ * as "fen FEN moves M..." (what follows UCI's "position" command). UZ_ERR_IO when the
+ * write fails. */
+uz_result uz_game_write_uci(FILE *out, const uz_game *game);
+
+/* PGN files read game by game, one after the other, each plain or compressed, with the
+ * library's policies for bad games, variants and inputs that cannot be read (as
+ * uz_compressor_add_file reads them). */
+typedef struct uz_pgn_source uz_pgn_source;
+
+/* How the next games are read. */
+typedef struct uz_pgn_source_policy {
+    bool keep_going;    /* skip bad games and unreadable inputs (each reported) instead of stopping */
+    bool keep_verbatim; /* return games of unsupported variants as text */
+    bool exact;         /* keep every game's exact bytes; a game that cannot be read comes as
+                           text, the bytes after an input's last game as a record that is not a
+                           game (uz_game_is_game) */
+    uint64_t max_games; /* no more games than this in all (0: no limit) */
+} uz_pgn_source_policy;
+
+/* The paths[0..n) ("-": stdin; borrowed: they must outlive the source), read in order;
+ * on_message (NULL: dropped) gets each game or input skipped or kept as text. Opens the
+ * first input that can be read: UZ_OK; UZ_DONE when there is none (no paths, or every one
+ * skipped with keep_going: see uz_pgn_source_counts_get); or the error of the input that
+ * cannot be read (uz_pgn_source_failed_input names it). *out is set whenever the result
+ * is not UZ_ERR_NOMEM, and is to be closed. */
+uz_result uz_pgn_source_open(uz_pgn_source **out, const char *const *paths, size_t n, bool keep_going,
+                             uz_message_fn on_message, void *user, uz_diag *diag);
+
+/* Reads the next game into game: UZ_OK, UZ_DONE after the last one (or max_games), or the
+ * error that stops the reading: a game or a damaged input (UZ_ERR_CORRUPT, UZ_ERR_IO) of
+ * the input uz_pgn_source_name names, or the next input that cannot be opened
+ * (uz_pgn_source_failed_input names it). */
+uz_result uz_pgn_source_read(uz_pgn_source *s, uz_game *game, const uz_pgn_source_policy *policy, uz_diag *diag);
+
+/* The display name of the current (or last) input ("<stdin>" for "-"; "<no input>" when
+ * none was opened). */
+const char *uz_pgn_source_name(const uz_pgn_source *s);
+
+/* After an error of uz_pgn_source_open or uz_pgn_source_read: the display name of the
+ * input that could not be opened, or NULL when the error is another one. */
+const char *uz_pgn_source_failed_input(const uz_pgn_source *s);
+
+/* What the source did so far, over every input. */
+typedef struct uz_pgn_source_counts {
+    uint64_t games;          /* games returned */
+    uint64_t as_text;        /* of which kept as text because they could not be replayed */
+    uint64_t skipped;        /* games left out */
+    uint64_t inputs_skipped; /* inputs left out or cut short */
+} uz_pgn_source_counts;
+void uz_pgn_source_counts_get(const uz_pgn_source *s, uz_pgn_source_counts *counts);
+
+/* Where the game last read starts in its input: the offset in the input's PGN text, and
+ * the same in the file's own bytes (scaled by the compression ratio so far for a
+ * compressed input; equal for a plain one). 0 when there is no current input. */
+uint64_t uz_pgn_source_game_offset(const uz_pgn_source *s);
+double uz_pgn_source_game_position(const uz_pgn_source *s);
+
+/* Closes the current input and frees s. NULL: no-op. */
+void uz_pgn_source_close(uz_pgn_source *s);
+
 /* ---- an archive's members and sizes without an engine (info) ---- */
 
 /* Where the bytes of an archive (or a member) go. */

@@ -180,11 +180,14 @@ static int each_pgn_game(const char *path, const uz_tag_filter *filter, bool kee
         return -1;
     src.keep_verbatim = true;
     uz_game games[PGN_BATCH];
-    for (int i = 0; i < PGN_BATCH; i++)
+    uz_game *batch[PGN_BATCH];
+    for (int i = 0; i < PGN_BATCH; i++) {
         uz_game_init(&games[i]);
+        batch[i] = &games[i];
+    }
     int status = 0;
     long n;
-    while (status == 0 && (n = cli_source_read(&src, games, PGN_BATCH)) > 0) {
+    while (status == 0 && (n = cli_source_read(&src, batch, PGN_BATCH)) > 0) {
         for (long i = 0; i < n && status == 0; i++) {
             ++*number;
             if (uz_game_verbatim_tags(&games[i]) != UZ_OK) {

@@ -232,7 +232,10 @@ static int score_inputs(stats_run *run, const stats_opts *o, bool engine)
     cli_progress prog;
     cli_progress_init(&prog, o->progress);
     for (;;) {
-        long n = cli_source_read(&run->src, run->games, BATCH);
+        uz_game *batch[BATCH];
+        for (int i = 0; i < BATCH; i++)
+            batch[i] = &run->games[i];
+        long n = cli_source_read(&run->src, batch, BATCH);
         if (n < 0)
             return -1;
         if (n == 0)
