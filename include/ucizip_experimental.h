@@ -21,6 +21,13 @@
 extern "C" {
 #endif
 
+/* uz_options.block_games: its default (0 asks for it) and its largest value. */
+#define UZ_BLOCK_GAMES_DEFAULT 1024
+#define UZ_BLOCK_GAMES_MAX 65536
+
+/* One game as read or decoded (opaque): its tags, moves and exact bytes (see uz_game_*). */
+typedef struct uz_game uz_game;
+
 /* One tag pair of a game: both strings are the bytes of the input (whatever their
  * encoding), escapes resolved. value is NULL for the tag whose value the archive derives
  * from the moves (a final position's FEN) when the moves were not decoded. */
@@ -52,7 +59,24 @@ uz_result uz_tag_reader_open(uz_tag_reader **out, FILE *f, const char *name, uz_
  * UZ_OK and *game filled, UZ_DONE after the last, or an error (UZ_ERR_CORRUPT, ...). */
 uz_result uz_tag_reader_next(uz_tag_reader *r, uz_game_tags *game, uz_diag *diag);
 
-/* Frees r (not the file). NULL: no-op. */
+/* The game of the record last returned (tags read, moves not decoded: its start position
+ * and main-line length are known), for uz_game_filter_* and the uz_game accessors; NULL
+ * before the first. Valid until the next call on r. */
+const uz_game *uz_tag_reader_game(const uz_tag_reader *r);
+
+/* Makes r able to decode the games it returns, with the engine options o name (engine,
+ * workers, cache_path, the max_* limits; the search settings come from the archive):
+ * options->engine NULL (or a builtin) takes the installed profile of each member's
+ * engine. Engine and cache are looked up here (errors: the engine named, the cache),
+ * started at the first decode. Once per reader. */
+uz_result uz_tag_reader_decode_with(uz_tag_reader *r, const uz_options *o, uz_diag *diag);
+
+/* Decodes the game of the record last returned into out (a game from uz_game_new): its
+ * moves, tags and exact bytes, checked against its checksum; the games before it are not
+ * decoded. UZ_ERR_ARG before uz_tag_reader_decode_with or a record. */
+uz_result uz_tag_reader_decode(uz_tag_reader *r, uz_game *out, uz_diag *diag);
+
+/* Frees r (not the file) and what decoding used. NULL: no-op. */
 void uz_tag_reader_close(uz_tag_reader *r);
 
 /* The number of game records in the seekable archive file f (what uz_decompressor_game
@@ -60,9 +84,6 @@ void uz_tag_reader_close(uz_tag_reader *r);
 uz_result uz_archive_game_count(FILE *f, const char *name, uint64_t *games, uz_diag *diag);
 
 /* ---- games read from PGN files ---- */
-
-/* One game as read (opaque): its tags, moves and exact bytes. */
-typedef struct uz_game uz_game;
 
 /* A new empty game (for uz_pgn_source_read), freed with uz_game_free (NULL: no-op). */
 uz_result uz_game_new(uz_game **out, uz_diag *diag);
@@ -82,6 +103,64 @@ uz_result uz_game_write_pgn(FILE *out, const uz_game *game);
  * as "fen FEN moves M..." (what follows UCI's "position" command). UZ_ERR_IO when the
  * write fails. */
 uz_result uz_game_write_uci(FILE *out, const uz_game *game);
+
+/* A game kept as text (not replayed, or not decoded): its tags read from its text; no-op
+ * for the others. UZ_ERR_NOMEM is the only error. */
+uz_result uz_game_read_tags(uz_game *game, uz_diag *diag);
+
+/* The game's tags in the order of the input: how many, the i-th (0-based; value NULL for
+ * the tag derived from the moves of a game not decoded), and the value of the first
+ * named name (NULL: none). */
+size_t uz_game_tag_count(const uz_game *game);
+void uz_game_tag_at(const uz_game *game, size_t i, const char **name, const char **value);
+const char *uz_game_tag_value(const uz_game *game, const char *name);
+
+/* 1 + the index of the tag whose value an archive derives from the moves (a final
+ * position's FEN), 0 when there is none. */
+size_t uz_game_derived_tag(const uz_game *game);
+
+/* "1-0", "0-1", "1/2-1/2" or "*". */
+const char *uz_game_result_text(const uz_game *game);
+
+/* Whether the game is kept as text (its moves were not replayed), and its main line's
+ * length in plies (0 for such a game). */
+bool uz_game_is_text(const uz_game *game);
+size_t uz_game_plies(const uz_game *game);
+
+/* ---- games selected by their tags and a position ---- */
+
+typedef struct uz_game_filter uz_game_filter;
+
+/* An empty filter (every game matches); freed with uz_game_filter_free (NULL: no-op). */
+uz_result uz_game_filter_new(uz_game_filter **out, uz_diag *diag);
+void uz_game_filter_free(uz_game_filter *f);
+
+/* Adds a condition on the tags, all of which must hold: "Name=text" (contains, any case),
+ * "Name==text", "Name!=text", "Name<x" "Name<=x" "Name>x" "Name>=x" (numbers, else text;
+ * dates as dates), "C1|C2" either. UZ_ERR_SYNTAX with the column in diag. */
+uz_result uz_game_filter_add_tag(uz_game_filter *f, const char *cond, uz_diag *diag);
+/* Adds: name (contained, any case) has either colour. */
+uz_result uz_game_filter_add_player(uz_game_filter *f, const char *name, uz_diag *diag);
+/* Sets the position (FEN) a game's main line must reach: its pieces and side to move;
+ * castling, en passant and the counters are not compared. UZ_ERR_SYNTAX with the column. */
+uz_result uz_game_filter_set_position(uz_game_filter *f, const char *fen, uz_diag *diag);
+
+/* The number of tag and player conditions; whether a position is set. */
+size_t uz_game_filter_conditions(const uz_game_filter *f);
+bool uz_game_filter_has_position(const uz_game_filter *f);
+
+/* Whether game's tags meet every condition. */
+bool uz_game_filter_match(const uz_game_filter *f, const uz_game *game);
+/* The name of a tag a condition of f names whose value the archive derives from the moves
+ * of game (not known before they are decoded), or NULL (f NULL too). */
+const char *uz_game_filter_derived(const uz_game_filter *f, const uz_game *game);
+/* False when game (its start and main-line length; moves not needed) cannot reach f's
+ * position (more pieces or pawns than at the start, more gone than plies, a pawn back on
+ * its home rank); true without a position. */
+bool uz_game_filter_may_reach(const uz_game_filter *f, const uz_game *game);
+/* Whether the main line of game (decoded) passes through f's position, its start
+ * included; true without a position. */
+bool uz_game_filter_reaches(const uz_game_filter *f, const uz_game *game);
 
 /* PGN files read game by game, one after the other, each plain or compressed, with the
  * library's policies for bad games, variants and inputs that cannot be read (as

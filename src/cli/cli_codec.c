@@ -9,7 +9,7 @@
 #include "cli_codec.h"
 #include "cli_util.h"
 
-uz_decode_limits decode_limits;
+cli_decode_limits decode_limits;
 bool decode_quiet;
 
 /* Messages of the library (a game kept as text, an input skipped): one line each. */
@@ -45,26 +45,6 @@ static void on_decode_progress(void *user, uint64_t games, uint64_t moves, uint6
     cli_progress_update(user, (long)games, (long)moves, (long long)bytes);
 }
 
-/* The engine to decode with: the one --engine names (*base filled, returns base), or
- * NULL when none was given, for the installed profile matching each archive member.
- * Sets *failed on a bad --engine (reported). */
-const uz_engine_settings *decode_engine(const cli_engine_opts *eo, uz_engine_settings *base, bool *failed)
-{
-    *failed = false;
-    if (!eo->engine || cli_engine_is_builtin(eo->engine)) /* a builtin member names its builtin */
-        return NULL;
-    *failed = cli_engine_settings(eo, base) != 0;
-    return base;
-}
-
-/* Writes a decoded game: its exact bytes, or its export-format text. */
-uz_result write_game_out(FILE *out, const uz_game *game, bool canonical)
-{
-    if (canonical)
-        return uz_pgn_write_game(out, game);
-    return game->raw_len && fwrite(game->raw, 1, game->raw_len, out) != game->raw_len ? UZ_ERR_IO : UZ_OK;
-}
-
 /* The library's options for decoding with eo (the search settings come from the
  * archive). */
 void decode_options(const cli_engine_opts *eo, bool canonical, uz_options *u)
@@ -74,8 +54,8 @@ void decode_options(const cli_engine_opts *eo, bool canonical, uz_options *u)
     u->workers = eo->workers > 0 ? (int)eo->workers : 0;
     u->cache_path = eo->cache_path;
     u->canonical = canonical;
-    u->max_block_moves = decode_limits.block_nodes;
-    u->max_block_bytes = decode_limits.block_struct_bytes;
+    u->max_block_moves = decode_limits.block_moves;
+    u->max_block_bytes = decode_limits.block_bytes;
     u->max_engine_memory_mb = decode_limits.engine_memory_mb;
     u->on_message = on_library_message;
 }
@@ -135,16 +115,16 @@ int decode_limit_opt(int c, const char *arg)
     if (c == OPT_D_MEMORY)
         decode_limits.engine_memory_mb = (uint64_t)v;
     else if (c == OPT_D_MAX_MOVES)
-        decode_limits.block_nodes = (uint64_t)v;
+        decode_limits.block_moves = (uint64_t)v;
     else
-        decode_limits.block_struct_bytes = (uint64_t)v << 20;
+        decode_limits.block_bytes = (uint64_t)v << 20;
     return 0;
 }
 
 /* Options of verify and extract (extract also takes -o, --game, --tag, --player, --fen and
  * --canonical). */
 int parse_decode_args(int argc, char **argv, const char *usage, const char **out_path, bool *force,
-                             bool *progress, bool *canonical, cli_engine_opts *eo, long *game, uz_tag_filter *filter,
+                             bool *progress, bool *canonical, cli_engine_opts *eo, long *game, uz_game_filter *filter,
                              const char **fen)
 {
     static const struct option options[] = {

@@ -8,7 +8,6 @@
 
 #include "cli_engine.h"
 #include "cli_tags.h"
-#include "gamecode/blockcode.h"
 
 #define SUFFIX ".ucz"
 
@@ -31,8 +30,12 @@
 enum { OPT_D_OUTPUT_DIR = 3000, OPT_D_RM, OPT_D_PROGRESS, OPT_D_GAME, OPT_D_CANONICAL, OPT_D_FEN, OPT_D_MAX_MOVES,
        OPT_D_MAX_MB, OPT_D_MEMORY };
 
-/* The decoder limits the options set (--max-block-moves, --max-block-mb, --memory). */
-extern uz_decode_limits decode_limits;
+/* The decoder limits the options set (--max-block-moves, --max-block-mb, --memory; 0: the
+ * library's defaults), as uz_options' max_block_moves, max_block_bytes, max_engine_memory_mb. */
+typedef struct cli_decode_limits {
+    uint64_t block_moves, block_bytes, engine_memory_mb;
+} cli_decode_limits;
+extern cli_decode_limits decode_limits;
 /* verify's -q: no line for each archive verified (zstd -tq). */
 extern bool decode_quiet;
 
@@ -43,12 +46,6 @@ void remove_inputs(const char *const *paths, size_t n, bool quiet);
 /* The size of an input that is a regular file (stdin redirected from one included; the
  * named file when f is NULL), else 0. */
 long long input_size(FILE *f, const char *path);
-/* The engine to decode with: the one --engine names (*base filled, returns base), or
- * NULL when none was given, for the installed profile matching each archive member.
- * Sets *failed on a bad --engine (reported). */
-const uz_engine_settings *decode_engine(const cli_engine_opts *eo, uz_engine_settings *base, bool *failed);
-/* Writes a decoded game: its exact bytes, or its export-format text. */
-uz_result write_game_out(FILE *out, const uz_game *game, bool canonical);
 /* The library's options for decoding with eo (the search settings come from the archive). */
 void decode_options(const cli_engine_opts *eo, bool canonical, uz_options *u);
 /* Says which installed profile was chosen for the archive when no --engine was given. */
@@ -63,7 +60,7 @@ int decode_limit_opt(int c, const char *arg);
 /* Options of verify and extract (extract also takes -o, --game, --tag, --player, --fen and
  * --canonical): 0 to go on, -1 after --help, else the exit status. */
 int parse_decode_args(int argc, char **argv, const char *usage, const char **out_path, bool *force,
-                      bool *progress, bool *canonical, cli_engine_opts *eo, long *game, uz_tag_filter *filter,
+                      bool *progress, bool *canonical, cli_engine_opts *eo, long *game, uz_game_filter *filter,
                       const char **fen);
 
 #endif

@@ -150,7 +150,7 @@ static uint64_t run_key(const compress_opts *o, const char *const *paths, size_t
         }
     }
     snprintf(text, sizeof text, "%ld %d %d %d %d", o->max_games, o->keep_going, o->fit, o->canonical,
-             o->block_games ? (int)o->block_games : UZ_ARCHIVE_BLOCK_GAMES);
+             o->block_games ? (int)o->block_games : UZ_BLOCK_GAMES_DEFAULT);
     key = cli_resume_key(key, text);
     key = cli_resume_key(key, engine_identity);
     uz_lib_model_text(&o->mo.params, text, sizeof text);
@@ -583,7 +583,7 @@ static int parse_compress_args(int argc, char **argv, compress_opts *o)
                 return CLI_EXIT_USAGE;
             break;
         case OPT_BLOCK_GAMES:
-            if (cli_parse_long("--block-games", optarg, 1, UZ_ARCHIVE_MAX_BLOCK_GAMES, &o->block_games))
+            if (cli_parse_long("--block-games", optarg, 1, UZ_BLOCK_GAMES_MAX, &o->block_games))
                 return CLI_EXIT_USAGE;
             break;
         case OPT_PROGRESS: o->progress = true; break;

@@ -8,7 +8,6 @@
 
 #include "cli.h"
 #include "cli_codec.h"
-#include "cli_position.h"
 #include "cli_util.h"
 
 
@@ -65,70 +64,82 @@ static void close_seekable(FILE *f)
 }
 
 typedef struct extract_state {
-    const cli_engine_opts *eo;
-    uz_engine_settings base_settings;
-    const uz_engine_settings *base; /* NULL: the installed profile of the archive's engine */
-    bool have_base, canonical;
-    uz_member_decoder md;
-    const uz_tag_filter *filter;
-    const uz_position *target; /* --fen: the position a game must reach, or NULL */
+    const uz_options *decode; /* the options to decode with */
+    bool decoding;            /* the first match has set the reader up to decode */
+    const uz_game_filter *filter;
+    uz_game *game;            /* the game decoded */
     FILE *out;
+    bool canonical;
     long written;
 } extract_state;
+
+/* Writes a decoded game: its exact bytes, or its export-format text. */
+static uz_result write_game(FILE *out, const uz_game *game, bool canonical)
+{
+    if (canonical)
+        return uz_game_write_pgn(out, game);
+    size_t len;
+    const char *bytes = uz_game_bytes(game, &len);
+    return len && fwrite(bytes, 1, len, out) != len ? UZ_ERR_IO : UZ_OK;
+}
 
 /* Decodes one game that the tag filter selected and writes it. */
 static int extract_one(void *user, const cli_tag_game *g)
 {
     extract_state *st = user;
     uz_diag diag = {0};
-    if (st->target && !cli_game_may_reach(g->game, st->target))
+    if (!uz_game_filter_may_reach(st->filter, g->game))
         return 0; /* its material or its length rule the position out: not decoded */
     /* The engine is looked up at the first match only: no match, no engine. */
-    if (!st->have_base) {
-        bool bad_engine;
-        st->base = decode_engine(st->eo, &st->base_settings, &bad_engine);
-        if (bad_engine || (!st->base && cli_cache_store(st->eo, &st->md.store) != 0))
+    if (!st->decoding) {
+        st->decoding = true;
+        if (uz_tag_reader_decode_with(g->reader, st->decode, &diag) != UZ_OK) {
+            cli_report(NULL, &diag);
             return -1;
+        }
     }
-    st->have_base = true;
-    uz_game game;
-    uz_game_init(&game);
-    int workers = st->eo->workers > 0 ? (int)st->eo->workers : 1;
-    int rc = 0;
-    if (uz_member_decoder_open(&st->md, g->header, st->base, workers, &diag) != UZ_OK ||
-        uz_block_decode(&st->md, g->block, g->index, 1, &game, g->number - 1 - g->index, &diag) != UZ_OK) {
+    if (uz_tag_reader_decode(g->reader, st->game, &diag) != UZ_OK) {
         cli_report(g->file, &diag);
-        rc = -1;
-    } else if (g->filter_after && !uz_tag_filter_match(st->filter, &game)) {
-        /* a condition on a tag derived from the moves, known now that they are decoded */
-    } else if (st->target && !cli_game_reaches(&game, st->target)) {
-        /* does not pass through the position */
-    } else if (write_game_out(st->out, &game, st->canonical) != UZ_OK) {
-        cli_error("write error");
-        rc = -1;
-    } else {
-        st->written++;
+        return -1;
     }
-    uz_game_clear(&game);
-    return rc;
+    if (g->filter_after && !uz_game_filter_match(st->filter, st->game))
+        return 0; /* a condition on a tag derived from the moves, known now that they are decoded */
+    if (!uz_game_filter_reaches(st->filter, st->game))
+        return 0; /* does not pass through the position */
+    if (write_game(st->out, st->game, st->canonical) != UZ_OK) {
+        cli_error("write error");
+        return -1;
+    }
+    st->written++;
+    return 0;
 }
 
-static int extract_matching(const char *name, const uz_tag_filter *filter, const uz_position *target,
-                            const cli_engine_opts *eo, const char *out_path, bool force, bool canonical)
+static int extract_matching(const char *name, const uz_game_filter *filter, const cli_engine_opts *eo,
+                            const char *out_path, bool force, bool canonical)
 {
     if (!cli_is_archive(name)) {
         cli_error("%s: not a ucizip archive", name);
         return CLI_EXIT_FAIL;
     }
-    extract_state st = {
-        .eo = eo, .canonical = canonical, .md = {.limits = decode_limits}, .filter = filter, .target = target};
-    cli_output out;
-    if (cli_output_open(&out, out_path, force) != 0)
+    uz_options u;
+    decode_options(eo, canonical, &u);
+    u.workers = eo->workers > 0 ? (int)eo->workers : 1; /* one game at a time */
+    extract_state st = {.decode = &u, .filter = filter, .canonical = canonical};
+    uz_diag diag = {0};
+    if (uz_game_new(&st.game, &diag) != UZ_OK) {
+        cli_error("out of memory");
         return CLI_EXIT_FAIL;
+    }
+    cli_output out;
+    if (cli_output_open(&out, out_path, force) != 0) {
+        uz_game_free(st.game);
+        return CLI_EXIT_FAIL;
+    }
     st.out = out.f;
     uint64_t number = 0;
-    int rc = cli_each_game(name, filter->n ? filter : NULL, false, true, &number, extract_one, &st);
-    uz_member_decoder_close(&st.md);
+    bool by_tags = uz_game_filter_conditions(filter) > 0;
+    int rc = cli_each_game(name, by_tags ? filter : NULL, false, true, &number, extract_one, &st);
+    uz_game_free(st.game);
     if (rc != 0) {
         cli_output_abort(&out);
         return CLI_EXIT_FAIL;
@@ -146,29 +157,30 @@ int cmd_extract(int argc, char **argv)
     bool force = false, progress = false, canonical = false;
     long game_no = 0;
     cli_engine_opts eo;
-    uz_tag_filter filter = {0};
+    uz_game_filter *filter = cli_filter_new();
     const char *fen = NULL;
+    if (!filter)
+        return CLI_EXIT_FAIL;
     int a = parse_decode_args(argc, argv, extract_usage, &out_path, &force, &progress, &canonical, &eo, &game_no,
-                              &filter, &fen);
+                              filter, &fen);
     if (a) {
-        uz_tag_filter_free(&filter);
+        uz_game_filter_free(filter);
         return a < 0 ? CLI_EXIT_OK : a;
     }
-    bool select = filter.n || fen;
+    bool select = uz_game_filter_conditions(filter) || fen;
     if (argc - optind != 1 || (game_no < 1) == !select) {
-        uz_tag_filter_free(&filter);
+        uz_game_filter_free(filter);
         fputs(extract_usage, stderr);
         return CLI_EXIT_USAGE;
     }
     if (select) {
-        uz_position target;
         uz_diag fen_diag = {0};
         int status = CLI_EXIT_USAGE;
-        if (fen && uz_position_from_fen(&target, fen, &fen_diag) != UZ_OK)
+        if (fen && uz_game_filter_set_position(filter, fen, &fen_diag) != UZ_OK)
             cli_error("--fen '%s': column %ld: %s", fen, fen_diag.column, fen_diag.message);
         else
-            status = extract_matching(argv[optind], &filter, fen ? &target : NULL, &eo, out_path, force, canonical);
-        uz_tag_filter_free(&filter);
+            status = extract_matching(argv[optind], filter, &eo, out_path, force, canonical);
+        uz_game_filter_free(filter);
         return status;
     }
     const char *name;

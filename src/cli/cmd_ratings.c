@@ -114,8 +114,9 @@ static int collect(void *user, const cli_tag_game *g)
 {
     ratings_state *st = user;
     const uz_game *game = g->game;
-    const char *w = uz_game_tag(game, "White"), *b = uz_game_tag(game, "Black");
-    if (game->result == UZ_RESULT_UNKNOWN || !named(w) || !named(b) || strcmp(w, b) == 0) {
+    const char *w = uz_game_tag_value(game, "White"), *b = uz_game_tag_value(game, "Black");
+    const char *result = uz_game_result_text(game);
+    if (strcmp(result, "*") == 0 || !named(w) || !named(b) || strcmp(w, b) == 0) {
         st->left_out++;
         return 0;
     }
@@ -130,12 +131,12 @@ static int collect(void *user, const cli_tag_game *g)
             st->cap_games = cap;
         }
     }
-    const char *date = uz_game_tag(game, "Date");
+    const char *date = uz_game_tag_value(game, "Date");
     if (!date)
-        date = uz_game_tag(game, "UTCDate");
-    const char *time = uz_game_tag(game, "UTCTime");
+        date = uz_game_tag_value(game, "UTCDate");
+    const char *time = uz_game_tag_value(game, "UTCTime");
     if (!time)
-        time = uz_game_tag(game, "Time");
+        time = uz_game_tag_value(game, "Time");
     size_t n = (date ? strlen(date) : 0) + (time ? strlen(time) : 0) + 2;
     char *when = wi >= 0 && bi >= 0 ? malloc(n) : NULL;
     if (!when) {
@@ -149,7 +150,7 @@ static int collect(void *user, const cli_tag_game *g)
     rg->order = g->number;
     rg->white = (uint32_t)wi;
     rg->black = (uint32_t)bi;
-    rg->score = game->result == UZ_RESULT_WHITE ? 1.0 : game->result == UZ_RESULT_BLACK ? 0.0 : 0.5;
+    rg->score = strcmp(result, "1-0") == 0 ? 1.0 : strcmp(result, "0-1") == 0 ? 0.0 : 0.5;
     return 0;
 }
 
@@ -240,11 +241,13 @@ int cmd_ratings(int argc, char **argv)
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
     ratings_state st = {0};
-    uz_tag_filter filter = {0};
+    uz_game_filter *filter = cli_filter_new();
     bool json = false, keep_going = false;
     double tau = uz_rating_default_tau();
     int c, status = CLI_EXIT_USAGE;
     char *end;
+    if (!filter)
+        return CLI_EXIT_FAIL;
     optind = 1;
     while ((c = getopt_long(argc, argv, "hkq", options, NULL)) != -1) {
         switch (c) {
@@ -261,7 +264,7 @@ int cmd_ratings(int argc, char **argv)
             break;
         case CLI_OPT_TAG:
         case CLI_OPT_PLAYER:
-            if (cli_select_opt(&filter, c, optarg) < 0)
+            if (cli_select_opt(filter, c, optarg) < 0)
                 goto out;
             break;
         case 'h': fputs(ratings_usage, stdout); status = CLI_EXIT_OK; goto out;
@@ -275,7 +278,7 @@ int cmd_ratings(int argc, char **argv)
     status = CLI_EXIT_OK;
     uint64_t number = 0;
     for (int i = optind; i < argc && status == CLI_EXIT_OK; i++)
-        if (cli_each_game(argv[i], filter.n ? &filter : NULL, keep_going, false, &number, collect, &st) != 0)
+        if (cli_each_game(argv[i], uz_game_filter_conditions(filter) ? filter : NULL, keep_going, false, &number, collect, &st) != 0)
             status = CLI_EXIT_FAIL;
     if (status == CLI_EXIT_OK) {
         rate_all(&st, tau);
@@ -292,6 +295,6 @@ out:
     free(st.players);
     free(st.games);
     free(st.table);
-    uz_tag_filter_free(&filter);
+    uz_game_filter_free(filter);
     return status;
 }

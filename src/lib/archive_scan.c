@@ -8,6 +8,10 @@
 #include "archive/archive.h"
 #include "gamecode/blockcode.h"
 
+/* The public names of the block sizes are the container's. */
+_Static_assert(UZ_BLOCK_GAMES_DEFAULT == UZ_ARCHIVE_BLOCK_GAMES && UZ_BLOCK_GAMES_MAX == UZ_ARCHIVE_MAX_BLOCK_GAMES,
+               "block sizes");
+
 struct uz_archive_scan {
     uz_archive_reader *reader;
     uz_archive_block block;
