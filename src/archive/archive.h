@@ -1,6 +1,6 @@
-/* The .ucz container (doc/format.md): header, blocks of games, index, footer; and the
- * structure stream that stores a game's tags, annotations and tree shape. Knows nothing
- * of engines or coders: move streams are opaque bytes here. */
+/* The .ucz container (doc/format.md): member header, blocks of games, index, footer.
+ * Knows nothing of chess, engines or coders: a block's structure stream and move streams
+ * are opaque bytes here (src/block reads and writes what they hold). */
 #ifndef UCIZIP_ARCHIVE_H
 #define UCIZIP_ARCHIVE_H
 
@@ -10,7 +10,6 @@
 
 #include "common/buf.h"
 #include "common/limits.h"
-#include "pgn/pgn.h"
 
 /* The format version the writer writes; a reader reads UZ_ARCHIVE_MIN_VERSION to this. */
 #define UZ_ARCHIVE_VERSION 3
@@ -128,81 +127,5 @@ typedef struct uz_archive_member_info {
 /* Fills up to cap entries (in file order) and returns the member count in *n. */
 uz_result uz_archive_list_members(FILE *f, const char *name, uz_archive_member_info *out, size_t cap,
                                   size_t *n, uz_diag *diag);
-
-/* ---- where the bytes go (for `info`) ---- */
-
-/* An archive's bytes by what they hold; the parts add up to the file's size. A block's
- * stored structure stream is shared out among tags, comments and structure in proportion
- * to its sections compressed each on its own with the block's method (the stream is
- * compressed as a whole, so its bytes cannot be counted section by section). clocks and
- * engine_comments stay 0: such comments are counted in comments until the comment coder
- * reports them apart. */
-typedef struct uz_byte_split {
-    uint64_t moves;           /* move streams */
-    uint64_t tags;            /* tag names and values (and coded tags) */
-    uint64_t clocks;          /* clock comments */
-    uint64_t engine_comments; /* engine evaluation comments */
-    uint64_t comments;        /* the other comments (and verbatim games' text) */
-    uint64_t structure;       /* game records (tree shapes, NAGs, results) and text records */
-    uint64_t overhead;        /* headers, block headers, indexes, footers */
-} uz_byte_split;
-
-void uz_byte_split_init(uz_byte_split *s);
-/* Adds a block as read (uz_archive_read_block). UZ_ERR_NOMEM is the only error. */
-uz_result uz_byte_split_add_block(uz_byte_split *s, const uz_archive_block *b);
-/* Sets overhead: total_bytes (of the file or member) less the other parts. */
-void uz_byte_split_finish(uz_byte_split *s, uint64_t total_bytes);
-/* The split of a whole archive read from f (every member, every block). */
-uz_result uz_archive_byte_split(FILE *f, const char *name, uz_byte_split *out, uz_diag *diag);
-
-/* ---- structure stream ---- */
-
-/* Appends the structure of a block's n games to b, in the layout `version` (0 or
- * UZ_STRUCT_VERSION; readers take the same number) (UZ_ERR_LIMIT, nothing usable written,
- * if a game passes a limit of limits.h that the reader enforces): for each its move-stream
- * length (moves_lens[i]), the crc32 of its exact bytes (crcs[i]), tags, start position, result
- * and the annotated tree shape; tag values column by column, comments in their own
- * section, the text records of the games that have a tree (in game order) in the last
- * section (doc/format.md). Verbatim and text-only games keep their bytes as such. */
-uz_result uz_block_struct_write(uz_buf *b, unsigned version, const uz_game *games, size_t n, const size_t *moves_lens,
-                                const uint32_t *crcs, const uz_buf *text_records);
-/* Reads the structure of a block of n games into games[0..n) (initialised by the
- * caller, cleared first); text_recs[i] / text_rec_lens[i] receive each game's text record
- * (NULL for verbatim and text-only games, whose raw bytes are set). Moves are left as UZ_MOVE_NONE except null moves, for the
- * move decoder to fill. Returns UZ_OK, UZ_ERR_CORRUPT or UZ_ERR_NOMEM; on error every
- * game is left empty. */
-uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n, size_t *moves_lens,
-                               uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens, uz_diag *diag);
-/* The same within a decoder's limits (NULL: the defaults of limits.h): a block with more
- * moves than limits->block_nodes gives UZ_ERR_LIMIT before they are allocated. */
-uz_result uz_block_struct_read_limited(const uint8_t *data, size_t size, unsigned version, uz_game *games, size_t n, size_t *moves_lens,
-                                       uint32_t *crcs, const uint8_t **text_recs, size_t *text_rec_lens,
-                                       const uz_decode_limits *limits, uz_diag *diag);
-
-/* Layout 2: each game's coded engine comments (doc/format.md "Engine comment code"),
- * games[0..n) as uz_block_struct_read gave them: code[i] / code_lens[i] (length 0: none;
- * always for layouts 0 and 1). UZ_ERR_CORRUPT when the section does not hold exactly one
- * size and its bytes per game. The comments are decoded with uz_engine_code_decode once
- * the game's moves are known. */
-uz_result uz_block_struct_engine_code(const uint8_t *data, size_t size, unsigned version, const uz_game *games, size_t n,
-                                      const uint8_t **code, size_t *code_lens);
-
-/* The coded comments of a block of n games (structure layout 1; zeros for layout 0):
- * the comment-code section's size and what it holds. Decodes the structure stream. */
-typedef struct uz_struct_comment_info {
-    uint64_t code_bytes, comments, clocks, engine;
-    uint64_t cost_clocks, cost_engine, cost_text; /* coded bits by kind, in 1/65536 bit */
-} uz_struct_comment_info;
-uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, size_t n,
-                                       uz_struct_comment_info *info, uz_diag *diag);
-
-/* Text records (the layout and patch that give a game's exact bytes from its tree):
- * uz_game_text_encode appends the record of a game with raw bytes and a complete tree to
- * out; *prev / *have_prev carry the previous game's layout (games of one file share it).
- * UZ_ERR_LIMIT: the game is better kept as text (nothing appended). uz_game_text_decode
- * rebuilds a decoded game's exact bytes into out (at most max_len), UZ_ERR_CORRUPT when
- * the record does not fit the game. */
-uz_result uz_game_text_encode(const uz_game *game, uz_pgn_layout *prev, bool *have_prev, uz_buf *out);
-uz_result uz_game_text_decode(const uz_game *game, const uint8_t *rec, size_t rec_len, size_t max_len, uz_buf *out);
 
 #endif

@@ -5,9 +5,11 @@
 #include <xxhash.h>
 
 #include "gamecode/blockcode.h"
-#include "archive/comment_code.h"
-#include "archive/engine_code.h"
-#include "archive/tag_code.h"
+#include "block/comment_code.h"
+#include "block/engine_code.h"
+#include "block/game_struct.h"
+#include "block/game_text.h"
+#include "block/tag_code.h"
 #include "gamecode/archive_engine.h"
 #include "gamecode/builtin_oracle.h"
 #include "gamecode/opening.h"
@@ -145,30 +147,19 @@ static void report_limit(const uz_game *games, size_t n, uz_diag *diag)
 static uz_result check_structure(const uz_buf *structure, unsigned version, size_t n, const size_t *lens,
                                  const uint32_t *crcs, uz_diag *diag)
 {
-    uz_game *back = calloc(n ? n : 1, sizeof *back);
-    size_t *lens2 = calloc(n ? n : 1, sizeof *lens2);
-    uint32_t *crcs2 = calloc(n ? n : 1, sizeof *crcs2);
-    const uint8_t **recs = calloc(n ? n : 1, sizeof *recs);
-    size_t *rec_lens = calloc(n ? n : 1, sizeof *rec_lens);
+    uz_block_game *back = uz_block_games_new(n);
     uz_result r = UZ_ERR_NOMEM;
-    if (back && lens2 && crcs2 && recs && rec_lens) {
-        for (size_t i = 0; i < n; i++)
-            uz_game_init(&back[i]);
-        r = uz_block_struct_read(structure->data, structure->size, version, back, n, lens2, crcs2, recs, rec_lens, diag);
-        if (r == UZ_OK && (memcmp(lens, lens2, n * sizeof *lens) != 0 || memcmp(crcs, crcs2, n * sizeof *crcs) != 0))
-            r = UZ_ERR_CORRUPT;
+    if (back) {
+        r = uz_block_struct_read(structure->data, structure->size, version, back, n, NULL, diag);
+        for (size_t i = 0; i < n && r == UZ_OK; i++)
+            if (back[i].moves_len != lens[i] || back[i].crc != crcs[i])
+                r = UZ_ERR_CORRUPT;
         if (r != UZ_OK && r != UZ_ERR_NOMEM)
             uz_diag_set(diag, r, 0, 0, "internal error: the structure stream written does not read back; nothing written");
-        for (size_t i = 0; i < n; i++)
-            uz_game_clear(&back[i]);
     }
     if (r == UZ_ERR_NOMEM)
         uz_diag_set(diag, r, 0, 0, "out of memory");
-    free(back);
-    free(lens2);
-    free(crcs2);
-    free(recs);
-    free(rec_lens);
+    uz_block_games_free(back, n);
     return r;
 }
 
@@ -606,14 +597,13 @@ void uz_member_decoder_close(uz_member_decoder *md)
     memset(md, 0, sizeof *md);
 }
 
-uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, size_t first, size_t count,
-                          uz_game *games, uint64_t game_base, uz_diag *diag)
+/* Reads the structure of block into records (*out, block->n_games of them) and points
+ * each at its move stream, after the checks that come before any decoding. */
+static uz_result read_records(const uz_member_decoder *md, const uz_archive_block *block, uint64_t game_base,
+                              uz_block_game **out, uz_diag *diag)
 {
     size_t n = block->n_games;
-    if (first > n || count > n - first) {
-        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "games %zu..%zu are not in a block of %zu", first + 1, first + count, n);
-        return UZ_ERR_ARG;
-    }
+    *out = NULL;
     if (n > block->structure.size / 5) /* a game's record takes at least 5 bytes */
         return corrupt_game(diag, block, game_base + 1, "more games than the structure stream can hold");
     /* The block's claimed move count bounds what the structure may allocate (and the
@@ -627,162 +617,162 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
         return UZ_ERR_LIMIT;
     }
     lim.block_nodes = block->tree_moves;
-    uz_result r = UZ_ERR_NOMEM;
-    uz_game *all = calloc(n, sizeof *all);
-    const uint8_t **streams = calloc(n, sizeof *streams);
-    size_t *sizes = calloc(n, sizeof *sizes);
-    uint32_t *crcs = calloc(n, sizeof *crcs);
+    uz_block_game *all = uz_block_games_new(n);
+    if (!all) {
+        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+        return UZ_ERR_NOMEM;
+    }
+    const uint8_t *data = block->structure.data;
+    size_t size = block->structure.size;
+    uz_result r = uz_block_struct_read(data, size, block->struct_version, all, n, &lim, diag);
+    if (r == UZ_ERR_LIMIT)
+        r = corrupt_game(diag, block, game_base + 1, "more moves than the block header says");
+    else if (r != UZ_OK && r != UZ_ERR_NOMEM)
+        r = corrupt_game(diag, block, game_base + 1, "malformed structure stream");
+    else if (r == UZ_OK && uz_block_struct_engine_code(data, size, block->struct_version, all, n) != UZ_OK)
+        r = corrupt_game(diag, block, game_base + 1, "malformed structure stream");
+    size_t offset = 0;
+    for (size_t i = 0; i < n && r == UZ_OK; i++) {
+        if (all[i].moves_len > block->moves.size - offset)
+            r = corrupt_game(diag, block, game_base + i + 1, "move stream out of the block");
+        all[i].moves = block->moves.data + offset;
+        offset += all[i].moves_len;
+    }
+    if (r == UZ_OK && offset != block->moves.size)
+        r = corrupt_game(diag, block, game_base + n, "trailing data in the block");
+    if (r != UZ_OK) {
+        uz_block_games_free(all, n);
+        return r;
+    }
+    *out = all;
+    return UZ_OK;
+}
+
+/* With opening counts, the counted plies of the standard games before the wanted ones
+ * (all[0..first)) give the counts the wanted ones start from (runs in game order). */
+static uz_result count_openings(uz_member_decoder *md, const uz_archive_block *block, uz_block_game *all, size_t first,
+                                uz_opening *opening, uz_result *results, uint64_t game_base, uz_diag *diag)
+{
+    for (size_t i = 0, end; opening && i < first; i = end) {
+        for (end = i + 1; end < first && (all[end].game.start.chess960 != 0) == (all[i].game.start.chess960 != 0); end++)
+            ;
+        if (all[i].game.start.chess960)
+            continue; /* not counted */
+        uz_oracle *oracle = member_oracle(md, false);
+        uz_result r = uz_decode_games(oracle, &md->model, opening, end - i, md->coder, all + i, end - i, results + i, diag);
+        if (r != UZ_OK)
+            return r;
+        for (size_t k = i; k < end; k++)
+            if (results[k] != UZ_OK)
+                return corrupt_game(diag, block, game_base + k + 1, "its move stream does not decode");
+    }
+    return UZ_OK;
+}
+
+/* A decoded game's exact bytes: its engine comments rebuilt from the moves (layout 2),
+ * its final-position tag, its tree rendered with its layout and patched; then checked
+ * against its checksum. text is scratch space. number numbers the game in messages. */
+static uz_result finish_game(uz_game *game, const uz_block_game *record, const uz_archive_block *block,
+                             uint64_t number, uz_buf *text, uz_diag *diag)
+{
+    uz_result r = uz_engine_code_decode(game, record->engine_code, record->engine_code_len, NULL);
+    if (r == UZ_OK)
+        r = uz_tag_code_fill_final(game);
+    if (r == UZ_ERR_NOMEM) {
+        uz_diag_set(diag, r, 0, 0, "out of memory");
+        return r;
+    }
+    if (r != UZ_OK)
+        return corrupt_game(diag, block, number, "its engine comments or final position do not decode");
+    if (record->text_rec) {
+        r = uz_game_text_decode(game, record->text_rec, record->text_rec_len, MAX_GAME_TEXT, text);
+        if (r == UZ_OK)
+            r = uz_game_set_raw(game, (const char *)text->data, text->size);
+        if (r == UZ_ERR_NOMEM) {
+            uz_diag_set(diag, r, 0, 0, "out of memory");
+            return r;
+        }
+        if (r != UZ_OK)
+            return corrupt_game(diag, block, number, "its text record does not fit the game");
+    }
+    if (uz_crc32(0, game->raw, game->raw_len) != record->crc)
+        return corrupt_game(diag, block, number, "the decoded game does not match its checksum");
+    return UZ_OK;
+}
+
+/* The whole block decoded: its text must be the original's, byte for byte. */
+static uz_result check_digest(const uz_game *games, size_t n, const uz_archive_block *block, uint64_t game_base,
+                              uz_diag *diag)
+{
+    XXH64_state_t *st = XXH64_createState();
+    if (!st) {
+        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+        return UZ_ERR_NOMEM;
+    }
+    XXH64_reset(st, 0);
+    for (size_t i = 0; i < n; i++)
+        XXH64_update(st, games[i].raw ? games[i].raw : "", games[i].raw_len);
+    uint64_t digest = XXH64_digest(st);
+    XXH64_freeState(st);
+    if (digest != block->text_digest)
+        return corrupt_game(diag, block, game_base + 1, "the block's text does not match its digest");
+    return UZ_OK;
+}
+
+uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, size_t first, size_t count,
+                          uz_game *games, uint64_t game_base, uz_diag *diag)
+{
+    size_t n = block->n_games;
+    if (first > n || count > n - first) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "games %zu..%zu are not in a block of %zu", first + 1, first + count, n);
+        return UZ_ERR_ARG;
+    }
+    uz_block_game *all = NULL;
+    uz_result r = read_records(md, block, game_base, &all, diag);
+    if (r != UZ_OK)
+        return r;
     uz_result *results = calloc(n, sizeof *results);
-    const uint8_t **text_recs = calloc(n, sizeof *text_recs);
-    size_t *text_lens = calloc(n, sizeof *text_lens);
-    const uint8_t **engine_code = calloc(n, sizeof *engine_code);
-    size_t *engine_lens = calloc(n, sizeof *engine_lens);
     uz_buf text = {0};
     uz_opening *opening = NULL;
-    if (!all || !streams || !sizes || !crcs || !results || !text_recs || !text_lens || !engine_code || !engine_lens) {
-        uz_diag_set(diag, r, 0, 0, "out of memory");
-        goto out;
-    }
-    for (size_t i = 0; i < n; i++)
-        uz_game_init(&all[i]);
-    r = uz_block_struct_read_limited(block->structure.data, block->structure.size, block->struct_version, all, n, sizes, crcs, text_recs,
-                                     text_lens, &lim, diag);
-    if (r == UZ_ERR_NOMEM)
-        goto out;
-    if (r == UZ_ERR_LIMIT) {
-        r = corrupt_game(diag, block, game_base + 1, "more moves than the block header says");
-        goto out;
-    }
-    if (r != UZ_OK) {
-        r = corrupt_game(diag, block, game_base + 1, "malformed structure stream");
-        goto out;
-    }
-    if (uz_block_struct_engine_code(block->structure.data, block->structure.size, block->struct_version, all, n,
-                                    engine_code, engine_lens) != UZ_OK) {
-        r = corrupt_game(diag, block, game_base + 1, "malformed structure stream");
-        goto out;
-    }
-    size_t offset = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (sizes[i] > block->moves.size - offset) {
-            r = corrupt_game(diag, block, game_base + i + 1, "move stream out of the block");
-            goto out;
-        }
-        streams[i] = block->moves.data + offset;
-        offset += sizes[i];
-    }
-    if (offset != block->moves.size) {
-        r = corrupt_game(diag, block, game_base + n, "trailing data in the block");
-        goto out;
-    }
-    /* With opening counts, the counted plies of the standard games before the wanted
-     * ones give the counts the wanted ones start from (runs in game order). */
-    if (md->model.params.opening_plies &&
-        !(opening = uz_opening_new(md->model.params.opening_alpha16, md->model.params.opening_plies))) {
+    if (!results || (md->model.params.opening_plies &&
+                     !(opening = uz_opening_new(md->model.params.opening_alpha16, md->model.params.opening_plies)))) {
         r = UZ_ERR_NOMEM;
         uz_diag_set(diag, r, 0, 0, "out of memory");
         goto out;
     }
-    for (size_t i = 0, end; opening && i < first; i = end) {
-        for (end = i + 1; end < first && (all[end].start.chess960 != 0) == (all[i].start.chess960 != 0); end++)
+    if ((r = count_openings(md, block, all, first, opening, results, game_base, diag)) != UZ_OK)
+        goto out;
+    /* Runs of standard and of Chess960 games, each with its engine (or the scores given). */
+    uz_block_game *wanted = all + first;
+    for (size_t i = 0, end; i < count; i = end) {
+        bool chess960 = wanted[i].game.start.chess960;
+        for (end = i + 1; end < count && (wanted[end].game.start.chess960 != 0) == chess960; end++)
             ;
-        if (all[i].start.chess960)
-            continue; /* not counted */
-        uz_oracle *oracle = member_oracle(md, false);
-        if ((r = uz_decode_games(oracle, &md->model, opening, end - i, md->coder, all + i, streams + i, sizes + i,
-                                 end - i, results + i, diag)) != UZ_OK)
-            goto out;
-        for (size_t k = i; k < end; k++)
-            if (results[k] != UZ_OK) {
-                r = corrupt_game(diag, block, game_base + k + 1, "its move stream does not decode");
-                goto out;
-            }
+        if (!md->oracle && chess960 && (r = chess960_pool(md, block, game_base + first + i + 1, diag)) != UZ_OK)
+            break;
+        uz_oracle *oracle = member_oracle(md, chess960);
+        if ((r = uz_decode_games(oracle, &md->model, opening, 0, md->coder, wanted + i, end - i, results + first + i,
+                                 diag)) != UZ_OK)
+            break;
     }
     /* The wanted games move to the caller's array; the others were only parsed. */
     for (size_t i = 0; i < count; i++) {
         uz_game_clear(&games[i]);
-        games[i] = all[first + i];
-        uz_game_init(&all[first + i]);
+        games[i] = wanted[i].game;
+        uz_game_init(&wanted[i].game);
     }
-    /* Runs of standard and of Chess960 games, each with its engine (or the scores given). */
-    for (size_t i = 0, end; i < count; i = end) {
-        bool chess960 = games[i].start.chess960;
-        for (end = i + 1; end < count && (games[end].start.chess960 != 0) == chess960; end++)
-            ;
-        if (!md->oracle && chess960 && (r = chess960_pool(md, block, game_base + first + i + 1, diag)) != UZ_OK)
-            goto out;
-        uz_oracle *oracle = member_oracle(md, chess960);
-        if ((r = uz_decode_games(oracle, &md->model, opening, 0, md->coder, games + i, streams + first + i,
-                                 sizes + first + i, end - i, results + i, diag)) != UZ_OK)
-            goto out;
+    for (size_t i = 0; i < count && r == UZ_OK; i++) {
+        uint64_t number = game_base + first + i + 1;
+        if (results[first + i] != UZ_OK)
+            r = corrupt_game(diag, block, number, "its move stream does not decode");
+        else
+            r = finish_game(&games[i], &wanted[i], block, number, &text, diag);
     }
-    /* Each game's exact bytes: its engine comments rebuilt from the moves (layout 2), its
-     * tree rendered with its layout, then patched. */
-    for (size_t i = 0; i < count; i++) {
-        if (results[i] != UZ_OK) {
-            r = corrupt_game(diag, block, game_base + first + i + 1, "its move stream does not decode");
-            goto out;
-        }
-        r = uz_engine_code_decode(&games[i], engine_code[first + i], engine_lens[first + i], NULL);
-        if (r == UZ_OK)
-            r = uz_tag_code_fill_final(&games[i]);
-        if (r == UZ_ERR_NOMEM) {
-            uz_diag_set(diag, r, 0, 0, "out of memory");
-            goto out;
-        }
-        if (r != UZ_OK) {
-            r = corrupt_game(diag, block, game_base + first + i + 1, "its engine comments or final position do not decode");
-            goto out;
-        }
-        if (text_recs[first + i]) {
-            r = uz_game_text_decode(&games[i], text_recs[first + i], text_lens[first + i], MAX_GAME_TEXT, &text);
-            if (r == UZ_OK)
-                r = uz_game_set_raw(&games[i], (const char *)text.data, text.size);
-            if (r == UZ_ERR_NOMEM) {
-                uz_diag_set(diag, r, 0, 0, "out of memory");
-                goto out;
-            }
-            if (r != UZ_OK) {
-                r = corrupt_game(diag, block, game_base + first + i + 1, "its text record does not fit the game");
-                goto out;
-            }
-        }
-        if (uz_crc32(0, games[i].raw, games[i].raw_len) != crcs[first + i]) {
-            r = corrupt_game(diag, block, game_base + first + i + 1, "the decoded game does not match its checksum");
-            goto out;
-        }
-    }
-    /* The whole block decoded: its text must be the original's, byte for byte. */
-    if (first == 0 && count == n) {
-        XXH64_state_t *st = XXH64_createState();
-        if (!st) {
-            r = UZ_ERR_NOMEM;
-            uz_diag_set(diag, r, 0, 0, "out of memory");
-            goto out;
-        }
-        XXH64_reset(st, 0);
-        for (size_t i = 0; i < n; i++)
-            XXH64_update(st, games[i].raw ? games[i].raw : "", games[i].raw_len);
-        uint64_t digest = XXH64_digest(st);
-        XXH64_freeState(st);
-        if (digest != block->text_digest) {
-            r = corrupt_game(diag, block, game_base + 1, "the block's text does not match its digest");
-            goto out;
-        }
-    }
-    r = UZ_OK;
+    if (r == UZ_OK && first == 0 && count == n)
+        r = check_digest(games, n, block, game_base, diag);
 out:
-    for (size_t i = 0; all && i < n; i++)
-        uz_game_clear(&all[i]);
-    free(all);
-    free(streams);
-    free(sizes);
-    free(crcs);
+    uz_block_games_free(all, n);
     free(results);
-    free(text_recs);
-    free(text_lens);
-    free(engine_code);
-    free(engine_lens);
     uz_buf_free(&text);
     uz_opening_free(opening);
     return r;

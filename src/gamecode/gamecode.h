@@ -79,13 +79,15 @@ uz_result uz_score_walks(uz_oracle *oracle, uz_oracle *oracle960, uz_walk *walks
 uz_result uz_score_walks_960(uz_pool *pool, uz_pool *pool960, uz_walk *walks, size_t n_walks, uz_diag *diag);
 
 struct uz_opening;
+struct uz_block_game; /* block/game_struct.h */
 
 /* Codes the played move of every scored step of w, with the opening counts of the
  * block's earlier games mixed in (opening NULL: none; gamecode/opening.h). */
 uz_result uz_encode_walk(const uz_model *model, const struct uz_opening *opening, uz_encoder *enc, const uz_walk *w);
 
-/* Decodes the moves of n games whose structure is known (moves UZ_MOVE_NONE) from their
- * move streams, asking the oracle position by position; games decode concurrently.
+/* Decodes the moves of n games whose structure is known (games[i].game, moves
+ * UZ_MOVE_NONE) from their move streams (games[i].moves), asking the oracle position by
+ * position; games decode concurrently.
  * With opening counts (opening not NULL, holding the counts of the block's games before
  * games[0]) the games advance in lockstep by main-line ply over the counted plies, each
  * counted move decoded in game order and added to opening; the first n_prefix games are
@@ -93,7 +95,6 @@ uz_result uz_encode_walk(const uz_model *model, const struct uz_opening *opening
  * status[i] receives each game's result (UZ_ERR_CORRUPT for a stream that does not
  * decode). Returns the first oracle error (fatal for all), else UZ_OK. */
 uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, struct uz_opening *opening, size_t n_prefix,
-                          uz_coder_kind coder, uz_game *games, const uint8_t *const *streams, const size_t *sizes,
-                          size_t n, uz_result *status, uz_diag *diag);
+                          uz_coder_kind coder, struct uz_block_game *games, size_t n, uz_result *status, uz_diag *diag);
 
 #endif

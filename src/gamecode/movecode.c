@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gamecode/gamecode.h"
+#include "block/game_struct.h"
 #include "gamecode/opening.h"
 
 uz_result uz_encode_walk(const uz_model *model, const uz_opening *opening, uz_encoder *enc, const uz_walk *w)
@@ -198,8 +199,7 @@ static void on_position_scored(uz_query *q, void *user)
 }
 
 uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, uz_opening *opening, size_t n_prefix,
-                          uz_coder_kind coder, uz_game *games, const uint8_t *const *streams, const size_t *sizes,
-                          size_t n, uz_result *status, uz_diag *diag)
+                          uz_coder_kind coder, uz_block_game *games, size_t n, uz_result *status, uz_diag *diag)
 {
     decode_job job = {.oracle = oracle, .model = model, .opening = opening};
     game_decoder *gd = calloc(n ? n : 1, sizeof *gd);
@@ -219,13 +219,13 @@ uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, uz_opening *
         g->query.done = on_position_scored;
         g->query.user = g;
         status[i] = UZ_ERR_CORRUPT;
-        if (uz_walk_init(&g->walk, &games[i]) != UZ_OK) {
+        if (uz_walk_init(&g->walk, &games[i].game) != UZ_OK) {
             r = UZ_ERR_NOMEM;
             uz_diag_set(diag, r, 0, 0, "out of memory");
             goto out;
         }
         job.n = i + 1;
-        if (uz_decoder_init(&g->dec, coder, streams[i], sizes[i]) != UZ_OK) {
+        if (uz_decoder_init(&g->dec, coder, games[i].moves, games[i].moves_len) != UZ_OK) {
             g->main_done = SIZE_MAX; /* status stays corrupt */
             continue;
         }

@@ -6,6 +6,8 @@
 
 #include "lib_internal.h"
 #include "archive/archive.h"
+#include "block/byte_split.h"
+#include "block/game_struct.h"
 #include "gamecode/blockcode.h"
 
 /* The public names of the block sizes are the container's. */

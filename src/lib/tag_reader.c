@@ -5,6 +5,7 @@
 
 #include "lib_internal.h"
 #include "archive/archive.h"
+#include "block/game_struct.h"
 #include "gamecode/blockcode.h"
 #include "gamecode/builtin_oracle.h"
 
@@ -12,13 +13,9 @@ struct uz_tag_reader {
     uz_archive_reader *reader;
     bool in_member;
     uz_archive_block block;
-    uz_game *games;               /* the block's games, moves not decoded */
+    uz_block_game *games;         /* the block's games, moves not decoded */
     size_t cap, n_games, next;
     uint64_t number;              /* records handed out so far */
-    size_t *lens;                 /* what uz_block_struct_read fills beside the games */
-    uint32_t *crcs;
-    const uint8_t **recs;
-    size_t *rec_lens;
     uz_lib_tag_pairs pairs;
     uz_archive_header header;     /* the current member's */
     /* Decoding the games handed out (uz_tag_reader_decode): */
@@ -45,18 +42,8 @@ uz_result uz_tag_reader_open(uz_tag_reader **out, FILE *f, const char *name, uz_
 
 static void free_games(uz_tag_reader *r)
 {
-    for (size_t i = 0; i < r->cap; i++)
-        uz_game_clear(&r->games[i]);
-    free(r->games);
-    free(r->lens);
-    free(r->crcs);
-    free(r->recs);
-    free(r->rec_lens);
+    uz_block_games_free(r->games, r->cap);
     r->games = NULL;
-    r->lens = NULL;
-    r->crcs = NULL;
-    r->recs = NULL;
-    r->rec_lens = NULL;
     r->cap = 0;
 }
 
@@ -65,18 +52,10 @@ static uz_result reserve(uz_tag_reader *r, size_t n, uz_diag *diag)
     if (n <= r->cap)
         return UZ_OK;
     free_games(r);
-    r->games = malloc(n * sizeof *r->games);
-    r->lens = malloc(n * sizeof *r->lens);
-    r->crcs = malloc(n * sizeof *r->crcs);
-    r->recs = malloc(n * sizeof *r->recs);
-    r->rec_lens = malloc(n * sizeof *r->rec_lens);
-    if (!r->games || !r->lens || !r->crcs || !r->recs || !r->rec_lens) {
-        free_games(r);
+    if (!(r->games = uz_block_games_new(n))) {
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
         return UZ_ERR_NOMEM;
     }
-    for (size_t i = 0; i < n; i++)
-        uz_game_init(&r->games[i]);
     r->cap = n;
     return UZ_OK;
 }
@@ -102,8 +81,8 @@ static uz_result next_block(uz_tag_reader *r, uz_diag *diag)
         const uz_archive_block *b = &r->block;
         if ((res = reserve(r, b->n_games, diag)) != UZ_OK)
             return res;
-        res = uz_block_struct_read(b->structure.data, b->structure.size, b->struct_version, r->games, b->n_games,
-                                   r->lens, r->crcs, r->recs, r->rec_lens, diag);
+        res = uz_block_struct_read(b->structure.data, b->structure.size, b->struct_version, r->games, b->n_games, NULL,
+                                   diag);
         if (res != UZ_OK)
             return res;
         r->n_games = b->n_games;
@@ -120,12 +99,12 @@ uz_result uz_tag_reader_next(uz_tag_reader *r, uz_game_tags *game, uz_diag *diag
             return res;
     }
     r->number++;
-    return uz_lib_game_tags(&r->games[r->next++], r->number, &r->pairs, game, diag);
+    return uz_lib_game_tags(&r->games[r->next++].game, r->number, &r->pairs, game, diag);
 }
 
 const uz_game *uz_tag_reader_game(const uz_tag_reader *r)
 {
-    return r->next > 0 ? &r->games[r->next - 1] : NULL;
+    return r->next > 0 ? &r->games[r->next - 1].game : NULL;
 }
 
 uz_result uz_tag_reader_decode_with(uz_tag_reader *r, const uz_options *o, uz_diag *diag)

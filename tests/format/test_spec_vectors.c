@@ -14,6 +14,7 @@
 #include "../../src/engine/engine_internal.h" /* uz__fnv1a, uz__probe_fens */
 #include "../common/uz_test.h"
 #include "archive/archive.h"
+#include "block/game_text.h"
 #include "chess/board.h"
 #include "codec/coder.h"
 #include "gamecode/gamecode.h"

@@ -1,5 +1,5 @@
 /* Adaptive binary models and gamma codes: see bit_code.h. */
-#include "archive/bit_code.h"
+#include "block/bit_code.h"
 
 #include "codec/fixed.h"
 

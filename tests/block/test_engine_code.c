@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive/archive.h"
-#include "archive/engine_code.h"
+#include "block/engine_code.h"
+#include "block/game_struct.h"
+#include "block/game_text.h"
 #include "../common/uz_test.h"
 #include "same_comments.h"
 
@@ -30,24 +31,19 @@ static void copy_moves(uz_line *to, const uz_line *from)
 static uz_result read_back(const uint8_t *data, size_t size, size_t n, const uz_game *orig, bool *same,
                            uz_engine_code_counts *counts)
 {
-    static uz_game back[MAX_GAMES];
-    static size_t lens[MAX_GAMES], rec_lens[MAX_GAMES], code_lens[MAX_GAMES];
-    static uint32_t crcs[MAX_GAMES];
-    static const uint8_t *recs[MAX_GAMES], *code[MAX_GAMES];
-    for (size_t i = 0; i < n; i++)
-        uz_game_init(&back[i]);
+    uz_block_game *back = uz_block_games_new(n);
     uz_diag d = {0};
-    uz_result r = uz_block_struct_read(data, size, UZ_STRUCT_VERSION, back, n, lens, crcs, recs, rec_lens, &d);
+    uz_result r = back ? uz_block_struct_read(data, size, UZ_STRUCT_VERSION, back, n, NULL, &d) : UZ_ERR_NOMEM;
     if (r == UZ_OK)
-        r = uz_block_struct_engine_code(data, size, UZ_STRUCT_VERSION, back, n, code, code_lens);
+        r = uz_block_struct_engine_code(data, size, UZ_STRUCT_VERSION, back, n);
     *same = r == UZ_OK;
     for (size_t i = 0; i < n && r == UZ_OK; i++) {
-        copy_moves(&back[i].main, &orig[i].main);
-        r = uz_engine_code_decode(&back[i], code[i], code_lens[i], counts);
-        *same = *same && r == UZ_OK && same_comments(&orig[i].main, &back[i].main);
+        uz_game *g = &back[i].game;
+        copy_moves(&g->main, &orig[i].main);
+        r = uz_engine_code_decode(g, back[i].engine_code, back[i].engine_code_len, counts);
+        *same = *same && r == UZ_OK && same_comments(&orig[i].main, &g->main);
     }
-    for (size_t i = 0; i < n; i++)
-        uz_game_clear(&back[i]);
+    uz_block_games_free(back, n);
     return r;
 }
 

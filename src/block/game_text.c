@@ -2,8 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game_text.h"
-#include "text_patch.h"
+#include "block/game_text.h"
+
+#include "block/block_internal.h"
+#include "block/text_patch.h"
 
 static uz_result put_layout(uz_buf *b, const uz_pgn_layout *l)
 {

@@ -1,33 +1,16 @@
 /* Coded tags: see tag_code.h and doc/format.md, "Coded tags". Writer and reader share
  * one coder: the models' state (recent names, players' last ratings, the previous date of
  * a column) evolves value by value in game order, so both sides see the same state. */
-#include "archive/tag_code.h"
+#include "block/tag_code.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "block/tag_code_internal.h"
 #include "chess/board.h"
 #include "common/limits.h"
-
-enum model {
-    M_PLAIN, M_COPY, M_LASTPART, M_PLIES, M_RESULT, M_ELO, M_DIFF, M_DATE, M_TIME, M_NAME, M_RECENT,
-    M_FINAL, /* layout 3: the FEN of the main line's final position */
-    N_MODELS
-};
-
-enum {
-    RECENT = 256,           /* entries of a recent-values list */
-    ELO_DEFAULT = 1500,     /* a rating's reference when nothing came before */
-    NUM_MAX = 999999999,    /* ratings and rating changes: at most 9 digits */
-    DATE_MAX = 3652059,     /* day number of 9999.12.31 (0001.01.01 is 1) */
-    TIME_MAX = 86399,       /* 23:59:59 */
-    COPY_SCAN_NAMES = 64,   /* the writer looks for copies only in blocks with so few names */
-    COPY_SCAN_TAGS = 64,    /* ... and in games with so few tags */
-    MODEL_NAMES = 256,      /* the writer tries models for the first names only (each try reads the block) */
-    NUM_BUF = 64,           /* room for any number model's text (and a plies count) */
-};
 
 static bool has_param(unsigned m) { return m == M_COPY || m == M_LASTPART || m == M_ELO || m == M_DATE || m == M_TIME; }
 
@@ -200,106 +183,6 @@ static bool looks_like_fen(const char *s)
     return slashes == 7;
 }
 
-static bool leap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
-
-static int month_days(int64_t y, int64_t m)
-{
-    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    return m == 2 && leap(y) ? 29 : days[m - 1];
-}
-
-/* Day number of a proleptic Gregorian date, 0001.01.01 = 1 (Python's date.toordinal). */
-static int64_t day_number(int64_t y, int64_t m, int64_t d)
-{
-    int64_t py = y - 1, n = py * 365 + py / 4 - py / 100 + py / 400;
-    for (int64_t k = 1; k < m; k++)
-        n += month_days(y, k);
-    return n + d;
-}
-
-static void from_day_number(int64_t n, int64_t *y, int64_t *m, int64_t *d)
-{
-    /* 400 years hold 146097 days; then years one by one (at most 399 steps). */
-    int64_t q = (n - 1) / 146097;
-    n -= q * 146097;
-    *y = 400 * q + 1;
-    while (n > (leap(*y) ? 366 : 365))
-        n -= leap(*y) ? 366 : 365, (*y)++;
-    *m = 1;
-    while (n > month_days(*y, *m))
-        n -= month_days(*y, *m), (*m)++;
-    *d = n;
-}
-
-static bool digits(const char *s, size_t n, int64_t *v)
-{
-    *v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return false;
-        *v = *v * 10 + (s[i] - '0');
-    }
-    return true;
-}
-
-/* The text of a number model's value v (in range); buf holds NUM_BUF bytes. */
-static void format_number(unsigned m, int64_t v, char *buf)
-{
-    if (m == M_ELO)
-        snprintf(buf, NUM_BUF, "%lld", (long long)v);
-    else if (m == M_DIFF)
-        snprintf(buf, NUM_BUF, "%c%lld", v < 0 ? '-' : '+', (long long)(v < 0 ? -v : v));
-    else if (m == M_DATE) {
-        int64_t y, mo, d;
-        from_day_number(v, &y, &mo, &d);
-        snprintf(buf, NUM_BUF, "%04lld.%02lld.%02lld", (long long)y, (long long)mo, (long long)d);
-    } else
-        snprintf(buf, NUM_BUF, "%02lld:%02lld:%02lld", (long long)(v / 3600), (long long)(v / 60 % 60), (long long)(v % 60));
-}
-
-static bool in_range(unsigned m, int64_t v)
-{
-    switch (m) {
-    case M_ELO: return v >= 0 && v <= NUM_MAX;
-    case M_DIFF: return v >= -NUM_MAX && v <= NUM_MAX;
-    case M_DATE: return v >= 1 && v <= DATE_MAX;
-    default: return v >= 0 && v <= TIME_MAX;
-    }
-}
-
-/* A number model's value of s: true only if the model prints that value back as s. */
-static bool parse_number(unsigned m, const char *s, int64_t *v)
-{
-    size_t n = strlen(s);
-    int64_t y, mo, d, h, mi, se;
-    char buf[NUM_BUF];
-    switch (m) {
-    case M_ELO:
-        if (n < 1 || n > 9 || !digits(s, n, v))
-            return false;
-        break;
-    case M_DIFF:
-        if (n < 2 || n > 10 || (s[0] != '+' && s[0] != '-') || !digits(s + 1, n - 1, v))
-            return false;
-        *v = s[0] == '-' ? -*v : *v;
-        break;
-    case M_DATE:
-        if (n != 10 || s[4] != '.' || s[7] != '.' || !digits(s, 4, &y) || !digits(s + 5, 2, &mo) || !digits(s + 8, 2, &d) ||
-            y < 1 || mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo))
-            return false;
-        *v = day_number(y, mo, d);
-        break;
-    default:
-        if (n != 8 || s[2] != ':' || s[5] != ':' || !digits(s, 2, &h) || !digits(s + 3, 2, &mi) || !digits(s + 6, 2, &se) ||
-            h > 23 || mi > 59 || se > 59)
-            return false;
-        *v = h * 3600 + mi * 60 + se;
-        break;
-    }
-    format_number(m, *v, buf);
-    return strcmp(buf, s) == 0; /* leading zeros, "-0" and the like stay text */
-}
-
 /* What a number model codes its value against. */
 static int64_t reference(const coder *c, const uz_game *game, size_t g, size_t k)
 {
@@ -313,7 +196,7 @@ static int64_t reference(const coder *c, const uz_game *game, size_t g, size_t k
         return 0;
     const char *r = ref_text(c, game, g, c->param[k]);
     int64_t v;
-    if (r && parse_number(m, r, &v))
+    if (r && uz__tag_parse_number(m, r, &v))
         return v;
     return c->has_prev[k] ? c->prev[k] : 0;
 }
@@ -383,7 +266,7 @@ static uz_result encode_value(coder *c, const uz_game *game, size_t g, size_t k,
     case M_PLAIN:
         break;
     default:
-        if (parse_number(m, value, &v))
+        if (uz__tag_parse_number(m, value, &v))
             code = 1 + zigzag(v - reference(c, game, g, k));
         break;
     }
@@ -731,9 +614,9 @@ static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, si
         if (d < -4 * (int64_t)NUM_MAX || d > 4 * (int64_t)NUM_MAX)
             return UZ_ERR_CORRUPT;
         v = reference(c, game, g, k) + d;
-        if (!in_range(m, v))
+        if (!uz__tag_in_range(m, v))
             return UZ_ERR_CORRUPT;
-        format_number(m, v, buf);
+        uz__tag_format_number(m, v, buf);
         value = buf;
     }
     size_t pos = game->n_tags;
@@ -744,7 +627,7 @@ static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, si
 }
 
 uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const *names, size_t n_names,
-                           uz_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags, bool from_moves)
+                           uz_block_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags, bool from_moves)
 {
     coder c;
     uz_result r = coder_init(&c, n_names);
@@ -803,7 +686,7 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const
     for (size_t g = 0; g < n; g++)
         for (size_t t = 0; t < n_tags[g]; t++) {
             size_t k = tag_names[g][t];
-            if ((r = decode_value(&c, &cols[k], &games[g], g, k, names[k], &text, &text_cap)) != UZ_OK)
+            if ((r = decode_value(&c, &cols[k], &games[g].game, g, k, names[k], &text, &text_cap)) != UZ_OK)
                 goto out;
         }
     r = UZ_OK;

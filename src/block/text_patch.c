@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "text_patch.h"
+#include "block/text_patch.h"
 
 typedef struct word {
     size_t off, len;

@@ -1,7 +1,7 @@
 /* Coded comments: see comment_code.h and doc/format.md ("Coded comments"). One set of
  * functions binarises every field for both directions (code_bit puts or gets), so the
  * writer and the reader cannot drift apart. */
-#include "archive/comment_code.h"
+#include "block/comment_code.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive/bit_code.h"
+#include "block/bit_code.h"
 #include "common/limits.h"
 
 enum kind { KIND_TEXT, KIND_CLOCK, KIND_ENGINE, KIND_BOOK };
@@ -26,7 +26,7 @@ enum kind { KIND_TEXT, KIND_CLOCK, KIND_ENGINE, KIND_BOOK };
 
 /* ---- adaptive binary models ---- */
 
-/* Every bit_model adapts at rate 1 / (n + 1.5) with n capped (archive/bit_code.h): at 120
+/* Every bit_model adapts at rate 1 / (n + 1.5) with n capped (block/bit_code.h): at 120
  * for engine comments (0.6% smaller than 30 on cutechess self-play), 30 for kinds and
  * clocks (which change more from game to game: 120 was 7% larger on a file of club games). */
 typedef uz_bit_model bit_model;

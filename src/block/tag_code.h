@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "block/game_struct.h"
 #include "common/buf.h"
 #include "pgn/pgn.h"
 
@@ -28,7 +29,7 @@ uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *nam
  * must be consumed exactly. UZ_ERR_CORRUPT on any inconsistency. A value derived from the
  * moves is left empty, its tag named by game->final_fen_tag. */
 uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const *names, size_t n_names,
-                           uz_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags, bool from_moves);
+                           uz_block_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags, bool from_moves);
 
 /* Whether a tag of game holds the FEN of its main line's final position (for the choice
  * of a member's layout: layout 3 derives it from the moves). */

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "../common/uz_test.h"
-#include "archive/archive.h"
+#include "block/byte_split.h"
+#include "block/game_struct.h"
 #include "ucizip.h"
 
 typedef struct bytes {

@@ -1,11 +1,11 @@
 /* A compact difference between two texts: what turns a game's rendering with its layout
- * into the game's exact bytes. Internal to the archive module. */
+ * into the game's exact bytes. Internal to the block module. */
 #ifndef UZ_TEXT_PATCH_H
 #define UZ_TEXT_PATCH_H
 
 #include <stddef.h>
 
-#include "archive/archive.h"
+#include "common/buf.h"
 
 /* Most edit operations a patch may need before the caller should rather keep the text
  * itself (bounds the diff's time and memory: O(n * UZ_PATCH_MAX_EDITS)). */

@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "archive/archive.h"
-#include "archive/archive_internal.h"
-#include "archive/tag_code.h"
+#include "archive/packer.h"
+#include "block/game_struct.h"
+#include "block/game_text.h"
+#include "block/tag_code.h"
 #include "../common/uz_test.h"
 
 enum { BLOCK = 64 };
@@ -86,12 +88,16 @@ static uz_result write_block(const block *b, unsigned version, uz_buf *out)
 
 static uz_result read_back(const uz_buf *s, unsigned version, size_t n, uz_game *out)
 {
-    size_t lens[BLOCK];
-    uint32_t crcs[BLOCK];
-    const uint8_t *recs[BLOCK];
-    size_t rec_lens[BLOCK];
+    uz_block_game *records = uz_block_games_new(n);
     uz_diag d = {0};
-    return uz_block_struct_read(s->data, s->size, version, out, n, lens, crcs, recs, rec_lens, &d);
+    uz_result r = records ? uz_block_struct_read(s->data, s->size, version, records, n, NULL, &d) : UZ_ERR_NOMEM;
+    for (size_t i = 0; i < n && records; i++) { /* the games move to out */
+        uz_game_clear(&out[i]);
+        out[i] = records[i].game;
+        uz_game_init(&records[i].game);
+    }
+    uz_block_games_free(records, n);
+    return r;
 }
 
 /* Section i's size, and where it starts. */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "archive/archive.h"
+#include "block/game_text.h"
 #include "../common/uz_test.h"
 
 static void check_file(const char *path)

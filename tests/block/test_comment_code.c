@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive/archive.h"
+#include "block/game_struct.h"
+#include "block/game_text.h"
 #include "../common/uz_test.h"
 #include "same_comments.h"
 
@@ -18,22 +19,17 @@ enum { MAX_GAMES = 64, SEC_COMMENT_CODE = 5, N_SECTIONS = 7 };
 static uz_result read_back(const uint8_t *data, size_t size, unsigned layout, size_t n, const uz_game *orig,
                            bool *same)
 {
-    uz_game back[MAX_GAMES];
-    size_t lens[MAX_GAMES], rec_lens[MAX_GAMES];
-    uint32_t crcs[MAX_GAMES];
-    const uint8_t *recs[MAX_GAMES];
-    for (size_t i = 0; i < n; i++)
-        uz_game_init(&back[i]);
+    uz_block_game *back = uz_block_games_new(n);
     uz_diag d = {0};
-    uz_result r = uz_block_struct_read(data, size, layout, back, n, lens, crcs, recs, rec_lens, &d);
+    uz_result r = back ? uz_block_struct_read(data, size, layout, back, n, NULL, &d) : UZ_ERR_NOMEM;
     *same = r == UZ_OK;
-    for (size_t i = 0; i < n; i++) {
-        if (r == UZ_OK && orig)
-            *same = *same && same_comments(&orig[i].main, &back[i].main) &&
-                    same_list(orig[i].trailing_comments, orig[i].n_trailing_comments, back[i].trailing_comments,
-                              back[i].n_trailing_comments);
-        uz_game_clear(&back[i]);
+    for (size_t i = 0; i < n && r == UZ_OK && orig; i++) {
+        const uz_game *g = &back[i].game;
+        *same = *same && same_comments(&orig[i].main, &g->main) &&
+                same_list(orig[i].trailing_comments, orig[i].n_trailing_comments, g->trailing_comments,
+                          g->n_trailing_comments);
     }
+    uz_block_games_free(back, n);
     return r;
 }
 

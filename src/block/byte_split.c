@@ -1,7 +1,11 @@
 /* Where an archive's bytes go: moves, tags, comments, structure and overhead. */
 #include <string.h>
 
-#include "archive_internal.h"
+#include "block/byte_split.h"
+
+#include "archive/packer.h"
+#include "block/block_internal.h"
+#include "block/game_struct.h"
 
 void uz_byte_split_init(uz_byte_split *s)
 {

@@ -1,0 +1,71 @@
+/* The structure stream of a block (doc/format.md): its games' tags, start positions,
+ * results, comments, NAGs and the shape of their trees, without the moves (those go to
+ * the move streams). The layout numbers are the member header's struct_version
+ * (UZ_STRUCT_VERSION, archive/archive.h). */
+#ifndef UCIZIP_GAME_STRUCT_H
+#define UCIZIP_GAME_STRUCT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "archive/archive.h"
+#include "common/buf.h"
+#include "common/limits.h"
+#include "pgn/pgn.h"
+
+/* Appends the structure of a block's n games to b, in the layout `version` (0 or
+ * UZ_STRUCT_VERSION; readers take the same number) (UZ_ERR_LIMIT, nothing usable written,
+ * if a game passes a limit of limits.h that the reader enforces): for each its move-stream
+ * length (moves_lens[i]), the crc32 of its exact bytes (crcs[i]), tags, start position, result
+ * and the annotated tree shape; tag values column by column, comments in their own
+ * section, the text records of the games that have a tree (in game order) in the last
+ * section (doc/format.md). Verbatim and text-only games keep their bytes as such. */
+uz_result uz_block_struct_write(uz_buf *b, unsigned version, const uz_game *games, size_t n, const size_t *moves_lens,
+                                const uint32_t *crcs, const uz_buf *text_records);
+/* One game of a block as its structure stream gives it, and what decoding the game
+ * further needs. The record owns the game; the byte ranges point into the block's
+ * streams (borrowed: valid while the block is). */
+typedef struct uz_block_game {
+    /* Tags, start position, result, comments and tree; the moves are UZ_MOVE_NONE (null
+     * moves excepted) until the move decoder fills them. Verbatim and text-only games
+     * have their raw bytes instead. */
+    uz_game game;
+    uint32_t crc;                /* CRC-32 of the game's exact bytes */
+    const uint8_t *moves;        /* its move stream, moves_len bytes (the structure gives the length;
+                                    whoever holds the block's move streams sets where) */
+    size_t moves_len;
+    const uint8_t *text_rec;     /* its text record (uz_game_text_decode); NULL for verbatim and text-only games */
+    size_t text_rec_len;
+    const uint8_t *engine_code;  /* layout 2: its coded engine comments (uz_engine_code_decode); length 0: none */
+    size_t engine_code_len;
+} uz_block_game;
+
+/* n records, each game initialised (uz_game_init); NULL when out of memory. */
+uz_block_game *uz_block_games_new(size_t n);
+/* Clears the n records' games and frees the array. NULL is a no-op. */
+void uz_block_games_free(uz_block_game *games, size_t n);
+
+/* Reads the structure of a block of n games into games[0..n) (their games cleared first):
+ * each record's game, crc, moves_len and text record. limits (NULL: the defaults of
+ * limits.h): a block with more moves than limits->block_nodes gives UZ_ERR_LIMIT before
+ * they are allocated. Returns UZ_OK, UZ_ERR_CORRUPT, UZ_ERR_LIMIT or UZ_ERR_NOMEM (diag
+ * says which); on error every game is left empty. */
+uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, uz_block_game *games, size_t n,
+                               const uz_decode_limits *limits, uz_diag *diag);
+
+/* Layout 2: sets each record's engine_code (doc/format.md "Engine comment code"), games
+ * as uz_block_struct_read gave them (length 0: none; always for layouts 0 and 1).
+ * UZ_ERR_CORRUPT when the section does not hold exactly one size and its bytes per game.
+ * The comments are decoded with uz_engine_code_decode once the game's moves are known. */
+uz_result uz_block_struct_engine_code(const uint8_t *data, size_t size, unsigned version, uz_block_game *games, size_t n);
+
+/* The coded comments of a block of n games (structure layout 1; zeros for layout 0):
+ * the comment-code section's size and what it holds. Decodes the structure stream. */
+typedef struct uz_struct_comment_info {
+    uint64_t code_bytes, comments, clocks, engine;
+    uint64_t cost_clocks, cost_engine, cost_text; /* coded bits by kind, in 1/65536 bit */
+} uz_struct_comment_info;
+uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, size_t n,
+                                       uz_struct_comment_info *info, uz_diag *diag);
+
+#endif

@@ -1,0 +1,352 @@
+/* Writing a block's structure stream (block/game_struct.h): tag names and values column
+ * by column (all Event values, then all Site values, ...) and comments in a section of
+ * their own, because like values next to each other compress much better than values
+ * interleaved game by game; the games' records; their text records. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "block/game_struct.h"
+
+#include "archive/packer.h"
+#include "block/comment_code.h"
+#include "block/engine_code.h"
+#include "block/game_struct_internal.h"
+#include "block/tag_code.h"
+
+typedef struct struct_writer {
+    uz_buf sec[N_SECTIONS];
+    char **names;          /* distinct tag names, in order of first appearance */
+    size_t n_names, cap_names;
+    uz_buf *columns;       /* values of each name, in game order */
+    uint32_t *slots;       /* hash table of names: index + 1, 0 = empty; n_slots a power of 2 */
+    size_t n_slots;
+    size_t game_nodes;     /* moves of the game being written */
+    uz_comment_coder *cc;  /* layout 1: codes each comment's kind (NULL in layout 0) */
+    unsigned version;      /* layout: from 1 the tags go through tag_code */
+    uz_buf tag_index;      /* layout 1: every tag's name index (uint32_t), in game order */
+    char **residuals;      /* layout 2: the game's main-line comments as engine_code left them (NULL: as is) */
+    size_t n_residuals, next_residual;
+    bool any_engine_code;  /* layout 2: a game of the block has coded engine comments */
+} struct_writer;
+
+/* A text the reader takes: at most MAX_TEXT bytes (C strings hold no NUL). */
+static uz_result put_text(uz_buf *b, const char *s)
+{
+    size_t n = strlen(s);
+    return n > MAX_TEXT ? UZ_ERR_LIMIT : uz_buf_put_string(b, s, n);
+}
+
+static uz_result put_count(uz_buf *b, size_t n)
+{
+    return n > MAX_COUNT ? UZ_ERR_LIMIT : uz_buf_put_varint(b, n);
+}
+
+/* slot: whose comments (UZ_CC_*), for the comment coder; main: comments of a main-line
+ * move (layout 2 takes their residuals from engine_code). */
+static uz_result put_comments(struct_writer *w, char *const *comments, size_t n, int slot, bool main)
+{
+    uz_result r = put_count(&w->sec[SEC_RECORDS], n);
+    for (size_t i = 0; i < n && r == UZ_OK; i++) {
+        const char *text = comments[i];
+        if (main && w->residuals) {
+            if (w->next_residual >= w->n_residuals)
+                return UZ_ERR_ARG;
+            if (w->residuals[w->next_residual])
+                text = w->residuals[w->next_residual];
+            w->next_residual++;
+        }
+        if (!w->cc) {
+            r = put_text(&w->sec[SEC_COMMENTS], text);
+            continue;
+        }
+        const char *residual;
+        size_t len;
+        if (strlen(comments[i]) > MAX_TEXT)
+            return UZ_ERR_LIMIT;
+        if ((r = uz_comment_encode(w->cc, slot, i, text, &residual, &len)) == UZ_OK)
+            r = uz_buf_put_string(&w->sec[SEC_COMMENTS], residual, len);
+    }
+    return r;
+}
+
+/* side: the mover of the line's first move. */
+static uz_result put_line(struct_writer *w, const uz_line *line, int depth, int side)
+{
+    uz_buf *b = &w->sec[SEC_RECORDS];
+    if (depth > MAX_DEPTH || line->n_nodes > UZ_LIMIT_GAME_NODES - w->game_nodes)
+        return UZ_ERR_LIMIT;
+    w->game_nodes += line->n_nodes;
+    uz_result r = put_comments(w, line->pre_comments, line->n_pre_comments, UZ_CC_OTHER, false);
+    if (r == UZ_OK)
+        r = uz_buf_put_varint(b, line->n_nodes);
+    size_t annotated = 0;
+    for (size_t i = 0; i < line->n_nodes; i++) {
+        const uz_node *nd = &line->nodes[i];
+        annotated += nd->move == UZ_MOVE_NULL || nd->n_nags || nd->n_comments || nd->n_variations;
+    }
+    if (r == UZ_OK)
+        r = uz_buf_put_varint(b, annotated);
+    size_t prev = 0;
+    for (size_t i = 0; i < line->n_nodes && r == UZ_OK; i++) {
+        const uz_node *nd = &line->nodes[i];
+        unsigned flags = (nd->move == UZ_MOVE_NULL ? NODE_NULL : 0) | (nd->n_nags ? NODE_NAGS : 0) |
+                         (nd->n_comments ? NODE_COMMENTS : 0) | (nd->n_variations ? NODE_VARIATIONS : 0) |
+                         (uz_node_order_is_plain(nd) ? 0 : NODE_ORDER);
+        if (!flags)
+            continue;
+        r = uz_buf_put_varint(b, i - prev);
+        prev = i + 1;
+        if (r == UZ_OK)
+            r = uz_buf_put_varint(b, flags);
+        if (r == UZ_OK && (flags & NODE_NAGS)) {
+            r = put_count(b, nd->n_nags);
+            for (size_t k = 0; k < nd->n_nags && r == UZ_OK; k++)
+                r = uz_buf_put_varint(b, nd->nags[k]);
+        }
+        if (r == UZ_OK && (flags & NODE_COMMENTS))
+            r = put_comments(w, nd->comments, nd->n_comments, (side + (int)i) & 1, depth == 0);
+        if (r == UZ_OK && (flags & NODE_VARIATIONS)) {
+            r = put_count(b, nd->n_variations);
+            for (size_t k = 0; k < nd->n_variations && r == UZ_OK; k++)
+                r = put_line(w, &nd->variations[k], depth + 1, (side + (int)i) & 1);
+        }
+        if (r == UZ_OK && (flags & NODE_ORDER))
+            r = uz_buf_put_string(b, nd->order, nd->n_nags + nd->n_comments + nd->n_variations);
+    }
+    return r;
+}
+
+static size_t name_hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 0x100000001b3u;
+    return (size_t)(h ^ (h >> 32));
+}
+
+/* The slot of name in the hash table: its entry, or the empty slot where it goes. */
+static uint32_t *name_slot(const struct_writer *w, const char *name)
+{
+    size_t mask = w->n_slots - 1;
+    for (size_t i = name_hash(name) & mask;; i = (i + 1) & mask)
+        if (!w->slots[i] || strcmp(w->names[w->slots[i] - 1], name) == 0)
+            return &w->slots[i];
+}
+
+/* Keeps the table at most half full (a linear search per name was quadratic in the
+ * number of distinct names). */
+static uz_result grow_slots(struct_writer *w)
+{
+    if (2 * (w->n_names + 1) <= w->n_slots)
+        return UZ_OK;
+    size_t n = w->n_slots ? 2 * w->n_slots : 64;
+    uint32_t *old = w->slots;
+    w->slots = calloc(n, sizeof *w->slots);
+    if (!w->slots) {
+        w->slots = old;
+        return UZ_ERR_NOMEM;
+    }
+    w->n_slots = n;
+    for (size_t k = 0; k < w->n_names; k++)
+        *name_slot(w, w->names[k]) = (uint32_t)k + 1;
+    free(old);
+    return UZ_OK;
+}
+
+/* Index of a tag name, added on first use. */
+static uz_result name_index(struct_writer *w, const char *name, size_t *index)
+{
+    uz_result r = grow_slots(w);
+    if (r != UZ_OK)
+        return r;
+    uint32_t *slot = name_slot(w, name);
+    if (*slot) {
+        *index = *slot - 1;
+        return UZ_OK;
+    }
+    if (w->n_names >= MAX_COUNT || strlen(name) > MAX_TEXT)
+        return UZ_ERR_LIMIT;
+    if (w->n_names == w->cap_names) {
+        size_t cap = w->cap_names ? 2 * w->cap_names : 32;
+        char **names = realloc(w->names, cap * sizeof *names);
+        uz_buf *columns = realloc(w->columns, cap * sizeof *columns);
+        if (names)
+            w->names = names;
+        if (columns)
+            w->columns = columns;
+        if (!names || !columns)
+            return UZ_ERR_NOMEM;
+        w->cap_names = cap;
+    }
+    w->names[w->n_names] = (char *)name; /* borrowed from the game for the writer's lifetime */
+    memset(&w->columns[w->n_names], 0, sizeof *w->columns);
+    *index = w->n_names++;
+    *slot = (uint32_t)w->n_names;
+    return UZ_OK;
+}
+
+static void drop_residuals(struct_writer *w)
+{
+    for (size_t i = 0; i < w->n_residuals; i++)
+        free(w->residuals[i]);
+    free(w->residuals);
+    w->residuals = NULL;
+    w->n_residuals = w->next_residual = 0;
+}
+
+/* Layout 2: the game's coded engine comments, its size first, into the engine-code
+ * section; their residuals for put_comments. */
+static uz_result put_engine_code(struct_writer *w, const uz_game *game)
+{
+    uz_buf code = {0};
+    drop_residuals(w);
+    uz_result r = game->verbatim || game->text_only
+                      ? UZ_OK
+                      : uz_engine_code_encode(game, &code, &w->residuals, &w->n_residuals, NULL);
+    if (r == UZ_OK)
+        r = uz_buf_put_varint(&w->sec[SEC_ENGINE_CODE], code.size);
+    if (r == UZ_OK)
+        r = uz_buf_append(&w->sec[SEC_ENGINE_CODE], code.data, code.size);
+    w->any_engine_code |= code.size > 0;
+    uz_buf_free(&code);
+    return r;
+}
+
+static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_len, uint32_t crc)
+{
+    uz_buf *b = &w->sec[SEC_RECORDS];
+    uint8_t crc_bytes[4] = {(uint8_t)crc, (uint8_t)(crc >> 8), (uint8_t)(crc >> 16), (uint8_t)(crc >> 24)};
+    uz_result r = uz_buf_put_varint(b, moves_len);
+    if (r == UZ_OK)
+        r = uz_buf_append(b, crc_bytes, 4);
+    if (r == UZ_OK && w->version >= 2)
+        r = put_engine_code(w, game);
+    if (game->verbatim || game->text_only) {
+        /* No tags, the flag, the exact bytes in the comments section. */
+        if (r == UZ_OK)
+            r = uz_buf_put_varint(b, 0);
+        if (r == UZ_OK)
+            r = uz_buf_put_varint(b, game->verbatim ? GAME_VERBATIM : GAME_TEXT_ONLY);
+        if (r == UZ_OK)
+            r = game->raw_len > UZ_LIMIT_GAME_BYTES
+                    ? UZ_ERR_LIMIT
+                    : uz_buf_put_string(&w->sec[SEC_COMMENTS], game->raw ? game->raw : "", game->raw_len);
+        return r;
+    }
+    if (r == UZ_OK)
+        r = put_count(b, game->n_tags);
+    for (size_t i = 0; i < game->n_tags && r == UZ_OK; i++) {
+        size_t k;
+        r = name_index(w, game->tags[i].name, &k);
+        if (r == UZ_OK)
+            r = uz_buf_put_varint(b, k);
+        uint32_t k32 = (uint32_t)k;
+        if (r == UZ_OK)
+            r = w->version ? uz_buf_append(&w->tag_index, &k32, sizeof k32) : put_text(&w->columns[k], game->tags[i].value);
+    }
+    if (r == UZ_OK)
+        r = uz_buf_put_varint(b, (game->has_fen ? (unsigned)GAME_HAS_FEN : 0u) | ((unsigned)game->result << GAME_RESULT_SHIFT) |
+                                     (game->start.chess960 ? (unsigned)GAME_CHESS960 : 0u));
+    if (r == UZ_OK && game->has_fen) {
+        char fen[UZ_FEN_MAX];
+        uz_position_to_fen(&game->start, fen);
+        r = uz_buf_put_string(b, fen, strlen(fen));
+    }
+    w->game_nodes = 0;
+    if (w->cc)
+        uz_comment_coder_begin_game(w->cc, game);
+    if (r == UZ_OK)
+        r = put_line(w, &game->main, 0, game->start.side);
+    if (r == UZ_OK)
+        r = put_comments(w, game->trailing_comments, game->n_trailing_comments, UZ_CC_OTHER, false);
+    if (r == UZ_OK && w->residuals && w->next_residual != w->n_residuals)
+        r = UZ_ERR_ARG;
+    drop_residuals(w);
+    return r;
+}
+
+/* The section sizes, then the sections. */
+static uz_result put_sections(uz_buf *out, const uz_buf *sec, int n_sections)
+{
+    uz_result r = UZ_OK;
+    for (int s = 0; s < n_sections && r == UZ_OK; s++)
+        r = uz_buf_put_varint(out, sec[s].size);
+    for (int s = 0; s < n_sections && r == UZ_OK; s++)
+        r = uz_buf_append(out, sec[s].data, sec[s].size);
+    return r;
+}
+
+/* The models' costs are estimates: the block's tags stay plain text when the structure
+ * stream packs smaller that way (so coded tags never make a block larger). */
+static uz_result keep_smaller_tags(struct_writer *w, const uz_game *games, size_t n)
+{
+    uz_buf plain[N_SECTIONS] = {{0}}, stream[2] = {{0}}, z = {0};
+    size_t packed[2] = {0};
+    unsigned method;
+    uz_result r = UZ_OK;
+    for (int s = 0; s < N_SECTIONS && r == UZ_OK; s++)
+        if (s != SEC_VALUES && s != SEC_TAG_CODE)
+            plain[s] = w->sec[s]; /* borrowed */
+    r = uz_tag_code_write(&plain[SEC_TAG_CODE], &plain[SEC_VALUES], (const char *const *)w->names, w->n_names, games, n,
+                          (const uint32_t *)w->tag_index.data, false, false);
+    for (int i = 0; i < 2 && r == UZ_OK; i++) {
+        r = put_sections(&stream[i], i ? plain : w->sec, N_SECTIONS);
+        z.size = 0;
+        if (r == UZ_OK)
+            r = uz__pack(stream[i].data, stream[i].size, &z, &method);
+        packed[i] = z.size;
+    }
+    if (r == UZ_OK && packed[1] <= packed[0]) {
+        uz_buf t = w->sec[SEC_VALUES];
+        w->sec[SEC_VALUES] = plain[SEC_VALUES], plain[SEC_VALUES] = t;
+        t = w->sec[SEC_TAG_CODE];
+        w->sec[SEC_TAG_CODE] = plain[SEC_TAG_CODE], plain[SEC_TAG_CODE] = t;
+    }
+    uz_buf_free(&plain[SEC_VALUES]);
+    uz_buf_free(&plain[SEC_TAG_CODE]);
+    uz_buf_free(&stream[0]);
+    uz_buf_free(&stream[1]);
+    uz_buf_free(&z);
+    return r;
+}
+
+uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_game *games, size_t n, const size_t *moves_lens,
+                                const uint32_t *crcs, const uz_buf *text_records)
+{
+    struct_writer w = {0};
+    w.version = version;
+    uz_result r = text_records ? uz_buf_append(&w.sec[SEC_TEXT], text_records->data, text_records->size) : UZ_OK;
+    if (r == UZ_OK && version >= 1)
+        r = uz_comment_writer_create(&w.cc, uz_comment_revision(version));
+    for (size_t i = 0; i < n && r == UZ_OK; i++)
+        r = put_game(&w, &games[i], moves_lens[i], crcs[i]);
+    if (r == UZ_OK && w.cc)
+        r = uz_comment_coder_finish(w.cc, &w.sec[SEC_COMMENT_CODE]);
+    uz_comment_coder_destroy(w.cc);
+    if (r == UZ_OK)
+        r = uz_buf_put_varint(&w.sec[SEC_NAMES], w.n_names);
+    for (size_t k = 0; k < w.n_names && r == UZ_OK; k++) {
+        r = uz_buf_put_string(&w.sec[SEC_NAMES], w.names[k], strlen(w.names[k]));
+        if (r == UZ_OK && !version)
+            r = uz_buf_append(&w.sec[SEC_VALUES], w.columns[k].data, w.columns[k].size);
+    }
+    if (r == UZ_OK && version)
+        r = uz_tag_code_write(&w.sec[SEC_TAG_CODE], &w.sec[SEC_VALUES], (const char *const *)w.names, w.n_names, games, n,
+                              (const uint32_t *)w.tag_index.data, true, version >= 3);
+    if (r == UZ_OK && w.sec[SEC_TAG_CODE].size)
+        r = keep_smaller_tags(&w, games, n);
+    if (r == UZ_OK)
+        r = put_sections(out, w.sec, sections_of(version));
+    if (r == UZ_OK && w.any_engine_code)
+        r = uz_buf_append(out, w.sec[SEC_ENGINE_CODE].data, w.sec[SEC_ENGINE_CODE].size);
+    drop_residuals(&w);
+    for (int s = 0; s < N_SECTIONS; s++)
+        uz_buf_free(&w.sec[s]);
+    for (size_t k = 0; k < w.n_names; k++)
+        uz_buf_free(&w.columns[k]);
+    uz_buf_free(&w.tag_index);
+    free(w.columns);
+    free(w.names);
+    free(w.slots);
+    return r;
+}
