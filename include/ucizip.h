@@ -76,13 +76,6 @@ typedef struct uz_diag {
     char message[512];
 } uz_diag;
 
-/* Fills diag (if not NULL) with code, position and a printf-style message. */
-void uz_diag_set(uz_diag *diag, uz_result code, long line, long column, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-
 /* ---- options ---- */
 
 /* The version of uz_options this header describes; uz_options_init sets it. A library

@@ -21,6 +21,13 @@
 extern "C" {
 #endif
 
+/* uz_options.block_games: its default (0 asks for it) and its largest value. */
+#define UZ_BLOCK_GAMES_DEFAULT 1024
+#define UZ_BLOCK_GAMES_MAX 65536
+
+/* One game as read or decoded (opaque): its tags, moves and exact bytes (see uz_game_*). */
+typedef struct uz_game uz_game;
+
 /* One tag pair of a game: both strings are the bytes of the input (whatever their
  * encoding), escapes resolved. value is NULL for the tag whose value the archive derives
  * from the moves (a final position's FEN) when the moves were not decoded. */
@@ -52,12 +59,252 @@ uz_result uz_tag_reader_open(uz_tag_reader **out, FILE *f, const char *name, uz_
  * UZ_OK and *game filled, UZ_DONE after the last, or an error (UZ_ERR_CORRUPT, ...). */
 uz_result uz_tag_reader_next(uz_tag_reader *r, uz_game_tags *game, uz_diag *diag);
 
-/* Frees r (not the file). NULL: no-op. */
+/* The game of the record last returned (tags read, moves not decoded: its start position
+ * and main-line length are known), for uz_game_filter_* and the uz_game accessors; NULL
+ * before the first. Valid until the next call on r. */
+const uz_game *uz_tag_reader_game(const uz_tag_reader *r);
+
+/* Makes r able to decode the games it returns, with the engine options o name (engine,
+ * workers, cache_path, the max_* limits; the search settings come from the archive):
+ * options->engine NULL (or a builtin) takes the installed profile of each member's
+ * engine. Engine and cache are looked up here (errors: the engine named, the cache),
+ * started at the first decode. Once per reader. */
+uz_result uz_tag_reader_decode_with(uz_tag_reader *r, const uz_options *o, uz_diag *diag);
+
+/* Decodes the game of the record last returned into out (a game from uz_game_new): its
+ * moves, tags and exact bytes, checked against its checksum; the games before it are not
+ * decoded. UZ_ERR_ARG before uz_tag_reader_decode_with or a record. */
+uz_result uz_tag_reader_decode(uz_tag_reader *r, uz_game *out, uz_diag *diag);
+
+/* Frees r (not the file) and what decoding used. NULL: no-op. */
 void uz_tag_reader_close(uz_tag_reader *r);
 
 /* The number of game records in the seekable archive file f (what uz_decompressor_game
  * numbers), from its members' indexes; no engine is started. */
 uz_result uz_archive_game_count(FILE *f, const char *name, uint64_t *games, uz_diag *diag);
+
+/* ---- games read from PGN files ---- */
+
+/* A new empty game (for uz_pgn_source_read), freed with uz_game_free (NULL: no-op). */
+uz_result uz_game_new(uz_game **out, uz_diag *diag);
+void uz_game_free(uz_game *game);
+
+/* The game's exact bytes as read (kept when the source keeps them; *len 0 otherwise). */
+const char *uz_game_bytes(const uz_game *game, size_t *len);
+
+/* False for the record of the bytes after an input's last game (whitespace, a comment):
+ * not a game, it has no tags and no moves. */
+bool uz_game_is_game(const uz_game *game);
+
+/* Writes the game in PGN export format. UZ_ERR_IO when the write fails. */
+uz_result uz_game_write_pgn(FILE *out, const uz_game *game);
+
+/* Writes the game's main line in UCI notation on one line; a game from a set-up position
+ * as "fen FEN moves M..." (what follows UCI's "position" command). UZ_ERR_IO when the
+ * write fails. */
+uz_result uz_game_write_uci(FILE *out, const uz_game *game);
+
+/* A game kept as text (not replayed, or not decoded): its tags read from its text; no-op
+ * for the others. UZ_ERR_NOMEM is the only error. */
+uz_result uz_game_read_tags(uz_game *game, uz_diag *diag);
+
+/* The game's tags in the order of the input: how many, the i-th (0-based; value NULL for
+ * the tag derived from the moves of a game not decoded), and the value of the first
+ * named name (NULL: none). */
+size_t uz_game_tag_count(const uz_game *game);
+void uz_game_tag_at(const uz_game *game, size_t i, const char **name, const char **value);
+const char *uz_game_tag_value(const uz_game *game, const char *name);
+
+/* 1 + the index of the tag whose value an archive derives from the moves (a final
+ * position's FEN), 0 when there is none. */
+size_t uz_game_derived_tag(const uz_game *game);
+
+/* "1-0", "0-1", "1/2-1/2" or "*". */
+const char *uz_game_result_text(const uz_game *game);
+
+/* Whether the game is kept as text (its moves were not replayed), and its main line's
+ * length in plies (0 for such a game). */
+bool uz_game_is_text(const uz_game *game);
+size_t uz_game_plies(const uz_game *game);
+
+/* ---- games selected by their tags and a position ---- */
+
+typedef struct uz_game_filter uz_game_filter;
+
+/* An empty filter (every game matches); freed with uz_game_filter_free (NULL: no-op). */
+uz_result uz_game_filter_new(uz_game_filter **out, uz_diag *diag);
+void uz_game_filter_free(uz_game_filter *f);
+
+/* Adds a condition on the tags, all of which must hold: "Name=text" (contains, any case),
+ * "Name==text", "Name!=text", "Name<x" "Name<=x" "Name>x" "Name>=x" (numbers, else text;
+ * dates as dates), "C1|C2" either. UZ_ERR_SYNTAX with the column in diag. */
+uz_result uz_game_filter_add_tag(uz_game_filter *f, const char *cond, uz_diag *diag);
+/* Adds: name (contained, any case) has either colour. */
+uz_result uz_game_filter_add_player(uz_game_filter *f, const char *name, uz_diag *diag);
+/* Sets the position (FEN) a game's main line must reach: its pieces and side to move;
+ * castling, en passant and the counters are not compared. UZ_ERR_SYNTAX with the column. */
+uz_result uz_game_filter_set_position(uz_game_filter *f, const char *fen, uz_diag *diag);
+
+/* The number of tag and player conditions; whether a position is set. */
+size_t uz_game_filter_conditions(const uz_game_filter *f);
+bool uz_game_filter_has_position(const uz_game_filter *f);
+
+/* Whether game's tags meet every condition. */
+bool uz_game_filter_match(const uz_game_filter *f, const uz_game *game);
+/* The name of a tag a condition of f names whose value the archive derives from the moves
+ * of game (not known before they are decoded), or NULL (f NULL too). */
+const char *uz_game_filter_derived(const uz_game_filter *f, const uz_game *game);
+/* False when game (its start and main-line length; moves not needed) cannot reach f's
+ * position (more pieces or pawns than at the start, more gone than plies, a pawn back on
+ * its home rank); true without a position. */
+bool uz_game_filter_may_reach(const uz_game_filter *f, const uz_game *game);
+/* Whether the main line of game (decoded) passes through f's position, its start
+ * included; true without a position. */
+bool uz_game_filter_reaches(const uz_game_filter *f, const uz_game *game);
+
+/* PGN files read game by game, one after the other, each plain or compressed, with the
+ * library's policies for bad games, variants and inputs that cannot be read (as
+ * uz_compressor_add_file reads them). */
+typedef struct uz_pgn_source uz_pgn_source;
+
+/* How the next games are read. */
+typedef struct uz_pgn_source_policy {
+    bool keep_going;    /* skip bad games and unreadable inputs (each reported) instead of stopping */
+    bool keep_verbatim; /* return games of unsupported variants as text */
+    bool exact;         /* keep every game's exact bytes; a game that cannot be read comes as
+                           text, the bytes after an input's last game as a record that is not a
+                           game (uz_game_is_game) */
+    uint64_t max_games; /* no more games than this in all (0: no limit) */
+} uz_pgn_source_policy;
+
+/* The paths[0..n) ("-": stdin; borrowed: they must outlive the source), read in order;
+ * on_message (NULL: dropped) gets each game or input skipped or kept as text. Opens the
+ * first input that can be read: UZ_OK; UZ_DONE when there is none (no paths, or every one
+ * skipped with keep_going: see uz_pgn_source_counts_get); or the error of the input that
+ * cannot be read (uz_pgn_source_failed_input names it). *out is set whenever the result
+ * is not UZ_ERR_NOMEM, and is to be closed. */
+uz_result uz_pgn_source_open(uz_pgn_source **out, const char *const *paths, size_t n, bool keep_going,
+                             uz_message_fn on_message, void *user, uz_diag *diag);
+
+/* Reads the next game into game: UZ_OK, UZ_DONE after the last one (or max_games), or the
+ * error that stops the reading: a game or a damaged input (UZ_ERR_CORRUPT, UZ_ERR_IO) of
+ * the input uz_pgn_source_name names, or the next input that cannot be opened
+ * (uz_pgn_source_failed_input names it). */
+uz_result uz_pgn_source_read(uz_pgn_source *s, uz_game *game, const uz_pgn_source_policy *policy, uz_diag *diag);
+
+/* The display name of the current (or last) input ("<stdin>" for "-"; "<no input>" when
+ * none was opened). */
+const char *uz_pgn_source_name(const uz_pgn_source *s);
+
+/* After an error of uz_pgn_source_open or uz_pgn_source_read: the display name of the
+ * input that could not be opened, or NULL when the error is another one. */
+const char *uz_pgn_source_failed_input(const uz_pgn_source *s);
+
+/* What the source did so far, over every input. */
+typedef struct uz_pgn_source_counts {
+    uint64_t games;          /* games returned */
+    uint64_t as_text;        /* of which kept as text because they could not be replayed */
+    uint64_t skipped;        /* games left out */
+    uint64_t inputs_skipped; /* inputs left out or cut short */
+} uz_pgn_source_counts;
+void uz_pgn_source_counts_get(const uz_pgn_source *s, uz_pgn_source_counts *counts);
+
+/* Where the game last read starts in its input: the offset in the input's PGN text, and
+ * the same in the file's own bytes (scaled by the compression ratio so far for a
+ * compressed input; equal for a plain one). 0 when there is no current input. */
+uint64_t uz_pgn_source_game_offset(const uz_pgn_source *s);
+double uz_pgn_source_game_position(const uz_pgn_source *s);
+
+/* Closes the current input and frees s. NULL: no-op. */
+void uz_pgn_source_close(uz_pgn_source *s);
+
+/* ---- an archive's members and sizes without an engine (info) ---- */
+
+/* Where the bytes of an archive (or a member) go. */
+typedef struct uz_byte_counts {
+    uint64_t moves;           /* move streams */
+    uint64_t tags;            /* tag names and values (and coded tags) */
+    uint64_t clocks;          /* clock comments */
+    uint64_t engine_comments; /* engine evaluation comments */
+    uint64_t comments;        /* the other comments (and text-only games' text) */
+    uint64_t structure;       /* game records (tree shapes, NAGs, results) and text records */
+    uint64_t overhead;        /* headers, block headers, indexes, footers */
+} uz_byte_counts;
+
+/* A move model as a header names it (see doc/format.md for the fields). */
+typedef struct uz_model_info {
+    const char *kind;           /* "player", "rank" or "exp" */
+    const char *text;           /* "player v1 weights 0123abcd4567ef89", "rank k=20 floor=0.0300 ..." */
+    const char *k;              /* rank and exp: k with 3 decimals, trailing zeros trimmed ("80", "4.5") */
+    uint32_t floor_q16, rank_q16, decay_q16; /* rank and exp: shares in 1/65536 */
+    uint32_t player_version;    /* player: the weights' version */
+    const char *player_weights; /* player: the weights' 16 hex digits */
+} uz_model_info;
+
+/* One member of an archive as its header and blocks tell (strings are the archive's bytes:
+ * escape them before they reach a terminal). */
+typedef struct uz_member_summary {
+    unsigned version;                 /* its format version */
+    const char *created_by;           /* "" when not stored */
+    const char *engine_name;
+    const char *settings_summary;     /* one readable line of the engine and its settings */
+    const char *fingerprint;
+    const char *chess960_fingerprint; /* "" when the member has no Chess960 games coded */
+    bool chess960_builtin;            /* those are coded with the builtin, not UCI_Chess960 */
+    bool settings_from_profile;       /* the settings are those of the engine's profile */
+    uint32_t depth, hash_mb;
+    const char *mode;                 /* "multipv" or "permove" */
+    const uz_model_info *model;       /* NULL: a model this version does not know */
+    const char *coder;                /* "range" or "huffman" */
+    uint64_t games, moves, move_bytes, structure_bytes, bytes;
+    uz_byte_counts split;
+    /* the coded comments (structure layout 1): their bytes and what they hold */
+    uint64_t comment_code_bytes, comments, clocks, engine_comments;
+} uz_member_summary;
+
+typedef struct uz_archive_scan uz_archive_scan;
+
+/* Reads the archive f sequentially (not owned; a pipe is fine; name is for messages):
+ * headers and blocks with their checksums, no engine started, no move decoded. */
+uz_result uz_archive_scan_open(uz_archive_scan **out, FILE *f, const char *name, uz_diag *diag);
+
+/* The next member: UZ_OK and *member filled (valid until the next call), UZ_DONE after
+ * the last, or an error (UZ_ERR_CORRUPT, ...). */
+uz_result uz_archive_scan_next(uz_archive_scan *s, uz_member_summary *member, uz_diag *diag);
+
+/* The bytes read so far (after UZ_DONE: the archive's size). */
+uint64_t uz_archive_scan_offset(const uz_archive_scan *s);
+
+/* Frees s (not the file). NULL: no-op. */
+void uz_archive_scan_close(uz_archive_scan *s);
+
+/* ---- player ratings from results (Glicko-2) ---- */
+
+/* A rating on the Glicko (Elo-like) scale: rating, deviation, volatility. */
+typedef struct uz_player_rating {
+    double rating;
+    double rd;
+    double volatility;
+} uz_player_rating;
+
+/* One game of a rating period: the opponent's rating before the period and the score
+ * (1 win, 0.5 draw, 0 loss). */
+typedef struct uz_rated_game {
+    uz_player_rating opponent;
+    double score;
+} uz_rated_game;
+
+/* The rating a player starts with: 1500, 350, 0.06 (Glickman's defaults). */
+uz_player_rating uz_rating_initial(void);
+
+/* The system constant tau (how fast volatility may change) of Glickman's example: 0.5. */
+double uz_rating_default_tau(void);
+
+/* *player after a rating period in which they played games[0..n) (Glicko-2, Glickman
+ * 2013); every rating is taken as it was before the period. With n == 0 only the
+ * deviation grows. UZ_ERR_NOMEM (*player unchanged) is the only error. */
+uz_result uz_rating_update(uz_player_rating *player, const uz_rated_game *games, size_t n, double tau,
+                           uz_diag *diag);
 
 /* ---- the tags of a decoded game ---- */
 

@@ -387,21 +387,17 @@ void cli_scorer_close(cli_scorer *s)
     memset(s, 0, sizeof *s);
 }
 
-json_t *cli_model_json(const uz_model_params *p)
+json_t *cli_model_json(const uz_model_info *m)
 {
-    if (p->kind == UZ_MODEL_PLAYER) {
-        char weights[17];
-        snprintf(weights, sizeof weights, "%08x%08x", (unsigned)p->player_hash_hi, (unsigned)p->player_hash_lo);
-        return json_pack("{s:s, s:I, s:s}", "kind", "player", "version", (json_int_t)p->player_version, "weights",
-                         weights);
+    if (strcmp(m->kind, "player") == 0)
+        return json_pack("{s:s, s:I, s:s}", "kind", "player", "version", (json_int_t)m->player_version, "weights",
+                         m->player_weights);
+    bool rank = strcmp(m->kind, "rank") == 0;
+    json_t *j = json_pack("{s:s, s:o, s:o}", "kind", m->kind, "k", json_real(strtod(m->k, NULL)), "floor",
+                          cli_json_fixed(m->floor_q16 / 65536.0, 5));
+    if (j && rank) {
+        json_object_set_new(j, "rank", cli_json_fixed(m->rank_q16 / 65536.0, 5));
+        json_object_set_new(j, "decay", cli_json_fixed(m->decay_q16 / 65536.0, 5));
     }
-    char k[32];
-    uz_lib_format_k(p->k_milli, k, sizeof k);
-    json_t *m = json_pack("{s:s, s:o, s:o}", "kind", p->kind == UZ_MODEL_RANK ? "rank" : "exp", "k",
-                          json_real(strtod(k, NULL)), "floor", cli_json_fixed(p->floor_q16 / 65536.0, 5));
-    if (m && p->kind == UZ_MODEL_RANK) {
-        json_object_set_new(m, "rank", cli_json_fixed(p->rank_q16 / 65536.0, 5));
-        json_object_set_new(m, "decay", cli_json_fixed(p->decay_q16 / 65536.0, 5));
-    }
-    return m;
+    return j;
 }

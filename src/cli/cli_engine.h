@@ -142,7 +142,8 @@ const char *cli_scorer_fingerprint(const cli_scorer *s);
 void cli_scorer_describe(const cli_scorer *s, char *out, size_t cap);
 void cli_scorer_close(cli_scorer *s);
 
-/* The same as a JSON object (a new reference; NULL when out of memory). */
-json_t *cli_model_json(const uz_model_params *p);
+/* A move model as the JSON object of info and stats (a new reference; NULL when out of
+ * memory). */
+json_t *cli_model_json(const uz_model_info *m);
 
 #endif

@@ -4,20 +4,6 @@
 
 #include "cli_tags.h"
 #include "cli_util.h"
-#include "block/game_struct.h"
-
-/* The name of a tag of game that a condition of filter names but whose value the archive
- * derives from the moves (not known before they are decoded), or NULL. */
-static const char *filter_on_derived(const uz_tag_filter *filter, const uz_game *game)
-{
-    if (!filter || !game->final_fen_tag)
-        return NULL;
-    const char *name = game->tags[game->final_fen_tag - 1].name;
-    for (size_t c = 0; c < filter->n; c++)
-        if (strcmp(filter->conds[c].name, name) == 0)
-            return name;
-    return NULL;
-}
 
 static const uint8_t archive_magic[8] = {0x89, 'U', 'C', 'Z', '\r', '\n', 0x1a, '\n'};
 
@@ -33,10 +19,19 @@ bool cli_is_archive(const char *path)
     return yes;
 }
 
-int cli_tag_option(uz_tag_filter *filter, const char *expr)
+uz_game_filter *cli_filter_new(void)
+{
+    uz_game_filter *f = NULL;
+    uz_diag diag = {0};
+    if (uz_game_filter_new(&f, &diag) != UZ_OK)
+        cli_error("out of memory");
+    return f;
+}
+
+int cli_tag_option(uz_game_filter *filter, const char *expr)
 {
     uz_diag diag = {0};
-    uz_result r = uz_tag_filter_add(filter, expr, &diag);
+    uz_result r = uz_game_filter_add_tag(filter, expr, &diag);
     if (r == UZ_OK)
         return 0;
     if (r == UZ_ERR_NOMEM)
@@ -46,14 +41,14 @@ int cli_tag_option(uz_tag_filter *filter, const char *expr)
     return -1;
 }
 
-int cli_select_opt(uz_tag_filter *filter, int c, const char *arg)
+int cli_select_opt(uz_game_filter *filter, int c, const char *arg)
 {
     if (c == CLI_OPT_TAG)
         return cli_tag_option(filter, arg) == 0 ? 1 : -1;
     if (c != CLI_OPT_PLAYER)
         return 0;
     uz_diag diag = {0};
-    uz_result r = uz_tag_filter_add_player(filter, arg, &diag);
+    uz_result r = uz_game_filter_add_player(filter, arg, &diag);
     if (r == UZ_OK)
         return 1;
     if (r == UZ_ERR_NOMEM)
@@ -63,7 +58,7 @@ int cli_select_opt(uz_tag_filter *filter, int c, const char *arg)
     return -1;
 }
 
-static int each_archive_game(const char *path, const uz_tag_filter *filter, bool decodes, uint64_t *number,
+static int each_archive_game(const char *path, const uz_game_filter *filter, bool decodes, uint64_t *number,
                              cli_tag_fn fn, void *user)
 {
     FILE *in = fopen(path, "rb");
@@ -72,108 +67,77 @@ static int each_archive_game(const char *path, const uz_tag_filter *filter, bool
         return -1;
     }
     int status = -1;
-    uz_archive_reader *reader = NULL;
-    uz_archive_block block = {0};
-    uz_archive_header header;
+    uz_tag_reader *reader = NULL;
+    uz_game_tags tags;
     uz_diag diag = {0};
-    uz_block_game *records = NULL; /* the block's games, moves not decoded */
-    size_t cap = 0;
-    if (uz_archive_reader_open(&reader, in, path) != UZ_OK) {
+    uz_result r = uz_tag_reader_open(&reader, in, path, &diag);
+    if (r != UZ_OK) {
         cli_error("out of memory");
         goto out;
     }
-    uz_result r;
-    while ((r = uz_archive_read_header(reader, &header, &diag)) == UZ_OK) {
-        while ((r = uz_archive_read_block(reader, &block, &diag)) == UZ_OK) {
-            if (block.n_games > cap) {
-                uz_block_games_free(records, cap);
-                cap = block.n_games;
-                if (!(records = uz_block_games_new(cap))) {
-                    cap = 0;
-                    cli_error("out of memory");
-                    goto out;
-                }
-            }
-            r = uz_block_struct_read(block.structure.data, block.structure.size, block.struct_version, records,
-                                     block.n_games, NULL, &diag);
-            if (r != UZ_OK)
-                goto fail;
-            for (size_t i = 0; i < block.n_games; i++) {
-                uz_game *game = &records[i].game;
-                ++*number;
-                if (game->text_only)
-                    continue; /* the bytes after an input's last game: not a game */
-                if (uz_game_verbatim_tags(game) != UZ_OK) {
-                    cli_error("out of memory");
-                    goto out;
-                }
-                const char *derived = filter_on_derived(filter, game);
-                if (derived && decodes) {
-                    cli_tag_game g = {game, *number, path, &header, &block, i, true};
-                    int rc = fn(user, &g);
-                    if (rc) {
-                        status = rc;
-                        goto out;
-                    }
-                    continue;
-                }
-                if (derived) {
-                    cli_error("%s: game %llu: its tag %s is derived from the moves in this archive, which this "
-                              "command does not decode (extract --tag does)",
-                              path, (unsigned long long)*number, derived);
-                    goto out;
-                }
-                if (filter && !uz_tag_filter_match(filter, game))
-                    continue;
-                cli_tag_game g = {game, *number, path, &header, &block, i, false};
-                int rc = fn(user, &g);
-                if (rc) {
-                    status = rc;
-                    goto out;
-                }
-            }
+    while ((r = uz_tag_reader_next(reader, &tags, &diag)) == UZ_OK) {
+        ++*number;
+        if (!tags.is_game)
+            continue; /* the bytes after an input's last game: not a game */
+        const uz_game *game = uz_tag_reader_game(reader);
+        const char *derived = uz_game_filter_derived(filter, game);
+        if (derived && !decodes) {
+            cli_error("%s: game %llu: its tag %s is derived from the moves in this archive, which this "
+                      "command does not decode (extract --tag does)",
+                      path, (unsigned long long)*number, derived);
+            goto out;
         }
-        if (r != UZ_DONE)
-            goto fail;
+        if (!derived && filter && !uz_game_filter_match(filter, game))
+            continue;
+        /* A condition on a derived tag: fn decodes the game and applies the filter itself. */
+        cli_tag_game g = {game, *number, path, reader, derived != NULL};
+        int rc = fn(user, &g);
+        if (rc) {
+            status = rc;
+            goto out;
+        }
     }
     if (r == UZ_DONE)
         status = 0;
-fail:
-    if (status != 0)
+    else
         cli_report(path, &diag);
 out:
-    uz_block_games_free(records, cap);
-    uz_archive_block_free(&block);
-    uz_archive_reader_close(reader);
+    uz_tag_reader_close(reader);
     fclose(in);
     return status;
 }
 
 enum { PGN_BATCH = 64 };
 
-static int each_pgn_game(const char *path, const uz_tag_filter *filter, bool keep_going, uint64_t *number,
+static int each_pgn_game(const char *path, const uz_game_filter *filter, bool keep_going, uint64_t *number,
                          cli_tag_fn fn, void *user)
 {
     cli_game_source src;
     if (cli_source_open(&src, path, keep_going) != 0)
         return -1;
     src.keep_verbatim = true;
-    uz_game games[PGN_BATCH];
-    for (int i = 0; i < PGN_BATCH; i++)
-        uz_game_init(&games[i]);
+    uz_game *batch[PGN_BATCH] = {NULL};
     int status = 0;
-    long n;
-    while (status == 0 && (n = cli_source_read(&src, games, PGN_BATCH)) > 0) {
+    long n = 0;
+    for (int i = 0; i < PGN_BATCH && status == 0; i++) {
+        uz_diag diag = {0};
+        if (uz_game_new(&batch[i], &diag) != UZ_OK) {
+            cli_error("out of memory");
+            status = -1;
+        }
+    }
+    while (status == 0 && (n = cli_source_read(&src, batch, PGN_BATCH)) > 0) {
         for (long i = 0; i < n && status == 0; i++) {
             ++*number;
-            if (uz_game_verbatim_tags(&games[i]) != UZ_OK) {
+            uz_diag diag = {0};
+            if (uz_game_read_tags(batch[i], &diag) != UZ_OK) {
                 cli_error("out of memory");
                 status = -1;
                 break;
             }
-            if (filter && !uz_tag_filter_match(filter, &games[i]))
+            if (filter && !uz_game_filter_match(filter, batch[i]))
                 continue;
-            cli_tag_game g = {&games[i], *number, src.name, NULL, NULL, 0, false};
+            cli_tag_game g = {batch[i], *number, src.name, NULL, false};
             status = fn(user, &g);
         }
     }
@@ -182,11 +146,11 @@ static int each_pgn_game(const char *path, const uz_tag_filter *filter, bool kee
     if (cli_source_close(&src) != 0 && status == 0)
         status = -1;
     for (int i = 0; i < PGN_BATCH; i++)
-        uz_game_clear(&games[i]);
+        uz_game_free(batch[i]);
     return status;
 }
 
-int cli_each_game(const char *path, const uz_tag_filter *filter, bool keep_going, bool decodes, uint64_t *number,
+int cli_each_game(const char *path, const uz_game_filter *filter, bool keep_going, bool decodes, uint64_t *number,
                   cli_tag_fn fn, void *user)
 {
     if (cli_is_archive(path))

@@ -7,19 +7,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "archive/archive.h"
-#include "pgn/tagfilter.h"
+#define UZ_EXPERIMENTAL_API
+#include "ucizip_experimental.h"
 
-/* One game as visited. In an archive, header and block are the member's and the block's
- * that hold it and index is its place in the block (moves not decoded: every move is
- * UZ_MOVE_NONE); for PGN input they are NULL and 0. */
+/* One game as visited. In an archive, reader is the archive's tag reader, which can decode
+ * the game (uz_tag_reader_decode; its moves are not decoded before); for PGN input NULL. */
 typedef struct cli_tag_game {
-    uz_game *game;
+    const uz_game *game;
     uint64_t number; /* 1-based across all inputs */
     const char *file;
-    const uz_archive_header *header;
-    const uz_archive_block *block;
-    size_t index;
+    uz_tag_reader *reader;
     bool filter_after; /* the filter names a tag the archive derives from the moves (decodes
                           only): fn decodes the game and applies the filter itself */
 } cli_tag_game;
@@ -34,11 +31,13 @@ bool cli_is_archive(const char *path);
  * non-zero value, or -1 after an error (printed). keep_going: skip bad PGN games.
  * decodes: fn decodes the games it gets, so a game whose filtered tag is derived from the
  * moves comes with filter_after set; otherwise such a filter is an error. */
-int cli_each_game(const char *path, const uz_tag_filter *filter, bool keep_going, bool decodes, uint64_t *number,
+int cli_each_game(const char *path, const uz_game_filter *filter, bool keep_going, bool decodes, uint64_t *number,
                   cli_tag_fn fn, void *user);
 
+/* A new empty filter, or NULL after an error message. */
+uz_game_filter *cli_filter_new(void);
 /* Adds a --tag condition to filter; prints a usage error and returns -1 if bad. */
-int cli_tag_option(uz_tag_filter *filter, const char *expr);
+int cli_tag_option(uz_game_filter *filter, const char *expr);
 
 /* The options that select games by their tags (list, ratings, extract). */
 enum { CLI_OPT_TAG = 4000, CLI_OPT_PLAYER };
@@ -53,6 +52,6 @@ enum { CLI_OPT_TAG = 4000, CLI_OPT_PLAYER };
     "  --player NAME       only games in which NAME (contained, any case) has either colour\n"
 /* Adds --tag or --player (c: CLI_OPT_TAG or CLI_OPT_PLAYER) to filter: 1 taken, 0 not a
  * selection option, -1 bad (the error printed). */
-int cli_select_opt(uz_tag_filter *filter, int c, const char *arg);
+int cli_select_opt(uz_game_filter *filter, int c, const char *arg);
 
 #endif

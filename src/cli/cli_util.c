@@ -1,8 +1,6 @@
 /* Error reporting, safe output files and progress lines for the ucizip CLI. */
 #include "cli_util.h"
 
-#include "io/input.h"
-
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -504,100 +502,89 @@ static void print_message(void *user, const char *input, const uz_diag *diag)
 /* The counts and the current input as the commands read them. */
 static void mirror(cli_game_source *src)
 {
-    src->input = src->gs.input;
-    src->reader = src->gs.reader;
-    src->name = src->gs.name ? src->gs.name : "<no input>";
-    src->games = (long)src->gs.games;
-    src->verbatim = (long)src->gs.as_text;
-    src->skipped = (long)src->gs.skipped;
-    src->skipped_inputs = (long)src->gs.inputs_skipped;
+    uz_pgn_source_counts c;
+    uz_pgn_source_counts_get(src->ps, &c);
+    src->name = uz_pgn_source_name(src->ps);
+    src->games = (long)c.games;
+    src->verbatim = (long)c.as_text;
+    src->skipped = (long)c.skipped;
+    src->skipped_inputs = (long)c.inputs_skipped;
 }
 
-/* Opens the next path of the list; 1 if one was opened, 0 at the end of the list, -1
- * after an input that cannot be read (printed) when that stops the run. */
-static int source_next(cli_game_source *src)
+/* Opens the library's source over paths[0..n): 0, or -1 after an input that cannot be read
+ * (printed) when that stops the run. */
+static int source_start(cli_game_source *src, const char *const *paths, size_t n, bool keep_going)
 {
-    src->gs.damaged_inputs = src->keep_going ? UZ_POLICY_SKIP : UZ_POLICY_STOP;
-    while (src->next_path < src->n_paths) {
-        const char *path = src->paths[src->next_path++];
-        uz_diag diag = {0};
-        uz_result r = uz_game_source_open(&src->gs, path, &diag);
-        mirror(src);
-        if (r == UZ_DONE) /* skipped with --keep-going, and said */
-            continue;
-        if (r != UZ_OK) {
-            cli_report(path && strcmp(path, "-") != 0 ? path : "<stdin>", &diag);
-            return -1;
-        }
-        return 1;
-    }
-    return 0;
-}
-
-static int source_start(cli_game_source *src)
-{
-    uz_game_source_init(&src->gs);
-    src->gs.on_message = print_message;
-    int r = source_next(src);
-    if (r < 0)
-        return -1;
-    if (r == 0 && src->skipped_inputs > 0) {
-        cli_error("no input could be read");
+    src->keep_going = keep_going;
+    uz_diag diag = {0};
+    uz_result r = uz_pgn_source_open(&src->ps, paths, n, keep_going, print_message, NULL, &diag);
+    if (r == UZ_ERR_NOMEM && !src->ps) {
+        cli_error("out of memory");
         return -1;
     }
     mirror(src);
+    if (r != UZ_OK && r != UZ_DONE) {
+        const char *failed = uz_pgn_source_failed_input(src->ps);
+        cli_report(failed ? failed : src->name, &diag);
+        uz_pgn_source_close(src->ps);
+        src->ps = NULL;
+        return -1;
+    }
+    if (r == UZ_DONE && src->skipped_inputs > 0) {
+        cli_error("no input could be read");
+        uz_pgn_source_close(src->ps);
+        src->ps = NULL;
+        return -1;
+    }
     return 0;
 }
 
 int cli_source_open_list(cli_game_source *src, const char *const *paths, size_t n, bool keep_going)
 {
     memset(src, 0, sizeof *src);
-    src->keep_going = keep_going;
-    src->paths = paths;
-    src->n_paths = n;
-    return source_start(src);
+    return source_start(src, paths, n, keep_going);
 }
 
 int cli_source_open(cli_game_source *src, const char *path, bool keep_going)
 {
     memset(src, 0, sizeof *src);
-    src->keep_going = keep_going;
     src->single[0] = path ? path : "-";
-    src->paths = src->single;
-    src->n_paths = 1;
-    return source_start(src);
+    return source_start(src, src->single, 1, keep_going);
 }
 
-long cli_source_read(cli_game_source *src, uz_game *games, size_t cap)
+int cli_source_next(cli_game_source *src, uz_game *game)
 {
-    uz_game_source *gs = &src->gs;
-    gs->exact = src->exact;
-    /* Exact bytes keep any game that cannot be replayed as text; otherwise a bad game
-     * stops the run, or is skipped with --keep-going. */
-    uz_policy bad = src->keep_going ? UZ_POLICY_SKIP : UZ_POLICY_STOP;
-    gs->bad_games = src->exact ? UZ_POLICY_KEEP_AS_TEXT : bad;
-    gs->variants = src->exact || src->keep_verbatim ? UZ_POLICY_KEEP_AS_TEXT : bad;
-    gs->damaged_inputs = src->keep_going ? UZ_POLICY_SKIP : UZ_POLICY_STOP;
-    gs->max_games = src->max_games > 0 ? (uint64_t)src->max_games : 0;
-    size_t n = 0;
-    while (n < cap && gs->reader) {
-        uz_diag diag = {0};
-        long got = uz_game_source_read(gs, games + n, cap - n, &diag);
-        if (got < 0) {
-            cli_report(src->name, &diag);
-            if (diag.code == UZ_ERR_CORRUPT || diag.code == UZ_ERR_IO)
-                cli_error("stopped; use --keep-going to keep the games read before the damage");
-            else if (diag.code != UZ_ERR_NOMEM)
-                cli_error("stopped at the first bad game; use --keep-going to skip bad games");
-            mirror(src);
-            return -1;
-        }
-        n += (size_t)got;
-        bool enough = gs->max_games > 0 && gs->games >= gs->max_games;
-        if (!gs->reader && !enough && source_next(src) < 0)
-            return -1;
-    }
+    uz_pgn_source_policy policy = {src->keep_going, src->keep_verbatim, src->exact,
+                                   src->max_games > 0 ? (uint64_t)src->max_games : 0};
+    uz_diag diag = {0};
+    uz_result r = uz_pgn_source_read(src->ps, game, &policy, &diag);
     mirror(src);
+    if (r == UZ_OK || r == UZ_DONE)
+        return r == UZ_OK;
+    const char *failed = uz_pgn_source_failed_input(src->ps);
+    if (failed) { /* the next input could not be opened */
+        cli_report(failed, &diag);
+        return -1;
+    }
+    cli_report(src->name, &diag);
+    if (diag.code == UZ_ERR_CORRUPT || diag.code == UZ_ERR_IO)
+        cli_error("stopped; use --keep-going to keep the games read before the damage");
+    else if (diag.code != UZ_ERR_NOMEM)
+        cli_error("stopped at the first bad game; use --keep-going to skip bad games");
+    return -1;
+}
+
+long cli_source_read(cli_game_source *src, uz_game *const *games, size_t cap)
+{
+    size_t n = 0;
+    while (n < cap) {
+        int r = cli_source_next(src, games[n]);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        n++;
+    }
     return (long)n;
 }
 
@@ -617,8 +604,7 @@ int cli_source_close(cli_game_source *src)
         cli_error("%ld input%s could not be read completely", src->skipped_inputs, src->skipped_inputs == 1 ? "" : "s");
         status = -1;
     }
-    uz_game_source_end(&src->gs);
-    free(src->gs.name);
+    uz_pgn_source_close(src->ps);
     memset(src, 0, sizeof *src);
     return status;
 }

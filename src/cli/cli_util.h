@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "lib/game_source.h"
-#include "pgn/pgn.h"
+#define UZ_EXPERIMENTAL_API
+#include "ucizip_experimental.h"
 
 /* Exit statuses: 0 success, 1 bad input or failed check, 2 usage error. */
 
@@ -100,22 +100,18 @@ double cli_now(void);
 /* Parses a non-negative integer option; prints a usage error and returns -1 if bad. */
 int cli_parse_long(const char *opt, const char *text, long min, long max, long *out);
 
-/* PGN input read in batches of games, with the stop-or-skip policy for bad games: the
- * library's game source (src/lib/game_source.h) over one or more files ("-": stdin)
- * read one after the other, each plain or compressed, its messages printed. */
+/* PGN input read game by game, with the stop-or-skip policy for bad games: the
+ * library's PGN source (uz_pgn_source) over one or more files ("-": stdin) read one after
+ * the other, each plain or compressed, its messages printed. */
 typedef struct cli_game_source {
-    uz_game_source gs;  /* the current input and the counts */
+    uz_pgn_source *ps;
     const char *name;   /* the current input's display name */
-    struct uz_input *input;   /* the current input (gs.input), NULL between inputs */
-    uz_pgn_reader *reader;    /* its reader (gs.reader) */
-    const char *const *paths; /* the inputs (borrowed) */
-    size_t n_paths, next_path;
     const char *single[1];    /* paths of a one-input source */
     bool keep_going; /* skip bad games and unreadable inputs (each reported) instead of stopping */
     bool keep_verbatim; /* return games of unsupported variants as verbatim text */
-    bool exact;      /* keep every game's exact bytes (game->raw); any game that cannot be
-                        read is returned as verbatim text, and the input's tail (what
-                        follows the last game) as a text-only game */
+    bool exact;      /* keep every game's exact bytes; any game that cannot be read is
+                        returned as verbatim text, and the input's tail (what follows the
+                        last game) as a record that is not a game */
     long max_games;  /* stop after this many games (0: no limit) */
     long games;      /* games read so far */
     long verbatim;   /* of which returned as verbatim text */
@@ -127,10 +123,12 @@ typedef struct cli_game_source {
 int cli_source_open(cli_game_source *src, const char *path, bool keep_going);
 /* The same over n paths read in order (paths must outlive the source). */
 int cli_source_open_list(cli_game_source *src, const char *const *paths, size_t n, bool keep_going);
-/* Reads up to cap games into games[] (each cleared first; caller initialised them).
- * Returns how many (0 at the end of input), or -1 after an error that stops the run
- * (printed). */
-long cli_source_read(cli_game_source *src, uz_game *games, size_t cap);
+/* Reads the next game into game: 1, 0 at the end of input, or -1 after an error that
+ * stops the run (printed). */
+int cli_source_next(cli_game_source *src, uz_game *game);
+/* Reads up to cap games into *games[0..cap). Returns how many (0 at the end of input), or
+ * -1 after an error that stops the run (printed). */
+long cli_source_read(cli_game_source *src, uz_game *const *games, size_t cap);
 /* Reports the skipped count (if any) and closes. Returns 0, or -1 if games were skipped. */
 int cli_source_close(cli_game_source *src);
 

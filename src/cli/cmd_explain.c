@@ -171,7 +171,7 @@ int cmd_explain(int argc, char **argv)
     if (cli_source_open(&src, argv[optind], false) != 0)
         return CLI_EXIT_FAIL;
     long n = 0;
-    while (src.games < game_no && (n = cli_source_read(&src, &game, 1)) == 1) {
+    while (src.games < game_no && (n = cli_source_next(&src, &game)) == 1) {
     }
     if (n < 0)
         goto out;

@@ -21,16 +21,6 @@ static const char list_usage[] =
     "A tag an archive derives from the moves (chess.com's CurrentPosition) is null in\n"
     "--json and cannot be a --tag condition here; extract --tag decodes such games.\n";
 
-static const char *result_text(uz_game_result r)
-{
-    switch (r) {
-    case UZ_RESULT_WHITE: return "1-0";
-    case UZ_RESULT_BLACK: return "0-1";
-    case UZ_RESULT_DRAW: return "1/2-1/2";
-    default: return "*";
-    }
-}
-
 /* A tag value for a tab-separated line: tabs and line ends become spaces, other control
  * characters \xNN (no escape sequence reaches the terminal). */
 static void put_field(const char *s)
@@ -69,18 +59,19 @@ static json_t *game_json(const list_state *st, const cli_tag_game *g, long plies
     cli_json_set_text(o, "file", g->file);
     json_object_set_new(o, "game", json_integer((json_int_t)g->number));
     json_object_set_new(o, "file_game", json_integer((json_int_t)(g->number - st->file_start)));
-    cli_json_set_text(o, "white", uz_game_tag(game, "White"));
-    json_object_set_new(o, "white_elo", elo_json(uz_game_tag(game, "WhiteElo")));
-    cli_json_set_text(o, "black", uz_game_tag(game, "Black"));
-    json_object_set_new(o, "black_elo", elo_json(uz_game_tag(game, "BlackElo")));
-    json_object_set_new(o, "result", json_string(result_text(game->result)));
-    cli_json_set_text(o, "date", uz_game_tag(game, "Date"));
-    cli_json_set_text(o, "event", uz_game_tag(game, "Event"));
+    cli_json_set_text(o, "white", uz_game_tag_value(game, "White"));
+    json_object_set_new(o, "white_elo", elo_json(uz_game_tag_value(game, "WhiteElo")));
+    cli_json_set_text(o, "black", uz_game_tag_value(game, "Black"));
+    json_object_set_new(o, "black_elo", elo_json(uz_game_tag_value(game, "BlackElo")));
+    json_object_set_new(o, "result", json_string(uz_game_result_text(game)));
+    cli_json_set_text(o, "date", uz_game_tag_value(game, "Date"));
+    cli_json_set_text(o, "event", uz_game_tag_value(game, "Event"));
     json_object_set_new(o, "plies", plies >= 0 ? json_integer(plies) : json_null());
     json_t *tags = json_array();
-    for (size_t i = 0; tags && i < game->n_tags; i++) { /* every tag, in order: [name, value] */
-        const char *name = game->tags[i].name, *value = game->tags[i].value;
-        if (game->final_fen_tag == i + 1) /* derived from the moves: not known without them */
+    for (size_t i = 0; tags && i < uz_game_tag_count(game); i++) { /* every tag, in order: [name, value] */
+        const char *name, *value;
+        uz_game_tag_at(game, i, &name, &value);
+        if (uz_game_derived_tag(game) == i + 1) /* derived from the moves: not known without them */
             value = NULL;
         json_t *pair = json_pack("[o, o]", cli_json_text(name), cli_json_text(value));
         if (pair && value && !cli_json_is_utf8(value, strlen(value))) /* the exact bytes third */
@@ -96,7 +87,7 @@ static int list_one(void *user, const cli_tag_game *g)
     list_state *st = user;
     const uz_game *game = g->game;
     /* A verbatim game's plies are not counted without replaying it. */
-    long plies = game->verbatim ? -1 : (long)game->main.n_nodes;
+    long plies = uz_game_is_text(game) ? -1 : (long)uz_game_plies(game);
     if (st->json) {
         fputs(st->shown ? ",\n" : "[\n", stdout);
         if (cli_json_write(stdout, game_json(st, g, plies)) != 0)
@@ -105,12 +96,12 @@ static int list_one(void *user, const cli_tag_game *g)
         printf("%llu", (unsigned long long)g->number);
         for (int i = 0; i < 4; i++) {
             putchar('\t');
-            put_field(uz_game_tag(game, list_tags[i]));
+            put_field(uz_game_tag_value(game, list_tags[i]));
         }
-        printf("\t%s\t", result_text(game->result));
-        put_field(uz_game_tag(game, "Date"));
+        printf("\t%s\t", uz_game_result_text(game));
+        put_field(uz_game_tag_value(game, "Date"));
         putchar('\t');
-        put_field(uz_game_tag(game, "Event"));
+        put_field(uz_game_tag_value(game, "Event"));
         if (plies >= 0)
             printf("\t%ld\n", plies);
         else
@@ -128,9 +119,11 @@ int cmd_list(int argc, char **argv)
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
     list_state st = {0};
-    uz_tag_filter filter = {0};
+    uz_game_filter *filter = cli_filter_new();
     bool keep_going = false;
     int c, status = CLI_EXIT_USAGE;
+    if (!filter)
+        return CLI_EXIT_FAIL;
     optind = 1;
     while ((c = getopt_long(argc, argv, "hkq", options, NULL)) != -1) {
         switch (c) {
@@ -140,7 +133,7 @@ int cmd_list(int argc, char **argv)
         case 'q': break;
         case CLI_OPT_TAG:
         case CLI_OPT_PLAYER:
-            if (cli_select_opt(&filter, c, optarg) < 0)
+            if (cli_select_opt(filter, c, optarg) < 0)
                 goto out;
             break;
         case 'h': fputs(list_usage, stdout); status = CLI_EXIT_OK; goto out;
@@ -155,12 +148,12 @@ int cmd_list(int argc, char **argv)
     uint64_t number = 0;
     for (int i = optind; i < argc && status == CLI_EXIT_OK; i++) {
         st.file_start = number;
-        if (cli_each_game(argv[i], &filter, keep_going, false, &number, list_one, &st) != 0)
+        if (cli_each_game(argv[i], filter, keep_going, false, &number, list_one, &st) != 0)
             status = CLI_EXIT_FAIL;
     }
     if (st.json)
         fputs(st.shown ? "\n]\n" : "[]\n", stdout);
 out:
-    uz_tag_filter_free(&filter);
+    uz_game_filter_free(filter);
     return status;
 }

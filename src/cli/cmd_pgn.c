@@ -5,7 +5,6 @@
 
 #include "cli.h"
 #include "cli_util.h"
-#include "pgn/pgn.h"
 
 static const char pgn_usage[] =
     "usage: ucizip pgn [IN.pgn|-] [-o OUT|-] [--uci] [--keep-going] [-f]\n"
@@ -15,23 +14,6 @@ static const char pgn_usage[] =
     "                      follows UCI's 'position' command)\n"
     "  --keep-going        skip games with errors (each reported) instead of stopping\n"
     "  -f, --force         overwrite OUT if it exists\n" CLI_KEEP_QUIET_HELP;
-
-static int write_uci_line(FILE *out, const uz_game *game)
-{
-    char text[UZ_UCI_MAX];
-    if (game->has_fen) { /* the moves mean nothing without the position they start from */
-        char fen[UZ_FEN_MAX];
-        uz_position_to_fen(&game->start, fen);
-        if (fprintf(out, game->main.n_nodes ? "fen %s moves " : "fen %s", fen) < 0)
-            return -1;
-    }
-    for (size_t i = 0; i < game->main.n_nodes; i++) {
-        uz_move_to_uci(game->main.nodes[i].move, text);
-        if (fprintf(out, i ? " %s" : "%s", text) < 0)
-            return -1;
-    }
-    return fputc('\n', out) == EOF ? -1 : 0;
-}
 
 int cmd_pgn(int argc, char **argv)
 {
@@ -62,17 +44,23 @@ int cmd_pgn(int argc, char **argv)
     int status = CLI_EXIT_FAIL;
     cli_output out;
     cli_game_source src;
-    uz_game game;
-    uz_game_init(&game);
-    if (cli_source_open(&src, optind < argc ? argv[optind] : NULL, keep_going) != 0)
+    uz_game *game = NULL;
+    uz_diag diag = {0};
+    if (uz_game_new(&game, &diag) != UZ_OK) {
+        cli_error("out of memory");
         return CLI_EXIT_FAIL;
+    }
+    if (cli_source_open(&src, optind < argc ? argv[optind] : NULL, keep_going) != 0) {
+        uz_game_free(game);
+        return CLI_EXIT_FAIL;
+    }
     src.keep_verbatim = !uci;
     if (cli_output_open(&out, out_path, force) != 0)
         goto close_source;
-    long n;
-    while ((n = cli_source_read(&src, &game, 1)) == 1) {
-        int w = uci ? write_uci_line(out.f, &game) : (uz_pgn_write_game(out.f, &game) == UZ_OK ? 0 : -1);
-        if (w != 0) {
+    int n;
+    while ((n = cli_source_next(&src, game)) == 1) {
+        uz_result w = uci ? uz_game_write_uci(out.f, game) : uz_game_write_pgn(out.f, game);
+        if (w != UZ_OK) {
             cli_error("%s: write error", out_path ? out_path : "<stdout>");
             n = -1;
             break;
@@ -85,6 +73,6 @@ int cmd_pgn(int argc, char **argv)
 close_source:
     if (cli_source_close(&src) != 0 && status == CLI_EXIT_OK)
         status = CLI_EXIT_FAIL;
-    uz_game_clear(&game);
+    uz_game_free(game);
     return status;
 }

@@ -11,7 +11,8 @@
 #include "cli_tags.h"
 #include "cli_json.h"
 #include "cli_util.h"
-#include "rating/rating.h"
+#define UZ_EXPERIMENTAL_API
+#include "ucizip_experimental.h"
 
 static const char ratings_usage[] =
     "usage: ucizip ratings ARCHIVE|FILE.pgn... [--json] [--tau T] [--tag COND]... [--player NAME]\n"
@@ -27,7 +28,7 @@ static const char ratings_usage[] =
 
 typedef struct player {
     char *name;
-    uz_rating r;
+    uz_player_rating r;
     long wins, draws, losses;
 } player;
 
@@ -99,7 +100,7 @@ static long player_index(ratings_state *st, const char *name)
     p->name = strdup(name);
     if (!p->name)
         return -1;
-    p->r = UZ_RATING_INITIAL;
+    p->r = uz_rating_initial();
     st->table[h] = (uint32_t)++st->n_players;
     return (long)st->n_players - 1;
 }
@@ -113,8 +114,9 @@ static int collect(void *user, const cli_tag_game *g)
 {
     ratings_state *st = user;
     const uz_game *game = g->game;
-    const char *w = uz_game_tag(game, "White"), *b = uz_game_tag(game, "Black");
-    if (game->result == UZ_RESULT_UNKNOWN || !named(w) || !named(b) || strcmp(w, b) == 0) {
+    const char *w = uz_game_tag_value(game, "White"), *b = uz_game_tag_value(game, "Black");
+    const char *result = uz_game_result_text(game);
+    if (strcmp(result, "*") == 0 || !named(w) || !named(b) || strcmp(w, b) == 0) {
         st->left_out++;
         return 0;
     }
@@ -129,12 +131,12 @@ static int collect(void *user, const cli_tag_game *g)
             st->cap_games = cap;
         }
     }
-    const char *date = uz_game_tag(game, "Date");
+    const char *date = uz_game_tag_value(game, "Date");
     if (!date)
-        date = uz_game_tag(game, "UTCDate");
-    const char *time = uz_game_tag(game, "UTCTime");
+        date = uz_game_tag_value(game, "UTCDate");
+    const char *time = uz_game_tag_value(game, "UTCTime");
     if (!time)
-        time = uz_game_tag(game, "Time");
+        time = uz_game_tag_value(game, "Time");
     size_t n = (date ? strlen(date) : 0) + (time ? strlen(time) : 0) + 2;
     char *when = wi >= 0 && bi >= 0 ? malloc(n) : NULL;
     if (!when) {
@@ -148,7 +150,7 @@ static int collect(void *user, const cli_tag_game *g)
     rg->order = g->number;
     rg->white = (uint32_t)wi;
     rg->black = (uint32_t)bi;
-    rg->score = game->result == UZ_RESULT_WHITE ? 1.0 : game->result == UZ_RESULT_BLACK ? 0.0 : 0.5;
+    rg->score = strcmp(result, "1-0") == 0 ? 1.0 : strcmp(result, "0-1") == 0 ? 0.0 : 0.5;
     return 0;
 }
 
@@ -175,11 +177,10 @@ static void rate_all(ratings_state *st, double tau)
         rated_game *g = &st->games[i];
         player *w = &st->players[g->white], *b = &st->players[g->black];
         /* Both updates from the ratings before the game. */
-        uz_rating_game gw = {b->r, g->score}, gb = {w->r, 1.0 - g->score};
-        uz_rating nw = uz_glicko2_update(w->r, &gw, 1, tau);
-        uz_rating nb = uz_glicko2_update(b->r, &gb, 1, tau);
-        w->r = nw;
-        b->r = nb;
+        uz_rated_game gw = {b->r, g->score}, gb = {w->r, 1.0 - g->score};
+        /* (one game a period: nothing to allocate, no error) */
+        (void)uz_rating_update(&w->r, &gw, 1, tau, NULL);
+        (void)uz_rating_update(&b->r, &gb, 1, tau, NULL);
         if (g->score == 1.0) {
             w->wins++;
             b->losses++;
@@ -240,11 +241,13 @@ int cmd_ratings(int argc, char **argv)
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
     ratings_state st = {0};
-    uz_tag_filter filter = {0};
+    uz_game_filter *filter = cli_filter_new();
     bool json = false, keep_going = false;
-    double tau = UZ_RATING_TAU;
+    double tau = uz_rating_default_tau();
     int c, status = CLI_EXIT_USAGE;
     char *end;
+    if (!filter)
+        return CLI_EXIT_FAIL;
     optind = 1;
     while ((c = getopt_long(argc, argv, "hkq", options, NULL)) != -1) {
         switch (c) {
@@ -261,7 +264,7 @@ int cmd_ratings(int argc, char **argv)
             break;
         case CLI_OPT_TAG:
         case CLI_OPT_PLAYER:
-            if (cli_select_opt(&filter, c, optarg) < 0)
+            if (cli_select_opt(filter, c, optarg) < 0)
                 goto out;
             break;
         case 'h': fputs(ratings_usage, stdout); status = CLI_EXIT_OK; goto out;
@@ -275,7 +278,7 @@ int cmd_ratings(int argc, char **argv)
     status = CLI_EXIT_OK;
     uint64_t number = 0;
     for (int i = optind; i < argc && status == CLI_EXIT_OK; i++)
-        if (cli_each_game(argv[i], filter.n ? &filter : NULL, keep_going, false, &number, collect, &st) != 0)
+        if (cli_each_game(argv[i], uz_game_filter_conditions(filter) ? filter : NULL, keep_going, false, &number, collect, &st) != 0)
             status = CLI_EXIT_FAIL;
     if (status == CLI_EXIT_OK) {
         rate_all(&st, tau);
@@ -292,6 +295,6 @@ out:
     free(st.players);
     free(st.games);
     free(st.table);
-    uz_tag_filter_free(&filter);
+    uz_game_filter_free(filter);
     return status;
 }

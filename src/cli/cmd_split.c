@@ -10,7 +10,6 @@
 #include "cli.h"
 #include "cli_inputs.h"
 #include "cli_util.h"
-#include "io/input.h"
 
 static const char split_usage[] =
     "usage: ucizip split IN --output-dir DIR (--shards K | --at B1,B2,...) [options]\n"
@@ -113,16 +112,13 @@ static long shard_of_game(const cli_game_source *src, const split_opts *o, long 
 {
     long target = current;
     if (o->cuts) {
-        unsigned long long at = uz_pgn_reader_last_offset(src->reader);
+        unsigned long long at = uz_pgn_source_game_offset(src->ps);
         while (target < (long)o->n_cuts && at >= o->cuts[target])
             target++;
     } else {
         /* Where this game starts, in the file's own bytes: exact for a plain
          * file, scaled by the compression ratio so far for a compressed one. */
-        double pos = (double)uz_pgn_reader_last_offset(src->reader);
-        uint64_t out_bytes = uz_input_offset(src->input);
-        if (uz_input_get_kind(src->input) != UZ_INPUT_PLAIN && out_bytes > 0)
-            pos *= (double)uz_input_raw_offset(src->input) / (double)out_bytes;
+        double pos = uz_pgn_source_game_position(src->ps);
         long want = (long)(pos * (double)o->shards / (double)raw_size);
         if (want > target)
             target = want < o->shards - 1 ? want : o->shards - 1;
@@ -171,9 +167,15 @@ int cmd_split(int argc, char **argv)
     }
     int status = CLI_EXIT_FAIL;
     cli_game_source src;
-    uz_game game;
-    uz_game_init(&game);
+    uz_game *game = NULL;
+    uz_diag diag = {0};
+    if (uz_game_new(&game, &diag) != UZ_OK) {
+        cli_error("out of memory");
+        free(o.cuts);
+        return CLI_EXIT_FAIL;
+    }
     if (cli_source_open(&src, argv[optind], o.keep_going) != 0) {
+        uz_game_free(game);
         free(o.cuts);
         return CLI_EXIT_FAIL;
     }
@@ -192,7 +194,7 @@ int cmd_split(int argc, char **argv)
     long total = 0;
     shard_writer w = {0};
     for (;;) {
-        long n = cli_source_read(&src, &game, 1);
+        int n = cli_source_next(&src, game);
         if (n < 0)
             goto abort;
         /* At the end: close the last shard and write the remaining empty ones. */
@@ -201,12 +203,14 @@ int cmd_split(int argc, char **argv)
             goto out;
         if (n == 0)
             break;
-        if (game.raw_len && fwrite(game.raw, 1, game.raw_len, w.out.f) != game.raw_len) {
+        size_t len;
+        const char *bytes = uz_game_bytes(game, &len);
+        if (len && fwrite(bytes, 1, len, w.out.f) != len) {
             cli_error("%s: write error", w.path);
             goto abort;
         }
-        w.in_shard += !game.text_only;
-        total += !game.text_only;
+        w.in_shard += uz_game_is_game(game);
+        total += uz_game_is_game(game);
     }
     if (!o.quiet)
         fprintf(stderr, "%s: %ld games in %ld shards under %s\n", src.name, total, o.shards, o.dir);
@@ -217,7 +221,7 @@ abort:
 out:
     if (cli_source_close(&src) != 0 && status == CLI_EXIT_OK)
         status = CLI_EXIT_FAIL;
-    uz_game_clear(&game);
+    uz_game_free(game);
     free(o.cuts);
     return status;
 }

@@ -232,7 +232,10 @@ static int score_inputs(stats_run *run, const stats_opts *o, bool engine)
     cli_progress prog;
     cli_progress_init(&prog, o->progress);
     for (;;) {
-        long n = cli_source_read(&run->src, run->games, BATCH);
+        uz_game *batch[BATCH];
+        for (int i = 0; i < BATCH; i++)
+            batch[i] = &run->games[i];
+        long n = cli_source_read(&run->src, batch, BATCH);
         if (n < 0)
             return -1;
         if (n == 0)
@@ -305,6 +308,14 @@ static int sweep_and_fit(stats_run *run, const stats_opts *o)
 }
 
 /* A JSON object of one number per method (bits or bits per move). */
+/* The model of params as its JSON object. */
+static json_t *stats_model_json(const uz_model_params *params)
+{
+    uz_lib_model_desc d;
+    uz_lib_model_describe(params, &d);
+    return cli_model_json(&d.info);
+}
+
 static json_t *per_method_json(const double *bits, int n_methods, long plies, bool per_ply)
 {
     json_t *o = json_object();
@@ -342,7 +353,7 @@ static int print_stats_json(const stats_run *run, const stats_opts *o, bool engi
         cli_json_set_text(e, "fingerprint", cli_scorer_fingerprint(&run->scorer));
         cli_json_set_text(e, "settings", desc);
         json_object_set_new(doc, "engine", e);
-        json_object_set_new(doc, "model", cli_model_json(&run->model.params));
+        json_object_set_new(doc, "model", stats_model_json(&run->model.params));
     }
     if (o->n_sweep) {
         json_t *sweep = json_array();
@@ -356,7 +367,7 @@ static int print_stats_json(const stats_run *run, const stats_opts *o, bool engi
     if (o->fit) {
         uz_lib_format_k(run->fitted.k_milli, kbuf, sizeof kbuf);
         json_object_set_new(doc, "fit",
-                            json_pack("{s:o, s:o, s:o, s:o}", "model", cli_model_json(&run->fitted), "k",
+                            json_pack("{s:o, s:o, s:o, s:o}", "model", stats_model_json(&run->fitted), "k",
                                       json_real(strtod(kbuf, NULL)), "floor",
                                       cli_json_fixed(run->fitted.floor_q16 / 65536.0, 5), "bits_per_move",
                                       cli_json_fixed(per_move(run->fitted_bits, t->plies), 4)));

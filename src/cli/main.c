@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "cli_util.h"
-#include "common/common.h"
+#include "ucizip.h"
 
 static const char usage_text[] =
     "usage: ucizip COMMAND [ARGS]\n"
@@ -95,7 +95,7 @@ int main(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
-        printf("ucizip %s\n", UZ_VERSION_STRING);
+        printf("ucizip %s\n", uz_version()); /* the library running */
         return CLI_EXIT_OK;
     }
     int status = -1;

@@ -40,6 +40,12 @@ uz_result uz_lib_model(const uz_options *o, uz_model_params *params, uz_coder_ki
  * / "exp k=20 floor=0.0300". */
 void uz_lib_model_text(const uz_model_params *p, char *out, size_t cap);
 const char *uz_lib_coder_name(uz_coder_kind kind);
+/* p as the public uz_model_info (info, pointing into the description's own strings). */
+typedef struct uz_lib_model_desc {
+    uz_model_info info;
+    char text[128], k[32], weights[17];
+} uz_lib_model_desc;
+void uz_lib_model_describe(const uz_model_params *p, uz_lib_model_desc *d);
 /* k with 3 decimals, trailing zeros trimmed ("80", "4.5"). */
 void uz_lib_format_k(uint32_t k_milli, char *out, size_t cap);
 

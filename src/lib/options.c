@@ -275,6 +275,23 @@ void uz_lib_model_text(const uz_model_params *p, char *out, size_t cap)
                  p->opening_plies);
 }
 
+void uz_lib_model_describe(const uz_model_params *p, uz_lib_model_desc *d)
+{
+    uz_lib_model_text(p, d->text, sizeof d->text);
+    uz_lib_format_k(p->k_milli, d->k, sizeof d->k);
+    snprintf(d->weights, sizeof d->weights, "%08x%08x", (unsigned)p->player_hash_hi, (unsigned)p->player_hash_lo);
+    d->info = (uz_model_info){
+        .kind = p->kind == UZ_MODEL_PLAYER ? "player" : p->kind == UZ_MODEL_RANK ? "rank" : "exp",
+        .text = d->text,
+        .k = d->k,
+        .floor_q16 = p->floor_q16,
+        .rank_q16 = p->rank_q16,
+        .decay_q16 = p->decay_q16,
+        .player_version = p->player_version,
+        .player_weights = d->weights,
+    };
+}
+
 const char *uz_version(void)
 {
     return UZ_VERSION_STRING;

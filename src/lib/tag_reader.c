@@ -6,6 +6,8 @@
 #include "lib_internal.h"
 #include "archive/archive.h"
 #include "block/game_struct.h"
+#include "gamecode/blockcode.h"
+#include "gamecode/builtin_oracle.h"
 
 struct uz_tag_reader {
     uz_archive_reader *reader;
@@ -15,6 +17,14 @@ struct uz_tag_reader {
     size_t cap, n_games, next;
     uint64_t number;              /* records handed out so far */
     uz_lib_tag_pairs pairs;
+    uz_archive_header header;     /* the current member's */
+    /* Decoding the games handed out (uz_tag_reader_decode): */
+    bool decoding;
+    uz_member_decoder md;
+    uz_engine_settings base;      /* the engine the options name; unused when have_base is false */
+    bool have_base;
+    int workers;
+    char *cache_path;             /* the persistent cache taken (released at close) */
 };
 
 uz_result uz_tag_reader_open(uz_tag_reader **out, FILE *f, const char *name, uz_diag *diag)
@@ -57,8 +67,7 @@ static uz_result next_block(uz_tag_reader *r, uz_diag *diag)
     uz_result res;
     for (;;) {
         if (!r->in_member) {
-            uz_archive_header header;
-            if ((res = uz_archive_read_header(r->reader, &header, diag)) != UZ_OK)
+            if ((res = uz_archive_read_header(r->reader, &r->header, diag)) != UZ_OK)
                 return res;
             r->in_member = true;
         }
@@ -93,10 +102,65 @@ uz_result uz_tag_reader_next(uz_tag_reader *r, uz_game_tags *game, uz_diag *diag
     return uz_lib_game_tags(&r->games[r->next++].game, r->number, &r->pairs, game, diag);
 }
 
+const uz_game *uz_tag_reader_game(const uz_tag_reader *r)
+{
+    return r->next > 0 ? &r->games[r->next - 1].game : NULL;
+}
+
+uz_result uz_tag_reader_decode_with(uz_tag_reader *r, const uz_options *o, uz_diag *diag)
+{
+    if (r->decoding) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "the reader decodes already");
+        return UZ_ERR_ARG;
+    }
+    r->decoding = true;
+    r->workers = o->workers > 0 ? o->workers : 1; /* one game at a time: a second engine would only wait */
+    r->md.limits.block_nodes = o->max_block_moves;
+    r->md.limits.block_struct_bytes = o->max_block_bytes;
+    r->md.limits.engine_memory_mb = o->max_engine_memory_mb;
+    if (o->cache_path && !(r->cache_path = strdup(o->cache_path))) {
+        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+        return UZ_ERR_NOMEM;
+    }
+    int builtin_version;
+    if (o->engine && !uz_builtin_spec(o->engine, &builtin_version)) {
+        /* (the cache, if any, becomes the engine's store: released at close) */
+        uz_result res = uz_lib_engine_settings(o, &r->base, diag);
+        r->have_base = res == UZ_OK;
+        return res;
+    }
+    /* The installed profile of each member's engine (a builtin member names its builtin),
+     * with the persistent cache if one is given. */
+    if (!o->cache_path)
+        return UZ_OK;
+    uz_result res = uz_lib_cache_acquire(r->cache_path, &r->md.store, o->on_message, o->user, diag);
+    if (res != UZ_OK || !r->md.store) { /* unusable (said): the run goes on without it */
+        free(r->cache_path);
+        r->cache_path = NULL;
+    }
+    return res;
+}
+
+uz_result uz_tag_reader_decode(uz_tag_reader *r, uz_game *out, uz_diag *diag)
+{
+    if (!r->decoding || r->next == 0) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "no game to decode");
+        return UZ_ERR_ARG;
+    }
+    size_t index = r->next - 1;
+    uz_result res = uz_member_decoder_open(&r->md, &r->header, r->have_base ? &r->base : NULL, r->workers, diag);
+    if (res == UZ_OK)
+        res = uz_block_decode(&r->md, &r->block, index, 1, out, r->number - 1 - index, diag);
+    return res;
+}
+
 void uz_tag_reader_close(uz_tag_reader *r)
 {
     if (!r)
         return;
+    uz_member_decoder_close(&r->md);
+    uz_lib_cache_release(r->cache_path);
+    free(r->cache_path);
     free_games(r);
     free(r->pairs.pairs);
     uz_archive_block_free(&r->block);

@@ -99,10 +99,15 @@ def main():
     expect("an include that leads nowhere is caught",
            run(checker, rules, with_file(base, "src/chess/board.c", '#include "chess/missing.h"\n')), 1,
            ['src/chess/board.c:1: cannot find "chess/missing.h"'])
-    fixed = dict(base)
-    fixed["src/cli/cmd_pgn.c"] = "/* no longer includes pgn/pgn.h */\n"
-    expect("an allowance no longer needed is reported", run(checker, rules, fixed), 1,
-           ["'allow cli/cmd_pgn.c: pgn/pgn.h' is no longer needed"])
+    # The first allowance of the real rules, its file fixed: the allowance must go.
+    allowed = sorted(path for path in base if path.startswith("src/cli/"))
+    if allowed:
+        name = allowed[0][len("src/"):]
+        first = base[allowed[0]].split("\n")[0].split('"')[1]
+        fixed = dict(base)
+        fixed[allowed[0]] = "/* no longer includes %s */\n" % first
+        expect("an allowance no longer needed is reported", run(checker, rules, fixed), 1,
+               ["'allow %s: %s' is no longer needed" % (name, first)])
     print("%d failures" % failures)
     return 1 if failures else 0
 
