@@ -12,6 +12,7 @@
 #include "block/engine_code.h"
 #include "block/game_struct_internal.h"
 #include "block/tag_code.h"
+#include "common/hash.h"
 
 typedef struct struct_writer {
     uz_buf sec[N_SECTIONS];
@@ -118,9 +119,7 @@ static uz_result put_line(struct_writer *w, const uz_line *line, int depth, int 
 
 static size_t name_hash(const char *s)
 {
-    uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 0x100000001b3u;
+    uint64_t h = uz_fnv1a64_str(UZ_FNV1A64_OFFSET, s);
     return (size_t)(h ^ (h >> 32));
 }
 

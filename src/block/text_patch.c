@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "block/text_patch.h"
+#include "common/hash.h"
 
 typedef struct word {
     size_t off, len;
@@ -30,10 +31,7 @@ static uz_result split_words(const char *text, size_t len, word **out, size_t *n
         size_t j = i + 1;
         while (j < len && is_space(text[j]) == is_space(text[i]))
             j++;
-        uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
-        for (size_t b = i; b < j; b++)
-            h = (h ^ (uint8_t)text[b]) * 0x100000001b3u;
-        w[k++] = (word){i, j - i, h};
+        w[k++] = (word){i, j - i, uz_fnv1a64(UZ_FNV1A64_OFFSET, text + i, j - i)};
         i = j;
     }
     *out = w;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "builtin1.h"
+#include "common/hash.h"
 
 /* Every scalar parameter, by name; frozen with the version. */
 enum {
@@ -277,12 +278,7 @@ int uz__b1_evaluate(const uz_position *pos, const b1_material *m)
     return taper(pos, side, m->phase);
 }
 
-uint64_t uz__b1_fnv(uint64_t hash, const char *text)
-{
-    for (; *text; text++)
-        hash = (hash ^ (unsigned char)*text) * 0x100000001b3ULL;
-    return hash;
-}
+uint64_t uz__b1_fnv(uint64_t hash, const char *text) { return uz_fnv1a64_str(hash, text); }
 
 static uint64_t hash_array(uint64_t hash, const char *name, const int16_t *values, int n)
 {

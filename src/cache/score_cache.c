@@ -2,6 +2,7 @@
  *   u8 version (1), u8 n_moves, n_moves * u16 moves, n_moves * i32 scores,
  *   u64 FNV-1a of (key, then everything before this field). */
 #include "cache/score_cache.h"
+#include "common/hash.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,16 +36,6 @@ struct uz_score_cache {
     char *path; /* for messages */
 };
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
 static size_t make_key(char *key, const char *fingerprint, const char *fen)
 {
     int n = snprintf(key, KEY_MAX, "%s %s", fingerprint, fen);
@@ -65,7 +56,7 @@ static size_t encode(uint8_t *v, const char *key, size_t key_len, const uz_move 
         for (int b = 0; b < 4; b++)
             v[k++] = (uint8_t)(s >> (8 * b));
     }
-    uint64_t h = fnv(fnv(1469598103934665603ULL, key, key_len), v, k);
+    uint64_t h = uz_fnv1a64(uz_fnv1a64(UZ_FNV1A64_OFFSET, key, key_len), v, k);
     for (int b = 0; b < 8; b++)
         v[k++] = (uint8_t)(h >> (8 * b));
     return k;
@@ -79,7 +70,7 @@ bool uz_score_cache_entry_decode(const uint8_t *v, size_t len, const char *key, 
     if (len != 2 + (size_t)n * 6 + 8 || v[0] != VALUE_VERSION || v[1] != (uint8_t)n)
         return false;
     size_t body = len - 8;
-    uint64_t h = fnv(fnv(1469598103934665603ULL, key, key_len), v, body), stored = 0;
+    uint64_t h = uz_fnv1a64(uz_fnv1a64(UZ_FNV1A64_OFFSET, key, key_len), v, body), stored = 0;
     for (int b = 0; b < 8; b++)
         stored |= (uint64_t)v[body + b] << (8 * b);
     if (h != stored)

@@ -101,8 +101,6 @@ bool uz__line_is_garbage(const char *line, size_t len);
 
 /* ---- fingerprint.c ---- */
 
-#define UZ__FNV_OFFSET 0xcbf29ce484222325ull
-uint64_t uz__fnv1a(uint64_t h, const void *data, size_t len);
 /* Built-in probe positions, NULL-terminated FEN list. */
 extern const char *const uz__probe_fens[];
 

@@ -6,16 +6,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
-
-uint64_t uz__fnv1a(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
+#include "common/hash.h"
 
 /* Varied positions (opening, tactics-rich middlegame, endgame, a forced mate, a
  * high halfmove clock) so that another build or network changes some score.
@@ -87,7 +78,7 @@ static bool chess960_mode(const uz_engine_settings *s)
 uz_result uz__pool_compute_fingerprint(uz_pool *pool, uz_diag *diag)
 {
     uz_result rc = UZ_OK;
-    uint64_t h = uz__fnv1a(UZ__FNV_OFFSET, pool->settings_text, strlen(pool->settings_text));
+    uint64_t h = uz_fnv1a64(UZ_FNV1A64_OFFSET, pool->settings_text, strlen(pool->settings_text));
     /* Each probe is searched twice, on two workers when there are two: an engine that
      * does not give the same scores twice is refused before it codes anything. */
     uz_query *q = malloc(2 * sizeof *q), *q2 = q + 1;
@@ -124,7 +115,7 @@ uz_result uz__pool_compute_fingerprint(uz_pool *pool, uz_diag *diag)
             uint32_t v = (uint32_t)q->scores[m];
             unsigned char le[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
                                    (unsigned char)(v >> 24)};
-            h = uz__fnv1a(h, le, 4);
+            h = uz_fnv1a64(h, le, 4);
         }
     }
     free(q);

@@ -4,8 +4,9 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "common/hash.h"
 
-static uint64_t fen_hash(const char *fen) { return uz__fnv1a(UZ__FNV_OFFSET, fen, strlen(fen)); }
+static uint64_t fen_hash(const char *fen) { return uz_fnv1a64_str(UZ_FNV1A64_OFFSET, fen); }
 
 static cache_slot *cache_find(uz_pool *pool, const uz_query *q, uint64_t h)
 {

@@ -11,6 +11,7 @@
 
 #include "fixed.h"
 #include "codec/model.h"
+#include "common/hash.h"
 
 #define UZ_PM_NAME(name, group) #name,
 #define UZ_PM_GROUP(name, group) group,
@@ -57,15 +58,6 @@ void uz_pm_game_from_tags(uz_pm_game *g, const char *white_elo, const char *blac
 /* ---- weights ---- */
 
 #define WEIGHT_LIMIT (1 << 24) /* |weight| in Q16: 256 bits per feature unit */
-
-static uint64_t fnv1a(uint64_t h, const char *s, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
 
 /* Copies the next line of text (without its end) into buf; returns false at the end. */
 static bool next_line(const char **p, const char *end, char *buf, size_t cap, long *lineno)
@@ -116,15 +108,15 @@ static bool parse_unit(uz_player_model *m, int k, const char *line, uint64_t *h)
     m->hidden_out[k] = (int32_t)v[2];
     char canon[32];
     int n = snprintf(canon, sizeof canon, "unit %d %lld %lld", k, v[1], v[2]);
-    *h = fnv1a(*h, canon, (size_t)n);
+    *h = uz_fnv1a64(*h, canon, (size_t)n);
     for (int f = 0; f < UZ_PM_N_FEATURES; f++) {
         if (v[3 + f] <= -HIDDEN_LIMIT || v[3 + f] >= HIDDEN_LIMIT)
             return false;
         m->hidden_weight[k][f] = v[3 + f];
         n = snprintf(canon, sizeof canon, " %lld", v[3 + f]);
-        *h = fnv1a(*h, canon, (size_t)n);
+        *h = uz_fnv1a64(*h, canon, (size_t)n);
     }
-    *h = fnv1a(*h, "\n", 1);
+    *h = uz_fnv1a64(*h, "\n", 1);
     return true;
 }
 
@@ -140,7 +132,7 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
     int stage = 0, units = 0;
     const int tail = 2 + UZ_PM_N_FEATURES;
     bool done = false;
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = UZ_FNV1A64_OFFSET;
     while (!done && next_line(&p, end, line, sizeof line, &lineno)) {
         if (line[0] == '#' || line[0] == 0)
             continue;
@@ -165,7 +157,7 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
             }
             m->floor_q16 = (uint32_t)value;
             int k = snprintf(canon, sizeof canon, "floor %u\n", m->floor_q16);
-            h = fnv1a(h, canon, (size_t)k);
+            h = uz_fnv1a64(h, canon, (size_t)k);
         } else if (stage < tail) {
             int f = stage - 2;
             if (sscanf(line, "%63s %lld", name, &value) != 2 || strcmp(name, feature_names[f]) != 0) {
@@ -178,7 +170,7 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
             }
             m->weight[f] = (int32_t)value;
             int k = snprintf(canon, sizeof canon, "%s %d\n", name, m->weight[f]);
-            h = fnv1a(h, canon, (size_t)k);
+            h = uz_fnv1a64(h, canon, (size_t)k);
         } else if (stage == tail && strncmp(line, "hidden ", 7) == 0) {
             if (sscanf(line, "hidden %lld", &value) != 1 || value < 1 || value > UZ_PM_MAX_HIDDEN) {
                 uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'hidden H' with H in 1..%d",
@@ -187,7 +179,7 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
             }
             m->n_hidden = (int32_t)value;
             int k = snprintf(canon, sizeof canon, "hidden %d\n", m->n_hidden);
-            h = fnv1a(h, canon, (size_t)k);
+            h = uz_fnv1a64(h, canon, (size_t)k);
         } else if (units < m->n_hidden) {
             if (!parse_unit(m, units, line, &h)) {
                 uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1,

@@ -11,7 +11,8 @@
 #include <xxhash.h>
 
 #include "../../src/codec/codec_internal.h"   /* the range encoder's state */
-#include "../../src/engine/engine_internal.h" /* uz__fnv1a, uz__probe_fens */
+#include "../../src/common/hash.h"             /* uz_fnv1a64 */
+#include "../../src/engine/engine_internal.h" /* uz__probe_fens */
 #include "../common/uz_test.h"
 #include "archive/archive.h"
 #include "block/game_text.h"
@@ -533,7 +534,7 @@ static void check_fingerprint(const vector *v)
     for (const char *p = need(v, "settings"); *p && n + 1 < sizeof settings; p++)
         settings[n++] = p[0] == '\\' && p[1] == 'n' ? (p++, '\n') : *p;
     settings[n] = 0;
-    uint64_t h = uz__fnv1a(UZ__FNV_OFFSET, settings, n);
+    uint64_t h = uz_fnv1a64(UZ_FNV1A64_OFFSET, settings, n);
     int probes = 0;
     for (; uz__probe_fens[probes]; probes++) {
         char key[32];
@@ -561,7 +562,7 @@ static void check_fingerprint(const vector *v)
             uint32_t u = (uint32_t)scores[i];
             unsigned char le[4] = {(unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16),
                                    (unsigned char)(u >> 24)};
-            h = uz__fnv1a(h, le, 4);
+            h = uz_fnv1a64(h, le, 4);
         }
     }
     char key[32];
