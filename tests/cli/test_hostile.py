@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Hostile and oversized input, end to end with the real Stockfish: oversized games
-(generated here, never committed) are refused with a clear error and no output, or
-compressed into an archive that decodes; crafted archives (a node bomb, a huge size
-field, escape sequences in the header) are refused quickly with bounded memory or
-printed escaped; closed standard descriptors; temporaries left by a killed run."""
+"""Hostile and oversized input, end to end: oversized games (generated here, never
+committed) are refused with a clear error and no output, or compressed into an archive
+that decodes; crafted archives (a node bomb, a huge size field, escape sequences in the
+header) are refused quickly with bounded memory or printed escaped; closed standard
+descriptors (with the real Stockfish: its pipes must not take the closed descriptors);
+temporaries left by a killed run. Where the subject is our reader, not the oracle, the
+archives are coded with the built-in oracle (--engine builtin: no engine process)."""
 import lzma
 import os
 import signal
@@ -21,7 +23,8 @@ from ucz_bytes import index_v3, read_varint, varint, with_header
 UCIZIP = sys.argv[1]
 SRC = os.environ["UZ_SRC_ROOT"]
 SAMPLE = os.path.join(SRC, "tests", "data", "sample.pgn")
-FAST = ["--depth", "1", "--workers", "1"]
+FAST = ["--engine", "builtin", "--workers", "1"]
+STOCKFISH = ["--depth", "1", "--workers", "1"]
 
 
 def run(*args, input=None, **kw):
@@ -173,7 +176,7 @@ def main():
         p, mb, cpu = measured("decompress", out, "-o", "-")
         err = p.stderr.decode(errors="replace")
         check(p.returncode != 0 and ("limit" in err or "corrupt" in err), "size field %d refused: %s" % (raw_size, err[:200]))
-        # (peaks include the engine's own ~140 MB: the engine starts before blocks are read)
+        # (peaks would include a UCI engine's own ~140 MB: it starts before blocks are read)
         check(mb < 400, "size field %d cost %.0f MB" % (raw_size, mb))
         print("structure size field %d: exit %d, %.2f s CPU, peak %.0f MB: %s" % (raw_size, p.returncode, cpu, mb,
                                                                                  err.strip()[:200]))
@@ -199,13 +202,14 @@ def main():
     check(b"\x1b" not in p.stdout and b"\\u001b" in p.stdout.lower() and b"\\u009b" in p.stdout.lower(),
           "info --json escapes them")
 
-    # ---- closed standard descriptors ----
+    # ---- closed standard descriptors (the real Stockfish: engine pipes are opened) ----
     pgn_out = path("fd.pgn")
+    sf_archive = path("fd0.ucz")  # written by the fourth run below
     for fd, args in ((0, ["engine", "--depth", "1"]), (1, ["engine", "--depth", "1"]), (2, ["engine", "--depth", "1"]),
-                     (0, ["compress", *FAST, SAMPLE, "-o", path("fd0.ucz")]),
-                     (1, ["compress", *FAST, "--progress", SAMPLE, "-o", path("fd1.ucz")]),
-                     (2, ["compress", *FAST, "--progress", SAMPLE, "-o", path("fd2.ucz")]),
-                     (2, ["decompress", "--progress", base, "-o", pgn_out])):
+                     (0, ["compress", *STOCKFISH, SAMPLE, "-o", sf_archive]),
+                     (1, ["compress", *STOCKFISH, "--progress", SAMPLE, "-o", path("fd1.ucz")]),
+                     (2, ["compress", *STOCKFISH, "--progress", SAMPLE, "-o", path("fd2.ucz")]),
+                     (2, ["decompress", "--progress", sf_archive, "-o", pgn_out])):
         p = subprocess.run([UCIZIP, *args], capture_output=False, stdin=None, stdout=subprocess.DEVNULL if fd != 1 else None,
                            stderr=subprocess.PIPE if fd == 1 else subprocess.DEVNULL if fd != 2 else None,
                            preexec_fn=lambda fd=fd: os.close(fd))
@@ -216,9 +220,9 @@ def main():
     for name in ("fd0.ucz", "fd1.ucz", "fd2.ucz"):
         d = run("decompress", path(name), "-o", "-")
         check(d.returncode == 0 and d.stdout.count(b"[Event ") > 0, "%s decodes" % name)
-    check(open(pgn_out, "rb").read() == run("decompress", base, "-o", "-").stdout,
+    check(open(pgn_out, "rb").read() == run("decompress", sf_archive, "-o", "-").stdout,
           "decompress with stderr closed writes only the games (no progress line)")
-    p = subprocess.run([UCIZIP, "decompress", "-k", base, "-o", "-"], capture_output=False, stdout=subprocess.PIPE,
+    p = subprocess.run([UCIZIP, "decompress", "-k", sf_archive, "-o", "-"], capture_output=False, stdout=subprocess.PIPE,
                        preexec_fn=lambda: os.close(2))
     check(b"ucizip:" not in p.stdout, "no message in the output with stderr closed")
 
@@ -226,7 +230,8 @@ def main():
     src = path("kill.pgn")
     open(src, "wb").write(open(SAMPLE, "rb").read() * 20)
     out = path("kill.ucz")
-    proc = subprocess.Popen([UCIZIP, "compress", "--depth", "6", src, "-o", out], stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen([UCIZIP, "compress", "--engine", "builtin", "--depth", "3", src, "-o", out],
+                            stderr=subprocess.DEVNULL)
     deadline = time.time() + 30
     tmps = []
     while time.time() < deadline and not tmps:
