@@ -210,7 +210,8 @@ def main():
         par = os.path.join(tmp, "par.ucz")
         env = dict(os.environ, UCIZIP=UCIZIP)
         p = subprocess.run(["bash", os.path.join(os.environ["UZ_SRC_ROOT"], "scripts", "parallel-compress.sh"), small,
-                            par, "--shards", "3", "--jobs", "2", "--", "--engine", "builtin"], env=env, capture_output=True)
+                            par, "--shards", "3", "--jobs", "2", "--", "--engine", "builtin"], env=env,
+                           capture_output=True)
         check(p.returncode == 0 and run("decompress", "-c", par).stdout == whole,
               "parallel-compress.sh: the input's games in order (%s)" % p.stderr.decode(errors="replace")[-300:])
     elif os.environ.get("CI"):
@@ -224,7 +225,8 @@ def main():
     run("compress", capa, "-o", full, "--max-games", "200", "--block-games", "64", *slowish)
     for sig in (signal.SIGKILL, signal.SIGINT):
         res = os.path.join(tmp, "res-%d.ucz" % sig)
-        proc = subprocess.Popen([UCIZIP, "compress", capa, "-o", res, "--max-games", "200", "--block-games", "64", *slowish],
+        proc = subprocess.Popen([UCIZIP, "compress", capa, "-o", res, "--max-games", "200", "--block-games", "64",
+                                 *slowish],
                                 stderr=subprocess.DEVNULL)
         deadline = time.time() + 120
         while time.time() < deadline and proc.poll() is None and \
