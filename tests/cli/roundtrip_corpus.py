@@ -5,10 +5,13 @@ the input, and pgn-extract (an independent PGN reader) must read the same games 
 Prints one line per file: bytes, archive size, xz -9 size, and the verdicts.
 
 usage: roundtrip_corpus.py UCIZIP PGN_OR_DIR... [--depth N] [--sample K] [--workers N] [--cache PATH]
+                          [--engine E]
   --sample K   only the first K games of each file (sanitizer runs)
   --workers N  engine processes (1 for many small files: start-up dominates)
   --cache PATH a persistent score cache for compress and decompress: decompress then takes
-               the scores compress searched (the engine's own determinism is tested elsewhere)"""
+               the scores compress searched (the engine's own determinism is tested elsewhere)
+  --engine E   compress with engine E (builtin: the built-in oracle, for files whose subject
+               is their layout, not the oracle); decompress takes the archive's"""
 import hashlib, os, shutil, subprocess, sys, tempfile
 
 
@@ -43,13 +46,15 @@ def first_games(src, dst, k):
 
 def main():
     args = sys.argv[1:]
-    depth, sample, workers, cache = None, None, None, None
+    depth, sample, workers, cache, engine = None, None, None, None, None
     if "--depth" in args:
         i = args.index("--depth"); depth = args[i + 1]; del args[i:i + 2]
     if "--cache" in args:
         i = args.index("--cache"); cache = args[i + 1]; del args[i:i + 2]
     if "--workers" in args:
         i = args.index("--workers"); workers = args[i + 1]; del args[i:i + 2]
+    if "--engine" in args:
+        i = args.index("--engine"); engine = args[i + 1]; del args[i:i + 2]
     if "--sample" in args:
         i = args.index("--sample"); sample = int(args[i + 1]); del args[i:i + 2]
     if len(args) < 2:
@@ -74,6 +79,7 @@ def main():
             arc, out = os.path.join(tmp, name + ".ucz"), os.path.join(tmp, name + ".out")
             w = (["--workers", workers] if workers else []) + (["--cache", cache] if cache else [])
             cmd = [uz, "compress", "-q", "-f", src, "-o", arc] + (["--depth", depth] if depth else []) + w
+            cmd += ["--engine", engine] if engine else []
             c = subprocess.run(cmd, capture_output=True)
             d = subprocess.run([uz, "decompress", "-f", arc, "-o", out] + w, capture_output=True) if c.returncode == 0 else c
             if c.returncode != 0 or d.returncode != 0:

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Batch conversion end to end with the real Stockfish on real corpus games: several
-inputs, compressed inputs (each kind must give the archive of the plain file), output
-naming, identical bytes for -j1/-j2/-j4, damaged inputs, the zstd-like command line."""
+"""Batch conversion end to end on real corpus games: several inputs, compressed inputs
+(each kind must give the archive of the plain file), output naming, identical bytes for
+-j1/-j2/-j4 and the persistent cache with the real Stockfish, damaged inputs, the zstd-like
+command line. The driver mechanics run with the built-in oracle (--engine builtin: no
+engine start-up, a fraction of Stockfish's time per position); their subject is the driver,
+not the oracle."""
 import gzip
 import bz2
 import lzma
@@ -32,7 +35,10 @@ def write(path, data):
 
 def main():
     tmp = tempfile.mkdtemp(prefix="ucizip-batch-")
-    fast = ["--depth", "1", "-j", "2"]
+    fast = ["--depth", "1", "-j", "2"]                    # the real Stockfish
+    quick = ["--engine", "builtin", "-j", "2"]             # the built-in oracle (depth 1)
+    # slow enough that a kill lands mid-run (about 5 s of two cores for 200 games)
+    slowish = ["--engine", "builtin", "--depth", "2", "-j", "2"]
     small = corpus("cat1_lichess_marathon_2025.pgn")      # 40 games
     other = corpus("cat1_chesscom_live_clk.pgn")          # 17 games
     raw = read(small)
@@ -54,7 +60,7 @@ def main():
     # the names do not decide: a gzip file named .pgn is still read as gzip
     write(os.path.join(indir, "gz_named_plain.pgn"), gzip.compress(raw))
     outdir = os.path.join(tmp, "out")
-    run("compress", "-r", indir, "--output-dir", outdir, *fast)
+    run("compress", "-r", indir, "--output-dir", outdir, *quick)
     plain_arc = read(os.path.join(outdir, "m.pgn.ucz"))
     check(sorted(os.listdir(outdir)) == ["gz_named_plain.pgn.ucz", "m.pgn.ucz", "x.pgn.ucz"],
           "-r finds the PGN files under the directory (%s)" % sorted(os.listdir(outdir)))
@@ -65,12 +71,12 @@ def main():
         if kind == "plain":
             continue
         out = os.path.join(tmp, "kind-%s.ucz" % kind)
-        run("compress", os.path.join(tmp, name), "-o", out, *fast)
+        run("compress", os.path.join(tmp, name), "-o", out, *quick)
         check(read(out) == plain_arc, "%s input gives the plain file's archive" % kind)
     # default name as zstd: games.pgn.zst -> games.pgn.ucz next to it
     z = os.path.join(tmp, "named.pgn.zst")
     shutil.copy(os.path.join(tmp, "m.pgn.zst"), z)
-    run("compress", z, *fast)
+    run("compress", z, *quick)
     check(read(os.path.join(tmp, "named.pgn.ucz")) == plain_arc, "games.pgn.zst -> games.pgn.ucz")
 
     # Identical bytes for -j1, -j2 and -j4.
@@ -83,7 +89,7 @@ def main():
 
     # -o: several inputs into one archive, games in input order.
     both = os.path.join(tmp, "both.ucz")
-    run("compress", other, small, "-o", both, *fast)
+    run("compress", other, small, "-o", both, *quick)
     expected = read(other) + read(small)
     check(run("decompress", both, "-c", "-j", "2").stdout == expected, "-o keeps the games of every input in order")
     # decompress several archives: one PGN each, and -c / -o concatenate them
@@ -111,21 +117,21 @@ def main():
     shutil.copy(other, priv)
     os.chmod(priv, 0o600)
     os.utime(priv, (1_600_000_000, 1_600_000_000))
-    run("compress", priv, *fast)
+    run("compress", priv, *quick)
     st = os.stat(priv + ".ucz")
     check(st.st_mode & 0o777 == 0o600, "archive keeps the input's mode (%o)" % (st.st_mode & 0o777))
     check(int(st.st_mtime) == 1_600_000_000, "archive keeps the input's mtime")
-    p = run("compress", priv, "-o", priv, "-f", *fast, ok=False)
+    p = run("compress", priv, "-o", priv, "-f", *quick, ok=False)
     check(p.returncode != 0 and read(priv) == read(other) and b"replace an input" in p.stderr,
           "-o naming the input is refused even with -f")
 
     # --rm removes the input only after success; -k keeps it (the default).
     victim = os.path.join(tmp, "victim.pgn")
     shutil.copy(other, victim)
-    run("compress", victim, "-k", *fast)
+    run("compress", victim, "-k", *quick)
     check(os.path.exists(victim), "-k keeps the input")
     os.unlink(victim + ".ucz")
-    run("compress", victim, "--rm", *fast)
+    run("compress", victim, "--rm", *quick)
     check(not os.path.exists(victim) and os.path.exists(victim + ".ucz"), "--rm removes the input after success")
 
     # A missing file among several: one line naming it; the others are still converted.
@@ -133,15 +139,15 @@ def main():
     os.mkdir(many)
     shutil.copy(other, os.path.join(many, "a.pgn"))
     missing = os.path.join(many, "missing.pgn")
-    p = run("compress", missing, os.path.join(many, "a.pgn"), *fast, ok=False)
+    p = run("compress", missing, os.path.join(many, "a.pgn"), *quick, ok=False)
     check(p.returncode == 1 and (missing + ": No such file").encode() in p.stderr, "missing input named")
     check(os.path.exists(os.path.join(many, "a.pgn.ucz")), "the other input is still converted")
     # into one archive: the run fails without --keep-going and leaves no file ...
     one = os.path.join(many, "one.ucz")
-    p = run("compress", missing, os.path.join(many, "a.pgn"), "-o", one, *fast, ok=False)
+    p = run("compress", missing, os.path.join(many, "a.pgn"), "-o", one, *quick, ok=False)
     check(p.returncode == 1 and not os.path.exists(one), "-o with a missing input fails, no archive")
     # ... and with it the readable inputs are kept (exit status 1)
-    p = run("compress", missing, os.path.join(many, "a.pgn"), "-o", one, "--keep-going", *fast, ok=False)
+    p = run("compress", missing, os.path.join(many, "a.pgn"), "-o", one, "--keep-going", *quick, ok=False)
     check(p.returncode == 1 and os.path.exists(one), "--keep-going writes the readable inputs")
 
     # Truncated .zst and .gz: an error naming the file and the offset; the games before
@@ -157,12 +163,12 @@ def main():
         cut = len(data) // 2
         write(src, data[:cut])
         out = os.path.join(tmp, "cut%s.ucz" % ext)
-        p = run("compress", src, "-o", out, *fast, ok=False)
+        p = run("compress", src, "-o", out, *quick, ok=False)
         check(p.returncode == 1 and not os.path.exists(out), "truncated %s: no archive without --keep-going" % ext)
         msg = p.stderr.decode(errors="replace")
         check(("truncated" in msg) and (src + ":") in msg and ("at byte %d" % cut) in msg,
               "truncated %s: error names file and offset (%s)" % (ext, msg.strip().splitlines()[:1]))
-        p = run("compress", src, "-o", out, "--keep-going", *fast, ok=False)
+        p = run("compress", src, "-o", out, "--keep-going", *quick, ok=False)
         games = run("info", out).stdout.decode() if os.path.exists(out) else ""
         check(p.returncode == 1 and " games" in games and not games.endswith(" 0 games"),
               "truncated %s: --keep-going keeps the games before the damage" % ext)
@@ -204,7 +210,8 @@ def main():
         par = os.path.join(tmp, "par.ucz")
         env = dict(os.environ, UCIZIP=UCIZIP)
         p = subprocess.run(["bash", os.path.join(os.environ["UZ_SRC_ROOT"], "scripts", "parallel-compress.sh"), small,
-                            par, "--shards", "3", "--jobs", "2", "--", "--depth", "1"], env=env, capture_output=True)
+                            par, "--shards", "3", "--jobs", "2", "--", "--engine", "builtin"], env=env,
+                           capture_output=True)
         check(p.returncode == 0 and run("decompress", "-c", par).stdout == whole,
               "parallel-compress.sh: the input's games in order (%s)" % p.stderr.decode(errors="replace")[-300:])
     elif os.environ.get("CI"):
@@ -215,10 +222,11 @@ def main():
     # A kill at a random point (SIGKILL or SIGINT), then --resume: the uninterrupted bytes.
     capa = corpus("cat2_capablanca_crlf.pgn")
     full = os.path.join(tmp, "full.ucz")
-    run("compress", capa, "-o", full, "--max-games", "200", "--block-games", "64", *fast)
+    run("compress", capa, "-o", full, "--max-games", "200", "--block-games", "64", *slowish)
     for sig in (signal.SIGKILL, signal.SIGINT):
         res = os.path.join(tmp, "res-%d.ucz" % sig)
-        proc = subprocess.Popen([UCIZIP, "compress", capa, "-o", res, "--max-games", "200", "--block-games", "64", *fast],
+        proc = subprocess.Popen([UCIZIP, "compress", capa, "-o", res, "--max-games", "200", "--block-games", "64",
+                                 *slowish],
                                 stderr=subprocess.DEVNULL)
         deadline = time.time() + 120
         while time.time() < deadline and proc.poll() is None and \
@@ -231,7 +239,7 @@ def main():
         if os.path.exists(res):
             print("note: the run finished before the kill", file=sys.stderr)
             os.unlink(res)
-        p = run("compress", capa, "-o", res, "--max-games", "200", "--block-games", "64", "--resume", *fast)
+        p = run("compress", capa, "-o", res, "--max-games", "200", "--block-games", "64", "--resume", *slowish)
         check(read(res) == read(full), "kill (signal %d) then --resume gives the uninterrupted bytes" % sig)
         left = [n for n in os.listdir(tmp) if n.startswith(os.path.basename(res) + ".")]
         check(left == [], "no temporary file or state left after the resumed run (%s)" % left)
@@ -241,7 +249,7 @@ def main():
     def interrupted(name, extra):
         out = os.path.join(tmp, name)
         proc = subprocess.Popen([UCIZIP, "compress", capa, "-o", out, "--max-games", "200", "--block-games", "64",
-                                 *extra, *fast], stderr=subprocess.DEVNULL)
+                                 *extra, *slowish], stderr=subprocess.DEVNULL)
         deadline = time.time() + 120
         state = []
         while time.time() < deadline and proc.poll() is None and not state:
@@ -254,7 +262,7 @@ def main():
     if old_tmp and new_tmp:
         shutil.copyfile(old_tmp, new_tmp)
         p = run("compress", capa, "-o", os.path.join(tmp, "new.ucz"), "--max-games", "200", "--block-games", "64",
-                "--resume", *fast)
+                "--resume", *slowish)
         check(b"not the one its state describes" in p.stderr and b"starting over" in p.stderr,
               "a foreign temporary archive is named and not resumed: %s" % p.stderr.decode(errors="replace")[-300:])
         check(read(os.path.join(tmp, "new.ucz")) == read(full), "... and the run gives the uninterrupted bytes")
@@ -295,7 +303,7 @@ def main():
 
     # A temporary file left by a process killed with SIGKILL is removed by a later run.
     target = os.path.join(tmp, "killed.ucz")
-    proc = subprocess.Popen([UCIZIP, "compress", other, "-o", target, "--depth", "6", "-j", "1"],
+    proc = subprocess.Popen([UCIZIP, "compress", other, "-o", target, "--engine", "builtin", "--depth", "3", "-j", "1"],
                             stderr=subprocess.DEVNULL)
     deadline = time.time() + 20
     while time.time() < deadline and not any(n.startswith("killed.ucz.") for n in os.listdir(tmp)):
@@ -304,7 +312,7 @@ def main():
     proc.wait()
     left = [n for n in os.listdir(tmp) if n.startswith("killed.ucz.") and n.endswith(".tmp")]
     check(len(left) == 1, "SIGKILL leaves its temporary file (%s)" % left)
-    run("compress", small, "-o", target, *fast)
+    run("compress", small, "-o", target, *quick)
     left = [n for n in os.listdir(tmp) if n.startswith("killed.ucz.") and n.endswith(".tmp")]
     check(left == [], "a later run removes the dead process's temporary file (%s)" % left)
 
