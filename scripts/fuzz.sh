@@ -4,13 +4,19 @@
 # finds a failing input (crash, leak, timeout, out-of-memory), listing it; slow units are listed.
 # libFuzzer's artifacts go to build-fuzz/artifacts/ (ignored by git), never the
 # repository root; inputs it finds interesting stay in build-fuzz/corpus-NAME.
+# The targets run as many at a time as there are cores (UZ_FUZZ_JOBS overrides), each
+# printing its report when it ends, in the order below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 if [ ! -f build-fuzz/build.ninja ]; then
     CC=clang meson setup build-fuzz -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
-targets=(fuzz_pgn fuzz_archive fuzz_fen fuzz_settings fuzz_builtin fuzz_cache fuzz_resume)
+# Each target with the folder of its seed inputs.
+specs=("fuzz_pgn tests/data/pgn/fuzz_seeds" "fuzz_archive tests/data/archive" "fuzz_fen tests/data/fen"
+    "fuzz_settings tests/data/settings" "fuzz_builtin tests/data/builtin" "fuzz_cache tests/data/cache"
+    "fuzz_resume tests/data/resume")
+targets=("${specs[@]%% *}")
 ninja -C build-fuzz "${targets[@]/#/tests/fuzz/}" >/dev/null
 artifacts=build-fuzz/artifacts
 mkdir -p "$artifacts"
@@ -35,14 +41,22 @@ run() {
     if [ -n "$found" ] || [ "$rc" -ne 0 ]; then
         echo "$name found a failing input (exit $rc; log $artifacts/$name.log):"
         [ -n "$found" ] && echo "$found"
-        status=1
+        return 1
     fi
 }
-run fuzz_pgn tests/data/pgn/fuzz_seeds
-run fuzz_archive tests/data/archive
-run fuzz_fen tests/data/fen
-run fuzz_settings tests/data/settings
-run fuzz_builtin tests/data/builtin
-run fuzz_cache tests/data/cache
-run fuzz_resume tests/data/resume
+jobs=${UZ_FUZZ_JOBS:-$(nproc)}
+reports=$(mktemp -d)
+trap 'rm -rf "$reports"' EXIT
+for ((first = 0; first < ${#specs[@]}; first += jobs)); do
+    pids=()
+    for ((i = first; i < first + jobs && i < ${#specs[@]}; i++)); do
+        # shellcheck disable=SC2086 # a spec is a target name and its seed folder
+        run ${specs[i]} >"$reports/$i" 2>&1 &
+        pids+=($!)
+    done
+    for ((i = first; i < first + ${#pids[@]}; i++)); do
+        wait "${pids[i - first]}" || status=1
+        cat "$reports/$i"
+    done
+done
 exit $status
