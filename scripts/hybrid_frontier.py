@@ -26,6 +26,7 @@ position, per category:
 
 Usage: scripts/hybrid_frontier.py [--sf-cache DIR] [--builtin-cache DIR]
        [--models sf,builtin,hybrid,hybrid-full] [--train-fraction F] [--hidden H --iters N]
+       [--default-pos DIR] [--weights-of MODELS]
 Needs python3-numpy and python3-scipy (Debian): run it with /usr/bin/python3.
 """
 import argparse
@@ -38,7 +39,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pm_weights  # noqa: E402
-from train_player_model import CATS, ROOT, HiddenProblem, Problem, bits, load, pick_floor, sample_hashes  # noqa: E402
+from train_player_model import CATS, POS_DTYPE, ROOT, HiddenProblem, Problem, bits, load, pick_floor, sample_hashes  # noqa: E402
 
 POS_FIELDS = ("hash", "key", "game", "ply", "n", "played", "move")
 AGREEMENT = ["BOTH_BEST", "GAP_SQRT_AGREE", "B_GAP_SQRT_AGREE"]
@@ -102,6 +103,9 @@ def main():
     ap.add_argument("--train-fraction", type=float, default=1.0, help="subsample training positions")
     ap.add_argument("--hidden", type=int, default=0, help="tanh units of a hidden layer (0: linear)")
     ap.add_argument("--iters", type=int, default=300, help="L-BFGS iterations of the hidden layer fit")
+    ap.add_argument("--default-pos", default="",
+                    help="a directory of `ucizip-features --weights data/player_model/weights-v2.txt` outputs on "
+                         "the Stockfish scores (.pos files): adds the default's exact integer bits as a row")
     ap.add_argument("--weights-of", default="", help="print the fitted weights of these models (comma list)")
     args = ap.parse_args()
 
@@ -159,6 +163,13 @@ def main():
     rank = pos["rank_bits"][emask]
     print("| rank model (Stockfish scores, default) | - | - | "
           + " | ".join("%.3f" % rank[cate == c].mean() for c in range(len(CATS))) + " |")
+    if args.default_pos:
+        d = np.concatenate([np.fromfile(os.path.join(args.default_pos, f + ".pos"), dtype=POS_DTYPE) for f in files])
+        if not np.array_equal(d["key"], pos["key"]):
+            sys.exit("hybrid_frontier: %s holds other positions than the caches" % args.default_pos)
+        d = d["pm_bits"][emask]
+        print("| the default (weight set v2, 8 hidden units; integer, coded path) | 57 | - | "
+              + " | ".join("%.3f" % d[cate == c].mean() for c in range(len(CATS))) + " |")
     for model, k, eps, per_cat in results:
         print("| %s | %d | %.3f | %s |" % (model, k, eps, " | ".join("%.3f" % b for b in per_cat)))
 
