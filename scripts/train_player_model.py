@@ -174,6 +174,18 @@ def bits(x, n, played, w, eps, hidden=None):
     return -np.log2((1 - eps) * p + eps / n)
 
 
+def pick_floor(xt, nt, pt, w, hidden=None):
+    """The uniform floor of the fitted model, chosen on a slice of the training part."""
+    best_eps, best = None, None
+    k = min(len(nt), 100_000)
+    km = int(np.cumsum(nt)[k - 1])
+    for eps in (0.001, 0.002, 0.004, 0.008, 0.016):
+        b = bits(xt[:km], nt[:k], pt[:k], w, eps, hidden).mean()
+        if best is None or b < best:
+            best_eps, best = eps, b
+    return best_eps
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cache", default="/work/cache-model")
@@ -227,13 +239,7 @@ def main():
         hidden = (u, b, v)
     else:
         w = fit_eval(all_cols)
-    best_eps, best = None, None
-    k = min(len(nt), 100_000)  # floor chosen on a slice of the training part
-    km = int(np.cumsum(nt)[k - 1])
-    for eps in (0.001, 0.002, 0.004, 0.008, 0.016):
-        b = bits(xt[:km], nt[:k], pt[:k], w, eps, hidden).mean()
-        if best is None or b < best:
-            best_eps, best = eps, b
+    best_eps = pick_floor(xt, nt, pt, w, hidden)
     eb = bits(xe, ne, pe, w, best_eps, hidden)
     print("floor %.3f; held-out bits/move (float model):" % best_eps)
     print("| category | positions | rank model (default) | player model |")
