@@ -1,6 +1,6 @@
 /* Engine scores in LMDB. Key: "FINGERPRINT FEN". Value (little-endian):
  *   u8 version (1), u8 n_moves, n_moves * u16 moves, n_moves * i32 scores,
- *   u64 FNV-1a of (key, then everything before this field). */
+ *   u64 FNV-1a of (key, then everything before this field), from RECORD_HASH_START. */
 #include "cache/score_cache.h"
 #include "common/hash.h"
 
@@ -36,6 +36,10 @@ struct uz_score_cache {
     char *path; /* for messages */
 };
 
+/* The record check starts from 1469598103934665603, not FNV-1a's offset basis
+ * (14695981039346656037, a digit longer): every cache was written so, and stays readable. */
+#define RECORD_HASH_START 1469598103934665603ULL
+
 static size_t make_key(char *key, const char *fingerprint, const char *fen)
 {
     int n = snprintf(key, KEY_MAX, "%s %s", fingerprint, fen);
@@ -56,7 +60,7 @@ static size_t encode(uint8_t *v, const char *key, size_t key_len, const uz_move 
         for (int b = 0; b < 4; b++)
             v[k++] = (uint8_t)(s >> (8 * b));
     }
-    uint64_t h = uz_fnv1a64(uz_fnv1a64(UZ_FNV1A64_OFFSET, key, key_len), v, k);
+    uint64_t h = uz_fnv1a64(uz_fnv1a64(RECORD_HASH_START, key, key_len), v, k);
     for (int b = 0; b < 8; b++)
         v[k++] = (uint8_t)(h >> (8 * b));
     return k;
@@ -70,7 +74,7 @@ bool uz_score_cache_entry_decode(const uint8_t *v, size_t len, const char *key, 
     if (len != 2 + (size_t)n * 6 + 8 || v[0] != VALUE_VERSION || v[1] != (uint8_t)n)
         return false;
     size_t body = len - 8;
-    uint64_t h = uz_fnv1a64(uz_fnv1a64(UZ_FNV1A64_OFFSET, key, key_len), v, body), stored = 0;
+    uint64_t h = uz_fnv1a64(uz_fnv1a64(RECORD_HASH_START, key, key_len), v, body), stored = 0;
     for (int b = 0; b < 8; b++)
         stored |= (uint64_t)v[body + b] << (8 * b);
     if (h != stored)
