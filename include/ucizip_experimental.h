@@ -89,7 +89,8 @@ uz_result uz_archive_game_count(FILE *f, const char *name, uint64_t *games, uz_d
 uz_result uz_game_new(uz_game **out, uz_diag *diag);
 void uz_game_free(uz_game *game);
 
-/* The game's exact bytes as read (kept when the source keeps them; *len 0 otherwise). */
+/* The game's exact bytes as read (kept when the source keeps them; *len 0 otherwise).
+ * Never NULL. */
 const char *uz_game_bytes(const uz_game *game, size_t *len);
 
 /* False for the record of the bytes after an input's last game (whitespace, a comment):

@@ -183,6 +183,7 @@ int cmd_extract(int argc, char **argv)
         uz_game_filter_free(filter);
         return status;
     }
+    uz_game_filter_free(filter); /* --game N selects by number alone */
     const char *name;
     FILE *in = open_seekable(argv[optind], &name);
     if (!in)

@@ -36,7 +36,7 @@ void uz_game_free(uz_game *game)
 const char *uz_game_bytes(const uz_game *game, size_t *len)
 {
     *len = game->raw_len;
-    return game->raw;
+    return game->raw ? game->raw : ""; /* never NULL: callers copy *len bytes from it */
 }
 
 bool uz_game_is_game(const uz_game *game)
