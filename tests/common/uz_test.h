@@ -55,4 +55,22 @@ static inline const char *test_data_path(const char *env, const char *file, char
 #define corpus_path(file, buf) test_data_path("UZ_CORPUS_DIR", file, buf, sizeof buf)
 #define samples_path(file, buf) test_data_path("UZ_SAMPLES_DIR", file, buf, sizeof buf)
 
+/* The whole file at path in a malloc'd buffer (one spare byte), its size in *len; NULL
+ * (and *len 0) when it cannot be read. */
+static inline char *test_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    *len = 0;
+    if (f && fseek(f, 0, SEEK_END) == 0) {
+        long size = ftell(f);
+        rewind(f);
+        buf = size >= 0 ? malloc((size_t)size + 1) : NULL;
+        *len = buf ? fread(buf, 1, (size_t)size, f) : 0;
+    }
+    if (f)
+        fclose(f);
+    return buf;
+}
+
 #endif

@@ -15,22 +15,6 @@ static const char *data_path(const char *file, char *buf, size_t cap)
     return buf;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    *len = 0;
-    if (f && fseek(f, 0, SEEK_END) == 0) {
-        long size = ftell(f);
-        rewind(f);
-        buf = size >= 0 ? malloc((size_t)size + 1) : NULL;
-        *len = buf ? fread(buf, 1, (size_t)size, f) : 0;
-    }
-    if (f)
-        fclose(f);
-    return buf;
-}
-
 /* Visits the archive with filter: every selected game that may reach the filter's position
  * is decoded and must be a slice of pgn that reaches it. Returns the games decoded. */
 static size_t select_and_decode(const char *archive, const uz_game_filter *filter, const char *pgn, size_t pgn_len,
@@ -82,7 +66,7 @@ int main(void)
 {
     char path[1024], archive[1024];
     size_t pgn_len, may;
-    char *pgn = slurp(data_path("fixture_builtin1.pgn", path, sizeof path), &pgn_len);
+    char *pgn = test_slurp(data_path("fixture_builtin1.pgn", path, sizeof path), &pgn_len);
     CHECK(pgn && pgn_len > 0, "%s", path);
     data_path("fixture_builtin1.ucz", archive, sizeof archive);
     uz_game_filter *f = NULL;

@@ -10,22 +10,6 @@
 
 #include "../common/uz_test.h"
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    *len = 0;
-    if (f && fseek(f, 0, SEEK_END) == 0) {
-        long size = ftell(f);
-        rewind(f);
-        buf = size >= 0 ? malloc((size_t)size + 1) : NULL;
-        *len = buf ? fread(buf, 1, (size_t)size, f) : 0;
-    }
-    if (f)
-        fclose(f);
-    return buf;
-}
-
 static size_t count(const char *text, size_t len, const char *what)
 {
     size_t n = 0, w = strlen(what);
@@ -65,7 +49,7 @@ int main(void)
     char a[1024], b[1024];
     const char *paths[] = {corpus_path("cat2_london_1851_crlf.pgn", a), corpus_path("cat4_pgn_extract_testsuite.pgn", b)};
     size_t len_a, len_b;
-    char *text_a = slurp(paths[0], &len_a), *text_b = slurp(paths[1], &len_b);
+    char *text_a = test_slurp(paths[0], &len_a), *text_b = test_slurp(paths[1], &len_b);
     CHECK(text_a && text_b && len_a > 0 && len_b > 0);
     size_t cap = len_a + len_b, len;
     char *out = malloc(cap);
