@@ -1,5 +1,6 @@
 /* libucizip's experimental interfaces: reading an archive's games and tags without an
- * engine. NOT YET STABLE: what this header declares may change or go in any release,
+ * engine, PGN sources and filters, ratings, and the analysis of games with an oracle
+ * (stats, explain, engine). NOT YET STABLE: what this header declares may change or go in any release,
  * without a change of the library's soname. Programs that use it must be built against
  * the exact version of the library they run with.
  *
