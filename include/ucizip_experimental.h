@@ -1,8 +1,8 @@
 /* libucizip's experimental interfaces: reading an archive's games and tags without an
  * engine, PGN sources and filters, ratings, and the analysis of games with an oracle
- * (stats, explain, engine). NOT YET STABLE: what this header declares may change or go in any release,
- * without a change of the library's soname. Programs that use it must be built against
- * the exact version of the library they run with.
+ * (stats, explain, engine). NOT YET STABLE: what this header declares may change or go in
+ * any release, without a change of the library's soname. Programs that use it must be
+ * built against the exact version of the library they run with.
  *
  * Everything here is declared only where UZ_EXPERIMENTAL_API is defined before the
  * header is included (as zstd's ZSTD_STATIC_LINKING_ONLY does):

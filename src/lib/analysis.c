@@ -223,6 +223,8 @@ static uz_result grow_walks(uz_analysis *a, size_t n)
 uz_result uz_analysis_run(uz_analysis *a, uz_game *const *games, size_t n, uz_diag *diag)
 {
     clear_run(a);
+    if (n == 0)
+        return UZ_OK;
     if (grow_walks(a, n) != UZ_OK)
         return nomem(diag);
     bool scored = !(a->flags & UZ_ANALYSIS_NO_ORACLE);

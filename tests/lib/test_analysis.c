@@ -236,6 +236,7 @@ static void check_without_oracle_and_misuse(const uz_analysis *scored)
     double bits;
     uint32_t k = 20000;
     CHECK(uz_analysis_sweep_k(a, &k, 1, &bits, &d) == UZ_ERR_ARG, "no samples kept");
+    CHECK(uz_analysis_run(a, NULL, 0, &d) == UZ_OK && uz_analysis_plies(a, 0) == 0, "an empty run");
     uz_analysis_close(a);
     CHECK(uz_analysis_moves(scored, 0, 0, m, 1, &d) == UZ_ERR_ARG, "a list too short is refused");
 
