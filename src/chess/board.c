@@ -25,7 +25,6 @@
 #include <string.h>
 
 #include "chess_internal.h"
-#include "common/hash.h"
 
 /* ---- attacks ---------------------------------------------------------------- */
 
@@ -793,16 +792,4 @@ void uz_position_to_fen(const uz_position *pos, char *out)
     }
     /* At most 71 + 1 + 1 + 1 + 4 + 1 + 2 = 81 characters so far; the counters add 12. */
     snprintf(p, (size_t)(UZ_FEN_MAX - (p - out)), " %u %u", (unsigned)pos->halfmove, (unsigned)pos->fullmove);
-}
-
-void uz_position_key_text(const uz_position *pos, char *out)
-{
-    uz_position key = *pos;
-    key.fullmove = 1;
-    uz_position_to_fen(&key, out);
-}
-
-uint64_t uz_position_key_hash(const char *key_text, bool chess960)
-{
-    return uz_fnv1a64_str(chess960 ? UZ_FNV1A64_OFFSET ^ 960 : UZ_FNV1A64_OFFSET, key_text);
 }
