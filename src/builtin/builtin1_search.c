@@ -2,7 +2,9 @@
  * fixed-depth negamax alpha-beta search ending in a quiescence search; a transposition
  * table and move ordering (table move, MVV-LVA captures, killer moves) cut the tree. The
  * result depends only on the position: per-position state is a table generation tag
- * and a few killer slots, never a table wipe. doc/builtin.md is the specification. */
+ * and a few killer slots, never a table wipe. doc/builtin.md is the specification. This
+ * file holds builtin-1's own parts, its quiescence search and root; the full-width node,
+ * table, ordering and attack test are shared with builtin-2 (builtin_search_internal.h). */
 #include <stdio.h>
 
 #include "builtin_search_internal.h"

@@ -7,9 +7,12 @@
  *     and keeps the positional part (full minus material and squares); deeper nodes add
  *     it to their own material and piece-square sums, which the search keeps move by move;
  *   - a lazy cut at the first quiescence node when material alone is beyond beta.
- * The evaluation, capture generator and attack tables are builtin-1's (frozen). The
- * result depends only on the position: per-position state is a table generation tag and
- * a few killer slots, never a table wipe. doc/builtin.md is the specification. */
+ * The evaluation, capture generator and attack tables are builtin-1's (frozen); the
+ * full-width node, table, ordering, attack test and the quiescence make/unmake are shared
+ * with builtin-1 (builtin_search_internal.h). This file holds what differs on purpose: the
+ * quiescence search and the root. The result depends only on the position: per-position
+ * state is a table generation tag and a few killer slots, never a table wipe.
+ * doc/builtin.md is the specification. */
 #include <stdio.h>
 
 #include "builtin2.h"
@@ -29,14 +32,15 @@ static int estimate(int material, int positional)
     return v > B1_EVAL_MAX ? B1_EVAL_MAX : v < -B1_EVAL_MAX ? -B1_EVAL_MAX : v;
 }
 
-/* Quiescence. At its first two plies (qdepth 0 and 1) a side in check plays every legal
- * move (mate is found here); otherwise the side to move stands pat, then tries captures
- * and queen promotions, MVV-LVA first, skipping captures that cannot lift the score to
- * alpha (delta pruning) or look losing. Deeper, checks are not detected. The stand-pat
- * score is the full evaluation at qdepth 0 (unless material alone is B_LAZY_MARGIN above
- * beta: then that is returned) and, deeper, the node's material and squares plus the
- * positional part (full minus material) of the line's qdepth-0 node, side to move's view
- * (positional). */
+/* Quiescence, builtin-2's own (builtin-1's differs in its stand-pat score: a full or lazy
+ * evaluation at every node). At its first two plies (qdepth 0 and 1) a side in check
+ * plays every legal move (mate is found here); otherwise the side to move stands pat,
+ * then tries captures and queen promotions, MVV-LVA first, skipping captures that cannot
+ * lift the score to alpha (delta pruning) or look losing. Deeper, checks are not
+ * detected. The stand-pat score is the full evaluation at qdepth 0 (unless material
+ * alone is B_LAZY_MARGIN above beta: then that is returned) and, deeper, the node's
+ * material and squares plus the positional part (full minus material) of the line's
+ * qdepth-0 node, side to move's view (positional). */
 static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int alpha, int beta, int ply, int qdepth,
                    int positional)
 {
