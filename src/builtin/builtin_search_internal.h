@@ -1,5 +1,5 @@
 /* Internal: the parts of the search that builtin-1 and builtin-2 share (doc/builtin.md,
- * "Shared parts"): the searcher's state and transposition table, the attack test, move
+ * "Shared code"): the searcher's state and transposition table, the attack test, move
  * ordering (MVV-LVA, killers, selection), the quiescence search's make/unmake and
  * losing-capture test, the full-width search node and the mate scale. Frozen with both
  * versions: a change here changes the scores of both (test_builtin_golden fails), so a
