@@ -83,7 +83,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
     for (int i = 0; i < n; i++)
         keys[i] = b_capture_order(pos, moves[i]);
     for (int i = 0; i < n; i++) {
-        b_pick_best(moves, keys, i, n);
+        uz__b_pick_best(moves, keys, i, n);
         uz_move m = moves[i];
         if (!in_check && !UZ_MOVE_PROMO(m) &&
             (stand + b_see_value[b_victim_type(pos, m)] + B_DELTA_MARGIN <= alpha || b_looks_losing(pos, m)))

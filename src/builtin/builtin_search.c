@@ -1,5 +1,6 @@
-/* The searcher state builtin-1 and builtin-2 share: allocation, the per-position reset
- * and the common tail of their fingerprints (builtin_search_internal.h). */
+/* The parts of the search builtin-1 and builtin-2 share that are not inline
+ * (builtin_search_internal.h): the searcher's allocation and per-position reset, move
+ * selection, and the common tail of their fingerprints. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,22 @@ void uz__b_search_begin_position(b_search *s)
     }
     memset(s->killers, 0, sizeof s->killers);
     s->total_nodes = 0;
+}
+
+void uz__b_pick_best(uz_move *moves, int *keys, int from, int n)
+{
+    int best = from;
+    for (int i = from + 1; i < n; i++)
+        if (keys[i] > keys[best])
+            best = i;
+    uz_move m = moves[best];
+    int k = keys[best];
+    for (int i = best; i > from; i--) {
+        moves[i] = moves[i - 1];
+        keys[i] = keys[i - 1];
+    }
+    moves[from] = m;
+    keys[from] = k;
 }
 
 uint64_t uz__b_hash_search(uint64_t hash, const char *rules)

@@ -51,6 +51,10 @@ void uz__b_search_destroy(b_search *s); /* NULL: no-op */
 /* Starts a position: a new table generation (hiding every earlier entry), no killers,
  * node count 0. */
 void uz__b_search_begin_position(b_search *s);
+/* Moves the highest-keyed move of moves[from..n) to from (the first of equal keys, so
+ * the canonical order breaks ties). Not inline: inlined into the searches, gcc turns the
+ * shift into two memmove calls, which cost more than the call. */
+void uz__b_pick_best(uz_move *moves, int *keys, int from, int n);
 /* Feeds a version's search rules (text), the delta values and builtin-1's evaluation
  * constants into hash: the input of the version's fingerprint. */
 uint64_t uz__b_hash_search(uint64_t hash, const char *rules);
@@ -100,24 +104,6 @@ static inline int b_capture_order(const uz_position *pos, uz_move m)
         return 0;
     int attacker = UZ_PIECE_TYPE(pos->squares[UZ_MOVE_FROM(m)]);
     return 64 * (victim + (promo ? promo - 1 : 0)) + 8 - attacker;
-}
-
-/* Moves the highest-keyed move of moves[from..n) to from (the first of equal keys, so
- * the canonical order breaks ties). */
-static inline void b_pick_best(uz_move *moves, int *keys, int from, int n)
-{
-    int best = from;
-    for (int i = from + 1; i < n; i++)
-        if (keys[i] > keys[best])
-            best = i;
-    uz_move m = moves[best];
-    int k = keys[best];
-    for (int i = best; i > from; i--) {
-        moves[i] = moves[i - 1];
-        keys[i] = keys[i - 1];
-    }
-    moves[from] = m;
-    keys[from] = k;
 }
 
 static inline int b_score_to_tt(int score, int ply)
@@ -267,7 +253,7 @@ static inline int b_search_node(b_search *s, uz_position *pos, const b1_material
     int alpha_in = alpha, best = -B1_INF;
     uz_move best_move = UZ_MOVE_NONE;
     for (int i = 0; i < n; i++) {
-        b_pick_best(moves, keys, i, n);
+        uz__b_pick_best(moves, keys, i, n);
         uz_move m = moves[i];
         b1_material after;
         uz__b1_material_after(pos, m, mat, &after);
