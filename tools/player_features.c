@@ -17,7 +17,7 @@
 
 #include "codec/coder.h"
 #include "gamecode/gamecode.h"
-#include "codec/model.h"
+#include "model/move_model.h"
 #include "pgn/pgn.h"
 #include "model/player_model.h"
 
@@ -198,7 +198,7 @@ int main(int argc, char **argv)
                               .ply = 2 * ((int)pos->fullmove - 1) + pos->side, .n = n, .played = played,
                               .elo = pg.elo[pos->side], .played_move = st->node->move};
             rec.pm_bits = uz_coder_cost_bits(UZ_CODER_RANGE, freq, n, total, played);
-            total = uz_model_frequencies(&rank, scores, n, freq);
+            total = uz_model_score_frequencies(&rank, scores, n, freq);
             rec.rank_bits = uz_coder_cost_bits(UZ_CODER_RANGE, freq, n, total, played);
             for (int k = 0; k < n * UZ_PM_N_FEATURES; k++)
                 x16[k] = (int16_t)(x[k] > 32767 ? 32767 : x[k] < -32768 ? -32768 : x[k]);

@@ -9,7 +9,7 @@
 
 #include "archive/archive.h"
 #include "codec/coder.h"
-#include "codec/model.h"
+#include "model/move_model.h"
 #include "engine/oracle.h"
 
 

@@ -6,9 +6,8 @@
 
 #include "codec/coder.h"
 #include "engine/engine.h"
-#include "codec/model.h"
+#include "model/move_model.h"
 #include "pgn/pgn.h"
-#include "model/player_model.h"
 
 #define UZ_STEP_START UINT32_MAX
 
@@ -52,19 +51,17 @@ uz_result uz_walk_resolve_next(uz_walk *w);
  * Valid until the next uz_walk_resolve_next. */
 static inline const uz_move *uz_walk_legal(const uz_walk *w, size_t s) { return w->legal + w->steps[s].legal_at; }
 
-/* The player model's context of step s of w (resolved up to s): the tags, and the moves
- * and positions on the way to the step's position. */
+/* The move model's context of step s of w (resolved up to s, the steps before it with
+ * their moves known): the step's position, its n legal moves (legal: in canonical order)
+ * and their scores (borrowed, as is the position: ctx is valid while w and they are),
+ * the game's tags and the moves and positions on the way to the position. The two parts
+ * of the game are also there on their own, for the player model's reports. */
+void uz_walk_model_context(const uz_walk *w, size_t s, const uz_move *legal, const int32_t *scores, int n,
+                           uz_model_context *ctx);
 void uz_walk_pm_game(const uz_walk *w, uz_pm_game *g);
 void uz_walk_pm_history(const uz_walk *w, size_t s, uz_pm_history *h);
 
-/* uz_model_init, then for UZ_MODEL_PLAYER the built-in weights: params with version and
- * hash 0 take them (a new archive; m->params then records their identity), otherwise they
- * must be the ones params name (UZ_ERR_MISMATCH, with both identities in diag). */
-uz_result uz_model_open(uz_model *m, const uz_model_params *params, uz_diag *diag);
-
-/* Frequencies of step s's n legal moves (legal: in canonical order; scores: the engine's)
- * under m: the player model for UZ_MODEL_PLAYER, else uz_model_frequencies. Steps before s
- * must be resolved with their moves known. Returns the total, 0 for invalid arguments. */
+/* uz_model_frequencies of step s's context (uz_walk_model_context): what the coders ask. */
 uint32_t uz_step_frequencies(const uz_model *m, const uz_walk *w, size_t s, const uz_move *legal,
                              const int32_t *scores, int n, uint32_t *freq);
 

@@ -135,7 +135,7 @@ static void price_step(const uz_analysis *a, const uz_walk *w, size_t s, uz_ply_
     const uz_move *legal = uz_walk_legal(w, s);
     uint32_t freq[UZ_MAX_MOVES];
     int n = st->n_legal;
-    uint32_t total = uz_model_frequencies(&a->reference, st->scores, n, freq);
+    uint32_t total = uz_model_score_frequencies(&a->reference, st->scores, n, freq);
     p->reference = uz_coder_cost_bits(UZ_CODER_RANGE, freq, n, total, st->played);
     total = uz_step_frequencies(&a->model, w, s, legal, st->scores, n, freq);
     p->range_no_counts = uz_coder_cost_bits(UZ_CODER_RANGE, freq, n, total, st->played);

@@ -8,7 +8,7 @@
 #include "ucizip_experimental.h"
 #include "codec/coder.h"
 #include "engine/engine.h"
-#include "codec/model.h"
+#include "model/move_model.h"
 
 /* Checks the options' version and fields that need no engine. */
 uz_result uz_lib_check_options(const uz_options *o, uz_diag *diag);

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixed.h"
-#include "codec/model.h"
+#include "codec/fixed.h"
+#include "model/move_model.h"
 #include "common/hash.h"
 
 #define UZ_PM_NAME(name, group) #name,

@@ -9,8 +9,8 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "codec/model.h"
-#include "fixed.h"
+#include "model/move_model.h"
+#include "codec/fixed.h"
 #include "pm_internal.h"
 
 static const int piece_value[7] = {0, 1, 3, 3, 5, 9, 0};

@@ -76,6 +76,9 @@ def main():
     expect("an allowed include passes",
            run(checker, rules, with_file(base, "src/model/m.c", '#include "chess/chess_stub.h"\n'
                                          '#include "fixed.h"\n#include "common/common_stub.h"\n')), 0)
+    expect("the move model may not include the coders, only their fixed-point helpers",
+           run(checker, rules, with_file(base, "src/model/m.c", '#include "codec/fixed.h"\n#include "codec/codec_stub.h"\n')),
+           1, ["src/model/m.c:2: model may not include codec/codec_stub.h"])
     expect("a forbidden include is caught with its line",
            run(checker, rules, with_file(base, "src/chess/board.c", '/* x */\n#include "engine/engine_stub.h"\n')),
            1, ["src/chess/board.c:2: chess may not include engine/engine_stub.h"])

@@ -10,7 +10,7 @@
 #include "archive/archive.h"
 #include "gamecode/blockcode.h"
 #include "engine/engine.h"
-#include "codec/model.h"
+#include "model/move_model.h"
 
 /* The bytes of a member header written by the archive writer for h (writer aborted after). */
 static uz_result header_bytes(const uz_archive_header *h, uz_buf *out, uz_diag *diag)

@@ -6,7 +6,7 @@
 #include "../common/uz_test.h"
 #include "test_rng.h"
 #include "codec/coder.h"
-#include "codec/model.h"
+#include "model/move_model.h"
 
 enum { DISTS = 256, N = 40, SYMBOLS = 2000000 };
 
@@ -59,7 +59,7 @@ int main(void)
     for (int k = 0; k < DISTS; k++) {
         for (int i = 0; i < N; i++)
             scores[k][i] = (int32_t)rng_below(&r, 200) - (i == 0 ? 0 : (int32_t)rng_below(&r, 500));
-        uz_model_frequencies(&model, scores[k], N, freq[k]);
+        uz_model_score_frequencies(&model, scores[k], N, freq[k]);
     }
     double ideal = 0;
     for (int p2 = 0; p2 < SYMBOLS; p2++) {
@@ -85,7 +85,7 @@ int main(void)
     double t1 = now();
     uint32_t f[N];
     for (int i = 0; i < BUILDS; i++) {
-        uz_model_frequencies(&model, scores[i % DISTS], N, f);
+        uz_model_score_frequencies(&model, scores[i % DISTS], N, f);
         sink += f[i % N];
     }
     double t2 = now();

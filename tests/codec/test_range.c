@@ -7,7 +7,7 @@
 #include "../common/uz_test.h"
 #include "test_rng.h"
 #include "codec/coder.h"
-#include "codec/model.h"
+#include "model/move_model.h"
 
 enum { DISTS = 128 };
 
@@ -43,7 +43,7 @@ static void make_dists(dist_set *ds, test_rng *r)
             int32_t s[UZ_CODER_MAX_SYMBOLS];
             for (int i = 0; i < n; i++)
                 s[i] = (int32_t)rng_below(r, 600) - 300;
-            uz_model_frequencies(&m, s, n, f);
+            uz_model_score_frequencies(&m, s, n, f);
         } else {
             uint32_t budget = UZ_RANGE_MAX_TOTAL - (uint32_t)n;
             uint64_t sum = 0;
@@ -242,7 +242,7 @@ static void test_near_certain(void)
     uint32_t fr[40];
     for (int i = 0; i < 40; i++)
         sc[i] = i == 0 ? 50 : -100 - 10 * i;
-    uz_model_frequencies(&m, sc, 40, fr);
+    uz_model_score_frequencies(&m, sc, 40, fr);
     uz_encoder_reset(e);
     for (int i = 0; i < 1000; i++)
         uz_encoder_put(e, fr, 40, UZ_MODEL_TOTAL, 0);

@@ -20,7 +20,7 @@
 #include "codec/coder.h"
 #include "gamecode/gamecode.h"
 #include "gamecode/opening.h"
-#include "codec/model.h"
+#include "model/move_model.h"
 #include "model/player_model.h"
 #include "chess/san.h"
 
@@ -206,7 +206,8 @@ static int model_frequencies(const vector *v, uint32_t *freq)
     uz_model m;
     CHECK(np == 1 + uz_model_param_count(params.kind) && uz_model_init(&m, &params) == UZ_OK,
           "format.md:%d: model parameters", v->line);
-    CHECK(uz_model_frequencies(&m, scores, n, freq) == UZ_MODEL_TOTAL, "format.md:%d: frequencies", v->line);
+    uz_model_context ctx = {.pos = &pos, .moves = legal, .scores = scores, .n = n};
+    CHECK(uz_model_frequencies(&m, &ctx, freq) == UZ_MODEL_TOTAL, "format.md:%d: frequencies", v->line);
     return n;
 }
 

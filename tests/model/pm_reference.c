@@ -6,8 +6,8 @@
 
 #include <string.h>
 
-#include "fixed.h" /* src/codec */
-#include "codec/model.h"
+#include "codec/fixed.h"
+#include "model/move_model.h"
 
 /* ---- features ---- */
 

@@ -9,7 +9,7 @@
 
 #include "../common/uz_test.h"
 #include "chess/board.h"
-#include "codec/model.h"
+#include "model/move_model.h"
 #include "model/player_model.h"
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)

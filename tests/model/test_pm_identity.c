@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../common/uz_test.h"
-#include "codec/model.h"
+#include "model/move_model.h"
 #include "gamecode/gamecode.h"
 #include "model/player_model.h"
 #include "pgn/pgn.h"

@@ -1,12 +1,13 @@
 /* Tests of the move model: invariants, score normalisation, accuracy of the integer
- * exponential and golden outputs that pin the exact bits of the archive format. */
+ * exponential, golden outputs that pin the exact bits of the archive format, and the one
+ * interface (uz_model_frequencies of a context) for every kind. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/uz_test.h"
-#include "test_rng.h"
-#include "codec/model.h"
+#include "../codec/test_rng.h"
+#include "model/move_model.h"
 
 static uz_model g_model; /* big: keep off the stack */
 
@@ -77,11 +78,11 @@ static void test_params(void)
     int32_t s[4] = {0, 0, 0, 0};
     d.kind = UZ_MODEL_EXP; /* equal scores, equal shares */
     uz_model_init(&m, &d);
-    CHECK(uz_model_frequencies(&m, s, 0, f) == 0);
-    CHECK(uz_model_frequencies(&m, s, UZ_MODEL_MAX_MOVES + 1, f) == 0);
-    CHECK(uz_model_frequencies(&m, NULL, 2, f) == 0);
-    CHECK(uz_model_frequencies(&m, s, 1, f) == UZ_MODEL_TOTAL && f[0] == UZ_MODEL_TOTAL);
-    CHECK(uz_model_frequencies(&m, s, 4, f) == UZ_MODEL_TOTAL && f[0] == 16384 && f[3] == 16384);
+    CHECK(uz_model_score_frequencies(&m, s, 0, f) == 0);
+    CHECK(uz_model_score_frequencies(&m, s, UZ_MODEL_MAX_MOVES + 1, f) == 0);
+    CHECK(uz_model_score_frequencies(&m, NULL, 2, f) == 0);
+    CHECK(uz_model_score_frequencies(&m, s, 1, f) == UZ_MODEL_TOTAL && f[0] == UZ_MODEL_TOTAL);
+    CHECK(uz_model_score_frequencies(&m, s, 4, f) == UZ_MODEL_TOTAL && f[0] == 16384 && f[3] == 16384);
 }
 
 static void test_normalize(void)
@@ -116,7 +117,7 @@ static void test_normalize(void)
     CHECK(ok);
     uz_model *m = model_with(1200, 0);
     uint32_t f[16];
-    uz_model_frequencies(m, order, n, f);
+    uz_model_score_frequencies(m, order, n, f);
     ok = true;
     for (int i = 1; i < n; i++)
         ok = ok && f[i - 1] > f[i];
@@ -166,7 +167,7 @@ static void test_invariants(void)
             for (int t = 0; t < 300; t++) {
                 int n = 1 + (int)rng_below(&r, UZ_MODEL_MAX_MOVES);
                 random_scores(&r, s, n);
-                if (uz_model_frequencies(m, s, n, f) != UZ_MODEL_TOTAL)
+                if (uz_model_score_frequencies(m, s, n, f) != UZ_MODEL_TOTAL)
                     sum_ok = false;
                 uint64_t sum = 0;
                 for (int i = 0; i < n; i++) {
@@ -199,7 +200,7 @@ static void test_ratios(void)
     uz_model *m = model_with(16000, 0);
     int32_t s[6] = {100, 75, 50, 25, 0, -25};
     uint32_t f[6];
-    uz_model_frequencies(m, s, 6, f);
+    uz_model_score_frequencies(m, s, 6, f);
     bool ok = true;
     for (int i = 2; i < 6; i++) {
         double ratio = (double)f[i - 1] / f[i];
@@ -211,12 +212,12 @@ static void test_ratios(void)
     uint32_t f2[6];
     for (int i = 0; i < 6; i++)
         s2[i] = s[i] - 333;
-    uz_model_frequencies(m, s2, 6, f2);
+    uz_model_score_frequencies(m, s2, 6, f2);
     CHECK(memcmp(f, f2, sizeof f) == 0);
     /* Ratio of one pawn is k. */
     m = model_with(10000, 0);
     int32_t s3[2] = {0, -100};
-    uz_model_frequencies(m, s3, 2, f);
+    uz_model_score_frequencies(m, s3, 2, f);
     CHECK(fabs((double)f[0] / f[1] - 10.0) < 0.01, "%u %u", f[0], f[1]);
 }
 
@@ -234,7 +235,7 @@ static void test_floor(void)
         for (int t = 0; t < 500; t++) {
             int n = 2 + (int)rng_below(&r, UZ_MODEL_MAX_MOVES - 1);
             random_scores(&r, s, n);
-            uz_model_frequencies(m, s, n, f);
+            uz_model_score_frequencies(m, s, n, f);
             double bound = log2(n / eps) + 0.1;
             for (int i = 0; i < n; i++) {
                 double cost = -log2((double)f[i] / UZ_MODEL_TOTAL);
@@ -250,11 +251,11 @@ static void test_floor(void)
     /* Without a floor every move still gets at least one unit. */
     uz_model *m = model_with(1000000000, 0);
     int32_t s2[3] = {UZ_SCORE_MATE - 1, -UZ_SCORE_MATE, -1000};
-    uz_model_frequencies(m, s2, 3, f);
+    uz_model_score_frequencies(m, s2, 3, f);
     CHECK(f[1] == 1 && f[2] == 1 && f[0] == UZ_MODEL_TOTAL - 2);
     /* With epsilon = 1 the distribution is uniform. */
     m = model_with(80000, UZ_MODEL_FLOOR_ONE);
-    uz_model_frequencies(m, s2, 3, f);
+    uz_model_score_frequencies(m, s2, 3, f);
     CHECK(f[1] == 21845 && f[2] == 21845 && f[0] == 21846);
 }
 
@@ -267,7 +268,7 @@ static void test_k_sweep(void)
     bool ok = true;
     for (uint32_t k = 1000; k <= 512000; k *= 2) {
         uz_model *m = model_with(k, 1000);
-        uz_model_frequencies(m, s, 5, f);
+        uz_model_score_frequencies(m, s, 5, f);
         ok = ok && f[0] >= prev_best && f[3] <= prev_worst;
         prev_best = f[0];
         prev_worst = f[3];
@@ -275,7 +276,7 @@ static void test_k_sweep(void)
     CHECK(ok);
     CHECK(prev_best > 45000);
     uz_model *m = model_with(1000, 1000);
-    uz_model_frequencies(m, s, 5, f);
+    uz_model_score_frequencies(m, s, 5, f);
     CHECK(f[0] < 13200 && f[0] > 13000); /* k = 1: uniform */
 }
 
@@ -306,7 +307,7 @@ static void test_rank_model(void)
         int n = 1 + (int)rng_below(&r, UZ_MODEL_MAX_MOVES);
         random_scores(&r, s, n);
         uint64_t sum = 0;
-        ok = uz_model_frequencies(&m, s, n, f) == UZ_MODEL_TOTAL;
+        ok = uz_model_score_frequencies(&m, s, n, f) == UZ_MODEL_TOTAL;
         for (int i = 0; i < n && ok; i++) {
             sum += f[i];
             ok = f[i] >= 1;
@@ -324,7 +325,7 @@ static void test_rank_model(void)
     uz_model_params only = {UZ_MODEL_RANK, 80000, 0, 65536, 32768, 0, 0, 0, 0, 0};
     uz_model_init(&m, &only);
     int32_t eq[4] = {5, 5, 5, 5};
-    uz_model_frequencies(&m, eq, 4, f);
+    uz_model_score_frequencies(&m, eq, 4, f);
     /* T = 65536: one unit each, the other 65532 as 8:4:2:1 of 15, truncated (34950, 17475,
      * 8737, 4368), and the 2 units left over to the best move. */
     CHECK(f[0] == 1 + 34952 && f[1] == 1 + 17475 && f[2] == 1 + 8737 && f[3] == 1 + 4368, "rank shares %u %u %u %u",
@@ -339,8 +340,8 @@ static void test_rank_model(void)
     for (int t = 0; t < 200 && ok; t++) {
         int n = 1 + (int)rng_below(&r, 60);
         random_scores(&r, s, n);
-        uz_model_frequencies(&m, s, n, f);
-        uz_model_frequencies(&e, s, n, g);
+        uz_model_score_frequencies(&m, s, n, f);
+        uz_model_score_frequencies(&e, s, n, g);
         ok = memcmp(f, g, (size_t)n * sizeof *f) == 0;
     }
     CHECK(ok);
@@ -384,7 +385,7 @@ static void golden_hashes(uint32_t k_milli, uint32_t floor_q16, uint64_t *wh, ui
     for (int t = 0; t < 200; t++) {
         int n = 1 + (int)rng_below(&r, 80);
         random_scores(&r, s, n);
-        uz_model_frequencies(m, s, n, f);
+        uz_model_score_frequencies(m, s, n, f);
         for (int i = 0; i < n; i++)
             h = fnv1a(h, f[i]);
     }
@@ -395,7 +396,8 @@ static const uint32_t golden_params[][2] = {
     {1000, 0}, {1500, 3277}, {2718, 655}, {10000, 3277}, {80000, 3277}, {80000, 0}, {200000, 6554}, {1000000000, 1},
 };
 
-/* FNV-1a of the rank model's frequencies for the same 200 positions. */
+/* FNV-1a of the rank model's frequencies for the same 200 positions, asked through the
+ * model's one interface with a context of scores only. */
 static uint64_t golden_rank_hash(uint32_t rank_q16, uint32_t decay_q16)
 {
     static uz_model m;
@@ -408,7 +410,9 @@ static uint64_t golden_rank_hash(uint32_t rank_q16, uint32_t decay_q16)
     for (int t = 0; t < 200; t++) {
         int n = 1 + (int)rng_below(&r, 80);
         random_scores(&r, s, n);
-        uz_model_frequencies(&m, s, n, f);
+        uz_model_context ctx = {.scores = s, .n = n};
+        if (uz_model_frequencies(&m, &ctx, f) != UZ_MODEL_TOTAL)
+            return 0;
         for (int i = 0; i < n; i++)
             h = fnv1a(h, f[i]);
     }
@@ -430,7 +434,7 @@ static void test_golden(bool print)
     size_t np = sizeof golden_params / sizeof golden_params[0];
     uint32_t f[8];
     uz_model *m = model_with(UZ_MODEL_DEFAULT_K_MILLI, UZ_MODEL_DEFAULT_FLOOR_Q16);
-    uz_model_frequencies(m, golden_scores, 8, f);
+    uz_model_score_frequencies(m, golden_scores, 8, f);
     if (print) {
         for (size_t i = 0; i < np; i++) {
             uint64_t wh, fh;
@@ -459,6 +463,71 @@ static void test_golden(bool print)
     CHECK(memcmp(f, golden_freq, sizeof f) == 0);
 }
 
+/* The interface for every kind on a real position: exp and rank read only the scores
+ * (the same bits as uz_model_score_frequencies); the player model needs its weights
+ * (uz_model_open) and the position, and prices the moves by more than their scores. */
+static void test_interface(void)
+{
+    static uz_model m;
+    uz_position pos;
+    uz_move moves[UZ_MAX_MOVES];
+    int32_t scores[UZ_MAX_MOVES];
+    uint32_t f[UZ_MAX_MOVES], g[UZ_MAX_MOVES];
+    CHECK(uz_position_from_fen(&pos, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", NULL) ==
+          UZ_OK);
+    int n = uz_generate_legal(&pos, moves);
+    CHECK(n == 27);
+    test_rng r = {77};
+    random_scores(&r, scores, n);
+    uz_model_context ctx = {.pos = &pos, .moves = moves, .scores = scores, .n = n};
+    uz_pm_game_from_tags(&ctx.game, "1800", "1900", "300+0");
+    ctx.history.last = ctx.history.own_last = UZ_MOVE_NONE;
+
+    uz_model_params exp = {UZ_MODEL_EXP, 20000, 1966, 0, 0, 0, 0, 0, 0, 0};
+    uz_model_params rank = uz_model_default_params();
+    const uz_model_params *by_scores[] = {&exp, &rank};
+    for (int k = 0; k < 2; k++) {
+        CHECK(uz_model_open(&m, by_scores[k], NULL) == UZ_OK && m.player == NULL);
+        CHECK(uz_model_frequencies(&m, &ctx, f) == UZ_MODEL_TOTAL);
+        CHECK(uz_model_score_frequencies(&m, scores, n, g) == UZ_MODEL_TOTAL);
+        CHECK(memcmp(f, g, (size_t)n * sizeof *f) == 0, "kind %d: the context's frequencies are the scores'",
+              (int)by_scores[k]->kind);
+    }
+
+    uz_model_params player = {.kind = UZ_MODEL_PLAYER};
+    CHECK(uz_model_init(&m, &player) == UZ_OK);
+    CHECK(uz_model_frequencies(&m, &ctx, f) == 0); /* no weights attached */
+    CHECK(uz_model_score_frequencies(&m, scores, n, f) == 0);
+    CHECK(uz_model_open(&m, &player, NULL) == UZ_OK && m.player != NULL);
+    CHECK(m.params.player_version == UZ_PM_DEFAULT_VERSION_ENGINE);
+    CHECK(uz_model_frequencies(&m, &ctx, f) == UZ_MODEL_TOTAL);
+    uint32_t sum = 0;
+    bool all_positive = true;
+    for (int i = 0; i < n; i++) {
+        sum += f[i];
+        all_positive = all_positive && f[i] >= 1;
+    }
+    CHECK(sum == UZ_MODEL_TOTAL && all_positive);
+    uz_model_context no_position = ctx;
+    no_position.pos = NULL;
+    CHECK(uz_model_frequencies(&m, &no_position, g) == 0);
+    /* The same scores with equal moves but different pieces: the player model tells them
+     * apart, a model of scores cannot. */
+    for (int i = 0; i < n; i++)
+        scores[i] = 0;
+    CHECK(uz_model_frequencies(&m, &ctx, f) == UZ_MODEL_TOTAL);
+    bool differ = false;
+    for (int i = 1; i < n; i++)
+        differ = differ || f[i] != f[0];
+    CHECK(differ, "the player model prices equally scored moves by their features");
+
+    player.player_version = 9999;
+    player.player_hash_lo = 1;
+    uz_diag diag = {0};
+    CHECK(uz_model_open(&m, &player, &diag) == UZ_ERR_MISMATCH && strstr(diag.message, "version 9999"));
+    CHECK(uz_model_frequencies(&m, NULL, f) == 0 && uz_model_frequencies(NULL, &ctx, f) == 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--print-golden") == 0) {
@@ -475,5 +544,6 @@ int main(int argc, char **argv)
     test_rank();
     test_rank_model();
     test_golden(false);
+    test_interface();
     return test_finish();
 }

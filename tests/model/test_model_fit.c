@@ -4,9 +4,9 @@
 #include <stdlib.h>
 
 #include "../common/uz_test.h"
-#include "test_rng.h"
+#include "../codec/test_rng.h"
 #include "codec/coder.h"
-#include "codec/model.h"
+#include "model/move_model.h"
 
 static void test_cost(void)
 {
@@ -66,7 +66,7 @@ static void make_synth(synth *s, size_t count, uint32_t k_milli, uint32_t floor_
             else
                 sc[j] = base - (int32_t)(rng_below(&r, 300) * rng_below(&r, 300) / 100);
         }
-        uz_model_frequencies(&m, sc, n, freq);
+        uz_model_score_frequencies(&m, sc, n, freq);
         uint32_t x = rng_below(&r, UZ_MODEL_TOTAL), c = 0;
         int played = 0;
         while (c + freq[played] <= x)

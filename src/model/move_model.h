@@ -1,14 +1,19 @@
-/* Move-probability model: engine scores of the legal moves -> integer symbol frequencies.
- * The coded path is integer-only and bit-identical on every machine; the analysis
- * helpers at the end (costs, fitting) use doubles and never feed the coder. */
-#ifndef UCIZIP_MODEL_H
-#define UCIZIP_MODEL_H
+/* The move model, the one interface every coder and report asks: a position's legal moves
+ * with their engine scores and what the game says before the move (the context) ->
+ * integer symbol frequencies. Its kinds are its implementations: exp and rank (the scores
+ * only, move_model.c) and the learned player model (player_model.h). The coded path is
+ * integer-only and bit-identical on every machine; the analysis helpers at the end (costs,
+ * fitting) use doubles and never feed the coder. */
+#ifndef UCIZIP_MOVE_MODEL_H
+#define UCIZIP_MOVE_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "chess/board.h"
 #include "common/common.h"
+#include "model/player_model.h"
 
 /* Engine scores are int32 centipawns from the mover's point of view. Mate in N
  * (N >= 1) is UZ_SCORE_MATE - N; being mated in N (N >= 0) is -UZ_SCORE_MATE + N.
@@ -48,8 +53,7 @@ typedef enum uz_model_kind {
                                                      + (1 - beta) * exp_i) */
     UZ_MODEL_PLAYER = 3, /* the learned player model (player_model.h): features of each move
                             (not only its score) and trained weights, identified by their
-                            version and hash; frequencies come from uz_step_frequencies
-                            (gamecode.h), never from uz_model_frequencies */
+                            version and hash (attached by uz_model_open) */
 } uz_model_kind;
 
 typedef struct uz_model_params {
@@ -80,11 +84,9 @@ int uz_model_param_count(uz_model_kind kind);
 /* A ready model: parameters plus the precomputed weight table. A plain value; the
  * fields are read-only for callers. weight[d] = k^(-d/100) in Q31 (weight[0] = 2^31),
  * non-increasing in d, 0 once below 2^-31. */
-struct uz_player_model;
-
 typedef struct uz_model {
     uz_model_params params;
-    const struct uz_player_model *player; /* UZ_MODEL_PLAYER: the weights (set by uz_model_open) */
+    const uz_player_model *player; /* UZ_MODEL_PLAYER: the weights (set by uz_model_open) */
     uint32_t weight[UZ_MODEL_MAX_DIFF + 1];
     uint32_t rank_weight[UZ_MODEL_MAX_MOVES];    /* rho^j in Q31 (UZ_MODEL_RANK) */
     uint64_t rank_sum[UZ_MODEL_MAX_MOVES + 1];   /* rank_sum[n] = sum of rank_weight[0..n) */
@@ -96,24 +98,46 @@ uz_model_params uz_model_default_params(void);
 /* Fills m from params. Returns UZ_OK, or UZ_ERR_ARG for NULL pointers, an unknown kind or
  * a parameter out of range (m is then left unusable). Takes ~0.1 ms; m owns no memory.
  * For UZ_MODEL_PLAYER the tables are those of the default rank model (the reference the
- * reports compare with) and m->player is NULL: uz_model_open (gamecode.h) attaches the
- * weights. */
+ * reports compare with) and m->player is NULL: uz_model_open attaches the weights. */
 uz_result uz_model_init(uz_model *m, const uz_model_params *params);
+
+/* uz_model_init, then for UZ_MODEL_PLAYER the built-in weights: params with version and
+ * hash 0 take them (a new archive; m->params then records their identity), otherwise they
+ * must be the ones params name (UZ_ERR_MISMATCH, with both identities in diag). What a
+ * coder opens; ready for uz_model_frequencies of every kind. */
+uz_result uz_model_open(uz_model *m, const uz_model_params *params, uz_diag *diag);
+
+/* What the model may know when it prices a position's moves: everything the decoder
+ * knows before it decodes the move. The exp and rank kinds read scores and n only. */
+typedef struct uz_model_context {
+    const uz_position *pos;  /* the position before the move */
+    const uz_move *moves;    /* its legal moves in canonical order */
+    const int32_t *scores;   /* their engine scores (mover's view, the convention above) */
+    int n;                   /* how many moves */
+    uz_pm_game game;         /* the ratings and time control of the game's tags */
+    uz_pm_history history;   /* the moves and positions on the way to pos */
+} uz_model_context;
+
+/* Frequencies of the ctx->n legal moves (1..UZ_MODEL_MAX_MOVES) under m (opened with
+ * uz_model_open for UZ_MODEL_PLAYER): freq[i] >= 1, sum = UZ_MODEL_TOTAL. freq has n
+ * entries (caller-owned). Returns the total (UZ_MODEL_TOTAL), or 0 for invalid arguments
+ * (a player model without its weights among them). Integer-only; the exact bits are part
+ * of the archive format. */
+uint32_t uz_model_frequencies(const uz_model *m, const uz_model_context *ctx, uint32_t *freq);
 
 /* The model's view of one score: clamped centipawns or a mate score mapped beyond them,
  * always in [-UZ_MODEL_MATE_BASE, UZ_MODEL_MATE_BASE]. */
 int32_t uz_model_normalize_score(int32_t score);
 
-/* Frequencies of the n legal moves (n in 1..UZ_MODEL_MAX_MOVES) from their scores
- * (0 for UZ_MODEL_PLAYER, which needs the position: see uz_step_frequencies):
- * freq[i] >= 1, sum = UZ_MODEL_TOTAL, non-decreasing in the score. freq has n entries
- * (caller-owned). Returns the total (UZ_MODEL_TOTAL), or 0 for invalid arguments.
- * Integer-only; the exact bits are part of the archive format. */
-uint32_t uz_model_frequencies(const uz_model *m, const int32_t *scores, int n, uint32_t *freq);
+/* The implementation of the kinds that need only the scores (UZ_MODEL_EXP and
+ * UZ_MODEL_RANK; 0 for UZ_MODEL_PLAYER), for callers that have nothing else (fitting,
+ * sweeps, reference costs): uz_model_frequencies with a context of scores and n, the same
+ * bits. Non-decreasing in the score. */
+uint32_t uz_model_score_frequencies(const uz_model *m, const int32_t *scores, int n, uint32_t *freq);
 
-/* Rank (1 = the model's first choice) of move `played` among n moves: moves are ordered by
- * frequency, then (for frequencies tied at the floor) by normalised score, then by lower
- * index. Returns 1..n, or 0 for invalid arguments. */
+/* Rank (1 = the model's first choice) of move `played` among n moves under an exp or rank
+ * model: moves are ordered by frequency, then (for frequencies tied at the floor) by
+ * normalised score, then by lower index. Returns 1..n, or 0 for invalid arguments. */
 int uz_model_rank(const uz_model *m, const int32_t *scores, int n, int played);
 
 /* ---- Analysis helpers (doubles; never used on the coded path) ---- */
@@ -130,7 +154,8 @@ typedef struct uz_fit_sample {
     int played;
 } uz_fit_sample;
 
-/* Sum of the ideal costs (bits) of the played moves of count samples under m, using the
+/* Sum of the ideal costs (bits) of the played moves of count samples under m (exp or
+ * rank), using the
  * exact integer frequencies. Returns -1 if a sample is invalid. */
 double uz_model_total_cost(const uz_model *m, const uz_fit_sample *samples, size_t count);
 

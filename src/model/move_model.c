@@ -1,7 +1,9 @@
-/* The exponential move model: integer weight table and frequency assignment. */
-#include "codec/model.h"
+/* The move model's one entry (uz_model_frequencies: each kind's implementation), opening
+ * a model with its weights, and the kinds of scores only: the exponential model's integer
+ * weight table and frequency assignment, and the rank mixture. */
+#include "model/move_model.h"
 
-#include "fixed.h"
+#include "codec/fixed.h"
 
 /* Design (all of it is archive format; changing any bit needs a format version bump):
  *   L = log2(k) in Q32 = uz__log2_q32(k_milli) - uz__log2_q32(1000)
@@ -113,7 +115,49 @@ int32_t uz_model_normalize_score(int32_t score)
     return (int32_t)s;
 }
 
-uint32_t uz_model_frequencies(const uz_model *m, const int32_t *scores, int n, uint32_t *freq)
+uz_result uz_model_open(uz_model *m, const uz_model_params *params, uz_diag *diag)
+{
+    uz_result r = uz_model_init(m, params);
+    if (r != UZ_OK) {
+        uz_diag_set(diag, r, 0, 0, "invalid model parameters");
+        return r;
+    }
+    if (params->kind != UZ_MODEL_PLAYER)
+        return UZ_OK;
+    const uz_player_model *pm = uz_pm_builtin_version(UZ_PM_DEFAULT_VERSION_ENGINE);
+    uint64_t want = (uint64_t)params->player_hash_hi << 32 | params->player_hash_lo;
+    if (params->player_version == 0 && want == 0) {
+        /* a new archive of a UCI engine (the builtin's name their set before): the
+         * engines' default weights */
+        m->params.player_version = pm->version;
+        m->params.player_hash_lo = (uint32_t)pm->hash;
+        m->params.player_hash_hi = (uint32_t)(pm->hash >> 32);
+    } else if (!(pm = uz_pm_builtin_find(params->player_version, want))) {
+        pm = uz_pm_builtin_latest();
+        uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
+                    "the archive needs player model version %u with weights %016llx, which this program does not "
+                    "have (its newest: version %u, weights %016llx)",
+                    params->player_version, (unsigned long long)want, pm->version, (unsigned long long)pm->hash);
+        return UZ_ERR_MISMATCH;
+    }
+    m->player = pm;
+    return UZ_OK;
+}
+
+uint32_t uz_model_frequencies(const uz_model *m, const uz_model_context *ctx, uint32_t *freq)
+{
+    if (!m || !ctx)
+        return 0;
+    if (m->params.kind != UZ_MODEL_PLAYER)
+        return uz_model_score_frequencies(m, ctx->scores, ctx->n, freq);
+    if (!m->player || !ctx->pos || !ctx->moves || !ctx->scores || ctx->n < 1 || ctx->n > UZ_MAX_MOVES)
+        return 0;
+    int64_t sc[UZ_MAX_MOVES];
+    uz_pm_move_scores(m->player, ctx->pos, ctx->moves, ctx->scores, ctx->n, &ctx->game, &ctx->history, sc);
+    return uz_pm_frequencies(m->player, sc, ctx->n, freq);
+}
+
+uint32_t uz_model_score_frequencies(const uz_model *m, const int32_t *scores, int n, uint32_t *freq)
 {
     if (!m || !scores || !freq || n < 1 || n > UZ_MODEL_MAX_MOVES)
         return 0;
@@ -163,7 +207,7 @@ uint32_t uz_model_frequencies(const uz_model *m, const int32_t *scores, int n, u
 int uz_model_rank(const uz_model *m, const int32_t *scores, int n, int played)
 {
     uint32_t freq[UZ_MODEL_MAX_MOVES];
-    if (played < 0 || played >= n || uz_model_frequencies(m, scores, n, freq) == 0)
+    if (played < 0 || played >= n || uz_model_score_frequencies(m, scores, n, freq) == 0)
         return 0;
     int32_t vp = uz_model_normalize_score(scores[played]);
     int rank = 1;

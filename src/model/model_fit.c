@@ -1,9 +1,10 @@
-/* Analysis helpers of the model: ideal costs and parameter fitting (off the coded path). */
-#include "codec/model.h"
+/* Analysis helpers of the move model: ideal costs and fitting the exp and rank kinds'
+ * parameters (off the coded path). */
+#include "model/move_model.h"
 
 #include <stdlib.h>
 
-#include "fixed.h"
+#include "codec/fixed.h"
 
 double uz_cost_bits(uint32_t freq, uint32_t total)
 {
@@ -24,7 +25,7 @@ double uz_model_total_cost(const uz_model *m, const uz_fit_sample *samples, size
         const uz_fit_sample *s = &samples[i];
         if (!s->scores || s->played < 0 || s->played >= s->n)
             return -1.0;
-        uint32_t total = uz_model_frequencies(m, s->scores, s->n, freq);
+        uint32_t total = uz_model_score_frequencies(m, s->scores, s->n, freq);
         if (total == 0)
             return -1.0;
         bits += uz_cost_bits(freq[s->played], total);
@@ -70,7 +71,7 @@ static double eval_params(fit_ctx *c, const uz_model_params *p)
     double bits = 0.0;
     for (size_t i = 0; i < c->count; i++) {
         const uz_fit_sample *s = &c->samples[i];
-        uz_model_frequencies(&c->model, s->scores, s->n, freq);
+        uz_model_score_frequencies(&c->model, s->scores, s->n, freq);
         bits += c->cost[freq[s->played]];
     }
     return bits;
