@@ -106,7 +106,7 @@ typedef struct uz_pm_history {
 void uz_pm_game_from_tags(uz_pm_game *g, const char *white_elo, const char *black_elo, const char *time_control);
 
 /* Features of every legal move: x[i * UZ_PM_N_FEATURES + f]. scores are the engine's
- * (mover's view, as the model.h convention), moves the legal moves in canonical order.
+ * (mover's view, as the move_model.h convention), moves the legal moves in canonical order.
  * n in 1..UZ_MAX_MOVES. */
 void uz_pm_features(const uz_position *pos, const uz_move *moves, const int32_t *scores, int n,
                     const uz_pm_game *game, const uz_pm_history *hist, int32_t *x);
