@@ -270,11 +270,8 @@ void uz_header_fill_coding(uz_archive_header *h, const uz_model_params *model, u
     memset(h, 0, sizeof *h);
     h->version = UZ_ARCHIVE_VERSION;
     h->model_kind = model->kind;
-    const uint32_t values[] = {model->k_milli, model->floor_q16, model->rank_q16, model->decay_q16};
-    const uint32_t player[] = {model->player_version, model->player_hash_lo, model->player_hash_hi};
-    h->n_model_params = (uint32_t)uz_model_param_count(model->kind);
-    for (uint32_t i = 0; i < h->n_model_params; i++)
-        h->model_params[i] = model->kind == UZ_MODEL_PLAYER ? player[i] : values[i];
+    _Static_assert(UZ_ARCHIVE_MAX_MODEL_PARAMS >= UZ_MODEL_MAX_STORED, "every kind's parameters fit a header");
+    h->n_model_params = (uint32_t)uz_model_params_store(model, h->model_params);
     h->opening_alpha16 = model->opening_plies ? model->opening_alpha16 : 0;
     h->opening_plies = model->opening_plies;
     h->coder = coder;
@@ -309,14 +306,9 @@ void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *
 
 uz_result uz_header_model(const uz_archive_header *h, uz_model_params *params)
 {
-    memset(params, 0, sizeof *params);
-    params->kind = (uz_model_kind)h->model_kind;
-    if (h->n_model_params != (uint32_t)uz_model_param_count(params->kind))
-        return UZ_ERR_UNSUPPORTED;
-    uint32_t *fields[] = {&params->k_milli, &params->floor_q16, &params->rank_q16, &params->decay_q16};
-    uint32_t *player[] = {&params->player_version, &params->player_hash_lo, &params->player_hash_hi};
-    for (uint32_t i = 0; i < h->n_model_params; i++)
-        *(params->kind == UZ_MODEL_PLAYER ? player[i] : fields[i]) = h->model_params[i];
+    uz_result r = uz_model_params_load(params, (uz_model_kind)h->model_kind, h->model_params, h->n_model_params);
+    if (r != UZ_OK)
+        return r;
     params->opening_alpha16 = h->opening_alpha16;
     params->opening_plies = h->opening_plies;
     return UZ_OK;

@@ -3,6 +3,8 @@
  * weight table and frequency assignment, and the rank mixture. */
 #include "model/move_model.h"
 
+#include <string.h>
+
 #include "codec/fixed.h"
 
 /* Design (all of it is archive format; changing any bit needs a format version bump):
@@ -21,6 +23,29 @@
 int uz_model_param_count(uz_model_kind kind)
 {
     return kind == UZ_MODEL_EXP ? 2 : kind == UZ_MODEL_RANK ? 4 : kind == UZ_MODEL_PLAYER ? 3 : 0;
+}
+
+int uz_model_params_store(const uz_model_params *p, uint32_t *values)
+{
+    const uint32_t by_scores[] = {p->k_milli, p->floor_q16, p->rank_q16, p->decay_q16};
+    const uint32_t player[] = {p->player_version, p->player_hash_lo, p->player_hash_hi};
+    int n = uz_model_param_count(p->kind);
+    for (int i = 0; i < n; i++)
+        values[i] = p->kind == UZ_MODEL_PLAYER ? player[i] : by_scores[i];
+    return n;
+}
+
+uz_result uz_model_params_load(uz_model_params *p, uz_model_kind kind, const uint32_t *values, uint32_t n)
+{
+    memset(p, 0, sizeof *p);
+    p->kind = kind;
+    if (n != (uint32_t)uz_model_param_count(kind))
+        return UZ_ERR_UNSUPPORTED;
+    uint32_t *by_scores[] = {&p->k_milli, &p->floor_q16, &p->rank_q16, &p->decay_q16};
+    uint32_t *player[] = {&p->player_version, &p->player_hash_lo, &p->player_hash_hi};
+    for (uint32_t i = 0; i < n; i++)
+        *(kind == UZ_MODEL_PLAYER ? player[i] : by_scores[i]) = values[i];
+    return UZ_OK;
 }
 
 uz_model_params uz_model_default_params(void)

@@ -81,6 +81,18 @@ typedef struct uz_model_params {
  * 0 for an unknown kind. */
 int uz_model_param_count(uz_model_kind kind);
 
+/* Most parameters a kind stores. */
+#define UZ_MODEL_MAX_STORED 4
+
+/* The parameters p->kind stores in an archive header, in the order above, into values
+ * (room for UZ_MODEL_MAX_STORED). Returns how many: uz_model_param_count(p->kind). */
+int uz_model_params_store(const uz_model_params *p, uint32_t *values);
+
+/* The inverse: *p of kind from the n values a header stores, every other field 0 (the
+ * opening counts are the header's own fields). Returns UZ_OK, or UZ_ERR_UNSUPPORTED when
+ * n is not uz_model_param_count(kind) (*p then holds the kind alone). */
+uz_result uz_model_params_load(uz_model_params *p, uz_model_kind kind, const uint32_t *values, uint32_t n);
+
 /* A ready model: parameters plus the precomputed weight table. A plain value; the
  * fields are read-only for callers. weight[d] = k^(-d/100) in Q31 (weight[0] = 2^31),
  * non-increasing in d, 0 once below 2^-31. */

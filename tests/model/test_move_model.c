@@ -483,9 +483,9 @@ static void test_interface(void)
     uz_pm_game_from_tags(&ctx.game, "1800", "1900", "300+0");
     ctx.history.last = ctx.history.own_last = UZ_MOVE_NONE;
 
-    uz_model_params exp = {UZ_MODEL_EXP, 20000, 1966, 0, 0, 0, 0, 0, 0, 0};
+    uz_model_params exp_params = {UZ_MODEL_EXP, 20000, 1966, 0, 0, 0, 0, 0, 0, 0};
     uz_model_params rank = uz_model_default_params();
-    const uz_model_params *by_scores[] = {&exp, &rank};
+    const uz_model_params *by_scores[] = {&exp_params, &rank};
     for (int k = 0; k < 2; k++) {
         CHECK(uz_model_open(&m, by_scores[k], NULL) == UZ_OK && m.player == NULL);
         CHECK(uz_model_frequencies(&m, &ctx, f) == UZ_MODEL_TOTAL);
@@ -528,6 +528,31 @@ static void test_interface(void)
     CHECK(uz_model_frequencies(&m, NULL, f) == 0 && uz_model_frequencies(NULL, &ctx, f) == 0);
 }
 
+/* What each kind stores in an archive header, and back. */
+static void test_stored_params(void)
+{
+    uz_model_params exp_params = {UZ_MODEL_EXP, 20000, 1966, 0, 0, 0, 0, 0, 0, 0};
+    uz_model_params rank = uz_model_default_params();
+    uz_model_params player = {.kind = UZ_MODEL_PLAYER, .player_version = 2, .player_hash_lo = 0x89abcdefu,
+                              .player_hash_hi = 0x01234567u};
+    const uz_model_params *kinds[] = {&exp_params, &rank, &player};
+    const uint32_t want[3][UZ_MODEL_MAX_STORED] = {{20000, 1966},
+                                                   {UZ_MODEL_DEFAULT_K_MILLI, UZ_MODEL_DEFAULT_FLOOR_Q16,
+                                                    UZ_MODEL_DEFAULT_RANK_Q16, UZ_MODEL_DEFAULT_DECAY_Q16},
+                                                   {2, 0x89abcdefu, 0x01234567u}};
+    for (int k = 0; k < 3; k++) {
+        uint32_t v[UZ_MODEL_MAX_STORED] = {0};
+        int n = uz_model_params_store(kinds[k], v);
+        CHECK(n == uz_model_param_count(kinds[k]->kind) && memcmp(v, want[k], sizeof v) == 0, "kind %d stores",
+              (int)kinds[k]->kind);
+        uz_model_params back;
+        CHECK(uz_model_params_load(&back, kinds[k]->kind, v, (uint32_t)n) == UZ_OK);
+        CHECK(memcmp(&back, kinds[k], sizeof back) == 0, "kind %d loads back", (int)kinds[k]->kind);
+        CHECK(uz_model_params_load(&back, kinds[k]->kind, v, (uint32_t)n + 1) == UZ_ERR_UNSUPPORTED &&
+              back.kind == kinds[k]->kind && back.k_milli == 0 && back.player_version == 0);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--print-golden") == 0) {
@@ -545,5 +570,6 @@ int main(int argc, char **argv)
     test_rank_model();
     test_golden(false);
     test_interface();
+    test_stored_params();
     return test_finish();
 }
