@@ -344,15 +344,33 @@ uz_result uz_compressor_add_text(uz_compressor *c, const char *pgn, size_t len, 
     return r;
 }
 
+/* The counters compress reports, of both engine pools together (zeros with the builtin). */
+static void pool_totals(const uz_compressor *c, uz_pool_stats *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    const uz_pool *pools[] = {c->pool, c->pool960};
+    for (size_t i = 0; i < sizeof pools / sizeof *pools; i++) {
+        uz_pool_stats ps;
+        if (!pools[i])
+            continue;
+        uz_pool_get_stats(pools[i], &ps);
+        sum->queries += ps.queries;
+        sum->trivial += ps.trivial;
+        sum->cache_hits += ps.cache_hits;
+        sum->coalesced += ps.coalesced;
+        sum->store_hits += ps.store_hits;
+        sum->store_disagreements += ps.store_disagreements;
+        sum->restarts += ps.restarts;
+    }
+}
+
 /* Says once when an engine search disagreed with the persistent cache (the pool then
  * stopped using it): the scores of its earlier hits are suspect. */
 static void warn_distrusted_cache(uz_compressor *c)
 {
-    uz_pool_stats ps, ps960 = {0};
-    uz_pool_get_stats(c->pool, &ps);
-    if (c->pool960)
-        uz_pool_get_stats(c->pool960, &ps960);
-    if (c->cache_path && !c->cache_warned && ps.store_disagreements + ps960.store_disagreements > 0) {
+    uz_pool_stats ps;
+    pool_totals(c, &ps);
+    if (c->cache_path && !c->cache_warned && ps.store_disagreements > 0) {
         c->cache_warned = true;
         say(c, c->cache_path, UZ_ERR_MISMATCH,
             "%s", "warning: the score cache disagrees with the engine (a damaged or forged entry); no longer "
@@ -440,18 +458,11 @@ void uz_compressor_stats(const uz_compressor *c, uz_compress_stats *out)
     if (c->builtin)
         out->positions = uz_builtin_pool_positions(c->builtin);
     if (c->pool) {
-        uz_pool_get_stats(c->pool, &ps);
+        pool_totals(c, &ps);
         out->positions = ps.queries - ps.trivial;
         out->positions_reused = ps.cache_hits + ps.coalesced + ps.store_hits;
         out->store_hits = ps.store_hits;
         out->engine_restarts = ps.restarts;
-    }
-    if (c->pool960) {
-        uz_pool_get_stats(c->pool960, &ps);
-        out->positions += ps.queries - ps.trivial;
-        out->positions_reused += ps.cache_hits + ps.coalesced + ps.store_hits;
-        out->store_hits += ps.store_hits;
-        out->engine_restarts += ps.restarts;
     }
     uint64_t lookups, hits, rejected;
     uz_lib_cache_stats(c->cache_path, &lookups, &hits, &rejected);
