@@ -1,7 +1,8 @@
 /* libucizip's experimental interfaces: reading an archive's games and tags without an
- * engine. NOT YET STABLE: what this header declares may change or go in any release,
- * without a change of the library's soname. Programs that use it must be built against
- * the exact version of the library they run with.
+ * engine, PGN sources and filters, ratings, and the analysis of games with an oracle
+ * (stats, explain, engine). NOT YET STABLE: what this header declares may change or go in
+ * any release, without a change of the library's soname. Programs that use it must be
+ * built against the exact version of the library they run with.
  *
  * Everything here is declared only where UZ_EXPERIMENTAL_API is defined before the
  * header is included (as zstd's ZSTD_STATIC_LINKING_ONLY does):
@@ -312,6 +313,180 @@ uz_result uz_rating_update(uz_player_rating *player, const uz_rated_game *games,
 /* The tags of the game last returned by uz_decompressor_next_game or uz_decompressor_game
  * on d, the value derived from the moves included. UZ_ERR_ARG when there is none. */
 uz_result uz_decompressor_game_tags(uz_decompressor *d, uz_game_tags *game, uz_diag *diag);
+
+/* ---- analysis: what the oracle and the move models make of each move ---- */
+
+/* Limits of the analysis structures: legal moves of a position, a move in SAN and in UCI
+ * notation (with the terminating 0), the player model's features. */
+#define UZ_ANALYSIS_MAX_MOVES 324
+#define UZ_ANALYSIS_SAN_MAX 12
+#define UZ_ANALYSIS_UCI_MAX 6
+#define UZ_ANALYSIS_MAX_FEATURES 64
+/* The smallest and largest k of the rank and exp models, in thousandths (uz_options.k_milli). */
+#define UZ_ANALYSIS_K_MILLI_MIN 1000u
+#define UZ_ANALYSIS_K_MILLI_MAX 1000000000u
+
+/* Whether an engine name (uz_options.engine) selects the search built into the library:
+ * "builtin" or "builtin-N". */
+bool uz_engine_is_builtin(const char *engine);
+
+/* k with 3 decimals, trailing zeros trimmed ("80", "4.5"), as model texts write it. */
+void uz_format_k(uint32_t k_milli, char *out, size_t cap);
+
+/* The move model o names (model, k_milli, floor_milli, rank_milli, decay_milli,
+ * opening_milli, opening_plies) in words, as uz_compressor_model_text gives it once the
+ * archive is begun ("player v0 weights 0000000000000000" before a weight set is chosen);
+ * for_fit: the model a fit starts from (the player model's place taken by the rank model).
+ * *coder (if not NULL) gets "range" or "huffman". UZ_ERR_ARG for values out of range. */
+uz_result uz_options_model_text(const uz_options *o, bool for_fit, char *out, size_t cap, const char **coder,
+                                uz_diag *diag);
+
+/* A session that scores games with the oracle options name and prices every main-line move
+ * under the move models (what `ucizip stats` and `ucizip explain` print). Not thread-safe;
+ * one session per thread. */
+typedef struct uz_analysis uz_analysis;
+
+/* uz_analysis_open's flags. */
+#define UZ_ANALYSIS_NO_ORACLE 1u    /* no engine: legal moves only (fromto and index costs) */
+#define UZ_ANALYSIS_KEEP_SAMPLES 2u /* keep every scored position for uz_analysis_sweep_k / _fit */
+
+/* Opens the oracle o names: a UCI engine (engine: a profile name, .profile file or
+ * executable, NULL: stockfish; depth, nodes, mode, hash_mb; workers processes, 0: one per
+ * core; cache_path: a persistent score cache), whose Chess960 instance is started at the
+ * first Chess960 game, or the builtin (engine "builtin[-N]", depth and workers only:
+ * UZ_ERR_ARG for nodes, mode or hash); and the move model of the model fields (the coder
+ * field is not used: every coder is priced). o->on_message gets what is said once: an
+ * unusable cache, an engine without UCI_Chess960. */
+uz_result uz_analysis_open(uz_analysis **out, const uz_options *o, unsigned flags, uz_diag *diag);
+
+/* Stops the engines, releases the cache and frees a. NULL: no-op. */
+void uz_analysis_close(uz_analysis *a);
+
+/* The oracle: its engine name, fingerprint (both "" without one) and its settings in one
+ * line ("Stockfish 15.1; depth 1; multipv; Hash 1; Threads 1", "ucizip builtin-1; depth 1"). */
+const char *uz_analysis_engine_name(const uz_analysis *a);
+const char *uz_analysis_fingerprint(const uz_analysis *a);
+void uz_analysis_describe(const uz_analysis *a, char *out, size_t cap);
+
+/* The move model as a header would name it (its weight set chosen); valid with a. */
+const uz_model_info *uz_analysis_model(const uz_analysis *a);
+/* Whether opening counts are mixed into the model (uz_options.opening_*), and the games of
+ * the blocks they are counted in (those of compress's default block). */
+bool uz_analysis_has_opening_counts(const uz_analysis *a);
+uint32_t uz_analysis_block_games(const uz_analysis *a);
+
+/* One main-line move of an analysed game (a null move has none). Costs are in bits; those
+ * of the model include the opening counts of the block's earlier games. */
+typedef struct uz_ply_analysis {
+    int fullmove;               /* the move number of the position before the move */
+    bool white;                 /* white made the move */
+    char san[UZ_ANALYSIS_SAN_MAX];
+    char uci[UZ_ANALYSIS_UCI_MAX];
+    int n_legal;                /* legal moves of the position */
+    int played;                 /* the move's index among them, in canonical order */
+    const int32_t *scores;      /* the oracle's score of each legal move (centipawns from the
+                                   mover's view; mates as uz_ply_score_text shows), NULL when
+                                   not scored: no oracle, or fewer than 2 legal moves */
+    int rank;                   /* 1: the model's likeliest move (player model: by frequency,
+                                   ties to the lower index; the others: by their ranking) */
+    double fromto;              /* 12: a from and a to square */
+    double index;               /* ceil(log2(n_legal)): the move's index in fixed width */
+    double huffman, range;      /* the model through the Huffman and the range coder */
+    double range_no_counts;     /* the range coder without the opening counts */
+    double ideal;               /* -log2 p of the unfloored p ~ k^(score in pawns), in floating point */
+    double reference;           /* the range coder with the rank model at its default parameters */
+} uz_ply_analysis;
+
+/* Scores games[0..n) together (the engine's workers share them) and prices each of their
+ * main-line moves. The games continue the stream of the earlier calls (the opening counts
+ * are kept across calls and emptied every uz_analysis_block_games games). A Chess960 game
+ * that the engine cannot score is made a game kept as text (said once through
+ * on_message): it has no plies. Results are valid until the next run. */
+uz_result uz_analysis_run(uz_analysis *a, uz_game *const *games, size_t n, uz_diag *diag);
+
+/* The main-line moves of games[game] of the last run, and the ply-th of them (NULL out of
+ * range). */
+size_t uz_analysis_plies(const uz_analysis *a, size_t game);
+const uz_ply_analysis *uz_analysis_ply(const uz_analysis *a, size_t game, size_t ply);
+
+/* A score as explain shows it: "+25", "-3", "#2" (mate in 2), "#-1". */
+void uz_ply_score_text(int32_t score, char *out, size_t cap);
+
+/* One legal move of a scored ply under the model alone (no opening counts). */
+typedef struct uz_move_analysis {
+    int index;                  /* among the legal moves, canonical order */
+    char san[UZ_ANALYSIS_SAN_MAX];
+    char uci[UZ_ANALYSIS_UCI_MAX];
+    int32_t score;              /* the oracle's */
+    uint32_t freq, total;       /* the model's frequency, of total */
+    uint32_t code;              /* its Huffman code word, code_len bits */
+    int code_len;
+    double range;               /* its cost through the range coder */
+} uz_move_analysis;
+
+/* The legal moves of a scored ply, likeliest first (ties: lower index), into out[0..cap)
+ * (cap >= n_legal; UZ_ANALYSIS_MAX_MOVES always suffices). UZ_ERR_ARG for a ply that was
+ * not scored or a cap too small. */
+uz_result uz_analysis_moves(const uz_analysis *a, size_t game, size_t ply, uz_move_analysis *out, size_t cap,
+                            uz_diag *diag);
+
+/* One feature of the player model for the move played: its value and its contribution in
+ * bits of log-weight (relative to a move whose features are all 0). */
+typedef struct uz_feature_part {
+    const char *name;
+    int32_t value;
+    double bits;
+} uz_feature_part;
+
+/* The player model's features of the move played at a scored ply that contribute
+ * (non-zero value and weight), in the weights' order, into parts[0..cap) (*n_parts of
+ * them); *n_hidden the hidden layer's units and *hidden_bits its part (0 without one).
+ * UZ_ERR_ARG for another model or a ply not scored. */
+uz_result uz_analysis_played_features(const uz_analysis *a, size_t game, size_t ply, uz_feature_part *parts,
+                                      size_t cap, size_t *n_parts, int *n_hidden, double *hidden_bits, uz_diag *diag);
+
+/* With UZ_ANALYSIS_KEEP_SAMPLES: the total cost in bits of the scored positions so far
+ * under the rank model (the options' parameters, the player model's defaults for it) at
+ * each k_milli[i] (UZ_ANALYSIS_K_MILLI_MIN..MAX), into bits[i]. UZ_ERR_NOMEM, UZ_ERR_ARG. */
+uz_result uz_analysis_sweep_k(uz_analysis *a, const uint32_t *k_milli, size_t n, double *bits, uz_diag *diag);
+
+/* With UZ_ANALYSIS_KEEP_SAMPLES: fits that model's k, rank and decay (and floor if
+ * fit_floor) to the scored positions so far; *fitted (valid until the next fit or close)
+ * and its total cost *bits. With no position: the starting model and 0 bits. */
+uz_result uz_analysis_fit(uz_analysis *a, bool fit_floor, const uz_model_info **fitted, double *bits, uz_diag *diag);
+
+/* Scores one position (FEN), all its legal moves, with the oracle: for timing. */
+uz_result uz_analysis_score_fen(uz_analysis *a, const char *fen, uz_diag *diag);
+
+/* The oracle's settings as `ucizip engine` shows them. Strings are valid with a. */
+typedef struct uz_engine_info {
+    bool builtin;               /* the library's own search (no process; no path or profile) */
+    int builtin_version;        /* builtin: its version */
+    const char *name, *fingerprint;
+    const char *path, *profile; /* the executable and the profile ("" when none) */
+    const char *settings_text;  /* the canonical settings text recorded in archives */
+    const char *mode;           /* "multipv" or "permove" */
+    int depth;
+    long nodes;                 /* 0: no node limit */
+    int hash_mb, threads, max_multipv;
+    bool searchmoves_supported; /* the engine honours "go searchmoves" */
+    double startup_ms;          /* the time its start took (processes, handshake, probes) */
+    double search_ms;           /* the engine-reported search time so far (0 for the builtin) */
+} uz_engine_info;
+void uz_analysis_engine_info(const uz_analysis *a, uz_engine_info *info);
+
+/* ---- the engine store: engines kept by fingerprint, beside the archives ---- */
+
+/* The store's directory into out[0..cap): $UZ_ENGINE_STORE, else $XDG_DATA_HOME/ucizip/engines,
+ * else $HOME/.local/share/ucizip/engines (UZ_ERR_IO when none can be named). */
+uz_result uz_engine_store_location(char *out, size_t cap, uz_diag *diag);
+/* Copies every engine of the store into dir (export) or those of dir, made by an export,
+ * into the store (import); *copied gets how many. */
+uz_result uz_engine_store_export(const char *dir, int *copied, uz_diag *diag);
+uz_result uz_engine_store_import(const char *dir, int *copied, uz_diag *diag);
+
+/* Whether the game is a Chess960 game (its start position says so). */
+bool uz_game_is_chess960(const uz_game *game);
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,8 @@ of one corpus file per category. Times are CPU seconds of ucizip and its engine 
 (user + sys, so other load on the machine counts less), wall seconds beside them.
 
 Usage: scripts/bench_builtin_archive.py [--files cat1_X.pgn,cat2_Y.pgn,cat3_Z.pgn] [--max-games N]
-                                        [--engines builtin,stockfish]
+                                        [--engines builtin,stockfish,builtin-2@2]
+(ENGINE@D: that engine at depth D; without @, its default depth.)
 Default files: cat1 Lichess blitz/rapid, cat2 Kasparov, cat3 Sirius self-play (the issue
 note's figures: --max-games 100, the first 100 held-out games of each).
 """
@@ -67,7 +68,9 @@ def main():
             f.write("".join(games))
         for engine in args.engines.split(","):
             arc, back = src + "." + engine + ".ucz", src + "." + engine + ".pgn"
-            c_cpu, c_wall = timed(UCIZIP, "compress", src, "-o", arc, "-f", "-q", "-j", "1", "--engine", engine)
+            name_, _, depth = engine.partition("@")
+            oracle = ["--engine", name_] + (["--depth", depth] if depth else [])
+            c_cpu, c_wall = timed(UCIZIP, "compress", src, "-o", arc, "-f", "-q", "-j", "1", *oracle)
             d_cpu, d_wall = timed(UCIZIP, "decompress", arc, "-o", back, "-f", "-j", "1")
             if open(back, "rb").read() != open(src, "rb").read():
                 sys.exit("%s: the %s archive does not decode to its games" % (name, engine))

@@ -6,12 +6,12 @@
 #include "builtin.h"
 #include "builtin1.h"
 #include "builtin2.h"
+#include "builtin_search_internal.h"
 
 struct uz_builtin {
     int version;
     int depth;
-    b1_searcher *v1; /* the one of version's searchers in use */
-    b2_searcher *v2;
+    b_search *search; /* the state of either version's search */
 };
 
 int uz_builtin_min_depth(int version)
@@ -49,11 +49,9 @@ uz_result uz_builtin_create(uz_builtin **out, int version, int depth, uz_diag *d
         return UZ_ERR_UNSUPPORTED;
     }
     uz_builtin *b = calloc(1, sizeof *b);
-    if (b && version == 1)
-        b->v1 = uz__b1_create(depth);
-    else if (b)
-        b->v2 = uz__b2_create(depth);
-    if (!b || (!b->v1 && !b->v2)) {
+    if (b)
+        b->search = uz__b_search_create(depth);
+    if (!b || !b->search) {
         free(b);
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory for the builtin search");
         return UZ_ERR_NOMEM;
@@ -68,20 +66,19 @@ void uz_builtin_destroy(uz_builtin *b)
 {
     if (!b)
         return;
-    uz__b1_destroy(b->v1);
-    uz__b2_destroy(b->v2);
+    uz__b_search_destroy(b->search);
     free(b);
 }
 
 void uz_builtin_score_moves(uz_builtin *b, const uz_position *pos, const uz_move *moves, int n, int32_t *scores)
 {
-    if (b->v1)
-        uz__b1_score_moves(b->v1, pos, moves, n, scores);
+    if (b->version == 1)
+        uz__b1_score_moves(b->search, pos, moves, n, scores);
     else
-        uz__b2_score_moves(b->v2, pos, moves, n, scores);
+        uz__b2_score_moves(b->search, pos, moves, n, scores);
 }
 
 uint64_t uz_builtin_last_nodes(const uz_builtin *b)
 {
-    return b->v1 ? uz__b1_last_nodes(b->v1) : uz__b2_last_nodes(b->v2);
+    return b->search->total_nodes;
 }

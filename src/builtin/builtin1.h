@@ -1,6 +1,8 @@
 /* Internal: version 1 of the built-in search (frozen; doc/builtin.md, "builtin-1").
- * Search in builtin1_search.c, evaluation in builtin1_eval.c, capture generation in
- * builtin1_moves.c. Nothing here may change once released: a change is a new version. */
+ * Search in builtin1_search.c (with the parts it shares with builtin-2 in
+ * builtin_search_internal.h and builtin_search.c), evaluation in builtin1_eval.c, capture
+ * generation in builtin1_moves.c. Nothing here may change once released: a change is a
+ * new version. */
 #ifndef UCIZIP_BUILTIN1_H
 #define UCIZIP_BUILTIN1_H
 
@@ -84,17 +86,6 @@ static inline uint64_t b1_piece_attacks(int type, int sq, uint64_t occupied)
     }
 }
 
-/* Pieces of both colours attacking sq with the board's occupancy occupied. */
-static inline uint64_t b1_attackers_to(const uz_position *pos, int sq, uint64_t occupied)
-{
-    uint64_t queens = pos->by_type[UZ_QUEEN];
-    return (uz__b1_pawn_attacks[UZ_BLACK][sq] & pos->by_type[UZ_PAWN] & pos->by_color[UZ_WHITE]) |
-           (uz__b1_pawn_attacks[UZ_WHITE][sq] & pos->by_type[UZ_PAWN] & pos->by_color[UZ_BLACK]) |
-           (uz__b1_knight_attacks[sq] & pos->by_type[UZ_KNIGHT]) | (uz__b1_king_attacks[sq] & pos->by_type[UZ_KING]) |
-           (b1_rook_attacks(sq, occupied) & (pos->by_type[UZ_ROOK] | queens)) |
-           (b1_bishop_attacks(sq, occupied) & (pos->by_type[UZ_BISHOP] | queens));
-}
-
 /* Material and piece-square sums per colour, and the game phase (uncapped sum of the
  * pieces' phase weights): kept along the search move by move (uz__b1_material_after). */
 typedef struct b1_material {
@@ -102,12 +93,10 @@ typedef struct b1_material {
     int phase;
 } b1_material;
 
-typedef struct b1_searcher b1_searcher;
+/* A searcher (builtin_search_internal.h: its state, shared with builtin-2). */
+typedef struct b_search b_search;
 
-b1_searcher *uz__b1_create(int depth);
-void uz__b1_destroy(b1_searcher *s);
-void uz__b1_score_moves(b1_searcher *s, const uz_position *pos, const uz_move *moves, int n, int32_t *scores);
-uint64_t uz__b1_last_nodes(const b1_searcher *s);
+void uz__b1_score_moves(b_search *s, const uz_position *pos, const uz_move *moves, int n, int32_t *scores);
 
 /* The material sums of pos from scratch. */
 void uz__b1_material_init(const uz_position *pos, b1_material *m);

@@ -1,6 +1,7 @@
 /* Internal: version 2 of the built-in search (frozen; doc/builtin.md, "builtin-2").
  * Its own search (builtin2_search.c) over builtin-1's evaluation, capture generator and
- * attack tables, which are frozen with builtin-1 and so never change under it either.
+ * attack tables, which are frozen with builtin-1 and so never change under it either, and
+ * the search parts it shares with builtin-1 (builtin_search_internal.h), frozen for both.
  * Nothing here may change once released: a change is a new version. */
 #ifndef UCIZIP_BUILTIN2_H
 #define UCIZIP_BUILTIN2_H
@@ -15,12 +16,10 @@
 /* FNV-1a 64 of the constants (uz__b2_hash_constants from UZ__FNV_START), in hex. */
 #define B2_FINGERPRINT "ac3d75e5d8a48ea2"
 
-typedef struct b2_searcher b2_searcher;
+/* A searcher (builtin_search_internal.h: its state, shared with builtin-1). */
+typedef struct b_search b_search;
 
-b2_searcher *uz__b2_create(int depth);
-void uz__b2_destroy(b2_searcher *s);
-void uz__b2_score_moves(b2_searcher *s, const uz_position *pos, const uz_move *moves, int n, int32_t *scores);
-uint64_t uz__b2_last_nodes(const b2_searcher *s);
+void uz__b2_score_moves(b_search *s, const uz_position *pos, const uz_move *moves, int n, int32_t *scores);
 /* The input of the version's fingerprint: its search rules and limits, then builtin-1's
  * evaluation constants. */
 uint64_t uz__b2_hash_constants(uint64_t hash);

@@ -137,6 +137,16 @@ bool uz_position_equal(const uz_position *a, const uz_position *b);
  * side, the rook's file letter otherwise. */
 void uz_position_to_fen(const uz_position *pos, char *out);
 
+/* The one key of a position for everything that keeps scores (the engine pool's cache and
+ * the text it sends the engine, recorded score tables, the persistent LMDB cache): its FEN
+ * with the fullmove number written as 1. A search depends on everything else the FEN
+ * holds (the halfmove clock too: the fifty-move rule), so equal keys get equal scores.
+ * out: at least UZ_FEN_MAX bytes. */
+void uz_position_key_text(const uz_position *pos, char *out);
+/* The hash of a key text and the Chess960 flag (equal positions of the two kinds are
+ * searched by different engines), for in-memory tables; never stored. */
+uint64_t uz_position_key_hash(const char *key_text, bool chess960);
+
 /* Fills moves[] (capacity UZ_MAX_MOVES) with the legal moves in canonical order:
  * by from-square file, from-square rank, to-square file, to-square rank, then promotion
  * piece N, B, R, Q. Returns the count. No allocation. */

@@ -6,13 +6,8 @@
 #include <getopt.h>
 #include <stdbool.h>
 
-#include "ucizip.h"
 #include "cli_json.h"
-#include "lib/lib_internal.h"
-#include "codec/coder.h"
-#include "engine/engine.h"
-#include "codec/model.h"
-#include "pgn/pgn.h"
+#include "cli_util.h"
 
 enum {
     OPT_ENGINE = 1000,
@@ -81,11 +76,11 @@ typedef struct cli_engine_opts {
     const char *cache_path;           /* --cache: persistent score cache, NULL for none */
 } cli_engine_opts;
 
+/* The model options as given; the library turns them into a model (uz_options). */
 typedef struct cli_model_opts {
-    uz_model_params params;
-    uz_coder_kind coder;
-    bool k_given, floor_given, coder_given, model_given;
+    bool floor_given;
     const char *model;                          /* --model as given, or NULL */
+    const char *coder;                          /* "range" (the default) or "huffman" */
     int32_t k_milli, floor_milli, rank_milli, decay_milli; /* as given; -1: not given */
     int32_t opening_milli, opening_plies;                  /* --opening; -1: not given, 0 off */
 } cli_model_opts;
@@ -102,45 +97,9 @@ void cli_model_lib_options(const cli_model_opts *o, uz_options *u);
 /* Either of the two. */
 int cli_shared_opt(cli_engine_opts *e, cli_model_opts *m, int c, const char *arg);
 
-/* Builds engine settings from the options (profile lookup, overrides). Prints errors. */
-int cli_engine_settings(const cli_engine_opts *o, uz_engine_settings *s);
-/* The persistent cache of --cache (NULL without it) for a decoder that takes its engine
- * from the archive; opened once a run, released at exit. 0, or -1 after an error message. */
-int cli_cache_store(const cli_engine_opts *o, const uz_score_store **store);
-/* Starts a pool for the options; prints errors. Returns 0 or -1. */
-int cli_pool_open(const cli_engine_opts *o, uz_pool **pool);
-/* Starts the engine for Chess960 games next to pool (same settings, UCI_Chess960 on).
- * An engine without that option leaves *pool960 NULL and says once that such games are
- * kept as text. Returns 0, or -1 after another failure (printed). */
-int cli_pool960_open(const cli_engine_opts *o, uz_pool *pool, uz_pool **pool960);
-
-/* What scores the positions of stats and explain: an engine pool, with the engine in
- * Chess960 mode started at the first Chess960 game, or the builtin (--engine builtin),
- * which scores both kinds itself. */
-struct uz_walk;
-struct uz_builtin_pool;
-
-/* Whether an --engine argument names the builtin ("builtin", "builtin-N"). */
-bool cli_engine_is_builtin(const char *engine);
-
-typedef struct cli_scorer {
-    uz_pool *pool, *pool960;
-    bool tried960;
-    struct uz_builtin_pool *builtin;
-} cli_scorer;
-
-/* Starts the engine or the builtin the options name. 0, or -1 (printed). */
-int cli_scorer_open(const cli_engine_opts *o, cli_scorer *s);
-/* Readies s for games[0..n): the Chess960 engine is started at the first Chess960 game;
- * with an engine that has none, those games become verbatim text (said once). 0 or -1. */
-int cli_scorer_prepare(const cli_engine_opts *o, cli_scorer *s, uz_game *games, size_t n);
-/* uz_score_walks with the scorer's oracles. */
-uz_result cli_scorer_score(cli_scorer *s, struct uz_walk *walks, size_t n, uz_diag *diag);
-const char *cli_scorer_name(const cli_scorer *s);
-const char *cli_scorer_fingerprint(const cli_scorer *s);
-/* "Stockfish 15.1; depth 1; multipv; Hash 1; Threads 1" / "ucizip builtin-1; depth 1" */
-void cli_scorer_describe(const cli_scorer *s, char *out, size_t cap);
-void cli_scorer_close(cli_scorer *s);
+/* Opens the analysis session (uz_analysis_open) of the options, its messages printed:
+ * --engine builtin with --nodes, --mode or --hash is refused. 0, or -1 (printed). */
+int cli_analysis_open(const cli_engine_opts *eo, const cli_model_opts *mo, unsigned flags, uz_analysis **out);
 
 /* A move model as the JSON object of info and stats (a new reference; NULL when out of
  * memory). */

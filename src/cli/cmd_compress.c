@@ -153,9 +153,15 @@ static uint64_t run_key(const compress_opts *o, const char *const *paths, size_t
              o->block_games ? (int)o->block_games : UZ_BLOCK_GAMES_DEFAULT);
     key = cli_resume_key(key, text);
     key = cli_resume_key(key, engine_identity);
-    uz_lib_model_text(&o->mo.params, text, sizeof text);
+    uz_options u;
+    uz_options_init(&u);
+    cli_model_lib_options(&o->mo, &u);
+    const char *coder = "range";
+    uz_diag diag = {0};
+    if (uz_options_model_text(&u, o->fit, text, sizeof text, &coder, &diag) != UZ_OK)
+        text[0] = 0; /* (the options were checked when they were parsed) */
     key = cli_resume_key(key, text);
-    return cli_resume_key(key, uz_lib_coder_name(o->mo.coder));
+    return cli_resume_key(key, coder);
 }
 
 /* One output being written: where progress and resume state go after each block. */
@@ -666,9 +672,6 @@ int cmd_compress(int argc, char **argv)
         cli_error("stdin ('-') has no name to derive an output name from: use -o FILE or -c");
         goto free_inputs;
     }
-    if (o.fit && o.mo.params.kind == UZ_MODEL_PLAYER)
-        o.mo.params.kind = UZ_MODEL_RANK; /* the player model's weights are trained offline */
-
     status = CLI_EXIT_FAIL;
     if (!single && !(outs = archive_names(paths, inputs.n, o.out_dir)))
         goto free_inputs;

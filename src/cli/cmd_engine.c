@@ -8,10 +8,6 @@
 #include "cli.h"
 #include "cli_engine.h"
 #include "cli_util.h"
-#include "chess/board.h"
-#include "engine/engine.h"
-#include "engine/engine_store.h"
-#include "gamecode/builtin_oracle.h"
 
 /* Typical positions from real games: opening, middlegames, endgames. */
 static const char *const timing_fens[] = {
@@ -95,13 +91,13 @@ static int parse_engine_args(int argc, char **argv, cli_engine_opts *eo, bool *j
 /* --export DIR / --import DIR: the engine store copied to DIR or from it. */
 static int copy_store(const char *export_dir, const char *import_dir)
 {
-    char store[UZ_ENGINE_PATH_MAX];
+    char store[4096];
     uz_diag diag = {0};
     int copied = 0;
-    uz_result r = uz_engine_store_dir(store, sizeof store, &diag);
+    uz_result r = uz_engine_store_location(store, sizeof store, &diag);
     if (r == UZ_OK)
-        r = export_dir ? uz_engine_store_copy(store, export_dir, &copied, &diag)
-                       : uz_engine_store_copy(import_dir, store, &copied, &diag);
+        r = export_dir ? uz_engine_store_export(export_dir, &copied, &diag)
+                       : uz_engine_store_import(import_dir, &copied, &diag);
     if (r != UZ_OK) {
         cli_error("engine store: %s", diag.message);
         return CLI_EXIT_FAIL;
@@ -111,160 +107,95 @@ static int copy_store(const char *export_dir, const char *import_dir)
     return CLI_EXIT_OK;
 }
 
-/* What was measured: start-up, and wall and engine-reported search time per position. */
+/* What was measured: wall and engine-reported search time per position. */
 typedef struct engine_timing {
-    double startup_ms, per_pos_ms, search_per_pos_ms;
+    double per_pos_ms, search_per_pos_ms;
     long n_pos;
 } engine_timing;
 
 /* Scores the first n timing positions one after the other. 0 or -1 (reported). */
-static int time_positions(uz_pool *pool, long n, engine_timing *tm)
+static int time_positions(uz_analysis *a, long n, engine_timing *tm)
 {
-    uz_query *q = malloc(sizeof *q);
-    if (!q) {
-        cli_error("out of memory");
-        return -1;
-    }
     double t1 = cli_now();
     for (long i = 0; i < n; i++) {
         uz_diag diag = {0};
-        memset(q, 0, sizeof *q);
-        uz_result r = uz_position_from_fen(&q->pos, timing_fens[i], &diag);
-        if (r == UZ_OK) {
-            q->n_moves = uz_generate_legal(&q->pos, q->moves);
-            r = uz_pool_query(pool, q, &diag);
-        }
-        if (r != UZ_OK) {
+        if (uz_analysis_score_fen(a, timing_fens[i], &diag) != UZ_OK) {
             cli_report(NULL, &diag);
-            free(q);
             return -1;
         }
     }
-    free(q);
     double wall_ms = (cli_now() - t1) * 1000.0;
-    uz_pool_stats st;
-    uz_pool_get_stats(pool, &st);
+    uz_engine_info info;
+    uz_analysis_engine_info(a, &info);
     tm->n_pos = n;
     tm->per_pos_ms = wall_ms / (double)n;
-    tm->search_per_pos_ms = st.search_ms / (double)n;
+    tm->search_per_pos_ms = info.search_ms / (double)n;
     return 0;
 }
 
-static int print_engine_json(uz_pool *pool, const char *desc, const engine_timing *tm)
+static int print_engine_json(const uz_engine_info *e, const char *desc, const engine_timing *tm)
 {
-    const uz_engine_settings *s = uz_pool_settings(pool);
     json_t *o = json_object();
     if (!o)
         return cli_json_print(stdout, NULL);
-    cli_json_set_text(o, "name", uz_pool_engine_name(pool));
-    cli_json_set_text(o, "path", s->path);
-    cli_json_set_text(o, "profile", s->profile);
-    cli_json_set_text(o, "fingerprint", uz_pool_fingerprint(pool));
+    cli_json_set_text(o, "name", e->name);
+    if (e->builtin) {
+        json_object_set_new(o, "builtin", json_integer(e->builtin_version));
+        json_object_set_new(o, "depth", json_integer(e->depth));
+        cli_json_set_text(o, "fingerprint", e->fingerprint);
+        cli_json_set_text(o, "description", desc);
+        cli_json_set_text(o, "settings", e->settings_text);
+        json_object_set_new(o, "startup_ms", cli_json_fixed(e->startup_ms, 1));
+        json_object_set_new(o, "positions", json_integer(tm->n_pos));
+        json_object_set_new(o, "ms_per_position", cli_json_fixed(tm->per_pos_ms, 3));
+        return cli_json_print(stdout, o);
+    }
+    cli_json_set_text(o, "path", e->path);
+    cli_json_set_text(o, "profile", e->profile);
+    cli_json_set_text(o, "fingerprint", e->fingerprint);
     cli_json_set_text(o, "description", desc);
-    cli_json_set_text(o, "settings", uz_pool_settings_text(pool));
-    json_object_set_new(o, "mode", json_string(uz_engine_mode_name(s->mode)));
-    json_object_set_new(o, "depth", json_integer(s->depth));
-    json_object_set_new(o, "nodes", json_integer(s->nodes));
-    json_object_set_new(o, "hash_mb", json_integer(s->hash_mb));
-    json_object_set_new(o, "threads", json_integer(s->threads));
-    json_object_set_new(o, "max_multipv", json_integer(s->max_multipv));
-    json_object_set_new(o, "searchmoves_supported", json_boolean(uz_pool_searchmoves_ok(pool)));
-    json_object_set_new(o, "startup_ms", cli_json_fixed(tm->startup_ms, 1));
+    cli_json_set_text(o, "settings", e->settings_text);
+    json_object_set_new(o, "mode", json_string(e->mode));
+    json_object_set_new(o, "depth", json_integer(e->depth));
+    json_object_set_new(o, "nodes", json_integer(e->nodes));
+    json_object_set_new(o, "hash_mb", json_integer(e->hash_mb));
+    json_object_set_new(o, "threads", json_integer(e->threads));
+    json_object_set_new(o, "max_multipv", json_integer(e->max_multipv));
+    json_object_set_new(o, "searchmoves_supported", json_boolean(e->searchmoves_supported));
+    json_object_set_new(o, "startup_ms", cli_json_fixed(e->startup_ms, 1));
     json_object_set_new(o, "positions", json_integer(tm->n_pos));
     json_object_set_new(o, "ms_per_position", cli_json_fixed(tm->per_pos_ms, 2));
     json_object_set_new(o, "search_ms_per_position", cli_json_fixed(tm->search_per_pos_ms, 2));
     return cli_json_print(stdout, o);
 }
 
-static void print_engine_text(uz_pool *pool, const char *desc, const engine_timing *tm)
+static void print_engine_text(const uz_engine_info *e, const char *desc, const engine_timing *tm)
 {
-    const uz_engine_settings *s = uz_pool_settings(pool);
-    printf("engine:       %s\n", uz_pool_engine_name(pool));
-    printf("path:         %s\n", s->path);
-    if (s->profile[0])
-        printf("profile:      %s\n", s->profile);
-    printf("settings:     %s\n", desc);
-    printf("fingerprint:  %s\n", uz_pool_fingerprint(pool));
-    printf("searchmoves:  %s\n", uz_pool_searchmoves_ok(pool) ? "supported" : "ignored by the engine");
-    printf("startup:      %.1f ms (start, handshake, probes)\n", tm->startup_ms);
-    printf("time:         %.2f ms/position over %ld positions (engine-reported search %.2f ms)\n",
-           tm->per_pos_ms, tm->n_pos, tm->search_per_pos_ms);
+    if (e->builtin) {
+        printf("engine:       %s (built in: no engine process)\n", e->name);
+        printf("settings:     %s\n", desc);
+        printf("fingerprint:  %s\n", e->fingerprint);
+        printf("startup:      %.1f ms\n", e->startup_ms);
+        printf("time:         %.3f ms/position over %ld positions\n", tm->per_pos_ms, tm->n_pos);
+    } else {
+        printf("engine:       %s\n", e->name);
+        printf("path:         %s\n", e->path);
+        if (e->profile[0])
+            printf("profile:      %s\n", e->profile);
+        printf("settings:     %s\n", desc);
+        printf("fingerprint:  %s\n", e->fingerprint);
+        printf("searchmoves:  %s\n", e->searchmoves_supported ? "supported" : "ignored by the engine");
+        printf("startup:      %.1f ms (start, handshake, probes)\n", e->startup_ms);
+        printf("time:         %.2f ms/position over %ld positions (engine-reported search %.2f ms)\n",
+               tm->per_pos_ms, tm->n_pos, tm->search_per_pos_ms);
+    }
     printf("recorded settings:\n");
-    const char *t = uz_pool_settings_text(pool);
-    while (*t) {
+    for (const char *t = e->settings_text; *t;) {
         const char *nl = strchr(t, '\n');
         int len = nl ? (int)(nl - t) : (int)strlen(t);
         printf("  %.*s\n", len, t);
         t += len + (nl ? 1 : 0);
     }
-}
-
-static void on_timed(uz_query *q, void *user)
-{
-    (void)q, (void)user;
-}
-
-/* --engine builtin: its identity, and its time per position (one thread). */
-static int engine_builtin(const cli_engine_opts *eo, bool json, long n_pos)
-{
-    cli_scorer s;
-    double t0 = cli_now();
-    if (cli_scorer_open(eo, &s) != 0)
-        return CLI_EXIT_FAIL;
-    double startup_ms = (cli_now() - t0) * 1000.0;
-    uz_oracle *o = uz_builtin_pool_oracle(s.builtin);
-    uz_query *q = calloc(1, sizeof *q);
-    uz_result r = q ? UZ_OK : UZ_ERR_NOMEM;
-    uz_diag diag = {0};
-    double t1 = cli_now();
-    for (long i = 0; r == UZ_OK && i < n_pos; i++) {
-        if ((r = uz_position_from_fen(&q->pos, timing_fens[i], &diag)) != UZ_OK)
-            break;
-        q->n_moves = uz_generate_legal(&q->pos, q->moves);
-        q->done = on_timed;
-        uz_oracle_submit(o, q);
-        r = uz_oracle_run(o, &diag);
-    }
-    double per_pos_ms = (cli_now() - t1) * 1000.0 / (double)n_pos;
-    free(q);
-    if (r != UZ_OK) {
-        cli_report(NULL, &diag);
-        cli_scorer_close(&s);
-        return CLI_EXIT_FAIL;
-    }
-    uz_oracle_identity id = uz_oracle_identity_of(o);
-    char desc[256];
-    cli_scorer_describe(&s, desc, sizeof desc);
-    if (json) {
-        json_t *j = json_object();
-        if (j) {
-            cli_json_set_text(j, "name", id.engine_name);
-            json_object_set_new(j, "builtin", json_integer(uz_builtin_pool_version(s.builtin)));
-            json_object_set_new(j, "depth", json_integer(uz_builtin_pool_depth(s.builtin)));
-            cli_json_set_text(j, "fingerprint", id.fingerprint);
-            cli_json_set_text(j, "description", desc);
-            cli_json_set_text(j, "settings", id.settings_text);
-            json_object_set_new(j, "startup_ms", cli_json_fixed(startup_ms, 1));
-            json_object_set_new(j, "positions", json_integer(n_pos));
-            json_object_set_new(j, "ms_per_position", cli_json_fixed(per_pos_ms, 3));
-        }
-        r = cli_json_print(stdout, j) == 0 ? UZ_OK : UZ_ERR_IO;
-    } else {
-        printf("engine:       %s (built in: no engine process)\n", id.engine_name);
-        printf("settings:     %s\n", desc);
-        printf("fingerprint:  %s\n", id.fingerprint);
-        printf("startup:      %.1f ms\n", startup_ms);
-        printf("time:         %.3f ms/position over %ld positions\n", per_pos_ms, n_pos);
-        printf("recorded settings:\n");
-        for (const char *t = id.settings_text; *t;) {
-            const char *nl = strchr(t, '\n');
-            int len = nl ? (int)(nl - t) : (int)strlen(t);
-            printf("  %.*s\n", len, t);
-            t += len + (nl ? 1 : 0);
-        }
-    }
-    cli_scorer_close(&s);
-    return r == UZ_OK ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
 int cmd_engine(int argc, char **argv)
@@ -281,27 +212,24 @@ int cmd_engine(int argc, char **argv)
         return copy_store(export_dir, import_dir);
     if (eo.workers < 0)
         eo.workers = 1; /* timing is per position on one engine */
-    int builtin_version;
-    if (uz_builtin_spec(eo.engine, &builtin_version))
-        return engine_builtin(&eo, json, n_pos);
-
+    cli_model_opts mo;
+    cli_model_opts_init(&mo);
+    uz_analysis *a = NULL;
+    if (cli_analysis_open(&eo, &mo, 0, &a) != 0)
+        return CLI_EXIT_FAIL;
     engine_timing tm = {0};
-    uz_pool *pool = NULL;
-    double t0 = cli_now();
-    if (cli_pool_open(&eo, &pool) != 0)
-        return CLI_EXIT_FAIL;
-    tm.startup_ms = (cli_now() - t0) * 1000.0;
-    if (time_positions(pool, n_pos, &tm) != 0) {
-        uz_pool_destroy(pool);
-        return CLI_EXIT_FAIL;
+    int status = CLI_EXIT_FAIL;
+    if (time_positions(a, n_pos, &tm) == 0) {
+        uz_engine_info info;
+        uz_analysis_engine_info(a, &info);
+        char desc[512];
+        uz_analysis_describe(a, desc, info.builtin ? 256 : sizeof desc);
+        status = CLI_EXIT_OK;
+        if (json)
+            status = print_engine_json(&info, desc, &tm) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+        else
+            print_engine_text(&info, desc, &tm);
     }
-    char desc[512];
-    uz_pool_describe(pool, desc, sizeof desc);
-    int status = CLI_EXIT_OK;
-    if (json)
-        status = print_engine_json(pool, desc, &tm) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
-    else
-        print_engine_text(pool, desc, &tm);
-    uz_pool_destroy(pool);
+    uz_analysis_close(a);
     return status;
 }

@@ -8,11 +8,7 @@
 #include "cli.h"
 #include "cli_engine.h"
 #include "cli_inputs.h"
-#include "../lib/fit_samples.h"
 #include "cli_util.h"
-#include "gamecode/gamecode.h"
-#include "archive/archive.h"
-#include "gamecode/opening.h"
 
 static const char stats_usage[] =
     "usage: ucizip stats FILE... [options]\n"
@@ -31,10 +27,10 @@ static const char stats_usage[] =
 #define BATCH 64
 #define MAX_SWEEP 32
 
-/* ideal: -log2 p of the unfloored model p ~ k^(score/100) in floating point, what an
- * exact arithmetic coder would pay (analysis only; the coded path is integer). */
-/* reference: the range coder with the rank model at its default parameters (the default
- * before the player model), beside whatever model is chosen. */
+/* The methods, priced by the library per move (uz_ply_analysis): ideal is -log2 p of the
+ * unfloored model in floating point; reference the range coder with the rank model at its
+ * default parameters (the default before the player model), beside whatever model is
+ * chosen. */
 enum { METHOD_FROMTO, METHOD_INDEX, METHOD_HUFFMAN, METHOD_RANGE, METHOD_IDEAL, METHOD_REFERENCE, N_METHODS };
 static const char *const method_names[N_METHODS] = {"fromto", "index", "huffman", "range", "ideal", "reference"};
 
@@ -45,81 +41,40 @@ typedef struct stats_totals {
     long top[3];
 } stats_totals;
 
-static int index_bits(int n)
-{
-    int b = 0;
-    while ((1 << b) < n)
-        b++;
-    return b;
-}
-
-static double ideal_bits(const uz_model *model, const int32_t *scores, int n, int played)
-{
-    double k = model->params.k_milli / 1000.0, vmax = -1e9, sum = 0;
-    for (int i = 0; i < n; i++)
-        if (uz_model_normalize_score(scores[i]) > vmax)
-            vmax = uz_model_normalize_score(scores[i]);
-    for (int i = 0; i < n; i++)
-        sum += pow(k, (uz_model_normalize_score(scores[i]) - vmax) / 100.0);
-    return -log2(pow(k, (uz_model_normalize_score(scores[played]) - vmax) / 100.0) / sum);
-}
-
 /* One line per scored main-line position: the played index, the move count, the scores
  * in canonical move order. For model research outside the program. */
 static FILE *dump_file;
 
-static void dump_position(const uz_step *s)
+static void dump_position(const uz_ply_analysis *p)
 {
-    fprintf(dump_file, "%d %d", s->played, s->n_legal);
-    for (int i = 0; i < s->n_legal; i++)
-        fprintf(dump_file, " %d", (int)s->scores[i]);
+    fprintf(dump_file, "%d %d", p->played, p->n_legal);
+    for (int i = 0; i < p->n_legal; i++)
+        fprintf(dump_file, " %d", (int)p->scores[i]);
     fputc('\n', dump_file);
 }
 
-/* Rank (1 = first) of the played move by frequency, ties by lower index. */
-static int freq_rank(const uint32_t *freq, int n, int played)
+/* Adds the moves of game g of the session's last run to the totals. */
+static void add_game(stats_totals *t, const uz_analysis *a, size_t g)
 {
-    int rank = 1;
-    for (int i = 0; i < n; i++)
-        rank += freq[i] > freq[played] || (freq[i] == freq[played] && i < played);
-    return rank;
-}
-
-/* opening: the counts of the games before w in its block (as compress makes blocks of
- * UZ_ARCHIVE_BLOCK_GAMES games), or NULL; w's moves are added to them. */
-static int add_walk(stats_totals *t, const uz_walk *w, const uz_model *model, const uz_model *reference,
-                    uz_opening *opening, bool engine, uz_fit_samples *st)
-{
-    uint32_t freq[UZ_MAX_MOVES];
-    for (size_t i = 0; i < w->n_steps; i++) {
-        const uz_step *s = &w->steps[i];
-        if (!s->main_line || s->node->move == UZ_MOVE_NULL)
-            continue;
+    size_t n = uz_analysis_plies(a, g);
+    for (size_t i = 0; i < n; i++) {
+        const uz_ply_analysis *p = uz_analysis_ply(a, g, i);
         t->plies++;
-        t->bits[METHOD_FROMTO] += 12;
-        t->bits[METHOD_INDEX] += index_bits(s->n_legal);
-        if (!engine || s->n_legal < 2)
+        t->bits[METHOD_FROMTO] += p->fromto;
+        t->bits[METHOD_INDEX] += p->index;
+        if (!p->scores)
             continue;
-        const uz_move *legal = uz_walk_legal(w, i);
-        uint32_t total = uz_model_frequencies(reference, s->scores, s->n_legal, freq);
-        t->bits[METHOD_REFERENCE] += uz_coder_cost_bits(UZ_CODER_RANGE, freq, s->n_legal, total, s->played);
-        total = uz_step_frequencies(model, w, i, legal, s->scores, s->n_legal, freq);
-        t->range_no_counts += uz_coder_cost_bits(UZ_CODER_RANGE, freq, s->n_legal, total, s->played);
-        uz_opening_mix(opening, w, i, freq, s->n_legal, total);
-        t->bits[METHOD_HUFFMAN] += uz_coder_cost_bits(UZ_CODER_HUFFMAN, freq, s->n_legal, total, s->played);
-        t->bits[METHOD_RANGE] += uz_coder_cost_bits(UZ_CODER_RANGE, freq, s->n_legal, total, s->played);
-        t->bits[METHOD_IDEAL] += ideal_bits(model, s->scores, s->n_legal, s->played);
-        int rank = model->params.kind == UZ_MODEL_PLAYER ? freq_rank(freq, s->n_legal, s->played)
-                                                         : uz_model_rank(model, s->scores, s->n_legal, s->played);
-        for (int k = rank - 1; k >= 0 && k < 3; k++)
+        t->bits[METHOD_REFERENCE] += p->reference;
+        t->range_no_counts += p->range_no_counts;
+        t->bits[METHOD_HUFFMAN] += p->huffman;
+        t->bits[METHOD_RANGE] += p->range;
+        t->bits[METHOD_IDEAL] += p->ideal;
+        for (int k = p->rank - 1; k >= 0 && k < 3; k++)
             t->top[k]++;
         t->scored++;
         if (dump_file)
-            dump_position(s);
-        if (st && uz_fit_samples_add(st, s->scores, s->n_legal, s->played) != 0)
-            return -1;
+            dump_position(p);
     }
-    return engine && uz_opening_add_walk(opening, w) != UZ_OK ? -1 : 0;
 }
 
 static int parse_sweep(const char *text, uint32_t *k_milli, int *n)
@@ -137,7 +92,7 @@ static int parse_sweep(const char *text, uint32_t *k_milli, int *n)
             free(copy);
             return -1;
         }
-        k_milli[(*n)++] = m.params.k_milli;
+        k_milli[(*n)++] = (uint32_t)m.k_milli;
     }
     free(copy);
     return *n ? 0 : -1;
@@ -161,17 +116,13 @@ typedef struct stats_opts {
 
 /* What the run holds open and what it counts. */
 typedef struct stats_run {
-    cli_scorer scorer;
-    uz_model model, reference;
-    uz_opening *opening; /* the current block's opening counts, NULL without */
+    uz_analysis *analysis;
     stats_totals t;
-    uz_fit_samples store;
-    uz_game *games;
-    uz_walk *walks;
+    uz_game *games[BATCH];
     cli_game_source src;
-    /* From the samples, after scoring: */
+    /* From the scored positions, after scoring: */
     double sweep_bits[MAX_SWEEP];
-    uz_model_params fitted;
+    const uz_model_info *fitted;
     double fitted_bits;
 } stats_run;
 
@@ -226,45 +177,24 @@ static int parse_stats_args(int argc, char **argv, stats_opts *o)
     return -1;
 }
 
-/* Reads every game, scores its walk and adds it to the totals (and samples). 0 or -1. */
-static int score_inputs(stats_run *run, const stats_opts *o, bool engine)
+/* Reads every game, scores it and adds it to the totals. 0 or -1. */
+static int score_inputs(stats_run *run, const stats_opts *o)
 {
     cli_progress prog;
     cli_progress_init(&prog, o->progress);
     for (;;) {
-        uz_game *batch[BATCH];
-        for (int i = 0; i < BATCH; i++)
-            batch[i] = &run->games[i];
-        long n = cli_source_read(&run->src, batch, BATCH);
+        long n = cli_source_read(&run->src, run->games, BATCH);
         if (n < 0)
             return -1;
         if (n == 0)
             break;
-        if (engine && cli_scorer_prepare(&o->eo, &run->scorer, run->games, (size_t)n) != 0)
-            return -1;
-        long ok = 0;
-        for (long i = 0; i < n; i++, ok++)
-            if (uz_walk_init(&run->walks[i], &run->games[i]) != UZ_OK) {
-                cli_error("out of memory");
-                break;
-            }
         uz_diag diag = {0};
-        uz_result r = ok == n ? (engine ? cli_scorer_score(&run->scorer, run->walks, (size_t)n, &diag)
-                                                  : uz_score_walks(NULL, NULL, run->walks, (size_t)n, &diag)) : UZ_ERR_NOMEM;
-        if (r != UZ_OK && ok == n)
+        if (uz_analysis_run(run->analysis, run->games, (size_t)n, &diag) != UZ_OK) {
             cli_report(NULL, &diag);
-        for (long i = 0; i < ok; i++) {
-            if ((run->t.games + i) % UZ_ARCHIVE_BLOCK_GAMES == 0)
-                uz_opening_reset(run->opening); /* a new block */
-            if (r == UZ_OK && add_walk(&run->t, &run->walks[i], &run->model, &run->reference, run->opening, engine,
-                                       (o->n_sweep || o->fit) ? &run->store : NULL) != 0) {
-                cli_error("out of memory");
-                r = UZ_ERR_NOMEM;
-            }
-            uz_walk_free(&run->walks[i]);
-        }
-        if (r != UZ_OK)
             return -1;
+        }
+        for (long i = 0; i < n; i++)
+            add_game(&run->t, run->analysis, (size_t)i);
         run->t.games += n;
         cli_progress_update(&prog, run->t.games, run->t.plies, 0);
     }
@@ -272,50 +202,23 @@ static int score_inputs(stats_run *run, const stats_opts *o, bool engine)
     return 0;
 }
 
-/* The k sweep's costs and the fitted model, from the scored samples. 0 or -1. */
+/* The k sweep's costs and the fitted model, from the scored positions. 0 or -1. */
 static int sweep_and_fit(stats_run *run, const stats_opts *o)
 {
-    uz_model_params fit_start = o->mo.params;
-    if (fit_start.kind == UZ_MODEL_PLAYER)
-        fit_start.kind = UZ_MODEL_RANK; /* --fit-k fits the rank model */
-    run->fitted = fit_start;
-    run->fitted_bits = 0;
-    if (!o->n_sweep && !o->fit)
-        return 0;
-    uz_fit_sample *samples = uz_fit_samples_list(&run->store);
-    if (!samples) {
+    uz_diag diag = {0};
+    uz_result r = UZ_OK;
+    if (o->n_sweep)
+        r = uz_analysis_sweep_k(run->analysis, o->sweep, (size_t)o->n_sweep, run->sweep_bits, &diag);
+    if (r == UZ_OK && o->fit)
+        r = uz_analysis_fit(run->analysis, !o->mo.floor_given, &run->fitted, &run->fitted_bits, &diag);
+    if (r == UZ_ERR_NOMEM)
         cli_error("out of memory");
-        return -1;
-    }
-    for (int i = 0; i < o->n_sweep; i++) {
-        uz_model m;
-        uz_model_params p = o->mo.params;
-        if (p.kind == UZ_MODEL_PLAYER)
-            p.kind = UZ_MODEL_RANK; /* k is the rank model's */
-        p.k_milli = o->sweep[i];
-        uz_model_init(&m, &p);
-        run->sweep_bits[i] = uz_model_total_cost(&m, samples, run->store.n_items);
-    }
-    if (o->fit && run->store.n_items &&
-        uz_model_fit(samples, run->store.n_items, &fit_start, !o->mo.floor_given, &run->fitted, &run->fitted_bits) !=
-            UZ_OK) {
+    else if (r != UZ_OK)
         cli_error("fitting failed");
-        free(samples);
-        return -1;
-    }
-    free(samples);
-    return 0;
+    return r == UZ_OK ? 0 : -1;
 }
 
 /* A JSON object of one number per method (bits or bits per move). */
-/* The model of params as its JSON object. */
-static json_t *stats_model_json(const uz_model_params *params)
-{
-    uz_lib_model_desc d;
-    uz_lib_model_describe(params, &d);
-    return cli_model_json(&d.info);
-}
-
 static json_t *per_method_json(const double *bits, int n_methods, long plies, bool per_ply)
 {
     json_t *o = json_object();
@@ -349,27 +252,26 @@ static int print_stats_json(const stats_run *run, const stats_opts *o, bool engi
             json_object_set_new(doc, key, cli_json_fixed(t->top[i] / scored, 4));
         }
         json_t *e = json_object();
-        cli_json_set_text(e, "name", cli_scorer_name(&run->scorer));
-        cli_json_set_text(e, "fingerprint", cli_scorer_fingerprint(&run->scorer));
+        cli_json_set_text(e, "name", uz_analysis_engine_name(run->analysis));
+        cli_json_set_text(e, "fingerprint", uz_analysis_fingerprint(run->analysis));
         cli_json_set_text(e, "settings", desc);
         json_object_set_new(doc, "engine", e);
-        json_object_set_new(doc, "model", stats_model_json(&run->model.params));
+        json_object_set_new(doc, "model", cli_model_json(uz_analysis_model(run->analysis)));
     }
     if (o->n_sweep) {
         json_t *sweep = json_array();
         for (int i = 0; i < o->n_sweep; i++) {
-            uz_lib_format_k(o->sweep[i], kbuf, sizeof kbuf);
+            uz_format_k(o->sweep[i], kbuf, sizeof kbuf);
             json_array_append_new(sweep, json_pack("{s:o, s:o}", "k", json_real(strtod(kbuf, NULL)), "bits_per_move",
                                                    cli_json_fixed(per_move(run->sweep_bits[i], t->plies), 4)));
         }
         json_object_set_new(doc, "k_sweep", sweep);
     }
     if (o->fit) {
-        uz_lib_format_k(run->fitted.k_milli, kbuf, sizeof kbuf);
         json_object_set_new(doc, "fit",
-                            json_pack("{s:o, s:o, s:o, s:o}", "model", stats_model_json(&run->fitted), "k",
-                                      json_real(strtod(kbuf, NULL)), "floor",
-                                      cli_json_fixed(run->fitted.floor_q16 / 65536.0, 5), "bits_per_move",
+                            json_pack("{s:o, s:o, s:o, s:o}", "model", cli_model_json(run->fitted), "k",
+                                      json_real(strtod(run->fitted->k, NULL)), "floor",
+                                      cli_json_fixed(run->fitted->floor_q16 / 65536.0, 5), "bits_per_move",
                                       cli_json_fixed(per_move(run->fitted_bits, t->plies), 4)));
     }
     return cli_json_print(stdout, doc);
@@ -386,28 +288,25 @@ static void print_stats_table(const stats_run *run, const stats_opts *o, bool en
     if (run->src.skipped)
         printf(", %ld skipped", run->src.skipped);
     printf("\n");
-    char mtext[128];
-    uz_lib_model_text(&run->model.params, mtext, sizeof mtext);
     if (engine)
-        printf("engine: %s (fingerprint %s)\nmodel: %s\n", desc, cli_scorer_fingerprint(&run->scorer), mtext);
+        printf("engine: %s (fingerprint %s)\nmodel: %s\n", desc, uz_analysis_fingerprint(run->analysis),
+               uz_analysis_model(run->analysis)->text);
     printf("%-10s %14s %10s\n", "method", "bits", "bits/move");
     for (int m = 0; m < n_methods; m++)
         printf("%-10s %14.1f %10.3f\n", method_names[m], t->bits[m], per_move(t->bits[m], t->plies));
-    if (engine && run->opening)
+    if (engine && uz_analysis_has_opening_counts(run->analysis))
         printf("(range without the opening counts: %.1f bits, %.3f bits/move; counts in blocks of %u games)\n",
-               t->range_no_counts, per_move(t->range_no_counts, t->plies), UZ_ARCHIVE_BLOCK_GAMES);
+               t->range_no_counts, per_move(t->range_no_counts, t->plies), uz_analysis_block_games(run->analysis));
     if (engine)
         printf("played move was the model's 1st choice %.1f%%, top 2 %.1f%%, top 3 %.1f%% (of %ld positions "
                "with a choice)\n",
                100 * t->top[0] / scored, 100 * t->top[1] / scored, 100 * t->top[2] / scored, t->scored);
     for (int i = 0; i < o->n_sweep; i++) {
-        uz_lib_format_k(o->sweep[i], kbuf, sizeof kbuf);
+        uz_format_k(o->sweep[i], kbuf, sizeof kbuf);
         printf("k=%-8s %10.3f bits/move\n", kbuf, per_move(run->sweep_bits[i], t->plies));
     }
-    if (o->fit) {
-        uz_lib_model_text(&run->fitted, mtext, sizeof mtext);
-        printf("fitted: %s -> %.3f bits/move\n", mtext, per_move(run->fitted_bits, t->plies));
-    }
+    if (o->fit)
+        printf("fitted: %s -> %.3f bits/move\n", run->fitted->text, per_move(run->fitted_bits, t->plies));
 }
 
 int cmd_stats(int argc, char **argv)
@@ -433,67 +332,52 @@ int cmd_stats(int argc, char **argv)
 
     int status = CLI_EXIT_FAIL;
     stats_run run = {0};
-    run.games = calloc(BATCH, sizeof *run.games);
-    run.walks = calloc(BATCH, sizeof *run.walks);
-    if (!run.games || !run.walks) {
-        cli_error("out of memory");
-        goto free_arrays;
+    long made = 0;
+    for (; made < BATCH; made++) {
+        uz_diag gdiag = {0};
+        if (uz_game_new(&run.games[made], &gdiag) != UZ_OK) {
+            cli_error("out of memory");
+            goto free_games;
+        }
     }
-    for (int i = 0; i < BATCH; i++)
-        uz_game_init(&run.games[i]);
-    uz_diag mdiag = {0};
-    uz_model_params ref_params = uz_model_default_params();
-    if (uz_model_open(&run.model, &o.mo.params, &mdiag) != UZ_OK || uz_model_init(&run.reference, &ref_params) != UZ_OK) {
-        cli_error("%s", mdiag.message);
-        goto free_arrays;
-    }
-    if (o.mo.params.opening_plies &&
-        !(run.opening = uz_opening_new(o.mo.params.opening_alpha16, o.mo.params.opening_plies))) {
-        cli_error("out of memory");
-        goto free_arrays;
-    }
+    unsigned flags = (engine ? 0 : UZ_ANALYSIS_NO_ORACLE) | (o.n_sweep || o.fit ? UZ_ANALYSIS_KEEP_SAMPLES : 0);
     if (cli_source_open_list(&run.src, (const char *const *)inputs.items, inputs.n, o.keep_going) != 0)
-        goto free_arrays;
+        goto free_games;
     run.src.max_games = o.max_games;
-    if (engine && cli_scorer_open(&o.eo, &run.scorer) != 0)
+    if (cli_analysis_open(&o.eo, &o.mo, flags, &run.analysis) != 0)
         goto close_source;
     if (o.dump_path && !(dump_file = fopen(o.dump_path, "w"))) {
         cli_error("%s: cannot create", o.dump_path);
-        goto close_pool;
+        goto close_analysis;
     }
-    if (score_inputs(&run, &o, engine) != 0 || sweep_and_fit(&run, &o) != 0)
-        goto close_pool;
+    if (score_inputs(&run, &o) != 0 || sweep_and_fit(&run, &o) != 0)
+        goto close_analysis;
 
     char desc[256] = "";
-    if (engine)
-        cli_scorer_describe(&run.scorer, desc, sizeof desc);
+    uz_analysis_describe(run.analysis, desc, sizeof desc);
     if (o.json) {
         if (print_stats_json(&run, &o, engine, inputs.n == 1 ? run.src.name : "(several files)", &inputs, desc) != 0)
-            goto close_pool;
+            goto close_analysis;
     } else
         print_stats_table(&run, &o, engine, inputs.n == 1 ? run.src.name : "all files", desc);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         cli_error("<stdout>: write error");
-        goto close_pool;
+        goto close_analysis;
     }
     status = CLI_EXIT_OK;
-close_pool:
+close_analysis:
     if (dump_file && fclose(dump_file) != 0 && status == CLI_EXIT_OK) {
         cli_error("%s: write error", o.dump_path);
         status = CLI_EXIT_FAIL;
     }
     dump_file = NULL;
-    cli_scorer_close(&run.scorer);
+    uz_analysis_close(run.analysis);
 close_source:
     if (cli_source_close(&run.src) != 0 && status == CLI_EXIT_OK)
         status = CLI_EXIT_FAIL;
-free_arrays:
-    for (int i = 0; run.games && i < BATCH; i++)
-        uz_game_clear(&run.games[i]);
-    free(run.games);
-    free(run.walks);
-    uz_opening_free(run.opening);
-    uz_fit_samples_free(&run.store);
+free_games:
+    for (long i = 0; i < made; i++)
+        uz_game_free(run.games[i]);
     cli_paths_free(&inputs);
     return status;
 }

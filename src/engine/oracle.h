@@ -87,8 +87,8 @@ static inline void uz_oracle_destroy(uz_oracle *o)
 
 /* ---- recorded scores ---- */
 
-/* (position, legal moves) -> scores. The position key is its FEN with the fullmove
- * number set to 1 (it does not change a search) and its Chess960 flag. */
+/* (position, legal moves) -> scores. The position key is uz_position_key_text (the FEN
+ * with the fullmove number 1) and the Chess960 flag. */
 typedef struct uz_score_table uz_score_table;
 
 uz_result uz_score_table_create(uz_score_table **out);
@@ -97,8 +97,6 @@ void uz_score_table_destroy(uz_score_table *t);
 size_t uz_score_table_count(const uz_score_table *t);
 /* Removes the entry of pos; false if there was none. */
 bool uz_score_table_remove(uz_score_table *t, const uz_position *pos);
-/* The key text of pos as the table and its messages write it (out: UZ_FEN_MAX). */
-void uz_score_table_key(const uz_position *pos, char *out);
 
 /* Text file: a first line "ucizip-scores 1", the identity ("engine NAME",
  * "fingerprint HEX", "settings LINE" per settings line), then one line per entry:

@@ -4,9 +4,8 @@
 #include <string.h>
 
 #include "engine_internal.h"
-#include "common/hash.h"
 
-static uint64_t fen_hash(const char *fen) { return uz_fnv1a64_str(UZ_FNV1A64_OFFSET, fen); }
+static uint64_t fen_hash(const uz_query *q) { return uz_position_key_hash(QPRIV(q)->fen, q->pos.chess960 != 0); }
 
 static cache_slot *cache_find(uz_pool *pool, const uz_query *q, uint64_t h)
 {
@@ -24,7 +23,7 @@ static bool cache_lookup(uz_pool *pool, uz_query *q)
 {
     if (!pool->cache || QPRIV(q)->no_cache)
         return false;
-    cache_slot *slot = cache_find(pool, q, fen_hash(QPRIV(q)->fen));
+    cache_slot *slot = cache_find(pool, q, fen_hash(q));
     if (!slot)
         return false;
     slot->stamp = ++pool->cache_clock;
@@ -36,7 +35,7 @@ static void cache_store(uz_pool *pool, const uz_query *q)
 {
     if (!pool->cache || QPRIV(q)->no_cache)
         return;
-    uint64_t h = fen_hash(QPRIV(q)->fen);
+    uint64_t h = fen_hash(q);
     if (cache_find(pool, q, h))
         return;
     cache_slot *b = &pool->cache[(h & (pool->cache_buckets - 1)) * CACHE_WAYS];

@@ -154,16 +154,6 @@ void uz__pool_pump(uz_pool *pool)
 
 /* ---------- public API ---------- */
 
-static void normalise_fen(const uz_position *pos, char *fen)
-{
-    uz_position_to_fen(pos, fen);
-    /* The fullmove number does not influence a search; fixing it makes equal
-     * positions byte-identical for the engine and for the cache. */
-    char *sp = strrchr(fen, ' ');
-    if (sp)
-        strcpy(sp + 1, "1");
-}
-
 void uz__pool_submit_kind(uz_pool *pool, uz_query *q, int kind)
 {
     QPRIV(q)->next = NULL;
@@ -189,7 +179,9 @@ void uz__pool_submit_kind(uz_pool *pool, uz_query *q, int kind)
         uz__pool_complete(pool, q, UZ_OK, NULL);
         return;
     }
-    normalise_fen(&q->pos, QPRIV(q)->fen);
+    /* The key text is also what the engine is sent: equal positions reached at other move
+     * numbers are byte-identical for the engine and for the caches. */
+    uz_position_key_text(&q->pos, QPRIV(q)->fen);
     if (uz__cache_lookup_scores(pool, q)) {
         uz__pool_complete(pool, q, UZ_OK, NULL);
         return;

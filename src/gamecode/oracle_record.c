@@ -32,7 +32,7 @@ static void recorded_done(uz_query *q, void *user)
     free(rq);
     if (q->status == UZ_OK) {
         char key[UZ_FEN_MAX];
-        uz_score_table_key(&q->pos, key);
+        uz_position_key_text(&q->pos, key);
         uz_oracle_identity id = uz_oracle_identity_of(rec->inner);
         if ((uz__score_table_set_identity(rec->table, &id) != UZ_OK ||
              uz__score_table_add(rec->table, key, q->pos.chess960 != 0, q->moves, q->n_moves, q->scores) != UZ_OK) &&
@@ -105,7 +105,7 @@ static uz_result replay_answer(void *self, uz_query *q, char *msg, size_t cap)
 {
     const replayer *rp = self;
     char key[UZ_FEN_MAX];
-    uz_score_table_key(&q->pos, key);
+    uz_position_key_text(&q->pos, key);
     const uz__score_entry *e = uz__score_table_find(rp->table, key, q->pos.chess960 != 0);
     if (!e) {
         snprintf(msg, cap, "no recorded scores for position %s%s", key, q->pos.chess960 ? " (Chess960)" : "");

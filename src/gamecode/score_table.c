@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <xxhash.h>
-
 #include "score_table.h"
 
 #define SCORES_MAGIC "ucizip-scores 1"
@@ -32,19 +30,6 @@ void uz_score_table_destroy(uz_score_table *t)
 }
 
 size_t uz_score_table_count(const uz_score_table *t) { return t->n - t->n_removed; }
-
-void uz_score_table_key(const uz_position *pos, char *out)
-{
-    uz_position_to_fen(pos, out);
-    char *sp = strrchr(out, ' '); /* the fullmove number does not change a search */
-    if (sp)
-        strcpy(sp + 1, "1");
-}
-
-static uint64_t key_hash(const char *fen, bool chess960)
-{
-    return XXH64(fen, strlen(fen), chess960 ? 960 : 0);
-}
 
 /* The slot of key (fen, chess960): its entry's, or the empty one where it would go. */
 static size_t *find_slot(const uz_score_table *t, const char *fen, bool chess960, uint64_t h)
@@ -88,7 +73,7 @@ const uz__score_entry *uz__score_table_find(const uz_score_table *t, const char 
 {
     if (t->n_slots == 0)
         return NULL;
-    size_t s = *find_slot(t, fen, chess960, key_hash(fen, chess960));
+    size_t s = *find_slot(t, fen, chess960, uz_position_key_hash(fen, chess960));
     return s && !t->entries[s - 1].removed ? &t->entries[s - 1] : NULL;
 }
 
@@ -111,7 +96,7 @@ uz_result uz__score_table_add(uz_score_table *t, const char *fen, bool chess960,
 {
     if (n < 1 || n > UZ_MAX_MOVES)
         return UZ_ERR_ARG;
-    uint64_t h = key_hash(fen, chess960);
+    uint64_t h = uz_position_key_hash(fen, chess960);
     if (t->n_slots) {
         size_t s = *find_slot(t, fen, chess960, h);
         if (s) { /* known (or removed: recorded again) */
@@ -140,7 +125,7 @@ uz_result uz__score_table_add(uz_score_table *t, const char *fen, bool chess960,
 bool uz_score_table_remove(uz_score_table *t, const uz_position *pos)
 {
     char fen[UZ_FEN_MAX];
-    uz_score_table_key(pos, fen);
+    uz_position_key_text(pos, fen);
     uz__score_entry *e = (uz__score_entry *)uz__score_table_find(t, fen, pos->chess960 != 0);
     if (!e)
         return false;
@@ -239,7 +224,7 @@ static bool parse_entry(uz_score_table *t, char *line, const char **why)
         return false;
     }
     char key[UZ_FEN_MAX];
-    uz_score_table_key(&pos, key);
+    uz_position_key_text(&pos, key);
     if (uz__score_table_add(t, key, chess960, legal, n, scores) != UZ_OK) {
         *why = "out of memory";
         return false;

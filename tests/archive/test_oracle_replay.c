@@ -224,7 +224,7 @@ int main(void)
     /* One position missing: the decoder fails and the message names it. */
     uz_position gone = some_position(&games.games[1]);
     char key[UZ_FEN_MAX];
-    uz_score_table_key(&gone, key);
+    uz_position_key_text(&gone, key);
     CHECK(uz_score_table_remove(table, &gone), "remove %s", key);
     CHECK(!uz_score_table_remove(table, &gone), "removed once");
     text = NULL;

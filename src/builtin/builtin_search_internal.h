@@ -1,0 +1,299 @@
+/* Internal: the parts of the search that builtin-1 and builtin-2 share (doc/builtin.md,
+ * "Shared code"): the searcher's state and transposition table, the attack test, move
+ * ordering (MVV-LVA, killers, selection), the quiescence search's make/unmake and
+ * losing-capture test, the full-width search node and the mate scale. Frozen with both
+ * versions: a change here changes the scores of both (test_builtin_golden fails), so a
+ * later version that wants other behaviour keeps its own copy. The helpers called per node
+ * are static inline, so each version's search compiles them into its own code. */
+#ifndef UCIZIP_BUILTIN_SEARCH_INTERNAL_H
+#define UCIZIP_BUILTIN_SEARCH_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "builtin1.h"
+#include "engine/engine.h"
+
+#define B_TT_SIZE (1u << 16) /* table entries (a power of two: indexed by key bits) */
+#define B_DELTA_MARGIN 200   /* quiescence delta pruning */
+#define B_LAZY_MARGIN 300    /* quiescence lazy cut */
+/* Nodes one root move's search may visit, by depth; past it every node is a leaf. */
+static const int32_t b_node_budget[B1_MAX_DEPTH + 1] = {0, 2000, 16000, 128000};
+/* Values for delta pruning and the losing-capture test, by piece type. */
+static const int16_t b_see_value[7] = {0, 100, 300, 300, 500, 900, 0};
+
+enum { B_BOUND_UPPER = 1, B_BOUND_LOWER = 2, B_BOUND_EXACT = 3 };
+
+typedef struct b_tt_entry {
+    uint64_t key;
+    uint16_t move;
+    int16_t score; /* mate scores relative to the entry's node */
+    int8_t depth;
+    uint8_t bound;
+    uint16_t generation; /* the entry belongs to the current position only if equal */
+} b_tt_entry;
+
+/* A searcher of either version (b_search, declared in builtin1.h): the version is the
+ * search run on it. */
+struct b_search {
+    int depth;
+    int32_t budget;
+    int32_t nodes;        /* of the current root move */
+    uint64_t total_nodes; /* of the current position */
+    uint16_t generation;
+    uz_move killers[B1_MAX_PLY][2];
+    b_tt_entry *tt;
+};
+
+/* A searcher for depth (B1_MIN_DEPTH to B1_MAX_DEPTH), NULL when out of memory. */
+b_search *uz__b_search_create(int depth);
+void uz__b_search_destroy(b_search *s); /* NULL: no-op */
+/* Starts a position: a new table generation (hiding every earlier entry), no killers,
+ * node count 0. */
+void uz__b_search_begin_position(b_search *s);
+/* Moves the highest-keyed move of moves[from..n) to from (the first of equal keys, so
+ * the canonical order breaks ties). Not inline: inlined into the searches, gcc turns the
+ * shift into two memmove calls, which cost more than the call. */
+void uz__b_pick_best(uz_move *moves, int *keys, int from, int n);
+/* Feeds a version's search rules (text), the delta values and builtin-1's evaluation
+ * constants into hash: the input of the version's fingerprint. */
+uint64_t uz__b_hash_search(uint64_t hash, const char *rules);
+
+/* Whether a piece of colour by attacks sq: the cheap leaper tests first, the sliders' rays
+ * computed only when a slider stands on one of the empty board's lines through sq. */
+static inline bool b_attacked_by(const uz_position *pos, int sq, int by)
+{
+    uint64_t them = pos->by_color[by];
+    if ((uz__b1_pawn_attacks[by ^ 1][sq] & pos->by_type[UZ_PAWN] & them) ||
+        (uz__b1_knight_attacks[sq] & pos->by_type[UZ_KNIGHT] & them) ||
+        (uz__b1_king_attacks[sq] & pos->by_type[UZ_KING] & them))
+        return true;
+    uint64_t occupied = pos->by_color[0] | pos->by_color[1], queens = pos->by_type[UZ_QUEEN] & them;
+    uint64_t rooks = (pos->by_type[UZ_ROOK] & them) | queens, bishops = (pos->by_type[UZ_BISHOP] & them) | queens;
+    uint64_t lines = uz__b1_rays[B1_N][sq] | uz__b1_rays[B1_E][sq] | uz__b1_rays[B1_S][sq] | uz__b1_rays[B1_W][sq];
+    uint64_t diagonals =
+        uz__b1_rays[B1_NE][sq] | uz__b1_rays[B1_SE][sq] | uz__b1_rays[B1_SW][sq] | uz__b1_rays[B1_NW][sq];
+    return ((lines & rooks) && (b1_rook_attacks(sq, occupied) & rooks)) ||
+           ((diagonals & bishops) && (b1_bishop_attacks(sq, occupied) & bishops));
+}
+
+static inline bool b_king_attacked(const uz_position *pos, int color)
+{
+    return b_attacked_by(pos, pos->king_sq[color], color ^ 1);
+}
+
+static inline int b_victim_type(const uz_position *pos, uz_move m)
+{
+    int to = UZ_MOVE_TO(m);
+    if (pos->squares[to])
+        return UZ_PIECE_TYPE(pos->squares[to]);
+    int piece = pos->squares[UZ_MOVE_FROM(m)];
+    /* en passant: a pawn moving diagonally to an empty square */
+    if (UZ_PIECE_TYPE(piece) == UZ_PAWN && UZ_SQ_FILE(to) != UZ_SQ_FILE(UZ_MOVE_FROM(m)))
+        return UZ_PAWN;
+    return UZ_NO_PIECE;
+}
+
+/* MVV-LVA: most valuable victim first, then least valuable attacker; promotions count
+ * their new piece as won. 0 for a quiet move. */
+static inline int b_capture_order(const uz_position *pos, uz_move m)
+{
+    int victim = b_victim_type(pos, m);
+    int promo = UZ_MOVE_PROMO(m);
+    if (!victim && !promo)
+        return 0;
+    int attacker = UZ_PIECE_TYPE(pos->squares[UZ_MOVE_FROM(m)]);
+    return 64 * (victim + (promo ? promo - 1 : 0)) + 8 - attacker;
+}
+
+static inline int b_score_to_tt(int score, int ply)
+{
+    return score >= B1_MATE_BOUND ? score + ply : score <= -B1_MATE_BOUND ? score - ply : score;
+}
+
+static inline int b_score_from_tt(int score, int ply)
+{
+    return score >= B1_MATE_BOUND ? score - ply : score <= -B1_MATE_BOUND ? score + ply : score;
+}
+
+/* The quiescence search's own make/unmake: pieces, side, king squares, halfmove clock
+ * and ep square only. Nothing below a quiescence node reads the key, the castling rights
+ * (no castling happens: captures only, or evasions while in check) or the fullmove
+ * number, so they are left as they were. The ep square is set after a double step
+ * whenever an enemy pawn attacks it, even if that capture would be illegal; the board's
+ * stricter rule gives the same moves, since every use of it (uz_generate_legal, and the
+ * capture generator whose moves are tested after they are made) rejects illegal ones. */
+typedef struct b_qs_undo {
+    uint8_t captured;    /* the captured piece, 0 if none */
+    uint8_t captured_sq; /* where it stood (differs from the target for en passant) */
+    uint8_t ep_square;
+    uint16_t halfmove;
+} b_qs_undo;
+
+static inline void b_qs_put(uz_position *pos, int sq, int piece)
+{
+    uint64_t bit = 1ULL << sq;
+    pos->squares[sq] = (uint8_t)piece;
+    pos->by_color[UZ_PIECE_COLOR(piece)] |= bit;
+    pos->by_type[UZ_PIECE_TYPE(piece)] |= bit;
+}
+
+static inline int b_qs_remove(uz_position *pos, int sq)
+{
+    int piece = pos->squares[sq];
+    uint64_t bit = 1ULL << sq;
+    pos->squares[sq] = 0;
+    pos->by_color[UZ_PIECE_COLOR(piece)] &= ~bit;
+    pos->by_type[UZ_PIECE_TYPE(piece)] &= ~bit;
+    return piece;
+}
+
+static inline void b_qs_make(uz_position *pos, uz_move m, b_qs_undo *u)
+{
+    int us = pos->side, from = UZ_MOVE_FROM(m), to = UZ_MOVE_TO(m), promo = UZ_MOVE_PROMO(m);
+    int piece = pos->squares[from], type = UZ_PIECE_TYPE(piece);
+    u->ep_square = pos->ep_square;
+    u->halfmove = pos->halfmove;
+    u->captured_sq = (uint8_t)to;
+    if (type == UZ_PAWN && to == pos->ep_square)
+        u->captured_sq = (uint8_t)(us == UZ_WHITE ? to - 8 : to + 8);
+    u->captured = pos->squares[u->captured_sq] ? (uint8_t)b_qs_remove(pos, u->captured_sq) : 0;
+    b_qs_remove(pos, from);
+    b_qs_put(pos, to, promo ? UZ_PIECE(us, promo) : piece);
+    if (type == UZ_KING)
+        pos->king_sq[us] = (uint8_t)to;
+    pos->halfmove = (type == UZ_PAWN || u->captured) ? 0 : (uint16_t)(pos->halfmove + 1);
+    pos->ep_square = UZ_SQ_NONE;
+    if (type == UZ_PAWN && (to - from == 16 || from - to == 16)) {
+        int ep = (from + to) / 2;
+        if (uz__b1_pawn_attacks[us][ep] & pos->by_type[UZ_PAWN] & pos->by_color[us ^ 1])
+            pos->ep_square = (uint8_t)ep;
+    }
+    pos->side = (uint8_t)(us ^ 1);
+}
+
+static inline void b_qs_unmake(uz_position *pos, uz_move m, const b_qs_undo *u)
+{
+    int us = pos->side ^ 1, from = UZ_MOVE_FROM(m), to = UZ_MOVE_TO(m);
+    int piece = b_qs_remove(pos, to);
+    if (UZ_MOVE_PROMO(m))
+        piece = UZ_PIECE(us, UZ_PAWN);
+    b_qs_put(pos, from, piece);
+    if (UZ_PIECE_TYPE(piece) == UZ_KING)
+        pos->king_sq[us] = (uint8_t)from;
+    if (u->captured)
+        b_qs_put(pos, u->captured_sq, u->captured);
+    pos->ep_square = u->ep_square;
+    pos->halfmove = u->halfmove;
+    pos->side = (uint8_t)us;
+}
+
+/* Whether capture m in the quiescence search looks losing: a more valuable piece takes
+ * a defended one (the defence is any enemy attack on the square; no exchange is played
+ * out). Promotions and en passant never look losing. */
+static inline bool b_looks_losing(const uz_position *pos, uz_move m)
+{
+    int to = UZ_MOVE_TO(m);
+    int victim = pos->squares[to];
+    if (!victim || UZ_MOVE_PROMO(m))
+        return false;
+    int attacker = UZ_PIECE_TYPE(pos->squares[UZ_MOVE_FROM(m)]);
+    if (b_see_value[attacker] <= b_see_value[UZ_PIECE_TYPE(victim)])
+        return false;
+    return b_attacked_by(pos, to, pos->side ^ 1);
+}
+
+/* Orders moves for the full-width search: the table's move, captures by MVV-LVA, the
+ * two killer moves of this ply, then the quiet moves in canonical order. */
+static inline void b_order_moves(const b_search *s, const uz_position *pos, const uz_move *moves, int n,
+                                 uz_move tt_move, int ply, int *keys)
+{
+    for (int i = 0; i < n; i++) {
+        uz_move m = moves[i];
+        int capture = b_capture_order(pos, m);
+        keys[i] = m == tt_move ? 1 << 20
+                : capture      ? (1 << 16) + capture
+                : m == s->killers[ply][0] ? 2
+                : m == s->killers[ply][1] ? 1
+                                          : 0;
+    }
+}
+
+/* A version's search(), called for each child of a full-width node. */
+typedef int b_search_fn(b_search *s, uz_position *pos, const b1_material *mat, int depth, int alpha, int beta,
+                        int ply);
+
+/* One node of the full-width search at depth >= 1 (the version's search() handles depth
+ * <= 0 with its quiescence search): fail-soft negamax alpha-beta with the table and the
+ * killers, children searched by child. Each version calls it from its search() with
+ * itself as child; inlined there, the call through child becomes a direct call. */
+static inline int b_search_node(b_search *s, uz_position *pos, const b1_material *mat, int depth, int alpha,
+                                int beta, int ply, b_search_fn *child)
+{
+    s->nodes++;
+    if (ply >= B1_MAX_PLY || s->nodes > s->budget)
+        return uz__b1_evaluate(pos, mat);
+    b_tt_entry *e = &s->tt[pos->key & (B_TT_SIZE - 1)];
+    uz_move tt_move = UZ_MOVE_NONE;
+    if (e->key == pos->key && e->generation == s->generation) {
+        tt_move = e->move;
+        int v = b_score_from_tt(e->score, ply);
+        if (e->depth >= depth && (e->bound == B_BOUND_EXACT || (e->bound == B_BOUND_LOWER && v >= beta) ||
+                                  (e->bound == B_BOUND_UPPER && v <= alpha)))
+            return v;
+    }
+    uz_move moves[UZ_MAX_MOVES];
+    int keys[UZ_MAX_MOVES];
+    int n = uz_generate_legal(pos, moves);
+    if (n == 0)
+        return uz_in_check(pos) ? -(B1_MATE - ply) : 0;
+    if (pos->halfmove >= 100)
+        return 0;
+    b_order_moves(s, pos, moves, n, tt_move, ply, keys);
+    int alpha_in = alpha, best = -B1_INF;
+    uz_move best_move = UZ_MOVE_NONE;
+    for (int i = 0; i < n; i++) {
+        uz__b_pick_best(moves, keys, i, n);
+        uz_move m = moves[i];
+        b1_material after;
+        uz__b1_material_after(pos, m, mat, &after);
+        uz_undo undo;
+        uz_make_move(pos, m, &undo);
+        int v = -child(s, pos, &after, depth - 1, -beta, -alpha, ply + 1);
+        uz_unmake_move(pos, m, &undo);
+        if (v > best) {
+            best = v;
+            best_move = m;
+            if (v > alpha) {
+                alpha = v;
+                if (v >= beta) {
+                    if (!b_capture_order(pos, m) && s->killers[ply][0] != m) { /* a quiet move */
+                        s->killers[ply][1] = s->killers[ply][0];
+                        s->killers[ply][0] = m;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    e->key = pos->key;
+    e->move = best_move;
+    e->score = (int16_t)b_score_to_tt(best, ply);
+    e->depth = (int8_t)depth;
+    e->bound = best >= beta ? B_BOUND_LOWER : best > alpha_in ? B_BOUND_EXACT : B_BOUND_UPPER;
+    e->generation = s->generation;
+    return best;
+}
+
+/* Our internal score (mate at ply p = B1_MATE - p) in the engine convention of
+ * engine/engine.h (mate in n moves = UZ_SCORE_MATE - n). */
+static inline int32_t b_to_engine_score(int v)
+{
+    if (v >= B1_MATE_BOUND)
+        return UZ_SCORE_MATE - (B1_MATE - v + 1) / 2;
+    if (v <= -B1_MATE_BOUND)
+        return -UZ_SCORE_MATE + (B1_MATE + v) / 2;
+    return v > UZ_SCORE_CP_MAX ? UZ_SCORE_CP_MAX : v < -UZ_SCORE_CP_MAX ? -UZ_SCORE_CP_MAX : v;
+}
+
+#endif
