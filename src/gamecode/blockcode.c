@@ -194,7 +194,7 @@ uz_result uz_block_encode(uz_oracle *oracle, const uz_model *model, uz_encoder *
     for (; made < n; made++)
         if (uz_walk_init(&walks[made], &games[made]) != UZ_OK)
             goto out;
-    if ((r = uz_walks_score(oracle, walks, n, diag)) != UZ_OK)
+    if ((r = uz_score_walks(oracle, walks, n, diag)) != UZ_OK)
         goto out_reported;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *data;
@@ -599,12 +599,9 @@ static uz_result member_oracle(uz_member_decoder *md, const uz_archive_block *bl
         *oracle = uz_builtin_pool_oracle(md->builtin);
         return UZ_OK;
     }
-    if (uz_oracle_route_create(route, uz_pool_oracle(md->pool), uz_pool_oracle(md->pool960)) != UZ_OK) {
-        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
-        return UZ_ERR_NOMEM;
-    }
+    uz_result r = uz_pools_route(route, md->pool, md->pool960, diag);
     *oracle = *route;
-    return UZ_OK;
+    return r;
 }
 
 void uz_member_decoder_close(uz_member_decoder *md)

@@ -105,7 +105,7 @@ static uz_result score_resolved(uz_oracle *oracle, uz_walk *walks, size_t n_walk
     return r;
 }
 
-uz_result uz_walks_score(uz_oracle *oracle, uz_walk *walks, size_t n_walks, uz_diag *diag)
+uz_result uz_score_walks(uz_oracle *oracle, uz_walk *walks, size_t n_walks, uz_diag *diag)
 {
     for (size_t g = 0; g < n_walks; g++) {
         uz_walk *w = &walks[g];
@@ -118,25 +118,4 @@ uz_result uz_walks_score(uz_oracle *oracle, uz_walk *walks, size_t n_walks, uz_d
         }
     }
     return oracle ? score_resolved(oracle, walks, n_walks, diag) : UZ_OK;
-}
-
-/* ---- used by src/cli until the analysis API ---- */
-
-uz_result uz_score_walks(uz_oracle *oracle, uz_oracle *oracle960, uz_walk *walks, size_t n_walks, uz_diag *diag)
-{
-    if (!oracle || oracle960 == oracle) /* none, or one that scores both kinds (the builtin) */
-        return uz_walks_score(oracle, walks, n_walks, diag);
-    uz_oracle *route = NULL;
-    if (uz_oracle_route_create(&route, oracle, oracle960) != UZ_OK) {
-        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
-        return UZ_ERR_NOMEM;
-    }
-    uz_result r = uz_walks_score(route, walks, n_walks, diag);
-    uz_oracle_destroy(route);
-    return r;
-}
-
-uz_result uz_score_walks_960(uz_pool *pool, uz_pool *pool960, uz_walk *walks, size_t n_walks, uz_diag *diag)
-{
-    return uz_score_walks(uz_pool_oracle(pool), uz_pool_oracle(pool960), walks, n_walks, diag);
 }

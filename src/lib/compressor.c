@@ -84,14 +84,9 @@ static void keep_engine(uz_compressor *c)
 /* c->oracle: the pools as one routing oracle (Chess960 positions to pool960, if started). */
 static uz_result route_pools(uz_compressor *c, uz_diag *diag)
 {
-    uz_oracle_destroy(c->route);
-    c->route = c->oracle = NULL;
-    if (uz_oracle_route_create(&c->route, uz_pool_oracle(c->pool), uz_pool_oracle(c->pool960)) != UZ_OK) {
-        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
-        return UZ_ERR_NOMEM;
-    }
+    uz_result r = uz_pools_route(&c->route, c->pool, c->pool960, diag);
     c->oracle = c->route;
-    return UZ_OK;
+    return r;
 }
 
 static uz_result start_pool(uz_compressor *c, uz_diag *diag)
@@ -599,7 +594,7 @@ uz_result uz_compressor_fit_model(uz_compressor *c, const char *const *paths, si
             for (; r == UZ_OK && made < got; made++)
                 r = uz_walk_init(&walks[made], &c->games[made]);
             if (r == UZ_OK)
-                r = uz_walks_score(c->oracle, walks, (size_t)got, diag);
+                r = uz_score_walks(c->oracle, walks, (size_t)got, diag);
             for (long i = 0; i < made; i++) {
                 if (r == UZ_OK && uz_fit_samples_add_walk(&samples, &walks[i]) != 0) {
                     r = UZ_ERR_NOMEM;

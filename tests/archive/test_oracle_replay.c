@@ -111,7 +111,7 @@ static uz_position some_position(uz_game *game)
     uz_walk w;
     uz_position pos;
     uz_position_startpos(&pos);
-    if (uz_walk_init(&w, game) != UZ_OK || uz_walks_score(NULL, &w, 1, NULL) != UZ_OK) {
+    if (uz_walk_init(&w, game) != UZ_OK || uz_score_walks(NULL, &w, 1, NULL) != UZ_OK) {
         CHECK(0, "walk");
         return pos;
     }

@@ -69,7 +69,7 @@ static void check_routed(const uz_walk *walks, size_t n, const uz_score_table *s
                 continue;
             char key[UZ_FEN_MAX];
             bool is960 = walks[g].before[s].chess960 != 0;
-            uz_score_table_key(&walks[g].before[s], key);
+            uz_position_key_text(&walks[g].before[s], key);
             const uz__score_entry *e = uz__score_table_find(is960 ? c960 : standard, key, is960);
             bad += !st->scores || !e || e->n != st->n_legal ||
                    memcmp(e->scores, st->scores, (size_t)e->n * sizeof *e->scores) != 0;
@@ -92,7 +92,7 @@ static void test_dispatch(game_list *l)
     size_t leading = 0;
     uz_walk walks[MAX_GAMES];
     walks_init(walks, l);
-    CHECK(uz_walks_score(NULL, walks, l->n, NULL) == UZ_OK, "resolve");
+    CHECK(uz_score_walks(NULL, walks, l->n, NULL) == UZ_OK, "resolve");
     for (size_t g = 0; g < 2; g++)
         for (size_t s = 0; s < walks[g].n_steps; s++)
             leading += walks[g].steps[s].n_legal >= 2;
@@ -109,7 +109,7 @@ static void test_dispatch(game_list *l)
     CHECK(uz_oracle_route_create(&route, rec_std, rec_960) == UZ_OK, "router");
     walks_init(walks, l);
     uz_diag d = {0};
-    CHECK(uz_walks_score(route, walks, l->n, &d) == UZ_OK, "scoring through the router: %s", d.message);
+    CHECK(uz_score_walks(route, walks, l->n, &d) == UZ_OK, "scoring through the router: %s", d.message);
     check_routed(walks, l->n, t_std, t_960);
     walks_free(walks, l->n);
     uz_oracle_destroy(route);
@@ -134,19 +134,13 @@ static void test_dispatch(game_list *l)
     /* No Chess960 side: standard games score, a Chess960 position fails. */
     CHECK(uz_oracle_route_create(&route, synth_std, NULL) == UZ_OK, "router");
     walks_init(walks, l);
-    CHECK(uz_walks_score(route, walks, 2, &d) == UZ_OK, "standard games without a Chess960 side: %s", d.message);
+    CHECK(uz_score_walks(route, walks, 2, &d) == UZ_OK, "standard games without a Chess960 side: %s", d.message);
     walks_free(walks, l->n);
     walks_init(walks, l);
     memset(&d, 0, sizeof d);
-    uz_result r = uz_walks_score(route, walks, l->n, &d);
+    uz_result r = uz_score_walks(route, walks, l->n, &d);
     CHECK(r == UZ_ERR_ARG && strcmp(d.message, "Chess960 games need an engine with UCI_Chess960") == 0,
           "a Chess960 game without a Chess960 side: %d %s", r, d.message);
-    walks_free(walks, l->n);
-    walks_init(walks, l);
-    memset(&d, 0, sizeof d);
-    r = uz_score_walks(synth_std, NULL, walks, l->n, &d); /* the two-oracle form says the same */
-    CHECK(r == UZ_ERR_ARG && strcmp(d.message, "Chess960 games need an engine with UCI_Chess960") == 0,
-          "two-oracle form: %d %s", r, d.message);
     walks_free(walks, l->n);
     uz_oracle_destroy(route);
     CHECK(uz_oracle_route_create(&route, NULL, synth_960) == UZ_ERR_ARG && route == NULL, "no standard side refused");
