@@ -488,7 +488,7 @@ static void test_idle_past_timeout(void)
 {
     uz_engine_settings s;
     t_settings(&s, "stockfish", 1, UZ_MODE_MULTIPV);
-    s.timeout_ms = 1500;
+    s.timeout_ms = 4000; /* ample for a depth-1 search on a loaded machine */
     uz_pool *pool = NULL;
     uz_diag diag = {0};
     CHECK_RC(uz_pool_create(&pool, &s, 1, &diag), UZ_OK, &diag);
@@ -497,7 +497,7 @@ static void test_idle_past_timeout(void)
     uz_query *q = malloc(sizeof *q);
     for (int i = 1; i <= 2; i++) {
         if (i == 2)
-            usleep(2500 * 1000);
+            usleep(5000 * 1000);
         t_query_fen(q, fens[i]);
         CHECK_RC(uz_pool_query(pool, q, &diag), UZ_OK, &diag);
     }
