@@ -163,7 +163,7 @@ int main(int argc, char **argv)
             continue;
         }
         uz_walk w;
-        if (uz_walk_init(&w, &game) != UZ_OK || uz_score_walks(NULL, NULL, &w, 1, &diag) != UZ_OK) {
+        if (uz_walk_init(&w, &game) != UZ_OK || uz_score_walks(NULL, &w, 1, &diag) != UZ_OK) {
             fprintf(stderr, "ucizip-features: game %d: cannot walk\n", gi + 1);
             status = 1;
             break;

@@ -88,7 +88,14 @@ static void on_timeout(uv_timer_t *t)
                     pool->s.timeout_ms);
 }
 
-void uz__worker_arm(worker *w, int ms) { uv_timer_start(&w->timer, on_timeout, (uint64_t)(ms > 0 ? ms : 1), 0); }
+/* From the current time: the loop's clock is stale after the pool sat idle between runs
+ * (while another oracle ran, as a routing oracle runs its engines in turn), and a timer
+ * armed from it would expire at once. */
+void uz__worker_arm(worker *w, int ms)
+{
+    uv_update_time(w->timer.loop);
+    uv_timer_start(&w->timer, on_timeout, (uint64_t)(ms > 0 ? ms : 1), 0);
+}
 
 static void on_proc_event(uz__proc *p, uz__proc_event ev)
 {

@@ -9,7 +9,10 @@
  *     a score table, and a replaying oracle, which answers from such a table alone (a
  *     table can be saved to a file and loaded again): a cache in front of the engine,
  *     and recorded scores for tests and fuzzing;
- *   - a synthetic oracle: deterministic made-up scores (fuzzing the decoder).
+ *   - a synthetic oracle: deterministic made-up scores (fuzzing the decoder);
+ *   - a routing oracle, which answers standard positions through one oracle and Chess960
+ *     positions through another (an engine in Chess960 mode): the codec holds one oracle
+ *     whatever games it codes. The builtin answers both kinds itself.
  *
  * Threading: none of it is thread-safe; callbacks run on the caller's thread, from
  * inside uz_oracle_run only. */
@@ -113,6 +116,15 @@ uz_result uz_oracle_record_create(uz_oracle **out, uz_oracle *inner, uz_score_ta
  * move list) is not in the table fails with UZ_ERR_MISMATCH and a message naming the
  * position. Its identity is the table's. */
 uz_result uz_oracle_replay_create(uz_oracle **out, const uz_score_table *table);
+
+/* ---- routing ---- */
+
+/* Answers each query through standard (borrowed) or, for a Chess960 position
+ * (q->pos.chess960), through chess960 (borrowed; NULL: none, and such a query fails with
+ * UZ_ERR_ARG, "Chess960 games need an engine with UCI_Chess960"). A completion callback
+ * may submit to either side: run runs each in turn until both have answered everything.
+ * Its identity is standard's. UZ_ERR_ARG for standard NULL, UZ_ERR_NOMEM. */
+uz_result uz_oracle_route_create(uz_oracle **out, uz_oracle *standard, uz_oracle *chess960);
 
 /* Deterministic made-up scores (from the position's key and the move's index): for
  * fuzzing and tests of the decoder's paths, never for an archive. */

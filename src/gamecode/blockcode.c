@@ -171,9 +171,9 @@ unsigned uz_block_struct_version_for(const uz_game *games, size_t n)
     return 1;
 }
 
-uz_result uz_block_encode(uz_oracle *oracle, uz_oracle *oracle960, const uz_model *model, uz_encoder *enc,
-                               uz_game *games, size_t n, unsigned struct_version, uz_buf *structure, uz_buf *moves,
-                               uint64_t *n_moves, uint64_t *text_digest, uz_diag *diag)
+uz_result uz_block_encode(uz_oracle *oracle, const uz_model *model, uz_encoder *enc, uz_game *games, size_t n,
+                          unsigned struct_version, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
+                          uint64_t *text_digest, uz_diag *diag)
 {
     uz_buf texts = {0};
     uz_walk *walks = calloc(n ? n : 1, sizeof *walks);
@@ -194,7 +194,7 @@ uz_result uz_block_encode(uz_oracle *oracle, uz_oracle *oracle960, const uz_mode
     for (; made < n; made++)
         if (uz_walk_init(&walks[made], &games[made]) != UZ_OK)
             goto out;
-    if ((r = uz_score_walks(oracle, oracle960, walks, n, diag)) != UZ_OK)
+    if ((r = uz_score_walks(oracle, walks, n, diag)) != UZ_OK)
         goto out_reported;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *data;
@@ -569,14 +569,31 @@ static uz_result chess960_pool(uz_member_decoder *md, const uz_archive_block *bl
     return UZ_OK;
 }
 
-/* The oracle that scores the member's standard or Chess960 games. */
-static uz_oracle *member_oracle(uz_member_decoder *md, bool chess960)
+/* The oracle that decodes games[0..n) (number: the first one's, for messages): the one
+ * the caller set, the builtin, or the member's engine through a routing oracle (*route,
+ * which the caller destroys) with the Chess960 engine, started when one of them needs it. */
+static uz_result member_oracle(uz_member_decoder *md, const uz_archive_block *block, const uz_block_game *games,
+                               size_t n, uint64_t number, uz_oracle **oracle, uz_oracle **route, uz_diag *diag)
 {
+    *oracle = md->oracle;
+    *route = NULL;
     if (md->oracle)
-        return md->oracle;
-    if (md->member_builtin)
-        return uz_builtin_pool_oracle(md->builtin);
-    return uz_pool_oracle(chess960 ? md->pool960 : md->pool);
+        return UZ_OK;
+    for (size_t i = 0; i < n; i++) {
+        if (!games[i].game.start.chess960)
+            continue;
+        uz_result r = chess960_pool(md, block, number + i, diag);
+        if (r != UZ_OK)
+            return r;
+        break;
+    }
+    if (md->member_builtin) { /* it scores both kinds */
+        *oracle = uz_builtin_pool_oracle(md->builtin);
+        return UZ_OK;
+    }
+    uz_result r = uz_pools_route(route, md->pool, md->pool960, diag);
+    *oracle = *route;
+    return r;
 }
 
 void uz_member_decoder_close(uz_member_decoder *md)
@@ -642,15 +659,15 @@ static uz_result read_records(const uz_member_decoder *md, const uz_archive_bloc
 
 /* With opening counts, the counted plies of the standard games before the wanted ones
  * (all[0..first)) give the counts the wanted ones start from (runs in game order). */
-static uz_result count_openings(uz_member_decoder *md, const uz_archive_block *block, uz_block_game *all, size_t first,
-                                uz_opening *opening, uz_result *results, uint64_t game_base, uz_diag *diag)
+static uz_result count_openings(uz_oracle *oracle, const uz_member_decoder *md, const uz_archive_block *block,
+                                uz_block_game *all, size_t first, uz_opening *opening, uz_result *results,
+                                uint64_t game_base, uz_diag *diag)
 {
     for (size_t i = 0, end; opening && i < first; i = end) {
         for (end = i + 1; end < first && (all[end].game.start.chess960 != 0) == (all[i].game.start.chess960 != 0); end++)
             ;
         if (all[i].game.start.chess960)
             continue; /* not counted */
-        uz_oracle *oracle = member_oracle(md, false);
         uz_result r = uz_decode_games(oracle, &md->model, opening, end - i, md->coder, all + i, end - i, results + i, diag);
         if (r != UZ_OK)
             return r;
@@ -726,27 +743,18 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
     uz_result *results = calloc(n, sizeof *results);
     uz_buf text = {0};
     uz_opening *opening = NULL;
+    uz_oracle *oracle = NULL, *route = NULL;
+    uz_block_game *wanted = all + first;
     if (!results || (md->model.params.opening_plies &&
                      !(opening = uz_opening_new(md->model.params.opening_alpha16, md->model.params.opening_plies)))) {
         r = UZ_ERR_NOMEM;
         uz_diag_set(diag, r, 0, 0, "out of memory");
         goto out;
     }
-    if ((r = count_openings(md, block, all, first, opening, results, game_base, diag)) != UZ_OK)
+    if ((r = member_oracle(md, block, wanted, count, game_base + first + 1, &oracle, &route, diag)) != UZ_OK ||
+        (r = count_openings(oracle, md, block, all, first, opening, results, game_base, diag)) != UZ_OK)
         goto out;
-    /* Runs of standard and of Chess960 games, each with its engine (or the scores given). */
-    uz_block_game *wanted = all + first;
-    for (size_t i = 0, end; i < count; i = end) {
-        bool chess960 = wanted[i].game.start.chess960;
-        for (end = i + 1; end < count && (wanted[end].game.start.chess960 != 0) == chess960; end++)
-            ;
-        if (!md->oracle && chess960 && (r = chess960_pool(md, block, game_base + first + i + 1, diag)) != UZ_OK)
-            break;
-        uz_oracle *oracle = member_oracle(md, chess960);
-        if ((r = uz_decode_games(oracle, &md->model, opening, 0, md->coder, wanted + i, end - i, results + first + i,
-                                 diag)) != UZ_OK)
-            break;
-    }
+    r = uz_decode_games(oracle, &md->model, opening, 0, md->coder, wanted, count, results + first, diag);
     /* The wanted games move to the caller's array; the others were only parsed. */
     for (size_t i = 0; i < count; i++) {
         uz_game_clear(&games[i]);
@@ -763,6 +771,7 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
     if (r == UZ_OK && first == 0 && count == n)
         r = check_digest(games, n, block, game_base, diag);
 out:
+    uz_oracle_destroy(route);
     uz_block_games_free(all, n);
     free(results);
     uz_buf_free(&text);

@@ -10,18 +10,17 @@
  * block limits of limits.h; compress calls it and codes that many. */
 size_t uz_block_fit(const uz_game *games, size_t n);
 
-/* Codes n games (scores all their positions with the oracle): appends their structure to
- * structure and their move streams to moves; *n_moves receives the moves in their trees,
- * *text_digest the XXH64 of the games' exact bytes (game->raw; a game without them is
- * given its export-format text). A game whose layout cannot be modelled closely enough
- * is turned into a verbatim game here (its bytes kept, its moves not coded).
- * Chess960 games (start.chess960) are scored with oracle960 (e.g. the pool of
- * uz_pool_create_chess960); with oracle960 NULL the block must hold none (UZ_ERR_ARG). UZ_ERR_LIMIT (diag names the game)
- * for a game past a limit of limits.h; the structure written is parsed back before it is
- * returned. */
-uz_result uz_block_encode(uz_oracle *oracle, uz_oracle *oracle960, const uz_model *model, uz_encoder *enc,
-                          uz_game *games, size_t n, unsigned struct_version, uz_buf *structure, uz_buf *moves,
-                          uint64_t *n_moves, uint64_t *text_digest, uz_diag *diag);
+/* Codes n games (scores all their positions with the oracle, which answers their Chess960
+ * positions too: the builtin, or a routing oracle with an engine in Chess960 mode, see
+ * uz_pool_create_chess960): appends their structure to structure and their move streams to
+ * moves; *n_moves receives the moves in their trees, *text_digest the XXH64 of the games'
+ * exact bytes (game->raw; a game without them is given its export-format text). A game
+ * whose layout cannot be modelled closely enough is turned into a verbatim game here (its
+ * bytes kept, its moves not coded). UZ_ERR_LIMIT (diag names the game) for a game past a
+ * limit of limits.h; the structure written is parsed back before it is returned. */
+uz_result uz_block_encode(uz_oracle *oracle, const uz_model *model, uz_encoder *enc, uz_game *games, size_t n,
+                          unsigned struct_version, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
+                          uint64_t *text_digest, uz_diag *diag);
 
 /* The structure layout for a member that starts with these games: UZ_STRUCT_VERSION when
  * one of them has engine comments for layout 2's engine code, else 1 (the same blocks
@@ -93,8 +92,8 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
 void uz_member_decoder_close(uz_member_decoder *md);
 
 /* Decodes games [first, first + count) of block (Chess960 games with the engine in
- * Chess960 mode, started on first need and checked against the header's
- * chess960_fingerprint; UZ_ERR_CORRUPT for such a game in a member without one) into
+ * Chess960 mode behind a routing oracle, started on first need and checked against the
+ * header's chess960_fingerprint; UZ_ERR_CORRUPT for such a game in a member without one) into
  * games[0 .. count) (initialised by the caller; the block's other games are only parsed),
  * rebuilds each one's exact bytes (game->raw) and checks them against the stored checksum
  * (and the block's digest when the whole block is decoded). game_base (the number of games

@@ -67,13 +67,15 @@ uint32_t uz_step_frequencies(const uz_model *m, const uz_walk *w, size_t s, cons
 
 /* Resolves every step of every walk and scores every position that has two or more legal
  * moves with the oracle, keeping it busy across all the games (a bounded number of queries
- * in flight). Games with game->start.chess960 are scored with oracle960, an engine in
- * Chess960 mode (UZ_ERR_ARG if it is NULL and there are some). With oracle NULL it only
- * resolves (positions, legal move counts, played indexes). */
-uz_result uz_score_walks(uz_oracle *oracle, uz_oracle *oracle960, uz_walk *walks, size_t n_walks, uz_diag *diag);
+ * in flight). Chess960 games go to the same oracle (a routing one, engine/oracle.h, where
+ * an engine needs a second process for them). With oracle NULL it only resolves
+ * (positions, legal move counts, played indexes). */
+uz_result uz_score_walks(uz_oracle *oracle, uz_walk *walks, size_t n_walks, uz_diag *diag);
 
-/* uz_score_walks with engine pools as the oracles (either may be NULL). */
-uz_result uz_score_walks_960(uz_pool *pool, uz_pool *pool960, uz_walk *walks, size_t n_walks, uz_diag *diag);
+/* *route (an earlier one destroyed first): pool and pool960 (the same engine with
+ * UCI_Chess960, see uz_pool_create_chess960; NULL: none yet) as one routing oracle
+ * (uz_oracle_route_create). Errors (said in diag) leave *route NULL. */
+uz_result uz_pools_route(uz_oracle **route, uz_pool *pool, uz_pool *pool960, uz_diag *diag);
 
 struct uz_opening;
 struct uz_block_game; /* block/game_struct.h */

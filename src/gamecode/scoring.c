@@ -19,7 +19,6 @@ typedef struct scoring_slot {
 
 struct scoring_job {
     uz_oracle *oracle;
-    bool chess960;          /* the games this job scores */
     uz_walk *walks;
     size_t n_walks;
     size_t walk, step;      /* next step to consider */
@@ -31,7 +30,7 @@ static uz_step *next_step(scoring_job *job, uz_walk **walk_out, size_t *index_ou
 {
     while (job->walk < job->n_walks) {
         uz_walk *w = &job->walks[job->walk];
-        while (job->step < w->n_steps && (w->game->start.chess960 != 0) == job->chess960) {
+        while (job->step < w->n_steps) {
             size_t i = job->step++;
             if (w->steps[i].n_legal >= 2) {
                 *walk_out = w;
@@ -84,15 +83,15 @@ static void submit_next(scoring_slot *slot)
     uz_oracle_submit(slot->job->oracle, q);
 }
 
-/* Scores the positions of the walks whose games are (chess960) or are not Chess960 games. */
-static uz_result score_group(uz_oracle *oracle, bool chess960, uz_walk *walks, size_t n_walks, uz_diag *diag)
+/* Scores the positions of the resolved walks. */
+static uz_result score_resolved(uz_oracle *oracle, uz_walk *walks, size_t n_walks, uz_diag *diag)
 {
     scoring_slot *slots = calloc(SLOTS, sizeof *slots);
     if (!slots) {
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
         return UZ_ERR_NOMEM;
     }
-    scoring_job job = {.oracle = oracle, .chess960 = chess960, .walks = walks, .n_walks = n_walks};
+    scoring_job job = {.oracle = oracle, .walks = walks, .n_walks = n_walks};
     for (int s = 0; s < SLOTS; s++) {
         slots[s].job = &job;
         submit_next(&slots[s]);
@@ -106,12 +105,10 @@ static uz_result score_group(uz_oracle *oracle, bool chess960, uz_walk *walks, s
     return r;
 }
 
-uz_result uz_score_walks(uz_oracle *oracle, uz_oracle *oracle960, uz_walk *walks, size_t n_walks, uz_diag *diag)
+uz_result uz_score_walks(uz_oracle *oracle, uz_walk *walks, size_t n_walks, uz_diag *diag)
 {
-    size_t n960 = 0;
     for (size_t g = 0; g < n_walks; g++) {
         uz_walk *w = &walks[g];
-        n960 += w->game->start.chess960 != 0;
         while (w->resolved < w->n_steps) {
             uz_result r = uz_walk_resolve_next(w);
             if (r != UZ_OK) {
@@ -120,19 +117,5 @@ uz_result uz_score_walks(uz_oracle *oracle, uz_oracle *oracle960, uz_walk *walks
             }
         }
     }
-    if (!oracle)
-        return UZ_OK;
-    if (n960 > 0 && !oracle960) {
-        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "Chess960 games need an engine with UCI_Chess960");
-        return UZ_ERR_ARG;
-    }
-    uz_result r = n960 < n_walks ? score_group(oracle, false, walks, n_walks, diag) : UZ_OK;
-    if (r == UZ_OK && n960 > 0)
-        r = score_group(oracle960, true, walks, n_walks, diag);
-    return r;
-}
-
-uz_result uz_score_walks_960(uz_pool *pool, uz_pool *pool960, uz_walk *walks, size_t n_walks, uz_diag *diag)
-{
-    return uz_score_walks(uz_pool_oracle(pool), uz_pool_oracle(pool960), walks, n_walks, diag);
+    return oracle ? score_resolved(oracle, walks, n_walks, diag) : UZ_OK;
 }

@@ -234,7 +234,7 @@ uz_result uz_analysis_run(uz_analysis *a, uz_game *const *games, size_t n, uz_di
     for (; a->n_walks < n; a->n_walks++)
         if (uz_walk_init(&a->walks[a->n_walks], games[a->n_walks]) != UZ_OK)
             return nomem(diag);
-    r = scored ? uz_analysis_oracle_score(&a->oracle, a->walks, n, diag) : uz_score_walks(NULL, NULL, a->walks, n, diag);
+    r = scored ? uz_analysis_oracle_score(&a->oracle, a->walks, n, diag) : uz_score_walks(NULL, a->walks, n, diag);
     for (size_t g = 0; r == UZ_OK && g < n; g++) {
         if (a->games_seen++ % UZ_ARCHIVE_BLOCK_GAMES == 0 && a->opening)
             uz_opening_reset(a->opening); /* a new block */

@@ -13,6 +13,7 @@
  * first Chess960 game, or the builtin, which scores both kinds itself. */
 typedef struct uz_analysis_oracle {
     uz_pool *pool, *pool960;
+    uz_oracle *route;       /* the pools as one routing oracle (NULL with the builtin) */
     bool tried960;
     uz_builtin_pool *builtin;
     char *cache_path;       /* the persistent cache the pool's settings hold, released at close */
@@ -48,7 +49,7 @@ void uz_analysis_oracle_close(uz_analysis_oracle *oracle);
 /* Readies the oracle for games[0..n): the Chess960 engine started at the first Chess960
  * game; with an engine that has none, those games become text (said once). */
 uz_result uz_analysis_oracle_prepare(uz_analysis_oracle *oracle, uz_game *const *games, size_t n, uz_diag *diag);
-/* uz_score_walks with the oracle's engines. */
+/* uz_score_walks with the oracle's engines (or the builtin). */
 uz_result uz_analysis_oracle_score(uz_analysis_oracle *oracle, uz_walk *walks, size_t n, uz_diag *diag);
 
 #endif

@@ -73,6 +73,8 @@ uz_result uz_analysis_oracle_open(uz_analysis_oracle *oracle, const uz_options *
             return UZ_ERR_NOMEM;
         }
         r = uz_pool_create(&oracle->pool, &s, oracle->workers, diag);
+        if (r == UZ_OK)
+            r = uz_pools_route(&oracle->route, oracle->pool, NULL, diag);
     }
     oracle->startup_ms = now_ms() - t0;
     if (r != UZ_OK)
@@ -82,6 +84,7 @@ uz_result uz_analysis_oracle_open(uz_analysis_oracle *oracle, const uz_options *
 
 void uz_analysis_oracle_close(uz_analysis_oracle *oracle)
 {
+    uz_oracle_destroy(oracle->route);
     uz_pool_destroy(oracle->pool960);
     uz_pool_destroy(oracle->pool);
     uz_builtin_pool_destroy(oracle->builtin);
@@ -96,7 +99,7 @@ static uz_result open_pool960(uz_analysis_oracle *oracle, uz_diag *diag)
 {
     uz_result r = uz_pool_create_chess960(&oracle->pool960, oracle->pool, oracle->workers, diag);
     if (r == UZ_OK)
-        return UZ_OK;
+        return uz_pools_route(&oracle->route, oracle->pool, oracle->pool960, diag);
     oracle->pool960 = NULL;
     if (r != UZ_ERR_UNSUPPORTED && r != UZ_ERR_ARG)
         return r;
@@ -134,11 +137,8 @@ uz_result uz_analysis_oracle_prepare(uz_analysis_oracle *oracle, uz_game *const 
 
 uz_result uz_analysis_oracle_score(uz_analysis_oracle *oracle, uz_walk *walks, size_t n, uz_diag *diag)
 {
-    if (oracle->builtin) {
-        uz_oracle *o = uz_builtin_pool_oracle(oracle->builtin);
-        return uz_score_walks(o, o, walks, n, diag);
-    }
-    return uz_score_walks_960(oracle->pool, oracle->pool960, walks, n, diag);
+    uz_oracle *o = oracle->builtin ? uz_builtin_pool_oracle(oracle->builtin) : oracle->route;
+    return uz_score_walks(o, walks, n, diag);
 }
 
 const char *uz_analysis_engine_name(const uz_analysis *a)

@@ -18,8 +18,10 @@ struct uz_compressor {
     uz_pool *pool;
     uz_pool *pool960;             /* the engine in Chess960 mode, started at the first such game */
     uz_builtin_pool *builtin;     /* --engine builtin: the searchers, instead of both pools */
-    uz_oracle *oracle, *oracle960; /* the pools (or the builtin) as the codec's oracles */
+    uz_oracle *route;             /* the pools as one routing oracle (owned; NULL with the builtin) */
+    uz_oracle *oracle;            /* the codec's oracle: route, or the builtin's */
     bool tried960;
+    bool codes960;                /* Chess960 games are coded (the builtin, or pool960 started) */
     uz_model_params params;       /* the model the options name */
     uz_model model;               /* the current archive's (fitted or as named) */
     uz_coder_kind coder;
@@ -54,7 +56,7 @@ static void say(const uz_compressor *c, const char *input, uz_result code, const
 
 static void fill_header(uz_compressor *c)
 {
-    c->member960 = c->oracle960 != NULL;
+    c->member960 = c->codes960;
     if (c->builtin) {
         uz_header_fill_builtin(&c->header, c->builtin, &c->model.params, c->coder, (uint32_t)c->block_games);
         if (c->member960)
@@ -79,13 +81,22 @@ static void keep_engine(uz_compressor *c)
     say(c, NULL, d.code, "engine store: %s; the archives need this very engine installed to decode", d.message);
 }
 
+/* c->oracle: the pools as one routing oracle (Chess960 positions to pool960, if started). */
+static uz_result route_pools(uz_compressor *c, uz_diag *diag)
+{
+    uz_result r = uz_pools_route(&c->route, c->pool, c->pool960, diag);
+    c->oracle = c->route;
+    return r;
+}
+
 static uz_result start_pool(uz_compressor *c, uz_diag *diag)
 {
+    uz_oracle_destroy(c->route);
+    c->route = c->oracle = NULL;
     uz_pool_destroy(c->pool);
     c->pool = NULL;
     uz_result r = uz_pool_create(&c->pool, &c->settings, c->workers, diag);
-    c->oracle = r == UZ_OK ? uz_pool_oracle(c->pool) : NULL;
-    if (r == UZ_OK)
+    if (r == UZ_OK && (r = route_pools(c, diag)) == UZ_OK)
         keep_engine(c);
     return r;
 }
@@ -181,18 +192,20 @@ static uz_result open_pool960(uz_compressor *c, uz_diag *diag)
         return UZ_OK;
     c->tried960 = true;
     if (c->builtin) { /* the builtin scores Chess960 positions itself */
-        c->oracle960 = c->oracle;
+        c->codes960 = true;
         return UZ_OK;
     }
     uz_result r = uz_pool_create_chess960(&c->pool960, c->pool, c->workers, diag);
-    c->oracle960 = r == UZ_OK ? uz_pool_oracle(c->pool960) : NULL;
     if (r == UZ_ERR_UNSUPPORTED || r == UZ_ERR_ARG) {
         c->pool960 = NULL;
         say(c, NULL, UZ_ERR_UNSUPPORTED, "%s has no option UCI_Chess960: Chess960 games kept as text, moves not coded",
             uz_pool_engine_name(c->pool));
         return UZ_OK;
     }
-    return r;
+    if (r != UZ_OK)
+        return r;
+    c->codes960 = true;
+    return route_pools(c, diag);
 }
 
 /* Chess960 games need the Chess960 engine, named in the member's header: a member begun
@@ -205,7 +218,7 @@ static uz_result prepare_chess960(uz_compressor *c, uz_game *games, size_t n, uz
     uz_result r = open_pool960(c, diag);
     if (r != UZ_OK)
         return r;
-    if (!c->oracle960)
+    if (!c->codes960)
         return uz_lib_chess960_as_text(games, n, diag);
     if (c->member960)
         return UZ_OK;
@@ -231,8 +244,8 @@ static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag 
         size_t k = uz_block_fit(games, n);
         uz_buf structure = {0}, moves = {0};
         uint64_t n_moves = 0, digest = 0;
-        r = uz_block_encode(c->oracle, c->oracle960, &c->model, c->enc, games, k, c->header.struct_version, &structure,
-                            &moves, &n_moves, &digest, diag);
+        r = uz_block_encode(c->oracle, &c->model, c->enc, games, k, c->header.struct_version, &structure, &moves,
+                            &n_moves, &digest, diag);
         if (r == UZ_OK)
             r = uz_archive_write_block(c->writer, k, n_moves, digest, &structure, moves.data, moves.size, diag);
         if (r == UZ_OK) {
@@ -326,15 +339,33 @@ uz_result uz_compressor_add_text(uz_compressor *c, const char *pgn, size_t len, 
     return r;
 }
 
+/* The counters compress reports, of both engine pools together (zeros with the builtin). */
+static void pool_totals(const uz_compressor *c, uz_pool_stats *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    const uz_pool *pools[] = {c->pool, c->pool960};
+    for (size_t i = 0; i < sizeof pools / sizeof *pools; i++) {
+        uz_pool_stats ps;
+        if (!pools[i])
+            continue;
+        uz_pool_get_stats(pools[i], &ps);
+        sum->queries += ps.queries;
+        sum->trivial += ps.trivial;
+        sum->cache_hits += ps.cache_hits;
+        sum->coalesced += ps.coalesced;
+        sum->store_hits += ps.store_hits;
+        sum->store_disagreements += ps.store_disagreements;
+        sum->restarts += ps.restarts;
+    }
+}
+
 /* Says once when an engine search disagreed with the persistent cache (the pool then
  * stopped using it): the scores of its earlier hits are suspect. */
 static void warn_distrusted_cache(uz_compressor *c)
 {
-    uz_pool_stats ps, ps960 = {0};
-    uz_pool_get_stats(c->pool, &ps);
-    if (c->pool960)
-        uz_pool_get_stats(c->pool960, &ps960);
-    if (c->cache_path && !c->cache_warned && ps.store_disagreements + ps960.store_disagreements > 0) {
+    uz_pool_stats ps;
+    pool_totals(c, &ps);
+    if (c->cache_path && !c->cache_warned && ps.store_disagreements > 0) {
         c->cache_warned = true;
         say(c, c->cache_path, UZ_ERR_MISMATCH,
             "%s", "warning: the score cache disagrees with the engine (a damaged or forged entry); no longer "
@@ -422,18 +453,11 @@ void uz_compressor_stats(const uz_compressor *c, uz_compress_stats *out)
     if (c->builtin)
         out->positions = uz_builtin_pool_positions(c->builtin);
     if (c->pool) {
-        uz_pool_get_stats(c->pool, &ps);
+        pool_totals(c, &ps);
         out->positions = ps.queries - ps.trivial;
         out->positions_reused = ps.cache_hits + ps.coalesced + ps.store_hits;
         out->store_hits = ps.store_hits;
         out->engine_restarts = ps.restarts;
-    }
-    if (c->pool960) {
-        uz_pool_get_stats(c->pool960, &ps);
-        out->positions += ps.queries - ps.trivial;
-        out->positions_reused += ps.cache_hits + ps.coalesced + ps.store_hits;
-        out->store_hits += ps.store_hits;
-        out->engine_restarts += ps.restarts;
     }
     uint64_t lookups, hits, rejected;
     uz_lib_cache_stats(c->cache_path, &lookups, &hits, &rejected);
@@ -564,13 +588,13 @@ uz_result uz_compressor_fit_model(uz_compressor *c, const char *const *paths, si
                 r = diag && diag->code ? diag->code : UZ_ERR_IO;
                 break;
             }
-            if (!c->oracle960)
+            if (!c->codes960)
                 r = uz_lib_chess960_as_text(c->games, (size_t)got, diag);
             long made = 0;
             for (; r == UZ_OK && made < got; made++)
                 r = uz_walk_init(&walks[made], &c->games[made]);
             if (r == UZ_OK)
-                r = uz_score_walks(c->oracle, c->oracle960, walks, (size_t)got, diag);
+                r = uz_score_walks(c->oracle, walks, (size_t)got, diag);
             for (long i = 0; i < made; i++) {
                 if (r == UZ_OK && uz_fit_samples_add_walk(&samples, &walks[i]) != 0) {
                     r = UZ_ERR_NOMEM;
@@ -623,6 +647,7 @@ void uz_compressor_close(uz_compressor *c)
     for (size_t i = 0; c->games && i < c->block_games; i++)
         uz_game_clear(&c->games[i]);
     free(c->games);
+    uz_oracle_destroy(c->route);
     uz_pool_destroy(c->pool960);
     uz_pool_destroy(c->pool);
     uz_builtin_pool_destroy(c->builtin);

@@ -45,9 +45,8 @@ static void read_games(const char *path, size_t max, game_list *l)
     fclose(f);
 }
 
-/* Compresses the games with the oracles into a malloc'd archive whose header is pool's. */
-static uz_result compress(uz_pool *pool, uz_pool *pool960, uz_oracle *oracle, uz_oracle *oracle960, game_list *l,
-                          char **data, size_t *size)
+/* Compresses the games with the oracle into a malloc'd archive whose header is pool's. */
+static uz_result compress(uz_pool *pool, uz_pool *pool960, uz_oracle *oracle, game_list *l, char **data, size_t *size)
 {
     uz_model_params params = uz_model_default_params();
     uz_model model;
@@ -65,8 +64,8 @@ static uz_result compress(uz_pool *pool, uz_pool *pool960, uz_oracle *oracle, uz
         size_t k = l->n - i < BLOCK ? l->n - i : BLOCK;
         uz_buf structure = {0}, moves = {0};
         uint64_t n_moves, digest;
-        r = uz_block_encode(oracle, oracle960, &model, enc, l->games + i, k, header.struct_version, &structure, &moves,
-                            &n_moves, &digest, &d);
+        r = uz_block_encode(oracle, &model, enc, l->games + i, k, header.struct_version, &structure, &moves, &n_moves,
+                            &digest, &d);
         if (r == UZ_OK)
             r = uz_archive_write_block(w, k, n_moves, digest, &structure, moves.data, moves.size, &d);
         uz_buf_free(&structure);
@@ -112,7 +111,7 @@ static uz_position some_position(uz_game *game)
     uz_walk w;
     uz_position pos;
     uz_position_startpos(&pos);
-    if (uz_walk_init(&w, game) != UZ_OK || uz_score_walks(NULL, NULL, &w, 1, NULL) != UZ_OK) {
+    if (uz_walk_init(&w, game) != UZ_OK || uz_score_walks(NULL, &w, 1, NULL) != UZ_OK) {
         CHECK(0, "walk");
         return pos;
     }
@@ -173,24 +172,25 @@ int main(void)
         return 1;
     }
 
-    /* Compress while recording; then without: the same archive. */
+    /* Compress while recording (one recorder in front of the routing oracle of both
+     * engines); then without: the same archive. */
     uz_score_table *table = NULL;
-    uz_oracle *rec = NULL, *rec960 = NULL;
+    uz_oracle *route = NULL, *rec = NULL;
     CHECK(uz_score_table_create(&table) == UZ_OK, "table");
-    CHECK(uz_oracle_record_create(&rec, uz_pool_oracle(pool), table) == UZ_OK &&
-              uz_oracle_record_create(&rec960, uz_pool_oracle(pool960), table) == UZ_OK,
-          "recorders");
+    CHECK(uz_oracle_route_create(&route, uz_pool_oracle(pool), uz_pool_oracle(pool960)) == UZ_OK &&
+              uz_oracle_record_create(&rec, route, table) == UZ_OK,
+          "router and recorder");
     char *archive = NULL, *plain = NULL;
     size_t archive_size = 0, plain_size = 0;
-    compress(pool, pool960, rec, rec960, &games, &archive, &archive_size);
-    compress(pool, pool960, uz_pool_oracle(pool), uz_pool_oracle(pool960), &games, &plain, &plain_size);
+    compress(pool, pool960, rec, &games, &archive, &archive_size);
+    compress(pool, pool960, route, &games, &plain, &plain_size);
     CHECK(archive_size == plain_size && memcmp(archive, plain, plain_size) == 0, "recording changes no byte");
     uz_oracle_identity id = uz_oracle_identity_of(rec);
     CHECK(strcmp(id.fingerprint, uz_pool_fingerprint(pool)) == 0, "a recorder has its engine's identity");
     size_t recorded = uz_score_table_count(table);
     CHECK(recorded > 500, "positions recorded: %zu", recorded);
     uz_oracle_destroy(rec);
-    uz_oracle_destroy(rec960);
+    uz_oracle_destroy(route);
     uz_pool_destroy(pool960);
     uz_pool_destroy(pool);
 

@@ -1,6 +1,7 @@
 /* Engine bridge with real Stockfish: both modes, trivial and mate positions, cache,
  * chained asynchronous queries, settings text and fingerprint, argument errors; permove
- * scores against the engine's own output; settings that break determinism refused. */
+ * scores against the engine's own output; settings that break determinism refused; a
+ * pool idle for longer than its timeout takes no engine for hung. */
 #include <errno.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -480,6 +481,33 @@ static void test_threads_refused(void)
     printf("Threads 2 -> %s\n", diag.message);
 }
 
+/* A pool left idle for longer than its timeout between runs (as one pool of a routing
+ * oracle while the other runs): the next search's timer counts from its start, so the
+ * engine is not taken for hung and restarted. */
+static void test_idle_past_timeout(void)
+{
+    uz_engine_settings s;
+    t_settings(&s, "stockfish", 1, UZ_MODE_MULTIPV);
+    s.timeout_ms = 4000; /* ample for a depth-1 search on a loaded machine */
+    uz_pool *pool = NULL;
+    uz_diag diag = {0};
+    CHECK_RC(uz_pool_create(&pool, &s, 1, &diag), UZ_OK, &diag);
+    if (!pool)
+        return;
+    uz_query *q = malloc(sizeof *q);
+    for (int i = 1; i <= 2; i++) {
+        if (i == 2)
+            usleep(5000 * 1000);
+        t_query_fen(q, fens[i]);
+        CHECK_RC(uz_pool_query(pool, q, &diag), UZ_OK, &diag);
+    }
+    uz_pool_stats st;
+    uz_pool_get_stats(pool, &st);
+    CHECK(st.restarts == 0, "%llu restarts after an idle pool's query", (unsigned long long)st.restarts);
+    free(q);
+    uz_pool_destroy(pool);
+}
+
 int main(void)
 {
     test_modes();
@@ -489,6 +517,7 @@ int main(void)
     test_settings_text();
     test_permove_against_engine();
     test_threads_refused();
+    test_idle_past_timeout();
     if (waitpid(-1, NULL, WNOHANG) != -1 || errno != ECHILD) {
         fprintf(stderr, "child processes left behind\n");
         uz_test_failed++;
