@@ -119,7 +119,11 @@ def main():
     for name, data in big.items():  # (each refused or decodable; CPU and memory printed)
         src, out = path(name + ".pgn"), path(name + ".ucz")
         open(src, "wb").write(data)
-        p, mb, took = measured("compress", *FAST, src, "-o", out)
+        # (UZ_TEST_SHORT, the sanitizer run: the game over the tag limit stops a canonical run
+        # at the limit instead of being kept as 15 MB of text, whose packing by zstd -19 and
+        # LZMA2 -9e, a minute of uninstrumented CPU, the plain run checks)
+        canonical = ["--canonical"] if SHORT and name == "tags1.1m" else []
+        p, mb, took = measured("compress", *FAST, *canonical, src, "-o", out)
         err = p.stderr.decode(errors="replace")
         if p.returncode == 0:
             d = run("decompress", out, "-o", "-")
