@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/uz_test.h"
+#include "../common/uz_test_games.h"
 #include "gamecode/blockcode.h"
 #include "../../src/lib/lib_internal.h"
 
@@ -20,29 +20,10 @@ typedef struct game_list {
     size_t n;
 } game_list;
 
-/* Appends up to max games (0: all) of path, their exact bytes kept. */
+/* Appends up to max games (0: all) of path. */
 static void read_games(const char *path, size_t max, game_list *l)
 {
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL, "open %s", path);
-    if (!f)
-        return;
-    uz_pgn_reader *r = uz_pgn_reader_open(f, path);
-    uz_pgn_reader_keep_raw(r, true);
-    for (size_t got = 0; (max == 0 || got < max) && l->n < sizeof l->games / sizeof *l->games; got++) {
-        uz_game *g = &l->games[l->n];
-        uz_game_init(g);
-        uz_diag d = {0};
-        uz_result res = uz_pgn_read_game(r, g, &d);
-        if (res != UZ_OK) {
-            CHECK(res == UZ_DONE, "%s: game %ld: %s", path, d.game, d.message);
-            uz_game_clear(g);
-            break;
-        }
-        l->n++;
-    }
-    uz_pgn_reader_close(r);
-    fclose(f);
+    uz_test_read_games(path, 0, max, l->games, sizeof l->games / sizeof *l->games, &l->n);
 }
 
 /* Compresses the games with the oracle into a malloc'd archive whose header is pool's. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/uz_test.h"
+#include "../common/uz_test_games.h"
 #include "gamecode/gamecode.h"
 #include "gamecode/score_table.h"
 
@@ -19,30 +19,9 @@ typedef struct game_list {
     size_t n;
 } game_list;
 
-/* Appends games [first, first + count) of path, their exact bytes kept. */
 static void read_games(const char *path, size_t first, size_t count, game_list *l)
 {
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL, "open %s", path);
-    if (!f)
-        return;
-    uz_pgn_reader *r = uz_pgn_reader_open(f, path);
-    uz_pgn_reader_keep_raw(r, true);
-    for (size_t i = 0; i < first + count && l->n < MAX_GAMES; i++) {
-        uz_game *g = &l->games[l->n];
-        uz_game_init(g);
-        uz_diag d = {0};
-        uz_result res = uz_pgn_read_game(r, g, &d);
-        CHECK(res == UZ_OK, "%s: game %zu: %s", path, i + 1, d.message);
-        if (res == UZ_OK && i >= first)
-            l->n++;
-        else
-            uz_game_clear(g);
-        if (res != UZ_OK)
-            break;
-    }
-    uz_pgn_reader_close(r);
-    fclose(f);
+    uz_test_read_games(path, first, count, l->games, MAX_GAMES, &l->n);
 }
 
 static void walks_init(uz_walk *walks, game_list *l)
