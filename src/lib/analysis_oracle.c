@@ -34,8 +34,8 @@ uz_result uz_options_model_text(const uz_options *o, bool for_fit, char *out, si
     uz_result r = uz_lib_model(o, &p, &kind, diag);
     if (r != UZ_OK)
         return r;
-    if (for_fit && p.kind == UZ_MODEL_PLAYER)
-        p.kind = UZ_MODEL_RANK; /* the player model's weights are trained offline */
+    if (for_fit)
+        p = uz_lib_model_fit_start(&p);
     uz_lib_model_text(&p, out, cap);
     if (coder)
         *coder = uz_lib_coder_name(kind);
