@@ -22,19 +22,30 @@ def fnv1a(data, h=FNV_OFFSET):
     return h
 
 
-def weights_text(version, floor_q16, names, weights_q16, comments=(), units=None):
+PIECES = "PNBRQK"
+
+
+def weights_text(version, floor_q16, names, weights_q16, comments=(), units=None, squares=None):
     body = "floor %d\n" % floor_q16 + "".join("%s %d\n" % (n, w) for n, w in zip(names, weights_q16))
     if units:  # hidden layer: "unit K BIAS OUT W..." (bias, W in Q32; OUT in Q16 log2 units)
         body += "hidden %d\n" % len(units) + "".join(
             "unit %d %d %d %s\n" % (k, b, o, " ".join(str(c) for c in ws)) for k, (b, o, ws) in enumerate(units))
+    if squares:  # (bounds, to[b][t][64], from[b][t][64]) in Q16 log2 units
+        bounds, to, frm = squares
+        body += "squares %s\n" % " ".join(str(v) for v in [len(bounds) + 1] + list(bounds))
+        for kind, tab in (("to", to), ("from", frm)):
+            for b in range(len(bounds) + 1):
+                for t in range(6):
+                    body += "%s %d %s %s\n" % (kind, b, PIECES[t], " ".join(str(int(v)) for v in tab[b][t]))
     h = fnv1a(body.encode())
     head = "".join("# %s\n" % c for c in comments)
     return head + "ucizip-player-model %d\n" % version + body + "hash %016x\n" % h, h
 
 
-def parse(path, units=None):
+def parse(path, units=None, squares=None):
     """(version, floor, weights) of a weights file (its hash is checked by the C parser);
-    the hidden layer's units (bias, out, weights) are appended to units when given."""
+    the hidden layer's units (bias, out, weights) are appended to units when given, and
+    the square tables set into the dict squares ("bounds", "to", "from") when given."""
     version, floor, ws = None, None, []
     for line in open(path):
         f = line.split()
@@ -47,6 +58,16 @@ def parse(path, units=None):
         elif f[0] == "unit":
             if units is not None:
                 units.append((int(f[2]), int(f[3]), [int(c) for c in f[4:]]))
+        elif f[0] == "squares":
+            if squares is not None:
+                squares["bounds"] = [int(v) for v in f[2:]]
+                squares["to"], squares["from"] = [], []
+        elif f[0] in ("to", "from"):
+            if squares is not None:
+                b, t = int(f[1]), PIECES.index(f[2])
+                while len(squares[f[0]]) <= b:
+                    squares[f[0]].append([None] * 6)
+                squares[f[0]][b][t] = [int(v) for v in f[3:]]
         elif f[0] not in ("hash", "hidden"):
             ws.append(int(f[1]))
     return version, floor, ws
@@ -59,8 +80,8 @@ def c_source(root):
     sets, texts = [], []
     for path in files:
         text = open(path).read()
-        units = []
-        version, floor_q16, ws = parse(path, units)
+        units, squares = [], {}
+        version, floor_q16, ws = parse(path, units, squares)
         h = int(re.search(r"^hash ([0-9a-f]+)$", text, re.M).group(1), 16)
         wl = ",".join(("\n            " if i % 8 == 0 else " ") + str(w) for i, w in enumerate(ws))
         hidden = ""
@@ -69,6 +90,14 @@ def c_source(root):
                       "        .hidden_weight = {%s},\n" % (
                           len(units), ", ".join("%dll" % b for b, _, _ in units), ", ".join(str(o) for _, o, _ in units),
                           ",".join("\n            {" + ", ".join("%dll" % c for c in u) + "}" for _, _, u in units)))
+        if squares:
+            def table(tab):
+                return ",".join("\n            {" + ",".join(
+                    "\n                {" + ", ".join(str(v) for v in row) + "}" for row in bucket) + "}" for bucket in tab)
+            hidden += ("        .n_square_buckets = %d,\n        .square_bound = {%s},\n"
+                       "        .square_to = {%s},\n        .square_from = {%s},\n" % (
+                           len(squares["bounds"]) + 1, ", ".join(str(v) for v in squares["bounds"]),
+                           table(squares["to"]), table(squares["from"])))
         sets.append("    {\n        .version = %d,\n        .hash = 0x%016xull,\n        .weight = {%s},\n"
                     "        .floor_q16 = %d,\n%s    },\n" % (version, h, wl, floor_q16, hidden))
         lines = "".join('    "%s\\n"\n' % l.replace("\\", "\\\\").replace('"', '\\"') for l in text.splitlines())
@@ -81,10 +110,10 @@ def c_source(root):
             % ", ".join("text_v%d" % parse(p)[0] for p in files))
 
 
-def write(version, floor_q16, weights_q16, comments=(), root=".", units=None):
+def write(version, floor_q16, weights_q16, comments=(), root=".", units=None, squares=None):
     """Writes data/player_model/weights-vVERSION.txt and regenerates src/model/player_weights.c."""
     names = [n for n, _ in feature_names(root + "/src/model/player_model.h")]
-    text, h = weights_text(version, floor_q16, names, weights_q16, comments, units)
+    text, h = weights_text(version, floor_q16, names, weights_q16, comments, units, squares)
     open(root + "/data/player_model/weights-v%d.txt" % version, "w").write(text)
     open(root + "/src/model/player_weights.c", "w").write(c_source(root))
     return h

@@ -153,18 +153,62 @@ class HiddenProblem(Problem):
         return w / self.scale, u_raw, b - u @ self.mu, v
 
 
-def raw_scores(x, w, hidden=None):
-    """Per-move scores (natural log units) of the raw integer features."""
+class SquareProblem(Problem):
+    """The same softmax of x.w plus the square tables: each move adds one entry of the "to"
+    table and one of the "from" table (idx: its two entries' indices in the table vector,
+    see square_indices), penalised by l2_tables."""
+
+    def __init__(self, x, n, played, idx, n_tables, l2=1e-4, l2_tables=3e-5):
+        super().__init__(x, n, played, list(range(x.shape[1])), l2)
+        self.idx, self.n_tables, self.l2_tables, self.d = idx, n_tables, l2_tables, self.x.shape[1]
+
+    def loss_grad(self, th):
+        w, tab = th[:self.d], th[self.d:]
+        s = (self.x @ w.astype(np.float32)).astype(np.float64) + tab[self.idx[0]] + tab[self.idx[1]]
+        m = np.maximum.reduceat(s, self.starts)
+        e = np.exp(s - m[self.pos_of_move])
+        z = np.add.reduceat(e, self.starts)
+        k = len(self.n)
+        nll = -(s[self.target] - m - np.log(z)).sum() / k
+        g = e / z[self.pos_of_move]
+        g[self.target] -= 1.0
+        g /= k
+        gw = (self.x.T @ g.astype(np.float32)).astype(np.float64)
+        gt = sum(np.bincount(i, weights=g, minlength=self.n_tables) for i in self.idx)
+        return (nll + self.l2 * w @ w + self.l2_tables * tab @ tab,
+                np.concatenate([gw + 2 * self.l2 * w, gt + 2 * self.l2_tables * tab]))
+
+    def fit(self, iters=300):
+        r = minimize(self.loss_grad, np.zeros(self.d + self.n_tables), jac=True, method="L-BFGS-B",
+                     options={"maxiter": iters})
+        print("square tables fit: %s, %d iterations, loss %.5f" % (r.message, r.nit, r.fun))
+        return r.x[:self.d] / self.scale, r.x[self.d:]
+
+
+def square_indices(moves, ply, bounds):
+    """Each move's entries in the square tables' vector (the to tables, then the from
+    tables, each [bucket][type][square]), from ucizip-features' .moves words and the
+    position's ply, as uz_pm_square_scores reads them."""
+    buckets = len(bounds) + 1
+    b = np.searchsorted(np.array(bounds), ply, side="right")
+    row = (b * 6 + (moves >> 12).astype(np.int64) - 1) * 64
+    return (row + (moves & 63), buckets * 384 + row + ((moves >> 6) & 63)), 2 * buckets * 384
+
+
+def raw_scores(x, w, hidden=None, extra=None):
+    """Per-move scores (natural log units) of the raw integer features, plus extra."""
     s = x.astype(np.float64) @ w
+    if extra is not None:
+        s += extra
     if hidden is not None:
         u, b, v = hidden
         s += np.tanh(x.astype(np.float64) @ u.T + b) @ v
     return s
 
 
-def bits(x, n, played, w, eps, hidden=None):
+def bits(x, n, played, w, eps, hidden=None, extra=None):
     """Float cost in bits per position of the logit with a uniform floor eps."""
-    s = raw_scores(x, w, hidden)
+    s = raw_scores(x, w, hidden, extra)
     starts = np.concatenate([[0], np.cumsum(n)[:-1]])
     pos_of = np.repeat(np.arange(len(n)), n)
     m = np.maximum.reduceat(s, starts)
@@ -174,13 +218,13 @@ def bits(x, n, played, w, eps, hidden=None):
     return -np.log2((1 - eps) * p + eps / n)
 
 
-def pick_floor(xt, nt, pt, w, hidden=None):
+def pick_floor(xt, nt, pt, w, hidden=None, extra=None):
     """The uniform floor of the fitted model, chosen on a slice of the training part."""
     best_eps, best = None, None
     k = min(len(nt), 100_000)
     km = int(np.cumsum(nt)[k - 1])
     for eps in (0.001, 0.002, 0.004, 0.008, 0.016):
-        b = bits(xt[:km], nt[:k], pt[:k], w, eps, hidden).mean()
+        b = bits(xt[:km], nt[:k], pt[:k], w, eps, hidden, None if extra is None else extra[:km]).mean()
         if best is None or b < best:
             best_eps, best = eps, b
     return best_eps
@@ -197,6 +241,11 @@ def main():
     ap.add_argument("--hidden", type=int, default=0,
                     help="tanh units of a hidden layer beside the linear part (0: the plain conditional logit)")
     ap.add_argument("--iters", type=int, default=300, help="L-BFGS iterations of the hidden layer fit")
+    ap.add_argument("--scores-from", default="Stockfish 15.1, depth 1, multipv, engines/stockfish.profile",
+                    help="the oracle whose scores the cache holds, as the weights file's comment names it")
+    ap.add_argument("--squares", default="",
+                    help="square tables with these rising ply bounds between their buckets, e.g. 16,60 "
+                         "(needs the features' .moves files); empty: none")
     ap.add_argument("--version", type=int, default=0,
                     help="version of the new weight set (default: one above the newest in data/player_model); "
                          "older sets stay built in so that their archives still decode")
@@ -233,14 +282,27 @@ def main():
         return w
 
     all_cols = list(range(nf))
-    hidden = None
+    hidden = squares = extra_t = extra_e = None
+    if args.hidden and args.squares:
+        sys.exit("--hidden and --squares: one or the other")
     if args.hidden:
         w, u, b, v = HiddenProblem(xt, nt, pt, args.hidden).fit(args.iters)
         hidden = (u, b, v)
+    elif args.squares:
+        bounds = [int(v) for v in args.squares.split(",")]
+        moves = np.concatenate([np.fromfile(os.path.join(args.cache, "feat", f + ".moves"), dtype="<u2")
+                                for f in files])
+        assert len(moves) == x.shape[0]
+        idx, n_tables = square_indices(moves, np.repeat(pos["ply"], pos["n"]), bounds)
+        mt, me = np.repeat(tmask, pos["n"]), np.repeat(evalm, pos["n"])
+        w, tab = SquareProblem(xt, nt, pt, [i[mt] for i in idx], n_tables).fit()
+        extra_t, extra_e = tab[idx[0][mt]] + tab[idx[1][mt]], tab[idx[0][me]] + tab[idx[1][me]]
+        q = np.round(tab / math.log(2) * 65536).astype(np.int64).reshape(2, len(bounds) + 1, 6, 64)
+        squares = (bounds, q[0].tolist(), q[1].tolist())
     else:
         w = fit_eval(all_cols)
-    best_eps = pick_floor(xt, nt, pt, w, hidden)
-    eb = bits(xe, ne, pe, w, best_eps, hidden)
+    best_eps = pick_floor(xt, nt, pt, w, hidden, extra_t)
+    eb = bits(xe, ne, pe, w, best_eps, hidden, extra_e)
     print("floor %.3f; held-out bits/move (float model):" % best_eps)
     print("| category | positions | rank model (default) | player model |")
     print("|---|---|---|---|")
@@ -270,12 +332,13 @@ def main():
             u, b, v = hidden
             units = [(int(round(b[j] * 2 ** 32)), int(round(v[j] / math.log(2) * 65536)),
                       [int(round(c * 2 ** 32)) for c in u[j]]) for j in range(len(b))]
-        h = pm_weights.write(version, floor_q16, q, root=ROOT, units=units, comments=[
+        h = pm_weights.write(version, floor_q16, q, root=ROOT, units=units, squares=squares, comments=[
             "ucizip player model weights: conditional logit, Q16 log2 units per feature unit"
-            + ("; %d tanh units (bias and weights Q32, output Q16 log2 units)." % args.hidden if args.hidden else "."),
+            + ("; %d tanh units (bias and weights Q32, output Q16 log2 units)." % args.hidden if args.hidden else "")
+            + ("; square tables, ply buckets split at %s (Q16 log2 units)." % args.squares if args.squares else "."),
             "Trained by scripts/train_player_model.py on the training part of ../shared/corpus",
             "(cat1-3 files; a game is held out when FNV-1a 64 of its canonical PGN is 0 mod 5),",
-            "engine scores from Stockfish 15.1, depth 1, multipv, engines/stockfish.profile.",
+            "engine scores from %s." % args.scores_from,
             "%d training positions. See data/player_model/PROVENANCE." % int(tmask.sum())])
         print("wrote data/player_model/weights-v%d.txt and src/model/player_weights.c, hash %016x" % (version, h))
 

@@ -4,8 +4,10 @@
  * features come from the library's own uz_pm_features, the code the codec runs.
  *
  *   ucizip-features GAMES.pgn --scores DUMP --out PREFIX [--weights FILE]
- *       writes PREFIX.pos (one record per position, see pos_record) and PREFIX.feat
- *       (n_legal x UZ_PM_N_FEATURES int16 per position, canonical move order)
+ *       writes PREFIX.pos (one record per position, see pos_record), PREFIX.feat
+ *       (n_legal x UZ_PM_N_FEATURES int16 per position, canonical move order) and
+ *       PREFIX.moves (n_legal uint16 per position: the moving piece's type (1..6) << 12,
+ *       from << 6, to, the squares seen from the mover as the square tables see them)
  *   ucizip-features GAMES.pgn --hashes
  *       prints the hash (FNV-1a 64 of the canonical PGN text) of every game
  */
@@ -125,7 +127,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "ucizip-features: %s: cannot open\n", pgn);
         return 1;
     }
-    FILE *dump = NULL, *fpos = NULL, *ffeat = NULL;
+    FILE *dump = NULL, *fpos = NULL, *ffeat = NULL, *fmoves = NULL;
     if (!hashes) {
         char path[4096];
         dump = fopen(scores_path, "r");
@@ -133,6 +135,8 @@ int main(int argc, char **argv)
         fpos = fopen(path, "wb");
         snprintf(path, sizeof path, "%s.feat", out);
         ffeat = fopen(path, "wb");
+        snprintf(path, sizeof path, "%s.moves", out);
+        fmoves = fopen(path, "wb");
         if (!dump || !fpos || !ffeat) {
             fprintf(stderr, "ucizip-features: cannot open the score dump or the outputs\n");
             return 1;
@@ -191,6 +195,7 @@ int main(int argc, char **argv)
             uz_walk_pm_history(&w, i, &hist);
             uz_pm_features(pos, legal, scores, n, &pg, &hist, x);
             uz_pm_scores(&pm, x, n, NULL, s);
+            uz_pm_square_scores(&pm, pos, legal, n, s);
             uint32_t total = uz_pm_frequencies(&pm, s, n, freq);
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
             model_ns += (t1.tv_sec - t0.tv_sec) * 1000000000.0 + (t1.tv_nsec - t0.tv_nsec);
@@ -204,6 +209,15 @@ int main(int argc, char **argv)
                 x16[k] = (int16_t)(x[k] > 32767 ? 32767 : x[k] < -32768 ? -32768 : x[k]);
             fwrite(&rec, sizeof rec, 1, fpos);
             fwrite(x16, sizeof *x16, (size_t)n * UZ_PM_N_FEATURES, ffeat);
+            /* per move: piece type (1..6) << 12 | from << 6 | to, squares seen from the mover */
+            for (int k = 0; k < n; k++) {
+                int from = UZ_MOVE_FROM(legal[k]), to = UZ_MOVE_TO(legal[k]);
+                int type = UZ_PIECE_TYPE(pos->squares[from]);
+                if (pos->side)
+                    from ^= 56, to ^= 56;
+                uint16_t m = (uint16_t)(type << 12 | from << 6 | to);
+                fwrite(&m, sizeof m, 1, fmoves);
+            }
             positions++;
         }
         uz_walk_free(&w);
@@ -218,7 +232,7 @@ int main(int argc, char **argv)
             status = 1;
         }
         fclose(dump);
-        if (fclose(fpos) != 0 || fclose(ffeat) != 0)
+        if (fclose(fpos) != 0 || fclose(ffeat) != 0 || fclose(fmoves) != 0)
             status = 1;
         if (status == 0)
             fprintf(stderr, "%s: %d games, %ld positions, player model %.1f us/position\n", pgn, gi, positions,

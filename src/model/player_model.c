@@ -120,6 +120,63 @@ static bool parse_unit(uz_player_model *m, int k, const char *line, uint64_t *h)
     return true;
 }
 
+static const char piece_letters[UZ_PM_PIECE_TYPES + 1] = "PNBRQK";
+
+/* A line "squares B BOUND..." (B buckets, B - 1 rising bounds): parsed into m, hashed. */
+static bool parse_squares_head(uz_player_model *m, const char *line, uint64_t *h)
+{
+    char *e;
+    const char *q = line + 8; /* after "squares " */
+    long b = strtol(q, &e, 10);
+    if (e == q || b < 1 || b > UZ_PM_MAX_SQUARE_BUCKETS)
+        return false;
+    m->n_square_buckets = (int32_t)b;
+    char canon[128];
+    int n = snprintf(canon, sizeof canon, "squares %ld", b);
+    for (int k = 0; k < b - 1; k++) {
+        q = e;
+        long v = strtol(q, &e, 10);
+        if (e == q || *q != ' ' || v < 1 || v > 100000 || (k > 0 && v <= m->square_bound[k - 1]))
+            return false;
+        m->square_bound[k] = (int32_t)v;
+        n += snprintf(canon + n, sizeof canon - (size_t)n, " %ld", v);
+    }
+    if (*e != 0)
+        return false;
+    canon[n++] = '\n';
+    *h = uz_fnv1a64(*h, canon, (size_t)n);
+    return true;
+}
+
+/* Table line number i of the square tables: "to K T V..." for i < B * 6, then "from ...". */
+static bool parse_square_line(uz_player_model *m, int i, const char *line, uint64_t *h)
+{
+    const int per_kind = m->n_square_buckets * UZ_PM_PIECE_TYPES;
+    const bool to = i < per_kind;
+    const int bucket = (i % per_kind) / UZ_PM_PIECE_TYPES, type = i % UZ_PM_PIECE_TYPES;
+    char canon[32];
+    int n = snprintf(canon, sizeof canon, "%s %d %c", to ? "to" : "from", bucket, piece_letters[type]);
+    if (strncmp(line, canon, (size_t)n) != 0)
+        return false;
+    *h = uz_fnv1a64(*h, canon, (size_t)n);
+    int32_t *v = to ? m->square_to[bucket][type] : m->square_from[bucket][type];
+    const char *q = line + n;
+    for (int sq = 0; sq < 64; sq++) {
+        char *e;
+        if (*q != ' ')
+            return false;
+        long long x = strtoll(q + 1, &e, 10);
+        if (e == q + 1 || x <= -WEIGHT_LIMIT || x >= WEIGHT_LIMIT)
+            return false;
+        v[sq] = (int32_t)x;
+        int k = snprintf(canon, sizeof canon, " %lld", x);
+        *h = uz_fnv1a64(*h, canon, (size_t)k);
+        q = e;
+    }
+    *h = uz_fnv1a64(*h, "\n", 1);
+    return *q == 0;
+}
+
 uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len, uz_diag *diag)
 {
     if (!m || !text)
@@ -129,7 +186,7 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
     char line[4096];
     long lineno = 0;
     /* 0 magic, 1 floor, 2.. features, then the hidden layer (optional) and the hash */
-    int stage = 0, units = 0;
+    int stage = 0, units = 0, square_lines = 0;
     const int tail = 2 + UZ_PM_N_FEATURES;
     bool done = false;
     uint64_t h = UZ_FNV1A64_OFFSET;
@@ -188,6 +245,22 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
                 return UZ_ERR_CORRUPT;
             }
             units++;
+        } else if (m->n_square_buckets == 0 && strncmp(line, "squares ", 8) == 0) {
+            if (!parse_squares_head(m, line, &h)) {
+                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1,
+                            "weights: expected 'squares B BOUND...' with B in 1..%d and B - 1 rising bounds",
+                            UZ_PM_MAX_SQUARE_BUCKETS);
+                return UZ_ERR_CORRUPT;
+            }
+        } else if (square_lines < 2 * m->n_square_buckets * UZ_PM_PIECE_TYPES) {
+            if (!parse_square_line(m, square_lines, line, &h)) {
+                const int per_kind = m->n_square_buckets * UZ_PM_PIECE_TYPES;
+                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected '%s %d %c' and 64 values, each within range",
+                            square_lines < per_kind ? "to" : "from", (square_lines % per_kind) / UZ_PM_PIECE_TYPES,
+                            piece_letters[square_lines % UZ_PM_PIECE_TYPES]);
+                return UZ_ERR_CORRUPT;
+            }
+            square_lines++;
         } else {
             unsigned long long stored;
             if (sscanf(line, "hash %llx", &stored) != 1) {
@@ -211,7 +284,10 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
     if (!done) {
         uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: file ends early (missing %s)",
                     stage == 0 ? "header" : stage == 1 ? "floor" : stage < tail ? "features"
-                                                        : units < m->n_hidden ? "hidden units" : "hash");
+                                                        : units < m->n_hidden ? "hidden units"
+                                                        : square_lines < 2 * m->n_square_buckets * UZ_PM_PIECE_TYPES
+                                                            ? "square tables"
+                                                            : "hash");
         return UZ_ERR_CORRUPT;
     }
     return UZ_OK;

@@ -113,6 +113,16 @@ void uz_pm_features(const uz_position *pos, const uz_move *moves, const int32_t 
 
 #define UZ_PM_MAX_HIDDEN 16
 
+/* Square tables, a weight set's optional last part: a move's score also gains
+ * square_to[b][t][to] + square_from[b][t][from], where t is the moving piece's type (pawn
+ * 0 .. king 5), from and to its squares seen from the mover (ranks mirrored for Black:
+ * a1 is the mover's queen-side corner; castling is the king's move as the move list has
+ * it), and b the position's ply bucket: how many of square_bound[] are <= its ply
+ * 2 (fullmove - 1) + side. What players like to do with which piece where, at each
+ * stage of a game: the part of their choice a shallow search's scores do not show. */
+#define UZ_PM_MAX_SQUARE_BUCKETS 6
+#define UZ_PM_PIECE_TYPES 6
+
 /* A loaded weight set. weight[f] is in Q16 log2 units per feature unit. A set may add a
  * hidden layer: unit j's activation is tanh((hidden_bias[j] + sum_f hidden_weight[j][f]
  * x_f) / 2^32) (features clamped to 16 bits; tanh from a fixed table, see uz_pm_scores),
@@ -126,6 +136,10 @@ typedef struct uz_player_model {
     int64_t hidden_bias[UZ_PM_MAX_HIDDEN];                     /* Q32 */
     int32_t hidden_out[UZ_PM_MAX_HIDDEN];                      /* Q16 log2 units */
     int64_t hidden_weight[UZ_PM_MAX_HIDDEN][UZ_PM_N_FEATURES]; /* Q32 per feature unit */
+    int32_t n_square_buckets;                                  /* 0: no square tables */
+    int32_t square_bound[UZ_PM_MAX_SQUARE_BUCKETS - 1];       /* rising plies */
+    int32_t square_to[UZ_PM_MAX_SQUARE_BUCKETS][UZ_PM_PIECE_TYPES][64];   /* Q16 log2 units */
+    int32_t square_from[UZ_PM_MAX_SQUARE_BUCKETS][UZ_PM_PIECE_TYPES][64]; /* Q16 log2 units */
 } uz_player_model;
 
 /* Parses a weights file's text:
@@ -135,6 +149,10 @@ typedef struct uz_player_model {
  *   NAME VALUE            one line per feature, in the order above
  *   hidden H              optional: a hidden layer of H (1..UZ_PM_MAX_HIDDEN) units, then
  *   unit K BIAS OUT W...  one line per unit, K = 0..H-1, one W per feature in the order above
+ *   squares B BOUND...    optional: square tables of B (1..UZ_PM_MAX_SQUARE_BUCKETS) ply
+ *                         buckets, B - 1 rising bounds, then
+ *   to K T V...           for K = 0..B-1 and T = P N B R Q K: 64 values, a1 b1 .. h8
+ *   from K T V...         the same for the from squares, after every "to" line
  *   hash HEX              FNV-1a 64 of the lines from "floor" on as written (each with its \n)
  * Refuses (UZ_ERR_CORRUPT, diag with the line) anything else: a missing or unknown
  * feature, a value out of range, a wrong hash. */
@@ -165,11 +183,16 @@ const uz_player_model *uz_pm_builtin_version(uint32_t version);
 const uz_player_model *uz_pm_builtin_find(uint32_t version, uint64_t hash);
 
 /* Per-move scores (Q16 log2 units) from features; mask (optional) zeroes features whose
- * mask entry is false (ablations). */
+ * mask entry is false (ablations). The square tables' part is not in features: a
+ * move's whole score is this plus uz_pm_square_scores. */
 void uz_pm_scores(const uz_player_model *m, const int32_t *x, int n, const bool *mask, int64_t *s);
 
-/* The scores uz_pm_scores gives (no mask) for the features uz_pm_features gives, the same
- * bits, computed without the feature matrix: a move's non-zero features only, and the
+/* Adds the square tables' part of each move's score to s (nothing without tables). */
+void uz_pm_square_scores(const uz_player_model *m, const uz_position *pos, const uz_move *moves, int n,
+                         int64_t *s);
+
+/* The scores uz_pm_scores (no mask) plus uz_pm_square_scores give for the features
+ * uz_pm_features gives, the same bits, computed without the feature matrix: a move's non-zero features only, and the
  * weights of the features that are a position constant times another feature folded
  * into that one's once per position. What the coder calls for every position. */
 void uz_pm_move_scores(const uz_player_model *m, const uz_position *pos, const uz_move *moves,

@@ -165,6 +165,23 @@ void uz_pm_scores(const uz_player_model *m, const int32_t *x, int n, const bool 
     }
 }
 
+void uz_pm_square_scores(const uz_player_model *m, const uz_position *pos, const uz_move *moves, int n,
+                         int64_t *s)
+{
+    if (m->n_square_buckets == 0)
+        return;
+    const int ply = 2 * ((int)pos->fullmove - 1) + pos->side;
+    int b = 0;
+    while (b < m->n_square_buckets - 1 && ply >= m->square_bound[b])
+        b++;
+    const int mirror = pos->side == UZ_BLACK ? 56 : 0;
+    for (int i = 0; i < n; i++) {
+        const int from = UZ_MOVE_FROM(moves[i]), to = UZ_MOVE_TO(moves[i]);
+        const int type = UZ_PIECE_TYPE(pos->squares[from]) - UZ_PAWN;
+        s[i] += m->square_to[b][type][to ^ mirror] + m->square_from[b][type][from ^ mirror];
+    }
+}
+
 void uz_pm_move_scores(const uz_player_model *m, const uz_position *pos, const uz_move *moves,
                        const int32_t *scores, int n, const uz_pm_game *game, const uz_pm_history *hist,
                        int64_t *s)
@@ -179,4 +196,5 @@ void uz_pm_move_scores(const uz_player_model *m, const uz_position *pos, const u
         uz__pm_move_features(&c, i, &f);
         s[i] = score_terms(m, &fw, f.n, f.feature, f.value);
     }
+    uz_pm_square_scores(m, pos, moves, n, s);
 }

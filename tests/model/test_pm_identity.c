@@ -58,7 +58,8 @@ static void game_context(const uz_walk *w, uint64_t key, uz_pm_game *g)
 }
 
 /* Weight sets: the built-in ones and made-up ones with 0, 1 and 16 hidden units, their
- * weights up to the parser's limits (|weight| < 2^24, |hidden weight| < 2^40). */
+ * weights up to the parser's limits (|weight| < 2^24, |hidden weight| < 2^40), the last
+ * also with square tables of every bucket. */
 #define N_MADE_UP 3
 static uz_player_model made_up[N_MADE_UP];
 
@@ -87,6 +88,38 @@ static void make_models(void)
             }
         }
     }
+    static const int32_t bounds[UZ_PM_MAX_SQUARE_BUCKETS - 1] = {6, 16, 40, 80, 160};
+    uz_player_model *m = &made_up[N_MADE_UP - 1];
+    m->n_square_buckets = UZ_PM_MAX_SQUARE_BUCKETS;
+    memcpy(m->square_bound, bounds, sizeof bounds);
+    for (int b = 0; b < UZ_PM_MAX_SQUARE_BUCKETS; b++)
+        for (int p = 0; p < UZ_PM_PIECE_TYPES; p++)
+            for (int sq = 0; sq < 64; sq++) {
+                uint64_t r = mix((uint64_t)(b * 1000 + p * 64 + sq));
+                m->square_to[b][p][sq] = (int32_t)(r % ((1u << 25) - 1)) - ((1 << 24) - 1);
+                m->square_from[b][p][sq] = (int32_t)((r >> 32) % ((1u << 25) - 1)) - ((1 << 24) - 1);
+            }
+}
+
+/* The square tables' part, written out plainly: the ply's bucket by a linear search,
+ * ranks counted from the mover's side. */
+static void ref_square_scores(const uz_player_model *m, const uz_position *pos, const uz_move *legal, int n,
+                              int64_t *s)
+{
+    if (!m->n_square_buckets)
+        return;
+    int ply = 2 * (pos->fullmove - 1) + (pos->side == UZ_BLACK), bucket = 0;
+    for (int k = 0; k + 1 < m->n_square_buckets; k++)
+        if (ply >= m->square_bound[k])
+            bucket = k + 1;
+    for (int i = 0; i < n; i++) {
+        int from = legal[i] & 63, to = (legal[i] >> 6) & 63, piece = pos->squares[from] & 7;
+        if (pos->side == UZ_BLACK) {
+            from = (7 - from / 8) * 8 + from % 8;
+            to = (7 - to / 8) * 8 + to % 8;
+        }
+        s[i] += m->square_to[bucket][piece - 1][to] + m->square_from[bucket][piece - 1][from];
+    }
 }
 
 typedef struct totals {
@@ -103,7 +136,9 @@ static void check_model(const uz_player_model *m, const uz_position *pos, const 
     uint32_t f_ref[UZ_MAX_MOVES], f_fast[UZ_MAX_MOVES];
     bool mask[UZ_PM_N_FEATURES];
     ref_pm_scores(m, x_ref, n, NULL, s_ref);
+    ref_square_scores(m, pos, legal, n, s_ref);
     uz_pm_scores(m, x_new, n, NULL, s_dense);
+    uz_pm_square_scores(m, pos, legal, n, s_dense);
     uz_pm_move_scores(m, pos, legal, scores, n, g, h, s_fast);
     bool same = memcmp(s_ref, s_dense, (size_t)n * sizeof *s_ref) == 0 &&
                 memcmp(s_ref, s_fast, (size_t)n * sizeof *s_ref) == 0;
