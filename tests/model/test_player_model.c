@@ -146,6 +146,96 @@ static char *make_weights_hidden(const int32_t *w, uint32_t floor_q16, bool good
     return buf;
 }
 
+/* Weights with square tables of two buckets split at ply 20: entry (kind, b, t, sq) is
+ * square_value(kind, b, t, sq). */
+static int32_t square_value(int kind, int b, int t, int sq)
+{
+    return ((kind * 7 + b * 131 + t * 17 + sq * 3) % 1001 - 500) * 97;
+}
+
+static char *make_weights_squares(const int32_t *w, bool good_hash)
+{
+    static char buf[65536];
+    static char body[60000];
+    size_t k = (size_t)snprintf(body, sizeof body, "floor 100\n");
+    for (int f = 0; f < UZ_PM_N_FEATURES; f++)
+        k += (size_t)snprintf(body + k, sizeof body - k, "%s %d\n", uz_pm_feature_name(f), w[f]);
+    k += (size_t)snprintf(body + k, sizeof body - k, "squares 2 20\n");
+    for (int kind = 0; kind < 2; kind++)
+        for (int b = 0; b < 2; b++)
+            for (int t = 0; t < 6; t++) {
+                k += (size_t)snprintf(body + k, sizeof body - k, "%s %d %c", kind ? "from" : "to", b, "PNBRQK"[t]);
+                for (int sq = 0; sq < 64; sq++)
+                    k += (size_t)snprintf(body + k, sizeof body - k, " %d", square_value(kind, b, t, sq));
+                k += (size_t)snprintf(body + k, sizeof body - k, "\n");
+            }
+    uint64_t h = fnv(0xcbf29ce484222325ull, body, k);
+    snprintf(buf, sizeof buf, "ucizip-player-model 9\n%shash %016llx\n", body,
+             (unsigned long long)(good_hash ? h : h ^ 1));
+    return buf;
+}
+
+/* Square tables: read back and scored from the mover's side in the right bucket; a
+ * damaged value, a missing line, lines out of order, a bad bucket count or bounds and a
+ * value out of range are refused. */
+static void test_square_tables(const int32_t *w)
+{
+    uz_player_model m;
+    uz_diag d = {0};
+    char *t = make_weights_squares(w, true);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_OK && m.n_square_buckets == 2 && m.square_bound[0] == 20 &&
+              m.square_to[1][4][63] == square_value(0, 1, 4, 63) && m.square_from[0][0][12] == square_value(1, 0, 0, 12),
+          "square tables: %s", d.message);
+    /* 1. e4 (ply 0, bucket 0): pawn e2 -> e4; black's 1... e5 after it mirrors to the same squares */
+    uz_position pos;
+    uz_position_startpos(&pos);
+    uz_move e4 = UZ_MOVE(12, 28, 0), e5 = UZ_MOVE(52, 36, 0);
+    int64_t s[1] = {0};
+    uz_pm_square_scores(&m, &pos, &e4, 1, s);
+    CHECK(s[0] == square_value(0, 0, 0, 28) + square_value(1, 0, 0, 12), "white's e4: %lld", (long long)s[0]);
+    uz_undo u;
+    uz_make_move(&pos, e4, &u);
+    s[0] = 0;
+    uz_pm_square_scores(&m, &pos, &e5, 1, s);
+    CHECK(s[0] == square_value(0, 0, 0, 28) + square_value(1, 0, 0, 12), "black's e5 mirrored: %lld", (long long)s[0]);
+    pos.fullmove = 11; /* ply 21: the second bucket */
+    s[0] = 0;
+    uz_pm_square_scores(&m, &pos, &e5, 1, s);
+    CHECK(s[0] == square_value(0, 1, 0, 28) + square_value(1, 1, 0, 12), "second bucket: %lld", (long long)s[0]);
+
+    char *digit = strstr(t, "from 1 N ") + 9;
+    *digit = *digit == '1' ? '2' : '1';
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "hash mismatch"),
+          "damaged square value: %s", d.message);
+    t = make_weights_squares(w, true);
+    size_t cut = (size_t)(strstr(t, "from 1 K") - t);
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, cut, &d) == UZ_ERR_CORRUPT && strstr(d.message, "square tables"),
+          "missing table line: %s", d.message);
+    t = make_weights_squares(w, true);
+    strstr(t, "to 0 N")[5] = 'B';
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "to 0 N"),
+          "lines out of order: %s", d.message);
+    t = make_weights_squares(w, true);
+    memcpy(strstr(t, "squares 2 20"), "squares 7 20", 12);
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "squares B"),
+          "too many buckets: %s", d.message);
+    t = make_weights_squares(w, true);
+    memcpy(strstr(t, "squares 2 20"), "squares 2 00", 12);
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "squares B"),
+          "bound 0: %s", d.message);
+    t = make_weights_squares(w, true);
+    char *v = strstr(t, "to 1 Q ") + 7;
+    memcpy(v, "99999999", 8); /* over 2^24 */
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "within range"),
+          "square value too large: %s", d.message);
+}
+
 static char *make_weights(const int32_t *w, uint32_t floor_q16, bool good_hash)
 {
     return make_weights_hidden(w, floor_q16, good_hash, 0);
@@ -164,7 +254,11 @@ static void test_weights_file(void)
                   memcmp(m.weight, b->weight, sizeof m.weight) == 0 && m.n_hidden == b->n_hidden &&
                   memcmp(m.hidden_bias, b->hidden_bias, sizeof m.hidden_bias) == 0 &&
                   memcmp(m.hidden_out, b->hidden_out, sizeof m.hidden_out) == 0 &&
-                  memcmp(m.hidden_weight, b->hidden_weight, sizeof m.hidden_weight) == 0,
+                  memcmp(m.hidden_weight, b->hidden_weight, sizeof m.hidden_weight) == 0 &&
+                  m.n_square_buckets == b->n_square_buckets &&
+                  memcmp(m.square_bound, b->square_bound, sizeof m.square_bound) == 0 &&
+                  memcmp(m.square_to, b->square_to, sizeof m.square_to) == 0 &&
+                  memcmp(m.square_from, b->square_from, sizeof m.square_from) == 0,
               "set %d: the compiled-in weights are the ones of the text (regenerate src/model/player_weights.c)", i);
         CHECK(uz_pm_builtin_find(b->version, b->hash) == b, "set %d is found by its identity", i);
         CHECK(i == 0 || b->version > uz_pm_builtin_sets[i - 1].version, "versions increase");
@@ -240,6 +334,7 @@ static void test_weights_file(void)
     memset(&d, 0, sizeof d);
     CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "within range"),
           "unit weight too large: %s", d.message);
+    test_square_tables(w);
 }
 
 /* Features, scores and frequencies of a few positions under made-up weights (n_hidden
