@@ -14,7 +14,8 @@
 #include "common/buf.h"
 #include "pgn/pgn.h"
 
-/* Writes the tags of a block's games: the tag_code section to code, the text values,
+/* Writes the tags of a block's games (their records: a final position comes from the
+ * game's walk): the tag_code section to code, the text values,
  * column by column in names order, to values. tag_names holds the name index of every
  * tag of every game with a tree (verbatim and text-only games have none), in game order;
  * names[0..n_names) are the block's distinct names. Without coded, or when no model
@@ -22,7 +23,8 @@
 /* from_moves (layout 3) allows the model that derives a value from the moves: the FEN of
  * the main line's final position (chess.com's CurrentPosition). */
 uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *names, size_t n_names,
-                            const uz_game *games, size_t n, const uint32_t *tag_names, bool coded, bool from_moves);
+                            const uz_block_out_game *games, size_t n, const uint32_t *tag_names, bool coded,
+                            bool from_moves);
 
 /* Reads them back: tag_names[i][0..n_tags[i]) are game i's name indexes from its record;
  * each game's main line must already be read (PlyCount is its length). The two cursors
