@@ -594,7 +594,11 @@ static void check_text_record(const vector *v)
     bool have_prev = false;
     uz_buf rec = {0}, back = {0};
     if (ok) {
-        CHECK(uz_game_text_encode(&g, &prev, &have_prev, &rec) == UZ_OK, "format.md:%d: encode", v->line);
+        uz_walk w;
+        CHECK(uz_walk_init(&w, &g) == UZ_OK && uz_walk_resolve_all(&w) == UZ_OK && uz_walk_fill_san(&w) == UZ_OK &&
+                  uz_game_text_encode(&w, &prev, &have_prev, &rec) == UZ_OK,
+              "format.md:%d: encode", v->line);
+        uz_walk_free(&w);
         char got[4096];
         hex_string(rec.data, rec.size < 1000 ? rec.size : 1000, got);
         CHECK(strcmp(got, need(v, "record")) == 0, "format.md:%d: the text record is '%s'", v->line, got);
