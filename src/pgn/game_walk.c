@@ -171,6 +171,7 @@ uz_result uz_walk_fill_san(uz_walk *w)
     if (!(w->san = malloc(w->n_steps * sizeof *w->san)))
         return UZ_ERR_NOMEM;
     for (size_t s = 0; s < w->n_steps; s++)
-        uz_san_format(&w->before[s], w->steps[s].node->move, w->san[s]);
+        uz_san_format_legal(&w->before[s], w->steps[s].node->move, uz_walk_legal(w, s), w->steps[s].n_legal,
+                            w->san[s]);
     return UZ_OK;
 }
