@@ -16,15 +16,31 @@ valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
 games=$(sed -n 's/^total: \([0-9]*\) games, .*/\1/p' "$work/log")
 plies=$(sed -n 's/^total: [0-9]* games, \([0-9]*\) moves.*/\1/p' "$work/log")
 [ -n "$plies" ] && [ "$plies" -gt 0 ] || { cat "$work/log" >&2; exit 1; }
-callgrind_annotate --tree=caller "$work/cg.out" > "$work/callers.txt"
-total=$(sed -n 's/^\([0-9,]*\) *(100.0%) *PROGRAM TOTALS.*/\1/p' "$work/callers.txt" | tr -d ,)
+total=$(callgrind_annotate "$work/cg.out" | sed -n 's/^\([0-9,]*\) *(100.0%) *PROGRAM TOTALS.*/\1/p' | tr -d ,)
 echo "file: $pgn"
 echo "games: $games  plies: $plies  instructions: $total  per ply: $((total / plies))"
 echo "uz_make_move calls per ply, by caller:"
-# The callers are the '<' lines of the block that ends with uz_make_move's '*' line.
-awk '/^ *$/ { n = 0; next }
-     { block[n++] = $0 }
-     /\* .*board\.c:uz_make_move \[/ { for (i = 0; i < n - 1; i++) print block[i]; exit }' "$work/callers.txt" |
-    sed -n 's/.*< [^ ]*:\([A-Za-z_0-9]*\)[^(]*(\([0-9,]*\)x).*/\1 \2/p' | tr -d , |
-    awk -v p="$plies" '{ kind = $1 ~ /^(uz__b|qsearch|search|uz__pm_|uz__b1_)/ ? "  (search, model)" : ""
-                         printf "  %-28s %9d  %5.2f%s\n", $1, $2, $2 / p, kind }'
+# The calls recorded in the profile (fn= a caller, cfn= whom it calls, calls= how often;
+# names are given once with their number, then by number alone).
+python3 - "$work/cg.out" "$plies" <<'PY'
+import re, sys
+names, calls, fn, cfn = {}, {}, None, None
+def name(v):
+    m = re.match(r'\((\d+)\)(?: (.*))?', v)
+    if not m:
+        return v
+    if m.group(2):
+        names[m.group(1)] = m.group(2)
+    return names.get(m.group(1), v)
+for line in open(sys.argv[1]):
+    if line.startswith('fn='):
+        fn = name(line[3:].strip())
+    elif line.startswith('cfn='):
+        cfn = name(line[4:].strip())
+    elif line.startswith('calls=') and cfn == 'uz_make_move':
+        calls[fn] = calls.get(fn, 0) + int(line[6:].split()[0])
+plies = int(sys.argv[2])
+for f, n in sorted(calls.items(), key=lambda x: -x[1]):
+    kind = '  (search, model)' if re.match(r"uz__b|qsearch|search|uz__pm_", f) else ''
+    print('  %-28s %9d  %5.2f%s' % (f, n, n / plies, kind))
+PY
