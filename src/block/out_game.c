@@ -6,14 +6,17 @@
 #include "block/game_struct.h"
 #include "block/game_text.h"
 
-/* Gives a game without exact bytes (one built in memory) its export-format text as such. */
-static uz_result ensure_raw(uz_game *game)
+/* Gives a game without exact bytes (one built in memory) its export-format text as such,
+ * rendered from its walk (resolved, its SAN filled). */
+static uz_result ensure_raw(uz_block_out_game *rec)
 {
+    uz_game *game = rec->game;
     if (game->raw || game->text_only)
         return UZ_OK;
     char *text;
     size_t len;
-    uz_result r = uz_pgn_game_to_string(game, &text, &len);
+    uz_result r = game->verbatim ? uz_pgn_game_to_string(game, &text, &len)
+                                 : uz_pgn_walk_render(&rec->walk, &uz_pgn_layout_export, &text, &len);
     if (r == UZ_OK) {
         game->raw = text;
         game->raw_len = len;
@@ -38,13 +41,14 @@ static uz_result make_verbatim(uz_block_out_game *rec)
 static uz_result prepare(uz_block_out_game *rec, uz_pgn_layout *prev, bool *have_prev)
 {
     uz_game *g = rec->game;
-    uz_result r = ensure_raw(g);
+    uz_result r = uz_walk_init(&rec->walk, g);
+    if (r == UZ_OK && !g->verbatim && !g->text_only && (r = uz_walk_resolve_all(&rec->walk)) == UZ_OK)
+        r = uz_walk_fill_san(&rec->walk);
     if (r == UZ_OK)
-        r = uz_walk_init(&rec->walk, g);
+        r = ensure_raw(rec);
     if (r != UZ_OK || g->verbatim || g->text_only)
         return r;
-    if ((r = uz_walk_resolve_all(&rec->walk)) == UZ_OK && (r = uz_walk_fill_san(&rec->walk)) == UZ_OK)
-        r = uz_game_text_encode(&rec->walk, prev, have_prev, &rec->text_rec);
+    r = uz_game_text_encode(&rec->walk, prev, have_prev, &rec->text_rec);
     if (r == UZ_ERR_LIMIT) {
         rec->text_rec.size = 0;
         r = make_verbatim(rec);
