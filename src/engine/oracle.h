@@ -12,7 +12,8 @@
  *   - a synthetic oracle: deterministic made-up scores (fuzzing the decoder);
  *   - a routing oracle, which answers standard positions through one oracle and Chess960
  *     positions through another (an engine in Chess960 mode): the codec holds one oracle
- *     whatever games it codes. The builtin answers both kinds itself.
+ *     whatever games it codes. The oracle set (gamecode/oracle_set.h) owns such a router
+ *     and the engines behind it. The builtin answers both kinds itself.
  *
  * Threading: none of it is thread-safe; callbacks run on the caller's thread, from
  * inside uz_oracle_run only. */

@@ -196,32 +196,6 @@ out_reported:
     return r;
 }
 
-/* settings plus UCI_Chess960 = true (replacing any value it had). */
-static uz_result chess960_settings(uz_engine_settings *s, uz_diag *diag)
-{
-    int i = 0;
-    while (i < s->n_options && strcmp(s->options[i].name, "UCI_Chess960") != 0)
-        i++;
-    if (i == s->n_options) {
-        if (s->n_options == UZ_ENGINE_MAX_OPTIONS) {
-            uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "too many engine options to add UCI_Chess960");
-            return UZ_ERR_ARG;
-        }
-        s->n_options++;
-        snprintf(s->options[i].name, sizeof s->options[i].name, "UCI_Chess960");
-    }
-    snprintf(s->options[i].value, sizeof s->options[i].value, "true");
-    return UZ_OK;
-}
-
-uz_result uz_pool_create_chess960(uz_pool **out, const uz_pool *pool, int workers, uz_diag *diag)
-{
-    uz_engine_settings s = *uz_pool_settings(pool);
-    *out = NULL;
-    uz_result r = chess960_settings(&s, diag);
-    return r == UZ_OK ? uz_pool_create(out, &s, workers, diag) : r;
-}
-
 void uz_header_fill_coding(uz_archive_header *h, const uz_model_params *model, uz_coder_kind coder,
                            uint32_t block_games)
 {
@@ -320,13 +294,13 @@ void uz_header_profile_settings(uz_archive_header *h)
                  uz_engine_mode_name(s.mode), s.hash_mb, s.threads);
 }
 
-/* Starts md->pool with s and checks its fingerprint against the header's; summary names
- * the archive's settings in messages. */
+/* Opens md->oracles with the engine of s and checks its fingerprint against the header's;
+ * summary names the archive's settings in messages. */
 static uz_result open_checked_pool(uz_member_decoder *md, const uz_engine_settings *s, const uz_archive_header *h,
                                    const char *summary, int workers, uz_diag *diag)
 {
     uz_result r;
-    if ((r = uz_pool_create(&md->pool, s, workers, diag)) != UZ_OK) {
+    if ((r = uz_oracle_set_open_engine(&md->oracles, s, workers, diag)) != UZ_OK) {
         char why[sizeof diag->message];
         uz_copy_str(why, sizeof why, diag->message);
         /* An engine that cannot even run with the archive's settings is the wrong engine. */
@@ -336,14 +310,14 @@ static uz_result open_checked_pool(uz_member_decoder *md, const uz_engine_settin
                     r == UZ_ERR_MISMATCH ? "wrong engine: " : "", why, summary, h->fingerprint);
         return r;
     }
-    if (strcmp(uz_pool_fingerprint(md->pool), h->fingerprint) != 0) {
+    const uz_pool *pool = uz_oracle_set_pool(md->oracles);
+    if (strcmp(uz_pool_fingerprint(pool), h->fingerprint) != 0) {
         uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
                     "wrong engine: the archive was made with %s (fingerprint %s), but %s (%s) gives fingerprint %s "
                     "with those settings; nothing was decoded",
-                    summary, h->fingerprint, uz_pool_engine_name(md->pool), s->path,
-                    uz_pool_fingerprint(md->pool));
-        uz_pool_destroy(md->pool);
-        md->pool = NULL;
+                    summary, h->fingerprint, uz_pool_engine_name(pool), s->path, uz_pool_fingerprint(pool));
+        uz_oracle_set_close(md->oracles);
+        md->oracles = NULL;
         return UZ_ERR_MISMATCH;
     }
     return UZ_OK;
@@ -363,17 +337,18 @@ static uz_result open_stored_engine(uz_member_decoder *md, const uz_archive_head
         r = uz_engine_settings_apply_text(&s, h->engine_settings_text, diag);
     if (r == UZ_OK) {
         s.store = md->store;
-        r = uz_pool_create(&md->pool, &s, workers, diag);
+        r = uz_oracle_set_open_engine(&md->oracles, &s, workers, diag);
     }
     if (r == UZ_ERR_ARG) {
         /* The archive's settings themselves are refused (Threads 2): the first reason. */
         uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0, "%s", why);
         return UZ_ERR_MISMATCH;
     }
-    if (r == UZ_OK && strcmp(uz_pool_fingerprint(md->pool), h->fingerprint) != 0) {
-        uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0, "its copy gives fingerprint %s", uz_pool_fingerprint(md->pool));
-        uz_pool_destroy(md->pool);
-        md->pool = NULL;
+    const char *got = r == UZ_OK ? uz_pool_fingerprint(uz_oracle_set_pool(md->oracles)) : "";
+    if (r == UZ_OK && strcmp(got, h->fingerprint) != 0) {
+        uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0, "its copy gives fingerprint %s", got);
+        uz_oracle_set_close(md->oracles);
+        md->oracles = NULL;
         r = UZ_ERR_MISMATCH;
     }
     if (r != UZ_OK)
@@ -388,49 +363,24 @@ static uz_result open_builtin(uz_member_decoder *md, const uz_archive_header *h,
     uz_result r = uz_header_builtin(h, &version, &depth, diag);
     if (r != UZ_OK)
         return r;
-    if (!md->builtin || uz_builtin_pool_version(md->builtin) != version || uz_builtin_pool_depth(md->builtin) != depth) {
-        uz_builtin_pool_destroy(md->builtin);
-        md->builtin = NULL;
-        if ((r = uz_builtin_pool_create(&md->builtin, version, depth, workers, diag)) != UZ_OK)
-            return r;
-    }
-    md->member_builtin = true;
-    return UZ_OK;
+    const uz_builtin_pool *kept = uz_oracle_set_builtin(md->oracles);
+    if (kept && uz_builtin_pool_version(kept) == version && uz_builtin_pool_depth(kept) == depth)
+        return UZ_OK;
+    uz_oracle_set_close(md->oracles);
+    md->oracles = NULL;
+    return uz_oracle_set_open_builtin(&md->oracles, version, depth, workers, diag);
 }
 
-uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header *h, const uz_engine_settings *base,
-                                 int workers, uz_diag *diag)
+/* The engine of a member's header h, kept from an earlier member with the same settings
+ * (base and workers: as uz_member_decoder_open). */
+static uz_result open_engine(uz_member_decoder *md, const uz_archive_header *h, const uz_engine_settings *base,
+                             int workers, uz_diag *diag)
 {
-    if (h->coder != UZ_CODER_HUFFMAN && h->coder != UZ_CODER_RANGE) {
-        uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "unknown coder %u in the archive header", h->coder);
-        return UZ_ERR_UNSUPPORTED;
-    }
-    uz_model_params params;
-    if (uz_header_model(h, &params) != UZ_OK || uz_model_init(&md->model, &params) != UZ_OK) {
-        uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "unknown model %u or bad model parameters in the archive header",
-                    h->model_kind);
-        return UZ_ERR_UNSUPPORTED;
-    }
-    uz_result mr = uz_model_open(&md->model, &params, diag); /* the player model's weights */
-    if (mr != UZ_OK)
-        return mr;
-    md->coder = (uz_coder_kind)h->coder;
-    md->workers = workers;
-    if (strcmp(md->chess960_fingerprint, h->chess960_fingerprint) != 0) {
-        uz_pool_destroy(md->pool960);
-        md->pool960 = NULL;
-        uz_copy_str(md->chess960_fingerprint, sizeof md->chess960_fingerprint, h->chess960_fingerprint);
-    }
-    md->member_builtin = false;
-    if (md->oracle)
+    if (uz_oracle_set_pool(md->oracles) && strcmp(md->settings, h->engine_settings_text) == 0 &&
+        strcmp(md->fingerprint, h->fingerprint) == 0)
         return UZ_OK;
-    if (uz_header_is_builtin(h))
-        return open_builtin(md, h, workers, diag);
-    if (md->pool && strcmp(md->settings, h->engine_settings_text) == 0 && strcmp(md->fingerprint, h->fingerprint) == 0)
-        return UZ_OK;
-    uz_pool_destroy(md->pool);
-    uz_pool_destroy(md->pool960);
-    md->pool = md->pool960 = NULL;
+    uz_oracle_set_close(md->oracles);
+    md->oracles = NULL;
     uz_engine_settings s;
     uz_result r = UZ_OK;
     /* Messages name the settings: a header without them, by its profile's. */
@@ -490,6 +440,29 @@ uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header 
     return UZ_OK;
 }
 
+uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header *h, const uz_engine_settings *base,
+                                 int workers, uz_diag *diag)
+{
+    if (h->coder != UZ_CODER_HUFFMAN && h->coder != UZ_CODER_RANGE) {
+        uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "unknown coder %u in the archive header", h->coder);
+        return UZ_ERR_UNSUPPORTED;
+    }
+    uz_model_params params;
+    if (uz_header_model(h, &params) != UZ_OK || uz_model_init(&md->model, &params) != UZ_OK) {
+        uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "unknown model %u or bad model parameters in the archive header",
+                    h->model_kind);
+        return UZ_ERR_UNSUPPORTED;
+    }
+    uz_result mr = uz_model_open(&md->model, &params, diag); /* the player model's weights */
+    if (mr != UZ_OK)
+        return mr;
+    md->coder = (uz_coder_kind)h->coder;
+    if (md->oracle)
+        return UZ_OK;
+    uz_result r = uz_header_is_builtin(h) ? open_builtin(md, h, workers, diag) : open_engine(md, h, base, workers, diag);
+    return r == UZ_OK ? uz_oracle_set_expect_chess960(md->oracles, h->chess960_fingerprint, diag) : r;
+}
+
 static uz_result corrupt_game(uz_diag *diag, const uz_archive_block *block, uint64_t game, const char *why)
 {
     uz_diag_set(diag, UZ_ERR_CORRUPT, 0, 0, "corrupt archive: game %llu (block at byte %llu): %s",
@@ -497,70 +470,34 @@ static uz_result corrupt_game(uz_diag *diag, const uz_archive_block *block, uint
     return UZ_ERR_CORRUPT;
 }
 
-/* The engine for the member's Chess960 games, started on first need and checked against
- * the header's Chess960 fingerprint. */
-static uz_result chess960_pool(uz_member_decoder *md, const uz_archive_block *block, uint64_t game, uz_diag *diag)
-{
-    if (md->pool960)
-        return UZ_OK;
-    if (!md->chess960_fingerprint[0])
-        return corrupt_game(diag, block, game, "a Chess960 game in a member without a Chess960 engine");
-    if (md->member_builtin) /* the builtin scores Chess960 games itself */
-        return UZ_OK;
-    uz_result r = uz_pool_create_chess960(&md->pool960, md->pool, md->workers, diag);
-    if (r != UZ_OK) {
-        char why[sizeof diag->message];
-        uz_copy_str(why, sizeof why, diag->message);
-        uz_diag_set(diag, r == UZ_ERR_UNSUPPORTED ? UZ_ERR_MISMATCH : r, 0, 0,
-                    "wrong engine: the archive's Chess960 games need the engine with UCI_Chess960 (fingerprint %s): %s",
-                    md->chess960_fingerprint, why);
-        return r == UZ_ERR_UNSUPPORTED ? UZ_ERR_MISMATCH : r;
-    }
-    if (strcmp(uz_pool_fingerprint(md->pool960), md->chess960_fingerprint) != 0) {
-        uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
-                    "wrong engine: with UCI_Chess960 it gives fingerprint %s, the archive's Chess960 games need %s",
-                    uz_pool_fingerprint(md->pool960), md->chess960_fingerprint);
-        uz_pool_destroy(md->pool960);
-        md->pool960 = NULL;
-        return UZ_ERR_MISMATCH;
-    }
-    return UZ_OK;
-}
-
 /* The oracle that decodes games[0..n) (number: the first one's, for messages): the one
- * the caller set, the builtin, or the member's engine through a routing oracle (*route,
- * which the caller destroys) with the Chess960 engine, started when one of them needs it. */
+ * the caller set, else the set's, which starts its Chess960 engine when one of them
+ * needs it (checked against the header's Chess960 fingerprint). */
 static uz_result member_oracle(uz_member_decoder *md, const uz_archive_block *block, const uz_block_game *games,
-                               size_t n, uint64_t number, uz_oracle **oracle, uz_oracle **route, uz_diag *diag)
+                               size_t n, uint64_t number, uz_oracle **oracle, uz_diag *diag)
 {
     *oracle = md->oracle;
-    *route = NULL;
     if (md->oracle)
         return UZ_OK;
     for (size_t i = 0; i < n; i++) {
         if (!games[i].game.start.chess960)
             continue;
-        uz_result r = chess960_pool(md, block, number + i, diag);
+        if (!uz_oracle_set_expects_chess960(md->oracles))
+            return corrupt_game(diag, block, number + i, "a Chess960 game in a member without a Chess960 engine");
+        uz_result r = uz_oracle_set_start_chess960(md->oracles, diag);
         if (r != UZ_OK)
             return r;
         break;
     }
-    if (md->member_builtin) { /* it scores both kinds */
-        *oracle = uz_builtin_pool_oracle(md->builtin);
-        return UZ_OK;
-    }
-    uz_result r = uz_pools_route(route, md->pool, md->pool960, diag);
-    *oracle = *route;
-    return r;
+    *oracle = uz_oracle_set_oracle(md->oracles);
+    return UZ_OK;
 }
 
 void uz_member_decoder_close(uz_member_decoder *md)
 {
     if (!md)
         return;
-    uz_builtin_pool_destroy(md->builtin);
-    uz_pool_destroy(md->pool960);
-    uz_pool_destroy(md->pool);
+    uz_oracle_set_close(md->oracles);
     memset(md, 0, sizeof *md);
 }
 
@@ -701,7 +638,7 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
     uz_result *results = calloc(n, sizeof *results);
     uz_buf text = {0};
     uz_opening *opening = NULL;
-    uz_oracle *oracle = NULL, *route = NULL;
+    uz_oracle *oracle = NULL;
     uz_block_game *wanted = all + first;
     if (!results || (md->model.params.opening_plies &&
                      !(opening = uz_opening_new(md->model.params.opening_alpha16, md->model.params.opening_plies)))) {
@@ -709,7 +646,7 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
         uz_diag_set(diag, r, 0, 0, "out of memory");
         goto out;
     }
-    if ((r = member_oracle(md, block, wanted, count, game_base + first + 1, &oracle, &route, diag)) != UZ_OK ||
+    if ((r = member_oracle(md, block, wanted, count, game_base + first + 1, &oracle, diag)) != UZ_OK ||
         (r = count_openings(oracle, md, block, all, first, opening, results, game_base, diag)) != UZ_OK)
         goto out;
     r = uz_decode_games(oracle, &md->model, opening, 0, md->coder, wanted, count, results + first, diag);
@@ -729,7 +666,6 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
     if (r == UZ_OK && first == 0 && count == n)
         r = check_digest(games, n, block, game_base, diag);
 out:
-    uz_oracle_destroy(route);
     uz_block_games_free(all, n);
     free(results);
     uz_buf_free(&text);

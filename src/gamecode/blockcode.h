@@ -5,14 +5,14 @@
 
 #include "archive/archive.h"
 #include "gamecode/gamecode.h"
+#include "gamecode/oracle_set.h"
 
 /* How many of the n games (at least 1) to put in one block so that it stays within the
  * block limits of limits.h; compress calls it and codes that many. */
 size_t uz_block_fit(const uz_game *games, size_t n);
 
 /* Codes n games (scores all their positions with the oracle, which answers their Chess960
- * positions too: the builtin, or a routing oracle with an engine in Chess960 mode, see
- * uz_pool_create_chess960): appends their structure to structure and their move streams to
+ * positions too: the oracle of a uz_oracle_set, gamecode/oracle_set.h): appends their structure to structure and their move streams to
  * moves; *n_moves receives the moves in their trees, *text_digest the XXH64 of the games'
  * exact bytes (game->raw; a game without them is given its export-format text). A game
  * whose layout cannot be modelled closely enough is turned into a verbatim game here (its
@@ -26,11 +26,6 @@ uz_result uz_block_encode(uz_oracle *oracle, const uz_model *model, uz_encoder *
  * one of them has engine comments for layout 2's engine code, else 1 (the same blocks
  * without header key 13). */
 unsigned uz_block_struct_version_for(const uz_game *games, size_t n);
-
-/* Starts the engine that codes Chess960 games next to pool: the same executable and
- * settings plus the option UCI_Chess960 = true. UZ_ERR_UNSUPPORTED when the engine has no
- * such option (its Chess960 games are then kept as text). */
-uz_result uz_pool_create_chess960(uz_pool **out, const uz_pool *pool, int workers, uz_diag *diag);
 
 /* Fills the fields of a header that do not name the oracle: format version, model,
  * coder, block size, structure layout (the rest zero). */
@@ -53,13 +48,13 @@ bool uz_header_is_builtin(const uz_archive_header *h);
  * the wrong number of parameters. */
 uz_result uz_header_model(const uz_archive_header *h, uz_model_params *params);
 
-/* What decoding a member needs: the engine pool (kept across members with the same
- * settings), the model and the coder. */
+/* What decoding a member needs: the oracle set (kept across members with the same
+ * engine and settings, or the same builtin), the model and the coder. */
 typedef struct uz_member_decoder {
-    uz_pool *pool;
-    uz_pool *pool960;       /* started at the first Chess960 game (header key 12) */
-    char chess960_fingerprint[sizeof ((uz_archive_header *)0)->chess960_fingerprint];
-    int workers;
+    /* The member's engine with its Chess960 instance (started at the first Chess960 game
+     * and checked against header key 12), or its builtin (whose searchers score the
+     * Chess960 games too: no engine, no profile). */
+    uz_oracle_set *oracles;
     uz_model model;
     uz_coder_kind coder;
     char settings[sizeof ((uz_archive_header *)0)->engine_settings_text];
@@ -67,33 +62,28 @@ typedef struct uz_member_decoder {
     uz_decode_limits limits; /* zero: the defaults of limits.h */
     /* Set by the caller (recorded scores, fuzzing, tests): every game's scores, Chess960
      * ones too, come from this oracle (borrowed), no engine is started and no
-     * fingerprint is checked. NULL: the engine pools. */
+     * fingerprint is checked. NULL: the oracle set. */
     uz_oracle *oracle;
     /* Set by the caller: the persistent score store for a member whose engine is the
      * installed profile of the header's (no base given); NULL for none. */
     const uz_score_store *store;
-    /* A member coded with the builtin (gamecode/builtin_oracle.h): its searchers, kept
-     * across members of the same version and depth, and whether the current member is
-     * one (its games, Chess960 ones too, are then scored by them; no engine, no profile). */
-    struct uz_builtin_pool *builtin;
-    bool member_builtin;
 } uz_member_decoder;
 
 /* Prepares md for a member with header h. A builtin member (uz_header_is_builtin) gets
  * the builtin of the version and depth it records (checked by uz_header_builtin; base is
- * not used). Otherwise base gives the engine to run (path, timeouts),
- * or is NULL for the installed profile matching the header's engine (see
- * uz_engine_profile_for_archive; uz_pool_settings(md->pool)->profile names it); the
- * header's settings replace its search settings. Starts a pool (unless md already has
+ * not used). Otherwise base gives the engine to run (path, timeouts), or is NULL for the
+ * installed profile matching the header's engine (see uz_engine_profile_for_archive; the
+ * profile field of uz_pool_settings(uz_oracle_set_pool(md->oracles)) names it); the
+ * header's settings replace its search settings. Starts an engine (unless md already has
  * one for the same settings) and checks its fingerprint against the header's before
  * anything is decoded: UZ_ERR_MISMATCH names the engine and settings the archive needs. */
 uz_result uz_member_decoder_open(uz_member_decoder *md, const uz_archive_header *h, const uz_engine_settings *base,
                                  int workers, uz_diag *diag);
 void uz_member_decoder_close(uz_member_decoder *md);
 
-/* Decodes games [first, first + count) of block (Chess960 games with the engine in
- * Chess960 mode behind a routing oracle, started on first need and checked against the
- * header's chess960_fingerprint; UZ_ERR_CORRUPT for such a game in a member without one) into
+/* Decodes games [first, first + count) of block (Chess960 games with the set's Chess960
+ * engine, started on first need and checked against the header's
+ * chess960_fingerprint; UZ_ERR_CORRUPT for such a game in a member without one) into
  * games[0 .. count) (initialised by the caller; the block's other games are only parsed),
  * rebuilds each one's exact bytes (game->raw) and checks them against the stored checksum
  * (and the block's digest when the whole block is decoded). game_base (the number of games

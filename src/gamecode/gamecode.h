@@ -33,11 +33,6 @@ uz_result uz_score_walks(uz_oracle *oracle, uz_walk *walks, size_t n_walks, uz_d
 /* The same for walks that are not one array (those of a block's records). */
 uz_result uz_score_walk_list(uz_oracle *oracle, uz_walk *const *walks, size_t n_walks, uz_diag *diag);
 
-/* *route (an earlier one destroyed first): pool and pool960 (the same engine with
- * UCI_Chess960, see uz_pool_create_chess960; NULL: none yet) as one routing oracle
- * (uz_oracle_route_create). Errors (said in diag) leave *route NULL. */
-uz_result uz_pools_route(uz_oracle **route, uz_pool *pool, uz_pool *pool960, uz_diag *diag);
-
 struct uz_opening;
 struct uz_block_game; /* block/game_struct.h */
 

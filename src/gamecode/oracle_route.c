@@ -90,12 +90,3 @@ uz_result uz_oracle_route_create(uz_oracle **out, uz_oracle *standard, uz_oracle
     *out = &rt->base;
     return UZ_OK;
 }
-
-uz_result uz_pools_route(uz_oracle **route, uz_pool *pool, uz_pool *pool960, uz_diag *diag)
-{
-    uz_oracle_destroy(*route);
-    uz_result r = uz_oracle_route_create(route, uz_pool_oracle(pool), uz_pool_oracle(pool960));
-    if (r != UZ_OK)
-        uz_diag_set(diag, r, 0, 0, r == UZ_ERR_NOMEM ? "out of memory" : "no engine pool to route to");
-    return r;
-}

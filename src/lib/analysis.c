@@ -41,9 +41,7 @@ uz_result uz_analysis_open(uz_analysis **out, const uz_options *o, unsigned flag
         uz_diag_set(diag, r, 0, 0, "the reference model does not open");
         goto fail;
     }
-    a->fit_start = params;
-    if (a->fit_start.kind == UZ_MODEL_PLAYER)
-        a->fit_start.kind = UZ_MODEL_RANK; /* k is the rank model's */
+    a->fit_start = uz_lib_model_fit_start(&params);
     uz_lib_model_describe(&a->model.params, &a->model_desc);
     uz_lib_model_describe(&a->fit_start, &a->fitted_desc);
     if (params.opening_plies && !(a->opening = uz_opening_new(params.opening_alpha16, params.opening_plies))) {

@@ -8,18 +8,13 @@
 #include "gamecode/builtin_oracle.h"
 #include "gamecode/gamecode.h"
 #include "gamecode/opening.h"
+#include "gamecode/oracle_set.h"
 
-/* What scores the positions: an engine pool, with its Chess960 instance started at the
- * first Chess960 game, or the builtin, which scores both kinds itself. */
+/* What scores the positions: an oracle set (an engine, with its Chess960 instance started
+ * at the first Chess960 game, or the builtin, which scores both kinds itself). */
 typedef struct uz_analysis_oracle {
-    uz_pool *pool, *pool960;
-    uz_oracle *route;       /* the pools as one routing oracle (NULL with the builtin) */
-    bool tried960;
-    uz_builtin_pool *builtin;
+    uz_oracle_set *set;
     char *cache_path;       /* the persistent cache the pool's settings hold, released at close */
-    int workers;
-    uz_message_fn on_message;
-    void *user;
     double startup_ms;
 } uz_analysis_oracle;
 

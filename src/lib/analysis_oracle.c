@@ -1,5 +1,5 @@
-/* The oracle of an analysis session (an engine pool with its Chess960 instance, or the
- * builtin), what `ucizip engine` shows of it, and the engine store's import and export. */
+/* The oracle of an analysis session (an oracle set: an engine with its Chess960 instance,
+ * or the builtin), what `ucizip engine` shows of it, and the engine store's import and export. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -7,7 +7,6 @@
 #include "analysis_internal.h"
 #include "chess/board.h"
 #include "engine/engine_store.h"
-#include "gamecode/blockcode.h"
 
 static double now_ms(void)
 {
@@ -35,34 +34,33 @@ uz_result uz_options_model_text(const uz_options *o, bool for_fit, char *out, si
     uz_result r = uz_lib_model(o, &p, &kind, diag);
     if (r != UZ_OK)
         return r;
-    if (for_fit && p.kind == UZ_MODEL_PLAYER)
-        p.kind = UZ_MODEL_RANK; /* the player model's weights are trained offline */
+    if (for_fit)
+        p = uz_lib_model_fit_start(&p);
     uz_lib_model_text(&p, out, cap);
     if (coder)
         *coder = uz_lib_coder_name(kind);
     return UZ_OK;
 }
 
-static uz_result open_builtin(uz_analysis_oracle *oracle, const uz_options *o, int version, uz_diag *diag)
+static uz_result open_builtin(uz_analysis_oracle *oracle, const uz_options *o, int version, int workers,
+                              uz_diag *diag)
 {
     if (o->nodes > 0 || o->mode || o->hash_mb > 0) {
         uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "engine builtin takes depth only (no nodes, mode or hash)");
         return UZ_ERR_ARG;
     }
-    return uz_builtin_pool_create(&oracle->builtin, version, o->depth > 0 ? o->depth : 0, oracle->workers, diag);
+    return uz_oracle_set_open_builtin(&oracle->set, version, o->depth > 0 ? o->depth : 0, workers, diag);
 }
 
 uz_result uz_analysis_oracle_open(uz_analysis_oracle *oracle, const uz_options *o, uz_diag *diag)
 {
     memset(oracle, 0, sizeof *oracle);
-    oracle->workers = uz_lib_workers(o);
-    oracle->on_message = o->on_message;
-    oracle->user = o->user;
+    int workers = uz_lib_workers(o);
     double t0 = now_ms();
     int version;
     uz_result r;
     if (uz_builtin_spec(o->engine, &version)) {
-        r = open_builtin(oracle, o, version, diag);
+        r = open_builtin(oracle, o, version, workers, diag);
     } else {
         uz_engine_settings s;
         if ((r = uz_lib_engine_settings(o, &s, diag)) != UZ_OK)
@@ -72,9 +70,8 @@ uz_result uz_analysis_oracle_open(uz_analysis_oracle *oracle, const uz_options *
             uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
             return UZ_ERR_NOMEM;
         }
-        r = uz_pool_create(&oracle->pool, &s, oracle->workers, diag);
-        if (r == UZ_OK)
-            r = uz_pools_route(&oracle->route, oracle->pool, NULL, diag);
+        if ((r = uz_oracle_set_open_engine(&oracle->set, &s, workers, diag)) == UZ_OK)
+            uz_oracle_set_on_message(oracle->set, o->on_message, o->user); /* (an engine without Chess960) */
     }
     oracle->startup_ms = now_ms() - t0;
     if (r != UZ_OK)
@@ -84,34 +81,10 @@ uz_result uz_analysis_oracle_open(uz_analysis_oracle *oracle, const uz_options *
 
 void uz_analysis_oracle_close(uz_analysis_oracle *oracle)
 {
-    uz_oracle_destroy(oracle->route);
-    uz_pool_destroy(oracle->pool960);
-    uz_pool_destroy(oracle->pool);
-    uz_builtin_pool_destroy(oracle->builtin);
+    uz_oracle_set_close(oracle->set);
     uz_lib_cache_release(oracle->cache_path);
     free(oracle->cache_path);
     memset(oracle, 0, sizeof *oracle);
-}
-
-/* Starts the engine in Chess960 mode beside the pool; an engine without that option
- * leaves pool960 NULL, which is said once. */
-static uz_result open_pool960(uz_analysis_oracle *oracle, uz_diag *diag)
-{
-    uz_result r = uz_pool_create_chess960(&oracle->pool960, oracle->pool, oracle->workers, diag);
-    if (r == UZ_OK)
-        return uz_pools_route(&oracle->route, oracle->pool, oracle->pool960, diag);
-    oracle->pool960 = NULL;
-    if (r != UZ_ERR_UNSUPPORTED && r != UZ_ERR_ARG)
-        return r;
-    memset(diag, 0, sizeof *diag);
-    if (oracle->on_message) {
-        uz_diag note = {0};
-        uz_diag_set(&note, UZ_ERR_UNSUPPORTED, 0, 0,
-                    "%s has no option UCI_Chess960: Chess960 games kept as text, moves not coded",
-                    uz_pool_engine_name(oracle->pool));
-        oracle->on_message(oracle->user, NULL, &note);
-    }
-    return UZ_OK;
 }
 
 uz_result uz_analysis_oracle_prepare(uz_analysis_oracle *oracle, uz_game *const *games, size_t n, uz_diag *diag)
@@ -119,15 +92,12 @@ uz_result uz_analysis_oracle_prepare(uz_analysis_oracle *oracle, uz_game *const 
     bool any = false;
     for (size_t i = 0; i < n && !any; i++)
         any = uz_lib_has_chess960(games[i], 1);
-    if (oracle->builtin || !any)
+    if (!any)
         return UZ_OK;
-    if (!oracle->tried960) {
-        uz_result r = open_pool960(oracle, diag);
-        if (r != UZ_OK)
-            return r;
-    }
-    oracle->tried960 = true;
-    for (size_t i = 0; !oracle->pool960 && i < n; i++) /* nothing to score them with */
+    uz_result r = uz_oracle_set_start_chess960(oracle->set, diag);
+    if (r != UZ_OK)
+        return r;
+    for (size_t i = 0; !uz_oracle_set_codes_chess960(oracle->set) && i < n; i++) /* nothing to score them with */
         if (uz_lib_chess960_as_text(games[i], 1, NULL) != UZ_OK) {
             uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
             return UZ_ERR_NOMEM;
@@ -137,32 +107,34 @@ uz_result uz_analysis_oracle_prepare(uz_analysis_oracle *oracle, uz_game *const 
 
 uz_result uz_analysis_oracle_score(uz_analysis_oracle *oracle, uz_walk *walks, size_t n, uz_diag *diag)
 {
-    uz_oracle *o = oracle->builtin ? uz_builtin_pool_oracle(oracle->builtin) : oracle->route;
-    return uz_score_walks(o, walks, n, diag);
+    return uz_score_walks(uz_oracle_set_oracle(oracle->set), walks, n, diag);
+}
+
+/* The identity of the session's oracle: the engine's, or the builtin's. */
+static uz_oracle_identity identity(const uz_analysis *a)
+{
+    uz_oracle_identity none = {"", "", ""};
+    return a->oracle.set ? uz_oracle_identity_of(uz_oracle_set_oracle(a->oracle.set)) : none;
 }
 
 const char *uz_analysis_engine_name(const uz_analysis *a)
 {
-    const uz_analysis_oracle *o = &a->oracle;
-    return o->builtin ? uz_oracle_identity_of(uz_builtin_pool_oracle(o->builtin)).engine_name
-           : o->pool  ? uz_pool_engine_name(o->pool)
-                      : "";
+    return identity(a).engine_name;
 }
 
 const char *uz_analysis_fingerprint(const uz_analysis *a)
 {
-    const uz_analysis_oracle *o = &a->oracle;
-    return o->builtin ? uz_oracle_identity_of(uz_builtin_pool_oracle(o->builtin)).fingerprint
-           : o->pool  ? uz_pool_fingerprint(o->pool)
-                      : "";
+    return identity(a).fingerprint;
 }
 
 void uz_analysis_describe(const uz_analysis *a, char *out, size_t cap)
 {
-    if (a->oracle.builtin)
-        uz_builtin_pool_describe(a->oracle.builtin, out, cap);
-    else if (a->oracle.pool)
-        uz_pool_describe(a->oracle.pool, out, cap);
+    const uz_builtin_pool *builtin = uz_oracle_set_builtin(a->oracle.set);
+    const uz_pool *pool = uz_oracle_set_pool(a->oracle.set);
+    if (builtin)
+        uz_builtin_pool_describe(builtin, out, cap);
+    else if (pool)
+        uz_pool_describe(pool, out, cap);
     else if (cap)
         out[0] = 0;
 }
@@ -174,7 +146,7 @@ static void query_done(uz_query *q, void *user)
 
 uz_result uz_analysis_score_fen(uz_analysis *a, const char *fen, uz_diag *diag)
 {
-    if (!a->oracle.builtin && !a->oracle.pool) {
+    if (!a->oracle.set) {
         uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "analysis without an oracle");
         return UZ_ERR_ARG;
     }
@@ -186,13 +158,14 @@ uz_result uz_analysis_score_fen(uz_analysis *a, const char *fen, uz_diag *diag)
     uz_result r = uz_position_from_fen(&q->pos, fen, diag);
     if (r == UZ_OK) {
         q->n_moves = uz_generate_legal(&q->pos, q->moves);
-        if (a->oracle.builtin) {
-            uz_oracle *o = uz_builtin_pool_oracle(a->oracle.builtin);
+        uz_pool *pool = uz_oracle_set_pool(a->oracle.set);
+        if (pool) { /* the engine as the user gave it, whatever the position */
+            r = uz_pool_query(pool, q, diag);
+        } else {
+            uz_oracle *o = uz_oracle_set_oracle(a->oracle.set);
             q->done = query_done;
             uz_oracle_submit(o, q);
             r = uz_oracle_run(o, diag);
-        } else {
-            r = uz_pool_query(a->oracle.pool, q, diag);
         }
     }
     free(q);
@@ -202,33 +175,33 @@ uz_result uz_analysis_score_fen(uz_analysis *a, const char *fen, uz_diag *diag)
 void uz_analysis_engine_info(const uz_analysis *a, uz_engine_info *info)
 {
     memset(info, 0, sizeof *info);
-    const uz_analysis_oracle *o = &a->oracle;
-    info->startup_ms = o->startup_ms;
+    const uz_builtin_pool *builtin = uz_oracle_set_builtin(a->oracle.set);
+    const uz_pool *pool = uz_oracle_set_pool(a->oracle.set);
+    info->startup_ms = a->oracle.startup_ms;
     info->name = uz_analysis_engine_name(a);
     info->fingerprint = uz_analysis_fingerprint(a);
     info->path = info->profile = info->settings_text = "";
     info->mode = uz_engine_mode_name(UZ_MODE_MULTIPV);
-    if (o->builtin) {
-        uz_oracle_identity id = uz_oracle_identity_of(uz_builtin_pool_oracle(o->builtin));
+    if (builtin) {
         info->builtin = true;
-        info->builtin_version = uz_builtin_pool_version(o->builtin);
-        info->settings_text = id.settings_text;
-        info->depth = uz_builtin_pool_depth(o->builtin);
-        info->threads = uz_builtin_pool_threads(o->builtin);
-    } else if (o->pool) {
-        const uz_engine_settings *s = uz_pool_settings(o->pool);
+        info->builtin_version = uz_builtin_pool_version(builtin);
+        info->settings_text = identity(a).settings_text;
+        info->depth = uz_builtin_pool_depth(builtin);
+        info->threads = uz_builtin_pool_threads(builtin);
+    } else if (pool) {
+        const uz_engine_settings *s = uz_pool_settings(pool);
         uz_pool_stats st;
-        uz_pool_get_stats(o->pool, &st);
+        uz_pool_get_stats(pool, &st);
         info->path = s->path;
         info->profile = s->profile;
-        info->settings_text = uz_pool_settings_text(o->pool);
+        info->settings_text = uz_pool_settings_text(pool);
         info->mode = uz_engine_mode_name(s->mode);
         info->depth = s->depth;
         info->nodes = s->nodes;
         info->hash_mb = s->hash_mb;
         info->threads = s->threads;
         info->max_multipv = s->max_multipv;
-        info->searchmoves_supported = uz_pool_searchmoves_ok(o->pool);
+        info->searchmoves_supported = uz_pool_searchmoves_ok(pool);
         info->search_ms = st.search_ms;
     }
 }

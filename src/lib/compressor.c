@@ -8,6 +8,7 @@
 #include "engine/engine_store.h"
 #include "gamecode/blockcode.h"
 #include "gamecode/builtin_oracle.h"
+#include "gamecode/oracle_set.h"
 
 
 struct uz_compressor {
@@ -15,13 +16,7 @@ struct uz_compressor {
     char *cache_path;
     uz_engine_settings settings;
     int workers;
-    uz_pool *pool;
-    uz_pool *pool960;             /* the engine in Chess960 mode, started at the first such game */
-    uz_builtin_pool *builtin;     /* --engine builtin: the searchers, instead of both pools */
-    uz_oracle *route;             /* the pools as one routing oracle (owned; NULL with the builtin) */
-    uz_oracle *oracle;            /* the codec's oracle: route, or the builtin's */
-    bool tried960;
-    bool codes960;                /* Chess960 games are coded (the builtin, or pool960 started) */
+    uz_oracle_set *oracles;       /* the engine (its Chess960 instance started at the first such game) or the builtin */
     uz_model_params params;       /* the model the options name */
     uz_model model;               /* the current archive's (fitted or as named) */
     uz_coder_kind coder;
@@ -56,17 +51,8 @@ static void say(const uz_compressor *c, const char *input, uz_result code, const
 
 static void fill_header(uz_compressor *c)
 {
-    c->member960 = c->codes960;
-    if (c->builtin) {
-        uz_header_fill_builtin(&c->header, c->builtin, &c->model.params, c->coder, (uint32_t)c->block_games);
-        if (c->member960)
-            uz_header_builtin_chess960(&c->header);
-        return;
-    }
-    uz_header_fill(&c->header, c->pool, &c->model.params, c->coder, (uint32_t)c->block_games);
-    if (c->pool960)
-        snprintf(c->header.chess960_fingerprint, sizeof c->header.chess960_fingerprint, "%s",
-                 uz_pool_fingerprint(c->pool960));
+    c->member960 = uz_oracle_set_codes_chess960(c->oracles);
+    uz_oracle_set_fill_header(c->oracles, &c->header, &c->model.params, c->coder, (uint32_t)c->block_games);
 }
 
 /* Keeps a copy of the engine in the user's engine store (engine/engine_store.h), so that
@@ -76,29 +62,24 @@ static void keep_engine(uz_compressor *c)
 {
     char dir[UZ_ENGINE_PATH_MAX];
     uz_diag d = {0};
-    if (uz_engine_store_dir(dir, sizeof dir, &d) == UZ_OK && uz_engine_store_keep(dir, c->pool, &d) == UZ_OK)
+    if (uz_engine_store_dir(dir, sizeof dir, &d) == UZ_OK &&
+        uz_engine_store_keep(dir, uz_oracle_set_pool(c->oracles), &d) == UZ_OK)
         return;
     say(c, NULL, d.code, "engine store: %s; the archives need this very engine installed to decode", d.message);
 }
 
-/* c->oracle: the pools as one routing oracle (Chess960 positions to pool960, if started). */
-static uz_result route_pools(uz_compressor *c, uz_diag *diag)
-{
-    uz_result r = uz_pools_route(&c->route, c->pool, c->pool960, diag);
-    c->oracle = c->route;
-    return r;
-}
-
+/* (Re)starts the engine with c->settings (before any game: its Chess960 instance is not
+ * started yet). */
 static uz_result start_pool(uz_compressor *c, uz_diag *diag)
 {
-    uz_oracle_destroy(c->route);
-    c->route = c->oracle = NULL;
-    uz_pool_destroy(c->pool);
-    c->pool = NULL;
-    uz_result r = uz_pool_create(&c->pool, &c->settings, c->workers, diag);
-    if (r == UZ_OK && (r = route_pools(c, diag)) == UZ_OK)
-        keep_engine(c);
-    return r;
+    uz_oracle_set_close(c->oracles);
+    c->oracles = NULL;
+    uz_result r = uz_oracle_set_open_engine(&c->oracles, &c->settings, c->workers, diag);
+    if (r != UZ_OK)
+        return r;
+    uz_oracle_set_on_message(c->oracles, c->opt.on_message, c->opt.user); /* (an engine without Chess960) */
+    keep_engine(c);
+    return UZ_OK;
 }
 
 /* --engine builtin[-N]: its searchers (depth from the options) instead of an engine. */
@@ -108,14 +89,18 @@ static uz_result start_builtin(uz_compressor *c, int version, uz_diag *diag)
         uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "the builtin takes a depth only (no nodes, mode or hash)");
         return UZ_ERR_ARG;
     }
-    uz_result r = uz_builtin_pool_create(&c->builtin, version, c->opt.depth, c->workers, diag);
+    uz_result r = uz_oracle_set_open_builtin(&c->oracles, version, c->opt.depth, c->workers, diag);
     if (r != UZ_OK)
         return r;
-    c->oracle = uz_builtin_pool_oracle(c->builtin);
-    uz_oracle_identity id = uz_oracle_identity_of(c->oracle);
-    snprintf(c->identity, sizeof c->identity, "fingerprint %s; settings %s", id.fingerprint, id.settings_text);
     uz_builtin_model_params(&c->params, version);
     return uz_model_open(&c->model, &c->params, diag);
+}
+
+/* c->identity: what the archives' headers name of the oracle. */
+static void take_identity(uz_compressor *c)
+{
+    uz_oracle_identity id = uz_oracle_identity_of(uz_oracle_set_oracle(c->oracles));
+    snprintf(c->identity, sizeof c->identity, "fingerprint %s; settings %s", id.fingerprint, id.settings_text);
 }
 
 uz_result uz_compressor_open(uz_compressor **out, const uz_options *options, uz_diag *diag)
@@ -166,9 +151,8 @@ uz_result uz_compressor_open(uz_compressor **out, const uz_options *options, uz_
     }
     if ((r = start_pool(c, diag)) != UZ_OK)
         goto fail;
-    snprintf(c->identity, sizeof c->identity, "fingerprint %s; settings %s", uz_pool_fingerprint(c->pool),
-             uz_pool_settings_text(c->pool));
 source:
+    take_identity(c);
     uz_game_source_init(&c->src);
     c->src.exact = !options->canonical;
     c->src.bad_games = options->bad_games;
@@ -184,30 +168,6 @@ fail:
     return r;
 }
 
-/* Starts the Chess960 engine once; an engine without UCI_Chess960 leaves pool960 NULL
- * (its Chess960 games are then kept as text, said once). */
-static uz_result open_pool960(uz_compressor *c, uz_diag *diag)
-{
-    if (c->tried960)
-        return UZ_OK;
-    c->tried960 = true;
-    if (c->builtin) { /* the builtin scores Chess960 positions itself */
-        c->codes960 = true;
-        return UZ_OK;
-    }
-    uz_result r = uz_pool_create_chess960(&c->pool960, c->pool, c->workers, diag);
-    if (r == UZ_ERR_UNSUPPORTED || r == UZ_ERR_ARG) {
-        c->pool960 = NULL;
-        say(c, NULL, UZ_ERR_UNSUPPORTED, "%s has no option UCI_Chess960: Chess960 games kept as text, moves not coded",
-            uz_pool_engine_name(c->pool));
-        return UZ_OK;
-    }
-    if (r != UZ_OK)
-        return r;
-    c->codes960 = true;
-    return route_pools(c, diag);
-}
-
 /* Chess960 games need the Chess960 engine, named in the member's header: a member begun
  * without it is finished and a new one begun (the archive is then no longer resumable,
  * as a resume copies the blocks of one member). */
@@ -215,10 +175,10 @@ static uz_result prepare_chess960(uz_compressor *c, uz_game *games, size_t n, uz
 {
     if (!uz_lib_has_chess960(games, n))
         return UZ_OK;
-    uz_result r = open_pool960(c, diag);
+    uz_result r = uz_oracle_set_start_chess960(c->oracles, diag);
     if (r != UZ_OK)
         return r;
-    if (!c->codes960)
+    if (!uz_oracle_set_codes_chess960(c->oracles))
         return uz_lib_chess960_as_text(games, n, diag);
     if (c->member960)
         return UZ_OK;
@@ -244,7 +204,7 @@ static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag 
         size_t k = uz_block_fit(games, n);
         uz_buf structure = {0}, moves = {0};
         uint64_t n_moves = 0, digest = 0;
-        r = uz_block_encode(c->oracle, &c->model, c->enc, games, k, c->header.struct_version, &structure, &moves,
+        r = uz_block_encode(uz_oracle_set_oracle(c->oracles), &c->model, c->enc, games, k, c->header.struct_version, &structure, &moves,
                             &n_moves, &digest, diag);
         if (r == UZ_OK)
             r = uz_archive_write_block(c->writer, k, n_moves, digest, &structure, moves.data, moves.size, diag);
@@ -339,32 +299,12 @@ uz_result uz_compressor_add_text(uz_compressor *c, const char *pgn, size_t len, 
     return r;
 }
 
-/* The counters compress reports, of both engine pools together (zeros with the builtin). */
-static void pool_totals(const uz_compressor *c, uz_pool_stats *sum)
-{
-    memset(sum, 0, sizeof *sum);
-    const uz_pool *pools[] = {c->pool, c->pool960};
-    for (size_t i = 0; i < sizeof pools / sizeof *pools; i++) {
-        uz_pool_stats ps;
-        if (!pools[i])
-            continue;
-        uz_pool_get_stats(pools[i], &ps);
-        sum->queries += ps.queries;
-        sum->trivial += ps.trivial;
-        sum->cache_hits += ps.cache_hits;
-        sum->coalesced += ps.coalesced;
-        sum->store_hits += ps.store_hits;
-        sum->store_disagreements += ps.store_disagreements;
-        sum->restarts += ps.restarts;
-    }
-}
-
 /* Says once when an engine search disagreed with the persistent cache (the pool then
  * stopped using it): the scores of its earlier hits are suspect. */
 static void warn_distrusted_cache(uz_compressor *c)
 {
     uz_pool_stats ps;
-    pool_totals(c, &ps);
+    uz_oracle_set_pool_stats(c->oracles, &ps);
     if (c->cache_path && !c->cache_warned && ps.store_disagreements > 0) {
         c->cache_warned = true;
         say(c, c->cache_path, UZ_ERR_MISMATCH,
@@ -422,8 +362,9 @@ uz_result uz_lib_compressor_use_model(uz_compressor *c, const uz_model_params *p
                                       uz_diag *diag)
 {
     c->params = *params;
-    if (c->builtin)
-        uz_builtin_model_params(&c->params, uz_builtin_pool_version(c->builtin));
+    const uz_builtin_pool *builtin = uz_oracle_set_builtin(c->oracles);
+    if (builtin)
+        uz_builtin_model_params(&c->params, uz_builtin_pool_version(builtin));
     if (coder != c->coder) {
         uz_encoder_destroy(c->enc);
         c->enc = NULL;
@@ -450,10 +391,11 @@ void uz_compressor_stats(const uz_compressor *c, uz_compress_stats *out)
     out->inputs_skipped = c->src.inputs_skipped;
     out->bytes_in = uz_game_source_bytes(&c->src);
     uz_pool_stats ps;
-    if (c->builtin)
-        out->positions = uz_builtin_pool_positions(c->builtin);
-    if (c->pool) {
-        pool_totals(c, &ps);
+    const uz_builtin_pool *builtin = uz_oracle_set_builtin(c->oracles);
+    if (builtin)
+        out->positions = uz_builtin_pool_positions(builtin);
+    if (uz_oracle_set_pool(c->oracles)) {
+        uz_oracle_set_pool_stats(c->oracles, &ps);
         out->positions = ps.queries - ps.trivial;
         out->positions_reused = ps.cache_hits + ps.coalesced + ps.store_hits;
         out->store_hits = ps.store_hits;
@@ -521,7 +463,7 @@ uz_result uz_compressor_resume(uz_compressor *c, FILE *old, const char *old_name
         uz_diag_set(diag, r, 0, 0, "%s: written with another %s than this run's", old_name, differs);
     }
     /* The interrupted run's member may code Chess960 games: so does this one. */
-    if (r == UZ_OK && header.chess960_fingerprint[0] && (r = open_pool960(c, diag)) == UZ_OK)
+    if (r == UZ_OK && header.chess960_fingerprint[0] && (r = uz_oracle_set_start_chess960(c->oracles, diag)) == UZ_OK)
         fill_header(c);
     if (r == UZ_OK) { /* the copied blocks keep their layout */
         c->header.struct_version = header.struct_version;
@@ -562,12 +504,12 @@ uz_result uz_compressor_fit_model(uz_compressor *c, const char *const *paths, si
     }
     uz_result r = UZ_OK;
     /* The real pass takes the first pass's scores from the memory cache. */
-    if (!c->builtin && c->settings.cache_entries < (1 << 21)) {
+    if (!uz_oracle_set_builtin(c->oracles) && c->settings.cache_entries < (1 << 21)) {
         c->settings.cache_entries = 1 << 21;
         r = start_pool(c, diag);
     }
     if (r == UZ_OK)
-        r = open_pool960(c, diag);
+        r = uz_oracle_set_start_chess960(c->oracles, diag);
     uz_fit_samples samples = {0};
     uz_walk *walks = calloc(c->block_games, sizeof *walks);
     if (!walks) {
@@ -588,13 +530,13 @@ uz_result uz_compressor_fit_model(uz_compressor *c, const char *const *paths, si
                 r = diag && diag->code ? diag->code : UZ_ERR_IO;
                 break;
             }
-            if (!c->codes960)
+            if (!uz_oracle_set_codes_chess960(c->oracles))
                 r = uz_lib_chess960_as_text(c->games, (size_t)got, diag);
             long made = 0;
             for (; r == UZ_OK && made < got; made++)
                 r = uz_walk_init(&walks[made], &c->games[made]);
             if (r == UZ_OK)
-                r = uz_score_walks(c->oracle, walks, (size_t)got, diag);
+                r = uz_score_walks(uz_oracle_set_oracle(c->oracles), walks, (size_t)got, diag);
             for (long i = 0; i < made; i++) {
                 if (r == UZ_OK && uz_fit_samples_add_walk(&samples, &walks[i]) != 0) {
                     r = UZ_ERR_NOMEM;
@@ -647,10 +589,7 @@ void uz_compressor_close(uz_compressor *c)
     for (size_t i = 0; c->games && i < c->block_games; i++)
         uz_game_clear(&c->games[i]);
     free(c->games);
-    uz_oracle_destroy(c->route);
-    uz_pool_destroy(c->pool960);
-    uz_pool_destroy(c->pool);
-    uz_builtin_pool_destroy(c->builtin);
+    uz_oracle_set_close(c->oracles);
     uz_encoder_destroy(c->enc);
     uz_lib_cache_release(c->cache_path);
     free(c->cache_path);

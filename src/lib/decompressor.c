@@ -109,17 +109,18 @@ void uz_decompressor_use_oracle(uz_decompressor *d, struct uz_oracle *oracle)
 
 const char *uz_decompressor_engine_profile(const uz_decompressor *d)
 {
-    const uz_engine_settings *s = d->md.pool ? uz_pool_settings(d->md.pool) : NULL;
+    const uz_pool *pool = uz_oracle_set_pool(d->md.oracles);
+    const uz_engine_settings *s = pool ? uz_pool_settings(pool) : NULL;
     if (d->have_base || !s)
         return NULL;
     uz_decompressor *m = (uz_decompressor *)d; /* the text is a cache of the pool's words */
     if (s->exe_sha256[0])
         snprintf(m->profile, sizeof m->profile,
                  "%s from the engine store (%s), as the installed engine does not match the archive",
-                 uz_pool_engine_name(d->md.pool), s->path);
+                 uz_pool_engine_name(pool), s->path);
     else
         snprintf(m->profile, sizeof m->profile, "profile '%s' (%s, %s), the installed profile matching the archive",
-                 s->profile, uz_pool_engine_name(d->md.pool), s->path);
+                 s->profile, uz_pool_engine_name(pool), s->path);
     return d->profile;
 }
 

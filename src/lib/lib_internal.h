@@ -36,6 +36,11 @@ void uz_lib_cache_stats(const char *path, uint64_t *lookups, uint64_t *hits, uin
 /* The model and coder the options ask for. */
 uz_result uz_lib_model(const uz_options *o, uz_model_params *params, uz_coder_kind *coder, uz_diag *diag);
 
+/* The model a fit (stats --fit, the k sweep) starts from: params itself, except that the
+ * player model's place is taken by the rank model, since the player model's weights are
+ * trained offline and only the rank model has a k to fit. */
+uz_model_params uz_lib_model_fit_start(const uz_model_params *params);
+
 /* "player v1 weights 0123abcd4567ef89" / "rank k=20 floor=0.0300 rank=0.5300 decay=0.6000"
  * / "exp k=20 floor=0.0300". */
 void uz_lib_model_text(const uz_model_params *p, char *out, size_t cap);

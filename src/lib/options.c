@@ -181,6 +181,14 @@ uz_result uz_lib_engine_settings(const uz_options *o, uz_engine_settings *s, uz_
 
 /* ---- model and coder ---- */
 
+uz_model_params uz_lib_model_fit_start(const uz_model_params *params)
+{
+    uz_model_params p = *params;
+    if (p.kind == UZ_MODEL_PLAYER)
+        p.kind = UZ_MODEL_RANK;
+    return p;
+}
+
 uz_result uz_lib_model(const uz_options *o, uz_model_params *p, uz_coder_kind *coder, uz_diag *diag)
 {
     *p = uz_model_default_params(); /* the rank model's parameters, the reference */

@@ -169,6 +169,7 @@ def main():
     p = subprocess.run([UCIZIP, "decompress", narc, "-o", "-", "--engine", fake], capture_output=True,
                        env=dict(os.environ, FAKE_DIR=fake_dir))
     check(p.stdout == open(c960, "rb").read(), "text games come back")
+    chess960_decode_tests(tmp, marc, c960, fake, fake_dir)
 
     # list, --tag, ratings: from the tags alone; no engine can be started here
     no_engine = os.path.join(tmp, "no-engine")
@@ -305,6 +306,44 @@ def main():
     engine_safety_tests(tmp, arc, expected)
 
     return summary()
+
+
+def chess960_decode_tests(tmp, marc, c960, fake, fake_dir):
+    """Decoding checks the Chess960 engine against the member header's key 12: a wrong
+    fingerprint, a Chess960 game in a member without key 12 and an engine without
+    UCI_Chess960 are refused (exit 1) with what the archive needs."""
+    data = open(marc, "rb").read()
+    fields = ucz_bytes.header_fields(data)
+    key12 = fields[12]
+    forged = {"bad960": bytes([key12[0] ^ 1]) + key12[1:], "no960-key": None}
+    wants = {"bad960": b"wrong engine: with UCI_Chess960 it gives fingerprint %s, the archive's Chess960 games "
+                       b"need %s" % (key12.hex().encode(), forged["bad960"].hex().encode()),
+             "no960-key": b"a Chess960 game in a member without a Chess960 engine"}
+    for name, value in forged.items():
+        changed = dict(fields)
+        if value is None:
+            del changed[12]
+        else:
+            changed[12] = value
+        path = os.path.join(tmp, name + ".ucz")
+        with open(path, "wb") as f:
+            f.write(ucz_bytes.with_header(data, changed))
+        p = run("decompress", path, "-o", os.path.join(tmp, name + ".pgn"), ok=False)
+        check(p.returncode == 1 and wants[name] in p.stderr, "%s refused: %r" % (name, p.stderr))
+    # made with the fake engine's Chess960 instance, decoded where it hides the option
+    env = dict(os.environ, FAKE_DIR=fake_dir)
+    with open(os.path.join(fake_dir, "conf"), "w") as f:
+        f.write("none 0\n")
+    farc = os.path.join(tmp, "fake960.ucz")
+    p = subprocess.run([UCIZIP, "compress", c960, "-o", farc, "--engine", fake, "--depth", "1", "--workers", "1"],
+                       capture_output=True, env=env)
+    check(p.returncode == 0 and json.loads(run("info", "--json", farc).stdout)[0]["moves"] > 300,
+          "the fake engine codes Chess960 games: %r" % p.stderr)
+    with open(os.path.join(fake_dir, "conf"), "w") as f:
+        f.write("no_chess960 0\n")
+    p = subprocess.run([UCIZIP, "decompress", farc, "-o", "-", "--engine", fake], capture_output=True, env=env)
+    check(p.returncode == 1 and b"the archive's Chess960 games need the engine with UCI_Chess960 (fingerprint" in p.stderr,
+          "an engine without UCI_Chess960 refused for Chess960 games: %r" % p.stderr)
 
 
 def craft_settings(src, dst, settings):
