@@ -39,9 +39,11 @@ uz_result uz_engine_code_encode(const uz_walk *walk, uz_buf *out, char ***residu
  * writer decides per comment); a writer uses layout 2 for a member only then. */
 bool uz_engine_code_wanted(const uz_game *game);
 
-/* Reader: game's main-line comments are residuals (its moves known); data[0..size) its
- * coded bytes (size 0: nothing to do). The coded comments are rebuilt in place.
+/* Reader: the main-line comments of the walk's game are residuals; its positions are
+ * taken from the walk (resolved, its moves known: the move decoder's, uz_decode_games);
+ * data[0..size) its coded bytes (size 0: nothing to do). The coded comments are rebuilt in
+ * place.
  * UZ_ERR_CORRUPT when the bytes do not decode or are not consumed exactly. */
-uz_result uz_engine_code_decode(uz_game *game, const uint8_t *data, size_t size, uz_engine_code_counts *counts);
+uz_result uz_engine_code_decode(const uz_walk *walk, const uint8_t *data, size_t size, uz_engine_code_counts *counts);
 
 #endif

@@ -26,6 +26,10 @@ typedef struct uz_block_out_game {
     size_t moves_len;       /* its move stream's length (set by whoever codes the moves) */
     uz_buf text_rec;        /* its text record (uz_game_text_encode); empty for verbatim and
                                text-only games (owned) */
+    bool wants_current_layout; /* the game has what only the current layout codes (engine comments
+                               for either engine code, a tag holding its final position): for the
+                               choice of a member's layout, made before the game may have become
+                               verbatim */
 } uz_block_out_game;
 
 /* Makes the records of games[0..n) (*out, n of them; NULL on error): each game's walk,
@@ -62,11 +66,13 @@ typedef struct uz_block_game {
     size_t text_rec_len;
     const uint8_t *engine_code;  /* layout 2: its coded engine comments (uz_engine_code_decode); length 0: none */
     size_t engine_code_len;
+    uz_walk walk;                /* of game, built by the move decoder as it decodes (owned; empty
+                                    before): the positions of what is decoded after the moves */
 } uz_block_game;
 
 /* n records, each game initialised (uz_game_init); NULL when out of memory. */
 uz_block_game *uz_block_games_new(size_t n);
-/* Clears the n records' games and frees the array. NULL is a no-op. */
+/* Clears the n records' games and walks and frees the array. NULL is a no-op. */
 void uz_block_games_free(uz_block_game *games, size_t n);
 
 /* Reads the structure of a block of n games into games[0..n) (their games cleared first):

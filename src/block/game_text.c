@@ -165,7 +165,7 @@ uz_result uz__game_text_skip(uz_cursor *c)
     return UZ_OK;
 }
 
-uz_result uz_game_text_decode(const uz_game *game, const uint8_t *rec, size_t rec_len, size_t max_len, uz_buf *out)
+uz_result uz_game_text_decode(const uz_walk *walk, const uint8_t *rec, size_t rec_len, size_t max_len, uz_buf *out)
 {
     uz_cursor c = {rec, rec + rec_len};
     uz_pgn_layout layout;
@@ -174,7 +174,7 @@ uz_result uz_game_text_decode(const uz_game *game, const uint8_t *rec, size_t re
     out->size = 0;
     if (get_layout(&c, &layout) != UZ_OK)
         return UZ_ERR_CORRUPT;
-    uz_result r = uz_pgn_game_render(game, &layout, &text, &len);
+    uz_result r = uz_pgn_walk_render(walk, &layout, &text, &len);
     if (r == UZ_ERR_ARG)
         return UZ_ERR_CORRUPT;
     if (r != UZ_OK)

@@ -3,8 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "block/comment_code.h"
+#include "block/engine_code.h"
 #include "block/game_struct.h"
 #include "block/game_text.h"
+#include "block/tag_code.h"
 
 /* Gives a game without exact bytes (one built in memory) its export-format text as such,
  * rendered from its walk (resolved, its SAN filled). */
@@ -44,6 +47,9 @@ static uz_result prepare(uz_block_out_game *rec, uz_pgn_layout *prev, bool *have
     uz_result r = uz_walk_init(&rec->walk, g);
     if (r == UZ_OK && !g->verbatim && !g->text_only && (r = uz_walk_resolve_all(&rec->walk)) == UZ_OK)
         r = uz_walk_fill_san(&rec->walk);
+    if (r == UZ_OK)
+        rec->wants_current_layout =
+            uz_engine_code_wanted(g) || uz_comment_engine_wanted(g) || uz_tag_code_final_wanted(&rec->walk);
     if (r == UZ_OK)
         r = ensure_raw(rec);
     if (r != UZ_OK || g->verbatim || g->text_only)

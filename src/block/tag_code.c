@@ -144,28 +144,14 @@ static bool has_final(const uz_game *game)
     return true;
 }
 
-/* The FEN of the final position of game's main line into out (UZ_FEN_MAX bytes), in form
- * 1 (whole) or 2 (without the two move counters, as older chess.com exports give it);
- * false for a game without one (kept as text, or a line with a move not known). */
-static bool final_fen(const uz_game *game, int form, char *out)
+/* The FEN of a final position into out (UZ_FEN_MAX bytes), in form 1 (whole) or 2 (without
+ * the two move counters, as older chess.com exports give it). */
+static void final_fen(const uz_position *final, int form, char *out)
 {
-    if (form == 2) {
-        if (!final_fen(game, 1, out))
-            return false;
-        for (int spaces = 0; *out; out++)
-            if (*out == ' ' && ++spaces == 4)
-                *out = 0;
-        return true;
-    }
-    if (!has_final(game))
-        return false;
-    uz_position pos = game->start;
-    for (size_t i = 0; i < game->main.n_nodes; i++) {
-        uz_undo undo;
-        uz_make_move(&pos, game->main.nodes[i].move, &undo);
-    }
-    uz_position_to_fen(&pos, out);
-    return true;
+    uz_position_to_fen(final, out);
+    for (int spaces = 0; form == 2 && *out; out++)
+        if (*out == ' ' && ++spaces == 4)
+            *out = 0;
 }
 
 /* The form (1, 2) in which value is fen (a final position's), else 0: form 2 is form 1
@@ -180,20 +166,14 @@ static int fen_form_of(const char *fen, const char *value)
     return strlen(value) == n && memcmp(fen, value, n) == 0 ? 2 : 0;
 }
 
-/* The form in which value is the FEN of game's final position, else 0 (the game replayed). */
-static int final_form_of(const uz_game *game, const char *value)
+/* The form in which value is the FEN of the final position of the walk's game, else 0
+ * (also for a game without one: kept as text, or a null move on its main line). */
+static int final_form_of(const uz_walk *walk, const char *value)
 {
     char fen[UZ_FEN_MAX];
-    return final_fen(game, 1, fen) ? fen_form_of(fen, value) : 0;
-}
-
-/* The same for a game on its way into a block: the final position from its walk. */
-static int final_form_of_walk(const uz_block_out_game *rec, const char *value)
-{
-    char fen[UZ_FEN_MAX];
-    if (!has_final(rec->game) || !rec->walk.has_final)
+    if (!has_final(walk->game) || !walk->has_final)
         return 0;
-    uz_position_to_fen(&rec->walk.final, fen);
+    final_fen(&walk->final, 1, fen);
     return fen_form_of(fen, value);
 }
 
@@ -276,7 +256,7 @@ static uz_result encode_value(coder *c, const uz_block_out_game *rec, size_t g, 
         code = strcmp(result_text[game->result & 3], value) == 0;
         break;
     case M_FINAL:
-        code = c->final_game != g + 1 ? (uint64_t)final_form_of_walk(rec, value) : 0;
+        code = c->final_game != g + 1 ? (uint64_t)final_form_of(&rec->walk, value) : 0;
         if (code)
             c->final_game = g + 1;
         break;
@@ -540,21 +520,24 @@ uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *nam
     return r;
 }
 
-bool uz_tag_code_final_wanted(const uz_game *game)
+bool uz_tag_code_final_wanted(const uz_walk *walk)
 {
+    const uz_game *game = walk->game;
     for (size_t t = 0; t < game->n_tags; t++)
-        if (looks_like_fen(game->tags[t].value) && final_form_of(game, game->tags[t].value))
+        if (looks_like_fen(game->tags[t].value) && final_form_of(walk, game->tags[t].value))
             return true;
     return false;
 }
 
-uz_result uz_tag_code_fill_final(uz_game *game)
+uz_result uz_tag_code_fill_final(const uz_walk *walk)
 {
+    uz_game *game = walk->game;
     char fen[UZ_FEN_MAX];
     if (!game->final_fen_tag)
         return UZ_OK;
-    if (game->final_fen_tag > game->n_tags || !final_fen(game, game->final_fen_form, fen))
+    if (game->final_fen_tag > game->n_tags || !has_final(game) || !walk->has_final)
         return UZ_ERR_CORRUPT;
+    final_fen(&walk->final, game->final_fen_form, fen);
     uz_tag *tag = &game->tags[game->final_fen_tag - 1];
     char *value = malloc(strlen(fen) + 1);
     if (!value)

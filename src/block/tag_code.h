@@ -33,12 +33,15 @@ uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *nam
 uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const *names, size_t n_names,
                            uz_block_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags, bool from_moves);
 
-/* Whether a tag of game holds the FEN of its main line's final position (for the choice
- * of a member's layout: layout 3 derives it from the moves). */
-bool uz_tag_code_final_wanted(const uz_game *game);
+/* Whether a tag of the walk's game holds the FEN of its main line's final position, taken
+ * from the walk (resolved; for the choice of a member's layout: layout 3 derives it from
+ * the moves). */
+bool uz_tag_code_final_wanted(const uz_walk *walk);
 
-/* Once game's moves are decoded: sets the value game->final_fen_tag names (nothing when
- * none). UZ_ERR_CORRUPT when the main line has no final position. */
-uz_result uz_tag_code_fill_final(uz_game *game);
+/* Once the moves of the walk's game are decoded (the walk resolved with them, its final
+ * position known: the move decoder's, uz_decode_games): sets the value game->final_fen_tag
+ * names (nothing when none), from the walk's final position. UZ_ERR_CORRUPT when the main
+ * line has no final position. */
+uz_result uz_tag_code_fill_final(const uz_walk *walk);
 
 #endif

@@ -127,19 +127,40 @@ static uz_result check_structure(const uz_buf *structure, unsigned version, cons
     return r;
 }
 
-unsigned uz_block_struct_version_for(const uz_game *games, size_t n)
+unsigned uz_block_struct_version_for(const uz_block_out_game *recs, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (uz_engine_code_wanted(&games[i]) || uz_comment_engine_wanted(&games[i]) || uz_tag_code_final_wanted(&games[i]))
+        if (recs[i].wants_current_layout)
             return UZ_STRUCT_VERSION;
     return 1;
+}
+
+uz_result uz_block_records_new(uz_block_out_game **recs, uz_game *games, size_t n, uz_diag *diag)
+{
+    uz_result r = uz_block_out_games_new(recs, games, n);
+    if (r != UZ_OK)
+        uz_diag_set(diag, r, 0, 0, "%s while coding games", uz_result_str(r));
+    return r;
 }
 
 uz_result uz_block_encode(uz_oracle *oracle, const uz_model *model, uz_encoder *enc, uz_game *games, size_t n,
                           unsigned struct_version, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
                           uint64_t *text_digest, uz_diag *diag)
 {
-    uz_block_out_game *recs = NULL;
+    uz_block_out_game *recs;
+    *n_moves = 0;
+    uz_result r = uz_block_records_new(&recs, games, n, diag);
+    if (r == UZ_OK)
+        r = uz_block_encode_records(oracle, model, enc, recs, n, struct_version, structure, moves, n_moves,
+                                    text_digest, diag);
+    uz_block_out_games_free(recs, n);
+    return r;
+}
+
+uz_result uz_block_encode_records(uz_oracle *oracle, const uz_model *model, uz_encoder *enc, uz_block_out_game *recs,
+                                  size_t n, unsigned struct_version, uz_buf *structure, uz_buf *moves,
+                                  uint64_t *n_moves, uint64_t *text_digest, uz_diag *diag)
+{
     uz_walk **walks = calloc(n ? n : 1, sizeof *walks);
     uz_opening *opening = NULL;
     uz_result r = UZ_ERR_NOMEM;
@@ -149,9 +170,9 @@ uz_result uz_block_encode(uz_oracle *oracle, const uz_model *model, uz_encoder *
     if (model->params.opening_plies &&
         !(opening = uz_opening_new(model->params.opening_alpha16, model->params.opening_plies)))
         goto out;
-    /* Each game is replayed once, by its record's walk: scoring, move coding, text records,
+    /* Each game was replayed once, by its record's walk: scoring, move coding, text records,
      * engine comments and final-position tags all take their positions from it. */
-    if ((r = uz_block_out_games_new(&recs, games, n)) != UZ_OK || (r = text_digest_of(recs, n, text_digest)) != UZ_OK)
+    if ((r = text_digest_of(recs, n, text_digest)) != UZ_OK)
         goto out;
     for (size_t i = 0; i < n; i++)
         walks[i] = &recs[i].walk;
@@ -190,7 +211,6 @@ out:
     if (r != UZ_OK)
         uz_diag_set(diag, r, 0, 0, "%s while coding games", uz_result_str(r));
 out_reported:
-    uz_block_out_games_free(recs, n);
     uz_opening_free(opening);
     free(walks);
     return r;
@@ -573,15 +593,17 @@ static uz_result count_openings(uz_oracle *oracle, const uz_member_decoder *md, 
     return UZ_OK;
 }
 
-/* A decoded game's exact bytes: its engine comments rebuilt from the moves (layout 2),
- * its final-position tag, its tree rendered with its layout and patched; then checked
- * against its checksum. text is scratch space. number numbers the game in messages. */
-static uz_result finish_game(uz_game *game, const uz_block_game *record, const uz_archive_block *block,
+/* A decoded game's exact bytes, its positions taken from the walk it was decoded with
+ * (walk->game: the game): its engine comments rebuilt from the moves (layout 2), its
+ * final-position tag, its tree rendered with its layout and patched; then checked against
+ * its checksum. text is scratch space. number numbers the game in messages. */
+static uz_result finish_game(uz_walk *walk, const uz_block_game *record, const uz_archive_block *block,
                              uint64_t number, uz_buf *text, uz_diag *diag)
 {
-    uz_result r = uz_engine_code_decode(game, record->engine_code, record->engine_code_len, NULL);
+    uz_game *game = walk->game;
+    uz_result r = uz_engine_code_decode(walk, record->engine_code, record->engine_code_len, NULL);
     if (r == UZ_OK)
-        r = uz_tag_code_fill_final(game);
+        r = uz_tag_code_fill_final(walk);
     if (r == UZ_ERR_NOMEM) {
         uz_diag_set(diag, r, 0, 0, "out of memory");
         return r;
@@ -589,7 +611,9 @@ static uz_result finish_game(uz_game *game, const uz_block_game *record, const u
     if (r != UZ_OK)
         return corrupt_game(diag, block, number, "its engine comments or final position do not decode");
     if (record->text_rec) {
-        r = uz_game_text_decode(game, record->text_rec, record->text_rec_len, MAX_GAME_TEXT, text);
+        r = uz_walk_fill_san(walk);
+        if (r == UZ_OK)
+            r = uz_game_text_decode(walk, record->text_rec, record->text_rec_len, MAX_GAME_TEXT, text);
         if (r == UZ_OK)
             r = uz_game_set_raw(game, (const char *)text->data, text->size);
         if (r == UZ_ERR_NOMEM) {
@@ -650,18 +674,20 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
         (r = count_openings(oracle, md, block, all, first, opening, results, game_base, diag)) != UZ_OK)
         goto out;
     r = uz_decode_games(oracle, &md->model, opening, 0, md->coder, wanted, count, results + first, diag);
-    /* The wanted games move to the caller's array; the others were only parsed. */
+    /* The wanted games move to the caller's array (their walks with them: the trees stay
+     * where they are); the others were only parsed. */
     for (size_t i = 0; i < count; i++) {
         uz_game_clear(&games[i]);
         games[i] = wanted[i].game;
         uz_game_init(&wanted[i].game);
+        wanted[i].walk.game = &games[i];
     }
     for (size_t i = 0; i < count && r == UZ_OK; i++) {
         uint64_t number = game_base + first + i + 1;
         if (results[first + i] != UZ_OK)
             r = corrupt_game(diag, block, number, "its move stream does not decode");
         else
-            r = finish_game(&games[i], &wanted[i], block, number, &text, diag);
+            r = finish_game(&wanted[i].walk, &wanted[i], block, number, &text, diag);
     }
     if (r == UZ_OK && first == 0 && count == n)
         r = check_digest(games, n, block, game_base, diag);

@@ -48,7 +48,9 @@ uz_result uz_encode_walk(const uz_model *model, const struct uz_opening *opening
  * counted move decoded in game order and added to opening; the first n_prefix games are
  * decoded only up to the end of their counted plies (games before the ones wanted).
  * status[i] receives each game's result (UZ_ERR_CORRUPT for a stream that does not
- * decode). Returns the first oracle error (fatal for all), else UZ_OK. */
+ * decode). games[i].walk is the walk the game was decoded with (rebuilt here): resolved
+ * with every move known, its final position too, once status[i] is UZ_OK, so that what
+ * is decoded after the moves replays nothing. Returns the first oracle error (fatal for all), else UZ_OK. */
 uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, struct uz_opening *opening, size_t n_prefix,
                           uz_coder_kind coder, struct uz_block_game *games, size_t n, uz_result *status, uz_diag *diag);
 

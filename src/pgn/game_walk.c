@@ -156,6 +156,14 @@ uz_result uz_walk_resolve_next(uz_walk *w)
     return UZ_OK;
 }
 
+void uz_walk_set_played(uz_walk *w, size_t s, int played)
+{
+    uz_step *step = &w->steps[s];
+    step->node->move = uz_walk_legal(w, s)[played];
+    step->played = (int16_t)played;
+    resolve_final(w, s);
+}
+
 uz_result uz_walk_resolve_all(uz_walk *w)
 {
     uz_result r = UZ_OK;

@@ -54,6 +54,10 @@ void uz_walk_free(uz_walk *w);
  * index; after the main line's last step, the final position. Fails with UZ_ERR_ILLEGAL
  * if a known move is not legal there (never for games from the reader), UZ_ERR_NOMEM. */
 uz_result uz_walk_resolve_next(uz_walk *w);
+/* A decoder's move for the last resolved step s (its move was UZ_MOVE_NONE when resolved):
+ * the legal move of index played sets the step's node and played index and, after the main
+ * line's last step, the final position. played < w->steps[s].n_legal. */
+void uz_walk_set_played(uz_walk *w, size_t s, int played);
 /* Resolves every step left (as uz_walk_resolve_next, the same errors). */
 uz_result uz_walk_resolve_all(uz_walk *w);
 

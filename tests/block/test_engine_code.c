@@ -40,7 +40,10 @@ static uz_result read_back(const uint8_t *data, size_t size, size_t n, const uz_
     for (size_t i = 0; i < n && r == UZ_OK; i++) {
         uz_game *g = &back[i].game;
         copy_moves(&g->main, &orig[i].main);
-        r = uz_engine_code_decode(g, back[i].engine_code, back[i].engine_code_len, counts);
+        uz_walk w; /* the decoded game's walk, as the move decoder leaves it */
+        if ((r = uz_walk_init(&w, g)) == UZ_OK && (r = uz_walk_resolve_all(&w)) == UZ_OK)
+            r = uz_engine_code_decode(&w, back[i].engine_code, back[i].engine_code_len, counts);
+        uz_walk_free(&w);
         *same = *same && r == UZ_OK && same_comments(&orig[i].main, &g->main);
     }
     uz_block_games_free(back, n);

@@ -104,7 +104,11 @@ static void check_file(const char *path)
                     (int)((g.raw_len < k + 60 ? g.raw_len : k + 60) - from), g.raw + from);
             free(t);
         }
-        uz_result dr = uz_game_text_decode(&g, records.data + before, records.size - before, 1 << 26, &text);
+        uz_walk w; /* a walk of its own, as the decoder makes */
+        uz_result dr = uz_walk_init(&w, &g);
+        if (dr == UZ_OK && (dr = uz_walk_resolve_all(&w)) == UZ_OK && (dr = uz_walk_fill_san(&w)) == UZ_OK)
+            dr = uz_game_text_decode(&w, records.data + before, records.size - before, 1 << 26, &text);
+        uz_walk_free(&w);
         CHECK(dr == UZ_OK && text.size == g.raw_len && memcmp(text.data, g.raw, g.raw_len) == 0, "%s: game %zu", path, games);
     }
     /* The spans of all games and the tail are the whole file. */

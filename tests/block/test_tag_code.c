@@ -232,7 +232,11 @@ static void check_final(const char *path, size_t want_derived)
                       path, games + i + 1);
                 for (size_t j = 0; j < g->main.n_nodes && j < b->games[i].main.n_nodes; j++)
                     g->main.nodes[j].move = b->games[i].main.nodes[j].move;
-                CHECK(uz_tag_code_fill_final(g) == UZ_OK, "%s: game %zu: not filled", path, games + i + 1);
+                uz_walk w; /* the decoded game's walk, as the move decoder leaves it */
+                CHECK(uz_walk_init(&w, g) == UZ_OK && uz_walk_resolve_all(&w) == UZ_OK &&
+                          uz_tag_code_fill_final(&w) == UZ_OK,
+                      "%s: game %zu: not filled", path, games + i + 1);
+                uz_walk_free(&w);
             }
             CHECK(same_tags(&b->games[i], g), "%s: game %zu: tags differ in layout 3", path, games + i + 1);
         }
