@@ -26,19 +26,19 @@ typedef struct uz_block_out_game {
     size_t moves_len;       /* its move stream's length (set by whoever codes the moves) */
     uz_buf text_rec;        /* its text record (uz_game_text_encode); empty for verbatim and
                                text-only games (owned) */
-    bool wants_current_layout; /* the game has what only the current layout codes (engine comments
-                               for either engine code, a tag holding its final position): for the
-                               choice of a member's layout, made before the game may have become
-                               verbatim */
 } uz_block_out_game;
 
 /* Makes the records of games[0..n) (*out, n of them; NULL on error): each game's walk,
  * resolved with its SAN, its text record and its checksum. A game without exact bytes
  * (one built in memory) is given its export-format text as such; a game whose layout
  * cannot be modelled closely enough becomes a verbatim game (its bytes kept, its moves
- * not coded: its walk is empty). Returns UZ_OK, UZ_ERR_NOMEM or UZ_ERR_ILLEGAL (a move
- * of a tree not legal: never for games from the reader). */
-uz_result uz_block_out_games_new(uz_block_out_game **out, uz_game *games, size_t n);
+ * not coded: its walk is empty). current_layout (NULL: not asked), for the choice of a
+ * member's layout: set to true when a game has what only the current layout codes
+ * (engine comments for either engine code, a tag holding its final position, found from
+ * its walk), looked at before the game may become verbatim; games are looked at only
+ * while it is false. Returns UZ_OK, UZ_ERR_NOMEM or UZ_ERR_ILLEGAL (a move of a tree not
+ * legal: never for games from the reader). */
+uz_result uz_block_out_games_new(uz_block_out_game **out, uz_game *games, size_t n, bool *current_layout);
 /* Frees the records (not their games); NULL is a no-op. */
 void uz_block_out_games_free(uz_block_out_game *games, size_t n);
 

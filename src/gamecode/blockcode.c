@@ -127,19 +127,15 @@ static uz_result check_structure(const uz_buf *structure, unsigned version, cons
     return r;
 }
 
-unsigned uz_block_struct_version_for(const uz_block_out_game *recs, size_t n)
+uz_result uz_block_records_new(uz_block_out_game **recs, uz_game *games, size_t n, unsigned *struct_version,
+                               uz_diag *diag)
 {
-    for (size_t i = 0; i < n; i++)
-        if (recs[i].wants_current_layout)
-            return UZ_STRUCT_VERSION;
-    return 1;
-}
-
-uz_result uz_block_records_new(uz_block_out_game **recs, uz_game *games, size_t n, uz_diag *diag)
-{
-    uz_result r = uz_block_out_games_new(recs, games, n);
+    bool current = struct_version && *struct_version == UZ_STRUCT_VERSION;
+    uz_result r = uz_block_out_games_new(recs, games, n, struct_version ? &current : NULL);
     if (r != UZ_OK)
         uz_diag_set(diag, r, 0, 0, "%s while coding games", uz_result_str(r));
+    else if (current)
+        *struct_version = UZ_STRUCT_VERSION;
     return r;
 }
 
@@ -149,7 +145,7 @@ uz_result uz_block_encode(uz_oracle *oracle, const uz_model *model, uz_encoder *
 {
     uz_block_out_game *recs;
     *n_moves = 0;
-    uz_result r = uz_block_records_new(&recs, games, n, diag);
+    uz_result r = uz_block_records_new(&recs, games, n, NULL, diag);
     if (r == UZ_OK)
         r = uz_block_encode_records(oracle, model, enc, recs, n, struct_version, structure, moves, n_moves,
                                     text_digest, diag);

@@ -24,20 +24,19 @@ uz_result uz_block_encode(uz_oracle *oracle, const uz_model *model, uz_encoder *
                           unsigned struct_version, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
                           uint64_t *text_digest, uz_diag *diag);
 
-/* The two halves of uz_block_encode, for a caller that looks at a block's records before
- * it codes them (the layout choice, uz_block_struct_version_for): the records of the n
- * games of a block (uz_block_out_games_new, block/game_struct.h: each game replayed once,
- * by its walk; free them with uz_block_out_games_free), and their coding. */
-uz_result uz_block_records_new(uz_block_out_game **recs, uz_game *games, size_t n, uz_diag *diag);
+/* The two halves of uz_block_encode, for a caller that chooses a member's layout from
+ * the records of its first blocks before it codes them: the records of the n games of a
+ * block (uz_block_out_games_new, block/game_struct.h: each game replayed once, by its
+ * walk; free them with uz_block_out_games_free), and their coding. struct_version (NULL:
+ * not asked) is raised to UZ_STRUCT_VERSION when one of the games has what only that
+ * layout codes (engine comments for the engine codes, a tag holding its final position,
+ * found from its walk), else left as it is: 1 for a member's first games (the same blocks
+ * without header key 13). */
+uz_result uz_block_records_new(uz_block_out_game **recs, uz_game *games, size_t n, unsigned *struct_version,
+                               uz_diag *diag);
 uz_result uz_block_encode_records(uz_oracle *oracle, const uz_model *model, uz_encoder *enc, uz_block_out_game *recs,
                                   size_t n, unsigned struct_version, uz_buf *structure, uz_buf *moves,
                                   uint64_t *n_moves, uint64_t *text_digest, uz_diag *diag);
-
-/* The structure layout for a member that starts with these records' games: UZ_STRUCT_VERSION
- * when one of them has what only that layout codes (engine comments for the engine codes,
- * a tag holding its final position: uz_block_out_game.wants_current_layout, taken from its
- * walk), else 1 (the same blocks without header key 13). */
-unsigned uz_block_struct_version_for(const uz_block_out_game *recs, size_t n);
 
 /* Fills the fields of a header that do not name the oracle: format version, model,
  * coder, block size, structure layout (the rest zero). */

@@ -199,8 +199,8 @@ typedef struct batch_block {
 } batch_block;
 
 /* Scores, codes and writes n games: one block, or more where the block limits say so. The
- * records of every block are made first: a member's layout is chosen from them (its
- * first batch's), so that no game is replayed for the choice. */
+ * records of every block are made first: a member's layout is chosen as they are made (from
+ * its first batch's walks), so that no game is replayed for the choice. */
 static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag *diag)
 {
     uz_result r = prepare_chess960(c, games, n, diag);
@@ -210,14 +210,13 @@ static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag 
         r = UZ_ERR_NOMEM;
         uz_diag_set(diag, r, 0, 0, "out of memory");
     }
+    unsigned version = 1; /* a new member's layout */
     for (size_t done = 0; r == UZ_OK && done < n; done += blocks[n_blocks++].n) {
         blocks[n_blocks].n = uz_block_fit(games + done, n - done);
-        r = uz_block_records_new(&blocks[n_blocks].recs, games + done, blocks[n_blocks].n, diag);
+        r = uz_block_records_new(&blocks[n_blocks].recs, games + done, blocks[n_blocks].n, c->writer ? NULL : &version,
+                                 diag);
     }
     if (r == UZ_OK && !c->writer) {
-        unsigned version = 1;
-        for (size_t b = 0; b < n_blocks && version == 1; b++)
-            version = uz_block_struct_version_for(blocks[b].recs, blocks[b].n);
         c->header.struct_version = version;
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
     }

@@ -82,7 +82,7 @@ static size_t check_file(const char *path, unsigned layout, size_t max_games, ui
     uz_pgn_reader_close(rd);
     fclose(f);
     uz_block_out_game *recs = NULL;
-    CHECK(uz_block_out_games_new(&recs, games, n) == UZ_OK, "%s: records", path);
+    CHECK(uz_block_out_games_new(&recs, games, n, NULL) == UZ_OK, "%s: records", path);
     for (size_t i = 0; i < n && recs; i++)
         CHECK(!games[i].verbatim, "%s: game %zu has a text record", path, i + 1);
     CHECK(recs && uz_block_struct_write(&st, layout, recs, n) == UZ_OK, "%s: written", path);

@@ -85,7 +85,7 @@ static void check_file(const char *path, unsigned min_coded, size_t damage)
     CHECK(n > 0, "%s: no game", path);
     /* As the compressor makes them: a game whose text is too far from the rendering kept as it is. */
     uz_block_out_game *recs = NULL;
-    CHECK(uz_block_out_games_new(&recs, games, n) == UZ_OK, "%s: records", path);
+    CHECK(uz_block_out_games_new(&recs, games, n, NULL) == UZ_OK, "%s: records", path);
     for (size_t i = 0; i < n; i++)
         verbatim += games[i].verbatim;
     if (verbatim)

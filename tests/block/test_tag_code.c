@@ -79,7 +79,7 @@ static uz_result write_block(block *b, unsigned version, uz_buf *out)
 {
     uz_block_out_game *recs = NULL;
     out->size = 0;
-    uz_result r = uz_block_out_games_new(&recs, b->games, b->n);
+    uz_result r = uz_block_out_games_new(&recs, b->games, b->n, NULL);
     if (r == UZ_OK)
         r = uz_block_struct_write(out, version, recs, b->n);
     uz_block_out_games_free(recs, b->n);
