@@ -2,8 +2,10 @@
  * files with variations, Chess960 castling, FEN starts, null moves and engine comments:
  * every step's position is the one its line reaches by making the moves, its SAN is the
  * one the board formats there, its legal moves are the generator's, and the main line's
- * steps and final position are those of the main line played out. The coders of a block
- * take their positions from the walk instead of replaying, so it must give exactly these. */
+ * steps and final position are those of the main line played out; a walk built as the
+ * move decoder builds it (each move known only after its position) gives the same. The
+ * coders of a block take their positions from the walk instead of replaying, so it must
+ * give exactly these. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +53,38 @@ static void check_line(const uz_walk *w, const uz_line *line, const uz_position 
     }
 }
 
+/* The walk as a decoder builds it (w2, of g with its moves cleared: each step resolved
+ * before its move is known, then the move given by its index among the legal moves, as
+ * uz_decode_games does) against w, the walk of the whole game: the same positions, played
+ * indexes and final position. g's moves are put back. */
+static bool same_as_decoded(const uz_walk *w, uz_game *g)
+{
+    uz_move *moves = malloc((w->n_steps ? w->n_steps : 1) * sizeof *moves);
+    if (!moves)
+        return false;
+    for (size_t s = 0; s < w->n_steps; s++) {
+        moves[s] = w->steps[s].node->move;
+        if (moves[s] != UZ_MOVE_NULL)
+            w->steps[s].node->move = UZ_MOVE_NONE;
+    }
+    uz_walk w2;
+    bool ok = uz_walk_init(&w2, g) == UZ_OK && w2.n_steps == w->n_steps && w2.has_final == !w->n_main;
+    for (size_t s = 0; ok && s < w->n_steps; s++) {
+        ok = uz_walk_resolve_next(&w2) == UZ_OK && same_position(&w2.before[s], &w->before[s]);
+        if (ok && moves[s] != UZ_MOVE_NULL) {
+            ok = w2.steps[s].played == -1 && w2.steps[s].n_legal == w->steps[s].n_legal;
+            uz_walk_set_played(&w2, s, w->steps[s].played);
+            ok = ok && w2.steps[s].node->move == moves[s];
+        }
+    }
+    ok = ok && w2.has_final && same_position(&w2.final, &w->final);
+    uz_walk_free(&w2);
+    for (size_t s = 0; s < w->n_steps; s++)
+        w->steps[s].node->move = moves[s];
+    free(moves);
+    return ok;
+}
+
 static void check_game(uz_game *g, counts *c, const char *path)
 {
     uz_walk w;
@@ -78,6 +112,7 @@ static void check_game(uz_game *g, counts *c, const char *path)
     }
     main_ok = main_ok && same_position(&w.final, &pos);
     c->mismatches += !main_ok;
+    c->mismatches += !same_as_decoded(&w, g);
     CHECK(c->mismatches == before, "%s: game %ld: the walk differs from the game replayed", path, g->number);
     c->games++;
     uz_walk_free(&w);
