@@ -5,7 +5,6 @@
 #include <xxhash.h>
 
 #include "gamecode/blockcode.h"
-#include "block/comment_code.h"
 #include "block/engine_code.h"
 #include "block/game_struct.h"
 #include "block/game_text.h"
