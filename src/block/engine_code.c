@@ -374,9 +374,10 @@ bool uz_engine_code_wanted(const uz_game *game)
     return false;
 }
 
-uz_result uz_engine_code_encode(const uz_game *game, uz_buf *out, char ***residuals, size_t *n_residuals,
+uz_result uz_engine_code_encode(const uz_walk *walk, uz_buf *out, char ***residuals, size_t *n_residuals,
                                 uz_engine_code_counts *counts)
 {
+    const uz_game *game = walk->game;
     *residuals = NULL;
     *n_residuals = 0;
     size_t total = main_comments(game);
@@ -392,17 +393,13 @@ uz_result uz_engine_code_encode(const uz_game *game, uz_buf *out, char ***residu
     if (!c || !res || uz_encoder_create(&c->bits.enc, UZ_CODER_RANGE) != UZ_OK)
         goto out;
     begin_game(c, game);
-    uz__pv_fill_game_tt(c, game, mv);
-    uz_position pos = game->start, before;
+    uz__pv_fill_game_tt(c, mv, walk);
     size_t k = 0;
     r = UZ_OK;
     for (size_t i = 0; i < game->main.n_nodes && r == UZ_OK; i++) {
         const uz_node *nd = &game->main.nodes[i];
-        int side = pos.side;
-        before = pos;
-        uz_undo undo;
-        uz_make_move(&pos, nd->move, &undo);
-        context x = {mv, game->main.n_nodes, i, &before, &pos};
+        context x = {mv, game->main.n_nodes, i, uz_walk_main_before(walk, i), uz_walk_main_after(walk, i)};
+        int side = x.before->side;
         for (size_t j = 0; j < nd->n_comments && r == UZ_OK; j++, k++) {
             field fields[64];
             size_t n_fields = 0;
@@ -460,11 +457,12 @@ out:
     return r;
 }
 
-uz_result uz_engine_code_decode(uz_game *game, const uint8_t *data, size_t size, uz_engine_code_counts *counts)
+uz_result uz_engine_code_decode(const uz_walk *walk, const uint8_t *data, size_t size, uz_engine_code_counts *counts)
 {
+    uz_game *game = walk->game;
     if (size == 0)
         return UZ_OK;
-    if (game->verbatim || game->text_only || main_comments(game) == 0)
+    if (game->verbatim || game->text_only || main_comments(game) == 0 || !walk->has_final)
         return UZ_ERR_CORRUPT;
     uz_move *mv = main_moves(game);
     if (!mv)
@@ -478,16 +476,12 @@ uz_result uz_engine_code_decode(uz_game *game, const uint8_t *data, size_t size,
     if (uz_decoder_init(&c->bits.dec, UZ_CODER_RANGE, data, size) != UZ_OK)
         goto out;
     begin_game(c, game);
-    uz__pv_fill_game_tt(c, game, mv);
-    uz_position pos = game->start, before;
+    uz__pv_fill_game_tt(c, mv, walk);
     r = UZ_OK;
     for (size_t i = 0; i < game->main.n_nodes && r == UZ_OK; i++) {
         uz_node *nd = &game->main.nodes[i];
-        int side = pos.side;
-        before = pos;
-        uz_undo undo;
-        uz_make_move(&pos, nd->move, &undo);
-        context x = {mv, game->main.n_nodes, i, &before, &pos};
+        context x = {mv, game->main.n_nodes, i, uz_walk_main_before(walk, i), uz_walk_main_after(walk, i)};
+        int side = x.before->side;
         for (size_t j = 0; j < nd->n_comments && r == UZ_OK; j++) {
             unsigned coded = 0;
             c->counts.comments++;

@@ -15,6 +15,7 @@
 
 #include "common/buf.h"
 #include "common/common.h"
+#include "pgn/game_walk.h"
 #include "pgn/pgn.h"
 
 /* What one coder coded (or decoded): for reports, not part of the format. Costs are
@@ -26,20 +27,23 @@ typedef struct uz_engine_code_counts {
     uint64_t cost_pv, cost_fields, cost_flags;
 } uz_engine_code_counts;
 
-/* Writer: the main-line comments of game that can be coded. residuals gets one entry per
+/* Writer: the main-line comments of the walk's game that can be coded, its positions taken
+ * from the walk (resolved, its moves known). residuals gets one entry per
  * main-line node comment (in order): NULL where the comment stays as it is, else the
  * comment's residual (malloc'd; free each with free, and the array). The game's coded
  * bytes are appended to out: nothing when no comment is coded. counts (optional) adds up. */
-uz_result uz_engine_code_encode(const uz_game *game, uz_buf *out, char ***residuals, size_t *n_residuals,
+uz_result uz_engine_code_encode(const uz_walk *walk, uz_buf *out, char ***residuals, size_t *n_residuals,
                                 uz_engine_code_counts *counts);
 
 /* Whether a main-line comment of the game names a key of the code (a cheap look: the
  * writer decides per comment); a writer uses layout 2 for a member only then. */
 bool uz_engine_code_wanted(const uz_game *game);
 
-/* Reader: game's main-line comments are residuals (its moves known); data[0..size) its
- * coded bytes (size 0: nothing to do). The coded comments are rebuilt in place.
+/* Reader: the main-line comments of the walk's game are residuals; its positions are
+ * taken from the walk (resolved, its moves known: the move decoder's, uz_decode_games);
+ * data[0..size) its coded bytes (size 0: nothing to do). The coded comments are rebuilt in
+ * place.
  * UZ_ERR_CORRUPT when the bytes do not decode or are not consumed exactly. */
-uz_result uz_engine_code_decode(uz_game *game, const uint8_t *data, size_t size, uz_engine_code_counts *counts);
+uz_result uz_engine_code_decode(const uz_walk *walk, const uint8_t *data, size_t size, uz_engine_code_counts *counts);
 
 #endif

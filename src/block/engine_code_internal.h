@@ -136,7 +136,8 @@ uz_result uz__pv_print(const uz_position *before, const uz_move *pv, size_t len,
 bool uz__pv_parse(const uz_position *before, const char *s, size_t len, uz_move *pv, size_t *n);
 /* After a coded variation: the side's source for the next ones and its ponder move. */
 void uz__pv_keep(side_state *own, const context *x, const uz_move *pv, size_t len);
-/* The game's positions and the moves made from them (the latest where one repeats). */
-void uz__pv_fill_game_tt(coder *c, const uz_game *game, const uz_move *mv);
+/* The game's positions and the moves made from them (mv: its main line's moves; the
+ * latest where one repeats), from its walk (resolved). */
+void uz__pv_fill_game_tt(coder *c, const uz_move *mv, const uz_walk *walk);
 
 #endif

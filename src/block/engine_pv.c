@@ -285,12 +285,8 @@ void uz__pv_keep(side_state *own, const context *x, const uz_move *pv, size_t le
 }
 
 /* The game's positions and the moves made from them (the latest where one repeats). */
-void uz__pv_fill_game_tt(coder *c, const uz_game *game, const uz_move *mv)
+void uz__pv_fill_game_tt(coder *c, const uz_move *mv, const uz_walk *walk)
 {
-    uz_position pos = game->start;
-    for (size_t i = 0; i < game->main.n_nodes; i++) {
-        tt_put(c->game_tt, &pos, mv[i]);
-        uz_undo undo;
-        uz_make_move(&pos, mv[i], &undo);
-    }
+    for (size_t i = 0; i < walk->n_main; i++)
+        tt_put(c->game_tt, uz_walk_main_before(walk, i), mv[i]);
 }

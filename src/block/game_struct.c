@@ -22,8 +22,10 @@ uz_block_game *uz_block_games_new(size_t n)
 
 void uz_block_games_free(uz_block_game *games, size_t n)
 {
-    for (size_t i = 0; games && i < n; i++)
+    for (size_t i = 0; games && i < n; i++) {
+        uz_walk_free(&games[i].walk);
         uz_game_clear(&games[i].game);
+    }
     free(games);
 }
 
@@ -369,8 +371,10 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
         r = UZ_ERR_NOMEM;
         goto out;
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        uz_walk_free(&games[i].walk); /* (of the game cleared) */
         uz_game_clear(&games[i].game);
+    }
     /* Section sizes, then a cursor over each section. */
     uint64_t sizes[N_SECTIONS] = {0};
     int n_sections = sections_of(version);

@@ -11,17 +11,45 @@
 #include "archive/archive.h"
 #include "common/buf.h"
 #include "common/limits.h"
+#include "pgn/game_walk.h"
 #include "pgn/pgn.h"
+
+/* One game on its way into a block (the writer's side of uz_block_game below): the game,
+ * its walk, which replays it once for every coder that needs its positions (the move
+ * coder, the text record's renderings, engine comments, the final-position tag), and
+ * what the block's streams hold of it. */
+typedef struct uz_block_out_game {
+    uz_game *game;          /* the caller's (borrowed); may become verbatim in uz_block_out_games_new */
+    uz_walk walk;           /* of game, resolved, its SAN filled (owned; empty for verbatim and
+                               text-only games); the move coder adds its scores */
+    uint32_t crc;           /* CRC-32 of the game's exact bytes */
+    size_t moves_len;       /* its move stream's length (set by whoever codes the moves) */
+    uz_buf text_rec;        /* its text record (uz_game_text_encode); empty for verbatim and
+                               text-only games (owned) */
+} uz_block_out_game;
+
+/* Makes the records of games[0..n) (*out, n of them; NULL on error): each game's walk,
+ * resolved with its SAN, its text record and its checksum. A game without exact bytes
+ * (one built in memory) is given its export-format text as such; a game whose layout
+ * cannot be modelled closely enough becomes a verbatim game (its bytes kept, its moves
+ * not coded: its walk is empty). current_layout (NULL: not asked), for the choice of a
+ * member's layout: set to true when a game has what only the current layout codes
+ * (engine comments for either engine code, a tag holding its final position, found from
+ * its walk), looked at before the game may become verbatim; games are looked at only
+ * while it is false. Returns UZ_OK, UZ_ERR_NOMEM or UZ_ERR_ILLEGAL (a move of a tree not
+ * legal: never for games from the reader). */
+uz_result uz_block_out_games_new(uz_block_out_game **out, uz_game *games, size_t n, bool *current_layout);
+/* Frees the records (not their games); NULL is a no-op. */
+void uz_block_out_games_free(uz_block_out_game *games, size_t n);
 
 /* Appends the structure of a block's n games to b, in the layout `version` (0 or
  * UZ_STRUCT_VERSION; readers take the same number) (UZ_ERR_LIMIT, nothing usable written,
  * if a game passes a limit of limits.h that the reader enforces): for each its move-stream
- * length (moves_lens[i]), the crc32 of its exact bytes (crcs[i]), tags, start position, result
- * and the annotated tree shape; tag values column by column, comments in their own
- * section, the text records of the games that have a tree (in game order) in the last
- * section (doc/format.md). Verbatim and text-only games keep their bytes as such. */
-uz_result uz_block_struct_write(uz_buf *b, unsigned version, const uz_game *games, size_t n, const size_t *moves_lens,
-                                const uint32_t *crcs, const uz_buf *text_records);
+ * length, the crc32 of its exact bytes, tags, start position, result and the annotated
+ * tree shape; tag values column by column, comments in their own section, the text
+ * records of the games that have a tree (in game order) in the last section
+ * (doc/format.md). Verbatim and text-only games keep their bytes as such. */
+uz_result uz_block_struct_write(uz_buf *b, unsigned version, const uz_block_out_game *games, size_t n);
 /* One game of a block as its structure stream gives it, and what decoding the game
  * further needs. The record owns the game; the byte ranges point into the block's
  * streams (borrowed: valid while the block is). */
@@ -38,11 +66,13 @@ typedef struct uz_block_game {
     size_t text_rec_len;
     const uint8_t *engine_code;  /* layout 2: its coded engine comments (uz_engine_code_decode); length 0: none */
     size_t engine_code_len;
+    uz_walk walk;                /* of game, built by the move decoder as it decodes (owned; empty
+                                    before): the positions of what is decoded after the moves */
 } uz_block_game;
 
 /* n records, each game initialised (uz_game_init); NULL when out of memory. */
 uz_block_game *uz_block_games_new(size_t n);
-/* Clears the n records' games and frees the array. NULL is a no-op. */
+/* Clears the n records' games and walks and frees the array. NULL is a no-op. */
 void uz_block_games_free(uz_block_game *games, size_t n);
 
 /* Reads the structure of a block of n games into games[0..n) (their games cleared first):

@@ -195,13 +195,14 @@ static void drop_residuals(struct_writer *w)
 
 /* Layout 2: the game's coded engine comments, its size first, into the engine-code
  * section; their residuals for put_comments. */
-static uz_result put_engine_code(struct_writer *w, const uz_game *game)
+static uz_result put_engine_code(struct_writer *w, const uz_block_out_game *rec)
 {
+    const uz_game *game = rec->game;
     uz_buf code = {0};
     drop_residuals(w);
     uz_result r = game->verbatim || game->text_only
                       ? UZ_OK
-                      : uz_engine_code_encode(game, &code, &w->residuals, &w->n_residuals, NULL);
+                      : uz_engine_code_encode(&rec->walk, &code, &w->residuals, &w->n_residuals, NULL);
     if (r == UZ_OK)
         r = uz_buf_put_varint(&w->sec[SEC_ENGINE_CODE], code.size);
     if (r == UZ_OK)
@@ -211,15 +212,17 @@ static uz_result put_engine_code(struct_writer *w, const uz_game *game)
     return r;
 }
 
-static uz_result put_game(struct_writer *w, const uz_game *game, size_t moves_len, uint32_t crc)
+static uz_result put_game(struct_writer *w, const uz_block_out_game *rec)
 {
+    const uz_game *game = rec->game;
     uz_buf *b = &w->sec[SEC_RECORDS];
+    uint32_t crc = rec->crc;
     uint8_t crc_bytes[4] = {(uint8_t)crc, (uint8_t)(crc >> 8), (uint8_t)(crc >> 16), (uint8_t)(crc >> 24)};
-    uz_result r = uz_buf_put_varint(b, moves_len);
+    uz_result r = uz_buf_put_varint(b, rec->moves_len);
     if (r == UZ_OK)
         r = uz_buf_append(b, crc_bytes, 4);
     if (r == UZ_OK && w->version >= 2)
-        r = put_engine_code(w, game);
+        r = put_engine_code(w, rec);
     if (game->verbatim || game->text_only) {
         /* No tags, the flag, the exact bytes in the comments section. */
         if (r == UZ_OK)
@@ -277,7 +280,7 @@ static uz_result put_sections(uz_buf *out, const uz_buf *sec, int n_sections)
 
 /* The models' costs are estimates: the block's tags stay plain text when the structure
  * stream packs smaller that way (so coded tags never make a block larger). */
-static uz_result keep_smaller_tags(struct_writer *w, const uz_game *games, size_t n)
+static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *games, size_t n)
 {
     uz_buf plain[N_SECTIONS] = {{0}}, stream[2] = {{0}}, z = {0};
     size_t packed[2] = {0};
@@ -309,16 +312,17 @@ static uz_result keep_smaller_tags(struct_writer *w, const uz_game *games, size_
     return r;
 }
 
-uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_game *games, size_t n, const size_t *moves_lens,
-                                const uint32_t *crcs, const uz_buf *text_records)
+uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_block_out_game *games, size_t n)
 {
     struct_writer w = {0};
     w.version = version;
-    uz_result r = text_records ? uz_buf_append(&w.sec[SEC_TEXT], text_records->data, text_records->size) : UZ_OK;
+    uz_result r = UZ_OK;
+    for (size_t i = 0; i < n && r == UZ_OK; i++)
+        r = uz_buf_append(&w.sec[SEC_TEXT], games[i].text_rec.data, games[i].text_rec.size);
     if (r == UZ_OK && version >= 1)
         r = uz_comment_writer_create(&w.cc, uz_comment_revision(version));
     for (size_t i = 0; i < n && r == UZ_OK; i++)
-        r = put_game(&w, &games[i], moves_lens[i], crcs[i]);
+        r = put_game(&w, &games[i]);
     if (r == UZ_OK && w.cc)
         r = uz_comment_coder_finish(w.cc, &w.sec[SEC_COMMENT_CODE]);
     uz_comment_coder_destroy(w.cc);

@@ -28,11 +28,12 @@ static uz_result get_layout(uz_cursor *c, uz_pgn_layout *l)
 }
 
 /* The patch from the game rendered with layout to its bytes, into patch (emptied first). */
-static uz_result try_layout(const uz_game *game, const uz_pgn_layout *layout, uz_buf *patch)
+static uz_result try_layout(const uz_walk *walk, const uz_pgn_layout *layout, uz_buf *patch)
 {
+    const uz_game *game = walk->game;
     char *text;
     size_t len;
-    uz_result r = uz_pgn_game_render(game, layout, &text, &len);
+    uz_result r = uz_pgn_walk_render(walk, layout, &text, &len);
     if (r != UZ_OK)
         return r;
     patch->size = 0;
@@ -45,11 +46,12 @@ static uz_result try_layout(const uz_game *game, const uz_pgn_layout *layout, uz
 }
 
 /* Bytes the rendering with layout shares with the game's at both ends (len + 1 when equal). */
-static size_t agreement(const uz_game *game, const uz_pgn_layout *layout, uz_result *r)
+static size_t agreement(const uz_walk *walk, const uz_pgn_layout *layout, uz_result *r)
 {
+    const uz_game *game = walk->game;
     char *text;
     size_t len, pre = 0, suf = 0;
-    if ((*r = uz_pgn_game_render(game, layout, &text, &len)) != UZ_OK)
+    if ((*r = uz_pgn_walk_render(walk, layout, &text, &len)) != UZ_OK)
         return 0;
     size_t n = len < game->raw_len ? len : game->raw_len;
     while (pre < n && text[pre] == game->raw[pre])
@@ -83,14 +85,15 @@ static size_t candidates(const uz_pgn_layout *guess, uz_pgn_layout *out, size_t 
     return n;
 }
 
-uz_result uz_game_text_encode(const uz_game *game, uz_pgn_layout *prev, bool *have_prev, uz_buf *out)
+uz_result uz_game_text_encode(const uz_walk *walk, uz_pgn_layout *prev, bool *have_prev, uz_buf *out)
 {
+    const uz_game *game = walk->game;
     uz_buf patch = {0}, best = {0};
     uz_pgn_layout chosen = {0};
     uz_result r = UZ_ERR_LIMIT, rc;
     bool exact = false;
     if (*have_prev) {
-        size_t a = agreement(game, prev, &rc);
+        size_t a = agreement(walk, prev, &rc);
         if (rc != UZ_OK)
             return rc;
         chosen = *prev;
@@ -102,7 +105,7 @@ uz_result uz_game_text_encode(const uz_game *game, uz_pgn_layout *prev, bool *ha
         uz_pgn_layout_guess(game, game->raw, game->raw_len, &guess);
         size_t n = candidates(&guess, cand, sizeof cand / sizeof *cand), best_agree = 0, pick = 0;
         for (size_t i = 0; i < n && !exact; i++) {
-            size_t a = agreement(game, &cand[i], &rc);
+            size_t a = agreement(walk, &cand[i], &rc);
             if (rc != UZ_OK)
                 return rc;
             if (a > best_agree)
@@ -110,11 +113,11 @@ uz_result uz_game_text_encode(const uz_game *game, uz_pgn_layout *prev, bool *ha
             exact = a == game->raw_len + 1;
         }
         if (*have_prev && !exact) {
-            r = try_layout(game, prev, &best);
+            r = try_layout(walk, prev, &best);
             if (r != UZ_OK && r != UZ_ERR_LIMIT)
                 goto out;
         }
-        rc = try_layout(game, &cand[pick], &patch);
+        rc = try_layout(walk, &cand[pick], &patch);
         if (rc != UZ_OK && rc != UZ_ERR_LIMIT) {
             r = rc;
             goto out;
@@ -162,7 +165,7 @@ uz_result uz__game_text_skip(uz_cursor *c)
     return UZ_OK;
 }
 
-uz_result uz_game_text_decode(const uz_game *game, const uint8_t *rec, size_t rec_len, size_t max_len, uz_buf *out)
+uz_result uz_game_text_decode(const uz_walk *walk, const uint8_t *rec, size_t rec_len, size_t max_len, uz_buf *out)
 {
     uz_cursor c = {rec, rec + rec_len};
     uz_pgn_layout layout;
@@ -171,7 +174,7 @@ uz_result uz_game_text_decode(const uz_game *game, const uint8_t *rec, size_t re
     out->size = 0;
     if (get_layout(&c, &layout) != UZ_OK)
         return UZ_ERR_CORRUPT;
-    uz_result r = uz_pgn_game_render(game, &layout, &text, &len);
+    uz_result r = uz_pgn_walk_render(walk, &layout, &text, &len);
     if (r == UZ_ERR_ARG)
         return UZ_ERR_CORRUPT;
     if (r != UZ_OK)

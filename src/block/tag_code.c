@@ -133,45 +133,48 @@ static const char *last_part(const char *s)
 
 static const char *const result_text[4] = {"*", "1-0", "0-1", "1/2-1/2"};
 
-/* The FEN of the final position of game's main line into out (UZ_FEN_MAX bytes), in form
- * 1 (whole) or 2 (without the two move counters, as older chess.com exports give it);
- * false for a game without one (kept as text, or a line with a move not known). */
-static bool final_fen(const uz_game *game, int form, char *out)
+/* Whether game's main line has a final position: a game with a tree, no null move on it. */
+static bool has_final(const uz_game *game)
 {
-    if (form == 2) {
-        if (!final_fen(game, 1, out))
-            return false;
-        for (int spaces = 0; *out; out++)
-            if (*out == ' ' && ++spaces == 4)
-                *out = 0;
-        return true;
-    }
     if (game->verbatim || game->text_only)
         return false;
-    uz_position pos = game->start;
-    for (size_t i = 0; i < game->main.n_nodes; i++) {
-        uz_undo undo;
+    for (size_t i = 0; i < game->main.n_nodes; i++)
         if (game->main.nodes[i].move == UZ_MOVE_NULL)
             return false;
-        uz_make_move(&pos, game->main.nodes[i].move, &undo);
-    }
-    uz_position_to_fen(&pos, out);
     return true;
 }
 
-/* The form (1, 2) in which value is the FEN of game's final position, else 0. The game is
- * replayed once: form 2 is form 1 cut after its fourth field. */
-static int final_form_of(const uz_game *game, const char *value)
+/* The FEN of a final position into out (UZ_FEN_MAX bytes), in form 1 (whole) or 2 (without
+ * the two move counters, as older chess.com exports give it). */
+static void final_fen(const uz_position *final, int form, char *out)
 {
-    char fen[UZ_FEN_MAX];
-    if (!final_fen(game, 1, fen))
-        return 0;
+    uz_position_to_fen(final, out);
+    for (int spaces = 0; form == 2 && *out; out++)
+        if (*out == ' ' && ++spaces == 4)
+            *out = 0;
+}
+
+/* The form (1, 2) in which value is fen (a final position's), else 0: form 2 is form 1
+ * cut after its fourth field. */
+static int fen_form_of(const char *fen, const char *value)
+{
     if (strcmp(fen, value) == 0)
         return 1;
     size_t n = 0;
     for (int spaces = 0; fen[n] && !(fen[n] == ' ' && ++spaces == 4); n++)
         ;
     return strlen(value) == n && memcmp(fen, value, n) == 0 ? 2 : 0;
+}
+
+/* The form in which value is the FEN of the final position of the walk's game, else 0
+ * (also for a game without one: kept as text, or a null move on its main line). */
+static int final_form_of(const uz_walk *walk, const char *value)
+{
+    char fen[UZ_FEN_MAX];
+    if (!has_final(walk->game) || !walk->has_final)
+        return 0;
+    final_fen(&walk->final, 1, fen);
+    return fen_form_of(fen, value);
 }
 
 /* Whether a value looks like a FEN (seven '/'), worth trying M_FINAL on. */
@@ -231,8 +234,9 @@ static int64_t unzigzag(uint64_t u) { return u & 1 ? -(int64_t)(u >> 1) - 1 : (i
 
 /* The code of the value of game's tag pos (name k): 0 when its model does not fit it.
  * Updates the state. */
-static uz_result encode_value(coder *c, const uz_game *game, size_t g, size_t k, size_t pos, uint64_t *code_out)
+static uz_result encode_value(coder *c, const uz_block_out_game *rec, size_t g, size_t k, size_t pos, uint64_t *code_out)
 {
+    const uz_game *game = rec->game;
     const char *value = game->tags[pos].value, *r;
     unsigned m = c->model[k];
     uint64_t code = 0;
@@ -252,7 +256,7 @@ static uz_result encode_value(coder *c, const uz_game *game, size_t g, size_t k,
         code = strcmp(result_text[game->result & 3], value) == 0;
         break;
     case M_FINAL:
-        code = c->final_game != g + 1 ? (uint64_t)final_form_of(game, value) : 0;
+        code = c->final_game != g + 1 ? (uint64_t)final_form_of(&rec->walk, value) : 0;
         if (code)
             c->final_game = g + 1;
         break;
@@ -286,7 +290,7 @@ static size_t varint_len(uint64_t v)
 
 typedef struct tag_writer {
     const char *const *names;
-    const uz_game *games;
+    const uz_block_out_game *games;
     size_t n;
     const uint32_t *tag_names;
     bool from_moves; /* M_FINAL allowed (layout 3) */
@@ -297,7 +301,7 @@ static const char *first_value(const tag_writer *tw, size_t k)
 {
     const uint32_t *idx = tw->tag_names;
     for (size_t g = 0; g < tw->n; g++) {
-        const uz_game *game = &tw->games[g];
+        const uz_game *game = tw->games[g].game;
         if (game->verbatim || game->text_only)
             continue;
         for (size_t t = 0; t < game->n_tags; t++)
@@ -316,14 +320,14 @@ static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz
     coder_reset(c);
     *cost = 0;
     for (size_t g = 0; g < tw->n && r == UZ_OK; g++) {
-        const uz_game *game = &tw->games[g];
+        const uz_game *game = tw->games[g].game;
         if (game->verbatim || game->text_only)
             continue;
         for (size_t t = 0; t < game->n_tags && r == UZ_OK; t++) {
             size_t name = *idx++;
             const char *value = game->tags[t].value;
             uint64_t code;
-            r = encode_value(c, game, g, name, t, &code);
+            r = encode_value(c, &tw->games[g], g, name, t, &code);
             if (r != UZ_OK)
                 break;
             if (codes) {
@@ -364,7 +368,7 @@ static void find_copies(const tag_writer *tw, size_t n_names, uint32_t *copy_of,
     uint32_t count[2][COPY_SCAN_NAMES][COPY_SCAN_NAMES] = {{{0}}};
     const uint32_t *idx = tw->tag_names;
     for (size_t g = 0; g < tw->n; g++) {
-        const uz_game *game = &tw->games[g];
+        const uz_game *game = tw->games[g].game;
         if (game->verbatim || game->text_only)
             continue;
         if (game->n_tags <= COPY_SCAN_TAGS)
@@ -502,7 +506,8 @@ static uz_result emit(const tag_writer *tw, coder *c, uz_buf *code, uz_buf *valu
 }
 
 uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *names, size_t n_names,
-                            const uz_game *games, size_t n, const uint32_t *tag_names, bool coded, bool from_moves)
+                            const uz_block_out_game *games, size_t n, const uint32_t *tag_names, bool coded,
+                            bool from_moves)
 {
     tag_writer tw = {names, games, n, tag_names, from_moves};
     coder c;
@@ -515,21 +520,24 @@ uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *nam
     return r;
 }
 
-bool uz_tag_code_final_wanted(const uz_game *game)
+bool uz_tag_code_final_wanted(const uz_walk *walk)
 {
+    const uz_game *game = walk->game;
     for (size_t t = 0; t < game->n_tags; t++)
-        if (looks_like_fen(game->tags[t].value) && final_form_of(game, game->tags[t].value))
+        if (looks_like_fen(game->tags[t].value) && final_form_of(walk, game->tags[t].value))
             return true;
     return false;
 }
 
-uz_result uz_tag_code_fill_final(uz_game *game)
+uz_result uz_tag_code_fill_final(const uz_walk *walk)
 {
+    uz_game *game = walk->game;
     char fen[UZ_FEN_MAX];
     if (!game->final_fen_tag)
         return UZ_OK;
-    if (game->final_fen_tag > game->n_tags || !final_fen(game, game->final_fen_form, fen))
+    if (game->final_fen_tag > game->n_tags || !has_final(game) || !walk->has_final)
         return UZ_ERR_CORRUPT;
+    final_fen(&walk->final, game->final_fen_form, fen);
     uz_tag *tag = &game->tags[game->final_fen_tag - 1];
     char *value = malloc(strlen(fen) + 1);
     if (!value)

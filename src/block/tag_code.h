@@ -14,7 +14,8 @@
 #include "common/buf.h"
 #include "pgn/pgn.h"
 
-/* Writes the tags of a block's games: the tag_code section to code, the text values,
+/* Writes the tags of a block's games (their records: a final position comes from the
+ * game's walk): the tag_code section to code, the text values,
  * column by column in names order, to values. tag_names holds the name index of every
  * tag of every game with a tree (verbatim and text-only games have none), in game order;
  * names[0..n_names) are the block's distinct names. Without coded, or when no model
@@ -22,7 +23,8 @@
 /* from_moves (layout 3) allows the model that derives a value from the moves: the FEN of
  * the main line's final position (chess.com's CurrentPosition). */
 uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *names, size_t n_names,
-                            const uz_game *games, size_t n, const uint32_t *tag_names, bool coded, bool from_moves);
+                            const uz_block_out_game *games, size_t n, const uint32_t *tag_names, bool coded,
+                            bool from_moves);
 
 /* Reads them back: tag_names[i][0..n_tags[i]) are game i's name indexes from its record;
  * each game's main line must already be read (PlyCount is its length). The two cursors
@@ -31,12 +33,15 @@ uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *nam
 uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const *names, size_t n_names,
                            uz_block_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags, bool from_moves);
 
-/* Whether a tag of game holds the FEN of its main line's final position (for the choice
- * of a member's layout: layout 3 derives it from the moves). */
-bool uz_tag_code_final_wanted(const uz_game *game);
+/* Whether a tag of the walk's game holds the FEN of its main line's final position, taken
+ * from the walk (resolved; for the choice of a member's layout: layout 3 derives it from
+ * the moves). */
+bool uz_tag_code_final_wanted(const uz_walk *walk);
 
-/* Once game's moves are decoded: sets the value game->final_fen_tag names (nothing when
- * none). UZ_ERR_CORRUPT when the main line has no final position. */
-uz_result uz_tag_code_fill_final(uz_game *game);
+/* Once the moves of the walk's game are decoded (the walk resolved with them, its final
+ * position known: the move decoder's, uz_decode_games): sets the value game->final_fen_tag
+ * names (nothing when none), from the walk's final position. UZ_ERR_CORRUPT when the main
+ * line has no final position. */
+uz_result uz_tag_code_fill_final(const uz_walk *walk);
 
 #endif

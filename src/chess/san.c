@@ -85,12 +85,19 @@ static char *format_plain(const uz_position *pos, uz_move move, const uz_move *m
 
 void uz_san_format(const uz_position *pos, uz_move move, char *out)
 {
+    uz_move moves[UZ_MAX_MOVES];
+    int n = move == UZ_MOVE_NULL ? 0 : uz__generate_unsorted(pos, moves);
+    uz_san_format_legal(pos, move, moves, n, out);
+}
+
+void uz_san_format_legal(const uz_position *pos, uz_move move, const uz_move *legal_moves, int n, char *out)
+{
     if (move == UZ_MOVE_NULL) {
         memcpy(out, "--", 3);
         return;
     }
-    uz_move moves[UZ_MAX_MOVES];
-    int n = uz__generate_unsorted(pos, moves);
+    const uz_move *moves = legal_moves;
+    uz_move replies[UZ_MAX_MOVES];
     bool legal = false;
     for (int i = 0; i < n && !legal; i++)
         legal = moves[i] == move;
@@ -106,7 +113,7 @@ void uz_san_format(const uz_position *pos, uz_move move, char *out)
     uz_undo undo;
     uz_make_move(&after, move, &undo);
     if (uz_in_check(&after))
-        *p++ = uz__generate_unsorted(&after, moves) == 0 ? '#' : '+';
+        *p++ = uz__generate_unsorted(&after, replies) == 0 ? '#' : '+';
     *p = '\0';
     assert(p - out < UZ_SAN_MAX);
 }

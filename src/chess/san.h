@@ -27,5 +27,8 @@ uz_result uz_san_parse(const uz_position *pos, const char *text, size_t len, uz_
 /* Canonical SAN of a legal move (minimal disambiguation, "=Q", "+" or "#").
  * out has UZ_SAN_MAX bytes. UZ_MOVE_NULL prints as "--". */
 void uz_san_format(const uz_position *pos, uz_move move, char *out);
+/* The same, given the n legal moves of pos (in any order), as a walk of the game has them:
+ * they are not generated again. */
+void uz_san_format_legal(const uz_position *pos, uz_move move, const uz_move *legal, int n, char *out);
 
 #endif

@@ -5,7 +5,6 @@
 #include <xxhash.h>
 
 #include "gamecode/blockcode.h"
-#include "block/comment_code.h"
 #include "block/engine_code.h"
 #include "block/game_struct.h"
 #include "block/game_text.h"
@@ -17,55 +16,18 @@
 /* Longest text rebuilt for one game (the PGN reader's limit on a game). */
 #define MAX_GAME_TEXT UZ_PGN_MAX_GAME_BYTES
 
-/* Gives a game without exact bytes (one built in memory) its export-format text as such. */
-static uz_result ensure_raw(uz_game *game)
+/* The XXH64 of the games' exact bytes, one after the other (the block's text digest). */
+static uz_result text_digest_of(const uz_block_out_game *recs, size_t n, uint64_t *digest)
 {
-    if (game->raw || game->text_only)
-        return UZ_OK;
-    char *text;
-    size_t len;
-    uz_result r = uz_pgn_game_to_string(game, &text, &len);
-    if (r == UZ_OK) {
-        game->raw = text;
-        game->raw_len = len;
-    }
-    return r;
-}
-
-/* Text records of the block's games; a game whose rendering is too far from its bytes
- * becomes a verbatim game (its moves are then not coded). */
-static uz_result encode_texts(uz_game *games, size_t n, uz_buf *records, uint32_t *crcs, uint64_t *digest)
-{
-    uz_pgn_layout prev;
-    bool have_prev = false;
     XXH64_state_t *st = XXH64_createState();
-    uz_result r = st ? UZ_OK : UZ_ERR_NOMEM;
-    if (st)
-        XXH64_reset(st, 0);
-    for (size_t i = 0; i < n && r == UZ_OK; i++) {
-        uz_game *g = &games[i];
-        if ((r = ensure_raw(g)) != UZ_OK)
-            break;
-        if (!g->verbatim && !g->text_only) {
-            r = uz_game_text_encode(g, &prev, &have_prev, records);
-            if (r == UZ_ERR_LIMIT) {
-                char *raw = g->raw;
-                size_t len = g->raw_len;
-                g->raw = NULL;
-                r = uz_game_set_verbatim(g, raw, len);
-                free(raw);
-            }
-        }
-        if (r != UZ_OK)
-            break;
-        crcs[i] = uz_crc32(0, g->raw, g->raw_len);
-        XXH64_update(st, g->raw ? g->raw : "", g->raw_len);
-    }
-    if (st) {
-        *digest = XXH64_digest(st);
-        XXH64_freeState(st);
-    }
-    return r;
+    if (!st)
+        return UZ_ERR_NOMEM;
+    XXH64_reset(st, 0);
+    for (size_t i = 0; i < n; i++)
+        XXH64_update(st, recs[i].game->raw ? recs[i].game->raw : "", recs[i].game->raw_len);
+    *digest = XXH64_digest(st);
+    XXH64_freeState(st);
+    return UZ_OK;
 }
 
 static uint64_t count_moves(const uz_line *line)
@@ -120,14 +82,14 @@ size_t uz_block_fit(const uz_game *games, size_t n)
 }
 
 /* The game of a block that a limit refuses (each written alone), for the message. */
-static void report_limit(const uz_game *games, size_t n, uz_diag *diag)
+static void report_limit(const uz_block_out_game *recs, size_t n, uz_diag *diag)
 {
     size_t bad = 0;
     for (size_t i = 0; i < n; i++) {
         uz_buf b = {0};
-        size_t len = 0;
-        uint32_t crc = 0;
-        uz_result r = uz_block_struct_write(&b, UZ_STRUCT_VERSION, &games[i], 1, &len, &crc, NULL);
+        uz_block_out_game alone = recs[i];
+        alone.moves_len = 0, alone.crc = 0, alone.text_rec = (uz_buf){0};
+        uz_result r = uz_block_struct_write(&b, UZ_STRUCT_VERSION, &alone, 1);
         bool over = r == UZ_ERR_LIMIT || b.size > UZ_LIMIT_BLOCK_STRUCT;
         uz_buf_free(&b);
         if (over) {
@@ -135,24 +97,25 @@ static void report_limit(const uz_game *games, size_t n, uz_diag *diag)
             break;
         }
     }
-    uz_diag_set(diag, UZ_ERR_LIMIT, games[bad].first_line, 0,
+    const uz_game *games = recs[bad].game;
+    uz_diag_set(diag, UZ_ERR_LIMIT, games->first_line, 0,
                 "game %ld is too large for an archive: a text over %zu bytes, a list over %zu entries, more "
                 "than %zu moves or variations nested deeper than %d (limits)",
-                games[bad].number, UZ_LIMIT_TEXT, UZ_LIMIT_LIST, UZ_LIMIT_GAME_NODES, UZ_LIMIT_DEPTH);
-    diag->game = games[bad].number;
+                games->number, UZ_LIMIT_TEXT, UZ_LIMIT_LIST, UZ_LIMIT_GAME_NODES, UZ_LIMIT_DEPTH);
+    diag->game = games->number;
 }
 
 /* Parses back a structure stream just written: compress never writes what decompress
  * would refuse. Cheap next to scoring the moves. */
-static uz_result check_structure(const uz_buf *structure, unsigned version, size_t n, const size_t *lens,
-                                 const uint32_t *crcs, uz_diag *diag)
+static uz_result check_structure(const uz_buf *structure, unsigned version, const uz_block_out_game *recs, size_t n,
+                                 uz_diag *diag)
 {
     uz_block_game *back = uz_block_games_new(n);
     uz_result r = UZ_ERR_NOMEM;
     if (back) {
         r = uz_block_struct_read(structure->data, structure->size, version, back, n, NULL, diag);
         for (size_t i = 0; i < n && r == UZ_OK; i++)
-            if (back[i].moves_len != lens[i] || back[i].crc != crcs[i])
+            if (back[i].moves_len != recs[i].moves_len || back[i].crc != recs[i].crc)
                 r = UZ_ERR_CORRUPT;
         if (r != UZ_OK && r != UZ_ERR_NOMEM)
             uz_diag_set(diag, r, 0, 0, "internal error: the structure stream written does not read back; nothing written");
@@ -163,48 +126,63 @@ static uz_result check_structure(const uz_buf *structure, unsigned version, size
     return r;
 }
 
-unsigned uz_block_struct_version_for(const uz_game *games, size_t n)
+uz_result uz_block_records_new(uz_block_out_game **recs, uz_game *games, size_t n, unsigned *struct_version,
+                               uz_diag *diag)
 {
-    for (size_t i = 0; i < n; i++)
-        if (uz_engine_code_wanted(&games[i]) || uz_comment_engine_wanted(&games[i]) || uz_tag_code_final_wanted(&games[i]))
-            return UZ_STRUCT_VERSION;
-    return 1;
+    bool current = struct_version && *struct_version == UZ_STRUCT_VERSION;
+    uz_result r = uz_block_out_games_new(recs, games, n, struct_version ? &current : NULL);
+    if (r != UZ_OK)
+        uz_diag_set(diag, r, 0, 0, "%s while coding games", uz_result_str(r));
+    else if (current)
+        *struct_version = UZ_STRUCT_VERSION;
+    return r;
 }
 
 uz_result uz_block_encode(uz_oracle *oracle, const uz_model *model, uz_encoder *enc, uz_game *games, size_t n,
                           unsigned struct_version, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
                           uint64_t *text_digest, uz_diag *diag)
 {
-    uz_buf texts = {0};
-    uz_walk *walks = calloc(n ? n : 1, sizeof *walks);
-    size_t *lens = calloc(n ? n : 1, sizeof *lens);
-    uint32_t *crcs = calloc(n ? n : 1, sizeof *crcs);
-    size_t made = 0;
-    uz_result r = UZ_ERR_NOMEM;
-    uz_opening *opening = NULL;
+    uz_block_out_game *recs;
     *n_moves = 0;
-    if (!walks || !lens || !crcs)
+    uz_result r = uz_block_records_new(&recs, games, n, NULL, diag);
+    if (r == UZ_OK)
+        r = uz_block_encode_records(oracle, model, enc, recs, n, struct_version, structure, moves, n_moves,
+                                    text_digest, diag);
+    uz_block_out_games_free(recs, n);
+    return r;
+}
+
+uz_result uz_block_encode_records(uz_oracle *oracle, const uz_model *model, uz_encoder *enc, uz_block_out_game *recs,
+                                  size_t n, unsigned struct_version, uz_buf *structure, uz_buf *moves,
+                                  uint64_t *n_moves, uint64_t *text_digest, uz_diag *diag)
+{
+    uz_walk **walks = calloc(n ? n : 1, sizeof *walks);
+    uz_opening *opening = NULL;
+    uz_result r = UZ_ERR_NOMEM;
+    *n_moves = 0;
+    if (!walks)
         goto out;
     if (model->params.opening_plies &&
         !(opening = uz_opening_new(model->params.opening_alpha16, model->params.opening_plies)))
         goto out;
-    if ((r = encode_texts(games, n, &texts, crcs, text_digest)) != UZ_OK)
+    /* Each game was replayed once, by its record's walk: scoring, move coding, text records,
+     * engine comments and final-position tags all take their positions from it. */
+    if ((r = text_digest_of(recs, n, text_digest)) != UZ_OK)
         goto out;
-    r = UZ_ERR_NOMEM;
-    for (; made < n; made++)
-        if (uz_walk_init(&walks[made], &games[made]) != UZ_OK)
-            goto out;
-    if ((r = uz_score_walks(oracle, walks, n, diag)) != UZ_OK)
+    for (size_t i = 0; i < n; i++)
+        walks[i] = &recs[i].walk;
+    if ((r = uz_score_walk_list(oracle, walks, n, diag)) != UZ_OK)
         goto out_reported;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *data;
         uz_encoder_reset(enc);
         /* Game i is coded with the counts of games 0..i-1 (each at its own ply). */
-        if ((r = uz_encode_walk(model, opening, enc, &walks[i])) != UZ_OK ||
-            (r = uz_encoder_finish(enc, &data, &lens[i])) != UZ_OK || (r = uz_buf_append(moves, data, lens[i])) != UZ_OK ||
-            (r = uz_opening_add_walk(opening, &walks[i])) != UZ_OK)
+        if ((r = uz_encode_walk(model, opening, enc, walks[i])) != UZ_OK ||
+            (r = uz_encoder_finish(enc, &data, &recs[i].moves_len)) != UZ_OK ||
+            (r = uz_buf_append(moves, data, recs[i].moves_len)) != UZ_OK ||
+            (r = uz_opening_add_walk(opening, walks[i])) != UZ_OK)
             goto out;
-        *n_moves += walks[i].n_steps; /* every move of the tree is a step */
+        *n_moves += walks[i]->n_steps; /* every move of the tree is a step */
     }
     if (*n_moves > UZ_LIMIT_BLOCK_NODES) { /* the caller did not split with uz_block_fit */
         r = UZ_ERR_LIMIT;
@@ -212,29 +190,24 @@ uz_result uz_block_encode(uz_oracle *oracle, const uz_model *model, uz_encoder *
         goto out_reported;
     }
     size_t before = structure->size;
-    r = uz_block_struct_write(structure, struct_version, games, n, lens, crcs, &texts);
+    r = uz_block_struct_write(structure, struct_version, recs, n);
     if (r == UZ_OK && structure->size - before > UZ_LIMIT_BLOCK_STRUCT)
         r = UZ_ERR_LIMIT;
     if (r == UZ_ERR_LIMIT) {
-        report_limit(games, n, diag);
+        report_limit(recs, n, diag);
         goto out_reported;
     }
     if (r == UZ_OK) {
         uz_buf written = {structure->data + before, structure->size - before, 0};
-        if ((r = check_structure(&written, struct_version, n, lens, crcs, diag)) != UZ_OK)
+        if ((r = check_structure(&written, struct_version, recs, n, diag)) != UZ_OK)
             goto out_reported;
     }
 out:
     if (r != UZ_OK)
         uz_diag_set(diag, r, 0, 0, "%s while coding games", uz_result_str(r));
 out_reported:
-    for (size_t i = 0; i < made; i++)
-        uz_walk_free(&walks[i]);
     uz_opening_free(opening);
     free(walks);
-    free(lens);
-    free(crcs);
-    uz_buf_free(&texts);
     return r;
 }
 
@@ -615,15 +588,17 @@ static uz_result count_openings(uz_oracle *oracle, const uz_member_decoder *md, 
     return UZ_OK;
 }
 
-/* A decoded game's exact bytes: its engine comments rebuilt from the moves (layout 2),
- * its final-position tag, its tree rendered with its layout and patched; then checked
- * against its checksum. text is scratch space. number numbers the game in messages. */
-static uz_result finish_game(uz_game *game, const uz_block_game *record, const uz_archive_block *block,
+/* A decoded game's exact bytes, its positions taken from the walk it was decoded with
+ * (walk->game: the game): its engine comments rebuilt from the moves (layout 2), its
+ * final-position tag, its tree rendered with its layout and patched; then checked against
+ * its checksum. text is scratch space. number numbers the game in messages. */
+static uz_result finish_game(uz_walk *walk, const uz_block_game *record, const uz_archive_block *block,
                              uint64_t number, uz_buf *text, uz_diag *diag)
 {
-    uz_result r = uz_engine_code_decode(game, record->engine_code, record->engine_code_len, NULL);
+    uz_game *game = walk->game;
+    uz_result r = uz_engine_code_decode(walk, record->engine_code, record->engine_code_len, NULL);
     if (r == UZ_OK)
-        r = uz_tag_code_fill_final(game);
+        r = uz_tag_code_fill_final(walk);
     if (r == UZ_ERR_NOMEM) {
         uz_diag_set(diag, r, 0, 0, "out of memory");
         return r;
@@ -631,7 +606,9 @@ static uz_result finish_game(uz_game *game, const uz_block_game *record, const u
     if (r != UZ_OK)
         return corrupt_game(diag, block, number, "its engine comments or final position do not decode");
     if (record->text_rec) {
-        r = uz_game_text_decode(game, record->text_rec, record->text_rec_len, MAX_GAME_TEXT, text);
+        r = uz_walk_fill_san(walk);
+        if (r == UZ_OK)
+            r = uz_game_text_decode(walk, record->text_rec, record->text_rec_len, MAX_GAME_TEXT, text);
         if (r == UZ_OK)
             r = uz_game_set_raw(game, (const char *)text->data, text->size);
         if (r == UZ_ERR_NOMEM) {
@@ -692,18 +669,20 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
         (r = count_openings(oracle, md, block, all, first, opening, results, game_base, diag)) != UZ_OK)
         goto out;
     r = uz_decode_games(oracle, &md->model, opening, 0, md->coder, wanted, count, results + first, diag);
-    /* The wanted games move to the caller's array; the others were only parsed. */
+    /* The wanted games move to the caller's array (their walks with them: the trees stay
+     * where they are); the others were only parsed. */
     for (size_t i = 0; i < count; i++) {
         uz_game_clear(&games[i]);
         games[i] = wanted[i].game;
         uz_game_init(&wanted[i].game);
+        wanted[i].walk.game = &games[i];
     }
     for (size_t i = 0; i < count && r == UZ_OK; i++) {
         uint64_t number = game_base + first + i + 1;
         if (results[first + i] != UZ_OK)
             r = corrupt_game(diag, block, number, "its move stream does not decode");
         else
-            r = finish_game(&games[i], &wanted[i], block, number, &text, diag);
+            r = finish_game(&wanted[i].walk, &wanted[i], block, number, &text, diag);
     }
     if (r == UZ_OK && first == 0 && count == n)
         r = check_digest(games, n, block, game_base, diag);

@@ -4,6 +4,7 @@
 #define UCIZIP_BLOCKCODE_H
 
 #include "archive/archive.h"
+#include "block/game_struct.h"
 #include "gamecode/gamecode.h"
 #include "gamecode/oracle_set.h"
 
@@ -17,15 +18,25 @@ size_t uz_block_fit(const uz_game *games, size_t n);
  * exact bytes (game->raw; a game without them is given its export-format text). A game
  * whose layout cannot be modelled closely enough is turned into a verbatim game here (its
  * bytes kept, its moves not coded). UZ_ERR_LIMIT (diag names the game) for a game past a
- * limit of limits.h; the structure written is parsed back before it is returned. */
+ * limit of limits.h; the structure written is parsed back before it is returned.
+ * uz_block_records_new and uz_block_encode_records in one. */
 uz_result uz_block_encode(uz_oracle *oracle, const uz_model *model, uz_encoder *enc, uz_game *games, size_t n,
                           unsigned struct_version, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
                           uint64_t *text_digest, uz_diag *diag);
 
-/* The structure layout for a member that starts with these games: UZ_STRUCT_VERSION when
- * one of them has engine comments for layout 2's engine code, else 1 (the same blocks
+/* The two halves of uz_block_encode, for a caller that chooses a member's layout from
+ * the records of its first blocks before it codes them: the records of the n games of a
+ * block (uz_block_out_games_new, block/game_struct.h: each game replayed once, by its
+ * walk; free them with uz_block_out_games_free), and their coding. struct_version (NULL:
+ * not asked) is raised to UZ_STRUCT_VERSION when one of the games has what only that
+ * layout codes (engine comments for the engine codes, a tag holding its final position,
+ * found from its walk), else left as it is: 1 for a member's first games (the same blocks
  * without header key 13). */
-unsigned uz_block_struct_version_for(const uz_game *games, size_t n);
+uz_result uz_block_records_new(uz_block_out_game **recs, uz_game *games, size_t n, unsigned *struct_version,
+                               uz_diag *diag);
+uz_result uz_block_encode_records(uz_oracle *oracle, const uz_model *model, uz_encoder *enc, uz_block_out_game *recs,
+                                  size_t n, unsigned struct_version, uz_buf *structure, uz_buf *moves,
+                                  uint64_t *n_moves, uint64_t *text_digest, uz_diag *diag);
 
 /* Fills the fields of a header that do not name the oracle: format version, model,
  * coder, block size, structure layout (the rest zero). */

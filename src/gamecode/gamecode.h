@@ -1,5 +1,5 @@
-/* Coding the moves of games against engine scores: the walk of a game tree in coding
- * order, scoring its positions with an oracle (engine/oracle.h), and move streams in and out. This is
+/* Coding the moves of games against engine scores: scoring the positions of a game's walk
+ * (pgn/game_walk.h) with an oracle (engine/oracle.h), and move streams in and out. This is
  * the one module that sees both the engine and the entropy coders. */
 #ifndef UCIZIP_GAMECODE_H
 #define UCIZIP_GAMECODE_H
@@ -7,49 +7,8 @@
 #include "codec/coder.h"
 #include "engine/engine.h"
 #include "model/move_model.h"
+#include "pgn/game_walk.h"
 #include "pgn/pgn.h"
-
-#define UZ_STEP_START UINT32_MAX
-
-/* One move of the game tree, in coding order: a node's move, then each of its
- * variations entirely, then the next node of the line. */
-typedef struct uz_step {
-    uz_node *node;        /* the move (in the caller's game) */
-    uint32_t base;        /* step whose position this one starts from, or UZ_STEP_START */
-    bool from_before;     /* start from base's position before its move (a variation's first
-                             move), else after it */
-    bool main_line;
-    uint16_t n_legal;     /* legal moves in the position before (0 for a null move) */
-    uint32_t legal_at;    /* where they start in the walk's legal[] (once resolved) */
-    int16_t played;       /* index of node->move among them in canonical order, -1 unknown */
-    int32_t *scores;      /* n_legal engine scores when n_legal >= 2, else NULL (owned) */
-} uz_step;
-
-typedef struct uz_walk {
-    uz_game *game;        /* not owned */
-    uz_step *steps;
-    size_t n_steps;
-    uz_position *before;  /* position before each step's move */
-    size_t resolved;      /* steps whose position and n_legal are known */
-    uz_move *legal;       /* every resolved step's legal moves in canonical order, one after
-                             the other: generated once, shared by scoring and coding */
-    size_t n_legal_moves, legal_cap;
-} uz_walk;
-
-/* Builds the step list of game (its moves need not be known yet: a decoder walks a tree
- * whose moves are still UZ_MOVE_NONE). Returns UZ_OK or UZ_ERR_NOMEM. */
-uz_result uz_walk_init(uz_walk *w, uz_game *game);
-void uz_walk_free(uz_walk *w);
-
-/* Resolves the next step (w->resolved): its position (from the moves of earlier steps),
- * legal moves (the only time they are generated) and, if its move is known, the played
- * index. Fails with UZ_ERR_ILLEGAL if a known move is not legal there (never for games
- * from the reader), UZ_ERR_NOMEM. */
-uz_result uz_walk_resolve_next(uz_walk *w);
-
-/* The legal moves of resolved step s in canonical order (w->steps[s].n_legal of them).
- * Valid until the next uz_walk_resolve_next. */
-static inline const uz_move *uz_walk_legal(const uz_walk *w, size_t s) { return w->legal + w->steps[s].legal_at; }
 
 /* The move model's context of step s of w (resolved up to s, the steps before it with
  * their moves known): the step's position, its n legal moves (legal: in canonical order)
@@ -71,6 +30,8 @@ uint32_t uz_step_frequencies(const uz_model *m, const uz_walk *w, size_t s, cons
  * an engine needs a second process for them). With oracle NULL it only resolves
  * (positions, legal move counts, played indexes). */
 uz_result uz_score_walks(uz_oracle *oracle, uz_walk *walks, size_t n_walks, uz_diag *diag);
+/* The same for walks that are not one array (those of a block's records). */
+uz_result uz_score_walk_list(uz_oracle *oracle, uz_walk *const *walks, size_t n_walks, uz_diag *diag);
 
 struct uz_opening;
 struct uz_block_game; /* block/game_struct.h */
@@ -87,7 +48,9 @@ uz_result uz_encode_walk(const uz_model *model, const struct uz_opening *opening
  * counted move decoded in game order and added to opening; the first n_prefix games are
  * decoded only up to the end of their counted plies (games before the ones wanted).
  * status[i] receives each game's result (UZ_ERR_CORRUPT for a stream that does not
- * decode). Returns the first oracle error (fatal for all), else UZ_OK. */
+ * decode). games[i].walk is the walk the game was decoded with (rebuilt here): resolved
+ * with every move known, its final position too, once status[i] is UZ_OK, so that what
+ * is decoded after the moves replays nothing. Returns the first oracle error (fatal for all), else UZ_OK. */
 uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, struct uz_opening *opening, size_t n_prefix,
                           uz_coder_kind coder, struct uz_block_game *games, size_t n, uz_result *status, uz_diag *diag);
 

@@ -36,7 +36,7 @@ typedef struct decode_job decode_job;
 
 typedef struct game_decoder {
     decode_job *job;
-    uz_walk walk;
+    uz_walk *walk;      /* the game's record's (block/game_struct.h), kept for what comes after the moves */
     uz_decoder dec;
     uz_query query;
     uz_result *status;
@@ -72,10 +72,10 @@ static void finish_game(game_decoder *g, uz_result r, bool check_end)
 /* A main-line step's move became known: the games parked behind it may go on. */
 static void main_move_known(game_decoder *g, size_t s)
 {
-    const uz_step *st = &g->walk.steps[s];
+    const uz_step *st = &g->walk->steps[s];
     if (!st->main_line)
         return;
-    g->main_done = (size_t)(st->node - g->walk.game->main.nodes) + 1;
+    g->main_done = (size_t)(st->node - g->walk->game->main.nodes) + 1;
     if (g->job->opening && g->main_done <= uz_opening_plies(g->job->opening))
         wake(g->job);
 }
@@ -83,7 +83,7 @@ static void main_move_known(game_decoder *g, size_t s)
 /* Resolves steps until one needs the engine (query submitted) or the game ends. */
 static void advance(game_decoder *g)
 {
-    uz_walk *w = &g->walk;
+    uz_walk *w = g->walk;
     while (w->resolved < w->n_steps) {
         size_t s = w->resolved;
         /* A game before the ones asked for stops after its last counted ply. */
@@ -109,8 +109,7 @@ static void advance(game_decoder *g)
             return;
         }
         if (n == 1) {
-            step->node->move = uz_walk_legal(w, s)[0];
-            step->played = 0;
+            uz_walk_set_played(w, s, 0);
             main_move_known(g, s);
             continue;
         }
@@ -127,19 +126,17 @@ static void advance(game_decoder *g)
 static void decode_step(game_decoder *g)
 {
     uz_query *q = &g->query;
-    size_t s = g->walk.resolved - 1;
+    size_t s = g->walk->resolved - 1;
     uint32_t freq[UZ_MAX_MOVES];
-    uint32_t total = uz_step_frequencies(g->job->model, &g->walk, s, q->moves, q->scores, q->n_moves, freq);
-    uz_opening_mix(g->job->opening, &g->walk, s, freq, q->n_moves, total);
+    uint32_t total = uz_step_frequencies(g->job->model, g->walk, s, q->moves, q->scores, q->n_moves, freq);
+    uz_opening_mix(g->job->opening, g->walk, s, freq, q->n_moves, total);
     int symbol;
     if (total == 0 || uz_decoder_get(&g->dec, freq, q->n_moves, total, &symbol) != UZ_OK || symbol < 0 || symbol >= q->n_moves) {
         finish_game(g, UZ_ERR_CORRUPT, true);
         return;
     }
-    uz_step *step = &g->walk.steps[s];
-    step->node->move = q->moves[symbol];
-    step->played = (int16_t)symbol;
-    if (uz_opening_add(g->job->opening, &g->walk, s) != UZ_OK) {
+    uz_walk_set_played(g->walk, s, symbol); /* q->moves are the step's legal moves */
+    if (uz_opening_add(g->job->opening, g->walk, s) != UZ_OK) {
         if (g->job->fatal == UZ_OK)
             g->job->fatal = UZ_ERR_NOMEM;
         finish_game(g, UZ_ERR_NOMEM, false);
@@ -187,7 +184,7 @@ static void on_position_scored(uz_query *q, void *user)
         finish_game(g, q->status, true);
         return;
     }
-    long ply = uz_opening_ply(g->job->opening, &g->walk, g->walk.resolved - 1);
+    long ply = uz_opening_ply(g->job->opening, g->walk, g->walk->resolved - 1);
     if (ply >= 0) {
         g->parked = true;
         g->park_ply = ply;
@@ -219,7 +216,9 @@ uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, uz_opening *
         g->query.done = on_position_scored;
         g->query.user = g;
         status[i] = UZ_ERR_CORRUPT;
-        if (uz_walk_init(&g->walk, &games[i].game) != UZ_OK) {
+        g->walk = &games[i].walk;
+        uz_walk_free(g->walk);
+        if (uz_walk_init(g->walk, &games[i].game) != UZ_OK) {
             r = UZ_ERR_NOMEM;
             uz_diag_set(diag, r, 0, 0, "out of memory");
             goto out;
@@ -238,8 +237,6 @@ uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, uz_opening *
         uz_diag_set(diag, r, 0, 0, "%s while decoding", uz_result_str(r));
     }
 out:
-    for (size_t i = 0; i < n; i++)
-        uz_walk_free(&gd[i].walk);
     free(gd);
     return r;
 }

@@ -19,7 +19,7 @@ typedef struct scoring_slot {
 
 struct scoring_job {
     uz_oracle *oracle;
-    uz_walk *walks;
+    uz_walk *const *walks;
     size_t n_walks;
     size_t walk, step;      /* next step to consider */
     uz_result error;
@@ -29,7 +29,7 @@ struct scoring_job {
 static uz_step *next_step(scoring_job *job, uz_walk **walk_out, size_t *index_out)
 {
     while (job->walk < job->n_walks) {
-        uz_walk *w = &job->walks[job->walk];
+        uz_walk *w = job->walks[job->walk];
         while (job->step < w->n_steps) {
             size_t i = job->step++;
             if (w->steps[i].n_legal >= 2) {
@@ -84,7 +84,7 @@ static void submit_next(scoring_slot *slot)
 }
 
 /* Scores the positions of the resolved walks. */
-static uz_result score_resolved(uz_oracle *oracle, uz_walk *walks, size_t n_walks, uz_diag *diag)
+static uz_result score_resolved(uz_oracle *oracle, uz_walk *const *walks, size_t n_walks, uz_diag *diag)
 {
     scoring_slot *slots = calloc(SLOTS, sizeof *slots);
     if (!slots) {
@@ -107,8 +107,22 @@ static uz_result score_resolved(uz_oracle *oracle, uz_walk *walks, size_t n_walk
 
 uz_result uz_score_walks(uz_oracle *oracle, uz_walk *walks, size_t n_walks, uz_diag *diag)
 {
+    uz_walk **list = malloc((n_walks ? n_walks : 1) * sizeof *list);
+    if (!list) {
+        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+        return UZ_ERR_NOMEM;
+    }
+    for (size_t g = 0; g < n_walks; g++)
+        list[g] = &walks[g];
+    uz_result r = uz_score_walk_list(oracle, list, n_walks, diag);
+    free(list);
+    return r;
+}
+
+uz_result uz_score_walk_list(uz_oracle *oracle, uz_walk *const *walks, size_t n_walks, uz_diag *diag)
+{
     for (size_t g = 0; g < n_walks; g++) {
-        uz_walk *w = &walks[g];
+        uz_walk *w = walks[g];
         while (w->resolved < w->n_steps) {
             uz_result r = uz_walk_resolve_next(w);
             if (r != UZ_OK) {

@@ -192,20 +192,40 @@ static uz_result prepare_chess960(uz_compressor *c, uz_game *games, size_t n, uz
     return r;
 }
 
-/* Scores, codes and writes n games: one block, or more where the block limits say so. */
+/* One block of a batch of games: its records (each game replayed once, by its walk). */
+typedef struct batch_block {
+    uz_block_out_game *recs;
+    size_t n;
+} batch_block;
+
+/* Scores, codes and writes n games: one block, or more where the block limits say so. The
+ * records of every block are made first: a member's layout is chosen as they are made (from
+ * its first batch's walks), so that no game is replayed for the choice. */
 static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag *diag)
 {
     uz_result r = prepare_chess960(c, games, n, diag);
+    batch_block *blocks = calloc(n ? n : 1, sizeof *blocks);
+    size_t n_blocks = 0;
+    if (!blocks && r == UZ_OK) {
+        r = UZ_ERR_NOMEM;
+        uz_diag_set(diag, r, 0, 0, "out of memory");
+    }
+    unsigned version = 1; /* a new member's layout */
+    for (size_t done = 0; r == UZ_OK && done < n; done += blocks[n_blocks++].n) {
+        blocks[n_blocks].n = uz_block_fit(games + done, n - done);
+        r = uz_block_records_new(&blocks[n_blocks].recs, games + done, blocks[n_blocks].n, c->writer ? NULL : &version,
+                                 diag);
+    }
     if (r == UZ_OK && !c->writer) {
-        c->header.struct_version = uz_block_struct_version_for(games, n);
+        c->header.struct_version = version;
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
     }
-    while (r == UZ_OK && n > 0) {
-        size_t k = uz_block_fit(games, n);
+    for (size_t b = 0; r == UZ_OK && b < n_blocks; b++) {
+        size_t k = blocks[b].n;
         uz_buf structure = {0}, moves = {0};
         uint64_t n_moves = 0, digest = 0;
-        r = uz_block_encode(uz_oracle_set_oracle(c->oracles), &c->model, c->enc, games, k, c->header.struct_version, &structure, &moves,
-                            &n_moves, &digest, diag);
+        r = uz_block_encode_records(uz_oracle_set_oracle(c->oracles), &c->model, c->enc, blocks[b].recs, k,
+                                    c->header.struct_version, &structure, &moves, &n_moves, &digest, diag);
         if (r == UZ_OK)
             r = uz_archive_write_block(c->writer, k, n_moves, digest, &structure, moves.data, moves.size, diag);
         if (r == UZ_OK) {
@@ -216,9 +236,10 @@ static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag 
         }
         uz_buf_free(&structure);
         uz_buf_free(&moves);
-        games += k;
-        n -= k;
     }
+    for (size_t b = 0; b < n_blocks; b++)
+        uz_block_out_games_free(blocks[b].recs, blocks[b].n);
+    free(blocks);
     return r;
 }
 

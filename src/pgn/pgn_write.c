@@ -4,6 +4,7 @@
 
 #include "pgn_internal.h"
 #include "chess/san.h"
+#include "pgn/game_walk.h"
 
 const uz_pgn_layout uz_pgn_layout_export = {
     .eol = UZ_EOL_LF,
@@ -20,6 +21,8 @@ typedef struct writer {
     bool open_paren;    /* a '(' waits to be written glued to the next token */
     bool line_end;      /* next token must start a new line (after a ';' comment) */
     uz_result rc;
+    const uz_walk *walk; /* the game's walk with its SAN (NULL: the lines are replayed here) */
+    size_t step;        /* with walk: the step of the next move written (the walk's order) */
 } writer;
 
 static void put(writer *w, const char *s, size_t len)
@@ -127,6 +130,22 @@ static void unit_add(writer *w, unit *u, const char *s, size_t len)
         w->rc = UZ_ERR_NOMEM;
 }
 
+/* The position before node's move (*pos, without a walk: the line replayed so far) and
+ * the move's SAN into san; false when the move is not legal there. */
+static bool move_text(writer *w, const uz_node *node, const uz_position *pos, const uz_position **at, char *san)
+{
+    size_t s = w->walk ? w->step++ : 0;
+    *at = w->walk ? &w->walk->before[s] : pos;
+    /* (a walk resolved every move: only a null move is left to check) */
+    if (node->move == UZ_MOVE_NULL ? uz_in_check(*at) : !w->walk && !uz_is_legal(*at, node->move))
+        return false;
+    if (w->walk)
+        memcpy(san, w->walk->san[s], UZ_SAN_MAX);
+    else
+        uz_san_format(*at, node->move, san);
+    return true;
+}
+
 static void write_line(writer *w, const uz_line *line, const uz_position *start, bool main_line)
 {
     const unsigned flags = w->layout->flags;
@@ -141,18 +160,20 @@ static void write_line(writer *w, const uz_line *line, const uz_position *start,
         w->line_end = true;
     for (size_t i = 0; i < line->n_nodes && w->rc == UZ_OK; i++) {
         const uz_node *node = &line->nodes[i];
-        if (node->move == UZ_MOVE_NULL ? uz_in_check(&pos) : !uz_is_legal(&pos, node->move)) {
+        const uz_position *at;
+        char san[UZ_SAN_MAX];
+        if (!move_text(w, node, &pos, &at, san)) {
             w->rc = UZ_ERR_ARG;
             break;
         }
         /* Under WRAP_WHITE only a White move (or a Black one after a comment) starts a line. */
-        int join = white_breaks && pos.side == UZ_BLACK && !need_number ? JOIN_NOBREAK : JOIN_SPACE;
-        if ((flags & UZ_LAYOUT_MOVE_LINES) && pos.side == UZ_WHITE && i > 0 && main_line)
+        int join = white_breaks && at->side == UZ_BLACK && !need_number ? JOIN_NOBREAK : JOIN_SPACE;
+        if ((flags & UZ_LAYOUT_MOVE_LINES) && at->side == UZ_WHITE && i > 0 && main_line)
             w->line_end = true;
         u.text.size = 0;
         size_t n = 0;
-        if (pos.side == UZ_WHITE || need_number) {
-            n = (size_t)snprintf(text, sizeof text, "%u%s", (unsigned)pos.fullmove, pos.side == UZ_WHITE ? "." : "...");
+        if (at->side == UZ_WHITE || need_number) {
+            n = (size_t)snprintf(text, sizeof text, "%u%s", (unsigned)at->fullmove, at->side == UZ_WHITE ? "." : "...");
             if (flags & UZ_LAYOUT_NUMBER_SPACE) {
                 if (moves_unit)
                     unit_add(w, &u, text, n);
@@ -163,8 +184,6 @@ static void write_line(writer *w, const uz_line *line, const uz_position *start,
             }
         }
         need_number = false;
-        char san[UZ_SAN_MAX];
-        uz_san_format(&pos, node->move, san);
         size_t san_len = strlen(san);
         if ((flags & UZ_LAYOUT_MATE_PLUS) && san_len && san[san_len - 1] == '#')
             san[san_len - 1] = '+';
@@ -220,7 +239,7 @@ static void write_line(writer *w, const uz_line *line, const uz_position *start,
                     w->column++;
                 }
                 w->open_paren = true;
-                write_line(w, &node->variations[var++], &pos, false);
+                write_line(w, &node->variations[var++], at, false);
                 token(w, ")", 1, (flags & UZ_LAYOUT_PAREN_SPACE) ? JOIN_SPACE : JOIN_GLUE);
                 need_number = (flags & UZ_LAYOUT_BLACK_NUMBERS) != 0;
             }
@@ -232,7 +251,8 @@ static void write_line(writer *w, const uz_line *line, const uz_position *start,
             u.line_end = false;
         }
         uz_undo undo;
-        uz_make_move(&pos, node->move, &undo);
+        if (!w->walk)
+            uz_make_move(&pos, node->move, &undo);
     }
     uz_buf_free(&u.text);
 }
@@ -250,9 +270,9 @@ static void write_tag(writer *w, const char *name, const char *value)
     put(w, "\"]\n", 3);
 }
 
-static uz_result write_game(uz_buf *out, const uz_game *game, const uz_pgn_layout *layout)
+static uz_result write_game(uz_buf *out, const uz_game *game, const uz_pgn_layout *layout, const uz_walk *walk)
 {
-    writer w = {.out = out, .layout = layout, .rc = UZ_OK};
+    writer w = {.out = out, .layout = layout, .rc = UZ_OK, .walk = walk};
     size_t *order = NULL;
     if (game->n_tags) {
         order = malloc(game->n_tags * sizeof *order);
@@ -346,7 +366,8 @@ static uz_result put_verbatim_export(uz_buf *b, const uz_game *game)
     return rc;
 }
 
-static uz_result render(const uz_game *game, const uz_pgn_layout *layout, bool export, char **text, size_t *len)
+static uz_result render(const uz_game *game, const uz_walk *walk, const uz_pgn_layout *layout, bool export, char **text,
+                        size_t *len)
 {
     uz_buf b = {0};
     *text = NULL;
@@ -358,7 +379,7 @@ static uz_result render(const uz_game *game, const uz_pgn_layout *layout, bool e
     } else if (rc == UZ_OK && game->verbatim) {
         rc = export ? put_verbatim_export(&b, game) : uz__text_put(&b, game->raw ? game->raw : "", game->raw_len);
     } else if (rc == UZ_OK) {
-        rc = write_game(&b, game, layout);
+        rc = write_game(&b, game, layout, walk);
         if (rc == UZ_OK)
             rc = convert_eols(&b, (uz_eol)layout->eol);
     }
@@ -376,12 +397,19 @@ static uz_result render(const uz_game *game, const uz_pgn_layout *layout, bool e
 
 uz_result uz_pgn_game_render(const uz_game *game, const uz_pgn_layout *layout, char **text, size_t *len)
 {
-    return render(game, layout, false, text, len);
+    return render(game, NULL, layout, false, text, len);
+}
+
+uz_result uz_pgn_walk_render(const uz_walk *walk, const uz_pgn_layout *layout, char **text, size_t *len)
+{
+    if (!walk->san && walk->n_steps)
+        return UZ_ERR_ARG;
+    return render(walk->game, walk, layout, false, text, len);
 }
 
 uz_result uz_pgn_game_to_string(const uz_game *game, char **text, size_t *len)
 {
-    return render(game, &uz_pgn_layout_export, true, text, len);
+    return render(game, NULL, &uz_pgn_layout_export, true, text, len);
 }
 
 uz_result uz_pgn_write_game(FILE *out, const uz_game *game)

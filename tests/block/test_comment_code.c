@@ -66,11 +66,8 @@ static size_t check_file(const char *path, unsigned layout, size_t max_games, ui
     uz_pgn_reader *rd = uz_pgn_reader_open(f, path);
     uz_pgn_reader_keep_raw(rd, true);
     static uz_game games[MAX_GAMES];
-    size_t n = 0, lens[MAX_GAMES] = {0};
-    uint32_t crcs[MAX_GAMES] = {0};
-    uz_buf texts = {0}, st = {0}, bad = {0};
-    uz_pgn_layout prev;
-    bool have_prev = false;
+    size_t n = 0;
+    uz_buf st = {0}, bad = {0};
     while (n < max_games) {
         uz_diag d = {0};
         uz_game_init(&games[n]);
@@ -80,12 +77,16 @@ static size_t check_file(const char *path, unsigned layout, size_t max_games, ui
             CHECK(r == UZ_DONE, "%s: game %zu not read", path, n + 1);
             break;
         }
-        CHECK(uz_game_text_encode(&games[n], &prev, &have_prev, &texts) == UZ_OK, "%s: text record", path);
         n++;
     }
     uz_pgn_reader_close(rd);
     fclose(f);
-    CHECK(uz_block_struct_write(&st, layout, games, n, lens, crcs, &texts) == UZ_OK, "%s: written", path);
+    uz_block_out_game *recs = NULL;
+    CHECK(uz_block_out_games_new(&recs, games, n, NULL) == UZ_OK, "%s: records", path);
+    for (size_t i = 0; i < n && recs; i++)
+        CHECK(!games[i].verbatim, "%s: game %zu has a text record", path, i + 1);
+    CHECK(recs && uz_block_struct_write(&st, layout, recs, n) == UZ_OK, "%s: written", path);
+    uz_block_out_games_free(recs, n);
     bool same = false;
     CHECK(read_back(st.data, st.size, layout, n, games, &same) == UZ_OK && same, "%s (layout %u): every comment read back",
           path, layout);
@@ -115,7 +116,6 @@ static size_t check_file(const char *path, unsigned layout, size_t max_games, ui
     CHECK(refused == flips, "%s: %zu of %zu flipped bits changed nothing", path, flips - refused, flips);
     for (size_t i = 0; i < n; i++)
         uz_game_clear(&games[i]);
-    uz_buf_free(&texts);
     uz_buf_free(&st);
     uz_buf_free(&bad);
     return info.code_bytes;

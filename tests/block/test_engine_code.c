@@ -40,14 +40,17 @@ static uz_result read_back(const uint8_t *data, size_t size, size_t n, const uz_
     for (size_t i = 0; i < n && r == UZ_OK; i++) {
         uz_game *g = &back[i].game;
         copy_moves(&g->main, &orig[i].main);
-        r = uz_engine_code_decode(g, back[i].engine_code, back[i].engine_code_len, counts);
+        uz_walk w; /* the decoded game's walk, as the move decoder leaves it */
+        if ((r = uz_walk_init(&w, g)) == UZ_OK && (r = uz_walk_resolve_all(&w)) == UZ_OK)
+            r = uz_engine_code_decode(&w, back[i].engine_code, back[i].engine_code_len, counts);
+        uz_walk_free(&w);
         *same = *same && r == UZ_OK && same_comments(&orig[i].main, &g->main);
     }
     uz_block_games_free(back, n);
     return r;
 }
 
-static size_t read_games(const char *path, uz_game *games, uz_buf *texts)
+static size_t read_games(const char *path, uz_game *games)
 {
     FILE *f = fopen(path, "rb");
     CHECK(f != NULL, "cannot open %s", path);
@@ -55,9 +58,7 @@ static size_t read_games(const char *path, uz_game *games, uz_buf *texts)
         return 0;
     uz_pgn_reader *rd = uz_pgn_reader_open(f, path);
     uz_pgn_reader_keep_raw(rd, true);
-    uz_pgn_layout prev;
-    bool have_prev = false;
-    size_t n = 0, verbatim = 0;
+    size_t n = 0;
     while (n < MAX_GAMES) {
         uz_diag d = {0};
         uz_game_init(&games[n]);
@@ -67,22 +68,10 @@ static size_t read_games(const char *path, uz_game *games, uz_buf *texts)
             CHECK(r == UZ_DONE, "%s: game %zu not read", path, n + 1);
             break;
         }
-        r = uz_game_text_encode(&games[n], &prev, &have_prev, texts);
-        if (r == UZ_ERR_LIMIT) { /* as the compressor does: the game's bytes kept as they are */
-            char *raw = games[n].raw;
-            size_t len = games[n].raw_len;
-            games[n].raw = NULL;
-            r = uz_game_set_verbatim(&games[n], raw, len);
-            free(raw);
-            verbatim++;
-        }
-        CHECK(r == UZ_OK, "%s: text record", path);
         n++;
     }
     uz_pgn_reader_close(rd);
     fclose(f);
-    if (verbatim)
-        printf("%s: %zu of %zu games kept as text (their text is too far from the rendering)\n", path, verbatim, n);
     return n;
 }
 
@@ -91,13 +80,19 @@ static size_t read_games(const char *path, uz_game *games, uz_buf *texts)
 static void check_file(const char *path, unsigned min_coded, size_t damage)
 {
     static uz_game games[MAX_GAMES];
-    static size_t lens[MAX_GAMES];
-    static uint32_t crcs[MAX_GAMES];
-    uz_buf texts = {0}, st = {0}, st1 = {0};
-    size_t n = read_games(path, games, &texts);
+    uz_buf st = {0}, st1 = {0};
+    size_t n = read_games(path, games), verbatim = 0;
     CHECK(n > 0, "%s: no game", path);
-    CHECK(uz_block_struct_write(&st, UZ_STRUCT_VERSION, games, n, lens, crcs, &texts) == UZ_OK, "%s: written", path);
-    CHECK(uz_block_struct_write(&st1, 1, games, n, lens, crcs, &texts) == UZ_OK, "%s: layout 1 written", path);
+    /* As the compressor makes them: a game whose text is too far from the rendering kept as it is. */
+    uz_block_out_game *recs = NULL;
+    CHECK(uz_block_out_games_new(&recs, games, n, NULL) == UZ_OK, "%s: records", path);
+    for (size_t i = 0; i < n; i++)
+        verbatim += games[i].verbatim;
+    if (verbatim)
+        printf("%s: %zu of %zu games kept as text (their text is too far from the rendering)\n", path, verbatim, n);
+    CHECK(recs && uz_block_struct_write(&st, UZ_STRUCT_VERSION, recs, n) == UZ_OK, "%s: written", path);
+    CHECK(recs && uz_block_struct_write(&st1, 1, recs, n) == UZ_OK, "%s: layout 1 written", path);
+    uz_block_out_games_free(recs, n);
     bool same = false;
     uz_engine_code_counts counts = {0};
     CHECK(read_back(st.data, st.size, n, games, &same, &counts) == UZ_OK && same, "%s: every comment read back", path);
@@ -131,7 +126,6 @@ static void check_file(const char *path, unsigned min_coded, size_t damage)
     }
     for (size_t i = 0; i < n; i++)
         uz_game_clear(&games[i]);
-    uz_buf_free(&texts);
     uz_buf_free(&st);
     uz_buf_free(&st1);
 }

@@ -1,7 +1,9 @@
 /* Exact text of every game of PGN files through the archive's text records, without the
- * engine: each game read with its exact bytes, its text record encoded (layout + patch),
- * decoded against the tree, and compared byte for byte with the input. Also prints what
- * the layout costs per file (records raw and zstd-compressed, against the file). */
+ * engine: each game read with its exact bytes, its text record encoded (layout + patch)
+ * from the game's walk, decoded against the tree, and compared byte for byte with the
+ * input; the walk's rendering (no board) is the replaying renderer's, byte for byte, in
+ * the export layout and in the game's own. Also prints what the layout costs per file
+ * (records raw and zstd-compressed, against the file). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,39 @@
 
 #include "block/game_text.h"
 #include "../common/uz_test.h"
+
+/* Whether the game renders the same from its walk as by replaying it, with layout. */
+static bool same_rendering(const uz_walk *w, const uz_pgn_layout *layout)
+{
+    char *a = NULL, *b = NULL;
+    size_t la = 0, lb = 0;
+    bool same = uz_pgn_walk_render(w, layout, &a, &la) == UZ_OK && uz_pgn_game_render(w->game, layout, &b, &lb) == UZ_OK &&
+                la == lb && memcmp(a, b, la) == 0;
+    free(a);
+    free(b);
+    return same;
+}
+
+/* uz_game_text_encode of g from its walk; checks the walk's renderings on the way. */
+static uz_result encode_record(uz_game *g, uz_pgn_layout *prev, bool *have_prev, uz_buf *records, const char *path,
+                               size_t number)
+{
+    uz_walk w;
+    uz_result e = uz_walk_init(&w, g);
+    if (e == UZ_OK)
+        e = uz_walk_resolve_all(&w);
+    if (e == UZ_OK)
+        e = uz_walk_fill_san(&w);
+    CHECK(e == UZ_OK, "%s: game %zu: walk (%d)", path, number, (int)e);
+    if (e == UZ_OK) {
+        CHECK(same_rendering(&w, &uz_pgn_layout_export), "%s: game %zu: the walk renders it otherwise", path, number);
+        e = uz_game_text_encode(&w, prev, have_prev, records);
+        if (e == UZ_OK)
+            CHECK(same_rendering(&w, prev), "%s: game %zu: the walk renders its layout otherwise", path, number);
+    }
+    uz_walk_free(&w);
+    return e;
+}
 
 static void check_file(const char *path)
 {
@@ -40,7 +75,7 @@ static void check_file(const char *path)
         }
         games++;
         size_t before = records.size;
-        uz_result e = uz_game_text_encode(&g, &prev, &have_prev, &records);
+        uz_result e = encode_record(&g, &prev, &have_prev, &records, path, games);
         if (e == UZ_ERR_LIMIT) {
             as_text++;
             continue;
@@ -69,7 +104,11 @@ static void check_file(const char *path)
                     (int)((g.raw_len < k + 60 ? g.raw_len : k + 60) - from), g.raw + from);
             free(t);
         }
-        uz_result dr = uz_game_text_decode(&g, records.data + before, records.size - before, 1 << 26, &text);
+        uz_walk w; /* a walk of its own, as the decoder makes */
+        uz_result dr = uz_walk_init(&w, &g);
+        if (dr == UZ_OK && (dr = uz_walk_resolve_all(&w)) == UZ_OK && (dr = uz_walk_fill_san(&w)) == UZ_OK)
+            dr = uz_game_text_decode(&w, records.data + before, records.size - before, 1 << 26, &text);
+        uz_walk_free(&w);
         CHECK(dr == UZ_OK && text.size == g.raw_len && memcmp(text.data, g.raw, g.raw_len) == 0, "%s: game %zu", path, games);
     }
     /* The spans of all games and the tail are the whole file. */

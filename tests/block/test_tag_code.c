@@ -20,23 +20,19 @@ enum { BLOCK = 64 };
 typedef struct block {
     uz_game games[BLOCK];
     size_t n;
-    uz_buf text_records;
 } block;
 
-/* Reads up to BLOCK games that parse (skipping others) with their text records. */
+/* Reads up to BLOCK games that parse (skipping others). */
 static size_t read_block(uz_pgn_reader *r, block *b)
 {
-    uz_pgn_layout prev;
-    bool have_prev = false;
     b->n = 0;
-    b->text_records.size = 0;
     while (b->n < BLOCK) {
         uz_game *g = &b->games[b->n];
         uz_diag d = {0};
         uz_result rc = uz_pgn_read_game(r, g, &d);
         if (rc == UZ_DONE)
             break;
-        if (rc != UZ_OK || uz_game_text_encode(g, &prev, &have_prev, &b->text_records) != UZ_OK)
+        if (rc != UZ_OK)
             continue;
         b->n++;
     }
@@ -71,19 +67,23 @@ static void source_close(source *s)
 {
     for (size_t i = 0; i < BLOCK; i++)
         uz_game_clear(&s->b->games[i]), uz_game_clear(&s->out[i]);
-    uz_buf_free(&s->b->text_records);
     free(s->b);
     free(s->out);
     uz_pgn_reader_close(s->r);
     fclose(s->f);
 }
 
-static uz_result write_block(const block *b, unsigned version, uz_buf *out)
+/* The block's structure (its records made here: a game whose text record does not pay
+ * becomes verbatim, as in the compressor). */
+static uz_result write_block(block *b, unsigned version, uz_buf *out)
 {
-    size_t lens[BLOCK] = {0};
-    uint32_t crcs[BLOCK] = {0};
+    uz_block_out_game *recs = NULL;
     out->size = 0;
-    return uz_block_struct_write(out, version, b->games, b->n, lens, crcs, &b->text_records);
+    uz_result r = uz_block_out_games_new(&recs, b->games, b->n, NULL);
+    if (r == UZ_OK)
+        r = uz_block_struct_write(out, version, recs, b->n);
+    uz_block_out_games_free(recs, b->n);
+    return r;
 }
 
 static uz_result read_back(const uz_buf *s, unsigned version, size_t n, uz_game *out)
@@ -232,7 +232,11 @@ static void check_final(const char *path, size_t want_derived)
                       path, games + i + 1);
                 for (size_t j = 0; j < g->main.n_nodes && j < b->games[i].main.n_nodes; j++)
                     g->main.nodes[j].move = b->games[i].main.nodes[j].move;
-                CHECK(uz_tag_code_fill_final(g) == UZ_OK, "%s: game %zu: not filled", path, games + i + 1);
+                uz_walk w; /* the decoded game's walk, as the move decoder leaves it */
+                CHECK(uz_walk_init(&w, g) == UZ_OK && uz_walk_resolve_all(&w) == UZ_OK &&
+                          uz_tag_code_fill_final(&w) == UZ_OK,
+                      "%s: game %zu: not filled", path, games + i + 1);
+                uz_walk_free(&w);
             }
             CHECK(same_tags(&b->games[i], g), "%s: game %zu: tags differ in layout 3", path, games + i + 1);
         }

@@ -594,13 +594,17 @@ static void check_text_record(const vector *v)
     bool have_prev = false;
     uz_buf rec = {0}, back = {0};
     if (ok) {
-        CHECK(uz_game_text_encode(&g, &prev, &have_prev, &rec) == UZ_OK, "format.md:%d: encode", v->line);
+        uz_walk w;
+        CHECK(uz_walk_init(&w, &g) == UZ_OK && uz_walk_resolve_all(&w) == UZ_OK && uz_walk_fill_san(&w) == UZ_OK &&
+                  uz_game_text_encode(&w, &prev, &have_prev, &rec) == UZ_OK,
+              "format.md:%d: encode", v->line);
         char got[4096];
         hex_string(rec.data, rec.size < 1000 ? rec.size : 1000, got);
         CHECK(strcmp(got, need(v, "record")) == 0, "format.md:%d: the text record is '%s'", v->line, got);
-        CHECK(uz_game_text_decode(&g, rec.data, rec.size, UZ_LIMIT_GAME_BYTES, &back) == UZ_OK &&
+        CHECK(uz_game_text_decode(&w, rec.data, rec.size, UZ_LIMIT_GAME_BYTES, &back) == UZ_OK &&
                   back.size == n && memcmp(back.data, text, n) == 0,
               "format.md:%d: the record gives back the bytes", v->line);
+        uz_walk_free(&w);
     }
     uz_buf_free(&rec);
     uz_buf_free(&back);

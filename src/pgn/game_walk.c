@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gamecode/gamecode.h"
+#include "pgn/game_walk.h"
 
 typedef struct walk_builder {
     uz_step *steps;
@@ -52,14 +52,24 @@ uz_result uz_walk_init(uz_walk *w, uz_game *game)
     uz_result r = add_line(&b, &game->main, UZ_STEP_START, false, true);
     if (r == UZ_OK && b.n && !(w->before = malloc(b.n * sizeof *w->before)))
         r = UZ_ERR_NOMEM;
+    if (r == UZ_OK && game->main.n_nodes && !(w->main = malloc(game->main.n_nodes * sizeof *w->main)))
+        r = UZ_ERR_NOMEM;
     if (r != UZ_OK) {
         free(b.steps);
         free(w->before);
+        free(w->main);
         memset(w, 0, sizeof *w);
         return r;
     }
     w->steps = b.steps;
     w->n_steps = b.n;
+    for (size_t s = 0; s < b.n; s++)
+        if (b.steps[s].main_line)
+            w->main[w->n_main++] = (uint32_t)s;
+    if (w->n_main == 0) { /* no moves: the start is the final position */
+        w->final = game->start;
+        w->has_final = true;
+    }
     return UZ_OK;
 }
 
@@ -72,6 +82,8 @@ void uz_walk_free(uz_walk *w)
     free(w->steps);
     free(w->before);
     free(w->legal);
+    free(w->main);
+    free(w->san);
     memset(w, 0, sizeof *w);
 }
 
@@ -87,6 +99,18 @@ static uz_result reserve_legal(uz_walk *w)
     w->legal = p;
     w->legal_cap = cap;
     return UZ_OK;
+}
+
+/* After the main line's last step (s) is resolved: the position its move leads to. */
+static void resolve_final(uz_walk *w, size_t s)
+{
+    uz_move move = w->steps[s].node->move;
+    if (!w->n_main || w->main[w->n_main - 1] != s || move == UZ_MOVE_NONE)
+        return;
+    uz_undo undo;
+    w->final = w->before[s];
+    uz_make_move(&w->final, move, &undo);
+    w->has_final = true;
 }
 
 uz_result uz_walk_resolve_next(uz_walk *w)
@@ -108,6 +132,7 @@ uz_result uz_walk_resolve_next(uz_walk *w)
         /* A null move is stored in the structure stream and never coded. */
         step->n_legal = 0;
         step->legal_at = (uint32_t)w->n_legal_moves;
+        resolve_final(w, s);
         w->resolved++;
         return UZ_OK;
     }
@@ -126,6 +151,35 @@ uz_result uz_walk_resolve_next(uz_walk *w)
         step->played = (int16_t)i;
     }
     w->n_legal_moves += (size_t)n;
+    resolve_final(w, s);
     w->resolved++;
+    return UZ_OK;
+}
+
+void uz_walk_set_played(uz_walk *w, size_t s, int played)
+{
+    uz_step *step = &w->steps[s];
+    step->node->move = uz_walk_legal(w, s)[played];
+    step->played = (int16_t)played;
+    resolve_final(w, s);
+}
+
+uz_result uz_walk_resolve_all(uz_walk *w)
+{
+    uz_result r = UZ_OK;
+    while (r == UZ_OK && w->resolved < w->n_steps)
+        r = uz_walk_resolve_next(w);
+    return r;
+}
+
+uz_result uz_walk_fill_san(uz_walk *w)
+{
+    if (w->san || !w->n_steps)
+        return UZ_OK;
+    if (!(w->san = malloc(w->n_steps * sizeof *w->san)))
+        return UZ_ERR_NOMEM;
+    for (size_t s = 0; s < w->n_steps; s++)
+        uz_san_format_legal(&w->before[s], w->steps[s].node->move, uz_walk_legal(w, s), w->steps[s].n_legal,
+                            w->san[s]);
     return UZ_OK;
 }
