@@ -89,11 +89,7 @@ static uz_result start_builtin(uz_compressor *c, int version, uz_diag *diag)
         uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "the builtin takes a depth only (no nodes, mode or hash)");
         return UZ_ERR_ARG;
     }
-    uz_result r = uz_oracle_set_open_builtin(&c->oracles, version, c->opt.depth, c->workers, diag);
-    if (r != UZ_OK)
-        return r;
-    uz_builtin_model_params(&c->params, version);
-    return uz_model_open(&c->model, &c->params, diag);
+    return uz_oracle_set_open_builtin(&c->oracles, version, c->opt.depth, c->workers, diag);
 }
 
 /* c->identity: what the archives' headers name of the oracle. */

@@ -33,7 +33,8 @@ void uz_lib_cache_release(const char *path);
 /* Hit counts of the persistent cache at path (zeros when none is open). */
 void uz_lib_cache_stats(const char *path, uint64_t *lookups, uint64_t *hits, uint64_t *rejected);
 
-/* The model and coder the options ask for. */
+/* The model and coder the options ask for; with the builtin oracle, the player weights
+ * trained on its scores (uz_builtin_model_params). */
 uz_result uz_lib_model(const uz_options *o, uz_model_params *params, uz_coder_kind *coder, uz_diag *diag);
 
 /* The model a fit (stats --fit, the k sweep) starts from: params itself, except that the

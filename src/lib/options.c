@@ -8,6 +8,7 @@
 #include "lib_internal.h"
 #include "archive/archive.h"
 #include "cache/score_cache.h"
+#include "gamecode/builtin_oracle.h"
 
 void uz_options_init(uz_options *o)
 {
@@ -240,6 +241,9 @@ uz_result uz_lib_model(const uz_options *o, uz_model_params *p, uz_coder_kind *c
         uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "opening counts: a from 0.0625 to 4096 (0: none)");
         return UZ_ERR_ARG;
     }
+    int builtin_version;
+    if (uz_builtin_spec(o->engine, &builtin_version)) /* the player weights trained on its scores */
+        uz_builtin_model_params(p, builtin_version);
     if (!o->coder || strcmp(o->coder, "range") == 0)
         *coder = UZ_CODER_RANGE;
     else if (strcmp(o->coder, "huffman") == 0)
