@@ -122,8 +122,16 @@ class HiddenProblem(Problem):
         return (self.x @ w.astype(np.float32) + t @ v.astype(np.float32)).astype(np.float64), t
 
     def loss_grad(self, th):
+        loss, g, _ = self.loss_grad_scores(th)
+        return loss, g
+
+    def loss_grad_scores(self, th, extra=None):
+        """Loss and gradient of the hidden model whose scores gain extra (per move), and the
+        gradient of the loss in each move's score."""
         w, u, b, v = self.split(th)
         s, t = self.scores(th)
+        if extra is not None:
+            s = s + extra
         m = np.maximum.reduceat(s, self.starts)
         e = np.exp(s - m[self.pos_of_move])
         z = np.add.reduceat(e, self.starts)
@@ -137,7 +145,7 @@ class HiddenProblem(Problem):
         pen = th.copy()
         d = self.x.shape[1]
         pen[d + self.h * d:d + self.h * d + self.h] = 0
-        return nll + self.l2 * pen @ pen, g.astype(np.float64) + 2 * self.l2 * pen
+        return nll + self.l2 * pen @ pen, g.astype(np.float64) + 2 * self.l2 * pen, gs
 
     def fit(self, iters=300):
         d, h = self.x.shape[1], self.h
@@ -183,6 +191,35 @@ class SquareProblem(Problem):
                      options={"maxiter": iters})
         print("square tables fit: %s, %d iterations, loss %.5f" % (r.message, r.nit, r.fun))
         return r.x[:self.d] / self.scale, r.x[self.d:]
+
+
+class HiddenSquareProblem(HiddenProblem):
+    """The hidden model plus the square tables, fitted together, started from the linear
+    model with tables (SquareProblem)."""
+
+    def __init__(self, x, n, played, hidden, idx, n_tables, l2_tables=3e-5):
+        super().__init__(x, n, played, hidden)
+        self.idx, self.n_tables, self.l2_tables = idx, n_tables, l2_tables
+        d = self.x.shape[1]
+        self.d, self.n_core = d, d + hidden * d + 2 * hidden
+
+    def loss_grad(self, th):
+        core, tab = th[:self.n_core], th[self.n_core:]
+        loss, g, gs = self.loss_grad_scores(core, tab[self.idx[0]] + tab[self.idx[1]])
+        gt = sum(np.bincount(i, weights=gs.astype(np.float64), minlength=self.n_tables) for i in self.idx)
+        return loss + self.l2_tables * tab @ tab, np.concatenate([g, gt + 2 * self.l2_tables * tab])
+
+    def fit(self, iters=300):
+        d, h = self.x.shape[1], self.h
+        r = minimize(lambda th: SquareProblem.loss_grad(self, th), np.zeros(d + self.n_tables), jac=True,
+                     method="L-BFGS-B", options={"maxiter": 200})
+        w_lin, tab = r.x[:d], r.x[d:]
+        th = np.concatenate([w_lin, self.rng.normal(0, 0.5 / np.sqrt(d), h * d), np.zeros(h),
+                             self.rng.normal(0, 0.01, h), tab])
+        r = minimize(self.loss_grad, th, jac=True, method="L-BFGS-B", options={"maxiter": iters})
+        print("hidden layer and square tables fit: %s, %d iterations, loss %.5f" % (r.message, r.nit, r.fun))
+        w, u, b, v = self.split(r.x[:self.n_core])
+        return w / self.scale, u / self.scale, b - u @ self.mu, v, r.x[self.n_core:]
 
 
 def square_indices(moves, ply, bounds):
@@ -283,24 +320,27 @@ def main():
 
     all_cols = list(range(nf))
     hidden = squares = extra_t = extra_e = None
-    if args.hidden and args.squares:
-        sys.exit("--hidden and --squares: one or the other")
-    if args.hidden:
-        w, u, b, v = HiddenProblem(xt, nt, pt, args.hidden).fit(args.iters)
-        hidden = (u, b, v)
-    elif args.squares:
+    if args.squares:
         bounds = [int(v) for v in args.squares.split(",")]
         moves = np.concatenate([np.fromfile(os.path.join(args.cache, "feat", f + ".moves"), dtype="<u2")
                                 for f in files])
         assert len(moves) == x.shape[0]
         idx, n_tables = square_indices(moves, np.repeat(pos["ply"], pos["n"]), bounds)
         mt, me = np.repeat(tmask, pos["n"]), np.repeat(evalm, pos["n"])
+    if args.hidden and args.squares:
+        w, u, b, v, tab = HiddenSquareProblem(xt, nt, pt, args.hidden, [i[mt] for i in idx], n_tables).fit(args.iters)
+        hidden = (u, b, v)
+    elif args.hidden:
+        w, u, b, v = HiddenProblem(xt, nt, pt, args.hidden).fit(args.iters)
+        hidden = (u, b, v)
+    elif args.squares:
         w, tab = SquareProblem(xt, nt, pt, [i[mt] for i in idx], n_tables).fit()
+    else:
+        w = fit_eval(all_cols)
+    if args.squares:
         extra_t, extra_e = tab[idx[0][mt]] + tab[idx[1][mt]], tab[idx[0][me]] + tab[idx[1][me]]
         q = np.round(tab / math.log(2) * 65536).astype(np.int64).reshape(2, len(bounds) + 1, 6, 64)
         squares = (bounds, q[0].tolist(), q[1].tolist())
-    else:
-        w = fit_eval(all_cols)
     best_eps = pick_floor(xt, nt, pt, w, hidden, extra_t)
     eb = bits(xe, ne, pe, w, best_eps, hidden, extra_e)
     print("floor %.3f; held-out bits/move (float model):" % best_eps)
