@@ -3,32 +3,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive_internal.h"
+#include "archive_legacy_v2.h"
+#include "archive_read_internal.h"
 
 /* ---- sequential reader ---- */
-
-struct uz_archive_reader {
-    FILE *f;
-    const char *name;
-    uint64_t offset;        /* bytes consumed from f */
-    uint64_t member_start;
-    bool in_member;
-    block_entry *blocks;    /* blocks seen in the current member, checked against its index */
-    size_t n_blocks, cap_blocks;
-    uint64_t games;
-    uz_buf zbuf;
-    uz_decode_limits limits;
-    uint32_t struct_version; /* of the current member */
-    unsigned version;        /* format version of the current member */
-};
 
 void uz_archive_reader_set_limits(uz_archive_reader *r, const uz_decode_limits *limits)
 {
     r->limits = uz_decode_limits_or_default(limits);
 }
 
-/* Reads exactly n bytes or reports truncation. */
-static uz_result read_exact(uz_archive_reader *r, void *p, size_t n, uz_diag *diag, const char *what)
+uz_result uz__reader_exact(uz_archive_reader *r, void *p, size_t n, uz_diag *diag, const char *what)
 {
     size_t got = n ? fread(p, 1, n, r->f) : 0;
     r->offset += got;
@@ -51,7 +36,7 @@ static uz_result read_into(uz_archive_reader *r, uz_buf *buf, uint64_t n, uz_dia
             uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
             return UZ_ERR_NOMEM;
         }
-        uz_result res = read_exact(r, buf->data + buf->size, chunk, diag, what);
+        uz_result res = uz__reader_exact(r, buf->data + buf->size, chunk, diag, what);
         if (res != UZ_OK)
             return res;
         buf->size += chunk;
@@ -60,12 +45,11 @@ static uz_result read_into(uz_archive_reader *r, uz_buf *buf, uint64_t n, uz_dia
     return UZ_OK;
 }
 
-/* A varint from the file; raw (optional) receives its bytes, for checksums. */
-static uz_result read_varint(uz_archive_reader *r, uint64_t *v, uz_buf *raw, uz_diag *diag, const char *what)
+uz_result uz__reader_varint(uz_archive_reader *r, uint64_t *v, uz_buf *raw, uz_diag *diag, const char *what)
 {
     uint8_t bytes[10];
     for (int i = 0; i < 10; i++) {
-        uz_result res = read_exact(r, &bytes[i], 1, diag, what);
+        uz_result res = uz__reader_exact(r, &bytes[i], 1, diag, what);
         if (res != UZ_OK)
             return res;
         if (!(bytes[i] & 0x80)) {
@@ -109,8 +93,7 @@ uint64_t uz_archive_reader_offset(const uz_archive_reader *r)
 }
 
 /* Parses the header after its first HEADER_START bytes (in fixed), reading the rest
- * from the stream: flags and a u32 length (version 2) or a varint length (version 3),
- * the body and its crc. */
+ * from the stream: the body's length (a varint), the body and its crc. */
 static uz_result read_header_from(uz_archive_reader *r, const uint8_t fixed[HEADER_START], uz_archive_header *h,
                                   uz_diag *diag)
 {
@@ -125,24 +108,17 @@ static uz_result read_header_from(uz_archive_reader *r, const uint8_t fixed[HEAD
         return UZ_ERR_UNSUPPORTED;
     }
     uint64_t hlen;
-    uz_result res;
-    if (version == 2) {
-        uint8_t rest[6];
-        if ((res = read_exact(r, rest, 6, diag, "header")) != UZ_OK)
-            return res;
-        if (get_le(rest, 2) != 0)
-            return corrupt(diag, start + 10, "unknown header flags");
-        hlen = get_le(rest + 2, 4);
-    } else if ((res = read_varint(r, &hlen, NULL, diag, "header")) != UZ_OK) {
+    uz_result res = version == 2 ? uz__v2_header_length(r, start, &hlen, diag)
+                                 : uz__reader_varint(r, &hlen, NULL, diag, "header");
+    if (res != UZ_OK)
         return res;
-    }
     if (hlen > MAX_HEADER_BODY)
         return corrupt(diag, start + HEADER_START, "header too long");
     uz_buf body = {0};
     uint8_t crc[4];
     res = read_into(r, &body, hlen, diag, "header");
     if (res == UZ_OK)
-        res = read_exact(r, crc, 4, diag, "header checksum");
+        res = uz__reader_exact(r, crc, 4, diag, "header checksum");
     if (res == UZ_OK && uz_crc32(0, body.data, body.size) != get_le(crc, 4))
         res = corrupt(diag, start, "header checksum mismatch");
     const char *why = "malformed header fields";
@@ -177,9 +153,7 @@ uz_result uz_archive_read_header(uz_archive_reader *r, uz_archive_header *header
     return res;
 }
 
-/* The index's n entries (block offset, games, moves; both versions), kept in raw for the
- * checksum and checked against the blocks read. */
-static uz_result read_index_entries(uz_archive_reader *r, uint64_t n, uz_buf *raw, uz_diag *diag)
+uz_result uz__reader_index_entries(uz_archive_reader *r, uint64_t n, uz_buf *raw, uz_diag *diag)
 {
     if (n != r->n_blocks)
         return corrupt(diag, r->offset, "index does not match the blocks");
@@ -187,76 +161,44 @@ static uz_result read_index_entries(uz_archive_reader *r, uint64_t n, uz_buf *ra
     uint64_t v[3];
     for (uint64_t i = 0; res == UZ_OK && i < n; i++) {
         for (int k = 0; k < 3 && res == UZ_OK; k++)
-            res = read_varint(r, &v[k], raw, diag, "index");
+            res = uz__reader_varint(r, &v[k], raw, diag, "index");
         if (res == UZ_OK && (v[0] != r->blocks[i].offset || v[1] != r->blocks[i].games || v[2] != r->blocks[i].moves))
             res = corrupt(diag, r->offset, "index does not match the blocks");
     }
     return res;
 }
 
-static uz_result read_index_and_footer(uz_archive_reader *r, uz_diag *diag)
-{
-    uint64_t index_offset = r->offset - 4 - r->member_start;
-    uz_buf raw = {0};
-    uint64_t n;
-    uz_result res = read_varint(r, &n, &raw, diag, "index");
-    if (res == UZ_OK)
-        res = read_index_entries(r, n, &raw, diag);
-    uint8_t digest[8], crc[4], footer[UZ_ARCHIVE_FOOTER_SIZE];
-    if (res == UZ_OK)
-        res = read_exact(r, digest, 8, diag, "index");
-    if (res == UZ_OK)
-        res = uz_buf_append(&raw, digest, 8) == UZ_OK ? UZ_OK : UZ_ERR_NOMEM;
-    if (res == UZ_OK && get_le(digest, 8) != uz__member_digest(r->blocks, r->n_blocks))
-        res = corrupt(diag, r->offset, "the member's blocks do not match its digest (blocks swapped, duplicated or dropped)");
-    if (res == UZ_OK)
-        res = read_exact(r, crc, 4, diag, "index checksum");
-    if (res == UZ_OK && get_le(crc, 4) != uz_crc32(0, raw.data, raw.size))
-        res = corrupt(diag, r->offset, "index checksum mismatch");
-    uz_buf_free(&raw);
-    if (res == UZ_OK)
-        res = read_exact(r, footer, sizeof footer, diag, "footer");
-    if (res != UZ_OK)
-        return res;
-    if (memcmp(footer, footer_magic, 4) != 0 || get_le(footer + 28, 4) != uz_crc32(0, footer, 28) ||
-        get_le(footer + 4, 8) != index_offset || get_le(footer + 12, 8) != r->offset - r->member_start ||
-        get_le(footer + 20, 8) != r->games)
-        return corrupt(diag, r->offset - UZ_ARCHIVE_FOOTER_SIZE, "bad footer");
-    r->in_member = false;
-    return UZ_DONE;
-}
-
-/* Version 3: the index after its tag, and the length that ends the member. */
-static uz_result read_index_v3(uz_archive_reader *r, uz_diag *diag)
+/* The index after its tag, and the length that ends the member. */
+static uz_result read_index(uz_archive_reader *r, uz_diag *diag)
 {
     uint64_t index_offset = r->offset - 1 - r->member_start, n, stored_offset;
     uz_buf raw = {0};
     static const uint8_t tag = INDEX_TAG;
     uz_result res = uz_buf_append(&raw, &tag, 1) == UZ_OK ? UZ_OK : UZ_ERR_NOMEM;
     if (res == UZ_OK)
-        res = read_varint(r, &n, &raw, diag, "index");
+        res = uz__reader_varint(r, &n, &raw, diag, "index");
     if (res == UZ_OK)
-        res = read_index_entries(r, n, &raw, diag);
+        res = uz__reader_index_entries(r, n, &raw, diag);
     uint8_t digest[8], crc[4];
     if (res == UZ_OK && n >= DIGEST_MIN_BLOCKS) {
-        res = read_exact(r, digest, 8, diag, "index");
+        res = uz__reader_exact(r, digest, 8, diag, "index");
         if (res == UZ_OK)
             res = uz_buf_append(&raw, digest, 8) == UZ_OK ? UZ_OK : UZ_ERR_NOMEM;
         if (res == UZ_OK && get_le(digest, 8) != uz__member_digest(r->blocks, r->n_blocks))
             res = corrupt(diag, r->offset,
                           "the member's blocks do not match its digest (blocks swapped, duplicated or dropped)");
     }
-    if (res == UZ_OK && (res = read_varint(r, &stored_offset, &raw, diag, "index")) == UZ_OK &&
+    if (res == UZ_OK && (res = uz__reader_varint(r, &stored_offset, &raw, diag, "index")) == UZ_OK &&
         stored_offset != index_offset)
         res = corrupt(diag, r->offset, "index offset does not match the member");
     if (res == UZ_OK)
-        res = read_exact(r, crc, 4, diag, "index checksum");
+        res = uz__reader_exact(r, crc, 4, diag, "index checksum");
     if (res == UZ_OK && get_le(crc, 4) != uz_crc32(0, raw.data, raw.size))
         res = corrupt(diag, r->offset, "index checksum mismatch");
     uint8_t want[10], got[10];
     size_t len_size = reversed_varint(raw.size + 4, want);
     if (res == UZ_OK)
-        res = read_exact(r, got, len_size, diag, "index length");
+        res = uz__reader_exact(r, got, len_size, diag, "index length");
     if (res == UZ_OK && memcmp(got, want, len_size) != 0)
         res = corrupt(diag, r->offset - len_size, "index length does not match the index");
     if (res == UZ_ERR_NOMEM)
@@ -268,17 +210,23 @@ static uz_result read_index_v3(uz_archive_reader *r, uz_diag *diag)
     return UZ_DONE;
 }
 
-/* Reads a block's body (after its magic) at file offset start into block. */
+/* The tag that starts a block or the index (version 2: a magic, as the same tag). */
+static uz_result read_tag(uz_archive_reader *r, uint8_t *tag, uz_diag *diag, const char *what)
+{
+    return r->version == 2 ? uz__v2_read_tag(r, tag, diag, what) : uz__reader_exact(r, tag, 1, diag, what);
+}
+
+/* Reads a block's body (after its tag) at file offset start into block. */
 static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archive_block *block, uz_diag *diag)
 {
     uint64_t n_games, n_moves, method, raw_size, zsize, moves_size;
     uint8_t head_bytes[72];
     uz_buf head = {head_bytes, 0, sizeof head_bytes}; /* six varints and the digest fit: never reallocated */
     uz_result res;
-    if ((res = read_varint(r, &n_games, &head, diag, "block header")) || (res = read_varint(r, &n_moves, &head, diag, "block header")) ||
-        (res = read_varint(r, &method, &head, diag, "block header")) ||
-        (res = read_varint(r, &raw_size, &head, diag, "block header")) ||
-        (res = read_varint(r, &zsize, &head, diag, "block header")) || (res = read_varint(r, &moves_size, &head, diag, "block header")))
+    if ((res = uz__reader_varint(r, &n_games, &head, diag, "block header")) || (res = uz__reader_varint(r, &n_moves, &head, diag, "block header")) ||
+        (res = uz__reader_varint(r, &method, &head, diag, "block header")) ||
+        (res = uz__reader_varint(r, &raw_size, &head, diag, "block header")) ||
+        (res = uz__reader_varint(r, &zsize, &head, diag, "block header")) || (res = uz__reader_varint(r, &moves_size, &head, diag, "block header")))
         return res;
     if (n_games == 0 || n_games > MAX_BLOCK_GAMES || raw_size > MAX_BLOCK_BYTES || zsize > MAX_BLOCK_BYTES ||
         moves_size > MAX_BLOCK_BYTES)
@@ -294,11 +242,11 @@ static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archiv
         return UZ_ERR_LIMIT;
     }
     uint8_t crc[4], digest[8];
-    if ((res = read_exact(r, digest, 8, diag, "block header")))
+    if ((res = uz__reader_exact(r, digest, 8, diag, "block header")))
         return res;
     memcpy(head.data + head.size, digest, 8);
     head.size += 8;
-    if ((res = read_exact(r, crc, 4, diag, "block checksum")) || (res = read_into(r, &r->zbuf, zsize, diag, "block")) ||
+    if ((res = uz__reader_exact(r, crc, 4, diag, "block checksum")) || (res = read_into(r, &r->zbuf, zsize, diag, "block")) ||
         (res = read_into(r, &block->moves, moves_size, diag, "block")))
         return res;
     uint32_t expect = uz_crc32(uz_crc32(uz_crc32(0, head.data, head.size), r->zbuf.data, r->zbuf.size), block->moves.data,
@@ -330,14 +278,13 @@ uz_result uz_archive_read_block(uz_archive_reader *r, uz_archive_block *block, u
         return UZ_ERR_ARG;
     }
     uint64_t start = r->offset;
-    uint8_t magic[4];
-    bool v2 = r->version == 2;
-    uz_result res = read_exact(r, magic, v2 ? 4 : 1, diag, "block or index");
+    uint8_t tag;
+    uz_result res = read_tag(r, &tag, diag, "block or index");
     if (res != UZ_OK)
         return res;
-    if (v2 ? memcmp(magic, index_magic, 4) == 0 : magic[0] == INDEX_TAG)
-        return v2 ? read_index_and_footer(r, diag) : read_index_v3(r, diag);
-    if (v2 ? memcmp(magic, block_magic, 4) != 0 : magic[0] != BLOCK_TAG)
+    if (tag == INDEX_TAG)
+        return r->version == 2 ? uz__v2_read_index(r, diag) : read_index(r, diag);
+    if (tag != BLOCK_TAG)
         return corrupt(diag, start, "expected a block or the index");
     res = read_block_body(r, start, block, diag);
     if (res != UZ_OK)
@@ -368,28 +315,19 @@ void uz_archive_block_free(uz_archive_block *b)
 
 /* ---- random access ---- */
 
-/* A member found from its footer: where it starts and its block list. */
-typedef struct member_map {
-    uint64_t start, length, games;
-    block_entry *blocks;
-    size_t n_blocks;
-    unsigned version; /* 2 (found by its footer) or 3 */
-} member_map;
-
-static uz_result seek_to(FILE *f, uint64_t offset, uz_diag *diag, const char *name)
+uz_result uz__seek_to(FILE *f, uint64_t offset, uz_diag *diag, const char *name)
 {
     if (fseeko(f, (off_t)offset, SEEK_SET) != 0)
         return io_error(diag, name);
     return UZ_OK;
 }
 
-/* Reads the member that ends at byte end: its footer and index. */
-/* Version 3: the member that ends at byte end, from the index length at its end. */
+/* The member that ends at byte end, from the index length at its end. */
 static uz_result map_member_v3(FILE *f, const char *name, uint64_t end, member_map *m, uz_diag *diag)
 {
     uint8_t tail[10];
     size_t tlen = end < sizeof tail ? (size_t)end : sizeof tail;
-    uz_result res = seek_to(f, end - tlen, diag, name);
+    uz_result res = uz__seek_to(f, end - tlen, diag, name);
     if (res != UZ_OK)
         return res;
     if (fread(tail, 1, tlen, f) != tlen)
@@ -414,7 +352,7 @@ static uz_result map_member_v3(FILE *f, const char *name, uint64_t end, member_m
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
         return UZ_ERR_NOMEM;
     }
-    if ((res = seek_to(f, index_start, diag, name)) == UZ_OK && fread(buf, 1, (size_t)index_len, f) != index_len)
+    if ((res = uz__seek_to(f, index_start, diag, name)) == UZ_OK && fread(buf, 1, (size_t)index_len, f) != index_len)
         res = corrupt(diag, index_start, "truncated index");
     if (res == UZ_OK && (buf[0] != INDEX_TAG || get_le(buf + index_len - 4, 4) != uz_crc32(0, buf, (size_t)index_len - 4)))
         res = corrupt(diag, index_start, "no valid index at the end (truncated archive?)");
@@ -451,73 +389,17 @@ static uz_result map_member_v3(FILE *f, const char *name, uint64_t end, member_m
     return UZ_OK;
 }
 
+/* The member that ends at byte end: a version 2 member by its footer, else version 3. */
 static uz_result map_member(FILE *f, const char *name, uint64_t end, member_map *m, uz_diag *diag)
 {
     memset(m, 0, sizeof *m);
-    uint8_t footer[UZ_ARCHIVE_FOOTER_SIZE];
-    uz_result res;
     if (end < 16)
         return corrupt(diag, end, "too short for an archive");
-    /* A version 2 member ends with its fixed footer; anything else is version 3. */
-    bool v2 = false;
-    if (end >= 16 + UZ_ARCHIVE_FOOTER_SIZE) {
-        if ((res = seek_to(f, end - UZ_ARCHIVE_FOOTER_SIZE, diag, name)) != UZ_OK)
-            return res;
-        if (fread(footer, 1, sizeof footer, f) != sizeof footer)
-            return corrupt(diag, end, "truncated footer");
-        v2 = memcmp(footer, footer_magic, 4) == 0 && get_le(footer + 28, 4) == uz_crc32(0, footer, 28);
-    }
-    if (!v2)
-        return map_member_v3(f, name, end, m, diag);
-    m->version = 2;
-    uint64_t index_offset = get_le(footer + 4, 8);
-    m->length = get_le(footer + 12, 8);
-    m->games = get_le(footer + 20, 8);
-    if (m->length > end || index_offset + 4 + UZ_ARCHIVE_FOOTER_SIZE > m->length)
-        return corrupt(diag, end - UZ_ARCHIVE_FOOTER_SIZE, "footer sizes out of range");
-    m->start = end - m->length;
-    uz_archive_reader rd = {.f = f, .name = name, .offset = m->start + index_offset};
-    if ((res = seek_to(f, rd.offset, diag, name)) != UZ_OK)
+    bool v2;
+    uz_result res = uz__v2_member_at(f, name, end, &v2, diag);
+    if (res != UZ_OK)
         return res;
-    uint8_t magic[4];
-    if ((res = read_exact(&rd, magic, 4, diag, "index")) != UZ_OK)
-        return res;
-    if (memcmp(magic, index_magic, 4) != 0)
-        return corrupt(diag, rd.offset - 4, "index expected");
-    uz_buf raw = {0};
-    uint64_t n, games = 0;
-    res = read_varint(&rd, &n, &raw, diag, "index");
-    if (res == UZ_OK && (n > MAX_BLOCKS || n > m->length))
-        res = corrupt(diag, rd.offset, "index too long");
-    if (res == UZ_OK && !(m->blocks = calloc(n ? n : 1, sizeof *m->blocks)))
-        res = UZ_ERR_NOMEM;
-    for (uint64_t i = 0; res == UZ_OK && i < n; i++) {
-        res = read_varint(&rd, &m->blocks[i].offset, &raw, diag, "index");
-        if (res == UZ_OK)
-            res = read_varint(&rd, &m->blocks[i].games, &raw, diag, "index");
-        if (res == UZ_OK)
-            res = read_varint(&rd, &m->blocks[i].moves, &raw, diag, "index");
-        if (res == UZ_OK && (m->blocks[i].offset >= index_offset || m->blocks[i].games == 0 ||
-                             m->blocks[i].games > MAX_BLOCK_GAMES || (i && m->blocks[i].offset <= m->blocks[i - 1].offset)))
-            res = corrupt(diag, rd.offset, "index entry out of range");
-        games += res == UZ_OK ? m->blocks[i].games : 0;
-        m->n_blocks = (size_t)i + 1;
-    }
-    uint8_t digest[8], crc[4];
-    if (res == UZ_OK && (res = read_exact(&rd, digest, 8, diag, "index")) == UZ_OK)
-        res = uz_buf_append(&raw, digest, 8) == UZ_OK ? UZ_OK : UZ_ERR_NOMEM;
-    if (res == UZ_OK)
-        res = read_exact(&rd, crc, 4, diag, "index checksum");
-    if (res == UZ_OK && (get_le(crc, 4) != uz_crc32(0, raw.data, raw.size) || games != m->games))
-        res = corrupt(diag, rd.offset, "index checksum mismatch");
-    if (res == UZ_ERR_NOMEM)
-        uz_diag_set(diag, res, 0, 0, "out of memory");
-    uz_buf_free(&raw);
-    if (res != UZ_OK) {
-        free(m->blocks);
-        m->blocks = NULL;
-    }
-    return res;
+    return v2 ? uz__v2_map_member(f, name, end, m, diag) : map_member_v3(f, name, end, m, diag);
 }
 
 static uz_result file_size(FILE *f, const char *name, uint64_t *size, uz_diag *diag)
@@ -535,12 +417,12 @@ static uz_result file_size(FILE *f, const char *name, uint64_t *size, uz_diag *d
 static uz_result read_member_header(FILE *f, const char *name, uint64_t start, unsigned version, uz_archive_header *h,
                                     uz_diag *diag)
 {
-    uz_result res = seek_to(f, start, diag, name);
+    uz_result res = uz__seek_to(f, start, diag, name);
     if (res != UZ_OK)
         return res;
     uz_archive_reader rd = {.f = f, .name = name, .offset = start};
     uint8_t fixed[HEADER_START];
-    if ((res = read_exact(&rd, fixed, HEADER_START, diag, "header")) != UZ_OK)
+    if ((res = uz__reader_exact(&rd, fixed, HEADER_START, diag, "header")) != UZ_OK)
         return res;
     if ((res = read_header_from(&rd, fixed, h, diag)) == UZ_OK && h->version != version)
         res = corrupt(diag, start, "the member's header and its end are of different format versions");
@@ -614,17 +496,17 @@ uz_result uz_archive_seek_game(FILE *f, const char *name, uint64_t game, uz_arch
                 k -= m.blocks[b++].games;
             res = read_member_header(f, name, m.start, m.version, header, diag);
             if (res == UZ_OK)
-                res = seek_to(f, m.start + m.blocks[b].offset, diag, name);
+                res = uz__seek_to(f, m.start + m.blocks[b].offset, diag, name);
             if (res == UZ_OK) {
                 uz_archive_reader rd = {.f = f, .name = name, .offset = m.start + m.blocks[b].offset,
-                                        .struct_version = header->struct_version};
-                uint8_t magic[4];
-                size_t mlen = m.version == 2 ? 4 : 1;
-                res = read_exact(&rd, magic, mlen, diag, "block");
-                if (res == UZ_OK && (m.version == 2 ? memcmp(magic, block_magic, 4) != 0 : magic[0] != BLOCK_TAG))
-                    res = corrupt(diag, rd.offset - mlen, "block expected");
+                                        .struct_version = header->struct_version, .version = m.version};
+                uint8_t tag;
+                uint64_t start = rd.offset;
+                res = read_tag(&rd, &tag, diag, "block");
+                if (res == UZ_OK && tag != BLOCK_TAG)
+                    res = corrupt(diag, start, "block expected");
                 if (res == UZ_OK)
-                    res = read_block_body(&rd, rd.offset - mlen, block, diag);
+                    res = read_block_body(&rd, start, block, diag);
                 if (res == UZ_OK && block->n_games != m.blocks[b].games)
                     res = corrupt(diag, rd.offset, "block does not match the index");
                 uz_buf_free(&rd.zbuf);

@@ -17,7 +17,6 @@
 /* The default most games in a block (uz_options.block_games). */
 #define UZ_ARCHIVE_BLOCK_GAMES 1024
 #define UZ_ARCHIVE_MAX_BLOCK_GAMES 65536
-#define UZ_ARCHIVE_FOOTER_SIZE 32 /* the fixed footer of version 2 (version 3 has none) */
 #define UZ_ARCHIVE_MAX_MODEL_PARAMS 8
 /* Layout of the structure stream the writer uses (header key 13); 0 is the layout of
  * members written before the key existed, which every reader still reads. */

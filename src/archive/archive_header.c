@@ -167,6 +167,18 @@ static uz_result read_uints(const uint8_t *s, size_t n, uint64_t *v, int count, 
     return c.p == c.end ? UZ_OK : UZ_ERR_CORRUPT;
 }
 
+/* A fingerprint field: version 3's 8 bytes, or version 2's text (the key 2 of a version
+ * 2 header may be empty, its key 12 not). */
+static uz_result read_fingerprint(bool v3, const uint8_t *s, size_t n, char *out, size_t cap, bool may_be_empty)
+{
+    if (!v3)
+        return n || may_be_empty ? copy_text(out, cap, s, n) : UZ_ERR_CORRUPT;
+    if (n != 8)
+        return UZ_ERR_CORRUPT;
+    fingerprint_from_bytes(s, out);
+    return UZ_OK;
+}
+
 /* *why is set when a field is refused for a reason worth naming (else "malformed header fields"). */
 uz_result uz__header_decode(const uint8_t *body, size_t size, unsigned version, uz_archive_header *h, const char **why)
 {
@@ -188,12 +200,7 @@ uz_result uz__header_decode(const uint8_t *body, size_t size, unsigned version, 
         uz_result r = UZ_OK;
         switch (key) {
         case KEY_ENGINE_NAME: r = copy_text(h->engine_name, sizeof h->engine_name, s, n); break;
-        case KEY_FINGERPRINT:
-            if (v3 && n == 8)
-                fingerprint_from_bytes(s, h->fingerprint);
-            else
-                r = v3 ? UZ_ERR_CORRUPT : copy_text(h->fingerprint, sizeof h->fingerprint, s, n);
-            break;
+        case KEY_FINGERPRINT: r = read_fingerprint(v3, s, n, h->fingerprint, sizeof h->fingerprint, true); break;
         case KEY_DEPTH: r = read_uints(s, n, v, 1, 1000); h->depth = (uint32_t)v[0]; break;
         case KEY_NODES: r = read_uints(s, n, v, 1, UINT64_MAX); h->nodes = v[0]; break;
         case KEY_MODE: r = read_uints(s, n, v, 1, 2); h->mode = (uint32_t)v[0]; break; /* 2: permove */
@@ -223,10 +230,7 @@ uz_result uz__header_decode(const uint8_t *body, size_t size, unsigned version, 
         case KEY_CODER: r = read_uints(s, n, v, 1, 255); h->coder = (uint32_t)v[0]; break;
         case KEY_BLOCK_GAMES: r = read_uints(s, n, v, 1, MAX_BLOCK_GAMES); h->block_games = (uint32_t)v[0]; break;
         case KEY_CHESS960_FINGERPRINT:
-            if (v3 && n == 8)
-                fingerprint_from_bytes(s, h->chess960_fingerprint);
-            else
-                r = n && !v3 ? copy_text(h->chess960_fingerprint, sizeof h->chess960_fingerprint, s, n) : UZ_ERR_CORRUPT;
+            r = read_fingerprint(v3, s, n, h->chess960_fingerprint, sizeof h->chess960_fingerprint, false);
             break;
         case KEY_STRUCT_VERSION:
             r = read_uints(s, n, v, 1, UINT32_MAX);

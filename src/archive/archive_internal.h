@@ -10,10 +10,7 @@
 #include "archive/packer.h"
 
 static const uint8_t header_magic[8] = {0x89, 'U', 'C', 'Z', '\r', '\n', 0x1A, '\n'};
-/* Version 2 starts blocks and the index with these; version 3 with one byte. */
-static const uint8_t block_magic[4] = {'U', 'C', 'Z', 'B'};
-static const uint8_t index_magic[4] = {'U', 'C', 'Z', 'I'};
-static const uint8_t footer_magic[4] = {'U', 'C', 'Z', 'F'};
+/* The byte that starts a block, and the index (version 2's magics: archive_legacy_v2.c). */
 #define BLOCK_TAG 'B'
 #define INDEX_TAG 'I'
 /* Version 3: the member digest is stored only for a member of at least this many blocks
