@@ -100,6 +100,16 @@ class Problem:
         return r.x / self.scale  # weights on the raw integer features
 
 
+def hidden_raw(u, scale):
+    """Hidden weights on the raw integer features. A feature that is constant in the
+    training positions (zero there: BIG_BLUNDER under builtin-2's root window) keeps its
+    random start, which divided by its tiny scale would overflow the weights file: it
+    gets 0, which changes nothing the training positions see."""
+    raw = u / scale
+    raw[:, scale < 1e-6] = 0
+    return raw
+
+
 class HiddenProblem(Problem):
     """The same softmax of x.w + v.tanh(U x + b): a hidden layer of H tanh units beside the
     linear part (features centred and standardised; b unpenalised). Started from the
@@ -157,7 +167,7 @@ class HiddenProblem(Problem):
         r = minimize(self.loss_grad, th, jac=True, method="L-BFGS-B", options={"maxiter": iters})
         print("hidden layer fit: %s, %d iterations, loss %.5f" % (r.message, r.nit, r.fun))
         w, u, b, v = self.split(r.x)
-        u_raw = u / self.scale
+        u_raw = hidden_raw(u, self.scale)
         return w / self.scale, u_raw, b - u @ self.mu, v
 
 
@@ -219,7 +229,7 @@ class HiddenSquareProblem(HiddenProblem):
         r = minimize(self.loss_grad, th, jac=True, method="L-BFGS-B", options={"maxiter": iters})
         print("hidden layer and square tables fit: %s, %d iterations, loss %.5f" % (r.message, r.nit, r.fun))
         w, u, b, v = self.split(r.x[:self.n_core])
-        return w / self.scale, u / self.scale, b - u @ self.mu, v, r.x[self.n_core:]
+        return w / self.scale, hidden_raw(u, self.scale), b - u @ self.mu, v, r.x[self.n_core:]
 
 
 def square_indices(moves, ply, bounds):

@@ -169,8 +169,8 @@ extern const int uz_pm_builtin_count;
 /* The weight set new archives use, by oracle: sets are trained on one oracle's scores, so
  * a newer set is not better for another oracle. UCI engines: version 2 (trained on
  * Stockfish 15.1's depth-1 scores); the built-in oracle, by its version: builtin-1 version 5
- * (trained on builtin-1's depth-1 scores, with square tables; version 3 before it),
- * builtin-2 version 6 (on builtin-2's, with square tables; version 4 before it). An
+ * (trained on builtin-1's depth-1 scores, with a hidden layer and square tables; version 3
+ * before it), builtin-2 version 6 (the same on builtin-2's; version 4 before it). An
  * archive names its set, so changing these changes new archives only. */
 #define UZ_PM_DEFAULT_VERSION_ENGINE 2
 #define UZ_PM_DEFAULT_VERSION_BUILTIN1 5
