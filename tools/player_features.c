@@ -7,7 +7,10 @@
  *       writes PREFIX.pos (one record per position, see pos_record), PREFIX.feat
  *       (n_legal x UZ_PM_N_FEATURES int16 per position, canonical move order) and
  *       PREFIX.moves (n_legal uint16 per position: the moving piece's type (1..6) << 12,
- *       from << 6, to, the squares seen from the mover as the square tables see them)
+ *       from << 6, to, the squares seen from the mover as the square tables see them),
+ *       PREFIX.board (64 bytes per position, squares seen from the mover: 0 empty, 1..6
+ *       the mover's pawn..king, 7..12 the opponent's) and PREFIX.score (n_legal int64 per
+ *       position: the weights' score of each move, uz_pm_scores plus the square tables)
  *   ucizip-features GAMES.pgn --hashes
  *       prints the hash (FNV-1a 64 of the canonical PGN text) of every game
  */
@@ -127,7 +130,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "ucizip-features: %s: cannot open\n", pgn);
         return 1;
     }
-    FILE *dump = NULL, *fpos = NULL, *ffeat = NULL, *fmoves = NULL;
+    FILE *dump = NULL, *fpos = NULL, *ffeat = NULL, *fmoves = NULL, *fboard = NULL, *fscore = NULL;
     if (!hashes) {
         char path[4096];
         dump = fopen(scores_path, "r");
@@ -137,7 +140,11 @@ int main(int argc, char **argv)
         ffeat = fopen(path, "wb");
         snprintf(path, sizeof path, "%s.moves", out);
         fmoves = fopen(path, "wb");
-        if (!dump || !fpos || !ffeat) {
+        snprintf(path, sizeof path, "%s.board", out);
+        fboard = fopen(path, "wb");
+        snprintf(path, sizeof path, "%s.score", out);
+        fscore = fopen(path, "wb");
+        if (!dump || !fpos || !ffeat || !fmoves || !fboard || !fscore) {
             fprintf(stderr, "ucizip-features: cannot open the score dump or the outputs\n");
             return 1;
         }
@@ -218,6 +225,13 @@ int main(int argc, char **argv)
                 uint16_t m = (uint16_t)(type << 12 | from << 6 | to);
                 fwrite(&m, sizeof m, 1, fmoves);
             }
+            uint8_t board[64];
+            for (int sq = 0; sq < 64; sq++) {
+                int p = pos->squares[sq ^ (pos->side ? 56 : 0)];
+                board[sq] = (uint8_t)(p ? UZ_PIECE_TYPE(p) + (UZ_PIECE_COLOR(p) != pos->side ? 6 : 0) : 0);
+            }
+            fwrite(board, 1, sizeof board, fboard);
+            fwrite(s, sizeof *s, (size_t)n, fscore);
             positions++;
         }
         uz_walk_free(&w);
@@ -232,7 +246,7 @@ int main(int argc, char **argv)
             status = 1;
         }
         fclose(dump);
-        if (fclose(fpos) != 0 || fclose(ffeat) != 0 || fclose(fmoves) != 0)
+        if (fclose(fpos) != 0 || fclose(ffeat) != 0 || fclose(fmoves) != 0 || fclose(fboard) != 0 || fclose(fscore) != 0)
             status = 1;
         if (status == 0)
             fprintf(stderr, "%s: %d games, %ld positions, player model %.1f us/position\n", pgn, gi, positions,
