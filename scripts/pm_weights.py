@@ -23,9 +23,11 @@ def fnv1a(data, h=FNV_OFFSET):
 
 
 PIECES = "PNBRQK"
+PIECE_CODES = "PNBRQKpnbrqk"  # the board units' pieces: upper case the mover's
+MAX_BOARD_UNITS = 16
 
 
-def weights_text(version, floor_q16, names, weights_q16, comments=(), units=None, squares=None):
+def weights_text(version, floor_q16, names, weights_q16, comments=(), units=None, squares=None, board=None):
     body = "floor %d\n" % floor_q16 + "".join("%s %d\n" % (n, w) for n, w in zip(names, weights_q16))
     if units:  # hidden layer: "unit K BIAS OUT W..." (bias, W in Q32; OUT in Q16 log2 units)
         body += "hidden %d\n" % len(units) + "".join(
@@ -37,12 +39,21 @@ def weights_text(version, floor_q16, names, weights_q16, comments=(), units=None
             for b in range(len(bounds) + 1):
                 for t in range(6):
                     body += "%s %d %s %s\n" % (kind, b, PIECES[t], " ".join(str(int(v)) for v in tab[b][t]))
+    if board:  # board units: {"bias": [U], "out": [U], "piece": [U][12][64], "to"/"from": [U][6][64]}, Q16
+        body += "board %d\n" % len(board["bias"])
+        for j in range(len(board["bias"])):
+            body += "bunit %d %d %d\n" % (j, board["bias"][j], board["out"][j])
+            for c in range(12):
+                body += "bpiece %d %s %s\n" % (j, PIECE_CODES[c], " ".join(str(int(v)) for v in board["piece"][j][c]))
+            for kind in ("to", "from"):
+                for t in range(6):
+                    body += "b%s %d %s %s\n" % (kind, j, PIECES[t], " ".join(str(int(v)) for v in board[kind][j][t]))
     h = fnv1a(body.encode())
     head = "".join("# %s\n" % c for c in comments)
     return head + "ucizip-player-model %d\n" % version + body + "hash %016x\n" % h, h
 
 
-def parse(path, units=None, squares=None):
+def parse(path, units=None, squares=None, board=None):
     """(version, floor, weights) of a weights file (its hash is checked by the C parser);
     the hidden layer's units (bias, out, weights) are appended to units when given, and
     the square tables set into the dict squares ("bounds", "to", "from") when given."""
@@ -68,6 +79,20 @@ def parse(path, units=None, squares=None):
                 while len(squares[f[0]]) <= b:
                     squares[f[0]].append([None] * 6)
                 squares[f[0]][b][t] = [int(v) for v in f[3:]]
+        elif f[0] == "board":
+            if board is not None:
+                u = int(f[1])
+                board.update(bias=[0] * u, out=[0] * u, piece=[[None] * 12 for _ in range(u)],
+                             to=[[None] * 6 for _ in range(u)], **{"from": [[None] * 6 for _ in range(u)]})
+        elif f[0] == "bunit":
+            if board is not None:
+                board["bias"][int(f[1])], board["out"][int(f[1])] = int(f[2]), int(f[3])
+        elif f[0] == "bpiece":
+            if board is not None:
+                board["piece"][int(f[1])][PIECE_CODES.index(f[2])] = [int(v) for v in f[3:]]
+        elif f[0] in ("bto", "bfrom"):
+            if board is not None:
+                board[f[0][1:]][int(f[1])][PIECES.index(f[2])] = [int(v) for v in f[3:]]
         elif f[0] not in ("hash", "hidden"):
             ws.append(int(f[1]))
     return version, floor, ws
@@ -80,8 +105,8 @@ def c_source(root):
     sets, texts = [], []
     for path in files:
         text = open(path).read()
-        units, squares = [], {}
-        version, floor_q16, ws = parse(path, units, squares)
+        units, squares, board = [], {}, {}
+        version, floor_q16, ws = parse(path, units, squares, board)
         h = int(re.search(r"^hash ([0-9a-f]+)$", text, re.M).group(1), 16)
         wl = ",".join(("\n            " if i % 8 == 0 else " ") + str(w) for i, w in enumerate(ws))
         hidden = ""
@@ -98,6 +123,17 @@ def c_source(root):
                        "        .square_to = {%s},\n        .square_from = {%s},\n" % (
                            len(squares["bounds"]) + 1, ", ".join(str(v) for v in squares["bounds"]),
                            table(squares["to"]), table(squares["from"])))
+        if board:
+            def by_square(tables):  # [U][K][64] -> C [K][64][MAX_BOARD_UNITS]
+                pad = [0] * (MAX_BOARD_UNITS - len(tables))
+                return ",".join("\n            {" + ",".join(
+                    "\n                {" + ", ".join(str(v) for v in [t[k][q] for t in tables] + pad) + "}"
+                    for q in range(64)) + "}" for k in range(len(tables[0])))
+            hidden += ("        .n_board_units = %d,\n        .board_bias = {%s},\n        .board_out = {%s},\n"
+                       "        .board_piece = {%s},\n        .board_to = {%s},\n        .board_from = {%s},\n" % (
+                           len(board["bias"]), ", ".join(str(v) for v in board["bias"]),
+                           ", ".join(str(v) for v in board["out"]), by_square(board["piece"]),
+                           by_square(board["to"]), by_square(board["from"])))
         sets.append("    {\n        .version = %d,\n        .hash = 0x%016xull,\n        .weight = {%s},\n"
                     "        .floor_q16 = %d,\n%s    },\n" % (version, h, wl, floor_q16, hidden))
         lines = "".join('    "%s\\n"\n' % l.replace("\\", "\\\\").replace('"', '\\"') for l in text.splitlines())
@@ -110,10 +146,10 @@ def c_source(root):
             % ", ".join("text_v%d" % parse(p)[0] for p in files))
 
 
-def write(version, floor_q16, weights_q16, comments=(), root=".", units=None, squares=None):
+def write(version, floor_q16, weights_q16, comments=(), root=".", units=None, squares=None, board=None):
     """Writes data/player_model/weights-vVERSION.txt and regenerates src/model/player_weights.c."""
     names = [n for n, _ in feature_names(root + "/src/model/player_model.h")]
-    text, h = weights_text(version, floor_q16, names, weights_q16, comments, units, squares)
+    text, h = weights_text(version, floor_q16, names, weights_q16, comments, units, squares, board)
     open(root + "/data/player_model/weights-v%d.txt" % version, "w").write(text)
     open(root + "/src/model/player_weights.c", "w").write(c_source(root))
     return h

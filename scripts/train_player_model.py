@@ -235,7 +235,7 @@ class HiddenSquareProblem(HiddenProblem):
 def square_indices(moves, ply, bounds):
     """Each move's entries in the square tables' vector (the to tables, then the from
     tables, each [bucket][type][square]), from ucizip-features' .moves words and the
-    position's ply, as uz_pm_square_scores reads them."""
+    position's ply, as uz_pm_board_scores reads them."""
     buckets = len(bounds) + 1
     b = np.searchsorted(np.array(bounds), ply, side="right")
     row = (b * 6 + (moves >> 12).astype(np.int64) - 1) * 64

@@ -202,7 +202,7 @@ int main(int argc, char **argv)
             uz_walk_pm_history(&w, i, &hist);
             uz_pm_features(pos, legal, scores, n, &pg, &hist, x);
             uz_pm_scores(&pm, x, n, NULL, s);
-            uz_pm_square_scores(&pm, pos, legal, n, s);
+            uz_pm_board_scores(&pm, pos, legal, n, s);
             uint32_t total = uz_pm_frequencies(&pm, s, n, freq);
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
             model_ns += (t1.tv_sec - t0.tv_sec) * 1000000000.0 + (t1.tv_nsec - t0.tv_nsec);

@@ -177,6 +177,61 @@ static bool parse_square_line(uz_player_model *m, int i, const char *line, uint6
     return *q == 0;
 }
 
+/* The board units' lines: per unit, "bunit J BIAS OUT", then 12 "bpiece J C V...", then
+ * 6 "bto J T V..." and 6 "bfrom J T V..." lines. */
+#define BOARD_LINES_PER_UNIT (1 + UZ_PM_PIECE_CODES + 2 * UZ_PM_PIECE_TYPES)
+static const char piece_code_letters[UZ_PM_PIECE_CODES + 1] = "PNBRQKpnbrqk";
+
+/* The expected start of board line i ("bunit 3", "bpiece 3 n", ...), and where its 64
+ * values go (NULL for a "bunit" line). */
+static int board_line_name(uz_player_model *m, int i, char *name, size_t size, int32_t **values)
+{
+    const int unit = i / BOARD_LINES_PER_UNIT, k = i % BOARD_LINES_PER_UNIT;
+    *values = NULL;
+    if (k == 0)
+        return snprintf(name, size, "bunit %d", unit);
+    if (k <= UZ_PM_PIECE_CODES) {
+        *values = &m->board_piece[k - 1][0][unit];
+        return snprintf(name, size, "bpiece %d %c", unit, piece_code_letters[k - 1]);
+    }
+    const int t = (k - 1 - UZ_PM_PIECE_CODES) % UZ_PM_PIECE_TYPES;
+    const bool to = k - 1 - UZ_PM_PIECE_CODES < UZ_PM_PIECE_TYPES;
+    *values = to ? &m->board_to[t][0][unit] : &m->board_from[t][0][unit];
+    return snprintf(name, size, "%s %d %c", to ? "bto" : "bfrom", unit, piece_letters[t]);
+}
+
+/* Board line number i: parsed into m, hashed as written. */
+static bool parse_board_line(uz_player_model *m, int i, const char *line, uint64_t *h)
+{
+    char canon[32];
+    int32_t *values;
+    int n = board_line_name(m, i, canon, sizeof canon, &values);
+    if (strncmp(line, canon, (size_t)n) != 0)
+        return false;
+    *h = uz_fnv1a64(*h, canon, (size_t)n);
+    const int count = values ? 64 : 2;
+    const char *q = line + n;
+    for (int k = 0; k < count; k++) {
+        char *e;
+        if (*q != ' ')
+            return false;
+        long long x = strtoll(q + 1, &e, 10);
+        if (e == q + 1 || x <= -WEIGHT_LIMIT || x >= WEIGHT_LIMIT)
+            return false;
+        if (values)
+            values[k * UZ_PM_MAX_BOARD_UNITS] = (int32_t)x; /* square k of this unit */
+        else if (k == 0)
+            m->board_bias[i / BOARD_LINES_PER_UNIT] = (int32_t)x;
+        else
+            m->board_out[i / BOARD_LINES_PER_UNIT] = (int32_t)x;
+        int c = snprintf(canon, sizeof canon, " %lld", x);
+        *h = uz_fnv1a64(*h, canon, (size_t)c);
+        q = e;
+    }
+    *h = uz_fnv1a64(*h, "\n", 1);
+    return *q == 0;
+}
+
 uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len, uz_diag *diag)
 {
     if (!m || !text)
@@ -186,7 +241,7 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
     char line[4096];
     long lineno = 0;
     /* 0 magic, 1 floor, 2.. features, then the hidden layer (optional) and the hash */
-    int stage = 0, units = 0, square_lines = 0;
+    int stage = 0, units = 0, square_lines = 0, board_lines = 0;
     const int tail = 2 + UZ_PM_N_FEATURES;
     bool done = false;
     uint64_t h = UZ_FNV1A64_OFFSET;
@@ -245,7 +300,7 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
                 return UZ_ERR_CORRUPT;
             }
             units++;
-        } else if (m->n_square_buckets == 0 && strncmp(line, "squares ", 8) == 0) {
+        } else if (m->n_square_buckets == 0 && m->n_board_units == 0 && strncmp(line, "squares ", 8) == 0) {
             if (!parse_squares_head(m, line, &h)) {
                 uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1,
                             "weights: expected 'squares B BOUND...' with B in 1..%d and B - 1 rising bounds",
@@ -261,6 +316,24 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
                 return UZ_ERR_CORRUPT;
             }
             square_lines++;
+        } else if (m->n_board_units == 0 && strncmp(line, "board ", 6) == 0) {
+            if (sscanf(line, "board %lld", &value) != 1 || value < 1 || value > UZ_PM_MAX_BOARD_UNITS) {
+                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'board U' with U in 1..%d",
+                            UZ_PM_MAX_BOARD_UNITS);
+                return UZ_ERR_CORRUPT;
+            }
+            m->n_board_units = (int32_t)value;
+            int k = snprintf(canon, sizeof canon, "board %d\n", m->n_board_units);
+            h = uz_fnv1a64(h, canon, (size_t)k);
+        } else if (board_lines < m->n_board_units * BOARD_LINES_PER_UNIT) {
+            if (!parse_board_line(m, board_lines, line, &h)) {
+                int32_t *unused;
+                board_line_name(m, board_lines, name, sizeof name, &unused);
+                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected '%s' and %d values, each within range",
+                            name, board_lines % BOARD_LINES_PER_UNIT ? 64 : 2);
+                return UZ_ERR_CORRUPT;
+            }
+            board_lines++;
         } else {
             unsigned long long stored;
             if (sscanf(line, "hash %llx", &stored) != 1) {
@@ -287,6 +360,8 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
                                                         : units < m->n_hidden ? "hidden units"
                                                         : square_lines < 2 * m->n_square_buckets * UZ_PM_PIECE_TYPES
                                                             ? "square tables"
+                                                        : board_lines < m->n_board_units * BOARD_LINES_PER_UNIT
+                                                            ? "board units"
                                                             : "hash");
         return UZ_ERR_CORRUPT;
     }

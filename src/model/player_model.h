@@ -123,6 +123,19 @@ void uz_pm_features(const uz_position *pos, const uz_move *moves, const int32_t 
 #define UZ_PM_MAX_SQUARE_BUCKETS 6
 #define UZ_PM_PIECE_TYPES 6
 
+/* Board units, a weight set's optional part after the square tables: a small network that
+ * reads the whole board with the move, what the other parts (the move's own features, its
+ * squares) cannot see. Squares and pieces are seen from the mover (ranks mirrored for
+ * Black; piece code c = type 0..5 for the mover's pieces, 6 + type for the opponent's).
+ * Unit j's pre-activation, Q16, is
+ *   board_bias[j] + sum over occupied squares q of board_piece[c(q)][q][j]
+ *                 + board_to[t][to][j] + board_from[t][from][j]
+ * (t, from, to as the square tables read them), and the move's score gains
+ * board_out[j] * tanh_q16(pre-activation) / 65536 (Q16 log2 units, C division) from the
+ * same tanh table as the hidden layer. The board part is summed once per position. */
+#define UZ_PM_MAX_BOARD_UNITS 16
+#define UZ_PM_PIECE_CODES 12
+
 /* A loaded weight set. weight[f] is in Q16 log2 units per feature unit. A set may add a
  * hidden layer: unit j's activation is tanh((hidden_bias[j] + sum_f hidden_weight[j][f]
  * x_f) / 2^32) (features clamped to 16 bits; tanh from a fixed table, see uz_pm_scores),
@@ -140,6 +153,12 @@ typedef struct uz_player_model {
     int32_t square_bound[UZ_PM_MAX_SQUARE_BUCKETS - 1];       /* rising plies */
     int32_t square_to[UZ_PM_MAX_SQUARE_BUCKETS][UZ_PM_PIECE_TYPES][64];   /* Q16 log2 units */
     int32_t square_from[UZ_PM_MAX_SQUARE_BUCKETS][UZ_PM_PIECE_TYPES][64]; /* Q16 log2 units */
+    int32_t n_board_units;                                     /* 0: none */
+    int32_t board_bias[UZ_PM_MAX_BOARD_UNITS];                 /* Q16 */
+    int32_t board_out[UZ_PM_MAX_BOARD_UNITS];                  /* Q16 log2 units */
+    int32_t board_piece[UZ_PM_PIECE_CODES][64][UZ_PM_MAX_BOARD_UNITS]; /* Q16 */
+    int32_t board_to[UZ_PM_PIECE_TYPES][64][UZ_PM_MAX_BOARD_UNITS];    /* Q16 */
+    int32_t board_from[UZ_PM_PIECE_TYPES][64][UZ_PM_MAX_BOARD_UNITS];  /* Q16 */
 } uz_player_model;
 
 /* Parses a weights file's text:
@@ -153,6 +172,13 @@ typedef struct uz_player_model {
  *                         buckets, B - 1 rising bounds, then
  *   to K T V...           for K = 0..B-1 and T = P N B R Q K: 64 values, a1 b1 .. h8
  *   from K T V...         the same for the from squares, after every "to" line
+ *   board U               optional: U (1..UZ_PM_MAX_BOARD_UNITS) board units, then per
+ *                         unit J = 0..U-1, in this order:
+ *   bunit J BIAS OUT        its bias (Q16) and output weight (Q16 log2 units)
+ *   bpiece J C V...         for C = P N B R Q K p n b r q k (upper case: the mover's): 64
+ *                           values, a1 .. h8 seen from the mover
+ *   bto J T V...            for T = P N B R Q K: 64 values, the move's to square
+ *   bfrom J T V...          the same for the from square
  *   hash HEX              FNV-1a 64 of the lines from "floor" on as written (each with its \n)
  * Refuses (UZ_ERR_CORRUPT, diag with the line) anything else: a missing or unknown
  * feature, a value out of range, a wrong hash. */
@@ -184,15 +210,16 @@ const uz_player_model *uz_pm_builtin_version(uint32_t version);
 const uz_player_model *uz_pm_builtin_find(uint32_t version, uint64_t hash);
 
 /* Per-move scores (Q16 log2 units) from features; mask (optional) zeroes features whose
- * mask entry is false (ablations). The square tables' part is not in features: a
- * move's whole score is this plus uz_pm_square_scores. */
+ * mask entry is false (ablations). The square tables' and the board units' parts are not
+ * in features: a move's whole score is this plus uz_pm_board_scores. */
 void uz_pm_scores(const uz_player_model *m, const int32_t *x, int n, const bool *mask, int64_t *s);
 
-/* Adds the square tables' part of each move's score to s (nothing without tables). */
-void uz_pm_square_scores(const uz_player_model *m, const uz_position *pos, const uz_move *moves, int n,
+/* Adds the parts of each move's score that read the board, the square tables and the
+ * board units, to s (nothing for a set without them). */
+void uz_pm_board_scores(const uz_player_model *m, const uz_position *pos, const uz_move *moves, int n,
                          int64_t *s);
 
-/* The scores uz_pm_scores (no mask) plus uz_pm_square_scores give for the features
+/* The scores uz_pm_scores (no mask) plus uz_pm_board_scores give for the features
  * uz_pm_features gives, the same bits, computed without the feature matrix: a move's non-zero features only, and the
  * weights of the features that are a position constant times another feature folded
  * into that one's once per position. What the coder calls for every position. */

@@ -165,11 +165,9 @@ void uz_pm_scores(const uz_player_model *m, const int32_t *x, int n, const bool 
     }
 }
 
-void uz_pm_square_scores(const uz_player_model *m, const uz_position *pos, const uz_move *moves, int n,
-                         int64_t *s)
+static void square_table_scores(const uz_player_model *m, const uz_position *pos, const uz_move *moves, int n,
+                                int64_t *s)
 {
-    if (m->n_square_buckets == 0)
-        return;
     const int ply = 2 * ((int)pos->fullmove - 1) + pos->side;
     int b = 0;
     while (b < m->n_square_buckets - 1 && ply >= m->square_bound[b])
@@ -180,6 +178,45 @@ void uz_pm_square_scores(const uz_player_model *m, const uz_position *pos, const
         const int type = UZ_PIECE_TYPE(pos->squares[from]) - UZ_PAWN;
         s[i] += m->square_to[b][type][to ^ mirror] + m->square_from[b][type][from ^ mirror];
     }
+}
+
+static void board_unit_scores(const uz_player_model *m, const uz_position *pos, const uz_move *moves, int n,
+                              int64_t *s)
+{
+    const int units = m->n_board_units;
+    const int mirror = pos->side == UZ_BLACK ? 56 : 0;
+    /* the board's part of every unit, once per position (at most 32 pieces of |value|
+     * < 2^24 each: no overflow) */
+    int64_t board[UZ_PM_MAX_BOARD_UNITS];
+    for (int j = 0; j < units; j++)
+        board[j] = m->board_bias[j];
+    for (int sq = 0; sq < 64; sq++) {
+        const int p = pos->squares[sq];
+        if (!p)
+            continue;
+        const int code = UZ_PIECE_TYPE(p) - UZ_PAWN + (UZ_PIECE_COLOR(p) != pos->side ? UZ_PM_PIECE_TYPES : 0);
+        const int32_t *w = m->board_piece[code][sq ^ mirror];
+        for (int j = 0; j < units; j++)
+            board[j] += w[j];
+    }
+    for (int i = 0; i < n; i++) {
+        const int from = UZ_MOVE_FROM(moves[i]), to = UZ_MOVE_TO(moves[i]);
+        const int type = UZ_PIECE_TYPE(pos->squares[from]) - UZ_PAWN;
+        const int32_t *wt = m->board_to[type][to ^ mirror], *wf = m->board_from[type][from ^ mirror];
+        int64_t sum = 0;
+        for (int j = 0; j < units; j++)
+            sum += (int64_t)m->board_out[j] * tanh_q16(board[j] + wt[j] + wf[j]) / 65536;
+        s[i] += sum;
+    }
+}
+
+void uz_pm_board_scores(const uz_player_model *m, const uz_position *pos, const uz_move *moves, int n,
+                        int64_t *s)
+{
+    if (m->n_square_buckets)
+        square_table_scores(m, pos, moves, n, s);
+    if (m->n_board_units)
+        board_unit_scores(m, pos, moves, n, s);
 }
 
 void uz_pm_move_scores(const uz_player_model *m, const uz_position *pos, const uz_move *moves,
@@ -196,5 +233,5 @@ void uz_pm_move_scores(const uz_player_model *m, const uz_position *pos, const u
         uz__pm_move_features(&c, i, &f);
         s[i] = score_terms(m, &fw, f.n, f.feature, f.value);
     }
-    uz_pm_square_scores(m, pos, moves, n, s);
+    uz_pm_board_scores(m, pos, moves, n, s);
 }

@@ -267,3 +267,26 @@ void ref_pm_scores(const uz_player_model *m, const int32_t *x, int n, const bool
         s[i] = m->n_hidden ? sum + hidden_score(m, f, mask) : sum;
     }
 }
+
+void ref_pm_board_units(const uz_player_model *m, const uz_position *pos, const uz_move *moves, int n, int64_t *s)
+{
+    for (int i = 0; i < n; i++) {
+        int from = moves[i] & 63, to = (moves[i] >> 6) & 63, type = pos->squares[from] & 7;
+        if (pos->side == UZ_BLACK) { /* ranks counted from the mover's side */
+            from = (7 - from / 8) * 8 + from % 8;
+            to = (7 - to / 8) * 8 + to % 8;
+        }
+        for (int j = 0; j < m->n_board_units; j++) {
+            int64_t a = m->board_bias[j] + m->board_to[type - 1][to][j] + m->board_from[type - 1][from][j];
+            for (int sq = 0; sq < 64; sq++) {
+                const int p = pos->squares[sq];
+                if (p == 0)
+                    continue;
+                const bool mine = (p >> 3) == pos->side;
+                const int seen = pos->side == UZ_BLACK ? (7 - sq / 8) * 8 + sq % 8 : sq;
+                a += m->board_piece[(p & 7) - 1 + (mine ? 0 : 6)][seen][j];
+            }
+            s[i] += (int64_t)m->board_out[j] * tanh_q16(a) / 65536;
+        }
+    }
+}

@@ -191,16 +191,16 @@ static void test_square_tables(const int32_t *w)
     uz_position_startpos(&pos);
     uz_move e4 = UZ_MOVE(12, 28, 0), e5 = UZ_MOVE(52, 36, 0);
     int64_t s[1] = {0};
-    uz_pm_square_scores(&m, &pos, &e4, 1, s);
+    uz_pm_board_scores(&m, &pos, &e4, 1, s);
     CHECK(s[0] == square_value(0, 0, 0, 28) + square_value(1, 0, 0, 12), "white's e4: %lld", (long long)s[0]);
     uz_undo u;
     uz_make_move(&pos, e4, &u);
     s[0] = 0;
-    uz_pm_square_scores(&m, &pos, &e5, 1, s);
+    uz_pm_board_scores(&m, &pos, &e5, 1, s);
     CHECK(s[0] == square_value(0, 0, 0, 28) + square_value(1, 0, 0, 12), "black's e5 mirrored: %lld", (long long)s[0]);
     pos.fullmove = 11; /* ply 21: the second bucket */
     s[0] = 0;
-    uz_pm_square_scores(&m, &pos, &e5, 1, s);
+    uz_pm_board_scores(&m, &pos, &e5, 1, s);
     CHECK(s[0] == square_value(0, 1, 0, 28) + square_value(1, 1, 0, 12), "second bucket: %lld", (long long)s[0]);
 
     char *digit = strstr(t, "from 1 N ") + 9;
@@ -236,6 +236,98 @@ static void test_square_tables(const int32_t *w)
           "square value too large: %s", d.message);
 }
 
+/* A weights text with two board units (after two square-table buckets of zeros), every
+ * value board_value(line, k): line = the line's index in the section, k = its value. */
+static int32_t board_value(int line, int k)
+{
+    return ((line * 37 + k * 11) % 201 - 100) * 64;
+}
+
+static char *make_weights_board(const int32_t *w)
+{
+    static char buf[65536];
+    static char body[60000];
+    size_t k = (size_t)snprintf(body, sizeof body, "floor 100\n");
+    for (int f = 0; f < UZ_PM_N_FEATURES; f++)
+        k += (size_t)snprintf(body + k, sizeof body - k, "%s %d\n", uz_pm_feature_name(f), w[f]);
+    k += (size_t)snprintf(body + k, sizeof body - k, "board 2\n");
+    int line = 0;
+    for (int j = 0; j < 2; j++) {
+        k += (size_t)snprintf(body + k, sizeof body - k, "bunit %d %d %d\n", j, board_value(line, 0),
+                              board_value(line, 1) * 16);
+        line++;
+        for (int c = 0; c < 24; c++, line++) {
+            const char *kind = c < 12 ? "bpiece" : c < 18 ? "bto" : "bfrom";
+            k += (size_t)snprintf(body + k, sizeof body - k, "%s %d %c", kind, j,
+                                  c < 12 ? "PNBRQKpnbrqk"[c] : "PNBRQK"[(c - 12) % 6]);
+            for (int sq = 0; sq < 64; sq++)
+                k += (size_t)snprintf(body + k, sizeof body - k, " %d", board_value(line, sq));
+            k += (size_t)snprintf(body + k, sizeof body - k, "\n");
+        }
+    }
+    uint64_t h = fnv(0xcbf29ce484222325ull, body, k);
+    snprintf(buf, sizeof buf, "ucizip-player-model 9\n%shash %016llx\n", body, (unsigned long long)h);
+    return buf;
+}
+
+/* Board units: read back into their places, scored from the mover's side (the start
+ * position's e4 and, after it, e5 seen from Black: the same position mirrored, so the
+ * same score); damaged, missing and misordered lines and out-of-range values refused. */
+static void test_board_units(const int32_t *w)
+{
+    uz_player_model m;
+    uz_diag d = {0};
+    char *t = make_weights_board(w);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_OK && m.n_board_units == 2 &&
+              m.board_bias[1] == board_value(25, 0) && m.board_out[0] == board_value(0, 1) * 16 &&
+              m.board_piece[7][63][1] == board_value(25 + 8, 63) && m.board_to[2][5][0] == board_value(15, 5) &&
+              m.board_from[5][0][1] == board_value(25 + 24, 0),
+          "board units: %s", d.message);
+    uz_position pos;
+    uz_position_startpos(&pos);
+    uz_move e4 = UZ_MOVE(12, 28, 0), e5 = UZ_MOVE(52, 36, 0);
+    int64_t s1[1] = {0}, s2[1] = {0};
+    uz_pm_board_scores(&m, &pos, &e4, 1, s1);
+    uz_undo u;
+    uz_make_move(&pos, e4, &u);
+    uz_pm_board_scores(&m, &pos, &e5, 1, s2);
+    /* after 1. e4 Black sees a White pawn on e4 where White saw none: different boards */
+    CHECK(s1[0] != 0 && s2[0] != 0 && s1[0] != s2[0], "board unit scores %lld, %lld", (long long)s1[0],
+          (long long)s2[0]);
+    uz_unmake_move(&pos, e4, &u);
+    uz_position black = pos; /* the start position with Black to move scores e5 as White's e4 */
+    black.side = UZ_BLACK;
+    int64_t s3[1] = {0};
+    uz_pm_board_scores(&m, &black, &e5, 1, s3);
+    CHECK(s3[0] == s1[0], "mirrored for Black: %lld against %lld", (long long)s3[0], (long long)s1[0]);
+
+    char *digit = strstr(t, "bto 1 B ") + 9;
+    *digit = *digit == '1' ? '2' : '1';
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "hash mismatch"),
+          "damaged board value: %s", d.message);
+    t = make_weights_board(w);
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, (size_t)(strstr(t, "bfrom 1 K") - t), &d) == UZ_ERR_CORRUPT &&
+              strstr(d.message, "board units"),
+          "missing board line: %s", d.message);
+    t = make_weights_board(w);
+    strstr(t, "bpiece 0 n")[9] = 'b';
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "bpiece 0 n"),
+          "board lines out of order: %s", d.message);
+    t = make_weights_board(w);
+    memcpy(strstr(t, "board 2"), "board 0", 7);
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "board U"),
+          "no units: %s", d.message);
+    t = make_weights_board(w);
+    memcpy(strstr(t, "bpiece 1 Q ") + 11, "99999999", 8); /* over 2^24 */
+    memset(&d, 0, sizeof d);
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "within range"),
+          "board value too large: %s", d.message);
+}
+
 static char *make_weights(const int32_t *w, uint32_t floor_q16, bool good_hash)
 {
     return make_weights_hidden(w, floor_q16, good_hash, 0);
@@ -258,7 +350,12 @@ static void test_weights_file(void)
                   m.n_square_buckets == b->n_square_buckets &&
                   memcmp(m.square_bound, b->square_bound, sizeof m.square_bound) == 0 &&
                   memcmp(m.square_to, b->square_to, sizeof m.square_to) == 0 &&
-                  memcmp(m.square_from, b->square_from, sizeof m.square_from) == 0,
+                  memcmp(m.square_from, b->square_from, sizeof m.square_from) == 0 &&
+                  m.n_board_units == b->n_board_units && memcmp(m.board_bias, b->board_bias, sizeof m.board_bias) == 0 &&
+                  memcmp(m.board_out, b->board_out, sizeof m.board_out) == 0 &&
+                  memcmp(m.board_piece, b->board_piece, sizeof m.board_piece) == 0 &&
+                  memcmp(m.board_to, b->board_to, sizeof m.board_to) == 0 &&
+                  memcmp(m.board_from, b->board_from, sizeof m.board_from) == 0,
               "set %d: the compiled-in weights are the ones of the text (regenerate src/model/player_weights.c)", i);
         CHECK(uz_pm_builtin_find(b->version, b->hash) == b, "set %d is found by its identity", i);
         CHECK(i == 0 || b->version > uz_pm_builtin_sets[i - 1].version, "versions increase");
@@ -335,6 +432,7 @@ static void test_weights_file(void)
     CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, "within range"),
           "unit weight too large: %s", d.message);
     test_square_tables(w);
+    test_board_units(w);
 }
 
 /* Features, scores and frequencies of a few positions under made-up weights (n_hidden

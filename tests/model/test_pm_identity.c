@@ -59,7 +59,7 @@ static void game_context(const uz_walk *w, uint64_t key, uz_pm_game *g)
 
 /* Weight sets: the built-in ones and made-up ones with 0, 1 and 16 hidden units, their
  * weights up to the parser's limits (|weight| < 2^24, |hidden weight| < 2^40), the last
- * also with square tables of every bucket. */
+ * also with square tables of every bucket and the most board units. */
 #define N_MADE_UP 3
 static uz_player_model made_up[N_MADE_UP];
 
@@ -99,6 +99,26 @@ static void make_models(void)
                 m->square_to[b][p][sq] = (int32_t)(r % ((1u << 25) - 1)) - ((1 << 24) - 1);
                 m->square_from[b][p][sq] = (int32_t)((r >> 32) % ((1u << 25) - 1)) - ((1 << 24) - 1);
             }
+    m->n_board_units = UZ_PM_MAX_BOARD_UNITS;
+    for (int j = 0; j < UZ_PM_MAX_BOARD_UNITS; j++) {
+        uint64_t r = mix((uint64_t)j + 99999);
+        m->board_bias[j] = (int32_t)(r % ((1u << 25) - 1)) - ((1 << 24) - 1);
+        m->board_out[j] = (int32_t)((r >> 32) % ((1u << 25) - 1)) - ((1 << 24) - 1);
+        for (int sq = 0; sq < 64; sq++) {
+            /* mostly modest (so the units are not all saturated), some at the limit */
+            for (int c = 0; c < UZ_PM_PIECE_CODES; c++) {
+                uint64_t q = mix(r + (uint64_t)(c * 64 + sq));
+                int32_t lim = q % 8 == 0 ? (1 << 24) - 1 : 1 << 14;
+                m->board_piece[c][sq][j] = (int32_t)((q >> 8) % (2 * (uint64_t)lim + 1)) - lim;
+            }
+            for (int t = 0; t < UZ_PM_PIECE_TYPES; t++) {
+                uint64_t q = mix(r ^ (uint64_t)(t * 64 + sq + 1000));
+                int32_t lim = q % 8 == 0 ? (1 << 24) - 1 : 1 << 15;
+                m->board_to[t][sq][j] = (int32_t)((q >> 8) % (2 * (uint64_t)lim + 1)) - lim;
+                m->board_from[t][sq][j] = (int32_t)((q >> 36) % (2 * (uint64_t)lim + 1)) - lim;
+            }
+        }
+    }
 }
 
 /* The square tables' part, written out plainly: the ply's bucket by a linear search,
@@ -137,8 +157,9 @@ static void check_model(const uz_player_model *m, const uz_position *pos, const 
     bool mask[UZ_PM_N_FEATURES];
     ref_pm_scores(m, x_ref, n, NULL, s_ref);
     ref_square_scores(m, pos, legal, n, s_ref);
+    ref_pm_board_units(m, pos, legal, n, s_ref);
     uz_pm_scores(m, x_new, n, NULL, s_dense);
-    uz_pm_square_scores(m, pos, legal, n, s_dense);
+    uz_pm_board_scores(m, pos, legal, n, s_dense);
     uz_pm_move_scores(m, pos, legal, scores, n, g, h, s_fast);
     bool same = memcmp(s_ref, s_dense, (size_t)n * sizeof *s_ref) == 0 &&
                 memcmp(s_ref, s_fast, (size_t)n * sizeof *s_ref) == 0;

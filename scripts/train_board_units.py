@@ -1,0 +1,205 @@
+#!/usr/bin/python3
+"""Trains a weight set's board units (src/model/player_model.h): a small network that reads
+the whole board with each move, added to the scores of an existing weight set, which stay
+as they are. The new set is the old one plus a "board" section, under a new version.
+
+Data: `ucizip-features FILE --scores DUMP --out CACHE/feat/NAME --weights BASE` for every
+cat1-3 corpus file (scripts/player_model_data.sh makes the dumps), which writes each
+position's board (.board, seen from the mover), its moves (.moves) and the base set's
+score of every move (.score), all integers the codec computes.
+
+Split: the held-out games (FNV-1a 64 of the canonical PGN 0 mod 5, as
+scripts/train_player_model.py) are never read for training; of the training games, those
+with (hash / 5) mod 4 == 0 are a validation part that picks the iteration (early stopping)
+and the rest is fitted. Held-out bits/move are printed once, at the end.
+
+Usage: scripts/train_board_units.py --base data/player_model/weights-v5.txt --cache CACHE
+       [--units 16] [--iters 150] [--l2 3e-5] [--version N] [--scores-from TEXT] [--no-write]
+Needs python3-numpy and python3-scipy (Debian).
+"""
+import argparse
+import glob
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import minimize
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pm_weights  # noqa: E402
+import train_player_model as tpm  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class Positions:
+    """The positions of a mask: board one-hots, move one-hots, base scores (natural log)."""
+
+    def __init__(self, pos, board, base, moves, cat, mask):
+        n = pos["n"].astype(np.int64)
+        rows = np.repeat(mask, n)
+        self.n = n[mask]
+        self.base = base[rows]
+        self.played = pos["played"][mask].astype(np.int64)
+        self.cat = cat[mask]
+        self.starts = np.concatenate([[0], np.cumsum(self.n)[:-1]])
+        self.pos_of = np.repeat(np.arange(len(self.n)), self.n)
+        b = board[mask]
+        r, c = np.nonzero(b)
+        # piece code (0..11) x 64 + square, as the C arrays board_piece[code][square]
+        self.board = sp.csr_matrix((np.ones(len(r), np.float32), (r, (b[r, c].astype(np.int64) - 1) * 64 + c)),
+                                   shape=(len(self.n), 768))
+        mv = moves[rows].astype(np.int64)
+        t = (mv >> 12) - 1
+        to, frm = t * 64 + (mv & 63), 384 + t * 64 + ((mv >> 6) & 63)
+        m = len(mv)
+        self.move = sp.csr_matrix((np.ones(2 * m, np.float32), (np.repeat(np.arange(m), 2), np.stack([to, frm], 1).ravel())),
+                                  shape=(m, 768))
+
+
+class BoardUnits:
+    """theta = board weights [768 x U], move weights [768 x U] (to tables, then from),
+    biases [U], outputs [U] (natural log units); pre-activations in tanh units."""
+
+    def __init__(self, units, l2):
+        self.u, self.l2 = units, l2
+        self.sizes = [768 * units, 768 * units, units, units]
+
+    def split(self, th):
+        o = np.cumsum([0] + self.sizes)
+        return (th[o[0]:o[1]].reshape(768, self.u), th[o[1]:o[2]].reshape(768, self.u), th[o[2]:o[3]], th[o[3]:o[4]])
+
+    def forward(self, d, th):
+        a, e, c, v = (x.astype(np.float32) for x in self.split(th))
+        h = np.tanh((d.board @ a)[d.pos_of] + d.move @ e + c)
+        return h, h @ v
+
+    @staticmethod
+    def probs(d, s):
+        m = np.maximum.reduceat(s, d.starts)
+        e = np.exp(s - m[d.pos_of])
+        return e / np.add.reduceat(e, d.starts)[d.pos_of]
+
+    def loss_grad(self, th, d):
+        v = self.split(th)[3].astype(np.float32)
+        h, r = self.forward(d, th)
+        p = self.probs(d, d.base + r)
+        chosen = d.starts + d.played
+        loss = -np.log(p[chosen]).mean() + self.l2 * (th @ th)
+        g = p.copy()
+        g[chosen] -= 1
+        g = (g / len(d.n)).astype(np.float32)
+        dpre = (g[:, None] * v) * (1 - h * h)
+        grad = np.concatenate([(d.board.T @ np.add.reduceat(dpre, d.starts, axis=0)).ravel(),
+                               (d.move.T @ dpre).ravel(), dpre.sum(0), h.T @ g])
+        return loss, grad.astype(np.float64) + 2 * self.l2 * th
+
+    def bits(self, d, th, eps):
+        s = d.base + (self.forward(d, th)[1] if th is not None else 0)
+        p = self.probs(d, s)[d.starts + d.played]
+        return -np.log2((1 - eps) * p + eps / d.n)
+
+
+def quantise(model, th):
+    """The weights file's board section: Q16 pre-activations, outputs Q16 log2 units."""
+    a, e, c, v = model.split(th)
+    q = lambda x: np.round(x * 65536).astype(np.int64)  # noqa: E731
+    qa, qe = q(a).reshape(12, 64, -1), q(e).reshape(2, 6, 64, -1)
+    return {"bias": q(c).tolist(), "out": np.round(v / math.log(2) * 65536).astype(np.int64).tolist(),
+            "piece": [[qa[k, :, j].tolist() for k in range(12)] for j in range(model.u)],
+            "to": [[qe[0, t, :, j].tolist() for t in range(6)] for j in range(model.u)],
+            "from": [[qe[1, t, :, j].tolist() for t in range(6)] for j in range(model.u)]}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--base", required=True, help="the weight set the units are added to")
+    ap.add_argument("--cache", required=True, help="ucizip-features outputs made with --weights BASE")
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--samples", default=os.path.join(ROOT, "..", "shared", "samples"))
+    ap.add_argument("--units", type=int, default=16)
+    ap.add_argument("--iters", type=int, default=150)
+    ap.add_argument("--l2", type=float, default=3e-5)
+    ap.add_argument("--version", type=int, default=0)
+    ap.add_argument("--scores-from", default="", help="the oracle whose scores the cache holds (for the comments)")
+    ap.add_argument("--no-write", action="store_true")
+    args = ap.parse_args()
+
+    units, squares, board = [], {}, {}
+    base_version, floor_q16, base_w = pm_weights.parse(args.base, units, squares, board)
+    assert not board, "the base set has board units already"
+    eps = floor_q16 / 65536
+    names = sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(args.cache, "feat", "cat[123]_*.pos")))
+    pos, brd, base, moves, cat = [], [], [], [], []
+    for name in names:
+        prefix = os.path.join(args.cache, "feat", name)
+        p = np.fromfile(prefix + ".pos", dtype=tpm.POS_DTYPE)
+        pos.append(p)
+        brd.append(np.fromfile(prefix + ".board", dtype=np.uint8).reshape(-1, 64))
+        base.append(np.fromfile(prefix + ".score", dtype="<i8"))
+        moves.append(np.fromfile(prefix + ".moves", dtype="<u2"))
+        cat.append(np.full(len(p), list(tpm.CATS).index(name[:4])))
+    pos, brd, moves, cat = np.concatenate(pos), np.concatenate(brd), np.concatenate(moves), np.concatenate(cat)
+    base = np.concatenate(base).astype(np.float64) * (math.log(2) / 65536)
+    assert len(base) == pos["n"].sum() == len(moves) and len(brd) == len(pos)
+
+    held = (pos["hash"] % np.uint64(5)) == 0
+    samples = np.array(sorted(tpm.sample_hashes(args.build, args.samples)), dtype=np.uint64)
+    evalm = held & ~np.isin(pos["hash"], samples)
+    valm = ~held & (((pos["hash"] // np.uint64(5)) % np.uint64(4)) == 0)
+    trainm = ~held & ~valm
+    print("positions %d: fitted %d, validation %d, held-out %d" % (len(pos), trainm.sum(), valm.sum(), evalm.sum()),
+          flush=True)
+    dt, dv = (Positions(pos, brd, base, moves, cat, m) for m in (trainm, valm))
+
+    model = BoardUnits(args.units, args.l2)
+    rng = np.random.default_rng(2)
+    th0 = np.concatenate([rng.normal(0, 0.05, 1536 * args.units), np.zeros(args.units), rng.normal(0, 0.05, args.units)])
+    b0 = model.bits(dv, None, eps).mean()
+    print("validation bits/move of the base set: %.4f" % b0, flush=True)
+    best, it, t0 = [b0, None, 0], [0], time.time()
+
+    def check(th):
+        it[0] += 1
+        if it[0] % 10 == 0:
+            b = model.bits(dv, th, eps).mean()
+            print("iteration %d (%.0f s): validation %.4f" % (it[0], time.time() - t0, b), flush=True)
+            if b < best[0]:
+                best[:] = [b, th.copy(), it[0]]
+
+    r = minimize(model.loss_grad, th0, args=(dt,), jac=True, method="L-BFGS-B", callback=check,
+                 options={"maxiter": args.iters})
+    print("%s; best validation at iteration %d" % (r.message, best[2]))
+    th = best[1]
+    if th is None:
+        sys.exit("no iteration improved on the base set")
+
+    del dt
+    de = Positions(pos, brd, base, moves, cat, evalm)
+    before, after = model.bits(de, None, eps), model.bits(de, th, eps)
+    print("held-out bits/move (float model), base set -> with board units:")
+    for c, cname in enumerate(tpm.CATS.values()):
+        sel = de.cat == c
+        print("| %s | %d | %.3f | %.3f |" % (cname, sel.sum(), before[sel].mean(), after[sel].mean()))
+
+    if not args.no_write:
+        existing = [pm_weights.parse(p)[0] for p in glob.glob(os.path.join(ROOT, "data/player_model/weights-v*.txt"))]
+        version = args.version or max(existing) + 1
+        head = [line[2:].rstrip("\n") for line in open(args.base) if line.startswith("# ")]
+        comments = head + ["Board units (%d, Q16 pre-activations, outputs Q16 log2 units) added to weight set v%d by"
+                           % (args.units, base_version),
+                           "scripts/train_board_units.py (%d fitted positions, stopped at iteration %d of the"
+                           % (trainm.sum(), best[2]),
+                           "validation part%s). See data/player_model/PROVENANCE."
+                           % ("; scores from " + args.scores_from if args.scores_from else "")]
+        h = pm_weights.write(version, floor_q16, base_w, comments=comments, root=ROOT, units=units or None,
+                             squares=(squares["bounds"], squares["to"], squares["from"]) if squares else None,
+                             board=quantise(model, th))
+        print("wrote data/player_model/weights-v%d.txt and src/model/player_weights.c, hash %016x" % (version, h))
+
+
+if __name__ == "__main__":
+    main()
