@@ -15,6 +15,7 @@ and the rest is fitted. Held-out bits/move are printed once, at the end.
 
 Usage: scripts/train_board_units.py --base data/player_model/weights-v5.txt --cache CACHE
        [--units 16] [--iters 150] [--l2 3e-5] [--version N] [--scores-from TEXT] [--no-write]
+(SIGINT stops the fit and goes on with the best iteration so far.)
 Needs python3-numpy and python3-scipy (Debian).
 """
 import argparse
@@ -170,9 +171,13 @@ def main():
             if b < best[0]:
                 best[:] = [b, th.copy(), it[0]]
 
-    r = minimize(model.loss_grad, th0, args=(dt,), jac=True, method="L-BFGS-B", callback=check,
-                 options={"maxiter": args.iters})
-    print("%s; best validation at iteration %d" % (r.message, best[2]))
+    try:
+        r = minimize(model.loss_grad, th0, args=(dt,), jac=True, method="L-BFGS-B", callback=check,
+                     options={"maxiter": args.iters})
+        print(r.message, end="; ")
+    except KeyboardInterrupt:  # SIGINT: stop here and keep the best iteration so far
+        print("interrupted at iteration %d" % it[0], end="; ")
+    print("best validation at iteration %d" % best[2])
     th = best[1]
     if th is None:
         sys.exit("no iteration improved on the base set")

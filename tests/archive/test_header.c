@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common/uz_test.h"
+#include "../common/uz_test_engine.h"
 #include "archive/archive.h"
 #include "gamecode/blockcode.h"
 #include "engine/engine.h"
@@ -89,12 +90,8 @@ int main(void)
 {
     uz_engine_settings s;
     uz_diag d = {0};
-    const char *dirs[] = {getenv("UZ_ENGINES_DIR"), NULL};
-    if (uz_engine_profile_load(&s, "stockfish", dirs, &d) != UZ_OK) {
-        fprintf(stderr, "stockfish profile: %s\n", d.message);
+    if (!uz_test_stockfish_settings(&s, 1))
         return 1;
-    }
-    s.depth = 1;
     uz_pool *pool = NULL;
     if (uz_pool_create(&pool, &s, 1, &d) != UZ_OK) {
         fprintf(stderr, "stockfish: %s\n", d.message);

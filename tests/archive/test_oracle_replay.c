@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../common/uz_test_games.h"
+#include "../common/uz_test_engine.h"
 #include "gamecode/blockcode.h"
 #include "../../src/lib/lib_internal.h"
 
@@ -141,12 +142,8 @@ int main(void)
 
     uz_engine_settings base;
     uz_diag d = {0};
-    const char *dirs[] = {getenv("UZ_ENGINES_DIR"), NULL};
-    if (uz_engine_profile_load(&base, "stockfish", dirs, &d) != UZ_OK) {
-        fprintf(stderr, "stockfish profile: %s\n", d.message);
+    if (!uz_test_stockfish_settings(&base, 1))
         return 1;
-    }
-    base.depth = 1;
     uz_pool *pool = NULL, *pool960 = NULL;
     if (uz_pool_create(&pool, &base, 2, &d) != UZ_OK || uz_pool_create_chess960(&pool960, pool, 1, &d) != UZ_OK) {
         fprintf(stderr, "stockfish: %s\n", d.message);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common/uz_test_games.h"
+#include "../common/uz_test_engine.h"
 #include "builtin/builtin.h"
 #include "gamecode/gamecode.h"
 #include "gamecode/blockcode.h"
@@ -128,13 +129,8 @@ int main(void)
         return test_finish();
 
     uz_engine_settings base;
-    uz_diag d = {0};
-    const char *dirs[] = {getenv("UZ_ENGINES_DIR"), NULL};
-    if (uz_engine_profile_load(&base, "stockfish", dirs, &d) != UZ_OK) {
-        fprintf(stderr, "stockfish profile: %s\n", d.message);
+    if (!uz_test_stockfish_settings(&base, 1))
         return 1;
-    }
-    base.depth = 1;
     char fp960[64] = "";
     coding_set(&base, &games[0], &games[1], fp960, sizeof fp960);
     if (fp960[0])
