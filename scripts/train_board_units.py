@@ -196,9 +196,9 @@ def main():
         head = [line[2:].rstrip("\n") for line in open(args.base) if line.startswith("# ")]
         comments = head + ["Board units (%d, Q16 pre-activations, outputs Q16 log2 units) added to weight set v%d by"
                            % (args.units, base_version),
-                           "scripts/train_board_units.py (%d fitted positions, stopped at iteration %d of the"
+                           "scripts/train_board_units.py (%d fitted positions; iteration %d, the best on the"
                            % (trainm.sum(), best[2]),
-                           "validation part%s). See data/player_model/PROVENANCE."
+                           "validation part of the training games%s). See data/player_model/PROVENANCE."
                            % ("; scores from " + args.scores_from if args.scores_from else "")]
         h = pm_weights.write(version, floor_q16, base_w, comments=comments, root=ROOT, units=units or None,
                              squares=(squares["bounds"], squares["to"], squares["from"]) if squares else None,

@@ -194,13 +194,14 @@ extern const int uz_pm_builtin_count;
 
 /* The weight set new archives use, by oracle: sets are trained on one oracle's scores, so
  * a newer set is not better for another oracle. UCI engines: version 2 (trained on
- * Stockfish 15.1's depth-1 scores); the built-in oracle, by its version: builtin-1 version 5
- * (trained on builtin-1's depth-1 scores, with a hidden layer and square tables; version 3
- * before it), builtin-2 version 6 (the same on builtin-2's; version 4 before it). An
- * archive names its set, so changing these changes new archives only. */
+ * Stockfish 15.1's depth-1 scores); the built-in oracle, by its version: builtin-1 version 7
+ * (trained on builtin-1's depth-1 scores: version 5, with a hidden layer and square tables,
+ * plus board units; versions 3 and 5 before it), builtin-2 version 8 (the same on
+ * builtin-2's, over version 6; versions 4 and 6 before it). An archive names its set, so
+ * changing these changes new archives only. */
 #define UZ_PM_DEFAULT_VERSION_ENGINE 2
-#define UZ_PM_DEFAULT_VERSION_BUILTIN1 5
-#define UZ_PM_DEFAULT_VERSION_BUILTIN2 6
+#define UZ_PM_DEFAULT_VERSION_BUILTIN1 7
+#define UZ_PM_DEFAULT_VERSION_BUILTIN2 8
 
 /* The newest built-in set. */
 const uz_player_model *uz_pm_builtin_latest(void);
