@@ -131,8 +131,8 @@ void uz_pm_features(const uz_position *pos, const uz_move *moves, const int32_t 
  *   board_bias[j] + sum over occupied squares q of board_piece[c(q)][q][j]
  *                 + board_to[t][to][j] + board_from[t][from][j]
  * (t, from, to as the square tables read them), and the move's score gains
- * board_out[j] * tanh_q16(pre-activation) / 65536 (Q16 log2 units, C division) from the
- * same tanh table as the hidden layer. The board part is summed once per position. */
+ * (sum over j of board_out[j] * tanh_q16(pre-activation j)) / 65536 (Q16 log2 units, one
+ * C division) with the hidden layer's tanh. The board part is summed once per position. */
 #define UZ_PM_MAX_BOARD_UNITS 16
 #define UZ_PM_PIECE_CODES 12
 

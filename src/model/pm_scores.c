@@ -9,8 +9,9 @@
 #include "pm_internal.h"
 
 /* tanh(i / 64) x 65536 rounded, i = 0..256: constants, not libm, so that every machine
- * computes the same activations (archive format). */
-static const int32_t tanh_table[257] = {
+ * computes the same activations (archive format); entry 257 repeats entry 256 so that
+ * the clamped argument needs no branch. */
+static const int32_t tanh_table[258] = {
     0, 1024, 2047, 3070, 4091, 5110, 6126, 7140, 8150, 9156, 10157, 11154,
     12146, 13132, 14112, 15085, 16051, 17010, 17961, 18904, 19838, 20764, 21681, 22588,
     23485, 24373, 25250, 26117, 26973, 27818, 28652, 29474, 30285, 31085, 31873, 32648,
@@ -32,20 +33,20 @@ static const int32_t tanh_table[257] = {
     65383, 65387, 65392, 65396, 65401, 65405, 65409, 65413, 65417, 65420, 65424, 65427,
     65431, 65434, 65437, 65440, 65443, 65446, 65449, 65451, 65454, 65456, 65459, 65461,
     65464, 65466, 65468, 65470, 65472, 65474, 65476, 65478, 65480, 65481, 65483, 65485,
-    65486, 65488, 65489, 65491, 65492};
+    65486, 65488, 65489, 65491, 65492, 65492};
 
-/* tanh of a Q16 value, Q16: the table interpolated linearly, constant from 4 on. */
-static int64_t tanh_q16(int64_t a)
+/* tanh of a Q16 value, Q16: the table interpolated linearly, constant from 4 on
+ * (|a| clamped to 4 lands on entry 256 with no fraction: the same value). Branch-free:
+ * it runs for every move and unit. */
+static inline int64_t tanh_q16(int64_t a)
 {
-    int64_t m = a < 0 ? -a : a, v;
-    if (m >= (int64_t)4 << 16)
-        v = tanh_table[256];
-    else {
-        int64_t i = m >> 10, f = m & 1023;
-        /* the table rises and f >= 0: the product is >= 0, its truncated quotient a shift */
-        v = tanh_table[i] + (((tanh_table[i + 1] - tanh_table[i]) * f) >> 10);
-    }
-    return a < 0 ? -v : v;
+    const int64_t sign = a >> 63; /* 0 or -1 */
+    int64_t m = (a ^ sign) - sign;
+    m = m < ((int64_t)4 << 16) ? m : (int64_t)4 << 16;
+    const int64_t i = m >> 10, f = m & 1023;
+    /* the table rises and f >= 0: the product is >= 0, its truncated quotient a shift */
+    const int64_t v = tanh_table[i] + (((tanh_table[i + 1] - tanh_table[i]) * f) >> 10);
+    return (v ^ sign) - sign;
 }
 
 static int32_t clamp16(int32_t x) /* the hidden layer's inputs: bounds its sums below 2^62 */
@@ -203,10 +204,10 @@ static void board_unit_scores(const uz_player_model *m, const uz_position *pos, 
         const int from = UZ_MOVE_FROM(moves[i]), to = UZ_MOVE_TO(moves[i]);
         const int type = UZ_PIECE_TYPE(pos->squares[from]) - UZ_PAWN;
         const int32_t *wt = m->board_to[type][to ^ mirror], *wf = m->board_from[type][from ^ mirror];
-        int64_t sum = 0;
+        int64_t sum = 0; /* |sum| < 16 x 2^24 x 2^16 */
         for (int j = 0; j < units; j++)
-            sum += (int64_t)m->board_out[j] * tanh_q16(board[j] + wt[j] + wf[j]) / 65536;
-        s[i] += sum;
+            sum += (int64_t)m->board_out[j] * tanh_q16(board[j] + wt[j] + wf[j]);
+        s[i] += sum / 65536;
     }
 }
 

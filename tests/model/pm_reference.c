@@ -276,6 +276,7 @@ void ref_pm_board_units(const uz_player_model *m, const uz_position *pos, const 
             from = (7 - from / 8) * 8 + from % 8;
             to = (7 - to / 8) * 8 + to % 8;
         }
+        int64_t sum = 0;
         for (int j = 0; j < m->n_board_units; j++) {
             int64_t a = m->board_bias[j] + m->board_to[type - 1][to][j] + m->board_from[type - 1][from][j];
             for (int sq = 0; sq < 64; sq++) {
@@ -286,7 +287,8 @@ void ref_pm_board_units(const uz_player_model *m, const uz_position *pos, const 
                 const int seen = pos->side == UZ_BLACK ? (7 - sq / 8) * 8 + sq % 8 : sq;
                 a += m->board_piece[(p & 7) - 1 + (mine ? 0 : 6)][seen][j];
             }
-            s[i] += (int64_t)m->board_out[j] * tanh_q16(a) / 65536;
+            sum += (int64_t)m->board_out[j] * tanh_q16(a);
         }
+        s[i] += sum / 65536;
     }
 }
