@@ -177,6 +177,20 @@ static bool parse_square_line(uz_player_model *m, int i, const char *line, uint6
     return *q == 0;
 }
 
+/* A line "WORD N" (N in 1..max, as sscanf reads it): N into count, the canonical line
+ * hashed. */
+static bool parse_count_line(const char *line, const char *word, int max, int32_t *count, uint64_t *h)
+{
+    long long value;
+    if (sscanf(line + strlen(word), "%lld", &value) != 1 || value < 1 || value > max)
+        return false;
+    *count = (int32_t)value;
+    char canon[64];
+    int k = snprintf(canon, sizeof canon, "%s %d\n", word, *count);
+    *h = uz_fnv1a64(*h, canon, (size_t)k);
+    return true;
+}
+
 /* The board units' lines: per unit, "bunit J BIAS OUT", then 12 "bpiece J C V...", then
  * 6 "bto J T V..." and 6 "bfrom J T V..." lines. */
 #define BOARD_LINES_PER_UNIT (1 + UZ_PM_PIECE_CODES + 2 * UZ_PM_PIECE_TYPES)
@@ -284,14 +298,11 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
             int k = snprintf(canon, sizeof canon, "%s %d\n", name, m->weight[f]);
             h = uz_fnv1a64(h, canon, (size_t)k);
         } else if (stage == tail && strncmp(line, "hidden ", 7) == 0) {
-            if (sscanf(line, "hidden %lld", &value) != 1 || value < 1 || value > UZ_PM_MAX_HIDDEN) {
+            if (!parse_count_line(line, "hidden", UZ_PM_MAX_HIDDEN, &m->n_hidden, &h)) {
                 uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'hidden H' with H in 1..%d",
                             UZ_PM_MAX_HIDDEN);
                 return UZ_ERR_CORRUPT;
             }
-            m->n_hidden = (int32_t)value;
-            int k = snprintf(canon, sizeof canon, "hidden %d\n", m->n_hidden);
-            h = uz_fnv1a64(h, canon, (size_t)k);
         } else if (units < m->n_hidden) {
             if (!parse_unit(m, units, line, &h)) {
                 uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1,
@@ -317,14 +328,11 @@ uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len
             }
             square_lines++;
         } else if (m->n_board_units == 0 && strncmp(line, "board ", 6) == 0) {
-            if (sscanf(line, "board %lld", &value) != 1 || value < 1 || value > UZ_PM_MAX_BOARD_UNITS) {
+            if (!parse_count_line(line, "board", UZ_PM_MAX_BOARD_UNITS, &m->n_board_units, &h)) {
                 uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'board U' with U in 1..%d",
                             UZ_PM_MAX_BOARD_UNITS);
                 return UZ_ERR_CORRUPT;
             }
-            m->n_board_units = (int32_t)value;
-            int k = snprintf(canon, sizeof canon, "board %d\n", m->n_board_units);
-            h = uz_fnv1a64(h, canon, (size_t)k);
         } else if (board_lines < m->n_board_units * BOARD_LINES_PER_UNIT) {
             if (!parse_board_line(m, board_lines, line, &h)) {
                 int32_t *unused;

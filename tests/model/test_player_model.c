@@ -153,13 +153,20 @@ static int32_t square_value(int kind, int b, int t, int sq)
     return ((kind * 7 + b * 131 + t * 17 + sq * 3) % 1001 - 500) * 97;
 }
 
+/* The floor and feature lines of a test weights text; returns their length. */
+static size_t weights_head(char *body, size_t size, const int32_t *w)
+{
+    size_t k = (size_t)snprintf(body, size, "floor 100\n");
+    for (int f = 0; f < UZ_PM_N_FEATURES; f++)
+        k += (size_t)snprintf(body + k, size - k, "%s %d\n", uz_pm_feature_name(f), w[f]);
+    return k;
+}
+
 static char *make_weights_squares(const int32_t *w, bool good_hash)
 {
     static char buf[65536];
     static char body[60000];
-    size_t k = (size_t)snprintf(body, sizeof body, "floor 100\n");
-    for (int f = 0; f < UZ_PM_N_FEATURES; f++)
-        k += (size_t)snprintf(body + k, sizeof body - k, "%s %d\n", uz_pm_feature_name(f), w[f]);
+    size_t k = weights_head(body, sizeof body, w);
     k += (size_t)snprintf(body + k, sizeof body - k, "squares 2 20\n");
     for (int kind = 0; kind < 2; kind++)
         for (int b = 0; b < 2; b++)
@@ -247,9 +254,7 @@ static char *make_weights_board(const int32_t *w)
 {
     static char buf[65536];
     static char body[60000];
-    size_t k = (size_t)snprintf(body, sizeof body, "floor 100\n");
-    for (int f = 0; f < UZ_PM_N_FEATURES; f++)
-        k += (size_t)snprintf(body + k, sizeof body - k, "%s %d\n", uz_pm_feature_name(f), w[f]);
+    size_t k = weights_head(body, sizeof body, w);
     k += (size_t)snprintf(body + k, sizeof body - k, "board 2\n");
     int line = 0;
     for (int j = 0; j < 2; j++) {
