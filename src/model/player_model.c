@@ -5,6 +5,7 @@
  * ucizip-features) and the codec see the same numbers on every machine. */
 #include "model/player_model.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,27 @@ static bool parse_unit(uz_player_model *m, int k, const char *line, uint64_t *h)
 
 static const char piece_letters[UZ_PM_PIECE_TYPES + 1] = "PNBRQK";
 
+/* The rest of a line: count values " V" (|V| < WEIGHT_LIMIT) and nothing after them,
+ * stored at out[k * stride], hashed as written, with the line's end. */
+static bool parse_values(const char *q, int count, int32_t *out, ptrdiff_t stride, uint64_t *h)
+{
+    for (int k = 0; k < count; k++) {
+        char *e;
+        if (*q != ' ')
+            return false;
+        long long x = strtoll(q + 1, &e, 10);
+        if (e == q + 1 || x <= -WEIGHT_LIMIT || x >= WEIGHT_LIMIT)
+            return false;
+        out[k * stride] = (int32_t)x;
+        char canon[32];
+        int n = snprintf(canon, sizeof canon, " %lld", x);
+        *h = uz_fnv1a64(*h, canon, (size_t)n);
+        q = e;
+    }
+    *h = uz_fnv1a64(*h, "\n", 1);
+    return *q == 0;
+}
+
 /* A line "squares B BOUND..." (B buckets, B - 1 rising bounds): parsed into m, hashed. */
 static bool parse_squares_head(uz_player_model *m, const char *line, uint64_t *h)
 {
@@ -160,21 +182,7 @@ static bool parse_square_line(uz_player_model *m, int i, const char *line, uint6
         return false;
     *h = uz_fnv1a64(*h, canon, (size_t)n);
     int32_t *v = to ? m->square_to[bucket][type] : m->square_from[bucket][type];
-    const char *q = line + n;
-    for (int sq = 0; sq < 64; sq++) {
-        char *e;
-        if (*q != ' ')
-            return false;
-        long long x = strtoll(q + 1, &e, 10);
-        if (e == q + 1 || x <= -WEIGHT_LIMIT || x >= WEIGHT_LIMIT)
-            return false;
-        v[sq] = (int32_t)x;
-        int k = snprintf(canon, sizeof canon, " %lld", x);
-        *h = uz_fnv1a64(*h, canon, (size_t)k);
-        q = e;
-    }
-    *h = uz_fnv1a64(*h, "\n", 1);
-    return *q == 0;
+    return parse_values(line + n, 64, v, 1, h);
 }
 
 /* A line "WORD N" (N in 1..max, as sscanf reads it): N into count, the canonical line
@@ -223,27 +231,14 @@ static bool parse_board_line(uz_player_model *m, int i, const char *line, uint64
     if (strncmp(line, canon, (size_t)n) != 0)
         return false;
     *h = uz_fnv1a64(*h, canon, (size_t)n);
-    const int count = values ? 64 : 2;
-    const char *q = line + n;
-    for (int k = 0; k < count; k++) {
-        char *e;
-        if (*q != ' ')
-            return false;
-        long long x = strtoll(q + 1, &e, 10);
-        if (e == q + 1 || x <= -WEIGHT_LIMIT || x >= WEIGHT_LIMIT)
-            return false;
-        if (values)
-            values[k * UZ_PM_MAX_BOARD_UNITS] = (int32_t)x; /* square k of this unit */
-        else if (k == 0)
-            m->board_bias[i / BOARD_LINES_PER_UNIT] = (int32_t)x;
-        else
-            m->board_out[i / BOARD_LINES_PER_UNIT] = (int32_t)x;
-        int c = snprintf(canon, sizeof canon, " %lld", x);
-        *h = uz_fnv1a64(*h, canon, (size_t)c);
-        q = e;
-    }
-    *h = uz_fnv1a64(*h, "\n", 1);
-    return *q == 0;
+    if (values) /* square k of this unit */
+        return parse_values(line + n, 64, values, UZ_PM_MAX_BOARD_UNITS, h);
+    int32_t bias_out[2];
+    if (!parse_values(line + n, 2, bias_out, 1, h))
+        return false;
+    m->board_bias[i / BOARD_LINES_PER_UNIT] = bias_out[0];
+    m->board_out[i / BOARD_LINES_PER_UNIT] = bias_out[1];
+    return true;
 }
 
 uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len, uz_diag *diag)
