@@ -441,8 +441,9 @@ static void test_weights_file(void)
 }
 
 /* Features, scores and frequencies of a few positions under made-up weights (n_hidden
- * units of a hidden layer), hashed: pins the integer arithmetic on every build. */
-static void test_golden(int n_hidden, uint64_t golden)
+ * units of a hidden layer, or two board units), hashed: pins the integer arithmetic on
+ * every build. */
+static void test_golden(int n_hidden, bool board, uint64_t golden)
 {
     static const char *const fens[] = {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -454,7 +455,7 @@ static void test_golden(int n_hidden, uint64_t golden)
     int32_t w[UZ_PM_N_FEATURES];
     for (int f = 0; f < UZ_PM_N_FEATURES; f++)
         w[f] = (f * 7919) % 40000 - 20000;
-    char *t = make_weights_hidden(w, 300, true, n_hidden);
+    char *t = board ? make_weights_board(w) : make_weights_hidden(w, 300, true, n_hidden);
     uz_player_model m;
     CHECK(uz_player_model_parse(&m, t, strlen(t), NULL) == UZ_OK, "test weights parse");
     uint64_t h = 0xcbf29ce484222325ull;
@@ -473,6 +474,7 @@ static void test_golden(int n_hidden, uint64_t golden)
         hist.keys[0] = pos.key ^ 1;
         uz_pm_features(&pos, legal, scores, n, &g, &hist, x);
         uz_pm_scores(&m, x, n, NULL, s);
+        uz_pm_board_scores(&m, &pos, legal, n, s);
         uint32_t total = uz_pm_frequencies(&m, s, n, freq);
         uint32_t sum = 0, low = UINT32_MAX;
         for (int i = 0; i < n; i++) {
@@ -485,14 +487,16 @@ static void test_golden(int n_hidden, uint64_t golden)
         h = fnv(h, freq, (size_t)n * sizeof *freq);
     }
     /* A change here is an archive format change (little-endian byte hash). */
-    CHECK(h == golden, "golden hash (%d hidden units) %016llx", n_hidden, (unsigned long long)h);
+    CHECK(h == golden, "golden hash (%d hidden units%s) %016llx", n_hidden, board ? ", board units" : "",
+          (unsigned long long)h);
 }
 
 int main(void)
 {
     test_features();
     test_weights_file();
-    test_golden(0, 0x91e7ded27d8c30a6ull);
-    test_golden(4, 0xe854f04cf2e19d22ull);
+    test_golden(0, false, 0x91e7ded27d8c30a6ull);
+    test_golden(4, false, 0xe854f04cf2e19d22ull);
+    test_golden(0, true, 0x2f8bcc506fccc27full);
     return test_finish();
 }
