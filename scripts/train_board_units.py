@@ -87,12 +87,9 @@ class BoardUnits:
     def loss_grad(self, th, d):
         v = self.split(th)[3].astype(np.float32)
         h, r = self.forward(d, th)
-        p = self.probs(d, d.base + r)
-        chosen = d.starts + d.played
-        loss = -np.log(p[chosen]).mean() + self.l2 * (th @ th)
-        g = p.copy()
-        g[chosen] -= 1
-        g = (g / len(d.n)).astype(np.float32)
+        nll, g = tpm.softmax_nll(d.base + r, d.starts, d.pos_of, d.starts + d.played)
+        loss = nll + self.l2 * (th @ th)
+        g = g.astype(np.float32)
         dpre = (g[:, None] * v) * (1 - h * h)
         grad = np.concatenate([(d.board.T @ np.add.reduceat(dpre, d.starts, axis=0)).ravel(),
                                (d.move.T @ dpre).ravel(), dpre.sum(0), h.T @ g])

@@ -67,6 +67,18 @@ def load(cache, names, nf):
     return np.concatenate(pos), np.concatenate(feat), np.concatenate(cat), np.concatenate(fileid)
 
 
+def softmax_nll(s, starts, pos_of_move, target):
+    """The mean negative log-likelihood of the played moves (target: their indices in s)
+    under a softmax of the scores s within each position, and its gradient in s."""
+    m = np.maximum.reduceat(s, starts)
+    e = np.exp(s - m[pos_of_move])
+    z = np.add.reduceat(e, starts)
+    k = len(starts)
+    g = e / z[pos_of_move]
+    g[target] -= 1.0
+    return -(s[target] - m - np.log(z)).sum() / k, g / k
+
+
 class Problem:
     """Softmax over each position's moves of X w (X: all moves stacked)."""
 
@@ -142,14 +154,8 @@ class HiddenProblem(Problem):
         s, t = self.scores(th)
         if extra is not None:
             s = s + extra
-        m = np.maximum.reduceat(s, self.starts)
-        e = np.exp(s - m[self.pos_of_move])
-        z = np.add.reduceat(e, self.starts)
-        k = len(self.n)
-        nll = -(s[self.target] - m - np.log(z)).sum() / k
-        gs = e / z[self.pos_of_move]
-        gs[self.target] -= 1.0
-        gs = (gs / k).astype(np.float32)
+        nll, gs = softmax_nll(s, self.starts, self.pos_of_move, self.target)
+        gs = gs.astype(np.float32)
         da = (gs[:, None] * v.astype(np.float32)[None, :]) * (1 - t * t)
         g = np.concatenate([self.x.T @ gs, (da.T @ self.x).ravel(), da.sum(axis=0, dtype=np.float64), t.T @ gs])
         pen = th.copy()
@@ -183,14 +189,7 @@ class SquareProblem(Problem):
     def loss_grad(self, th):
         w, tab = th[:self.d], th[self.d:]
         s = (self.x @ w.astype(np.float32)).astype(np.float64) + tab[self.idx[0]] + tab[self.idx[1]]
-        m = np.maximum.reduceat(s, self.starts)
-        e = np.exp(s - m[self.pos_of_move])
-        z = np.add.reduceat(e, self.starts)
-        k = len(self.n)
-        nll = -(s[self.target] - m - np.log(z)).sum() / k
-        g = e / z[self.pos_of_move]
-        g[self.target] -= 1.0
-        g /= k
+        nll, g = softmax_nll(s, self.starts, self.pos_of_move, self.target)
         gw = (self.x.T @ g.astype(np.float32)).astype(np.float64)
         gt = sum(np.bincount(i, weights=g, minlength=self.n_tables) for i in self.idx)
         return (nll + self.l2 * w @ w + self.l2_tables * tab @ tab,
