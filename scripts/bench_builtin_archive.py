@@ -6,8 +6,9 @@ of one corpus file per category. Times are CPU seconds of ucizip and its engine 
 (user + sys, so other load on the machine counts less), wall seconds beside them.
 
 Usage: scripts/bench_builtin_archive.py [--files cat1_X.pgn,cat2_Y.pgn,cat3_Z.pgn] [--max-games N]
-                                        [--engines builtin,stockfish,builtin-2@2]
-(ENGINE@D: that engine at depth D; without @, its default depth.)
+                                        [--engines builtin,stockfish,builtin-2@2] [--ucizip A,B]
+(ENGINE@D: that engine at depth D; without @, its default depth. --ucizip: the programs to
+run each engine with, e.g. two builds, side by side; default build/ucizip.)
 Default files: cat1 Lichess blitz/rapid, cat2 Kasparov, cat3 Sirius self-play (the issue
 note's figures: --max-games 100, the first 100 held-out games of each).
 """
@@ -56,7 +57,9 @@ def main():
     ap.add_argument("--files", default=DEFAULT_FILES)
     ap.add_argument("--max-games", type=int, default=0)
     ap.add_argument("--engines", default="builtin,stockfish")
+    ap.add_argument("--ucizip", default=UCIZIP)
     args = ap.parse_args()
+    programs = args.ucizip.split(",")
     tmp = tempfile.mkdtemp(prefix="ucizip-bench-builtin-")
     print("| file | games | plies | oracle | bits/move | compress plies/s (CPU; wall) | "
           "decompress plies/s (CPU; wall) |")
@@ -66,12 +69,12 @@ def main():
         games = held_out(os.path.join(CORPUS, name), args.max_games)
         with open(src, "w") as f:
             f.write("".join(games))
-        for engine in args.engines.split(","):
+        for engine, program in ((e, p) for e in args.engines.split(",") for p in programs):
             arc, back = src + "." + engine + ".ucz", src + "." + engine + ".pgn"
             name_, _, depth = engine.partition("@")
             oracle = ["--engine", name_] + (["--depth", depth] if depth else [])
-            c_cpu, c_wall = timed(UCIZIP, "compress", src, "-o", arc, "-f", "-q", "-j", "1", *oracle)
-            d_cpu, d_wall = timed(UCIZIP, "decompress", arc, "-o", back, "-f", "-j", "1")
+            c_cpu, c_wall = timed(program, "compress", src, "-o", arc, "-f", "-q", "-j", "1", *oracle)
+            d_cpu, d_wall = timed(program, "decompress", arc, "-o", back, "-f", "-j", "1")
             if open(back, "rb").read() != open(src, "rb").read():
                 sys.exit("%s: the %s archive does not decode to its games" % (name, engine))
             info = json.loads(output(UCIZIP, "info", arc, "--json"))
@@ -79,7 +82,7 @@ def main():
             plies = sum(m["moves"] for m in info["members"])
             bits = 8.0 * sum(m["move_bytes"] for m in info["members"]) / plies
             print("| %s | %d | %d | %s | %.3f | %.0f; %.0f | %.0f; %.0f |" % (
-                name, len(games), plies, engine, bits, plies / c_cpu, plies / c_wall,
+                name, len(games), plies, engine + (" (%s)" % program if len(programs) > 1 else ""), bits, plies / c_cpu, plies / c_wall,
                 plies / d_cpu, plies / d_wall), flush=True)
 
 

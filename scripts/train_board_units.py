@@ -13,8 +13,19 @@ scripts/train_player_model.py) are never read for training; of the training game
 with (hash / 5) mod 4 == 0 are a validation part that picks the iteration (early stopping)
 and the rest is fitted. Held-out bits/move are printed once, at the end.
 
+Distillation (--teacher CACHE2): the same positions scored by a better oracle and set (for
+the builtin's sets: Stockfish's depth-1 scores under its default set, whose integer scores
+ucizip-features writes in CACHE2 the same way). The fit then minimises (1 - w) x the
+played moves' log loss + w x the cross-entropy against the teacher's distribution over
+every move of the position (w: --teacher-weight): one move played is one sample, the
+teacher's distribution says how good every other move looked, a richer signal per position
+for a network that would otherwise overfit the few hundred thousand played moves. Only the
+training part is read with the teacher; the validation part and the held-out figures are
+the played moves' bits alone, as without it.
+
 Usage: scripts/train_board_units.py --base data/player_model/weights-v5.txt --cache CACHE
        [--units 16] [--iters 150] [--l2 3e-5] [--version N] [--scores-from TEXT] [--no-write]
+       [--teacher CACHE2 [--teacher-weight 0.5] [--teacher-name TEXT]] [--save FIT.npz | --load FIT.npz]
 (SIGINT stops the fit and goes on with the best iteration so far.)
 Needs python3-numpy and python3-scipy (Debian).
 """
@@ -39,11 +50,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 class Positions:
     """The positions of a mask: board one-hots, move one-hots, base scores (natural log)."""
 
-    def __init__(self, pos, board, base, moves, cat, mask):
+    def __init__(self, pos, board, base, moves, cat, mask, teacher=None):
         n = pos["n"].astype(np.int64)
         rows = np.repeat(mask, n)
         self.n = n[mask]
         self.base = base[rows]
+        self.teacher = teacher[rows] if teacher is not None else None
         self.played = pos["played"][mask].astype(np.int64)
         self.cat = cat[mask]
         self.starts = np.concatenate([[0], np.cumsum(self.n)[:-1]])
@@ -65,8 +77,8 @@ class BoardUnits:
     """theta = board weights [768 x U], move weights [768 x U] (to tables, then from),
     biases [U], outputs [U] (natural log units); pre-activations in tanh units."""
 
-    def __init__(self, units, l2):
-        self.u, self.l2 = units, l2
+    def __init__(self, units, l2, teacher_weight=0.0):
+        self.u, self.l2, self.tw = units, l2, teacher_weight
         self.sizes = [768 * units, 768 * units, units, units]
 
     def split(self, th):
@@ -80,14 +92,15 @@ class BoardUnits:
 
     @staticmethod
     def probs(d, s):
-        m = np.maximum.reduceat(s, d.starts)
-        e = np.exp(s - m[d.pos_of])
-        return e / np.add.reduceat(e, d.starts)[d.pos_of]
+        return softmax_within(s, d.starts, d.pos_of)
 
     def loss_grad(self, th, d):
         v = self.split(th)[3].astype(np.float32)
         h, r = self.forward(d, th)
         nll, g = tpm.softmax_nll(d.base + r, d.starts, d.pos_of, d.starts + d.played)
+        if self.tw:  # distillation: cross-entropy against the teacher's distribution too
+            ce, gt = soft_cross_entropy(d.base + r, d.starts, d.pos_of, d.teacher)
+            nll, g = (1 - self.tw) * nll + self.tw * ce, (1 - self.tw) * g + self.tw * gt
         loss = nll + self.l2 * (th @ th)
         g = g.astype(np.float32)
         dpre = (g[:, None] * v) * (1 - h * h)
@@ -99,6 +112,24 @@ class BoardUnits:
         s = d.base + (self.forward(d, th)[1] if th is not None else 0)
         p = self.probs(d, s)[d.starts + d.played]
         return -np.log2((1 - eps) * p + eps / d.n)
+
+
+def softmax_within(s, starts, pos_of):
+    """The softmax of the scores s within each position (starts: its first move's index)."""
+    m = np.maximum.reduceat(s, starts)
+    e = np.exp(s - m[pos_of])
+    return e / np.add.reduceat(e, starts)[pos_of]
+
+
+def soft_cross_entropy(s, starts, pos_of, t):
+    """The mean cross-entropy of the softmax of s within each position against the
+    distribution t (sums to 1 in each position), and its gradient in s."""
+    m = np.maximum.reduceat(s, starts)
+    e = np.exp(s - m[pos_of])
+    z = np.add.reduceat(e, starts)
+    k = len(starts)
+    logp = s - m[pos_of] - np.log(z)[pos_of]
+    return -(t * logp).sum() / k, (np.exp(logp) - t) / k
 
 
 def quantise(model, th):
@@ -124,6 +155,11 @@ def main():
     ap.add_argument("--version", type=int, default=0)
     ap.add_argument("--scores-from", default="", help="the oracle whose scores the cache holds (for the comments)")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--save", default="", help="keep the chosen fit in this .npz file")
+    ap.add_argument("--load", default="", help="no fit: the one saved by --save (same --units)")
+    ap.add_argument("--teacher", default="", help="a cache of the same positions scored by a better set (distillation)")
+    ap.add_argument("--teacher-name", default="", help="the teacher, in words (for the comments)")
+    ap.add_argument("--teacher-weight", type=float, default=0.5, help="the teacher's share of the training loss")
     args = ap.parse_args()
 
     units, squares, board = [], {}, {}
@@ -131,7 +167,7 @@ def main():
     assert not board, "the base set has board units already"
     eps = floor_q16 / 65536
     names = sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(args.cache, "feat", "cat[123]_*.pos")))
-    pos, brd, base, moves, cat = [], [], [], [], []
+    pos, brd, base, moves, cat, teach = [], [], [], [], [], []
     for name in names:
         prefix = os.path.join(args.cache, "feat", name)
         p = np.fromfile(prefix + ".pos", dtype=tpm.POS_DTYPE)
@@ -139,10 +175,20 @@ def main():
         brd.append(np.fromfile(prefix + ".board", dtype=np.uint8).reshape(-1, 64))
         base.append(np.fromfile(prefix + ".score", dtype="<i8"))
         moves.append(np.fromfile(prefix + ".moves", dtype="<u2"))
+        if args.teacher:
+            tprefix = os.path.join(args.teacher, "feat", name)
+            assert np.array_equal(np.fromfile(tprefix + ".moves", dtype="<u2"), moves[-1]), name
+            teach.append(np.fromfile(tprefix + ".score", dtype="<i8"))
         cat.append(np.full(len(p), list(tpm.CATS).index(name[:4])))
     pos, brd, moves, cat = np.concatenate(pos), np.concatenate(brd), np.concatenate(moves), np.concatenate(cat)
     base = np.concatenate(base).astype(np.float64) * (math.log(2) / 65536)
     assert len(base) == pos["n"].sum() == len(moves) and len(brd) == len(pos)
+    teacher = None
+    if args.teacher:
+        n = pos["n"].astype(np.int64)
+        starts = np.concatenate([[0], np.cumsum(n)[:-1]])
+        teacher = softmax_within(np.concatenate(teach).astype(np.float64) * (math.log(2) / 65536), starts,
+                                np.repeat(np.arange(len(n)), n))
 
     held = (pos["hash"] % np.uint64(5)) == 0
     samples = np.array(sorted(tpm.sample_hashes(args.build, args.samples)), dtype=np.uint64)
@@ -151,9 +197,10 @@ def main():
     trainm = ~held & ~valm
     print("positions %d: fitted %d, validation %d, held-out %d" % (len(pos), trainm.sum(), valm.sum(), evalm.sum()),
           flush=True)
-    dt, dv = (Positions(pos, brd, base, moves, cat, m) for m in (trainm, valm))
+    dt = Positions(pos, brd, base, moves, cat, trainm, teacher)
+    dv = Positions(pos, brd, base, moves, cat, valm)
 
-    model = BoardUnits(args.units, args.l2)
+    model = BoardUnits(args.units, args.l2, args.teacher_weight if args.teacher else 0.0)
     rng = np.random.default_rng(2)
     th0 = np.concatenate([rng.normal(0, 0.05, 1536 * args.units), np.zeros(args.units), rng.normal(0, 0.05, args.units)])
     b0 = model.bits(dv, None, eps).mean()
@@ -168,16 +215,23 @@ def main():
             if b < best[0]:
                 best[:] = [b, th.copy(), it[0]]
 
-    try:
-        r = minimize(model.loss_grad, th0, args=(dt,), jac=True, method="L-BFGS-B", callback=check,
-                     options={"maxiter": args.iters})
-        print(r.message, end="; ")
-    except KeyboardInterrupt:  # SIGINT: stop here and keep the best iteration so far
-        print("interrupted at iteration %d" % it[0], end="; ")
-    print("best validation at iteration %d" % best[2])
-    th = best[1]
-    if th is None:
-        sys.exit("no iteration improved on the base set")
+    if args.load:  # a fit saved by --save: only the held-out figures and the weights file
+        saved = np.load(args.load)
+        th, best[2] = saved["theta"], int(saved["iteration"])
+        print("validation %.4f with the fit of %s" % (model.bits(dv, th, eps).mean(), args.load))
+    else:
+        try:
+            r = minimize(model.loss_grad, th0, args=(dt,), jac=True, method="L-BFGS-B", callback=check,
+                         options={"maxiter": args.iters})
+            print(r.message, end="; ")
+        except KeyboardInterrupt:  # SIGINT: stop here and keep the best iteration so far
+            print("interrupted at iteration %d" % it[0], end="; ")
+        print("best validation at iteration %d" % best[2])
+        th = best[1]
+        if th is None:
+            sys.exit("no iteration improved on the base set")
+        if args.save:
+            np.savez(args.save, theta=th, iteration=best[2])
 
     del dt
     de = Positions(pos, brd, base, moves, cat, evalm)
@@ -197,6 +251,10 @@ def main():
                            % (trainm.sum(), best[2]),
                            "validation part of the training games%s). See data/player_model/PROVENANCE."
                            % ("; scores from " + args.scores_from if args.scores_from else "")]
+        if args.teacher:
+            comments.append("Fitted to the played moves (weight %.2f) and to a teacher's distribution over the moves"
+                            % (1 - args.teacher_weight))
+            comments.append("(weight %.2f): %s." % (args.teacher_weight, args.teacher_name or args.teacher))
         h = pm_weights.write(version, floor_q16, base_w, comments=comments, root=ROOT, units=units or None,
                              squares=(squares["bounds"], squares["to"], squares["from"]) if squares else None,
                              board=quantise(model, th))
