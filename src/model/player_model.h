@@ -194,14 +194,15 @@ extern const int uz_pm_builtin_count;
 
 /* The weight set new archives use, by oracle: sets are trained on one oracle's scores, so
  * a newer set is not better for another oracle. UCI engines: version 2 (trained on
- * Stockfish 15.1's depth-1 scores); the built-in oracle, by its version: builtin-1 version 7
+ * Stockfish 15.1's depth-1 scores); the built-in oracle, by its version: builtin-1 version 9
  * (trained on builtin-1's depth-1 scores: version 5, with a hidden layer and square tables,
- * plus board units; versions 3 and 5 before it), builtin-2 version 8 (the same on
- * builtin-2's, over version 6; versions 4 and 6 before it). An archive names its set, so
+ * plus board units fitted with Stockfish's distribution as a teacher; versions 3, 5 and 7
+ * before it), builtin-2 version 10 (the same on builtin-2's, over version 6; versions 4, 6
+ * and 8 before it). An archive names its set, so
  * changing these changes new archives only. */
 #define UZ_PM_DEFAULT_VERSION_ENGINE 2
-#define UZ_PM_DEFAULT_VERSION_BUILTIN1 7
-#define UZ_PM_DEFAULT_VERSION_BUILTIN2 8
+#define UZ_PM_DEFAULT_VERSION_BUILTIN1 9
+#define UZ_PM_DEFAULT_VERSION_BUILTIN2 10
 
 /* The newest built-in set. */
 const uz_player_model *uz_pm_builtin_latest(void);

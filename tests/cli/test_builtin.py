@@ -185,8 +185,8 @@ def stockfish_unchanged(tmp):
 def fixture():
     """The committed builtin archives decode to their source games (every later ucizip
     must): builtin-1 with player weights v2 (before v3 existed), with v3 (its set until v5),
-    with v5 (square tables) and with v7 (its set, with board units), builtin-2 with v4, v6
-    and v8."""
+    with v5 (square tables), with v7 (board units) and with v9 (its set, board units fitted
+    with a teacher), builtin-2 with v4, v6, v8 and v10."""
     src = os.path.join(DATA, "fixture_builtin1.pgn")
     for name, oracle, weights in (("fixture_builtin1.ucz", b"ucizip builtin-1", b"player v2"),
                                   ("fixture_builtin1_v3.ucz", b"ucizip builtin-1", b"player v3"),
@@ -194,7 +194,9 @@ def fixture():
                                   ("fixture_builtin2.ucz", b"ucizip builtin-2", b"player v4"),
                                   ("fixture_builtin1_v7.ucz", b"ucizip builtin-1", b"player v7"),
                                   ("fixture_builtin2_v6.ucz", b"ucizip builtin-2", b"player v6"),
-                                  ("fixture_builtin2_v8.ucz", b"ucizip builtin-2", b"player v8")):
+                                  ("fixture_builtin2_v8.ucz", b"ucizip builtin-2", b"player v8"),
+                                  ("fixture_builtin1_v9.ucz", b"ucizip builtin-1", b"player v9 "),
+                                  ("fixture_builtin2_v10.ucz", b"ucizip builtin-2", b"player v10 ")):
         arc = os.path.join(DATA, name)
         if not os.path.exists(arc):
             check(False, "no fixture %s" % arc)
