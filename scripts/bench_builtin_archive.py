@@ -77,12 +77,13 @@ def main():
             d_cpu, d_wall = timed(program, "decompress", arc, "-o", back, "-f", "-j", "1")
             if open(back, "rb").read() != open(src, "rb").read():
                 sys.exit("%s: the %s archive does not decode to its games" % (name, engine))
-            info = json.loads(output(UCIZIP, "info", arc, "--json"))
+            info = json.loads(output(program, "info", arc, "--json"))
             info = info[0] if isinstance(info, list) else info  # (an array of archives)
             plies = sum(m["moves"] for m in info["members"])
             bits = 8.0 * sum(m["move_bytes"] for m in info["members"]) / plies
+            label = engine + (" (%s)" % program if len(programs) > 1 else "")
             print("| %s | %d | %d | %s | %.3f | %.0f; %.0f | %.0f; %.0f |" % (
-                name, len(games), plies, engine + (" (%s)" % program if len(programs) > 1 else ""), bits, plies / c_cpu, plies / c_wall,
+                name, len(games), plies, label, bits, plies / c_cpu, plies / c_wall,
                 plies / d_cpu, plies / d_wall), flush=True)
 
 

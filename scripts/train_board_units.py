@@ -114,22 +114,22 @@ class BoardUnits:
         return -np.log2((1 - eps) * p + eps / d.n)
 
 
-def softmax_within(s, starts, pos_of):
-    """The softmax of the scores s within each position (starts: its first move's index)."""
+def log_softmax_within(s, starts, pos_of):
+    """The log-softmax of the scores s within each position (starts: its first move's index)."""
     m = np.maximum.reduceat(s, starts)
-    e = np.exp(s - m[pos_of])
-    return e / np.add.reduceat(e, starts)[pos_of]
+    z = np.add.reduceat(np.exp(s - m[pos_of]), starts)
+    return s - (m + np.log(z))[pos_of]
+
+
+def softmax_within(s, starts, pos_of):
+    return np.exp(log_softmax_within(s, starts, pos_of))
 
 
 def soft_cross_entropy(s, starts, pos_of, t):
     """The mean cross-entropy of the softmax of s within each position against the
     distribution t (sums to 1 in each position), and its gradient in s."""
-    m = np.maximum.reduceat(s, starts)
-    e = np.exp(s - m[pos_of])
-    z = np.add.reduceat(e, starts)
-    k = len(starts)
-    logp = s - m[pos_of] - np.log(z)[pos_of]
-    return -(t * logp).sum() / k, (np.exp(logp) - t) / k
+    logp = log_softmax_within(s, starts, pos_of)
+    return -(t * logp).sum() / len(starts), (np.exp(logp) - t) / len(starts)
 
 
 def quantise(model, th):
@@ -197,7 +197,6 @@ def main():
     trainm = ~held & ~valm
     print("positions %d: fitted %d, validation %d, held-out %d" % (len(pos), trainm.sum(), valm.sum(), evalm.sum()),
           flush=True)
-    dt = Positions(pos, brd, base, moves, cat, trainm, teacher)
     dv = Positions(pos, brd, base, moves, cat, valm)
 
     model = BoardUnits(args.units, args.l2, args.teacher_weight if args.teacher else 0.0)
@@ -220,6 +219,7 @@ def main():
         th, best[2] = saved["theta"], int(saved["iteration"])
         print("validation %.4f with the fit of %s" % (model.bits(dv, th, eps).mean(), args.load))
     else:
+        dt = Positions(pos, brd, base, moves, cat, trainm, teacher)
         try:
             r = minimize(model.loss_grad, th0, args=(dt,), jac=True, method="L-BFGS-B", callback=check,
                          options={"maxiter": args.iters})
@@ -232,8 +232,8 @@ def main():
             sys.exit("no iteration improved on the base set")
         if args.save:
             np.savez(args.save, theta=th, iteration=best[2])
+        del dt
 
-    del dt
     de = Positions(pos, brd, base, moves, cat, evalm)
     before, after = model.bits(de, None, eps), model.bits(de, th, eps)
     print("held-out bits/move (float model), base set -> with board units:")
