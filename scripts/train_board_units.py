@@ -114,21 +114,14 @@ class BoardUnits:
         return -np.log2((1 - eps) * p + eps / d.n)
 
 
-def log_softmax_within(s, starts, pos_of):
-    """The log-softmax of the scores s within each position (starts: its first move's index)."""
-    m = np.maximum.reduceat(s, starts)
-    z = np.add.reduceat(np.exp(s - m[pos_of]), starts)
-    return s - (m + np.log(z))[pos_of]
-
-
 def softmax_within(s, starts, pos_of):
-    return np.exp(log_softmax_within(s, starts, pos_of))
+    return np.exp(tpm.log_softmax_within(s, starts, pos_of))
 
 
 def soft_cross_entropy(s, starts, pos_of, t):
     """The mean cross-entropy of the softmax of s within each position against the
     distribution t (sums to 1 in each position), and its gradient in s."""
-    logp = log_softmax_within(s, starts, pos_of)
+    logp = tpm.log_softmax_within(s, starts, pos_of)
     return -(t * logp).sum() / len(starts), (np.exp(logp) - t) / len(starts)
 
 

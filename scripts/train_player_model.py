@@ -67,16 +67,21 @@ def load(cache, names, nf):
     return np.concatenate(pos), np.concatenate(feat), np.concatenate(cat), np.concatenate(fileid)
 
 
+def log_softmax_within(s, starts, pos_of_move):
+    """The log-softmax of the scores s within each position (starts: its first move's index)."""
+    m = np.maximum.reduceat(s, starts)
+    z = np.add.reduceat(np.exp(s - m[pos_of_move]), starts)
+    return s - (m + np.log(z))[pos_of_move]
+
+
 def softmax_nll(s, starts, pos_of_move, target):
     """The mean negative log-likelihood of the played moves (target: their indices in s)
     under a softmax of the scores s within each position, and its gradient in s."""
-    m = np.maximum.reduceat(s, starts)
-    e = np.exp(s - m[pos_of_move])
-    z = np.add.reduceat(e, starts)
+    logp = log_softmax_within(s, starts, pos_of_move)
     k = len(starts)
-    g = e / z[pos_of_move]
+    g = np.exp(logp)
     g[target] -= 1.0
-    return -(s[target] - m - np.log(z)).sum() / k, g / k
+    return -logp[target].sum() / k, g / k
 
 
 class Problem:
