@@ -7,8 +7,13 @@ of one corpus file per category. Times are CPU seconds of ucizip and its engine 
 
 Usage: scripts/bench_builtin_archive.py [--files cat1_X.pgn,cat2_Y.pgn,cat3_Z.pgn] [--max-games N]
                                         [--engines builtin,stockfish,builtin-2@2] [--ucizip A,B]
+                                        [--repeat N]
 (ENGINE@D: that engine at depth D; without @, its default depth. --ucizip: the programs to
-run each engine with, e.g. two builds, side by side; default build/ucizip.)
+run each engine with, e.g. two builds, side by side; default build/ucizip. --repeat N: the
+builtin's compress and decompress are timed N times each, interleaved with the other
+oracles' runs, and the median is printed with the slowest and fastest run: a builtin run
+lasts about a second, short enough for a busy or virtual machine to move it by a third;
+the UCI engines' runs last minutes and are timed once.)
 Default files: cat1 Lichess blitz/rapid, cat2 Kasparov, cat3 Sirius self-play (the issue
 note's figures: --max-games 100, the first 100 held-out games of each).
 """
@@ -58,6 +63,7 @@ def main():
     ap.add_argument("--max-games", type=int, default=0)
     ap.add_argument("--engines", default="builtin,stockfish")
     ap.add_argument("--ucizip", default=UCIZIP)
+    ap.add_argument("--repeat", type=int, default=1, help="times each builtin run is timed (median)")
     args = ap.parse_args()
     programs = args.ucizip.split(",")
     tmp = tempfile.mkdtemp(prefix="ucizip-bench-builtin-")
@@ -69,23 +75,40 @@ def main():
         games = held_out(os.path.join(CORPUS, name), args.max_games)
         with open(src, "w") as f:
             f.write("".join(games))
-        for engine, program in ((e, p) for e in args.engines.split(",") for p in programs):
-            arc, back = src + "." + engine + ".ucz", src + "." + engine + ".pgn"
-            name_, _, depth = engine.partition("@")
-            oracle = ["--engine", name_] + (["--depth", depth] if depth else [])
-            c_cpu, c_wall = timed(program, "compress", src, "-o", arc, "-f", "-q", "-j", "1", *oracle)
-            d_cpu, d_wall = timed(program, "decompress", arc, "-o", back, "-f", "-j", "1")
-            if open(back, "rb").read() != open(src, "rb").read():
-                sys.exit("%s: the %s archive does not decode to its games" % (name, engine))
+        runs = [(e, p) for e in args.engines.split(",") for p in programs]
+        times = {run: ([], []) for run in runs}
+        for rep in range(args.repeat):
+            for engine, program in runs:
+                if rep and not engine.startswith("builtin"):
+                    continue
+                arc, back = src + "." + engine + ".ucz", src + "." + engine + ".pgn"
+                name_, _, depth = engine.partition("@")
+                oracle = ["--engine", name_] + (["--depth", depth] if depth else [])
+                times[engine, program][0].append(timed(program, "compress", src, "-o", arc, "-f", "-q", "-j", "1",
+                                                       *oracle))
+                times[engine, program][1].append(timed(program, "decompress", arc, "-o", back, "-f", "-j", "1"))
+                if open(back, "rb").read() != open(src, "rb").read():
+                    sys.exit("%s: the %s archive does not decode to its games" % (name, engine))
+        for engine, program in runs:
+            arc = src + "." + engine + ".ucz"
             info = json.loads(output(program, "info", arc, "--json"))
             info = info[0] if isinstance(info, list) else info  # (an array of archives)
             plies = sum(m["moves"] for m in info["members"])
             bits = 8.0 * sum(m["move_bytes"] for m in info["members"]) / plies
             label = engine + (" (%s)" % program if len(programs) > 1 else "")
-            print("| %s | %d | %d | %s | %.3f | %.0f; %.0f | %.0f; %.0f |" % (
-                name, len(games), plies, label, bits, plies / c_cpu, plies / c_wall,
-                plies / d_cpu, plies / d_wall), flush=True)
+            print("| %s | %d | %d | %s | %.3f | %s | %s |" % (
+                name, len(games), plies, label, bits, rate(plies, times[engine, program][0]),
+                rate(plies, times[engine, program][1])), flush=True)
 
+
+def rate(plies, runs):
+    """Plies/s of the median CPU time (and its run's wall time); with several runs, the
+    range of the CPU figures after it."""
+    cpu, wall = sorted(runs)[len(runs) // 2]
+    text = "%.0f; %.0f" % (plies / cpu, plies / wall)
+    if len(runs) > 1:
+        text += " (%d runs: %.0f-%.0f)" % (len(runs), plies / max(runs)[0], plies / min(runs)[0])
+    return text
 
 if __name__ == "__main__":
     main()

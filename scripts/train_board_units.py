@@ -23,9 +23,16 @@ for a network that would otherwise overfit the few hundred thousand played moves
 training part is read with the teacher; the validation part and the held-out figures are
 the played moves' bits alone, as without it.
 
+Adjusting the base (--adjust): the base set's linear weights and square tables get a
+correction fitted together with the units (the hidden layer stays as it is); the new set is
+the base with the corrected weights and tables plus the units. Without it the base is
+untouched. --init FIT.npz starts from a saved fit (its units, and its corrections if it
+has them) instead of small random units: a fit continued.
+
 Usage: scripts/train_board_units.py --base data/player_model/weights-v5.txt --cache CACHE
        [--units 16] [--iters 150] [--l2 3e-5] [--version N] [--scores-from TEXT] [--no-write]
-       [--teacher CACHE2 [--teacher-weight 0.5] [--teacher-name TEXT]] [--save FIT.npz | --load FIT.npz]
+       [--teacher CACHE2 [--teacher-weight 0.5] [--teacher-name TEXT]] [--adjust]
+       [--init FIT.npz] [--save FIT.npz | --load FIT.npz]
 (SIGINT stops the fit and goes on with the best iteration so far.)
 Needs python3-numpy and python3-scipy (Debian).
 """
@@ -50,9 +57,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 class Positions:
     """The positions of a mask: board one-hots, move one-hots, base scores (natural log)."""
 
-    def __init__(self, pos, board, base, moves, cat, mask, teacher=None):
+    def __init__(self, pos, board, base, moves, cat, mask, teacher=None, adjust=None):
         n = pos["n"].astype(np.int64)
         rows = np.repeat(mask, n)
+        if adjust is not None:  # the features (standardised) and square-table entries of each move
+            self.x = adjust.x[rows].astype(np.float32) / adjust.scale
+            self.sq = [i[rows] for i in adjust.idx]
         self.n = n[mask]
         self.base = base[rows]
         self.teacher = teacher[rows] if teacher is not None else None
@@ -94,24 +104,74 @@ class BoardUnits:
     def probs(d, s):
         return softmax_within(s, d.starts, d.pos_of)
 
-    def loss_grad(self, th, d):
+    def loss_grad(self, th, d, extra=None):
+        """Loss and gradient in th, and the gradient in each move's score (the base's
+        scores plus extra, if given, plus the units')."""
         v = self.split(th)[3].astype(np.float32)
         h, r = self.forward(d, th)
-        nll, g = tpm.softmax_nll(d.base + r, d.starts, d.pos_of, d.starts + d.played)
+        s = d.base + r + (extra if extra is not None else 0)
+        nll, g = tpm.softmax_nll(s, d.starts, d.pos_of, d.starts + d.played)
         if self.tw:  # distillation: cross-entropy against the teacher's distribution too
-            ce, gt = soft_cross_entropy(d.base + r, d.starts, d.pos_of, d.teacher)
+            ce, gt = soft_cross_entropy(s, d.starts, d.pos_of, d.teacher)
             nll, g = (1 - self.tw) * nll + self.tw * ce, (1 - self.tw) * g + self.tw * gt
         loss = nll + self.l2 * (th @ th)
         g = g.astype(np.float32)
         dpre = (g[:, None] * v) * (1 - h * h)
         grad = np.concatenate([(d.board.T @ np.add.reduceat(dpre, d.starts, axis=0)).ravel(),
                                (d.move.T @ dpre).ravel(), dpre.sum(0), h.T @ g])
-        return loss, grad.astype(np.float64) + 2 * self.l2 * th
+        return loss, grad.astype(np.float64) + 2 * self.l2 * th, g
+
+    def fit_loss_grad(self, th, d):
+        return self.loss_grad(th, d)[:2]
+
+    def scores(self, d, th):
+        return d.base + (self.forward(d, th)[1] if th is not None else 0)
 
     def bits(self, d, th, eps):
-        s = d.base + (self.forward(d, th)[1] if th is not None else 0)
+        s = self.scores(d, th)
         p = self.probs(d, s)[d.starts + d.played]
         return -np.log2((1 - eps) * p + eps / d.n)
+
+
+class BaseAdjustment:
+    """The base set's raw features (x, int16 per move), their spread (scale) and each
+    move's two square-table entries (idx; n_tables entries, as square_indices)."""
+
+    def __init__(self, x, ply, moves, bounds):
+        self.x = x
+        self.scale = (x.std(axis=0, dtype=np.float64) + 1e-9).astype(np.float32)
+        self.idx, self.n_tables = tpm.square_indices(moves, ply, bounds)
+
+
+class AdjustedBoardUnits(BoardUnits):
+    """The units plus corrections to the base's linear weights (in standardised feature
+    units, L2 penalty l2_linear) and to its square tables (L2 l2_tables), appended to
+    theta. The hidden layer is not touched."""
+
+    def __init__(self, units, l2, teacher_weight, n_features, n_tables, l2_linear=1e-4, l2_tables=3e-5):
+        super().__init__(units, l2, teacher_weight)
+        self.n_units = sum(self.sizes)
+        self.nf, self.nt, self.l2_linear, self.l2_tables = n_features, n_tables, l2_linear, l2_tables
+
+    def corrections(self, th):
+        return th[self.n_units:self.n_units + self.nf], th[self.n_units + self.nf:]
+
+    def extra(self, d, th):
+        dw, dt = self.corrections(th)
+        return (d.x @ dw.astype(np.float32)).astype(np.float64) + dt[d.sq[0]] + dt[d.sq[1]]
+
+    def fit_loss_grad(self, th, d):
+        dw, dt = self.corrections(th)
+        loss, grad, g = self.loss_grad(th[:self.n_units], d, self.extra(d, th))
+        gw = (d.x.T @ g).astype(np.float64)
+        gt = sum(np.bincount(i, weights=g.astype(np.float64), minlength=self.nt) for i in d.sq)
+        return (loss + self.l2_linear * dw @ dw + self.l2_tables * dt @ dt,
+                np.concatenate([grad, gw + 2 * self.l2_linear * dw, gt + 2 * self.l2_tables * dt]))
+
+    def scores(self, d, th):
+        if th is None:
+            return d.base
+        return d.base + self.forward(d, th[:self.n_units])[1] + self.extra(d, th)
 
 
 def softmax_within(s, starts, pos_of):
@@ -153,6 +213,9 @@ def main():
     ap.add_argument("--teacher", default="", help="a cache of the same positions scored by a better set (distillation)")
     ap.add_argument("--teacher-name", default="", help="the teacher, in words (for the comments)")
     ap.add_argument("--teacher-weight", type=float, default=0.5, help="the teacher's share of the training loss")
+    ap.add_argument("--adjust", action="store_true",
+                    help="also fit corrections to the base's linear weights and square tables")
+    ap.add_argument("--init", default="", help="start from this saved fit (a fit continued)")
     args = ap.parse_args()
 
     units, squares, board = [], {}, {}
@@ -160,7 +223,8 @@ def main():
     assert not board, "the base set has board units already"
     eps = floor_q16 / 65536
     names = sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(args.cache, "feat", "cat[123]_*.pos")))
-    pos, brd, base, moves, cat, teach = [], [], [], [], [], []
+    pos, brd, base, moves, cat, teach, feat = [], [], [], [], [], [], []
+    nf = len(pm_weights.feature_names(os.path.join(ROOT, "src/model/player_model.h")))
     for name in names:
         prefix = os.path.join(args.cache, "feat", name)
         p = np.fromfile(prefix + ".pos", dtype=tpm.POS_DTYPE)
@@ -168,6 +232,8 @@ def main():
         brd.append(np.fromfile(prefix + ".board", dtype=np.uint8).reshape(-1, 64))
         base.append(np.fromfile(prefix + ".score", dtype="<i8"))
         moves.append(np.fromfile(prefix + ".moves", dtype="<u2"))
+        if args.adjust:
+            feat.append(np.fromfile(prefix + ".feat", dtype="<i2").reshape(-1, nf))
         if args.teacher:
             tprefix = os.path.join(args.teacher, "feat", name)
             assert np.array_equal(np.fromfile(tprefix + ".moves", dtype="<u2"), moves[-1]), name
@@ -176,6 +242,11 @@ def main():
     pos, brd, moves, cat = np.concatenate(pos), np.concatenate(brd), np.concatenate(moves), np.concatenate(cat)
     base = np.concatenate(base).astype(np.float64) * (math.log(2) / 65536)
     assert len(base) == pos["n"].sum() == len(moves) and len(brd) == len(pos)
+    adjust = None
+    if args.adjust:
+        assert squares, "--adjust needs a base set with square tables"
+        adjust = BaseAdjustment(np.concatenate(feat), np.repeat(pos["ply"], pos["n"]), moves, squares["bounds"])
+        del feat
     teacher = None
     if args.teacher:
         n = pos["n"].astype(np.int64)
@@ -190,11 +261,18 @@ def main():
     trainm = ~held & ~valm
     print("positions %d: fitted %d, validation %d, held-out %d" % (len(pos), trainm.sum(), valm.sum(), evalm.sum()),
           flush=True)
-    dv = Positions(pos, brd, base, moves, cat, valm)
+    dv = Positions(pos, brd, base, moves, cat, valm, adjust=adjust)
 
-    model = BoardUnits(args.units, args.l2, args.teacher_weight if args.teacher else 0.0)
+    tw = args.teacher_weight if args.teacher else 0.0
+    model = (AdjustedBoardUnits(args.units, args.l2, tw, nf, adjust.n_tables) if adjust
+             else BoardUnits(args.units, args.l2, tw))
     rng = np.random.default_rng(2)
     th0 = np.concatenate([rng.normal(0, 0.05, 1536 * args.units), np.zeros(args.units), rng.normal(0, 0.05, args.units)])
+    if adjust:
+        th0 = np.concatenate([th0, np.zeros(nf + adjust.n_tables)])
+    if args.init:  # a saved fit's units (and its corrections, if it has them) as the start
+        init = np.load(args.init)["theta"]
+        th0[:len(init)] = init
     b0 = model.bits(dv, None, eps).mean()
     print("validation bits/move of the base set: %.4f" % b0, flush=True)
     best, it, t0 = [b0, None, 0], [0], time.time()
@@ -212,9 +290,9 @@ def main():
         th, best[2] = saved["theta"], int(saved["iteration"])
         print("validation %.4f with the fit of %s" % (model.bits(dv, th, eps).mean(), args.load))
     else:
-        dt = Positions(pos, brd, base, moves, cat, trainm, teacher)
+        dt = Positions(pos, brd, base, moves, cat, trainm, teacher, adjust)
         try:
-            r = minimize(model.loss_grad, th0, args=(dt,), jac=True, method="L-BFGS-B", callback=check,
+            r = minimize(model.fit_loss_grad, th0, args=(dt,), jac=True, method="L-BFGS-B", callback=check,
                          options={"maxiter": args.iters})
             print(r.message, end="; ")
         except KeyboardInterrupt:  # SIGINT: stop here and keep the best iteration so far
@@ -227,7 +305,7 @@ def main():
             np.savez(args.save, theta=th, iteration=best[2])
         del dt
 
-    de = Positions(pos, brd, base, moves, cat, evalm)
+    de = Positions(pos, brd, base, moves, cat, evalm, adjust=adjust)
     before, after = model.bits(de, None, eps), model.bits(de, th, eps)
     print("held-out bits/move (float model), base set -> with board units:")
     for c, cname in enumerate(tpm.CATS.values()):
@@ -244,13 +322,20 @@ def main():
                            % (trainm.sum(), best[2]),
                            "validation part of the training games%s). See data/player_model/PROVENANCE."
                            % ("; scores from " + args.scores_from if args.scores_from else "")]
+        if adjust:
+            dw, dtab = model.corrections(th)
+            base_w = [w + int(round(d / math.log(2) * 65536)) for w, d in zip(base_w, dw / adjust.scale)]
+            q = np.round(dtab / math.log(2) * 65536).astype(np.int64).reshape(2, len(squares["bounds"]) + 1, 6, 64)
+            for k, kind in enumerate(("to", "from")):
+                squares[kind] = (np.array(squares[kind]) + q[k]).tolist()
+            comments.append("The linear weights and square tables of v%d corrected in the same fit." % base_version)
         if args.teacher:
             comments.append("Fitted to the played moves (weight %.2f) and to a teacher's distribution over the moves"
                             % (1 - args.teacher_weight))
             comments.append("(weight %.2f): %s." % (args.teacher_weight, args.teacher_name or args.teacher))
         h = pm_weights.write(version, floor_q16, base_w, comments=comments, root=ROOT, units=units or None,
                              squares=(squares["bounds"], squares["to"], squares["from"]) if squares else None,
-                             board=quantise(model, th))
+                             board=quantise(model, th[:sum(model.sizes)]))
         print("wrote data/player_model/weights-v%d.txt and src/model/player_weights.c, hash %016x" % (version, h))
 
 

@@ -318,19 +318,17 @@ static void begin_comment(coder *c, int side)
     snprintf(c->pd, sizeof c->pd, "%s", c->side[side].has_pv ? c->side[side].pv1 : "");
 }
 
+/* The game's state. c comes zeroed from calloc (a coder serves one game), so the two
+ * 512 KiB position tables, the sides and the evaluations are not cleared again: that
+ * second clearing was 1.6 % of compress's instructions on engine games. */
 static void begin_game(coder *c, const uz_game *game)
 {
     init_models(&c->m);
-    memset(c->pv_tt, 0, sizeof c->pv_tt);
-    memset(c->game_tt, 0, sizeof c->game_tt);
     for (int s = 0; s < 2; s++) {
-        c->side[s] = (side_state){0};
         c->side[s].prev_coded = 2;
         for (int k = 0; k < N_KEYS; k++)
             c->side[s].lit[k] = 2;
     }
-    memset(c->has_eval, 0, sizeof c->has_eval);
-    c->base_ms = c->inc_ms = 0;
     for (size_t i = 0; i < game->n_tags; i++)
         if (strcmp(game->tags[i].name, "TimeControl") == 0) {
             parse_time_control(c, game->tags[i].value);
