@@ -25,14 +25,6 @@
 #define B1_MAX_PLY 32                 /* no node deeper than this is expanded */
 
 static inline int b1_lsb(uint64_t b) { return __builtin_ctzll(b); }
-/* Bit count without the POPCNT instruction's call into libgcc on baseline x86-64. */
-static inline int b1_popcount(uint64_t b)
-{
-    b = b - ((b >> 1) & 0x5555555555555555ULL);
-    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
-    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((b * 0x0101010101010101ULL) >> 56);
-}
 
 /* Piece-square values with material included, white's view ([type][square]; black
  * reads square ^ 56), middlegame and endgame (builtin1_tables.c). */

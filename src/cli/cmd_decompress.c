@@ -37,7 +37,6 @@ static int decompress_to(const char *const *paths, size_t n, const char *out_pat
         return CLI_EXIT_FAIL;
     if (n == 1)
         cli_output_keep_attrs(&out, paths[0]);
-    long total = 0;
     for (size_t i = 0; i < n; i++) {
         const char *name;
         FILE *in = cli_open_input(paths[i], &name);
@@ -48,7 +47,6 @@ static int decompress_to(const char *const *paths, size_t n, const char *out_pat
             return CLI_EXIT_FAIL;
         }
         cli_close_input(in);
-        total += games;
         if (verbose)
             fprintf(stderr, "%s: %ld games\n", name, games);
     }

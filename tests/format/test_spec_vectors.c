@@ -434,8 +434,8 @@ static void check_game_moves(const vector *v)
     CHECK(strcmp(idx, need(v, "indexes")) == 0, "format.md:%d: played indexes are '%s'", v->line, idx);
     uz_encoder *e = NULL;
     if (ok && m.player && uz_encoder_create(&e, coder_of(v)) == UZ_OK) {
-        const uint8_t *data;
-        size_t size;
+        const uint8_t *data = NULL;
+        size_t size = 0; /* (read below even when the CHECK fails) */
         CHECK(uz_encode_walk(&m, NULL, e, &w) == UZ_OK && uz_encoder_finish(e, &data, &size) == UZ_OK,
               "format.md:%d: encoding", v->line);
         char got[4096];
