@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Writes src/builtin/builtin1_tables.c: builtin-1's piece-square tables (material
 included), from the formulas below, and the attack tables of its move generator (rays,
-knight, king and pawn attacks by square). Run once when version 1 was made; the C file is the
-frozen definition (doc/builtin.md gives its hash), this script only its provenance."""
+knight, king and pawn attacks by square; the lines through each square and the attacks
+along a rank, which compute the same slider attacks as the rays with fewer steps). Run once
+when version 1 was made, the line and rank tables added later; the C file is the frozen
+definition (doc/builtin.md gives its hash), this script only its provenance."""
 import sys
 
 MATERIAL_MG = [0, 82, 337, 365, 477, 1025, 0]
@@ -86,9 +88,37 @@ def attack_tables():
                   [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]]) for sq in range(64)]
     king = [bb([((sq & 7) + a, (sq >> 3) + b) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b]) for sq in range(64)]
     pawn = [bb([((sq & 7) - 1, (sq >> 3) + dr), ((sq & 7) + 1, (sq >> 3) + dr)]) for dr in (1, -1) for sq in range(64)]
+    # the file, the diagonal and the anti-diagonal through each square, the square left out
+    lines = [rays[4 * 64 + sq] | rays[sq] for sq in range(64)] + \
+            [rays[64 + sq] | rays[5 * 64 + sq] for sq in range(64)] + \
+            [rays[7 * 64 + sq] | rays[3 * 64 + sq] for sq in range(64)]
     return '\n\n'.join([bb_table('uz__b1_rays', '[8][64]', rays), bb_table('uz__b1_knight_attacks', '[64]', knight),
                          bb_table('uz__b1_king_attacks', '[64]', king),
-                         bb_table('uz__b1_pawn_attacks', '[2][64]', pawn)])
+                         bb_table('uz__b1_pawn_attacks', '[2][64]', pawn),
+                         bb_table('uz__b1_lines', '[3][64]', lines), rank_table()])
+
+
+def rank_attacks(f, inner):
+    """The squares of the first rank a rook on file f attacks, the rank's b to g files
+    occupied as the bits of inner (the a and h squares never block anything further)."""
+    occupied, out = inner << 1, 0
+    for d in (1, -1):
+        g = f + d
+        while 0 <= g < 8:
+            out |= 1 << g
+            if occupied >> g & 1:
+                break
+            g += d
+    return out
+
+
+def rank_table():
+    rows = []
+    for f in range(8):
+        vals = [rank_attacks(f, inner) for inner in range(64)]
+        rows.append('    {\n' + ',\n'.join('        ' + ', '.join('%3d' % v for v in vals[i:i + 16])
+                                           for i in range(0, 64, 16)) + ',\n    },')
+    return 'const uint8_t uz__b1_rank_attacks[8][64] = {\n%s\n};' % '\n'.join(rows)
 
 
 out = ['/* builtin-1: piece-square tables with material included, white\'s view (a1 = 0;',
@@ -98,6 +128,8 @@ out = ['/* builtin-1: piece-square tables with material included, white\'s view 
        'const int16_t uz__b1_pst_mg[7][64] = {', table('mg'), '};', '',
        'const int16_t uz__b1_pst_eg[7][64] = {', table('eg'), '};', '',
        '/* Attack tables: rays by direction (N, NE, E, SE, S, SW, W, NW) and square, the',
-       ' * squares attacked by a knight, a king and a pawn (white, black) on each square. */',
+       ' * squares attacked by a knight, a king and a pawn (white, black) on each square; the',
+       ' * lines (file, diagonal, anti-diagonal) through each square without it, and a rook\'s',
+       ' * attacks along the first rank by its file and the occupancy of files b to g. */',
        attack_tables()]
 sys.stdout.write('\n'.join(out) + '\n')

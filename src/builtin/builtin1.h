@@ -33,37 +33,48 @@ extern const int16_t uz__b1_pst_eg[7][64];
 
 /* Attack tables (builtin1_tables.c): rays by direction and square (directions N, NE,
  * E, SE, S, SW, W, NW: the first and last two and NE grow towards h8), leapers by square,
- * pawns by colour and square. */
+ * pawns by colour and square; the lines through each square without it (B1_FILE,
+ * B1_DIAGONAL a1-h8 wise, B1_ANTI_DIAGONAL h1-a8 wise); a rook's attacks along the
+ * first rank by its file and the occupancy of the b to g files (bit 0 = b). */
 extern const uint64_t uz__b1_rays[8][64];
 extern const uint64_t uz__b1_knight_attacks[64];
 extern const uint64_t uz__b1_king_attacks[64];
 extern const uint64_t uz__b1_pawn_attacks[2][64];
+extern const uint64_t uz__b1_lines[3][64];
+extern const uint8_t uz__b1_rank_attacks[8][64];
 
 enum { B1_N, B1_NE, B1_E, B1_SE, B1_S, B1_SW, B1_W, B1_NW };
+enum { B1_FILE, B1_DIAGONAL, B1_ANTI_DIAGONAL };
 
-/* The ray from sq in direction dir up to and including its first occupied square. */
-static inline uint64_t b1_ray(int dir, int sq, uint64_t occupied)
+/* The attacks of a slider on sq along a file or a diagonal (line: that line without
+ * sq), up to and including the first occupied square each way. Subtracting sq's bit
+ * from the line's occupied squares flips every square up to the first blocker above sq;
+ * the same done on the byte-reversed board (ranks mirrored: a file or a diagonal stays
+ * one line) gives the squares below it. No loop and no branch, unlike walking the rays. */
+static inline uint64_t b1_line_attacks(int sq, uint64_t occupied, uint64_t line)
 {
-    uint64_t ray = uz__b1_rays[dir][sq];
-    uint64_t blockers = ray & occupied;
-    if (blockers) {
-        bool towards_h8 = dir == B1_N || dir == B1_NE || dir == B1_E || dir == B1_NW;
-        int first = towards_h8 ? __builtin_ctzll(blockers) : 63 - __builtin_clzll(blockers);
-        ray ^= uz__b1_rays[dir][first];
-    }
-    return ray;
+    uint64_t bit = (uint64_t)1 << sq;
+    uint64_t up = occupied & line, down = __builtin_bswap64(up);
+    up -= bit;
+    down -= __builtin_bswap64(bit);
+    return (up ^ __builtin_bswap64(down)) & line;
+}
+
+static inline uint64_t b1_rank_attacks(int sq, uint64_t occupied)
+{
+    int rank8 = sq & 56;
+    return (uint64_t)uz__b1_rank_attacks[sq & 7][(occupied >> (rank8 + 1)) & 63] << rank8;
 }
 
 static inline uint64_t b1_rook_attacks(int sq, uint64_t occupied)
 {
-    return b1_ray(B1_N, sq, occupied) | b1_ray(B1_E, sq, occupied) | b1_ray(B1_S, sq, occupied) |
-           b1_ray(B1_W, sq, occupied);
+    return b1_line_attacks(sq, occupied, uz__b1_lines[B1_FILE][sq]) | b1_rank_attacks(sq, occupied);
 }
 
 static inline uint64_t b1_bishop_attacks(int sq, uint64_t occupied)
 {
-    return b1_ray(B1_NE, sq, occupied) | b1_ray(B1_SE, sq, occupied) | b1_ray(B1_SW, sq, occupied) |
-           b1_ray(B1_NW, sq, occupied);
+    return b1_line_attacks(sq, occupied, uz__b1_lines[B1_DIAGONAL][sq]) |
+           b1_line_attacks(sq, occupied, uz__b1_lines[B1_ANTI_DIAGONAL][sq]);
 }
 
 /* Squares a piece of type (knight to king) on sq attacks. */

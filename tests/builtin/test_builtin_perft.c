@@ -3,7 +3,9 @@
  * counted with the make/unmake the search uses, and at every inner node of the tree
  * builtin-1's capture generator (legal captures, en passant and queen promotions, no
  * other move) and its incremental material (equal to a recount after every move) are
- * checked against the board's legal move generator. */
+ * checked against the board's legal move generator. Before that, its slider attacks
+ * (line arithmetic and a rank table) against walking the board square by square, on
+ * every square and a million random occupancies. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,8 +110,46 @@ static void run_file(const char *name, bool chess960)
     CHECK(positions >= 5, "%s: only %d positions with counts", name, positions);
 }
 
+/* A rook's (diagonal: a bishop's) attacks from sq, one step at a time. */
+static uint64_t walked_attacks(int sq, uint64_t occupied, bool diagonal)
+{
+    static const int rook_steps[4][2] = {{0, 1}, {1, 0}, {0, -1}, {-1, 0}};
+    static const int bishop_steps[4][2] = {{1, 1}, {1, -1}, {-1, -1}, {-1, 1}};
+    uint64_t out = 0;
+    for (int d = 0; d < 4; d++) {
+        const int *step = diagonal ? bishop_steps[d] : rook_steps[d];
+        int f = sq % 8 + step[0], r = sq / 8 + step[1];
+        for (; f >= 0 && f < 8 && r >= 0 && r < 8; f += step[0], r += step[1]) {
+            out |= (uint64_t)1 << (8 * r + f);
+            if (occupied >> (8 * r + f) & 1)
+                break;
+        }
+    }
+    return out;
+}
+
+static void test_slider_attacks(void)
+{
+    uint64_t x = 0x9E3779B97F4A7C15ULL; /* xorshift64 */
+    long bad = 0;
+    for (int i = 0; i < 1000000; i++) {
+        uint64_t occupied = ~(uint64_t)0;
+        for (int k = 0; k <= i / 64 % 4; k++) { /* denser to sparser: 1 to 4 random words ANDed */
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            occupied &= x;
+        }
+        if (i % 7 == 0)
+            occupied = 0; /* the empty board too, now and then */
+        int sq = i % 64;
+        bad += b1_rook_attacks(sq, occupied) != walked_attacks(sq, occupied, false);
+        bad += b1_bishop_attacks(sq, occupied) != walked_attacks(sq, occupied, true);
+    }
+    CHECK(bad == 0, "%ld slider attack sets differ from walking the board", bad);
+}
+
 int main(void)
 {
+    test_slider_attacks();
     run_file("perft.epd", false);
     run_file("perft960.epd", true);
     CHECK(bad_captures == 0, "%ld nodes where the capture generator and the legal moves disagree", bad_captures);
