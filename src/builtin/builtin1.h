@@ -32,7 +32,7 @@ extern const int16_t uz__b1_pst_mg[7][64];
 extern const int16_t uz__b1_pst_eg[7][64];
 
 /* Attack tables (builtin1_tables.c): rays by direction and square (directions N, NE,
- * E, SE, S, SW, W, NW: the first and last two and NE grow towards h8), leapers by square,
+ * E, SE, S, SW, W, NW; the attack test's quick look along the lines), leapers by square,
  * pawns by colour and square; the lines through each square without it (B1_FILE,
  * B1_DIAGONAL a1-h8 wise, B1_ANTI_DIAGONAL h1-a8 wise); a rook's attacks along the
  * first rank by its file and the occupancy of the b to g files (bit 0 = b). */
