@@ -7,13 +7,15 @@ of one corpus file per category. Times are CPU seconds of ucizip and its engine 
 
 Usage: scripts/bench_builtin_archive.py [--files cat1_X.pgn,cat2_Y.pgn,cat3_Z.pgn] [--max-games N]
                                         [--engines builtin,stockfish,builtin-2@2] [--ucizip A,B]
-                                        [--repeat N]
+                                        [--repeat N] [--corpus DIR] [--features PROGRAM]
 (ENGINE@D: that engine at depth D; without @, its default depth. --ucizip: the programs to
 run each engine with, e.g. two builds, side by side; default build/ucizip. --repeat N: the
 builtin's compress and decompress are timed N times each, interleaved with the other
 oracles' runs, and the median is printed with the slowest and fastest run: a builtin run
 lasts about a second, short enough for a busy or virtual machine to move it by a third;
-the UCI engines' runs last minutes and are timed once.)
+the UCI engines' runs last minutes and are timed once. --corpus: where the files are,
+default ../shared/corpus; --features: the ucizip-features that hashes the games, default
+build/tools/ucizip-features.)
 Default files: cat1 Lichess blitz/rapid, cat2 Kasparov, cat3 Sirius self-play (the issue
 note's figures: --max-games 100, the first 100 held-out games of each).
 """
@@ -37,10 +39,10 @@ def output(*args):
     return subprocess.run(args, capture_output=True, text=True, check=True).stdout
 
 
-def held_out(path, max_games):
+def held_out(path, max_games, ucizip=UCIZIP, features=FEATURES):
     """The file's held-out games in canonical PGN."""
-    hashes = [int(h, 16) for h in output(FEATURES, path, "--hashes").split()]
-    text = output(UCIZIP, "pgn", path)
+    hashes = [int(h, 16) for h in output(features, path, "--hashes").split()]
+    text = output(ucizip, "pgn", path)
     games = ["[Event " + g if i else g for i, g in enumerate(text.split("\n[Event "))]
     assert len(games) == len(hashes), path
     kept = [g.rstrip("\n") + "\n\n" for g, h in zip(games, hashes) if h % 5 == 0]
@@ -64,6 +66,8 @@ def main():
     ap.add_argument("--engines", default="builtin,stockfish")
     ap.add_argument("--ucizip", default=UCIZIP)
     ap.add_argument("--repeat", type=int, default=1, help="times each builtin run is timed (median)")
+    ap.add_argument("--corpus", default=CORPUS)
+    ap.add_argument("--features", default=FEATURES)
     args = ap.parse_args()
     programs = args.ucizip.split(",")
     tmp = tempfile.mkdtemp(prefix="ucizip-bench-builtin-")
@@ -72,7 +76,7 @@ def main():
     print("|---|---|---|---|---|---|---|")
     for name in args.files.split(","):
         src = os.path.join(tmp, name)
-        games = held_out(os.path.join(CORPUS, name), args.max_games)
+        games = held_out(os.path.join(args.corpus, name), args.max_games, programs[0], args.features)
         with open(src, "w") as f:
             f.write("".join(games))
         runs = [(e, p) for e in args.engines.split(",") for p in programs]
