@@ -16,7 +16,8 @@
  *     and the engines behind it. The builtin answers both kinds itself.
  *
  * Threading: none of it is thread-safe; callbacks run on the caller's thread, from
- * inside uz_oracle_run only. */
+ * inside uz_oracle_run only (a query's optional work may run on the oracle's threads,
+ * see uz_query). */
 #ifndef UCIZIP_ORACLE_H
 #define UCIZIP_ORACLE_H
 
@@ -39,6 +40,17 @@ struct uz_query {
      * or destroy the oracle. */
     void (*done)(uz_query *q, void *user);
     void *user;
+    /* Optional (NULL: none): the submitter's own work on an answer, such as turning the
+     * scores into coding frequencies, that may run on whichever thread answered. An oracle
+     * that answers on threads of its own (the builtin's) runs it there, beside the other
+     * queries' searches; the others leave it to done, which calls uz_query_work first.
+     * It runs once, before done, only for a query answered with UZ_OK; it may read what
+     * nothing writes while queries are being answered (callbacks run only between
+     * rounds) and write only its own results. work_user is its argument (a wrapping
+     * oracle may swap user, never work_user). */
+    void (*work)(uz_query *q, void *work_user);
+    void *work_user;
+    bool worked; /* work has run for this answer (uz_oracle_submit clears it) */
     /* The answering implementation's bookkeeping (opaque; callers never touch it). */
     _Alignas(8) unsigned char priv[160];
 };
@@ -70,7 +82,20 @@ struct uz_oracle {
     const uz_oracle_ops *ops;
 };
 
-static inline void uz_oracle_submit(uz_oracle *o, uz_query *q) { o->ops->submit(o, q); }
+static inline void uz_oracle_submit(uz_oracle *o, uz_query *q)
+{
+    q->worked = false;
+    o->ops->submit(o, q);
+}
+/* Runs q's work unless it ran already (or q failed); the oracles with threads call it
+ * where they answer, every done callback of a query with work before using the work's
+ * results. */
+static inline void uz_query_work(uz_query *q)
+{
+    if (q->work && !q->worked && q->status == UZ_OK)
+        q->work(q, q->work_user);
+    q->worked = true;
+}
 static inline uz_result uz_oracle_run(uz_oracle *o, uz_diag *diag) { return o->ops->run(o, diag); }
 static inline uz_oracle_identity uz_oracle_identity_of(const uz_oracle *o)
 {

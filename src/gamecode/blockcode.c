@@ -171,7 +171,7 @@ uz_result uz_block_encode_records(uz_oracle *oracle, const uz_model *model, uz_e
         goto out;
     for (size_t i = 0; i < n; i++)
         walks[i] = &recs[i].walk;
-    if ((r = uz_score_walk_list(oracle, walks, n, diag)) != UZ_OK)
+    if ((r = uz_score_walk_list(oracle, model, walks, n, diag)) != UZ_OK)
         goto out_reported;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *data;

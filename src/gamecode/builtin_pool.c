@@ -3,7 +3,9 @@
  * A run answers the queries in rounds: the queries queued when a round starts are shared
  * among the searchers (each thread takes the next unanswered one), and once all are
  * answered their callbacks run on the caller's thread in submission order; what the
- * callbacks submit makes the next round. Every thread has its own searcher, and a score
+ * callbacks submit makes the next round. A query's work (engine/oracle.h), such as the
+ * player model's frequencies, runs on the thread that searched it, so that the model's
+ * share of a ply is spread over the threads too. Every thread has its own searcher, and a score
  * depends on the position alone, so the answers do not depend on the thread count. */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -73,6 +75,7 @@ static void answer(uz_builtin *b, uz_query *q)
     }
     uz_builtin_score_moves(b, &q->pos, q->moves, q->n_moves, q->scores);
     q->status = UZ_OK;
+    uz_query_work(q); /* on this thread, beside the other searches */
 }
 
 static void answer_round(uz_builtin_pool *p, uz_builtin *b)

@@ -30,8 +30,11 @@ uint32_t uz_step_frequencies(const uz_model *m, const uz_walk *w, size_t s, cons
  * an engine needs a second process for them). With oracle NULL it only resolves
  * (positions, legal move counts, played indexes). */
 uz_result uz_score_walks(uz_oracle *oracle, uz_walk *walks, size_t n_walks, uz_diag *diag);
-/* The same for walks that are not one array (those of a block's records). */
-uz_result uz_score_walk_list(uz_oracle *oracle, uz_walk *const *walks, size_t n_walks, uz_diag *diag);
+/* The same for walks that are not one array (those of a block's records); with a model,
+ * each scored step also gets the model's coding frequencies (uz_step.freq), computed as
+ * part of the query's work (engine/oracle.h: on the builtin's search threads). */
+uz_result uz_score_walk_list(uz_oracle *oracle, const uz_model *model, uz_walk *const *walks, size_t n_walks,
+                             uz_diag *diag);
 
 struct uz_opening;
 struct uz_block_game; /* block/game_struct.h */

@@ -16,7 +16,13 @@ uz_result uz_encode_walk(const uz_model *model, const uz_opening *opening, uz_en
             continue;
         if (!step->scores || step->played < 0)
             return UZ_ERR_ARG;
-        uint32_t total = uz_step_frequencies(model, w, i, uz_walk_legal(w, i), step->scores, step->n_legal, freq);
+        uint32_t total;
+        if (step->freq) { /* computed by the scorer */
+            total = step->freq_total;
+            memcpy(freq, step->freq, step->n_legal * sizeof *freq);
+        } else {
+            total = uz_step_frequencies(model, w, i, uz_walk_legal(w, i), step->scores, step->n_legal, freq);
+        }
         if (total == 0)
             return UZ_ERR_ARG;
         uz_opening_mix(opening, w, i, freq, step->n_legal, total);
@@ -39,6 +45,8 @@ typedef struct game_decoder {
     uz_walk *walk;      /* the game's record's (block/game_struct.h), kept for what comes after the moves */
     uz_decoder dec;
     uz_query query;
+    uint32_t freq[UZ_MAX_MOVES]; /* the model's frequencies for the query's answer (its work) */
+    uint32_t freq_total;
     uz_result *status;
     bool active;
     bool prefix;        /* only the counted plies are wanted (a game before the ones asked for) */
@@ -122,13 +130,24 @@ static void advance(game_decoder *g)
     finish_game(g, UZ_OK, true);
 }
 
-/* Decodes the move of the step just scored (the query's answer) and goes on. */
+/* The query's work (engine/oracle.h), on whichever thread answered: the model's
+ * frequencies for the step just scored. Reads the game's own walk, which only this
+ * game's callbacks write, and they run only between rounds. */
+static void step_frequencies(uz_query *q, void *user)
+{
+    game_decoder *g = user;
+    g->freq_total = uz_step_frequencies(g->job->model, g->walk, g->walk->resolved - 1, q->moves, q->scores,
+                                        q->n_moves, g->freq);
+}
+
+/* Decodes the move of the step just scored (the query's answer, its frequencies made by
+ * its work) and goes on. */
 static void decode_step(game_decoder *g)
 {
     uz_query *q = &g->query;
     size_t s = g->walk->resolved - 1;
-    uint32_t freq[UZ_MAX_MOVES];
-    uint32_t total = uz_step_frequencies(g->job->model, g->walk, s, q->moves, q->scores, q->n_moves, freq);
+    uint32_t *freq = g->freq;
+    uint32_t total = g->freq_total;
     uz_opening_mix(g->job->opening, g->walk, s, freq, q->n_moves, total);
     int symbol;
     if (total == 0 || uz_decoder_get(&g->dec, freq, q->n_moves, total, &symbol) != UZ_OK || symbol < 0 || symbol >= q->n_moves) {
@@ -184,6 +203,7 @@ static void on_position_scored(uz_query *q, void *user)
         finish_game(g, q->status, true);
         return;
     }
+    uz_query_work(q);
     long ply = uz_opening_ply(g->job->opening, g->walk, g->walk->resolved - 1);
     if (ply >= 0) {
         g->parked = true;
@@ -215,6 +235,8 @@ uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, uz_opening *
         g->status = &status[i];
         g->query.done = on_position_scored;
         g->query.user = g;
+        g->query.work = step_frequencies;
+        g->query.work_user = g;
         status[i] = UZ_ERR_CORRUPT;
         g->walk = &games[i].walk;
         uz_walk_free(g->walk);

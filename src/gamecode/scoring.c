@@ -5,20 +5,28 @@
 
 #include "gamecode/gamecode.h"
 
-/* Queries in flight: enough to keep any reasonable number of workers fed, few enough
- * that their memory (~2 KB each) does not matter. */
-#define SLOTS 64
+/* Queries in flight: enough to keep any reasonable number of workers fed and to spread
+ * the builtin's rounds evenly over its threads (every query of a round is answered
+ * before the next starts), few enough that their memory (~2 KB each) does not matter. */
+#define SLOTS 512
 
 typedef struct scoring_job scoring_job;
 
 typedef struct scoring_slot {
     uz_query query;
     scoring_job *job;
-    uz_step *step;
+    uz_walk *walk;
+    size_t index;           /* the step's */
+    /* The work's results (keep_scores), taken by on_scored: */
+    int32_t *scores;
+    uint32_t *freq;
+    uint32_t freq_total;
+    bool nomem;
 } scoring_slot;
 
 struct scoring_job {
     uz_oracle *oracle;
+    const uz_model *model;  /* NULL: scores only */
     uz_walk *const *walks;
     size_t n_walks;
     size_t walk, step;      /* next step to consider */
@@ -46,6 +54,25 @@ static uz_step *next_step(scoring_job *job, uz_walk **walk_out, size_t *index_ou
 
 static void submit_next(scoring_slot *slot);
 
+/* The query's work (engine/oracle.h), on whichever thread answered: a copy of the scores
+ * for the step and, with a model, the step's coding frequencies. Reads the walk, which
+ * nothing writes while scoring (every walk is resolved first). */
+static void keep_scores(uz_query *q, void *user)
+{
+    scoring_slot *slot = user;
+    size_t n = (size_t)q->n_moves;
+    slot->scores = malloc(n * sizeof *slot->scores);
+    slot->freq = slot->job->model ? malloc(n * sizeof *slot->freq) : NULL;
+    if (!slot->scores || (slot->job->model && !slot->freq)) {
+        slot->nomem = true;
+        return;
+    }
+    memcpy(slot->scores, q->scores, n * sizeof *slot->scores);
+    if (slot->freq)
+        slot->freq_total =
+            uz_step_frequencies(slot->job->model, slot->walk, slot->index, q->moves, q->scores, q->n_moves, slot->freq);
+}
+
 static void on_scored(uz_query *q, void *user)
 {
     scoring_slot *slot = user;
@@ -55,13 +82,17 @@ static void on_scored(uz_query *q, void *user)
             job->error = q->status;
         return; /* stop feeding this slot; the pool reports the error */
     }
-    int32_t *scores = malloc((size_t)q->n_moves * sizeof *scores);
-    if (!scores) {
+    uz_query_work(q);
+    uz_step *step = &slot->walk->steps[slot->index];
+    step->scores = slot->scores;
+    step->freq = slot->freq;
+    step->freq_total = slot->freq_total;
+    slot->scores = NULL;
+    slot->freq = NULL;
+    if (slot->nomem) {
         job->error = UZ_ERR_NOMEM;
         return;
     }
-    memcpy(scores, q->scores, (size_t)q->n_moves * sizeof *scores);
-    slot->step->scores = scores;
     if (job->error == UZ_OK)
         submit_next(slot);
 }
@@ -73,25 +104,30 @@ static void submit_next(scoring_slot *slot)
     uz_step *step = next_step(slot->job, &w, &i);
     if (!step)
         return;
-    slot->step = step;
+    slot->walk = w;
+    slot->index = i;
+    slot->nomem = false;
     uz_query *q = &slot->query;
     q->pos = w->before[i];
     q->n_moves = step->n_legal;
     memcpy(q->moves, uz_walk_legal(w, i), (size_t)step->n_legal * sizeof *q->moves);
     q->done = on_scored;
     q->user = slot;
+    q->work = keep_scores;
+    q->work_user = slot;
     uz_oracle_submit(slot->job->oracle, q);
 }
 
 /* Scores the positions of the resolved walks. */
-static uz_result score_resolved(uz_oracle *oracle, uz_walk *const *walks, size_t n_walks, uz_diag *diag)
+static uz_result score_resolved(uz_oracle *oracle, const uz_model *model, uz_walk *const *walks, size_t n_walks,
+                                uz_diag *diag)
 {
     scoring_slot *slots = calloc(SLOTS, sizeof *slots);
     if (!slots) {
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
         return UZ_ERR_NOMEM;
     }
-    scoring_job job = {.oracle = oracle, .walks = walks, .n_walks = n_walks};
+    scoring_job job = {.oracle = oracle, .model = model, .walks = walks, .n_walks = n_walks};
     for (int s = 0; s < SLOTS; s++) {
         slots[s].job = &job;
         submit_next(&slots[s]);
@@ -100,6 +136,10 @@ static uz_result score_resolved(uz_oracle *oracle, uz_walk *const *walks, size_t
     if (r == UZ_OK && job.error != UZ_OK) {
         r = job.error;
         uz_diag_set(diag, r, 0, 0, "%s while scoring positions", uz_result_str(r));
+    }
+    for (int s = 0; s < SLOTS; s++) { /* results of work whose done never came (a failed run) */
+        free(slots[s].scores);
+        free(slots[s].freq);
     }
     free(slots);
     return r;
@@ -114,12 +154,13 @@ uz_result uz_score_walks(uz_oracle *oracle, uz_walk *walks, size_t n_walks, uz_d
     }
     for (size_t g = 0; g < n_walks; g++)
         list[g] = &walks[g];
-    uz_result r = uz_score_walk_list(oracle, list, n_walks, diag);
+    uz_result r = uz_score_walk_list(oracle, NULL, list, n_walks, diag);
     free(list);
     return r;
 }
 
-uz_result uz_score_walk_list(uz_oracle *oracle, uz_walk *const *walks, size_t n_walks, uz_diag *diag)
+uz_result uz_score_walk_list(uz_oracle *oracle, const uz_model *model, uz_walk *const *walks, size_t n_walks,
+                             uz_diag *diag)
 {
     for (size_t g = 0; g < n_walks; g++) {
         uz_walk *w = walks[g];
@@ -131,5 +172,5 @@ uz_result uz_score_walk_list(uz_oracle *oracle, uz_walk *const *walks, size_t n_
             }
         }
     }
-    return oracle ? score_resolved(oracle, walks, n_walks, diag) : UZ_OK;
+    return oracle ? score_resolved(oracle, model, walks, n_walks, diag) : UZ_OK;
 }

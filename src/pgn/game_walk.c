@@ -77,8 +77,10 @@ void uz_walk_free(uz_walk *w)
 {
     if (!w)
         return;
-    for (size_t i = 0; i < w->n_steps; i++)
+    for (size_t i = 0; i < w->n_steps; i++) {
         free(w->steps[i].scores);
+        free(w->steps[i].freq);
+    }
     free(w->steps);
     free(w->before);
     free(w->legal);

@@ -25,6 +25,9 @@ typedef struct uz_step {
     int16_t played;       /* index of node->move among them in canonical order, -1 unknown */
     int32_t *scores;      /* n_legal engine scores when n_legal >= 2, else NULL (owned; set by
                              the scorer, gamecode/gamecode.h) */
+    uint32_t *freq;       /* the model's n_legal coding frequencies for those scores, summing
+                             to freq_total, when the scorer was given a model; else NULL (owned) */
+    uint32_t freq_total;
 } uz_step;
 
 typedef struct uz_walk {
