@@ -1,6 +1,7 @@
 /* Compression of the structure stream: zstd and LZMA2 (liblzma) both tried, the smaller
  * kept. Text-heavy blocks (engine comments, long tag sets) differ by several percent. */
 #include <lzma.h>
+#include <pthread.h>
 #include <string.h>
 #include <zstd.h>
 
@@ -53,19 +54,48 @@ static bool pack_lzma2(const uint8_t *src, size_t n, uz_buf *dst)
     return true;
 }
 
+/* Streams from this size on are packed by LZMA2 on a thread of its own, beside zstd on
+ * the caller's: a block's structure is packed at the end of its coding, when nothing else
+ * runs (with a fast oracle it can take as long as the scoring), and the two cost about
+ * the same. */
+#define THREAD_MIN_BYTES 4096
+
+typedef struct lzma_job {
+    const uint8_t *src;
+    size_t n;
+    uz_buf out;
+    bool ok;
+} lzma_job;
+
+static void *lzma_main(void *arg)
+{
+    lzma_job *job = arg;
+    job->ok = pack_lzma2(job->src, job->n, &job->out);
+    return NULL;
+}
+
 uz_result uz__pack(const uint8_t *src, size_t n, uz_buf *dst, unsigned *method)
 {
-    uz_buf lz = {0};
-    if (!pack_zstd(src, n, dst))
+    lzma_job lz = {src, n, {0}, false};
+    pthread_t thread;
+    bool threaded = n >= THREAD_MIN_BYTES && pthread_create(&thread, NULL, lzma_main, &lz) == 0;
+    bool zstd_ok = pack_zstd(src, n, dst);
+    if (threaded)
+        pthread_join(thread, NULL);
+    else
+        lzma_main(&lz);
+    if (!zstd_ok) {
+        uz_buf_free(&lz.out);
         return UZ_ERR_NOMEM;
+    }
     /* LZMA2 only when strictly smaller: zstd on a tie. */
-    if (pack_lzma2(src, n, &lz) && lz.size < dst->size) {
+    if (lz.ok && lz.out.size < dst->size) {
         uz_buf_free(dst);
-        *dst = lz;
+        *dst = lz.out;
         *method = UZ__PACK_LZMA2;
         return UZ_OK;
     }
-    uz_buf_free(&lz);
+    uz_buf_free(&lz.out);
     *method = UZ__PACK_ZSTD;
     return UZ_OK;
 }

@@ -2,6 +2,7 @@
  * by column (all Event values, then all Site values, ...) and comments in a section of
  * their own, because like values next to each other compress much better than values
  * interleaved game by game; the games' records; their text records. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -278,25 +279,48 @@ static uz_result put_sections(uz_buf *out, const uz_buf *sec, int n_sections)
     return r;
 }
 
+/* One candidate structure stream packed, for keep_smaller_tags (on a thread of its own). */
+typedef struct packed_candidate {
+    const uz_buf *sections;
+    uz_buf stream, packed;
+    uz_result result;
+} packed_candidate;
+
+static void *pack_candidate(void *arg)
+{
+    packed_candidate *c = arg;
+    unsigned method;
+    c->result = put_sections(&c->stream, c->sections, N_SECTIONS);
+    if (c->result == UZ_OK)
+        c->result = uz__pack(c->stream.data, c->stream.size, &c->packed, &method);
+    return NULL;
+}
+
 /* The models' costs are estimates: the block's tags stay plain text when the structure
- * stream packs smaller that way (so coded tags never make a block larger). */
+ * stream packs smaller that way (so coded tags never make a block larger). The two
+ * candidates are packed side by side. */
 static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *games, size_t n)
 {
-    uz_buf plain[N_SECTIONS] = {{0}}, stream[2] = {{0}}, z = {0};
+    uz_buf plain[N_SECTIONS] = {{0}};
+    packed_candidate coded = {.sections = w->sec}, as_text = {.sections = plain};
     size_t packed[2] = {0};
-    unsigned method;
     uz_result r = UZ_OK;
     for (int s = 0; s < N_SECTIONS && r == UZ_OK; s++)
         if (s != SEC_VALUES && s != SEC_TAG_CODE)
             plain[s] = w->sec[s]; /* borrowed */
     r = uz_tag_code_write(&plain[SEC_TAG_CODE], &plain[SEC_VALUES], (const char *const *)w->names, w->n_names, games, n,
                           (const uint32_t *)w->tag_index.data, false, false);
-    for (int i = 0; i < 2 && r == UZ_OK; i++) {
-        r = put_sections(&stream[i], i ? plain : w->sec, N_SECTIONS);
-        z.size = 0;
-        if (r == UZ_OK)
-            r = uz__pack(stream[i].data, stream[i].size, &z, &method);
-        packed[i] = z.size;
+    if (r == UZ_OK) {
+        pthread_t thread;
+        bool threaded = pthread_create(&thread, NULL, pack_candidate, &as_text) == 0;
+        pack_candidate(&coded);
+        if (threaded)
+            pthread_join(thread, NULL);
+        else
+            pack_candidate(&as_text);
+        r = coded.result != UZ_OK ? coded.result : as_text.result;
+        packed[0] = coded.packed.size;
+        packed[1] = as_text.packed.size;
     }
     if (r == UZ_OK && packed[1] <= packed[0]) {
         uz_buf t = w->sec[SEC_VALUES];
@@ -306,9 +330,10 @@ static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *ga
     }
     uz_buf_free(&plain[SEC_VALUES]);
     uz_buf_free(&plain[SEC_TAG_CODE]);
-    uz_buf_free(&stream[0]);
-    uz_buf_free(&stream[1]);
-    uz_buf_free(&z);
+    uz_buf_free(&coded.stream);
+    uz_buf_free(&coded.packed);
+    uz_buf_free(&as_text.stream);
+    uz_buf_free(&as_text.packed);
     return r;
 }
 

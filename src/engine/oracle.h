@@ -44,10 +44,11 @@ struct uz_query {
      * scores into coding frequencies, that may run on whichever thread answered. An oracle
      * that answers on threads of its own (the builtin's) runs it there, beside the other
      * queries' searches; the others leave it to done, which calls uz_query_work first.
-     * It runs once, before done, only for a query answered with UZ_OK; it may read what
-     * nothing writes while queries are being answered (callbacks run only between
-     * rounds) and write only its own results. work_user is its argument (a wrapping
-     * oracle may swap user, never work_user). */
+     * It runs once, before done, only for a query answered with UZ_OK, possibly while
+     * the caller's thread runs other queries' callbacks: it may read only what no
+     * callback writes while q is out (from submit to its done) and write only its own
+     * results. work_user is its argument (a wrapping oracle may swap user, never
+     * work_user). */
     void (*work)(uz_query *q, void *work_user);
     void *work_user;
     bool worked; /* work has run for this answer (uz_oracle_submit clears it) */

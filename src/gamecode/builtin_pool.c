@@ -1,14 +1,15 @@
 /* The builtin's searchers on several threads as one oracle (builtin_oracle.h).
  *
- * A run answers the queries in rounds: the queries queued when a round starts are shared
- * among the searchers (each thread takes the next unanswered one), and once all are
- * answered their callbacks run on the caller's thread in submission order; what the
- * callbacks submit makes the next round. A query's work (engine/oracle.h), such as the
- * player model's frequencies, runs on the thread that searched it, so that the model's
- * share of a ply is spread over the threads too. Every thread has its own searcher, and a score
- * depends on the position alone, so the answers do not depend on the thread count. */
+ * Submitted queries wait in one queue; every searcher thread takes the oldest one,
+ * answers it, runs the query's work (engine/oracle.h: the player model's frequencies)
+ * and hands it back. The caller's thread, inside run, runs the callbacks of the answered
+ * queries as they come back (their new submissions join the queue at once, so the
+ * threads never wait for a whole batch to finish) and searches itself whenever nothing is
+ * waiting for a callback. Every thread has its own searcher and a score depends on the
+ * position alone, so the answers do not depend on the thread count; callbacks come in
+ * the order the answers do, as with the engine pool, and every caller is written for
+ * that. With one thread the caller's thread does it all, in submission order. */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,27 +24,27 @@ typedef struct searcher_thread {
     bool started;
 } searcher_thread;
 
-typedef struct query_list {
+/* A first-in first-out list of queries (a ring that grows). */
+typedef struct query_fifo {
     uz_query **items;
-    size_t n, cap;
-} query_list;
+    size_t head, n, cap;
+} query_fifo;
 
 struct uz_builtin_pool {
     uz_oracle base;          /* first: the pool is its oracle */
     uz_oracle *identity;     /* the builtin's own oracle: the identity it reports */
     int version, depth, n_threads;
     searcher_thread *threads; /* [0] is the caller's (no thread started) */
-    query_list queued;       /* submitted, waiting for the next round */
-    bool nomem;              /* a submit found no memory: the run fails */
-    query_list round;        /* the round being answered */
-    atomic_size_t next;      /* index of the round's next query to take */
-    /* Under lock: */
-    size_t busy;             /* threads still answering the round */
-    unsigned generation;     /* rounds started, so a thread sees a new one */
-    bool quit;
-    pthread_mutex_t lock;
-    pthread_cond_t start, finished;
     uint64_t positions;
+    /* Under lock: */
+    pthread_mutex_t lock;
+    pthread_cond_t queued;   /* todo gained a query, or quit */
+    pthread_cond_t answered; /* answers gained one */
+    query_fifo todo;         /* submitted, not taken yet */
+    query_fifo answers;      /* answered, callback not run yet */
+    size_t searching;        /* taken by a searcher thread, not in answers yet */
+    bool nomem;              /* a submit found no memory: the run fails */
+    bool quit;
 };
 
 bool uz_builtin_spec(const char *spec, int *version)
@@ -66,7 +67,46 @@ bool uz_builtin_spec(const char *spec, int *version)
     return true;
 }
 
-/* Answers one query with searcher b, as the builtin's own oracle does. */
+/* Grows f to hold want queries; false when out of memory. */
+static bool fifo_reserve(query_fifo *f, size_t want)
+{
+    if (f->cap >= want)
+        return true;
+    size_t cap = f->cap ? f->cap : 64;
+    while (cap < want)
+        cap *= 2;
+    uz_query **items = malloc(cap * sizeof *items);
+    if (!items)
+        return false;
+    for (size_t i = 0; i < f->n; i++)
+        items[i] = f->items[(f->head + i) % f->cap];
+    free(f->items);
+    f->items = items;
+    f->head = 0;
+    f->cap = cap;
+    return true;
+}
+
+static bool fifo_push(query_fifo *f, uz_query *q)
+{
+    if (!fifo_reserve(f, f->n + 1))
+        return false;
+    f->items[(f->head + f->n++) % f->cap] = q;
+    return true;
+}
+
+static uz_query *fifo_pop(query_fifo *f)
+{
+    if (f->n == 0)
+        return NULL;
+    uz_query *q = f->items[f->head];
+    f->head = (f->head + 1) % f->cap;
+    f->n--;
+    return q;
+}
+
+/* Answers one query with searcher b, as the builtin's own oracle does, and runs its work
+ * on this thread. */
 static void answer(uz_builtin *b, uz_query *q)
 {
     if (q->n_moves < 1 || q->n_moves > UZ_MAX_MOVES) {
@@ -75,36 +115,27 @@ static void answer(uz_builtin *b, uz_query *q)
     }
     uz_builtin_score_moves(b, &q->pos, q->moves, q->n_moves, q->scores);
     q->status = UZ_OK;
-    uz_query_work(q); /* on this thread, beside the other searches */
-}
-
-static void answer_round(uz_builtin_pool *p, uz_builtin *b)
-{
-    for (;;) {
-        size_t i = atomic_fetch_add(&p->next, 1);
-        if (i >= p->round.n)
-            return;
-        answer(b, p->round.items[i]);
-    }
+    uz_query_work(q);
 }
 
 static void *searcher_main(void *arg)
 {
     searcher_thread *t = arg;
     uz_builtin_pool *p = t->pool;
-    unsigned seen = 0;
     pthread_mutex_lock(&p->lock);
     for (;;) {
-        while (!p->quit && p->generation == seen)
-            pthread_cond_wait(&p->start, &p->lock);
+        uz_query *q;
+        while (!p->quit && !(q = fifo_pop(&p->todo)))
+            pthread_cond_wait(&p->queued, &p->lock);
         if (p->quit)
             break;
-        seen = p->generation;
+        p->searching++;
         pthread_mutex_unlock(&p->lock);
-        answer_round(p, t->searcher);
+        answer(t->searcher, q);
         pthread_mutex_lock(&p->lock);
-        if (--p->busy == 0)
-            pthread_cond_signal(&p->finished);
+        p->searching--;
+        fifo_push(&p->answers, q); /* cannot fail: answers has room for every query (pool_submit) */
+        pthread_cond_signal(&p->answered);
     }
     pthread_mutex_unlock(&p->lock);
     return NULL;
@@ -113,37 +144,16 @@ static void *searcher_main(void *arg)
 static void pool_submit(uz_oracle *o, uz_query *q)
 {
     uz_builtin_pool *p = (uz_builtin_pool *)(void *)o;
-    query_list *l = &p->queued;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        uz_query **items = realloc(l->items, cap * sizeof *items);
-        if (!items) {
-            p->nomem = true;
-            return;
-        }
-        l->items = items;
-        l->cap = cap;
-    }
-    l->items[l->n++] = q;
-}
-
-/* Answers the round's queries, on every thread when there is more than one query. */
-static void run_round(uz_builtin_pool *p)
-{
-    atomic_store(&p->next, 0);
-    if (p->n_threads == 1 || p->round.n == 1) {
-        answer_round(p, p->threads[0].searcher);
-        return;
-    }
     pthread_mutex_lock(&p->lock);
-    p->busy = (size_t)p->n_threads - 1;
-    p->generation++;
-    pthread_cond_broadcast(&p->start);
-    pthread_mutex_unlock(&p->lock);
-    answer_round(p, p->threads[0].searcher);
-    pthread_mutex_lock(&p->lock);
-    while (p->busy > 0)
-        pthread_cond_wait(&p->finished, &p->lock);
+    /* Room in answers for every query in flight first, so that a searcher thread's push
+     * there never needs memory. */
+    size_t in_flight = p->todo.n + p->searching + p->answers.n + 1;
+    if (fifo_reserve(&p->answers, in_flight) && fifo_push(&p->todo, q)) {
+        if (p->n_threads > 1)
+            pthread_cond_signal(&p->queued);
+    } else {
+        p->nomem = true;
+    }
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -151,29 +161,37 @@ static uz_result pool_run(uz_oracle *o, uz_diag *diag)
 {
     uz_builtin_pool *p = (uz_builtin_pool *)(void *)o;
     uz_result first = UZ_OK;
-    while (p->queued.n > 0) {
-        query_list round = p->queued; /* the emptied round's array takes the next submissions */
-        p->queued = p->round;
-        p->queued.n = 0;
-        p->round = round;
-        run_round(p);
-        for (size_t i = 0; i < p->round.n; i++) {
-            uz_query *q = p->round.items[i];
-            p->positions += q->n_moves >= 2;
-            if (q->status != UZ_OK && first == UZ_OK) {
-                first = q->status;
-                uz_diag_set(diag, first, 0, 0, "builtin: a query with %d moves (1 to %d allowed)", q->n_moves,
-                            UZ_MAX_MOVES);
-            }
-            q->done(q, q->user);
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        uz_query *q = fifo_pop(&p->answers);
+        if (!q && (q = fifo_pop(&p->todo))) { /* nothing to call back: search one here */
+            pthread_mutex_unlock(&p->lock);
+            answer(p->threads[0].searcher, q);
+            pthread_mutex_lock(&p->lock);
         }
-        p->round.n = 0;
+        if (!q) {
+            if (p->searching == 0)
+                break; /* every query answered and called back */
+            pthread_cond_wait(&p->answered, &p->lock);
+            continue;
+        }
+        pthread_mutex_unlock(&p->lock);
+        p->positions += q->n_moves >= 2;
+        if (q->status != UZ_OK && first == UZ_OK) {
+            first = q->status;
+            uz_diag_set(diag, first, 0, 0, "builtin: a query with %d moves (1 to %d allowed)", q->n_moves,
+                        UZ_MAX_MOVES);
+        }
+        q->done(q, q->user); /* may submit more */
+        pthread_mutex_lock(&p->lock);
     }
-    if (p->nomem && first == UZ_OK) {
+    bool nomem = p->nomem;
+    p->nomem = false;
+    pthread_mutex_unlock(&p->lock);
+    if (nomem && first == UZ_OK) {
         first = UZ_ERR_NOMEM;
         uz_diag_set(diag, first, 0, 0, "out of memory queueing oracle queries");
     }
-    p->nomem = false;
     return first;
 }
 
@@ -193,7 +211,7 @@ void uz_builtin_pool_destroy(uz_builtin_pool *p)
         return;
     pthread_mutex_lock(&p->lock);
     p->quit = true;
-    pthread_cond_broadcast(&p->start);
+    pthread_cond_broadcast(&p->queued);
     pthread_mutex_unlock(&p->lock);
     for (int i = 0; p->threads && i < p->n_threads; i++) {
         if (p->threads[i].started)
@@ -201,12 +219,12 @@ void uz_builtin_pool_destroy(uz_builtin_pool *p)
         uz_builtin_destroy(p->threads[i].searcher);
     }
     pthread_mutex_destroy(&p->lock);
-    pthread_cond_destroy(&p->start);
-    pthread_cond_destroy(&p->finished);
+    pthread_cond_destroy(&p->queued);
+    pthread_cond_destroy(&p->answered);
     uz_oracle_destroy(p->identity);
     free(p->threads);
-    free(p->queued.items);
-    free(p->round.items);
+    free(p->todo.items);
+    free(p->answers.items);
     free(p);
 }
 
@@ -233,8 +251,8 @@ uz_result uz_builtin_pool_create(uz_builtin_pool **out, int version, int depth, 
     p->depth = depth;
     p->n_threads = threads;
     pthread_mutex_init(&p->lock, NULL);
-    pthread_cond_init(&p->start, NULL);
-    pthread_cond_init(&p->finished, NULL);
+    pthread_cond_init(&p->queued, NULL);
+    pthread_cond_init(&p->answered, NULL);
     uz_result r = uz_builtin_oracle_create(&p->identity, version, depth, diag);
     for (int i = 0; r == UZ_OK && i < threads; i++) {
         searcher_thread *t = &p->threads[i];

@@ -132,7 +132,7 @@ static void advance(game_decoder *g)
 
 /* The query's work (engine/oracle.h), on whichever thread answered: the model's
  * frequencies for the step just scored. Reads the game's own walk, which only this
- * game's callbacks write, and they run only between rounds. */
+ * game's callbacks write, and none runs while its query is out. */
 static void step_frequencies(uz_query *q, void *user)
 {
     game_decoder *g = user;

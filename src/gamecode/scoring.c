@@ -5,10 +5,9 @@
 
 #include "gamecode/gamecode.h"
 
-/* Queries in flight: enough to keep any reasonable number of workers fed and to spread
- * the builtin's rounds evenly over its threads (every query of a round is answered
- * before the next starts), few enough that their memory (~2 KB each) does not matter. */
-#define SLOTS 512
+/* Queries in flight: enough to keep any reasonable number of workers fed, few enough
+ * that their memory (~2 KB each) does not matter. */
+#define SLOTS 256
 
 typedef struct scoring_job scoring_job;
 
@@ -55,8 +54,9 @@ static uz_step *next_step(scoring_job *job, uz_walk **walk_out, size_t *index_ou
 static void submit_next(scoring_slot *slot);
 
 /* The query's work (engine/oracle.h), on whichever thread answered: a copy of the scores
- * for the step and, with a model, the step's coding frequencies. Reads the walk, which
- * nothing writes while scoring (every walk is resolved first). */
+ * for the step and, with a model, the step's coding frequencies. Reads the walk's
+ * positions, moves and tags, which nothing writes while scoring (every walk is resolved
+ * first; the callbacks only fill in the scores and frequencies of other steps). */
 static void keep_scores(uz_query *q, void *user)
 {
     scoring_slot *slot = user;
