@@ -58,8 +58,9 @@ def read(path):
 
 
 def roundtrips(tmp):
-    """Corpus excerpts of every category, Chess960 ones included: compress -j1 and -j2 with
-    the builtin (one archive), decompress with no --engine; bytes and pgn-extract agree."""
+    """Corpus excerpts of every category, Chess960 ones included: compress -j1, -j2 and -j5
+    with the builtin (one archive: the threads answer and call back in any order),
+    decompress with no --engine at -j2 and -j5; bytes and pgn-extract agree."""
     names = ["cat1_lichess_rated_blitz_rapid.pgn", "cat2_tata_steel_2022_masters.pgn",
              "cat3_sirius_cutechess_selfplay.pgn", "cat1_uscf_otb_club_annotated.pgn",
              "cat5_chess960_chesscom_humans_clk.pgn", "cat5_chess960_cutechess_python_chess.pgn"]
@@ -68,14 +69,16 @@ def roundtrips(tmp):
         src = os.path.join(tmp, name)
         orig = first_games(corpus(name), src, GAMES)
         arcs = []
-        for j in ("1", "2"):
+        for j in ("1", "2", "5"):
             arc = os.path.join(tmp, "%s.j%s.ucz" % (name, j))
             run("compress", src, "-o", arc, "-q", "-j", j, "--engine", "builtin")
             arcs.append(arc)
-        check(read(arcs[0]) == read(arcs[1]), "%s: the builtin's -j1 and -j2 archives differ" % name)
+        for arc in arcs[1:]:
+            check(read(arcs[0]) == read(arc), "%s: the builtin's -j1 and %s archives differ" % (name, arc))
         back = os.path.join(tmp, name + ".back")
-        run("decompress", arcs[1], "-o", back, "-j", "2")
-        check(read(back) == orig, "%s: builtin round trip is not byte-identical" % name)
+        for j in ("2", "5"):
+            run("decompress", arcs[1], "-o", back, "-f", "-j", j)
+            check(read(back) == orig, "%s: builtin round trip (-j%s) is not byte-identical" % (name, j))
         want = pgn_extract_digest(src)
         check(want is None or pgn_extract_digest(back) == want, "%s: pgn-extract reads other games back" % name)
         info = run("info", arcs[0]).stdout.decode()
