@@ -124,11 +124,11 @@ static void *searcher_main(void *arg)
     uz_builtin_pool *p = t->pool;
     pthread_mutex_lock(&p->lock);
     for (;;) {
-        uz_query *q;
+        uz_query *q = NULL;
         while (!p->quit && !(q = fifo_pop(&p->todo)))
             pthread_cond_wait(&p->queued, &p->lock);
-        if (p->quit)
-            break;
+        if (!q)
+            break; /* quit */
         p->searching++;
         pthread_mutex_unlock(&p->lock);
         answer(t->searcher, q);
