@@ -10,23 +10,13 @@ The PGN files are joined (in the order given) into one input."""
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
-import time
+
+from bench_builtin_archive import timed  # (CPU seconds, wall seconds) of a command
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def timed(*args):
-    """(wall seconds, CPU seconds of the command and its children)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.monotonic()
-    subprocess.run(args, check=True, capture_output=True)
-    wall = time.monotonic() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 def main():
@@ -46,8 +36,8 @@ def main():
     print("|---|---|---|---|---|---|---|")
     base = None
     for jobs in args.jobs.split(","):
-        c_wall, c_cpu = timed(args.ucizip, "compress", src, "-o", arc, "-f", "-q", "-j", jobs, "--engine", args.engine)
-        d_wall, d_cpu = timed(args.ucizip, "decompress", arc, "-o", back, "-f", "-j", jobs)
+        c_cpu, c_wall = timed(args.ucizip, "compress", src, "-o", arc, "-f", "-q", "-j", jobs, "--engine", args.engine)
+        d_cpu, d_wall = timed(args.ucizip, "decompress", arc, "-o", back, "-f", "-j", jobs)
         if open(back, "rb").read() != open(src, "rb").read():
             sys.exit("-j %s: the archive does not decode to the input" % jobs)
         info = json.loads(subprocess.run([args.ucizip, "info", arc, "--json"], capture_output=True, text=True,
