@@ -31,8 +31,9 @@ uint32_t uz_step_frequencies(const uz_model *m, const uz_walk *w, size_t s, cons
  * (positions, legal move counts, played indexes). */
 uz_result uz_score_walks(uz_oracle *oracle, uz_walk *walks, size_t n_walks, uz_diag *diag);
 /* The same for walks that are not one array (those of a block's records); with a model,
- * each scored step also gets the model's coding frequencies (uz_step.freq), computed as
- * part of the query's work (engine/oracle.h: on the builtin's search threads). */
+ * each scored step gets the model's coding frequencies instead of its scores (uz_step.freq,
+ * what uz_encode_walk needs, in half the memory), computed as part of the query's work
+ * (engine/oracle.h: on the builtin's search threads). */
 uz_result uz_score_walk_list(uz_oracle *oracle, const uz_model *model, uz_walk *const *walks, size_t n_walks,
                              uz_diag *diag);
 

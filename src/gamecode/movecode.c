@@ -14,12 +14,13 @@ uz_result uz_encode_walk(const uz_model *model, const uz_opening *opening, uz_en
         const uz_step *step = &w->steps[i];
         if (step->n_legal < 2)
             continue;
-        if (!step->scores || step->played < 0)
+        if ((!step->scores && !step->freq) || step->played < 0)
             return UZ_ERR_ARG;
         uint32_t total;
         if (step->freq) { /* computed by the scorer */
             total = step->freq_total;
-            memcpy(freq, step->freq, step->n_legal * sizeof *freq);
+            for (int k = 0; k < step->n_legal; k++)
+                freq[k] = step->freq[k];
         } else {
             total = uz_step_frequencies(model, w, i, uz_walk_legal(w, i), step->scores, step->n_legal, freq);
         }

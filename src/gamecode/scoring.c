@@ -18,7 +18,7 @@ typedef struct scoring_slot {
     size_t index;           /* the step's */
     /* The work's results (keep_scores), taken by on_scored: */
     int32_t *scores;
-    uint32_t *freq;
+    uint16_t *freq;
     uint32_t freq_total;
     bool nomem;
 } scoring_slot;
@@ -54,23 +54,36 @@ static uz_step *next_step(scoring_job *job, uz_walk **walk_out, size_t *index_ou
 static void submit_next(scoring_slot *slot);
 
 /* The query's work (engine/oracle.h), on whichever thread answered: a copy of the scores
- * for the step and, with a model, the step's coding frequencies. Reads the walk's
+ * for the step or, with a model, the step's coding frequencies instead. Reads the walk's
  * positions, moves and tags, which nothing writes while scoring (every walk is resolved
  * first; the callbacks only fill in the scores and frequencies of other steps). */
 static void keep_scores(uz_query *q, void *user)
 {
     scoring_slot *slot = user;
     size_t n = (size_t)q->n_moves;
-    slot->scores = malloc(n * sizeof *slot->scores);
-    slot->freq = slot->job->model ? malloc(n * sizeof *slot->freq) : NULL;
-    if (!slot->scores || (slot->job->model && !slot->freq)) {
+    if (slot->job->model) {
+        /* 16 bits each (a block's frequencies wait for its coding); were one wider, the
+         * scores are kept and the coder computes them. */
+        uint32_t freq[UZ_MAX_MOVES], widest = 0;
+        slot->freq_total = uz_step_frequencies(slot->job->model, slot->walk, slot->index, q->moves, q->scores,
+                                               q->n_moves, freq);
+        for (size_t i = 0; i < n; i++)
+            widest |= freq[i];
+        if (widest <= UINT16_MAX) {
+            if (!(slot->freq = malloc(n * sizeof *slot->freq))) {
+                slot->nomem = true;
+                return;
+            }
+            for (size_t i = 0; i < n; i++)
+                slot->freq[i] = (uint16_t)freq[i];
+            return;
+        }
+    }
+    if (!(slot->scores = malloc(n * sizeof *slot->scores))) {
         slot->nomem = true;
         return;
     }
     memcpy(slot->scores, q->scores, n * sizeof *slot->scores);
-    if (slot->freq)
-        slot->freq_total =
-            uz_step_frequencies(slot->job->model, slot->walk, slot->index, q->moves, q->scores, q->n_moves, slot->freq);
 }
 
 static void on_scored(uz_query *q, void *user)

@@ -24,9 +24,12 @@ typedef struct uz_step {
     uint32_t legal_at;    /* where they start in the walk's legal[] (once resolved) */
     int16_t played;       /* index of node->move among them in canonical order, -1 unknown */
     int32_t *scores;      /* n_legal engine scores when n_legal >= 2, else NULL (owned; set by
-                             the scorer, gamecode/gamecode.h) */
-    uint32_t *freq;       /* the model's n_legal coding frequencies for those scores, summing
-                             to freq_total, when the scorer was given a model; else NULL (owned) */
+                             the scorer, gamecode/gamecode.h, unless it keeps freq instead) */
+    uint16_t *freq;       /* instead of the scores, when the scorer was given a model: the
+                             model's n_legal coding frequencies for them, summing to freq_total
+                             (a model's total is 2^16 and every move gets at least 1, so with
+                             two or more moves each fits 16 bits; where one would not, the
+                             scores are kept instead); else NULL (owned) */
     uint32_t freq_total;
 } uz_step;
 
