@@ -279,30 +279,44 @@ static uz_result put_sections(uz_buf *out, const uz_buf *sec, int n_sections)
     return r;
 }
 
+/* The structure stream as written: the sizes of the layout's sections, the sections, and
+ * the engine-comment code when there is one. */
+static uz_result put_stream(uz_buf *out, const uz_buf *sec, unsigned version, bool engine_code)
+{
+    uz_result r = put_sections(out, sec, sections_of(version));
+    if (r == UZ_OK && engine_code)
+        r = uz_buf_append(out, sec[SEC_ENGINE_CODE].data, sec[SEC_ENGINE_CODE].size);
+    return r;
+}
+
 /* One candidate structure stream packed, for keep_smaller_tags (on a thread of its own). */
 typedef struct packed_candidate {
     const uz_buf *sections;
+    unsigned version;
+    bool engine_code;
     uz_buf stream, packed;
+    unsigned method;
     uz_result result;
 } packed_candidate;
 
 static void *pack_candidate(void *arg)
 {
     packed_candidate *c = arg;
-    unsigned method;
-    c->result = put_sections(&c->stream, c->sections, N_SECTIONS);
+    c->result = put_stream(&c->stream, c->sections, c->version, c->engine_code);
     if (c->result == UZ_OK)
-        c->result = uz__pack(c->stream.data, c->stream.size, &c->packed, &method);
+        c->result = uz__pack(c->stream.data, c->stream.size, &c->packed, &c->method);
     return NULL;
 }
 
 /* The models' costs are estimates: the block's tags stay plain text when the structure
  * stream packs smaller that way (so coded tags never make a block larger). The two
- * candidates are packed side by side. */
+ * candidates, each the whole stream as it would be written, are packed side by side, and
+ * the packer keeps the winner's packing for the archive writer (packer.h). */
 static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *games, size_t n)
 {
     uz_buf plain[N_SECTIONS] = {{0}};
-    packed_candidate coded = {.sections = w->sec}, as_text = {.sections = plain};
+    packed_candidate coded = {.sections = w->sec, .version = w->version, .engine_code = w->any_engine_code};
+    packed_candidate as_text = {.sections = plain, .version = w->version, .engine_code = w->any_engine_code};
     size_t packed[2] = {0};
     uz_result r = UZ_OK;
     for (int s = 0; s < N_SECTIONS && r == UZ_OK; s++)
@@ -327,6 +341,10 @@ static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *ga
         w->sec[SEC_VALUES] = plain[SEC_VALUES], plain[SEC_VALUES] = t;
         t = w->sec[SEC_TAG_CODE];
         w->sec[SEC_TAG_CODE] = plain[SEC_TAG_CODE], plain[SEC_TAG_CODE] = t;
+    }
+    if (r == UZ_OK) {
+        packed_candidate *kept = packed[1] <= packed[0] ? &as_text : &coded;
+        uz__pack_remember(&kept->stream, &kept->packed, kept->method);
     }
     uz_buf_free(&plain[SEC_VALUES]);
     uz_buf_free(&plain[SEC_TAG_CODE]);
@@ -364,9 +382,7 @@ uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_block_ou
     if (r == UZ_OK && w.sec[SEC_TAG_CODE].size)
         r = keep_smaller_tags(&w, games, n);
     if (r == UZ_OK)
-        r = put_sections(out, w.sec, sections_of(version));
-    if (r == UZ_OK && w.any_engine_code)
-        r = uz_buf_append(out, w.sec[SEC_ENGINE_CODE].data, w.sec[SEC_ENGINE_CODE].size);
+        r = put_stream(out, w.sec, version, w.any_engine_code);
     drop_residuals(&w);
     for (int s = 0; s < N_SECTIONS; s++)
         uz_buf_free(&w.sec[s]);

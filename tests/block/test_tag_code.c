@@ -176,6 +176,13 @@ static void check_file(const char *path, bool lichess, bool damage_first)
         z.size = 0;
         CHECK(uz__pack(s1.data, s1.size, &z, &method) == UZ_OK);
         packed1 += z.size;
+        /* Layout 1 chose its tag coding by packing its candidates, and the packer kept the
+         * winner's packing for the pack above: it must be what packing anew gives. */
+        uz_buf fresh = {0};
+        CHECK(uz__pack_with(method, s1.data, s1.size, &fresh) == UZ_OK && fresh.size == z.size &&
+                  memcmp(fresh.data, z.data, z.size) == 0,
+              "%s: block %zu: the kept packing differs from packing anew", path, blocks);
+        uz_buf_free(&fresh);
         for (unsigned version = 0; version <= 1; version++) {
             uz_result rr = read_back(version ? &s1 : &s0, version, b->n, out);
             CHECK(rr == UZ_OK, "%s: block %zu layout %u not read (%d)", path, blocks, version, (int)rr);
