@@ -5,7 +5,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -380,9 +379,38 @@ static uz_result code_fields(uz_comment_coder *c, int slot, bool later, fields *
  * placeholder replaced by "[%clk H:MM:SS]", ".d" after SS when d != 0. Engine: the
  * evaluation ("+1.25", "-0.05", "0.00", "+M5", "-M3"), "/depth ", the time with its
  * decimals and "s", then the residual. Book: "book" then the residual. */
+/* v in decimal at p as printf's "%0*lld" writes it with width (zeros after the sign up to
+ * width characters in all); returns the characters written (at most 20 past width).
+ * render runs for every coded comment, twice (the encoder's check, the decoder), and
+ * snprintf there was 2 % of compressing engine games. */
+static int put_decimal(char *p, long long v, int width)
+{
+    char digits[20];
+    int n = 0, len = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        p[len++] = '-';
+    while (len + n < width)
+        p[len++] = '0';
+    while (n)
+        p[len++] = digits[--n];
+    return len;
+}
+
+static int put_text(char *p, const char *text)
+{
+    size_t n = strlen(text);
+    memcpy(p, text, n);
+    return (int)n;
+}
+
 static uz_result render(const fields *f, const char *res, size_t len, uz_buf *out)
 {
-    char num[96];
+    char num[128]; /* the longest: five 64-bit numbers, signs, separators */
     int n = 0;
     out->size = 0;
     if (f->kind == KIND_CLOCK) {
@@ -392,10 +420,16 @@ static uz_result render(const fields *f, const char *res, size_t len, uz_buf *ou
                 at = res + i;
         if (!at)
             return UZ_ERR_CORRUPT;
-        n = snprintf(num, sizeof num, "[%%clk %lld:%02d:%02d", (long long)(f->secs / 3600), (int)(f->secs / 60 % 60),
-                     (int)(f->secs % 60));
-        if (f->tenth)
-            n += snprintf(num + n, sizeof num - (size_t)n, ".%d", f->tenth);
+        n = put_text(num, "[%clk ");
+        n += put_decimal(num + n, (long long)(f->secs / 3600), 0);
+        num[n++] = ':';
+        n += put_decimal(num + n, (int)(f->secs / 60 % 60), 2);
+        num[n++] = ':';
+        n += put_decimal(num + n, (int)(f->secs % 60), 2);
+        if (f->tenth) {
+            num[n++] = '.';
+            n += put_decimal(num + n, f->tenth, 0);
+        }
         num[n++] = ']';
         size_t head = (size_t)(at - res), tail = len - head - (sizeof PLACEHOLDER - 1);
         uz_result r = uz_buf_append(out, res, head);
@@ -404,19 +438,27 @@ static uz_result render(const fields *f, const char *res, size_t len, uz_buf *ou
         return r == UZ_OK ? uz_buf_append(out, at + sizeof PLACEHOLDER - 1, tail) : r;
     }
     if (f->kind == KIND_BOOK)
-        n = snprintf(num, sizeof num, "book");
+        n = put_text(num, "book");
     else {
-        if (f->mate)
-            n = snprintf(num, sizeof num, "%cM%lld", f->sign ? '-' : '+', (long long)f->mate_n);
-        else {
+        if (f->mate) {
+            num[n++] = f->sign ? '-' : '+';
+            num[n++] = 'M';
+            n += put_decimal(num + n, (long long)f->mate_n, 0);
+        } else {
             int64_t a = f->cp < 0 ? -f->cp : f->cp;
-            n = snprintf(num, sizeof num, "%s%lld.%02d", f->cp > 0 ? "+" : f->cp < 0 ? "-" : "", (long long)(a / 100),
-                         (int)(a % 100));
+            n = put_text(num, f->cp > 0 ? "+" : f->cp < 0 ? "-" : "");
+            n += put_decimal(num + n, (long long)(a / 100), 0);
+            num[n++] = '.';
+            n += put_decimal(num + n, (int)(a % 100), 2);
         }
-        n += snprintf(num + n, sizeof num - (size_t)n, "/%lld %lld", (long long)f->depth,
-                      (long long)(f->time / pow10_of[f->prec]));
-        if (f->prec)
-            n += snprintf(num + n, sizeof num - (size_t)n, ".%0*lld", f->prec, (long long)(f->time % pow10_of[f->prec]));
+        num[n++] = '/';
+        n += put_decimal(num + n, (long long)f->depth, 0);
+        num[n++] = ' ';
+        n += put_decimal(num + n, (long long)(f->time / pow10_of[f->prec]), 0);
+        if (f->prec) {
+            num[n++] = '.';
+            n += put_decimal(num + n, (long long)(f->time % pow10_of[f->prec]), f->prec);
+        }
         num[n++] = 's';
     }
     uz_result r = uz_buf_append(out, num, (size_t)n);
