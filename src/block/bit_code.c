@@ -1,7 +1,21 @@
 /* Adaptive binary models and gamma codes: see bit_code.h. */
 #include "block/bit_code.h"
 
+#include <pthread.h>
+
 #include "codec/fixed.h"
+
+/* -log2(f / 4096) in Q16 for f = 1..4095, what a coded bit of frequency f adds to its
+ * cost: taken from uz__log2_q32 once, since that logarithm (32 squarings) cost as much as
+ * coding the bit. */
+static uint32_t bit_cost[4096];
+static pthread_once_t bit_cost_once = PTHREAD_ONCE_INIT;
+
+static void bit_cost_init(void)
+{
+    for (uint32_t f = 1; f < 4096; f++)
+        bit_cost[f] = (uint32_t)(((12ull << 32) - uz__log2_q32(f)) >> 16);
+}
 
 void uz_bit_models_init(uz_bit_model *m, size_t count, uint8_t cap)
 {
@@ -32,8 +46,8 @@ uz_result uz_bit_code(uz_bit_coder *c, uz_bit_model *m, unsigned *bit)
     }
     if (r != UZ_OK)
         return r;
-    /* -log2(freq / 4096) in Q16 */
-    *c->cost += ((12ull << 32) - uz__log2_q32(freq[*bit])) >> 16;
+    pthread_once(&bit_cost_once, bit_cost_init);
+    *c->cost += bit_cost[freq[*bit]];
     int32_t target = *bit ? 65536 : 0;
     m->p = (uint16_t)(m->p + (target - (int32_t)m->p) * 2 / (2 * (int32_t)m->n + 3));
     if (m->n < m->cap)
