@@ -139,47 +139,66 @@ typedef struct attack_maps {
     uint64_t all;      /* every piece, pawns and king included */
 } attack_maps;
 
-/* Mobility, rooks' files and the attacks on the enemy king's zone of color's pieces;
- * the king-safety penalty is charged to the defender (other). Fills maps. */
-EVAL_PART void eval_pieces(const uz_position *pos, int color, side_eval *e, side_eval *other, attack_maps *maps)
+/* What eval_pieces gathers over one side's pieces besides the mobility sums. */
+typedef struct piece_tally {
+    uint64_t occupied, safe, zone, own_pawns, enemy_pawns;
+    int units, attackers; /* king-zone attack units and the pieces that attack the zone */
+} piece_tally;
+
+/* Mobility, the king-zone attack and (rooks) the file of a piece of type on sq. Always
+ * inlined with a constant type, so each type's loop in eval_pieces reads its own
+ * parameters directly. */
+EVAL_PART void eval_piece(int type, int sq, piece_tally *t, side_eval *e, attack_maps *maps)
 {
     static const int mob_param[7] = {0, 0, MOB_N_MG, MOB_B_MG, MOB_R_MG, MOB_Q_MG, 0};
     static const int ks_weight[7] = {0, 0, KS_WEIGHT_N, KS_WEIGHT_B, KS_WEIGHT_R, KS_WEIGHT_Q, 0};
-    uint64_t occupied = pos->by_color[0] | pos->by_color[1];
-    uint64_t own_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color];
-    uint64_t enemy_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color ^ 1];
-    uint64_t safe = ~pos->by_color[color] & ~pawn_attack_set(color ^ 1, enemy_pawns);
-    int enemy_king = pos->king_sq[color ^ 1];
-    uint64_t zone = uz__b1_king_attacks[enemy_king] | (1ULL << enemy_king);
-    int units = 0, attackers = 0;
-    maps->by_minor = 0;
-    maps->all = pawn_attack_set(color, own_pawns) | uz__b1_king_attacks[pos->king_sq[color]];
-    uint64_t pieces = pos->by_color[color] & ~pos->by_type[UZ_PAWN] & ~pos->by_type[UZ_KING];
-    for (; pieces; pieces &= pieces - 1) {
-        int sq = b1_lsb(pieces);
-        int type = UZ_PIECE_TYPE(pos->squares[sq]);
-        uint64_t attacks = b1_piece_attacks(type, sq, occupied);
-        maps->all |= attacks;
-        if (type == UZ_KNIGHT || type == UZ_BISHOP)
-            maps->by_minor |= attacks;
-        int m = b1_popcount(attacks & safe) - params[mob_param[type] + 2];
-        e->mg += params[mob_param[type]] * m;
-        e->eg += params[mob_param[type] + 1] * m;
-        if (attacks & zone) {
-            units += params[ks_weight[type]] * b1_popcount(attacks & zone);
-            attackers++;
-        }
-        if (type == UZ_ROOK) {
-            uint64_t file = FILE_A << UZ_SQ_FILE(sq);
-            if (!(file & own_pawns)) {
-                bool open = !(file & enemy_pawns);
-                e->mg += open ? params[ROOK_OPEN_MG] : params[ROOK_HALF_MG];
-                e->eg += open ? params[ROOK_OPEN_EG] : params[ROOK_HALF_EG];
-            }
+    uint64_t attacks = b1_piece_attacks(type, sq, t->occupied);
+    maps->all |= attacks;
+    if (type == UZ_KNIGHT || type == UZ_BISHOP)
+        maps->by_minor |= attacks;
+    int m = b1_popcount(attacks & t->safe) - params[mob_param[type] + 2];
+    e->mg += params[mob_param[type]] * m;
+    e->eg += params[mob_param[type] + 1] * m;
+    if (attacks & t->zone) {
+        t->units += params[ks_weight[type]] * b1_popcount(attacks & t->zone);
+        t->attackers++;
+    }
+    if (type == UZ_ROOK) {
+        uint64_t file = FILE_A << UZ_SQ_FILE(sq);
+        if (!(file & t->own_pawns)) {
+            bool open = !(file & t->enemy_pawns);
+            e->mg += open ? params[ROOK_OPEN_MG] : params[ROOK_HALF_MG];
+            e->eg += open ? params[ROOK_OPEN_EG] : params[ROOK_HALF_EG];
         }
     }
-    if (attackers >= params[KS_MIN_ATTACKERS]) {
-        int penalty = units * units;
+}
+
+/* Mobility, rooks' files and the attacks on the enemy king's zone of color's pieces;
+ * the king-safety penalty is charged to the defender (other). Fills maps. The pieces are
+ * taken type by type (every term is a sum or a union: the order does not matter). */
+EVAL_PART void eval_pieces(const uz_position *pos, int color, side_eval *e, side_eval *other, attack_maps *maps)
+{
+    piece_tally t;
+    uint64_t own = pos->by_color[color];
+    t.occupied = pos->by_color[0] | pos->by_color[1];
+    t.own_pawns = pos->by_type[UZ_PAWN] & own;
+    t.enemy_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color ^ 1];
+    t.safe = ~own & ~pawn_attack_set(color ^ 1, t.enemy_pawns);
+    int enemy_king = pos->king_sq[color ^ 1];
+    t.zone = uz__b1_king_attacks[enemy_king] | (1ULL << enemy_king);
+    t.units = 0, t.attackers = 0;
+    maps->by_minor = 0;
+    maps->all = pawn_attack_set(color, t.own_pawns) | uz__b1_king_attacks[pos->king_sq[color]];
+    for (uint64_t b = pos->by_type[UZ_KNIGHT] & own; b; b &= b - 1)
+        eval_piece(UZ_KNIGHT, b1_lsb(b), &t, e, maps);
+    for (uint64_t b = pos->by_type[UZ_BISHOP] & own; b; b &= b - 1)
+        eval_piece(UZ_BISHOP, b1_lsb(b), &t, e, maps);
+    for (uint64_t b = pos->by_type[UZ_ROOK] & own; b; b &= b - 1)
+        eval_piece(UZ_ROOK, b1_lsb(b), &t, e, maps);
+    for (uint64_t b = pos->by_type[UZ_QUEEN] & own; b; b &= b - 1)
+        eval_piece(UZ_QUEEN, b1_lsb(b), &t, e, maps);
+    if (t.attackers >= params[KS_MIN_ATTACKERS]) {
+        int penalty = t.units * t.units;
         other->mg -= penalty < params[KS_PENALTY_MAX] ? penalty : params[KS_PENALTY_MAX];
     }
 }
