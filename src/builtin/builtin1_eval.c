@@ -250,12 +250,17 @@ void uz__b1_material_init(const uz_position *pos, b1_material *m)
     }
 }
 
-static void material_move(b1_material *m, int color, int type, int sq, int sign)
+/* The material sums after move from scratch (out of line: the position copy would
+ * otherwise cost every call of uz__b1_material_after its stack frame). */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static void material_recount(const uz_position *pos, uz_move move, b1_material *out)
 {
-    int flip = color == UZ_WHITE ? 0 : 56;
-    m->mg[color] += sign * uz__b1_pst_mg[type][sq ^ flip];
-    m->eg[color] += sign * uz__b1_pst_eg[type][sq ^ flip];
-    m->phase += sign * phase_weight[type];
+    uz_position after = *pos;
+    uz_undo undo;
+    uz_make_move(&after, move, &undo);
+    uz__b1_material_init(&after, out);
 }
 
 void uz__b1_material_after(const uz_position *pos, uz_move move, const b1_material *m, b1_material *out)
@@ -263,21 +268,31 @@ void uz__b1_material_after(const uz_position *pos, uz_move move, const b1_materi
     int us = pos->side, from = UZ_MOVE_FROM(move), to = UZ_MOVE_TO(move), promo = UZ_MOVE_PROMO(move);
     int type = UZ_PIECE_TYPE(pos->squares[from]);
     int target = pos->squares[to];
-    bool castles = type == UZ_KING && ((target && UZ_PIECE_COLOR(target) == us) || to - from == 2 || from - to == 2);
-    if (castles) { /* rare: recount the board after the move */
-        uz_position after = *pos;
-        uz_undo undo;
-        uz_make_move(&after, move, &undo);
-        uz__b1_material_init(&after, out);
+    if (type == UZ_KING && ((target && UZ_PIECE_COLOR(target) == us) || to - from == 2 || from - to == 2)) {
+        material_recount(pos, move, out); /* castling, rare */
         return;
     }
-    *out = *m;
-    material_move(out, us, type, from, -1);
-    material_move(out, us, promo ? promo : type, to, +1);
+    /* Each side's table is read with its own flip (black reads square ^ 56). */
+    int flip = us == UZ_WHITE ? 0 : 56, new_type = promo ? promo : type;
+    int mg = m->mg[us] - uz__b1_pst_mg[type][from ^ flip] + uz__b1_pst_mg[new_type][to ^ flip];
+    int eg = m->eg[us] - uz__b1_pst_eg[type][from ^ flip] + uz__b1_pst_eg[new_type][to ^ flip];
+    int phase = m->phase - phase_weight[type] + phase_weight[new_type];
+    int their_mg = m->mg[us ^ 1], their_eg = m->eg[us ^ 1];
+    int captured = UZ_NO_PIECE, captured_sq = to;
     if (target)
-        material_move(out, us ^ 1, UZ_PIECE_TYPE(target), to, -1);
-    else if (type == UZ_PAWN && UZ_SQ_FILE(to) != UZ_SQ_FILE(from)) /* en passant */
-        material_move(out, us ^ 1, UZ_PAWN, us == UZ_WHITE ? to - 8 : to + 8, -1);
+        captured = UZ_PIECE_TYPE(target);
+    else if (type == UZ_PAWN && UZ_SQ_FILE(to) != UZ_SQ_FILE(from)) { /* en passant */
+        captured = UZ_PAWN;
+        captured_sq = us == UZ_WHITE ? to - 8 : to + 8;
+    }
+    if (captured) {
+        their_mg -= uz__b1_pst_mg[captured][captured_sq ^ flip ^ 56];
+        their_eg -= uz__b1_pst_eg[captured][captured_sq ^ flip ^ 56];
+        phase -= phase_weight[captured];
+    }
+    out->mg[us] = mg, out->eg[us] = eg;
+    out->mg[us ^ 1] = their_mg, out->eg[us ^ 1] = their_eg;
+    out->phase = phase;
 }
 
 /* The tapered score of side[] from the side to move's view, with the tempo bonus. */
