@@ -53,9 +53,8 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
         n = uz__b1_generate_captures(pos, moves);
     }
     for (int i = 0; i < n; i++)
-        keys[i] = b_capture_order(pos, moves[i]);
+        b_insert_move(moves, keys, i, b_capture_order(pos, moves[i]));
     for (int i = 0; i < n; i++) {
-        uz__b_pick_best(moves, keys, i, n);
         uz_move m = moves[i];
         if (!in_check && !UZ_MOVE_PROMO(m) &&
             (stand + b_see_value[b_victim_type(pos, m)] + B_DELTA_MARGIN <= alpha || b_looks_losing(pos, m)))

@@ -219,6 +219,22 @@ static inline void b_order_moves(const b_search *s, const uz_position *pos, cons
     }
 }
 
+/* Puts moves[i] (key: its ordering key) into the sorted moves[0..i), keys descending,
+ * after those with an equal key. Called for i = 0 to n - 1, it leaves the order that
+ * uz__b_pick_best gives one move at a time (highest key first, ties in the canonical
+ * order): the quiescence search, with its few moves, sorts them all up front. */
+static inline void b_insert_move(uz_move *moves, int *keys, int i, int key)
+{
+    uz_move m = moves[i];
+    int j = i;
+    for (; j > 0 && keys[j - 1] < key; j--) {
+        moves[j] = moves[j - 1];
+        keys[j] = keys[j - 1];
+    }
+    moves[j] = m;
+    keys[j] = key;
+}
+
 /* A version's search(), called for each child of a full-width node. */
 typedef int b_search_fn(b_search *s, uz_position *pos, const b1_material *mat, int depth, int alpha, int beta,
                         int ply);
