@@ -149,11 +149,11 @@ void uz__b2_score_moves(b_search *s, const uz_position *root, const uz_move *mov
         int i = order[k];
         b1_material after;
         uz__b1_material_after(&pos, moves[i], &mat, &after);
-        uz_undo undo;
+        b_root_undo undo;
         s->nodes = 0;
-        uz_make_move(&pos, moves[i], &undo);
+        b_root_make(s, &pos, moves[i], &undo);
         raw[i] = -search(s, &pos, &after, s->depth - 1, -B1_INF, -root_floor(best), 1);
-        uz_unmake_move(&pos, moves[i], &undo);
+        b_root_unmake(&pos, moves[i], &undo);
         if (raw[i] > best)
             best = raw[i];
         s->total_nodes += (uint64_t)s->nodes;

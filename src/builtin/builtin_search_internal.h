@@ -188,6 +188,35 @@ static inline void b_qs_unmake(uz_position *pos, uz_move m, const b_qs_undo *u)
     pos->side = (uint8_t)us;
 }
 
+/* A root move's make/unmake. At depth 1 the children are quiescence nodes, which read
+ * nothing the quiescence make leaves stale (see above), so it plays every move but
+ * castling there; otherwise, and for castling, the board's own make. */
+typedef struct b_root_undo {
+    bool quiescence;
+    b_qs_undo qs;
+    uz_undo full;
+} b_root_undo;
+
+static inline void b_root_make(const b_search *s, uz_position *pos, uz_move m, b_root_undo *u)
+{
+    int from = UZ_MOVE_FROM(m), to = UZ_MOVE_TO(m), piece = pos->squares[from], target = pos->squares[to];
+    bool castles = UZ_PIECE_TYPE(piece) == UZ_KING &&
+                   (to - from == 2 || from - to == 2 || (target && UZ_PIECE_COLOR(target) == UZ_PIECE_COLOR(piece)));
+    u->quiescence = s->depth == 1 && !castles;
+    if (u->quiescence)
+        b_qs_make(pos, m, &u->qs);
+    else
+        uz_make_move(pos, m, &u->full);
+}
+
+static inline void b_root_unmake(uz_position *pos, uz_move m, const b_root_undo *u)
+{
+    if (u->quiescence)
+        b_qs_unmake(pos, m, &u->qs);
+    else
+        uz_unmake_move(pos, m, &u->full);
+}
+
 /* Whether capture m in the quiescence search looks losing: a more valuable piece takes
  * a defended one (the defence is any enemy attack on the square; no exchange is played
  * out). Promotions and en passant never look losing. */
