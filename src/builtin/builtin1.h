@@ -90,7 +90,7 @@ static inline uint64_t b1_piece_attacks(int type, int sq, uint64_t occupied)
 }
 
 /* Material and piece-square sums per colour, and the game phase (uncapped sum of the
- * pieces' phase weights): kept along the search move by move (uz__b1_material_after). */
+ * pieces' phase weights): kept along the search move by move (b1_material_after). */
 typedef struct b1_material {
     int mg[2], eg[2];
     int phase;
@@ -103,8 +103,45 @@ void uz__b1_score_moves(b_search *s, const uz_position *pos, const uz_move *move
 
 /* The material sums of pos from scratch. */
 void uz__b1_material_init(const uz_position *pos, b1_material *m);
-/* The material sums after move (legal in pos, not yet made) from those of pos. */
+/* The material sums after move (legal in pos, not yet made) from those of pos
+ * (b1_material_after, inlined into the searches). */
 void uz__b1_material_after(const uz_position *pos, uz_move move, const b1_material *m, b1_material *out);
+/* The same for castling, from scratch: the board after the move, recounted. */
+void uz__b1_material_recount(const uz_position *pos, uz_move move, b1_material *out);
+/* The game phase weight of each piece type (builtin1_eval.c). */
+extern const int16_t uz__b1_phase_weight[7];
+
+static inline void b1_material_after(const uz_position *pos, uz_move move, const b1_material *m, b1_material *out)
+{
+    int us = pos->side, from = UZ_MOVE_FROM(move), to = UZ_MOVE_TO(move), promo = UZ_MOVE_PROMO(move);
+    int type = UZ_PIECE_TYPE(pos->squares[from]);
+    int target = pos->squares[to];
+    if (type == UZ_KING && ((target && UZ_PIECE_COLOR(target) == us) || to - from == 2 || from - to == 2)) {
+        uz__b1_material_recount(pos, move, out);
+        return;
+    }
+    /* Each side's table is read with its own flip (black reads square ^ 56). */
+    int flip = us == UZ_WHITE ? 0 : 56, new_type = promo ? promo : type;
+    int mg = m->mg[us] - uz__b1_pst_mg[type][from ^ flip] + uz__b1_pst_mg[new_type][to ^ flip];
+    int eg = m->eg[us] - uz__b1_pst_eg[type][from ^ flip] + uz__b1_pst_eg[new_type][to ^ flip];
+    int phase = m->phase - uz__b1_phase_weight[type] + uz__b1_phase_weight[new_type];
+    int their_mg = m->mg[us ^ 1], their_eg = m->eg[us ^ 1];
+    int captured = UZ_NO_PIECE, captured_sq = to;
+    if (target)
+        captured = UZ_PIECE_TYPE(target);
+    else if (type == UZ_PAWN && UZ_SQ_FILE(to) != UZ_SQ_FILE(from)) { /* en passant */
+        captured = UZ_PAWN;
+        captured_sq = us == UZ_WHITE ? to - 8 : to + 8;
+    }
+    if (captured) {
+        their_mg -= uz__b1_pst_mg[captured][captured_sq ^ flip ^ 56];
+        their_eg -= uz__b1_pst_eg[captured][captured_sq ^ flip ^ 56];
+        phase -= uz__b1_phase_weight[captured];
+    }
+    out->mg[us] = mg, out->eg[us] = eg;
+    out->mg[us ^ 1] = their_mg, out->eg[us ^ 1] = their_eg;
+    out->phase = phase;
+}
 /* The static evaluation of pos (m: its material sums) from the side to move's view, in
  * +-B1_EVAL_MAX. */
 int uz__b1_evaluate(const uz_position *pos, const b1_material *m);

@@ -50,8 +50,9 @@ static const int16_t params[PARAM_COUNT] = {
 /* Passed pawn bonus by the rank counted from the pawn's own side (0..7). */
 static const int16_t passed_mg[8] = {0, 5, 10, 15, 25, 45, 70, 0};
 static const int16_t passed_eg[8] = {0, 10, 20, 35, 60, 95, 140, 0};
-/* Game phase: weight of each piece type; the phase is their sum, capped at PHASE_MAX. */
-static const int16_t phase_weight[7] = {0, 0, 1, 1, 2, 4, 0};
+/* Game phase: weight of each piece type (uz__b1_phase_weight, builtin1.h); the phase is
+ * their sum, capped at PHASE_MAX. */
+const int16_t uz__b1_phase_weight[7] = {0, 0, 1, 1, 2, 4, 0};
 #define PHASE_MAX 24
 
 #define FILE_A 0x0101010101010101ULL
@@ -245,17 +246,12 @@ void uz__b1_material_init(const uz_position *pos, b1_material *m)
             int type = UZ_PIECE_TYPE(pos->squares[sq]);
             m->mg[color] += uz__b1_pst_mg[type][sq ^ flip];
             m->eg[color] += uz__b1_pst_eg[type][sq ^ flip];
-            m->phase += phase_weight[type];
+            m->phase += uz__b1_phase_weight[type];
         }
     }
 }
 
-/* The material sums after move from scratch (out of line: the position copy would
- * otherwise cost every call of uz__b1_material_after its stack frame). */
-#if defined(__GNUC__)
-__attribute__((noinline, cold))
-#endif
-static void material_recount(const uz_position *pos, uz_move move, b1_material *out)
+void uz__b1_material_recount(const uz_position *pos, uz_move move, b1_material *out)
 {
     uz_position after = *pos;
     uz_undo undo;
@@ -265,34 +261,7 @@ static void material_recount(const uz_position *pos, uz_move move, b1_material *
 
 void uz__b1_material_after(const uz_position *pos, uz_move move, const b1_material *m, b1_material *out)
 {
-    int us = pos->side, from = UZ_MOVE_FROM(move), to = UZ_MOVE_TO(move), promo = UZ_MOVE_PROMO(move);
-    int type = UZ_PIECE_TYPE(pos->squares[from]);
-    int target = pos->squares[to];
-    if (type == UZ_KING && ((target && UZ_PIECE_COLOR(target) == us) || to - from == 2 || from - to == 2)) {
-        material_recount(pos, move, out); /* castling, rare */
-        return;
-    }
-    /* Each side's table is read with its own flip (black reads square ^ 56). */
-    int flip = us == UZ_WHITE ? 0 : 56, new_type = promo ? promo : type;
-    int mg = m->mg[us] - uz__b1_pst_mg[type][from ^ flip] + uz__b1_pst_mg[new_type][to ^ flip];
-    int eg = m->eg[us] - uz__b1_pst_eg[type][from ^ flip] + uz__b1_pst_eg[new_type][to ^ flip];
-    int phase = m->phase - phase_weight[type] + phase_weight[new_type];
-    int their_mg = m->mg[us ^ 1], their_eg = m->eg[us ^ 1];
-    int captured = UZ_NO_PIECE, captured_sq = to;
-    if (target)
-        captured = UZ_PIECE_TYPE(target);
-    else if (type == UZ_PAWN && UZ_SQ_FILE(to) != UZ_SQ_FILE(from)) { /* en passant */
-        captured = UZ_PAWN;
-        captured_sq = us == UZ_WHITE ? to - 8 : to + 8;
-    }
-    if (captured) {
-        their_mg -= uz__b1_pst_mg[captured][captured_sq ^ flip ^ 56];
-        their_eg -= uz__b1_pst_eg[captured][captured_sq ^ flip ^ 56];
-        phase -= phase_weight[captured];
-    }
-    out->mg[us] = mg, out->eg[us] = eg;
-    out->mg[us ^ 1] = their_mg, out->eg[us ^ 1] = their_eg;
-    out->phase = phase;
+    b1_material_after(pos, move, m, out);
 }
 
 /* The tapered score of side[] from the side to move's view, with the tempo bonus. */
@@ -371,6 +340,6 @@ uint64_t uz__b1_hash_eval(uint64_t hash)
     hash = hash_array(hash, "params", params, PARAM_COUNT);
     hash = hash_array(hash, "passed_mg", passed_mg, 8);
     hash = hash_array(hash, "passed_eg", passed_eg, 8);
-    hash = hash_array(hash, "phase_weight", phase_weight, 7);
+    hash = hash_array(hash, "phase_weight", uz__b1_phase_weight, 7);
     return hash;
 }

@@ -60,7 +60,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
             (stand + b_see_value[b_victim_type(pos, m)] + B_DELTA_MARGIN <= alpha || b_looks_losing(pos, m)))
             continue;
         b1_material after;
-        uz__b1_material_after(pos, m, mat, &after);
+        b1_material_after(pos, m, mat, &after);
         b_qs_undo undo;
         b_qs_make(pos, m, &undo);
         if (!in_check && b_king_attacked(pos, us)) {
@@ -96,7 +96,7 @@ void uz__b1_score_moves(b_search *s, const uz_position *root, const uz_move *mov
     uz__b1_material_init(&pos, &mat);
     for (int i = 0; i < n; i++) {
         b1_material after;
-        uz__b1_material_after(&pos, moves[i], &mat, &after);
+        b1_material_after(&pos, moves[i], &mat, &after);
         b_root_undo undo;
         s->nodes = 0;
         b_root_make(s, &pos, moves[i], &undo);

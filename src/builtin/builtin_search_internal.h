@@ -301,7 +301,7 @@ static inline int b_search_node(b_search *s, uz_position *pos, const b1_material
         uz__b_pick_best(moves, keys, i, n);
         uz_move m = moves[i];
         b1_material after;
-        uz__b1_material_after(pos, m, mat, &after);
+        b1_material_after(pos, m, mat, &after);
         uz_undo undo;
         uz_make_move(pos, m, &undo);
         int v = -child(s, pos, &after, depth - 1, -beta, -alpha, ply + 1);
