@@ -84,8 +84,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
         b_insert_move(moves, keys, i, b_capture_order(pos, moves[i]));
     for (int i = 0; i < n; i++) {
         uz_move m = moves[i];
-        if (!in_check && !UZ_MOVE_PROMO(m) &&
-            (stand + b_see_value[b_victim_type(pos, m)] + B_DELTA_MARGIN <= alpha || b_looks_losing(pos, m)))
+        if (!in_check && !UZ_MOVE_PROMO(m) && b_skips_capture(pos, m, keys[i], stand, alpha))
             continue;
         b1_material after;
         b1_material_after(pos, m, mat, &after);
