@@ -1,7 +1,7 @@
 /* Internal: the parts of the search that builtin-1 and builtin-2 share (doc/builtin.md,
  * "Shared code"): the searcher's state and transposition table, the attack test, move
  * ordering (MVV-LVA, killers, selection), the quiescence search's make/unmake and
- * losing-capture test, the full-width search node and the mate scale. Frozen with both
+ * capture skipping (delta pruning, losing captures), the full-width search node and the mate scale. Frozen with both
  * versions: a change here changes the scores of both (test_builtin_golden fails), so a
  * later version that wants other behaviour keeps its own copy. The helpers called per node
  * are static inline, so each version's search compiles them into its own code. */
