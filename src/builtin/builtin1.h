@@ -146,8 +146,27 @@ static inline void b1_material_after(const uz_position *pos, uz_move move, const
  * +-B1_EVAL_MAX. */
 int uz__b1_evaluate(const uz_position *pos, const b1_material *m);
 /* Its material, piece-square and tempo terms alone (the quiescence search's lazy
- * estimate), same view and scale. */
+ * estimate), same view and scale (b1_evaluate_material, inlined into the searches). */
 int uz__b1_evaluate_material(const uz_position *pos, const b1_material *m);
+
+#define B1_PHASE_MAX 24 /* the game phase is capped at this */
+#define B1_TEMPO 10     /* the side to move's bonus, middlegame and endgame (parameter TEMPO) */
+
+/* A score tapered between mg and eg by the game phase, clamped to +-B1_EVAL_MAX. */
+static inline int b1_taper(int mg, int eg, int phase)
+{
+    if (phase > B1_PHASE_MAX)
+        phase = B1_PHASE_MAX;
+    /* C division truncates toward zero on every compiler (C99 and later). */
+    int score = (mg * phase + eg * (B1_PHASE_MAX - phase)) / B1_PHASE_MAX;
+    return score > B1_EVAL_MAX ? B1_EVAL_MAX : score < -B1_EVAL_MAX ? -B1_EVAL_MAX : score;
+}
+
+static inline int b1_evaluate_material(const uz_position *pos, const b1_material *m)
+{
+    int us = pos->side;
+    return b1_taper(m->mg[us] - m->mg[us ^ 1] + B1_TEMPO, m->eg[us] - m->eg[us ^ 1] + B1_TEMPO, m->phase);
+}
 
 /* Pseudo-legal captures (en passant included) and queen promotions (captures or not)
  * of the side to move, into moves (capacity UZ_MAX_MOVES); returns the count. The

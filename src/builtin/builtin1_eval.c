@@ -41,7 +41,7 @@ static const int16_t params[PARAM_COUNT] = {
     [DOUBLED_MG] = 12, [DOUBLED_EG] = 20, [ISOLATED_MG] = 10, [ISOLATED_EG] = 15,
     [BISHOP_PAIR_MG] = 30, [BISHOP_PAIR_EG] = 50,
     [ROOK_OPEN_MG] = 20, [ROOK_OPEN_EG] = 10, [ROOK_HALF_MG] = 10, [ROOK_HALF_EG] = 5,
-    [TEMPO] = 10,
+    [TEMPO] = B1_TEMPO,
     [THREAT_PAWN_MG] = 40, [THREAT_PAWN_EG] = 30,
     [THREAT_MINOR_MG] = 30, [THREAT_MINOR_EG] = 25,
     [HANGING_MG] = 25, [HANGING_EG] = 15,
@@ -53,7 +53,7 @@ static const int16_t passed_eg[8] = {0, 10, 20, 35, 60, 95, 140, 0};
 /* Game phase: weight of each piece type (uz__b1_phase_weight, builtin1.h); the phase is
  * their sum, capped at PHASE_MAX. */
 const int16_t uz__b1_phase_weight[7] = {0, 0, 1, 1, 2, 4, 0};
-#define PHASE_MAX 24
+#define PHASE_MAX B1_PHASE_MAX
 
 #define FILE_A 0x0101010101010101ULL
 #define FILE_H (FILE_A << 7)
@@ -267,25 +267,13 @@ void uz__b1_material_after(const uz_position *pos, uz_move move, const b1_materi
 /* The tapered score of side[] from the side to move's view, with the tempo bonus. */
 static int taper(const uz_position *pos, const side_eval *side, int phase)
 {
-    if (phase > PHASE_MAX)
-        phase = PHASE_MAX;
     int us = pos->side;
     int mg = side[us].mg - side[us ^ 1].mg + params[TEMPO];
     int eg = side[us].eg - side[us ^ 1].eg + params[TEMPO];
-    /* C division truncates toward zero on every compiler (C99 and later). */
-    int score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
-    if (score > B1_EVAL_MAX)
-        score = B1_EVAL_MAX;
-    if (score < -B1_EVAL_MAX)
-        score = -B1_EVAL_MAX;
-    return score;
+    return b1_taper(mg, eg, phase);
 }
 
-int uz__b1_evaluate_material(const uz_position *pos, const b1_material *m)
-{
-    side_eval side[2] = {{m->mg[0], m->eg[0]}, {m->mg[1], m->eg[1]}};
-    return taper(pos, side, m->phase);
-}
+int uz__b1_evaluate_material(const uz_position *pos, const b1_material *m) { return b1_evaluate_material(pos, m); }
 
 EVAL_PART int evaluate(const uz_position *pos, const b1_material *m)
 {

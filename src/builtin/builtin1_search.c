@@ -38,7 +38,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
         if (pos->halfmove >= 100)
             return 0;
         if (qdepth > 0) {
-            int lazy = uz__b1_evaluate_material(pos, mat);
+            int lazy = b1_evaluate_material(pos, mat);
             if (lazy - B_LAZY_MARGIN >= beta)
                 return lazy;
             stand = lazy + B_LAZY_MARGIN <= alpha ? lazy : uz__b1_evaluate(pos, mat);

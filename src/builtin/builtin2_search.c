@@ -45,7 +45,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
                    int positional)
 {
     s->nodes++;
-    int material = uz__b1_evaluate_material(pos, mat);
+    int material = b1_evaluate_material(pos, mat);
     if (ply >= B1_MAX_PLY || s->nodes > s->budget)
         return qdepth > 0 ? estimate(material, positional) : uz__b1_evaluate(pos, mat);
     uz_move moves[UZ_MAX_MOVES];
