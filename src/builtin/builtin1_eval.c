@@ -114,17 +114,23 @@ EVAL_PART uint64_t file_fill(uint64_t b)
     return b;
 }
 
+/* Each side's pawns, the squares they attack and the squares in front of them (north
+ * for white, south for black): computed once per evaluation. White's front is also the
+ * span that stops black's passed pawns, and the other way round. */
+typedef struct pawn_sets {
+    uint64_t pawns[2], attacks[2], fronts[2];
+} pawn_sets;
+
 /* Doubled (a pawn with an own pawn behind it), isolated (no own pawn on a neighbouring
  * file) and passed pawns (no enemy pawn ahead on its own or a neighbouring file). */
-EVAL_PART void eval_pawns(const uz_position *pos, int color, side_eval *e)
+EVAL_PART void eval_pawns(const pawn_sets *ps, int color, side_eval *e)
 {
-    uint64_t own = pos->by_type[UZ_PAWN] & pos->by_color[color];
-    uint64_t enemy = pos->by_type[UZ_PAWN] & pos->by_color[color ^ 1];
-    int doubled = b1_popcount(own & fill_forward(color, own));
+    uint64_t own = ps->pawns[color];
+    int doubled = b1_popcount(own & ps->fronts[color]);
     int isolated = b1_popcount(own & ~adjacent_files(file_fill(own)));
     e->mg -= params[DOUBLED_MG] * doubled + params[ISOLATED_MG] * isolated;
     e->eg -= params[DOUBLED_EG] * doubled + params[ISOLATED_EG] * isolated;
-    uint64_t blocked = fill_forward(color ^ 1, enemy);
+    uint64_t blocked = ps->fronts[color ^ 1];
     blocked |= adjacent_files(blocked);
     for (uint64_t passers = own & ~blocked; passers; passers &= passers - 1) {
         int sq = b1_lsb(passers);
@@ -146,30 +152,33 @@ typedef struct piece_tally {
     int units, attackers; /* king-zone attack units and the pieces that attack the zone */
 } piece_tally;
 
-/* Mobility, the king-zone attack and (rooks) the file of a piece of type on sq. Always
- * inlined with a constant type, so each type's loop in eval_pieces reads its own
- * parameters directly. */
-EVAL_PART void eval_piece(int type, int sq, piece_tally *t, side_eval *e, attack_maps *maps)
+/* The mobility, king-zone attacks and (rooks) files of one side's pieces of type (knight
+ * to queen). Always inlined with a constant type, so each type reads its own parameters
+ * directly. */
+EVAL_PART void eval_type(int type, uint64_t pieces, piece_tally *t, side_eval *e, attack_maps *maps)
 {
     static const int mob_param[7] = {0, 0, MOB_N_MG, MOB_B_MG, MOB_R_MG, MOB_Q_MG, 0};
     static const int ks_weight[7] = {0, 0, KS_WEIGHT_N, KS_WEIGHT_B, KS_WEIGHT_R, KS_WEIGHT_Q, 0};
-    uint64_t attacks = b1_piece_attacks(type, sq, t->occupied);
-    maps->all |= attacks;
-    if (type == UZ_KNIGHT || type == UZ_BISHOP)
-        maps->by_minor |= attacks;
-    int m = b1_popcount(attacks & t->safe) - params[mob_param[type] + 2];
-    e->mg += params[mob_param[type]] * m;
-    e->eg += params[mob_param[type] + 1] * m;
-    if (attacks & t->zone) {
-        t->units += params[ks_weight[type]] * b1_popcount(attacks & t->zone);
-        t->attackers++;
-    }
-    if (type == UZ_ROOK) {
-        uint64_t file = FILE_A << UZ_SQ_FILE(sq);
-        if (!(file & t->own_pawns)) {
-            bool open = !(file & t->enemy_pawns);
-            e->mg += open ? params[ROOK_OPEN_MG] : params[ROOK_HALF_MG];
-            e->eg += open ? params[ROOK_OPEN_EG] : params[ROOK_HALF_EG];
+    for (; pieces; pieces &= pieces - 1) {
+        int sq = b1_lsb(pieces);
+        uint64_t attacks = b1_piece_attacks(type, sq, t->occupied);
+        maps->all |= attacks;
+        if (type == UZ_KNIGHT || type == UZ_BISHOP)
+            maps->by_minor |= attacks;
+        int m = b1_popcount(attacks & t->safe) - params[mob_param[type] + 2];
+        e->mg += params[mob_param[type]] * m;
+        e->eg += params[mob_param[type] + 1] * m;
+        if (attacks & t->zone) {
+            t->units += params[ks_weight[type]] * b1_popcount(attacks & t->zone);
+            t->attackers++;
+        }
+        if (type == UZ_ROOK) {
+            uint64_t file = FILE_A << UZ_SQ_FILE(sq);
+            if (!(file & t->own_pawns)) {
+                bool open = !(file & t->enemy_pawns);
+                e->mg += open ? params[ROOK_OPEN_MG] : params[ROOK_HALF_MG];
+                e->eg += open ? params[ROOK_OPEN_EG] : params[ROOK_HALF_EG];
+            }
         }
     }
 }
@@ -177,27 +186,24 @@ EVAL_PART void eval_piece(int type, int sq, piece_tally *t, side_eval *e, attack
 /* Mobility, rooks' files and the attacks on the enemy king's zone of color's pieces;
  * the king-safety penalty is charged to the defender (other). Fills maps. The pieces are
  * taken type by type (every term is a sum or a union: the order does not matter). */
-EVAL_PART void eval_pieces(const uz_position *pos, int color, side_eval *e, side_eval *other, attack_maps *maps)
+EVAL_PART void eval_pieces(const uz_position *pos, const pawn_sets *ps, int color, side_eval *e, side_eval *other,
+                           attack_maps *maps)
 {
     piece_tally t;
     uint64_t own = pos->by_color[color];
     t.occupied = pos->by_color[0] | pos->by_color[1];
-    t.own_pawns = pos->by_type[UZ_PAWN] & own;
-    t.enemy_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color ^ 1];
-    t.safe = ~own & ~pawn_attack_set(color ^ 1, t.enemy_pawns);
+    t.own_pawns = ps->pawns[color];
+    t.enemy_pawns = ps->pawns[color ^ 1];
+    t.safe = ~own & ~ps->attacks[color ^ 1];
     int enemy_king = pos->king_sq[color ^ 1];
     t.zone = uz__b1_king_attacks[enemy_king] | (1ULL << enemy_king);
     t.units = 0, t.attackers = 0;
     maps->by_minor = 0;
-    maps->all = pawn_attack_set(color, t.own_pawns) | uz__b1_king_attacks[pos->king_sq[color]];
-    for (uint64_t b = pos->by_type[UZ_KNIGHT] & own; b; b &= b - 1)
-        eval_piece(UZ_KNIGHT, b1_lsb(b), &t, e, maps);
-    for (uint64_t b = pos->by_type[UZ_BISHOP] & own; b; b &= b - 1)
-        eval_piece(UZ_BISHOP, b1_lsb(b), &t, e, maps);
-    for (uint64_t b = pos->by_type[UZ_ROOK] & own; b; b &= b - 1)
-        eval_piece(UZ_ROOK, b1_lsb(b), &t, e, maps);
-    for (uint64_t b = pos->by_type[UZ_QUEEN] & own; b; b &= b - 1)
-        eval_piece(UZ_QUEEN, b1_lsb(b), &t, e, maps);
+    maps->all = ps->attacks[color] | uz__b1_king_attacks[pos->king_sq[color]];
+    eval_type(UZ_KNIGHT, pos->by_type[UZ_KNIGHT] & own, &t, e, maps);
+    eval_type(UZ_BISHOP, pos->by_type[UZ_BISHOP] & own, &t, e, maps);
+    eval_type(UZ_ROOK, pos->by_type[UZ_ROOK] & own, &t, e, maps);
+    eval_type(UZ_QUEEN, pos->by_type[UZ_QUEEN] & own, &t, e, maps);
     if (t.attackers >= params[KS_MIN_ATTACKERS]) {
         int penalty = t.units * t.units;
         other->mg -= penalty < params[KS_PENALTY_MAX] ? penalty : params[KS_PENALTY_MAX];
@@ -206,12 +212,12 @@ EVAL_PART void eval_pieces(const uz_position *pos, int color, side_eval *e, side
 
 /* Enemy pieces that color's pawns or minor pieces attack, or that hang (attacked by
  * color, defended by nothing). */
-EVAL_PART void eval_threats(const uz_position *pos, int color, const attack_maps *maps, side_eval *e)
+EVAL_PART void eval_threats(const uz_position *pos, const pawn_sets *ps, int color, const attack_maps *maps,
+                            side_eval *e)
 {
     uint64_t enemy = pos->by_color[color ^ 1];
     uint64_t enemy_pieces = enemy & ~pos->by_type[UZ_PAWN] & ~pos->by_type[UZ_KING];
-    uint64_t own_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color];
-    int by_pawn = b1_popcount(pawn_attack_set(color, own_pawns) & enemy_pieces);
+    int by_pawn = b1_popcount(ps->attacks[color] & enemy_pieces);
     int by_minor = b1_popcount(maps[color].by_minor & enemy & (pos->by_type[UZ_ROOK] | pos->by_type[UZ_QUEEN]));
     int hanging = b1_popcount(maps[color].all & enemy_pieces & ~maps[color ^ 1].all);
     e->mg += params[THREAT_PAWN_MG] * by_pawn + params[THREAT_MINOR_MG] * by_minor + params[HANGING_MG] * hanging;
@@ -220,10 +226,10 @@ EVAL_PART void eval_threats(const uz_position *pos, int color, const attack_maps
 
 /* Pawn shield in front of color's king and a penalty for a king on a file without own
  * pawns (middlegame only). */
-EVAL_PART void eval_king_shelter(const uz_position *pos, int color, side_eval *e)
+EVAL_PART void eval_king_shelter(const uz_position *pos, const pawn_sets *ps, int color, side_eval *e)
 {
     int king = pos->king_sq[color];
-    uint64_t own_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color];
+    uint64_t own_pawns = ps->pawns[color];
     uint64_t file = FILE_A << UZ_SQ_FILE(king);
     uint64_t files = file | adjacent_files(file);
     int near_rank = UZ_SQ_RANK(king) + (color == UZ_WHITE ? 1 : -1);
@@ -278,19 +284,25 @@ int uz__b1_evaluate_material(const uz_position *pos, const b1_material *m) { ret
 EVAL_PART int evaluate(const uz_position *pos, const b1_material *m)
 {
     side_eval side[2] = {{m->mg[0], m->eg[0]}, {m->mg[1], m->eg[1]}};
+    pawn_sets ps;
+    for (int color = 0; color < 2; color++) {
+        ps.pawns[color] = pos->by_type[UZ_PAWN] & pos->by_color[color];
+        ps.attacks[color] = pawn_attack_set(color, ps.pawns[color]);
+        ps.fronts[color] = fill_forward(color, ps.pawns[color]);
+    }
     for (int color = 0; color < 2; color++) {
         if (b1_popcount(pos->by_type[UZ_BISHOP] & pos->by_color[color]) >= 2) {
             side[color].mg += params[BISHOP_PAIR_MG];
             side[color].eg += params[BISHOP_PAIR_EG];
         }
-        eval_pawns(pos, color, &side[color]);
-        eval_king_shelter(pos, color, &side[color]);
+        eval_pawns(&ps, color, &side[color]);
+        eval_king_shelter(pos, &ps, color, &side[color]);
     }
     attack_maps maps[2];
-    eval_pieces(pos, UZ_WHITE, &side[UZ_WHITE], &side[UZ_BLACK], &maps[UZ_WHITE]);
-    eval_pieces(pos, UZ_BLACK, &side[UZ_BLACK], &side[UZ_WHITE], &maps[UZ_BLACK]);
-    eval_threats(pos, UZ_WHITE, maps, &side[UZ_WHITE]);
-    eval_threats(pos, UZ_BLACK, maps, &side[UZ_BLACK]);
+    eval_pieces(pos, &ps, UZ_WHITE, &side[UZ_WHITE], &side[UZ_BLACK], &maps[UZ_WHITE]);
+    eval_pieces(pos, &ps, UZ_BLACK, &side[UZ_BLACK], &side[UZ_WHITE], &maps[UZ_BLACK]);
+    eval_threats(pos, &ps, UZ_WHITE, maps, &side[UZ_WHITE]);
+    eval_threats(pos, &ps, UZ_BLACK, maps, &side[UZ_BLACK]);
     return taper(pos, side, m->phase);
 }
 
