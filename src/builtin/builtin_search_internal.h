@@ -130,36 +130,36 @@ typedef struct b_qs_undo {
     uint16_t halfmove;
 } b_qs_undo;
 
-static inline void b_qs_put(uz_position *pos, int sq, int piece)
+/* Flips piece on sq in the bitboards (puts it on an empty square or takes it off). */
+static inline void b_qs_flip(uz_position *pos, int sq, int piece)
 {
     uint64_t bit = 1ULL << sq;
-    pos->squares[sq] = (uint8_t)piece;
-    pos->by_color[UZ_PIECE_COLOR(piece)] |= bit;
-    pos->by_type[UZ_PIECE_TYPE(piece)] |= bit;
+    pos->by_color[UZ_PIECE_COLOR(piece)] ^= bit;
+    pos->by_type[UZ_PIECE_TYPE(piece)] ^= bit;
 }
 
-static inline int b_qs_remove(uz_position *pos, int sq)
-{
-    int piece = pos->squares[sq];
-    uint64_t bit = 1ULL << sq;
-    pos->squares[sq] = 0;
-    pos->by_color[UZ_PIECE_COLOR(piece)] &= ~bit;
-    pos->by_type[UZ_PIECE_TYPE(piece)] &= ~bit;
-    return piece;
-}
-
+/* Makes m: the captured piece comes off first, so the target square is empty when the
+ * moving piece lands there, and every bitboard change is a flip. */
 static inline void b_qs_make(uz_position *pos, uz_move m, b_qs_undo *u)
 {
     int us = pos->side, from = UZ_MOVE_FROM(m), to = UZ_MOVE_TO(m), promo = UZ_MOVE_PROMO(m);
     int piece = pos->squares[from], type = UZ_PIECE_TYPE(piece);
+    int moved = promo ? UZ_PIECE(us, promo) : piece;
     u->ep_square = pos->ep_square;
     u->halfmove = pos->halfmove;
     u->captured_sq = (uint8_t)to;
     if (type == UZ_PAWN && to == pos->ep_square)
         u->captured_sq = (uint8_t)(us == UZ_WHITE ? to - 8 : to + 8);
-    u->captured = pos->squares[u->captured_sq] ? (uint8_t)b_qs_remove(pos, u->captured_sq) : 0;
-    b_qs_remove(pos, from);
-    b_qs_put(pos, to, promo ? UZ_PIECE(us, promo) : piece);
+    u->captured = pos->squares[u->captured_sq];
+    if (u->captured) {
+        b_qs_flip(pos, u->captured_sq, u->captured);
+        pos->squares[u->captured_sq] = 0;
+    }
+    pos->squares[from] = 0;
+    pos->squares[to] = (uint8_t)moved;
+    pos->by_color[UZ_PIECE_COLOR(piece)] ^= (1ULL << from) | (1ULL << to);
+    pos->by_type[type] ^= 1ULL << from;
+    pos->by_type[UZ_PIECE_TYPE(moved)] ^= 1ULL << to;
     if (type == UZ_KING)
         pos->king_sq[us] = (uint8_t)to;
     pos->halfmove = (type == UZ_PAWN || u->captured) ? 0 : (uint16_t)(pos->halfmove + 1);
@@ -175,14 +175,19 @@ static inline void b_qs_make(uz_position *pos, uz_move m, b_qs_undo *u)
 static inline void b_qs_unmake(uz_position *pos, uz_move m, const b_qs_undo *u)
 {
     int us = pos->side ^ 1, from = UZ_MOVE_FROM(m), to = UZ_MOVE_TO(m);
-    int piece = b_qs_remove(pos, to);
-    if (UZ_MOVE_PROMO(m))
-        piece = UZ_PIECE(us, UZ_PAWN);
-    b_qs_put(pos, from, piece);
+    int moved = pos->squares[to];
+    int piece = UZ_MOVE_PROMO(m) ? UZ_PIECE(us, UZ_PAWN) : moved;
+    pos->squares[to] = 0;
+    pos->squares[from] = (uint8_t)piece;
+    pos->by_color[UZ_PIECE_COLOR(piece)] ^= (1ULL << from) | (1ULL << to);
+    pos->by_type[UZ_PIECE_TYPE(moved)] ^= 1ULL << to;
+    pos->by_type[UZ_PIECE_TYPE(piece)] ^= 1ULL << from;
     if (UZ_PIECE_TYPE(piece) == UZ_KING)
         pos->king_sq[us] = (uint8_t)from;
-    if (u->captured)
-        b_qs_put(pos, u->captured_sq, u->captured);
+    if (u->captured) {
+        pos->squares[u->captured_sq] = u->captured;
+        b_qs_flip(pos, u->captured_sq, u->captured);
+    }
     pos->ep_square = u->ep_square;
     pos->halfmove = u->halfmove;
     pos->side = (uint8_t)us;
