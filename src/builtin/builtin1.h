@@ -145,6 +145,21 @@ static inline void b1_material_after(const uz_position *pos, uz_move move, const
 /* The static evaluation of pos (m: its material sums) from the side to move's view, in
  * +-B1_EVAL_MAX. */
 int uz__b1_evaluate(const uz_position *pos, const b1_material *m);
+
+/* The pawn-structure terms (doubled, isolated, passed) of each side for the pawns of
+ * both sides, kept by a searcher so that positions sharing their pawns compute them once.
+ * A cache only: any content gives the same scores (a zeroed entry, no pawns and no
+ * terms, is a true one). */
+#define B1_PAWN_CACHE_BITS 10
+typedef struct b1_pawn_entry {
+    uint64_t pawns[2];
+    int32_t mg[2], eg[2];
+} b1_pawn_entry;
+typedef struct b1_pawn_cache {
+    b1_pawn_entry entries[1u << B1_PAWN_CACHE_BITS];
+} b1_pawn_cache;
+/* uz__b1_evaluate with the pawn terms looked up in cache (zeroed before first use). */
+int uz__b1_evaluate_cached(const uz_position *pos, const b1_material *m, b1_pawn_cache *cache);
 /* Its material, piece-square and tempo terms alone (the quiescence search's lazy
  * estimate), same view and scale (b1_evaluate_material, inlined into the searches). */
 int uz__b1_evaluate_material(const uz_position *pos, const b1_material *m);

@@ -281,7 +281,34 @@ static int taper(const uz_position *pos, const side_eval *side, int phase)
 
 int uz__b1_evaluate_material(const uz_position *pos, const b1_material *m) { return b1_evaluate_material(pos, m); }
 
-EVAL_PART int evaluate(const uz_position *pos, const b1_material *m)
+/* The pawn-structure terms of both sides: from cache when it holds these pawns, else
+ * computed (and kept there when there is a cache). */
+EVAL_PART void pawn_terms(const pawn_sets *ps, b1_pawn_cache *cache, side_eval terms[2])
+{
+    b1_pawn_entry *entry = NULL;
+    if (cache) {
+        uint64_t mix = (ps->pawns[UZ_WHITE] ^ (ps->pawns[UZ_BLACK] * 0x9E3779B97F4A7C15ULL)) * 0xC2B2AE3D27D4EB4FULL;
+        entry = &cache->entries[mix >> (64 - B1_PAWN_CACHE_BITS)];
+        if (entry->pawns[UZ_WHITE] == ps->pawns[UZ_WHITE] && entry->pawns[UZ_BLACK] == ps->pawns[UZ_BLACK]) {
+            for (int color = 0; color < 2; color++)
+                terms[color] = (side_eval){entry->mg[color], entry->eg[color]};
+            return;
+        }
+    }
+    for (int color = 0; color < 2; color++) {
+        terms[color] = (side_eval){0, 0};
+        eval_pawns(ps, color, &terms[color]);
+    }
+    if (entry) {
+        for (int color = 0; color < 2; color++) {
+            entry->pawns[color] = ps->pawns[color];
+            entry->mg[color] = terms[color].mg;
+            entry->eg[color] = terms[color].eg;
+        }
+    }
+}
+
+EVAL_PART int evaluate(const uz_position *pos, const b1_material *m, b1_pawn_cache *cache)
 {
     side_eval side[2] = {{m->mg[0], m->eg[0]}, {m->mg[1], m->eg[1]}};
     pawn_sets ps;
@@ -290,12 +317,15 @@ EVAL_PART int evaluate(const uz_position *pos, const b1_material *m)
         ps.attacks[color] = pawn_attack_set(color, ps.pawns[color]);
         ps.fronts[color] = fill_forward(color, ps.pawns[color]);
     }
+    side_eval pawns[2];
+    pawn_terms(&ps, cache, pawns);
     for (int color = 0; color < 2; color++) {
         if (b1_popcount(pos->by_type[UZ_BISHOP] & pos->by_color[color]) >= 2) {
             side[color].mg += params[BISHOP_PAIR_MG];
             side[color].eg += params[BISHOP_PAIR_EG];
         }
-        eval_pawns(&ps, color, &side[color]);
+        side[color].mg += pawns[color].mg;
+        side[color].eg += pawns[color].eg;
         eval_king_shelter(pos, &ps, color, &side[color]);
     }
     attack_maps maps[2];
@@ -307,18 +337,24 @@ EVAL_PART int evaluate(const uz_position *pos, const b1_material *m)
 }
 
 #ifdef B1_POPCNT_DISPATCH
-__attribute__((target("popcnt"))) static int evaluate_popcnt(const uz_position *pos, const b1_material *m)
+__attribute__((target("popcnt"))) static int evaluate_popcnt(const uz_position *pos, const b1_material *m,
+                                                            b1_pawn_cache *cache)
 {
-    return evaluate(pos, m);
+    return evaluate(pos, m, cache);
 }
 
-int uz__b1_evaluate(const uz_position *pos, const b1_material *m)
+int uz__b1_evaluate_cached(const uz_position *pos, const b1_material *m, b1_pawn_cache *cache)
 {
-    return __builtin_cpu_supports("popcnt") ? evaluate_popcnt(pos, m) : evaluate(pos, m);
+    return __builtin_cpu_supports("popcnt") ? evaluate_popcnt(pos, m, cache) : evaluate(pos, m, cache);
 }
 #else
-int uz__b1_evaluate(const uz_position *pos, const b1_material *m) { return evaluate(pos, m); }
+int uz__b1_evaluate_cached(const uz_position *pos, const b1_material *m, b1_pawn_cache *cache)
+{
+    return evaluate(pos, m, cache);
+}
 #endif
+
+int uz__b1_evaluate(const uz_position *pos, const b1_material *m) { return uz__b1_evaluate_cached(pos, m, NULL); }
 
 uint64_t uz__b1_fnv(uint64_t hash, const char *text) { return uz_fnv1a64_str(hash, text); }
 

@@ -21,7 +21,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
 {
     s->nodes++;
     if (ply >= B1_MAX_PLY || s->nodes > s->budget)
-        return uz__b1_evaluate(pos, mat);
+        return uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
     uz_move moves[UZ_MAX_MOVES];
     int keys[UZ_MAX_MOVES];
     int us = pos->side;
@@ -41,9 +41,9 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
             int lazy = b1_evaluate_material(pos, mat);
             if (lazy - B_LAZY_MARGIN >= beta)
                 return lazy;
-            stand = lazy + B_LAZY_MARGIN <= alpha ? lazy : uz__b1_evaluate(pos, mat);
+            stand = lazy + B_LAZY_MARGIN <= alpha ? lazy : uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
         } else {
-            stand = uz__b1_evaluate(pos, mat);
+            stand = uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
         }
         best = stand;
         if (best >= beta)

@@ -47,7 +47,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
     s->nodes++;
     int material = b1_evaluate_material(pos, mat);
     if (ply >= B1_MAX_PLY || s->nodes > s->budget)
-        return qdepth > 0 ? estimate(material, positional) : uz__b1_evaluate(pos, mat);
+        return qdepth > 0 ? estimate(material, positional) : uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
     uz_move moves[UZ_MAX_MOVES];
     int keys[UZ_MAX_MOVES];
     int us = pos->side;
@@ -60,7 +60,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
         if (pos->halfmove >= 100)
             return 0;
         if (qdepth == 0)
-            positional = uz__b1_evaluate(pos, mat) - material;
+            positional = uz__b1_evaluate_cached(pos, mat, s->pawn_cache) - material;
         best = -B1_INF;
     } else {
         if (pos->halfmove >= 100)
@@ -68,7 +68,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
         if (qdepth == 0) {
             if (material - B_LAZY_MARGIN >= beta)
                 return material;
-            stand = uz__b1_evaluate(pos, mat);
+            stand = uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
             positional = stand - material;
         } else {
             stand = estimate(material, positional);

@@ -43,6 +43,7 @@ struct b_search {
     uint16_t generation;
     uz_move killers[B1_MAX_PLY][2];
     b_tt_entry *tt;
+    b1_pawn_cache *pawn_cache; /* the evaluation's (never cleared: a cache only) */
 };
 
 /* A searcher for depth (B1_MIN_DEPTH to B1_MAX_DEPTH), NULL when out of memory. */
@@ -280,7 +281,7 @@ static inline int b_search_node(b_search *s, uz_position *pos, const b1_material
 {
     s->nodes++;
     if (ply >= B1_MAX_PLY || s->nodes > s->budget)
-        return uz__b1_evaluate(pos, mat);
+        return uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
     b_tt_entry *e = &s->tt[pos->key & (B_TT_SIZE - 1)];
     uz_move tt_move = UZ_MOVE_NONE;
     if (e->key == pos->key && e->generation == s->generation) {
