@@ -146,14 +146,15 @@ static inline void b1_material_after(const uz_position *pos, uz_move move, const
  * +-B1_EVAL_MAX. */
 int uz__b1_evaluate(const uz_position *pos, const b1_material *m);
 
-/* The pawn-structure terms (doubled, isolated, passed) of each side for the pawns of
- * both sides, kept by a searcher so that positions sharing their pawns compute them once.
- * A cache only: any content gives the same scores (a zeroed entry, no pawns and no
- * terms, is a true one). */
+/* The pawn terms of each side, pawn structure (doubled, isolated, passed) and king
+ * shelter, by the pawns and the kings' squares of both sides, kept by a searcher so that
+ * positions sharing them compute them once. A cache only: an entry is used only when
+ * its pawns and kings match, so the scores are those computed without it. */
 #define B1_PAWN_CACHE_BITS 10
 typedef struct b1_pawn_entry {
     uint64_t pawns[2];
     int32_t mg[2], eg[2];
+    uint32_t kings; /* white's king square | black's << 8 | 1 << 16; 0: an unused entry */
 } b1_pawn_entry;
 typedef struct b1_pawn_cache {
     b1_pawn_entry entries[1u << B1_PAWN_CACHE_BITS];

@@ -281,15 +281,17 @@ static int taper(const uz_position *pos, const side_eval *side, int phase)
 
 int uz__b1_evaluate_material(const uz_position *pos, const b1_material *m) { return b1_evaluate_material(pos, m); }
 
-/* The pawn-structure terms of both sides: from cache when it holds these pawns, else
- * computed (and kept there when there is a cache). */
-EVAL_PART void pawn_terms(const pawn_sets *ps, b1_pawn_cache *cache, side_eval terms[2])
+/* The pawn terms of both sides, structure and king shelter: from cache when it holds
+ * these pawns and kings, else computed (and kept there when there is a cache). */
+EVAL_PART void pawn_terms(const uz_position *pos, const pawn_sets *ps, b1_pawn_cache *cache, side_eval terms[2])
 {
     b1_pawn_entry *entry = NULL;
+    uint32_t kings = (uint32_t)pos->king_sq[UZ_WHITE] | (uint32_t)pos->king_sq[UZ_BLACK] << 8 | 1u << 16;
     if (cache) {
         uint64_t mix = (ps->pawns[UZ_WHITE] ^ (ps->pawns[UZ_BLACK] * 0x9E3779B97F4A7C15ULL)) * 0xC2B2AE3D27D4EB4FULL;
         entry = &cache->entries[mix >> (64 - B1_PAWN_CACHE_BITS)];
-        if (entry->pawns[UZ_WHITE] == ps->pawns[UZ_WHITE] && entry->pawns[UZ_BLACK] == ps->pawns[UZ_BLACK]) {
+        if (entry->pawns[UZ_WHITE] == ps->pawns[UZ_WHITE] && entry->pawns[UZ_BLACK] == ps->pawns[UZ_BLACK] &&
+            entry->kings == kings) {
             for (int color = 0; color < 2; color++)
                 terms[color] = (side_eval){entry->mg[color], entry->eg[color]};
             return;
@@ -298,6 +300,7 @@ EVAL_PART void pawn_terms(const pawn_sets *ps, b1_pawn_cache *cache, side_eval t
     for (int color = 0; color < 2; color++) {
         terms[color] = (side_eval){0, 0};
         eval_pawns(ps, color, &terms[color]);
+        eval_king_shelter(pos, ps, color, &terms[color]);
     }
     if (entry) {
         for (int color = 0; color < 2; color++) {
@@ -305,6 +308,7 @@ EVAL_PART void pawn_terms(const pawn_sets *ps, b1_pawn_cache *cache, side_eval t
             entry->mg[color] = terms[color].mg;
             entry->eg[color] = terms[color].eg;
         }
+        entry->kings = kings;
     }
 }
 
@@ -318,7 +322,7 @@ EVAL_PART int evaluate(const uz_position *pos, const b1_material *m, b1_pawn_cac
         ps.fronts[color] = fill_forward(color, ps.pawns[color]);
     }
     side_eval pawns[2];
-    pawn_terms(&ps, cache, pawns);
+    pawn_terms(pos, &ps, cache, pawns);
     for (int color = 0; color < 2; color++) {
         if (b1_popcount(pos->by_type[UZ_BISHOP] & pos->by_color[color]) >= 2) {
             side[color].mg += params[BISHOP_PAIR_MG];
@@ -326,7 +330,6 @@ EVAL_PART int evaluate(const uz_position *pos, const b1_material *m, b1_pawn_cac
         }
         side[color].mg += pawns[color].mg;
         side[color].eg += pawns[color].eg;
-        eval_king_shelter(pos, &ps, color, &side[color]);
     }
     attack_maps maps[2];
     eval_pieces(pos, &ps, UZ_WHITE, &side[UZ_WHITE], &side[UZ_BLACK], &maps[UZ_WHITE]);
