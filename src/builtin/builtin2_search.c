@@ -81,7 +81,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
         n = uz__b1_generate_captures(pos, moves);
     }
     for (int i = 0; i < n; i++)
-        b_insert_move(moves, keys, i, b_capture_order(pos, moves[i]));
+        b_insert_move(moves, keys, i, in_check ? b_capture_order(pos, moves[i]) : b_capture_key(pos, moves[i]));
     for (int i = 0; i < n; i++) {
         uz_move m = moves[i];
         if (!in_check && !UZ_MOVE_PROMO(m) && b_skips_capture(pos, m, keys[i], stand, alpha))

@@ -107,6 +107,17 @@ static inline int b_capture_order(const uz_position *pos, uz_move m)
     return 64 * (victim + (promo ? promo - 1 : 0)) + 8 - attacker;
 }
 
+/* b_capture_order of a move of the capture generator (a capture, en passant or a queen
+ * promotion: never a quiet move), in straight-line code. */
+static inline int b_capture_key(const uz_position *pos, uz_move m)
+{
+    int from = UZ_MOVE_FROM(m), to = UZ_MOVE_TO(m), promo = UZ_MOVE_PROMO(m);
+    int attacker = UZ_PIECE_TYPE(pos->squares[from]), victim = UZ_PIECE_TYPE(pos->squares[to]);
+    if (!victim && attacker == UZ_PAWN && UZ_SQ_FILE(to) != UZ_SQ_FILE(from)) /* en passant */
+        victim = UZ_PAWN;
+    return 64 * (victim + (promo ? promo - 1 : 0)) + 8 - attacker;
+}
+
 static inline int b_score_to_tt(int score, int ply)
 {
     return score >= B1_MATE_BOUND ? score + ply : score <= -B1_MATE_BOUND ? score - ply : score;
