@@ -90,7 +90,7 @@ static inline uint64_t b1_piece_attacks(int type, int sq, uint64_t occupied)
 }
 
 /* Material and piece-square sums per colour, and the game phase (uncapped sum of the
- * pieces' phase weights): kept along the search move by move (uz__b1_material_after). */
+ * pieces' phase weights): kept along the search move by move (b1_material_after). */
 typedef struct b1_material {
     int mg[2], eg[2];
     int phase;
@@ -103,14 +103,86 @@ void uz__b1_score_moves(b_search *s, const uz_position *pos, const uz_move *move
 
 /* The material sums of pos from scratch. */
 void uz__b1_material_init(const uz_position *pos, b1_material *m);
-/* The material sums after move (legal in pos, not yet made) from those of pos. */
+/* The material sums after move (legal in pos, not yet made) from those of pos
+ * (b1_material_after, inlined into the searches). */
 void uz__b1_material_after(const uz_position *pos, uz_move move, const b1_material *m, b1_material *out);
+/* The same for castling, from scratch: the board after the move, recounted. */
+void uz__b1_material_recount(const uz_position *pos, uz_move move, b1_material *out);
+/* The game phase weight of each piece type (builtin1_eval.c). */
+extern const int16_t uz__b1_phase_weight[7];
+
+static inline void b1_material_after(const uz_position *pos, uz_move move, const b1_material *m, b1_material *out)
+{
+    int us = pos->side, from = UZ_MOVE_FROM(move), to = UZ_MOVE_TO(move), promo = UZ_MOVE_PROMO(move);
+    int type = UZ_PIECE_TYPE(pos->squares[from]);
+    int target = pos->squares[to];
+    if (type == UZ_KING && ((target && UZ_PIECE_COLOR(target) == us) || to - from == 2 || from - to == 2)) {
+        uz__b1_material_recount(pos, move, out);
+        return;
+    }
+    /* Each side's table is read with its own flip (black reads square ^ 56). */
+    int flip = us == UZ_WHITE ? 0 : 56, new_type = promo ? promo : type;
+    int mg = m->mg[us] - uz__b1_pst_mg[type][from ^ flip] + uz__b1_pst_mg[new_type][to ^ flip];
+    int eg = m->eg[us] - uz__b1_pst_eg[type][from ^ flip] + uz__b1_pst_eg[new_type][to ^ flip];
+    int phase = m->phase - uz__b1_phase_weight[type] + uz__b1_phase_weight[new_type];
+    int their_mg = m->mg[us ^ 1], their_eg = m->eg[us ^ 1];
+    int captured = UZ_NO_PIECE, captured_sq = to;
+    if (target)
+        captured = UZ_PIECE_TYPE(target);
+    else if (type == UZ_PAWN && UZ_SQ_FILE(to) != UZ_SQ_FILE(from)) { /* en passant */
+        captured = UZ_PAWN;
+        captured_sq = us == UZ_WHITE ? to - 8 : to + 8;
+    }
+    if (captured) {
+        their_mg -= uz__b1_pst_mg[captured][captured_sq ^ flip ^ 56];
+        their_eg -= uz__b1_pst_eg[captured][captured_sq ^ flip ^ 56];
+        phase -= uz__b1_phase_weight[captured];
+    }
+    out->mg[us] = mg, out->eg[us] = eg;
+    out->mg[us ^ 1] = their_mg, out->eg[us ^ 1] = their_eg;
+    out->phase = phase;
+}
 /* The static evaluation of pos (m: its material sums) from the side to move's view, in
  * +-B1_EVAL_MAX. */
 int uz__b1_evaluate(const uz_position *pos, const b1_material *m);
+
+/* The pawn terms of each side, pawn structure (doubled, isolated, passed) and king
+ * shelter, by the pawns and the kings' squares of both sides, kept by a searcher so that
+ * positions sharing them compute them once. A cache only: an entry is used only when
+ * its pawns and kings match, so the scores are those computed without it. */
+#define B1_PAWN_CACHE_BITS 10
+typedef struct b1_pawn_entry {
+    uint64_t pawns[2];
+    int32_t mg[2], eg[2];
+    uint32_t kings; /* white's king square | black's << 8 | 1 << 16; 0: an unused entry */
+} b1_pawn_entry;
+typedef struct b1_pawn_cache {
+    b1_pawn_entry entries[1u << B1_PAWN_CACHE_BITS];
+} b1_pawn_cache;
+/* uz__b1_evaluate with the pawn terms looked up in cache (zeroed before first use). */
+int uz__b1_evaluate_cached(const uz_position *pos, const b1_material *m, b1_pawn_cache *cache);
 /* Its material, piece-square and tempo terms alone (the quiescence search's lazy
- * estimate), same view and scale. */
+ * estimate), same view and scale (b1_evaluate_material, inlined into the searches). */
 int uz__b1_evaluate_material(const uz_position *pos, const b1_material *m);
+
+#define B1_PHASE_MAX 24 /* the game phase is capped at this */
+#define B1_TEMPO 10     /* the side to move's bonus, middlegame and endgame (parameter TEMPO) */
+
+/* A score tapered between mg and eg by the game phase, clamped to +-B1_EVAL_MAX. */
+static inline int b1_taper(int mg, int eg, int phase)
+{
+    if (phase > B1_PHASE_MAX)
+        phase = B1_PHASE_MAX;
+    /* C division truncates toward zero on every compiler (C99 and later). */
+    int score = (mg * phase + eg * (B1_PHASE_MAX - phase)) / B1_PHASE_MAX;
+    return score > B1_EVAL_MAX ? B1_EVAL_MAX : score < -B1_EVAL_MAX ? -B1_EVAL_MAX : score;
+}
+
+static inline int b1_evaluate_material(const uz_position *pos, const b1_material *m)
+{
+    int us = pos->side;
+    return b1_taper(m->mg[us] - m->mg[us ^ 1] + B1_TEMPO, m->eg[us] - m->eg[us ^ 1] + B1_TEMPO, m->phase);
+}
 
 /* Pseudo-legal captures (en passant included) and queen promotions (captures or not)
  * of the side to move, into moves (capacity UZ_MAX_MOVES); returns the count. The

@@ -41,7 +41,7 @@ static const int16_t params[PARAM_COUNT] = {
     [DOUBLED_MG] = 12, [DOUBLED_EG] = 20, [ISOLATED_MG] = 10, [ISOLATED_EG] = 15,
     [BISHOP_PAIR_MG] = 30, [BISHOP_PAIR_EG] = 50,
     [ROOK_OPEN_MG] = 20, [ROOK_OPEN_EG] = 10, [ROOK_HALF_MG] = 10, [ROOK_HALF_EG] = 5,
-    [TEMPO] = 10,
+    [TEMPO] = B1_TEMPO,
     [THREAT_PAWN_MG] = 40, [THREAT_PAWN_EG] = 30,
     [THREAT_MINOR_MG] = 30, [THREAT_MINOR_EG] = 25,
     [HANGING_MG] = 25, [HANGING_EG] = 15,
@@ -50,9 +50,10 @@ static const int16_t params[PARAM_COUNT] = {
 /* Passed pawn bonus by the rank counted from the pawn's own side (0..7). */
 static const int16_t passed_mg[8] = {0, 5, 10, 15, 25, 45, 70, 0};
 static const int16_t passed_eg[8] = {0, 10, 20, 35, 60, 95, 140, 0};
-/* Game phase: weight of each piece type; the phase is their sum, capped at PHASE_MAX. */
-static const int16_t phase_weight[7] = {0, 0, 1, 1, 2, 4, 0};
-#define PHASE_MAX 24
+/* Game phase: weight of each piece type (uz__b1_phase_weight, builtin1.h); the phase is
+ * their sum, capped at PHASE_MAX. */
+const int16_t uz__b1_phase_weight[7] = {0, 0, 1, 1, 2, 4, 0};
+#define PHASE_MAX B1_PHASE_MAX
 
 #define FILE_A 0x0101010101010101ULL
 #define FILE_H (FILE_A << 7)
@@ -113,17 +114,23 @@ EVAL_PART uint64_t file_fill(uint64_t b)
     return b;
 }
 
+/* Each side's pawns, the squares they attack and the squares in front of them (north
+ * for white, south for black): computed once per evaluation. White's front is also the
+ * span that stops black's passed pawns, and the other way round. */
+typedef struct pawn_sets {
+    uint64_t pawns[2], attacks[2], fronts[2];
+} pawn_sets;
+
 /* Doubled (a pawn with an own pawn behind it), isolated (no own pawn on a neighbouring
  * file) and passed pawns (no enemy pawn ahead on its own or a neighbouring file). */
-EVAL_PART void eval_pawns(const uz_position *pos, int color, side_eval *e)
+EVAL_PART void eval_pawns(const pawn_sets *ps, int color, side_eval *e)
 {
-    uint64_t own = pos->by_type[UZ_PAWN] & pos->by_color[color];
-    uint64_t enemy = pos->by_type[UZ_PAWN] & pos->by_color[color ^ 1];
-    int doubled = b1_popcount(own & fill_forward(color, own));
+    uint64_t own = ps->pawns[color];
+    int doubled = b1_popcount(own & ps->fronts[color]);
     int isolated = b1_popcount(own & ~adjacent_files(file_fill(own)));
     e->mg -= params[DOUBLED_MG] * doubled + params[ISOLATED_MG] * isolated;
     e->eg -= params[DOUBLED_EG] * doubled + params[ISOLATED_EG] * isolated;
-    uint64_t blocked = fill_forward(color ^ 1, enemy);
+    uint64_t blocked = ps->fronts[color ^ 1];
     blocked |= adjacent_files(blocked);
     for (uint64_t passers = own & ~blocked; passers; passers &= passers - 1) {
         int sq = b1_lsb(passers);
@@ -139,59 +146,78 @@ typedef struct attack_maps {
     uint64_t all;      /* every piece, pawns and king included */
 } attack_maps;
 
-/* Mobility, rooks' files and the attacks on the enemy king's zone of color's pieces;
- * the king-safety penalty is charged to the defender (other). Fills maps. */
-EVAL_PART void eval_pieces(const uz_position *pos, int color, side_eval *e, side_eval *other, attack_maps *maps)
+/* What eval_pieces gathers over one side's pieces besides the mobility sums. */
+typedef struct piece_tally {
+    uint64_t occupied, safe, zone, own_pawns, enemy_pawns;
+    int units, attackers; /* king-zone attack units and the pieces that attack the zone */
+} piece_tally;
+
+/* The mobility, king-zone attacks and (rooks) files of one side's pieces of type (knight
+ * to queen). Always inlined with a constant type, so each type reads its own parameters
+ * directly. */
+EVAL_PART void eval_type(int type, uint64_t pieces, piece_tally *t, side_eval *e, attack_maps *maps)
 {
     static const int mob_param[7] = {0, 0, MOB_N_MG, MOB_B_MG, MOB_R_MG, MOB_Q_MG, 0};
     static const int ks_weight[7] = {0, 0, KS_WEIGHT_N, KS_WEIGHT_B, KS_WEIGHT_R, KS_WEIGHT_Q, 0};
-    uint64_t occupied = pos->by_color[0] | pos->by_color[1];
-    uint64_t own_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color];
-    uint64_t enemy_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color ^ 1];
-    uint64_t safe = ~pos->by_color[color] & ~pawn_attack_set(color ^ 1, enemy_pawns);
-    int enemy_king = pos->king_sq[color ^ 1];
-    uint64_t zone = uz__b1_king_attacks[enemy_king] | (1ULL << enemy_king);
-    int units = 0, attackers = 0;
-    maps->by_minor = 0;
-    maps->all = pawn_attack_set(color, own_pawns) | uz__b1_king_attacks[pos->king_sq[color]];
-    uint64_t pieces = pos->by_color[color] & ~pos->by_type[UZ_PAWN] & ~pos->by_type[UZ_KING];
     for (; pieces; pieces &= pieces - 1) {
         int sq = b1_lsb(pieces);
-        int type = UZ_PIECE_TYPE(pos->squares[sq]);
-        uint64_t attacks = b1_piece_attacks(type, sq, occupied);
+        uint64_t attacks = b1_piece_attacks(type, sq, t->occupied);
         maps->all |= attacks;
         if (type == UZ_KNIGHT || type == UZ_BISHOP)
             maps->by_minor |= attacks;
-        int m = b1_popcount(attacks & safe) - params[mob_param[type] + 2];
+        int m = b1_popcount(attacks & t->safe) - params[mob_param[type] + 2];
         e->mg += params[mob_param[type]] * m;
         e->eg += params[mob_param[type] + 1] * m;
-        if (attacks & zone) {
-            units += params[ks_weight[type]] * b1_popcount(attacks & zone);
-            attackers++;
+        if (attacks & t->zone) {
+            t->units += params[ks_weight[type]] * b1_popcount(attacks & t->zone);
+            t->attackers++;
         }
         if (type == UZ_ROOK) {
             uint64_t file = FILE_A << UZ_SQ_FILE(sq);
-            if (!(file & own_pawns)) {
-                bool open = !(file & enemy_pawns);
+            if (!(file & t->own_pawns)) {
+                bool open = !(file & t->enemy_pawns);
                 e->mg += open ? params[ROOK_OPEN_MG] : params[ROOK_HALF_MG];
                 e->eg += open ? params[ROOK_OPEN_EG] : params[ROOK_HALF_EG];
             }
         }
     }
-    if (attackers >= params[KS_MIN_ATTACKERS]) {
-        int penalty = units * units;
+}
+
+/* Mobility, rooks' files and the attacks on the enemy king's zone of color's pieces;
+ * the king-safety penalty is charged to the defender (other). Fills maps. The pieces are
+ * taken type by type (every term is a sum or a union: the order does not matter). */
+EVAL_PART void eval_pieces(const uz_position *pos, const pawn_sets *ps, int color, side_eval *e, side_eval *other,
+                           attack_maps *maps)
+{
+    piece_tally t;
+    uint64_t own = pos->by_color[color];
+    t.occupied = pos->by_color[0] | pos->by_color[1];
+    t.own_pawns = ps->pawns[color];
+    t.enemy_pawns = ps->pawns[color ^ 1];
+    t.safe = ~own & ~ps->attacks[color ^ 1];
+    int enemy_king = pos->king_sq[color ^ 1];
+    t.zone = uz__b1_king_attacks[enemy_king] | (1ULL << enemy_king);
+    t.units = 0, t.attackers = 0;
+    maps->by_minor = 0;
+    maps->all = ps->attacks[color] | uz__b1_king_attacks[pos->king_sq[color]];
+    eval_type(UZ_KNIGHT, pos->by_type[UZ_KNIGHT] & own, &t, e, maps);
+    eval_type(UZ_BISHOP, pos->by_type[UZ_BISHOP] & own, &t, e, maps);
+    eval_type(UZ_ROOK, pos->by_type[UZ_ROOK] & own, &t, e, maps);
+    eval_type(UZ_QUEEN, pos->by_type[UZ_QUEEN] & own, &t, e, maps);
+    if (t.attackers >= params[KS_MIN_ATTACKERS]) {
+        int penalty = t.units * t.units;
         other->mg -= penalty < params[KS_PENALTY_MAX] ? penalty : params[KS_PENALTY_MAX];
     }
 }
 
 /* Enemy pieces that color's pawns or minor pieces attack, or that hang (attacked by
  * color, defended by nothing). */
-EVAL_PART void eval_threats(const uz_position *pos, int color, const attack_maps *maps, side_eval *e)
+EVAL_PART void eval_threats(const uz_position *pos, const pawn_sets *ps, int color, const attack_maps *maps,
+                            side_eval *e)
 {
     uint64_t enemy = pos->by_color[color ^ 1];
     uint64_t enemy_pieces = enemy & ~pos->by_type[UZ_PAWN] & ~pos->by_type[UZ_KING];
-    uint64_t own_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color];
-    int by_pawn = b1_popcount(pawn_attack_set(color, own_pawns) & enemy_pieces);
+    int by_pawn = b1_popcount(ps->attacks[color] & enemy_pieces);
     int by_minor = b1_popcount(maps[color].by_minor & enemy & (pos->by_type[UZ_ROOK] | pos->by_type[UZ_QUEEN]));
     int hanging = b1_popcount(maps[color].all & enemy_pieces & ~maps[color ^ 1].all);
     e->mg += params[THREAT_PAWN_MG] * by_pawn + params[THREAT_MINOR_MG] * by_minor + params[HANGING_MG] * hanging;
@@ -200,10 +226,10 @@ EVAL_PART void eval_threats(const uz_position *pos, int color, const attack_maps
 
 /* Pawn shield in front of color's king and a penalty for a king on a file without own
  * pawns (middlegame only). */
-EVAL_PART void eval_king_shelter(const uz_position *pos, int color, side_eval *e)
+EVAL_PART void eval_king_shelter(const uz_position *pos, const pawn_sets *ps, int color, side_eval *e)
 {
     int king = pos->king_sq[color];
-    uint64_t own_pawns = pos->by_type[UZ_PAWN] & pos->by_color[color];
+    uint64_t own_pawns = ps->pawns[color];
     uint64_t file = FILE_A << UZ_SQ_FILE(king);
     uint64_t files = file | adjacent_files(file);
     int near_rank = UZ_SQ_RANK(king) + (color == UZ_WHITE ? 1 : -1);
@@ -226,96 +252,112 @@ void uz__b1_material_init(const uz_position *pos, b1_material *m)
             int type = UZ_PIECE_TYPE(pos->squares[sq]);
             m->mg[color] += uz__b1_pst_mg[type][sq ^ flip];
             m->eg[color] += uz__b1_pst_eg[type][sq ^ flip];
-            m->phase += phase_weight[type];
+            m->phase += uz__b1_phase_weight[type];
         }
     }
 }
 
-static void material_move(b1_material *m, int color, int type, int sq, int sign)
+void uz__b1_material_recount(const uz_position *pos, uz_move move, b1_material *out)
 {
-    int flip = color == UZ_WHITE ? 0 : 56;
-    m->mg[color] += sign * uz__b1_pst_mg[type][sq ^ flip];
-    m->eg[color] += sign * uz__b1_pst_eg[type][sq ^ flip];
-    m->phase += sign * phase_weight[type];
+    uz_position after = *pos;
+    uz_undo undo;
+    uz_make_move(&after, move, &undo);
+    uz__b1_material_init(&after, out);
 }
 
 void uz__b1_material_after(const uz_position *pos, uz_move move, const b1_material *m, b1_material *out)
 {
-    int us = pos->side, from = UZ_MOVE_FROM(move), to = UZ_MOVE_TO(move), promo = UZ_MOVE_PROMO(move);
-    int type = UZ_PIECE_TYPE(pos->squares[from]);
-    int target = pos->squares[to];
-    bool castles = type == UZ_KING && ((target && UZ_PIECE_COLOR(target) == us) || to - from == 2 || from - to == 2);
-    if (castles) { /* rare: recount the board after the move */
-        uz_position after = *pos;
-        uz_undo undo;
-        uz_make_move(&after, move, &undo);
-        uz__b1_material_init(&after, out);
-        return;
-    }
-    *out = *m;
-    material_move(out, us, type, from, -1);
-    material_move(out, us, promo ? promo : type, to, +1);
-    if (target)
-        material_move(out, us ^ 1, UZ_PIECE_TYPE(target), to, -1);
-    else if (type == UZ_PAWN && UZ_SQ_FILE(to) != UZ_SQ_FILE(from)) /* en passant */
-        material_move(out, us ^ 1, UZ_PAWN, us == UZ_WHITE ? to - 8 : to + 8, -1);
+    b1_material_after(pos, move, m, out);
 }
 
 /* The tapered score of side[] from the side to move's view, with the tempo bonus. */
 static int taper(const uz_position *pos, const side_eval *side, int phase)
 {
-    if (phase > PHASE_MAX)
-        phase = PHASE_MAX;
     int us = pos->side;
     int mg = side[us].mg - side[us ^ 1].mg + params[TEMPO];
     int eg = side[us].eg - side[us ^ 1].eg + params[TEMPO];
-    /* C division truncates toward zero on every compiler (C99 and later). */
-    int score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
-    if (score > B1_EVAL_MAX)
-        score = B1_EVAL_MAX;
-    if (score < -B1_EVAL_MAX)
-        score = -B1_EVAL_MAX;
-    return score;
+    return b1_taper(mg, eg, phase);
 }
 
-int uz__b1_evaluate_material(const uz_position *pos, const b1_material *m)
+int uz__b1_evaluate_material(const uz_position *pos, const b1_material *m) { return b1_evaluate_material(pos, m); }
+
+/* The pawn terms of both sides, structure and king shelter: from cache when it holds
+ * these pawns and kings, else computed (and kept there when there is a cache). */
+EVAL_PART void pawn_terms(const uz_position *pos, const pawn_sets *ps, b1_pawn_cache *cache, side_eval terms[2])
 {
-    side_eval side[2] = {{m->mg[0], m->eg[0]}, {m->mg[1], m->eg[1]}};
-    return taper(pos, side, m->phase);
+    b1_pawn_entry *entry = NULL;
+    uint32_t kings = (uint32_t)pos->king_sq[UZ_WHITE] | (uint32_t)pos->king_sq[UZ_BLACK] << 8 | 1u << 16;
+    if (cache) {
+        uint64_t mix = (ps->pawns[UZ_WHITE] ^ (ps->pawns[UZ_BLACK] * 0x9E3779B97F4A7C15ULL)) * 0xC2B2AE3D27D4EB4FULL;
+        entry = &cache->entries[mix >> (64 - B1_PAWN_CACHE_BITS)];
+        if (entry->pawns[UZ_WHITE] == ps->pawns[UZ_WHITE] && entry->pawns[UZ_BLACK] == ps->pawns[UZ_BLACK] &&
+            entry->kings == kings) {
+            for (int color = 0; color < 2; color++)
+                terms[color] = (side_eval){entry->mg[color], entry->eg[color]};
+            return;
+        }
+    }
+    for (int color = 0; color < 2; color++) {
+        terms[color] = (side_eval){0, 0};
+        eval_pawns(ps, color, &terms[color]);
+        eval_king_shelter(pos, ps, color, &terms[color]);
+    }
+    if (entry) {
+        for (int color = 0; color < 2; color++) {
+            entry->pawns[color] = ps->pawns[color];
+            entry->mg[color] = terms[color].mg;
+            entry->eg[color] = terms[color].eg;
+        }
+        entry->kings = kings;
+    }
 }
 
-EVAL_PART int evaluate(const uz_position *pos, const b1_material *m)
+EVAL_PART int evaluate(const uz_position *pos, const b1_material *m, b1_pawn_cache *cache)
 {
     side_eval side[2] = {{m->mg[0], m->eg[0]}, {m->mg[1], m->eg[1]}};
+    pawn_sets ps;
+    for (int color = 0; color < 2; color++) {
+        ps.pawns[color] = pos->by_type[UZ_PAWN] & pos->by_color[color];
+        ps.attacks[color] = pawn_attack_set(color, ps.pawns[color]);
+        ps.fronts[color] = fill_forward(color, ps.pawns[color]);
+    }
+    side_eval pawns[2];
+    pawn_terms(pos, &ps, cache, pawns);
     for (int color = 0; color < 2; color++) {
         if (b1_popcount(pos->by_type[UZ_BISHOP] & pos->by_color[color]) >= 2) {
             side[color].mg += params[BISHOP_PAIR_MG];
             side[color].eg += params[BISHOP_PAIR_EG];
         }
-        eval_pawns(pos, color, &side[color]);
-        eval_king_shelter(pos, color, &side[color]);
+        side[color].mg += pawns[color].mg;
+        side[color].eg += pawns[color].eg;
     }
     attack_maps maps[2];
-    eval_pieces(pos, UZ_WHITE, &side[UZ_WHITE], &side[UZ_BLACK], &maps[UZ_WHITE]);
-    eval_pieces(pos, UZ_BLACK, &side[UZ_BLACK], &side[UZ_WHITE], &maps[UZ_BLACK]);
-    eval_threats(pos, UZ_WHITE, maps, &side[UZ_WHITE]);
-    eval_threats(pos, UZ_BLACK, maps, &side[UZ_BLACK]);
+    eval_pieces(pos, &ps, UZ_WHITE, &side[UZ_WHITE], &side[UZ_BLACK], &maps[UZ_WHITE]);
+    eval_pieces(pos, &ps, UZ_BLACK, &side[UZ_BLACK], &side[UZ_WHITE], &maps[UZ_BLACK]);
+    eval_threats(pos, &ps, UZ_WHITE, maps, &side[UZ_WHITE]);
+    eval_threats(pos, &ps, UZ_BLACK, maps, &side[UZ_BLACK]);
     return taper(pos, side, m->phase);
 }
 
 #ifdef B1_POPCNT_DISPATCH
-__attribute__((target("popcnt"))) static int evaluate_popcnt(const uz_position *pos, const b1_material *m)
+__attribute__((target("popcnt"))) static int evaluate_popcnt(const uz_position *pos, const b1_material *m,
+                                                            b1_pawn_cache *cache)
 {
-    return evaluate(pos, m);
+    return evaluate(pos, m, cache);
 }
 
-int uz__b1_evaluate(const uz_position *pos, const b1_material *m)
+int uz__b1_evaluate_cached(const uz_position *pos, const b1_material *m, b1_pawn_cache *cache)
 {
-    return __builtin_cpu_supports("popcnt") ? evaluate_popcnt(pos, m) : evaluate(pos, m);
+    return __builtin_cpu_supports("popcnt") ? evaluate_popcnt(pos, m, cache) : evaluate(pos, m, cache);
 }
 #else
-int uz__b1_evaluate(const uz_position *pos, const b1_material *m) { return evaluate(pos, m); }
+int uz__b1_evaluate_cached(const uz_position *pos, const b1_material *m, b1_pawn_cache *cache)
+{
+    return evaluate(pos, m, cache);
+}
 #endif
+
+int uz__b1_evaluate(const uz_position *pos, const b1_material *m) { return uz__b1_evaluate_cached(pos, m, NULL); }
 
 uint64_t uz__b1_fnv(uint64_t hash, const char *text) { return uz_fnv1a64_str(hash, text); }
 
@@ -337,6 +379,6 @@ uint64_t uz__b1_hash_eval(uint64_t hash)
     hash = hash_array(hash, "params", params, PARAM_COUNT);
     hash = hash_array(hash, "passed_mg", passed_mg, 8);
     hash = hash_array(hash, "passed_eg", passed_eg, 8);
-    hash = hash_array(hash, "phase_weight", phase_weight, 7);
+    hash = hash_array(hash, "phase_weight", uz__b1_phase_weight, 7);
     return hash;
 }

@@ -21,7 +21,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
 {
     s->nodes++;
     if (ply >= B1_MAX_PLY || s->nodes > s->budget)
-        return uz__b1_evaluate(pos, mat);
+        return uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
     uz_move moves[UZ_MAX_MOVES];
     int keys[UZ_MAX_MOVES];
     int us = pos->side;
@@ -38,12 +38,12 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
         if (pos->halfmove >= 100)
             return 0;
         if (qdepth > 0) {
-            int lazy = uz__b1_evaluate_material(pos, mat);
+            int lazy = b1_evaluate_material(pos, mat);
             if (lazy - B_LAZY_MARGIN >= beta)
                 return lazy;
-            stand = lazy + B_LAZY_MARGIN <= alpha ? lazy : uz__b1_evaluate(pos, mat);
+            stand = lazy + B_LAZY_MARGIN <= alpha ? lazy : uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
         } else {
-            stand = uz__b1_evaluate(pos, mat);
+            stand = uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
         }
         best = stand;
         if (best >= beta)
@@ -53,15 +53,13 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
         n = uz__b1_generate_captures(pos, moves);
     }
     for (int i = 0; i < n; i++)
-        keys[i] = b_capture_order(pos, moves[i]);
+        b_insert_move(moves, keys, i, in_check ? b_capture_order(pos, moves[i]) : b_capture_key(pos, moves[i]));
     for (int i = 0; i < n; i++) {
-        uz__b_pick_best(moves, keys, i, n);
         uz_move m = moves[i];
-        if (!in_check && !UZ_MOVE_PROMO(m) &&
-            (stand + b_see_value[b_victim_type(pos, m)] + B_DELTA_MARGIN <= alpha || b_looks_losing(pos, m)))
+        if (!in_check && !UZ_MOVE_PROMO(m) && b_skips_capture(pos, m, keys[i], stand, alpha))
             continue;
         b1_material after;
-        uz__b1_material_after(pos, m, mat, &after);
+        b1_material_after(pos, m, mat, &after);
         b_qs_undo undo;
         b_qs_make(pos, m, &undo);
         if (!in_check && b_king_attacked(pos, us)) {
@@ -97,12 +95,12 @@ void uz__b1_score_moves(b_search *s, const uz_position *root, const uz_move *mov
     uz__b1_material_init(&pos, &mat);
     for (int i = 0; i < n; i++) {
         b1_material after;
-        uz__b1_material_after(&pos, moves[i], &mat, &after);
-        uz_undo undo;
+        b1_material_after(&pos, moves[i], &mat, &after);
+        b_root_undo undo;
         s->nodes = 0;
-        uz_make_move(&pos, moves[i], &undo);
+        b_root_make(s, &pos, moves[i], &undo);
         int v = -search(s, &pos, &after, s->depth - 1, -B1_INF, B1_INF, 1);
-        uz_unmake_move(&pos, moves[i], &undo);
+        b_root_unmake(&pos, moves[i], &undo);
         scores[i] = b_to_engine_score(v);
         s->total_nodes += (uint64_t)s->nodes;
     }

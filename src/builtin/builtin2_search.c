@@ -45,9 +45,9 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
                    int positional)
 {
     s->nodes++;
-    int material = uz__b1_evaluate_material(pos, mat);
+    int material = b1_evaluate_material(pos, mat);
     if (ply >= B1_MAX_PLY || s->nodes > s->budget)
-        return qdepth > 0 ? estimate(material, positional) : uz__b1_evaluate(pos, mat);
+        return qdepth > 0 ? estimate(material, positional) : uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
     uz_move moves[UZ_MAX_MOVES];
     int keys[UZ_MAX_MOVES];
     int us = pos->side;
@@ -60,7 +60,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
         if (pos->halfmove >= 100)
             return 0;
         if (qdepth == 0)
-            positional = uz__b1_evaluate(pos, mat) - material;
+            positional = uz__b1_evaluate_cached(pos, mat, s->pawn_cache) - material;
         best = -B1_INF;
     } else {
         if (pos->halfmove >= 100)
@@ -68,7 +68,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
         if (qdepth == 0) {
             if (material - B_LAZY_MARGIN >= beta)
                 return material;
-            stand = uz__b1_evaluate(pos, mat);
+            stand = uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
             positional = stand - material;
         } else {
             stand = estimate(material, positional);
@@ -81,15 +81,13 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
         n = uz__b1_generate_captures(pos, moves);
     }
     for (int i = 0; i < n; i++)
-        keys[i] = b_capture_order(pos, moves[i]);
+        b_insert_move(moves, keys, i, in_check ? b_capture_order(pos, moves[i]) : b_capture_key(pos, moves[i]));
     for (int i = 0; i < n; i++) {
-        uz__b_pick_best(moves, keys, i, n);
         uz_move m = moves[i];
-        if (!in_check && !UZ_MOVE_PROMO(m) &&
-            (stand + b_see_value[b_victim_type(pos, m)] + B_DELTA_MARGIN <= alpha || b_looks_losing(pos, m)))
+        if (!in_check && !UZ_MOVE_PROMO(m) && b_skips_capture(pos, m, keys[i], stand, alpha))
             continue;
         b1_material after;
-        uz__b1_material_after(pos, m, mat, &after);
+        b1_material_after(pos, m, mat, &after);
         b_qs_undo undo;
         b_qs_make(pos, m, &undo);
         if (!in_check && b_king_attacked(pos, us)) {
@@ -149,12 +147,12 @@ void uz__b2_score_moves(b_search *s, const uz_position *root, const uz_move *mov
     for (int k = 0; k < n; k++) {
         int i = order[k];
         b1_material after;
-        uz__b1_material_after(&pos, moves[i], &mat, &after);
-        uz_undo undo;
+        b1_material_after(&pos, moves[i], &mat, &after);
+        b_root_undo undo;
         s->nodes = 0;
-        uz_make_move(&pos, moves[i], &undo);
+        b_root_make(s, &pos, moves[i], &undo);
         raw[i] = -search(s, &pos, &after, s->depth - 1, -B1_INF, -root_floor(best), 1);
-        uz_unmake_move(&pos, moves[i], &undo);
+        b_root_unmake(&pos, moves[i], &undo);
         if (raw[i] > best)
             best = raw[i];
         s->total_nodes += (uint64_t)s->nodes;

@@ -13,7 +13,10 @@ b_search *uz__b_search_create(int depth)
     if (!s)
         return NULL;
     s->tt = calloc(B_TT_SIZE, sizeof *s->tt);
-    if (!s->tt) {
+    s->pawn_cache = calloc(1, sizeof *s->pawn_cache);
+    if (!s->tt || !s->pawn_cache) {
+        free(s->tt);
+        free(s->pawn_cache);
         free(s);
         return NULL;
     }
@@ -26,6 +29,7 @@ void uz__b_search_destroy(b_search *s)
 {
     if (s) {
         free(s->tt);
+        free(s->pawn_cache);
         free(s);
     }
 }

@@ -1,7 +1,7 @@
 /* Internal: the parts of the search that builtin-1 and builtin-2 share (doc/builtin.md,
  * "Shared code"): the searcher's state and transposition table, the attack test, move
  * ordering (MVV-LVA, killers, selection), the quiescence search's make/unmake and
- * losing-capture test, the full-width search node and the mate scale. Frozen with both
+ * capture skipping (delta pruning, losing captures), the full-width search node and the mate scale. Frozen with both
  * versions: a change here changes the scores of both (test_builtin_golden fails), so a
  * later version that wants other behaviour keeps its own copy. The helpers called per node
  * are static inline, so each version's search compiles them into its own code. */
@@ -43,6 +43,7 @@ struct b_search {
     uint16_t generation;
     uz_move killers[B1_MAX_PLY][2];
     b_tt_entry *tt;
+    b1_pawn_cache *pawn_cache; /* the evaluation's (never cleared: a cache only) */
 };
 
 /* A searcher for depth (B1_MIN_DEPTH to B1_MAX_DEPTH), NULL when out of memory. */
@@ -106,6 +107,17 @@ static inline int b_capture_order(const uz_position *pos, uz_move m)
     return 64 * (victim + (promo ? promo - 1 : 0)) + 8 - attacker;
 }
 
+/* b_capture_order of a move of the capture generator (a capture, en passant or a queen
+ * promotion: never a quiet move), in straight-line code. */
+static inline int b_capture_key(const uz_position *pos, uz_move m)
+{
+    int from = UZ_MOVE_FROM(m), to = UZ_MOVE_TO(m), promo = UZ_MOVE_PROMO(m);
+    int attacker = UZ_PIECE_TYPE(pos->squares[from]), victim = UZ_PIECE_TYPE(pos->squares[to]);
+    if (!victim && attacker == UZ_PAWN && UZ_SQ_FILE(to) != UZ_SQ_FILE(from)) /* en passant */
+        victim = UZ_PAWN;
+    return 64 * (victim + (promo ? promo - 1 : 0)) + 8 - attacker;
+}
+
 static inline int b_score_to_tt(int score, int ply)
 {
     return score >= B1_MATE_BOUND ? score + ply : score <= -B1_MATE_BOUND ? score - ply : score;
@@ -130,36 +142,36 @@ typedef struct b_qs_undo {
     uint16_t halfmove;
 } b_qs_undo;
 
-static inline void b_qs_put(uz_position *pos, int sq, int piece)
+/* Flips piece on sq in the bitboards (puts it on an empty square or takes it off). */
+static inline void b_qs_flip(uz_position *pos, int sq, int piece)
 {
     uint64_t bit = 1ULL << sq;
-    pos->squares[sq] = (uint8_t)piece;
-    pos->by_color[UZ_PIECE_COLOR(piece)] |= bit;
-    pos->by_type[UZ_PIECE_TYPE(piece)] |= bit;
+    pos->by_color[UZ_PIECE_COLOR(piece)] ^= bit;
+    pos->by_type[UZ_PIECE_TYPE(piece)] ^= bit;
 }
 
-static inline int b_qs_remove(uz_position *pos, int sq)
-{
-    int piece = pos->squares[sq];
-    uint64_t bit = 1ULL << sq;
-    pos->squares[sq] = 0;
-    pos->by_color[UZ_PIECE_COLOR(piece)] &= ~bit;
-    pos->by_type[UZ_PIECE_TYPE(piece)] &= ~bit;
-    return piece;
-}
-
+/* Makes m: the captured piece comes off first, so the target square is empty when the
+ * moving piece lands there, and every bitboard change is a flip. */
 static inline void b_qs_make(uz_position *pos, uz_move m, b_qs_undo *u)
 {
     int us = pos->side, from = UZ_MOVE_FROM(m), to = UZ_MOVE_TO(m), promo = UZ_MOVE_PROMO(m);
     int piece = pos->squares[from], type = UZ_PIECE_TYPE(piece);
+    int moved = promo ? UZ_PIECE(us, promo) : piece;
     u->ep_square = pos->ep_square;
     u->halfmove = pos->halfmove;
     u->captured_sq = (uint8_t)to;
     if (type == UZ_PAWN && to == pos->ep_square)
         u->captured_sq = (uint8_t)(us == UZ_WHITE ? to - 8 : to + 8);
-    u->captured = pos->squares[u->captured_sq] ? (uint8_t)b_qs_remove(pos, u->captured_sq) : 0;
-    b_qs_remove(pos, from);
-    b_qs_put(pos, to, promo ? UZ_PIECE(us, promo) : piece);
+    u->captured = pos->squares[u->captured_sq];
+    if (u->captured) {
+        b_qs_flip(pos, u->captured_sq, u->captured);
+        pos->squares[u->captured_sq] = 0;
+    }
+    pos->squares[from] = 0;
+    pos->squares[to] = (uint8_t)moved;
+    pos->by_color[UZ_PIECE_COLOR(piece)] ^= (1ULL << from) | (1ULL << to);
+    pos->by_type[type] ^= 1ULL << from;
+    pos->by_type[UZ_PIECE_TYPE(moved)] ^= 1ULL << to;
     if (type == UZ_KING)
         pos->king_sq[us] = (uint8_t)to;
     pos->halfmove = (type == UZ_PAWN || u->captured) ? 0 : (uint16_t)(pos->halfmove + 1);
@@ -175,32 +187,64 @@ static inline void b_qs_make(uz_position *pos, uz_move m, b_qs_undo *u)
 static inline void b_qs_unmake(uz_position *pos, uz_move m, const b_qs_undo *u)
 {
     int us = pos->side ^ 1, from = UZ_MOVE_FROM(m), to = UZ_MOVE_TO(m);
-    int piece = b_qs_remove(pos, to);
-    if (UZ_MOVE_PROMO(m))
-        piece = UZ_PIECE(us, UZ_PAWN);
-    b_qs_put(pos, from, piece);
+    int moved = pos->squares[to];
+    int piece = UZ_MOVE_PROMO(m) ? UZ_PIECE(us, UZ_PAWN) : moved;
+    pos->squares[to] = 0;
+    pos->squares[from] = (uint8_t)piece;
+    pos->by_color[UZ_PIECE_COLOR(piece)] ^= (1ULL << from) | (1ULL << to);
+    pos->by_type[UZ_PIECE_TYPE(moved)] ^= 1ULL << to;
+    pos->by_type[UZ_PIECE_TYPE(piece)] ^= 1ULL << from;
     if (UZ_PIECE_TYPE(piece) == UZ_KING)
         pos->king_sq[us] = (uint8_t)from;
-    if (u->captured)
-        b_qs_put(pos, u->captured_sq, u->captured);
+    if (u->captured) {
+        pos->squares[u->captured_sq] = u->captured;
+        b_qs_flip(pos, u->captured_sq, u->captured);
+    }
     pos->ep_square = u->ep_square;
     pos->halfmove = u->halfmove;
     pos->side = (uint8_t)us;
 }
 
-/* Whether capture m in the quiescence search looks losing: a more valuable piece takes
- * a defended one (the defence is any enemy attack on the square; no exchange is played
- * out). Promotions and en passant never look losing. */
-static inline bool b_looks_losing(const uz_position *pos, uz_move m)
+/* A root move's make/unmake. At depth 1 the children are quiescence nodes, which read
+ * nothing the quiescence make leaves stale (see above), so it plays every move but
+ * castling there; otherwise, and for castling, the board's own make. */
+typedef struct b_root_undo {
+    bool quiescence;
+    b_qs_undo qs;
+    uz_undo full;
+} b_root_undo;
+
+static inline void b_root_make(const b_search *s, uz_position *pos, uz_move m, b_root_undo *u)
 {
-    int to = UZ_MOVE_TO(m);
-    int victim = pos->squares[to];
-    if (!victim || UZ_MOVE_PROMO(m))
-        return false;
-    int attacker = UZ_PIECE_TYPE(pos->squares[UZ_MOVE_FROM(m)]);
-    if (b_see_value[attacker] <= b_see_value[UZ_PIECE_TYPE(victim)])
-        return false;
-    return b_attacked_by(pos, to, pos->side ^ 1);
+    int from = UZ_MOVE_FROM(m), to = UZ_MOVE_TO(m), piece = pos->squares[from], target = pos->squares[to];
+    bool castles = UZ_PIECE_TYPE(piece) == UZ_KING &&
+                   (to - from == 2 || from - to == 2 || (target && UZ_PIECE_COLOR(target) == UZ_PIECE_COLOR(piece)));
+    u->quiescence = s->depth == 1 && !castles;
+    if (u->quiescence)
+        b_qs_make(pos, m, &u->qs);
+    else
+        uz_make_move(pos, m, &u->full);
+}
+
+static inline void b_root_unmake(uz_position *pos, uz_move m, const b_root_undo *u)
+{
+    if (u->quiescence)
+        b_qs_unmake(pos, m, &u->qs);
+    else
+        uz_unmake_move(pos, m, &u->full);
+}
+
+/* Whether the quiescence search skips capture m (no promotion; key: its b_capture_order
+ * key, 64 * victim + 8 - attacker, which spares reading the board again): delta pruning,
+ * when the victim cannot lift stand to alpha, or it looks losing: a more valuable piece
+ * takes a defended one (the defence is any enemy attack on the square; no exchange is
+ * played out). En passant never looks losing: a pawn takes a pawn. */
+static inline bool b_skips_capture(const uz_position *pos, uz_move m, int key, int stand, int alpha)
+{
+    int victim = key >> 6, attacker = 8 - (key & 63);
+    if (stand + b_see_value[victim] + B_DELTA_MARGIN <= alpha)
+        return true;
+    return b_see_value[attacker] > b_see_value[victim] && b_attacked_by(pos, UZ_MOVE_TO(m), pos->side ^ 1);
 }
 
 /* Orders moves for the full-width search: the table's move, captures by MVV-LVA, the
@@ -219,6 +263,22 @@ static inline void b_order_moves(const b_search *s, const uz_position *pos, cons
     }
 }
 
+/* Puts moves[i] (key: its ordering key) into the sorted moves[0..i), keys descending,
+ * after those with an equal key. Called for i = 0 to n - 1, it leaves the order that
+ * uz__b_pick_best gives one move at a time (highest key first, ties in the canonical
+ * order): the quiescence search, with its few moves, sorts them all up front. */
+static inline void b_insert_move(uz_move *moves, int *keys, int i, int key)
+{
+    uz_move m = moves[i];
+    int j = i;
+    for (; j > 0 && keys[j - 1] < key; j--) {
+        moves[j] = moves[j - 1];
+        keys[j] = keys[j - 1];
+    }
+    moves[j] = m;
+    keys[j] = key;
+}
+
 /* A version's search(), called for each child of a full-width node. */
 typedef int b_search_fn(b_search *s, uz_position *pos, const b1_material *mat, int depth, int alpha, int beta,
                         int ply);
@@ -232,7 +292,7 @@ static inline int b_search_node(b_search *s, uz_position *pos, const b1_material
 {
     s->nodes++;
     if (ply >= B1_MAX_PLY || s->nodes > s->budget)
-        return uz__b1_evaluate(pos, mat);
+        return uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
     b_tt_entry *e = &s->tt[pos->key & (B_TT_SIZE - 1)];
     uz_move tt_move = UZ_MOVE_NONE;
     if (e->key == pos->key && e->generation == s->generation) {
@@ -256,7 +316,7 @@ static inline int b_search_node(b_search *s, uz_position *pos, const b1_material
         uz__b_pick_best(moves, keys, i, n);
         uz_move m = moves[i];
         b1_material after;
-        uz__b1_material_after(pos, m, mat, &after);
+        b1_material_after(pos, m, mat, &after);
         uz_undo undo;
         uz_make_move(pos, m, &undo);
         int v = -child(s, pos, &after, depth - 1, -beta, -alpha, ply + 1);
