@@ -222,15 +222,18 @@ static unsigned canonical_key(uz_move m)
 int uz_generate_legal(const uz_position *pos, uz_move *moves)
 {
     int n = uz__generate_unsorted(pos, moves);
-    /* Insertion sort: lists are short and often nearly sorted already. */
-    for (int i = 1; i < n; i++) {
-        uz_move m = moves[i];
-        unsigned key = canonical_key(m);
+    /* Insertion sort of the keys with their moves below them (a key is 15 bits, a move
+     * 16: one integer compare a step, no key computed twice); lists are short. */
+    uint32_t keyed[UZ_MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        uint32_t v = canonical_key(moves[i]) << 16 | moves[i];
         int j = i;
-        for (; j > 0 && canonical_key(moves[j - 1]) > key; j--)
-            moves[j] = moves[j - 1];
-        moves[j] = m;
+        for (; j > 0 && keyed[j - 1] > v; j--)
+            keyed[j] = keyed[j - 1];
+        keyed[j] = v;
     }
+    for (int i = 0; i < n; i++)
+        moves[i] = (uz_move)keyed[i];
     return n;
 }
 
