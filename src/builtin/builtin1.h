@@ -161,9 +161,6 @@ typedef struct b1_pawn_cache {
 } b1_pawn_cache;
 /* uz__b1_evaluate with the pawn terms looked up in cache (zeroed before first use). */
 int uz__b1_evaluate_cached(const uz_position *pos, const b1_material *m, b1_pawn_cache *cache);
-/* Its material, piece-square and tempo terms alone (the quiescence search's lazy
- * estimate), same view and scale (b1_evaluate_material, inlined into the searches). */
-int uz__b1_evaluate_material(const uz_position *pos, const b1_material *m);
 
 #define B1_PHASE_MAX 24 /* the game phase is capped at this */
 #define B1_TEMPO 10     /* the side to move's bonus, middlegame and endgame (parameter TEMPO) */

@@ -279,8 +279,6 @@ static int taper(const uz_position *pos, const side_eval *side, int phase)
     return b1_taper(mg, eg, phase);
 }
 
-int uz__b1_evaluate_material(const uz_position *pos, const b1_material *m) { return b1_evaluate_material(pos, m); }
-
 /* The pawn terms of both sides, structure and king shelter: from cache when it holds
  * these pawns and kings, else computed (and kept there when there is a cache). */
 EVAL_PART void pawn_terms(const uz_position *pos, const pawn_sets *ps, b1_pawn_cache *cache, side_eval terms[2])
