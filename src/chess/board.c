@@ -6,14 +6,15 @@
  * "is f1 attacked?" with a few masks). make/unmake update both through put_piece and
  * remove_piece, so they cannot drift apart.
  *
- * Sliding attacks are found line by line (file, rank, diagonal, anti-diagonal; each
- * line's mask made by a shift): towards higher squares the ray ends at its lowest
- * blocker (isolated with b & -b), towards lower squares at its highest (a bit scan),
- * rather than with magic or rotated bitboards. That needs no lookup tables, so the
- * module has no global state and no initialisation step (everything is reentrant), and
- * it has no branches: walking rays square by square, and later occluded fills
+ * Sliding attacks are found line by line (file, rank, diagonal, anti-diagonal): towards
+ * higher squares the ray ends at its lowest blocker (isolated with b & -b), towards lower
+ * squares at its highest (a bit scan), rather than with magic or rotated bitboards. That
+ * has no branches: walking rays square by square, and later occluded fills
  * (Kogge-Stone), cost the move generator and the player model's features more than the
- * rest of their work together.
+ * rest of their work together. The leapers' attacks and the lines through each square
+ * are constant tables that the compiler fills from the shift formulas below, so the
+ * module still has no mutable global state and no initialisation step (everything is
+ * reentrant).
  *
  * The Zobrist values are computed on demand from their index with splitmix64, which
  * is a pure function of its counter; again no table and no initialisation.
@@ -33,94 +34,62 @@
 #define FILE_G (FILE_A << 6)
 #define FILE_H (FILE_A << 7)
 
-uint64_t uz__knight_attacks(uint64_t b)
-{
-    uint64_t l1 = (b >> 1) & ~FILE_H;
-    uint64_t l2 = (b >> 2) & ~(FILE_G | FILE_H);
-    uint64_t r1 = (b << 1) & ~FILE_A;
-    uint64_t r2 = (b << 2) & ~(FILE_A | FILE_B);
-    uint64_t h1 = l1 | r1;
-    uint64_t h2 = l2 | r2;
-    return (h1 << 16) | (h1 >> 16) | (h2 << 8) | (h2 >> 8);
-}
+/* Attack sets of a set of squares b by shifts (constant expressions: they fill the
+ * tables below at compile time). SIDE1 / SIDE2: the squares one / two files to either
+ * side, off-board files dropped. */
+#define SIDE1(b) ((((b) >> 1) & ~FILE_H) | (((b) << 1) & ~FILE_A))
+#define SIDE2(b) ((((b) >> 2) & ~(FILE_G | FILE_H)) | (((b) << 2) & ~(FILE_A | FILE_B)))
+#define KNIGHT_SET(b) ((SIDE1(b) << 16) | (SIDE1(b) >> 16) | (SIDE2(b) << 8) | (SIDE2(b) >> 8))
+#define KING_ROW(b) ((b) | SIDE1(b))
+#define KING_SET(b) ((KING_ROW(b) | (KING_ROW(b) << 8) | (KING_ROW(b) >> 8)) & ~(b))
+#define WHITE_PAWN_SET(b) (SIDE1(b) << 8)
+#define BLACK_PAWN_SET(b) (SIDE1(b) >> 8)
+/* The whole diagonal (a1-h8 direction) and anti-diagonal through sq. */
+#define DIAGONAL_OF(sq)                                                                            \
+    ((sq) / 8 >= (sq) % 8 ? 0x8040201008040201ULL << (8 * ((sq) / 8 - (sq) % 8))                 \
+                          : 0x8040201008040201ULL >> (8 * ((sq) % 8 - (sq) / 8)))
+#define ANTI_DIAGONAL_OF(sq)                                                                       \
+    ((sq) / 8 + (sq) % 8 >= 7 ? 0x0102040810204080ULL << (8 * ((sq) / 8 + (sq) % 8 - 7))          \
+                              : 0x0102040810204080ULL >> (8 * (7 - (sq) / 8 - (sq) % 8)))
 
-uint64_t uz__king_attacks(uint64_t b)
-{
-    uint64_t row = b | ((b >> 1) & ~FILE_H) | ((b << 1) & ~FILE_A);
-    return (row | (row << 8) | (row >> 8)) & ~b;
-}
+#define KNIGHT_OF(sq) KNIGHT_SET(UZ__BB(sq))
+#define KING_OF(sq) KING_SET(UZ__BB(sq))
+#define WHITE_PAWN_OF(sq) WHITE_PAWN_SET(UZ__BB(sq))
+#define BLACK_PAWN_OF(sq) BLACK_PAWN_SET(UZ__BB(sq))
+#define RANK_OF_8(M, r) M(8 * r), M(8 * r + 1), M(8 * r + 2), M(8 * r + 3), M(8 * r + 4), M(8 * r + 5), \
+                        M(8 * r + 6), M(8 * r + 7)
+#define BOARD_OF(M) \
+    RANK_OF_8(M, 0), RANK_OF_8(M, 1), RANK_OF_8(M, 2), RANK_OF_8(M, 3), RANK_OF_8(M, 4), RANK_OF_8(M, 5), \
+        RANK_OF_8(M, 6), RANK_OF_8(M, 7)
 
-uint64_t uz__pawn_attacks(int color, uint64_t b)
-{
-    uint64_t side = ((b >> 1) & ~FILE_H) | ((b << 1) & ~FILE_A);
-    return color == UZ_WHITE ? side << 8 : side >> 8;
-}
-
-/* The squares a slider on sq attacks along line (a full file, rank or diagonal through
- * sq), blocked by occupied: above sq up to the first occupied square, below sq down to
- * the last one. The "| 1" gives the bit scan a square to find when nothing blocks below
- * (it then yields the whole ray). */
-static uint64_t line_attacks(uint64_t line, int sq, uint64_t occupied)
-{
-    const uint64_t bit = UZ__BB(sq);
-    const uint64_t up = line & ~((bit << 1) - 1), down = line & (bit - 1);
-    uint64_t first = up & occupied;
-    first &= -first; /* 0 when nothing blocks: then (first - 1) | first keeps the whole ray */
-    const int last = uz__msb((down & occupied) | 1);
-    return (up & ((first - 1) | first)) | (down & (~0ULL << last));
-}
-
-/* The whole file, rank, diagonal (a1-h8 direction) and anti-diagonal through sq. */
-static uint64_t file_through(int sq) { return FILE_A << UZ_SQ_FILE(sq); }
-static uint64_t rank_through(int sq) { return 0xFFULL << (8 * UZ_SQ_RANK(sq)); }
-
-static uint64_t diagonal_through(int sq)
-{
-    const int d = UZ_SQ_RANK(sq) - UZ_SQ_FILE(sq);
-    return d >= 0 ? 0x8040201008040201ULL << (8 * d) : 0x8040201008040201ULL >> (-8 * d);
-}
-
-static uint64_t anti_diagonal_through(int sq)
-{
-    const int a = UZ_SQ_RANK(sq) + UZ_SQ_FILE(sq) - 7;
-    return a >= 0 ? 0x0102040810204080ULL << (8 * a) : 0x0102040810204080ULL >> (-8 * a);
-}
-
-uint64_t uz__rook_attacks(int sq, uint64_t occupied)
-{
-    return line_attacks(file_through(sq), sq, occupied) | line_attacks(rank_through(sq), sq, occupied);
-}
-
-uint64_t uz__bishop_attacks(int sq, uint64_t occupied)
-{
-    return line_attacks(diagonal_through(sq), sq, occupied) | line_attacks(anti_diagonal_through(sq), sq, occupied);
-}
+const uint64_t uz__knight_table[64] = {BOARD_OF(KNIGHT_OF)};
+const uint64_t uz__king_table[64] = {BOARD_OF(KING_OF)};
+const uint64_t uz__pawn_table[2][64] = {{BOARD_OF(WHITE_PAWN_OF)}, {BOARD_OF(BLACK_PAWN_OF)}};
+const uint64_t uz__diagonal_table[2][64] = {{BOARD_OF(DIAGONAL_OF)}, {BOARD_OF(ANTI_DIAGONAL_OF)}};
 
 uint64_t uz_slider_lines(int type, int sq)
 {
     uint64_t lines = 0;
     if (type == UZ_ROOK || type == UZ_QUEEN)
-        lines |= file_through(sq) | rank_through(sq);
+        lines |= uz__straight_lines(sq);
     if (type == UZ_BISHOP || type == UZ_QUEEN)
-        lines |= diagonal_through(sq) | anti_diagonal_through(sq);
+        lines |= uz__diagonal_lines(sq);
     return lines & ~UZ__BB(sq);
 }
 
 uint64_t uz__attackers_to(const uz_position *pos, int sq, uint64_t occupied)
 {
-    uint64_t b = UZ__BB(sq);
     uint64_t pawns = pos->by_type[UZ_PAWN];
     uint64_t rooks = pos->by_type[UZ_ROOK] | pos->by_type[UZ_QUEEN];
     uint64_t bishops = pos->by_type[UZ_BISHOP] | pos->by_type[UZ_QUEEN];
     /* A white pawn attacks sq if sq's "black pawn attacks" contain it, and vice versa. */
-    return (uz__pawn_attacks(UZ_BLACK, b) & pawns & pos->by_color[UZ_WHITE])
-         | (uz__pawn_attacks(UZ_WHITE, b) & pawns & pos->by_color[UZ_BLACK])
-         | (uz__knight_attacks(b) & pos->by_type[UZ_KNIGHT])
-         | (uz__king_attacks(b) & pos->by_type[UZ_KING])
+    return (uz__pawn_from(UZ_BLACK, sq) & pawns & pos->by_color[UZ_WHITE])
+         | (uz__pawn_from(UZ_WHITE, sq) & pawns & pos->by_color[UZ_BLACK])
+         | (uz__knight_from(sq) & pos->by_type[UZ_KNIGHT])
+         | (uz__king_from(sq) & pos->by_type[UZ_KING])
          /* a slider's attacks are worked out only when one stands on a line through sq */
-         | (rooks & (file_through(sq) | rank_through(sq)) ? uz__rook_attacks(sq, occupied) & rooks : 0)
-         | (bishops & (diagonal_through(sq) | anti_diagonal_through(sq)) ? uz__bishop_attacks(sq, occupied) & bishops
-                                                                         : 0);
+         | (rooks & uz__straight_lines(sq) ? uz__rook_attacks(sq, occupied) & rooks : 0)
+         | (bishops & uz__diagonal_lines(sq) ? uz__bishop_attacks(sq, occupied) & bishops : 0);
 }
 
 static uint64_t occupancy(const uz_position *pos)
@@ -141,14 +110,13 @@ uint64_t uz_attackers_to(const uz_position *pos, int sq, uint64_t occupied)
 
 uint64_t uz_piece_attacks(int type, int color, int sq, uint64_t occupied)
 {
-    uint64_t b = UZ__BB(sq);
     switch (type) {
-    case UZ_PAWN: return uz__pawn_attacks(color, b);
-    case UZ_KNIGHT: return uz__knight_attacks(b);
+    case UZ_PAWN: return uz__pawn_from(color, sq);
+    case UZ_KNIGHT: return uz__knight_from(sq);
     case UZ_BISHOP: return uz__bishop_attacks(sq, occupied);
     case UZ_ROOK: return uz__rook_attacks(sq, occupied);
     case UZ_QUEEN: return uz__bishop_attacks(sq, occupied) | uz__rook_attacks(sq, occupied);
-    case UZ_KING: return uz__king_attacks(b);
+    case UZ_KING: return uz__king_from(sq);
     default: return 0;
     }
 }
@@ -267,7 +235,7 @@ static void set_ep_if_usable(uz_position *pos, int sq)
     if (sq == UZ_SQ_NONE)
         return;
     pos->ep_square = (uint8_t)sq;
-    uint64_t capturers = uz__pawn_attacks(pos->side ^ 1, UZ__BB(sq)) & pos->by_type[UZ_PAWN]
+    uint64_t capturers = uz__pawn_from(pos->side ^ 1, sq) & pos->by_type[UZ_PAWN]
                        & pos->by_color[pos->side];
     while (capturers) {
         if (uz__ep_capture_legal(pos, uz__pop_lsb(&capturers))) {

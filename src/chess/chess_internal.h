@@ -61,13 +61,55 @@ static inline int uz__pop_lsb(uint64_t *b)
     return sq;
 }
 
-/* Attack sets. The leapers take a set of squares and return the union of their
- * attacks; the sliders take one square and the occupancy that blocks them. */
-uint64_t uz__knight_attacks(uint64_t squares);
-uint64_t uz__king_attacks(uint64_t squares);
-uint64_t uz__pawn_attacks(int color, uint64_t squares);
-uint64_t uz__rook_attacks(int sq, uint64_t occupied);
-uint64_t uz__bishop_attacks(int sq, uint64_t occupied);
+/* Attack sets of one square: the leapers' from constant tables (board.c), the sliders'
+ * line by line, blocked by occupied. uz__pawn_table[color][sq]: the squares a pawn of
+ * color on sq attacks; uz__diagonal_table[0 / 1][sq]: the whole diagonal (a1-h8
+ * direction) / anti-diagonal through sq, sq included. */
+extern const uint64_t uz__knight_table[64];
+extern const uint64_t uz__king_table[64];
+extern const uint64_t uz__pawn_table[2][64];
+extern const uint64_t uz__diagonal_table[2][64];
+
+static inline uint64_t uz__knight_from(int sq) { return uz__knight_table[sq]; }
+static inline uint64_t uz__king_from(int sq) { return uz__king_table[sq]; }
+static inline uint64_t uz__pawn_from(int color, int sq) { return uz__pawn_table[color][sq]; }
+
+/* The file and rank through sq, and its two diagonals (sq included). */
+static inline uint64_t uz__straight_lines(int sq)
+{
+    return (0x0101010101010101ULL << (sq & 7)) | (0xFFULL << (sq & 56));
+}
+
+static inline uint64_t uz__diagonal_lines(int sq)
+{
+    return uz__diagonal_table[0][sq] | uz__diagonal_table[1][sq];
+}
+
+/* The squares a slider on sq attacks along line (a whole line through sq), blocked by
+ * occupied: above sq up to the first occupied square, below sq down to the last one. The
+ * "| 1" gives the bit scan a square to find when nothing blocks below (it then yields
+ * the whole ray). */
+static inline uint64_t uz__line_attacks(uint64_t line, int sq, uint64_t occupied)
+{
+    const uint64_t bit = UZ__BB(sq);
+    const uint64_t up = line & ~((bit << 1) - 1), down = line & (bit - 1);
+    uint64_t first = up & occupied;
+    first &= -first; /* 0 when nothing blocks: then (first - 1) | first keeps the whole ray */
+    const int last = uz__msb((down & occupied) | 1);
+    return (up & ((first - 1) | first)) | (down & (~0ULL << last));
+}
+
+static inline uint64_t uz__rook_attacks(int sq, uint64_t occupied)
+{
+    return uz__line_attacks(0x0101010101010101ULL << (sq & 7), sq, occupied) |
+           uz__line_attacks(0xFFULL << (sq & 56), sq, occupied);
+}
+
+static inline uint64_t uz__bishop_attacks(int sq, uint64_t occupied)
+{
+    return uz__line_attacks(uz__diagonal_table[0][sq], sq, occupied) |
+           uz__line_attacks(uz__diagonal_table[1][sq], sq, occupied);
+}
 
 /* Pieces of both colours that attack sq when the board occupancy is occupied
  * (the piece bitboards themselves are taken from pos as they are). */

@@ -31,11 +31,10 @@ static void find_checks_and_pins(const uz_position *pos, check_info *info)
     int us = pos->side, them = us ^ 1;
     int king = pos->king_sq[us];
     uint64_t own = pos->by_color[us], enemy = pos->by_color[them];
-    uint64_t king_bb = UZ__BB(king);
 
     info->pinned = 0;
-    info->checkers = (uz__knight_attacks(king_bb) & pos->by_type[UZ_KNIGHT] & enemy)
-                   | (uz__pawn_attacks(us, king_bb) & pos->by_type[UZ_PAWN] & enemy);
+    info->checkers = (uz__knight_from(king) & pos->by_type[UZ_KNIGHT] & enemy)
+                   | (uz__pawn_from(us, king) & pos->by_type[UZ_PAWN] & enemy);
     info->evasion = info->checkers;
 
     for (int d = 0; d < 8; d++) {
@@ -132,7 +131,7 @@ int uz__generate_unsorted(const uz_position *pos, uz_move *moves)
     find_checks_and_pins(pos, &info);
 
     /* King steps, onto squares the enemy does not attack once the king has left. */
-    uint64_t targets = uz__king_attacks(UZ__BB(king)) & ~own & ~pos->by_type[UZ_KING];
+    uint64_t targets = uz__king_from(king) & ~own & ~pos->by_type[UZ_KING];
     uint64_t without_king = occupied ^ UZ__BB(king);
     while (targets) {
         int to = uz__pop_lsb(&targets);
@@ -186,7 +185,7 @@ int uz__generate_unsorted(const uz_position *pos, uz_move *moves)
                 if (UZ_SQ_RANK(from) == start_rank && !(occupied & UZ__BB(to2)) && (mask & UZ__BB(to2)))
                     moves[n++] = UZ_MOVE(from, to2, 0);
             }
-            uint64_t attacks = uz__pawn_attacks(us, from_bb);
+            uint64_t attacks = uz__pawn_from(us, from);
             targets = attacks & enemy & mask;
             while (targets)
                 n = add_pawn_moves(moves, n, from, uz__pop_lsb(&targets));
@@ -195,7 +194,7 @@ int uz__generate_unsorted(const uz_position *pos, uz_move *moves)
                 moves[n++] = UZ_MOVE(from, pos->ep_square, 0);
             continue;
         }
-        case UZ_KNIGHT: targets = uz__knight_attacks(from_bb); break;
+        case UZ_KNIGHT: targets = uz__knight_from(from); break;
         case UZ_BISHOP: targets = uz__bishop_attacks(from, occupied); break;
         case UZ_ROOK: targets = uz__rook_attacks(from, occupied); break;
         case UZ_QUEEN: targets = uz__rook_attacks(from, occupied) | uz__bishop_attacks(from, occupied); break;

@@ -234,9 +234,37 @@ static void check_slider_lines(void)
     }
 }
 
+/* The leapers' attacks (uz_piece_attacks, read from board.c's tables) against the
+ * geometry: the squares at a knight's, king's or pawn's step that are on the board. */
+static uint64_t steps_from(int sq, const int (*step)[2], int n)
+{
+    uint64_t set = 0;
+    for (int k = 0; k < n; k++) {
+        int f = UZ_SQ_FILE(sq) + step[k][0], r = UZ_SQ_RANK(sq) + step[k][1];
+        if (f >= 0 && f < 8 && r >= 0 && r < 8)
+            set |= (uint64_t)1 << UZ_SQ(f, r);
+    }
+    return set;
+}
+
+static void check_leaper_attacks(void)
+{
+    static const int knight[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+    static const int king[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+    static const int white_pawn[2][2] = {{-1, 1}, {1, 1}}, black_pawn[2][2] = {{-1, -1}, {1, -1}};
+    for (int sq = 0; sq < 64; sq++) {
+        CHECK(uz_piece_attacks(UZ_KNIGHT, UZ_WHITE, sq, 0) == steps_from(sq, knight, 8), "knight attacks of %d", sq);
+        CHECK(uz_piece_attacks(UZ_KING, UZ_BLACK, sq, 0) == steps_from(sq, king, 8), "king attacks of %d", sq);
+        CHECK(uz_piece_attacks(UZ_PAWN, UZ_WHITE, sq, 0) == steps_from(sq, white_pawn, 2) &&
+                  uz_piece_attacks(UZ_PAWN, UZ_BLACK, sq, 0) == steps_from(sq, black_pawn, 2),
+              "pawn attacks of %d", sq);
+    }
+}
+
 int main(void)
 {
     check_slider_lines();
+    check_leaper_attacks();
     init_zobrist_reference();
     const char *deep = getenv("UZ_PERFT_DEEP");
     int depth = deep && strcmp(deep, "1") == 0 ? 4 : 3;
