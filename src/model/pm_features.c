@@ -85,21 +85,29 @@ static int clamp_elo(int elo)
     return elo < 600 ? 600 : elo > 3400 ? 3400 : elo;
 }
 
-/* rank[i] = the number of moves j with v[j] > v[i], or v[j] == v[i] and j < i: the place
- * of i in a stable sort by falling score (insertion sort: n is small). */
+/* rank[i] = the number of moves j with v[j] > v[i], or v[j] == v[i] and j < i (the
+ * place of i in a stable sort by falling score), capped at RANK_KNOWN: the features read
+ * the rank only up to RANK_CAP's cap (12). Only the best RANK_KNOWN moves are kept in
+ * order (insertion into a short list: a move below its last entry costs one compare),
+ * the others all get RANK_KNOWN. */
+#define RANK_KNOWN 12
 static void rank_moves(const int32_t *v, int n, int16_t *rank)
 {
-    int16_t order[UZ_MAX_MOVES];
+    int16_t best[RANK_KNOWN]; /* indices of the best moves so far, best first */
+    int kept = 0;
     for (int i = 0; i < n; i++) {
-        int k = i;
-        while (k > 0 && v[order[k - 1]] < v[i]) {
-            order[k] = order[k - 1];
+        rank[i] = RANK_KNOWN;
+        if (kept == RANK_KNOWN && v[best[RANK_KNOWN - 1]] >= v[i])
+            continue; /* not among the best: an equal score keeps its earlier place */
+        int k = kept < RANK_KNOWN ? kept++ : RANK_KNOWN - 1;
+        while (k > 0 && v[best[k - 1]] < v[i]) {
+            best[k] = best[k - 1];
             k--;
         }
-        order[k] = (int16_t)i;
+        best[k] = (int16_t)i;
     }
-    for (int k = 0; k < n; k++)
-        rank[order[k]] = (int16_t)k;
+    for (int k = 0; k < kept; k++)
+        rank[best[k]] = (int16_t)k;
 }
 
 void uz__pm_position_init(uz__pm_position *c, const uz_position *pos, const uz_move *moves, const int32_t *scores,
@@ -253,7 +261,7 @@ static void score_features(const uz__pm_position *c, int i, uz__pm_sparse *out)
     PUT(UZ_PM_RANK0, rank == 0);
     PUT(UZ_PM_RANK1, rank == 1);
     PUT(UZ_PM_RANK2, rank == 2);
-    PUT(UZ_PM_RANK_CAP, rank < 12 ? rank : 12);
+    PUT(UZ_PM_RANK_CAP, rank); /* rank_moves caps it at 12 */
     PUT(UZ_PM_MATES, c->v[i] > UZ_MODEL_CP_CLAMP);
     PUT(UZ_PM_GAP_PLY, gsq * c->gap_ply / 40);
     PUT(UZ_PM_GAP_ELO, gsq * c->elo_rel / 200);

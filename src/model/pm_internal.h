@@ -43,7 +43,7 @@ typedef struct uz__pm_position {
     int32_t best; /* the best normalised score */
     int32_t product_factor[UZ__PM_N_PRODUCTS];
     int32_t v[UZ_MAX_MOVES];    /* the normalised scores */
-    int16_t rank[UZ_MAX_MOVES]; /* the engine's rank of each move (ties by lower index) */
+    int16_t rank[UZ_MAX_MOVES]; /* the engine's rank of each move (ties by lower index), capped at 12 */
     int from_sq;                /* the square whose attackers from_attackers holds, -1: none yet */
     uint64_t from_attackers;
     /* The enemy king's square and what attacks it (for CHECK): the squares from which a
