@@ -96,11 +96,11 @@ void uz__b1_score_moves(b_search *s, const uz_position *root, const uz_move *mov
     for (int i = 0; i < n; i++) {
         b1_material after;
         b1_material_after(&pos, moves[i], &mat, &after);
-        b_root_undo undo;
+        b_undo undo;
         s->nodes = 0;
-        b_root_make(s, &pos, moves[i], &undo);
+        b_make(s->depth == 1, &pos, moves[i], &undo);
         int v = -search(s, &pos, &after, s->depth - 1, -B1_INF, B1_INF, 1);
-        b_root_unmake(&pos, moves[i], &undo);
+        b_unmake(&pos, moves[i], &undo);
         scores[i] = b_to_engine_score(v);
         s->total_nodes += (uint64_t)s->nodes;
     }

@@ -148,11 +148,11 @@ void uz__b2_score_moves(b_search *s, const uz_position *root, const uz_move *mov
         int i = order[k];
         b1_material after;
         b1_material_after(&pos, moves[i], &mat, &after);
-        b_root_undo undo;
+        b_undo undo;
         s->nodes = 0;
-        b_root_make(s, &pos, moves[i], &undo);
+        b_make(s->depth == 1, &pos, moves[i], &undo);
         raw[i] = -search(s, &pos, &after, s->depth - 1, -B1_INF, -root_floor(best), 1);
-        b_root_unmake(&pos, moves[i], &undo);
+        b_unmake(&pos, moves[i], &undo);
         if (raw[i] > best)
             best = raw[i];
         s->total_nodes += (uint64_t)s->nodes;

@@ -205,28 +205,29 @@ static inline void b_qs_unmake(uz_position *pos, uz_move m, const b_qs_undo *u)
     pos->side = (uint8_t)us;
 }
 
-/* A root move's make/unmake. At depth 1 the children are quiescence nodes, which read
- * nothing the quiescence make leaves stale (see above), so it plays every move but
- * castling there; otherwise, and for castling, the board's own make. */
-typedef struct b_root_undo {
+/* The make/unmake of a full-width node (the root included). When its children are
+ * quiescence nodes (the node's depth is 1), which read nothing the quiescence make
+ * leaves stale (see above), it plays every move but castling with that make; otherwise,
+ * and for castling, with the board's own. */
+typedef struct b_undo {
     bool quiescence;
     b_qs_undo qs;
     uz_undo full;
-} b_root_undo;
+} b_undo;
 
-static inline void b_root_make(const b_search *s, uz_position *pos, uz_move m, b_root_undo *u)
+static inline void b_make(bool quiescence_children, uz_position *pos, uz_move m, b_undo *u)
 {
     int from = UZ_MOVE_FROM(m), to = UZ_MOVE_TO(m), piece = pos->squares[from], target = pos->squares[to];
     bool castles = UZ_PIECE_TYPE(piece) == UZ_KING &&
                    (to - from == 2 || from - to == 2 || (target && UZ_PIECE_COLOR(target) == UZ_PIECE_COLOR(piece)));
-    u->quiescence = s->depth == 1 && !castles;
+    u->quiescence = quiescence_children && !castles;
     if (u->quiescence)
         b_qs_make(pos, m, &u->qs);
     else
         uz_make_move(pos, m, &u->full);
 }
 
-static inline void b_root_unmake(uz_position *pos, uz_move m, const b_root_undo *u)
+static inline void b_unmake(uz_position *pos, uz_move m, const b_undo *u)
 {
     if (u->quiescence)
         b_qs_unmake(pos, m, &u->qs);
@@ -317,10 +318,10 @@ static inline int b_search_node(b_search *s, uz_position *pos, const b1_material
         uz_move m = moves[i];
         b1_material after;
         b1_material_after(pos, m, mat, &after);
-        uz_undo undo;
-        uz_make_move(pos, m, &undo);
+        b_undo undo;
+        b_make(depth == 1, pos, m, &undo);
         int v = -child(s, pos, &after, depth - 1, -beta, -alpha, ply + 1);
-        uz_unmake_move(pos, m, &undo);
+        b_unmake(pos, m, &undo);
         if (v > best) {
             best = v;
             best_move = m;
