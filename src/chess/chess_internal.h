@@ -74,10 +74,13 @@ static inline uint64_t uz__knight_from(int sq) { return uz__knight_table[sq]; }
 static inline uint64_t uz__king_from(int sq) { return uz__king_table[sq]; }
 static inline uint64_t uz__pawn_from(int color, int sq) { return uz__pawn_table[color][sq]; }
 
-/* The file and rank through sq, and its two diagonals (sq included). */
+/* The whole file and rank through sq, and both lines of each kind (sq included). */
+static inline uint64_t uz__file_through(int sq) { return 0x0101010101010101ULL << (sq & 7); }
+static inline uint64_t uz__rank_through(int sq) { return 0xFFULL << (sq & 56); }
+
 static inline uint64_t uz__straight_lines(int sq)
 {
-    return (0x0101010101010101ULL << (sq & 7)) | (0xFFULL << (sq & 56));
+    return uz__file_through(sq) | uz__rank_through(sq);
 }
 
 static inline uint64_t uz__diagonal_lines(int sq)
@@ -101,8 +104,7 @@ static inline uint64_t uz__line_attacks(uint64_t line, int sq, uint64_t occupied
 
 static inline uint64_t uz__rook_attacks(int sq, uint64_t occupied)
 {
-    return uz__line_attacks(0x0101010101010101ULL << (sq & 7), sq, occupied) |
-           uz__line_attacks(0xFFULL << (sq & 56), sq, occupied);
+    return uz__line_attacks(uz__file_through(sq), sq, occupied) | uz__line_attacks(uz__rank_through(sq), sq, occupied);
 }
 
 static inline uint64_t uz__bishop_attacks(int sq, uint64_t occupied)
