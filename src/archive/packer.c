@@ -3,11 +3,20 @@
 #include <lzma.h>
 #include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "archive_internal.h"
 
 #define ZSTD_LEVEL 19
+
+/* The encoders' window (zstd) and dictionary (LZMA2) are those of a stream of at most this
+ * size. A stream up to it packs exactly as level 19 and preset 9e do on their own; a
+ * larger one (a block of long engine comments) packs in 47-53 MB of encoder memory
+ * instead of growing with the stream (LZMA2's dictionary to 1 GiB: 11 bytes of encoder
+ * memory per dictionary byte). The format's decoder dictionary (raw size rounded up)
+ * holds any smaller one, so archives packed either way decode with every ucizip. */
+#define WINDOW_MAX_BYTES ((size_t)4 << 20)
 
 static uint32_t lzma_dict_size(size_t raw_size)
 {
@@ -17,14 +26,70 @@ static uint32_t lzma_dict_size(size_t raw_size)
     return d;
 }
 
-static bool lzma_filters(size_t raw_size, lzma_options_lzma *opt, lzma_filter filters[2])
+static bool lzma_filters(uint32_t dict_size, lzma_options_lzma *opt, lzma_filter filters[2])
 {
     if (lzma_lzma_preset(opt, 9 | LZMA_PRESET_EXTREME))
         return false;
-    opt->dict_size = lzma_dict_size(raw_size);
+    opt->dict_size = dict_size;
     filters[0] = (lzma_filter){LZMA_FILTER_LZMA2, opt};
     filters[1] = (lzma_filter){LZMA_VLI_UNKNOWN, NULL};
     return true;
+}
+
+static uint32_t lzma_encoder_dict_size(size_t n)
+{
+    return lzma_dict_size(n < WINDOW_MAX_BYTES ? n : WINDOW_MAX_BYTES);
+}
+
+/* The encoders' memory, estimated to schedule them (pack_budget_take). LZMA2's is liblzma's
+ * own figure; zstd's is 12 bytes a window byte and 1 MiB, above what level 19 takes
+ * (ZSTD_estimateCCtxSize: 49 MB for a 4 MiB window, 0.3 MB for 4 KiB). */
+static uint64_t zstd_memory(size_t n)
+{
+    return 12 * (uint64_t)lzma_encoder_dict_size(n) + (1u << 20);
+}
+
+static uint64_t lzma_memory(size_t n)
+{
+    lzma_options_lzma opt;
+    lzma_filter filters[2];
+    uint64_t m = lzma_filters(lzma_encoder_dict_size(n), &opt, filters) ? lzma_raw_encoder_memusage(filters) : UINT64_MAX;
+    return m == UINT64_MAX ? 12 * (uint64_t)lzma_encoder_dict_size(n) : m;
+}
+
+/* Encoders run at once, across every thread of the process (block writers on several
+ * workers, both tag codings of a block, both methods), while their estimated memory fits
+ * in a budget of 64 MiB a processor; past it a job waits for others to end, and a job
+ * that does not fit alone runs alone. So packing never holds more than about one large
+ * encoder a core (more would not run sooner), small streams still pack all four ways at
+ * once, and the order never changes a byte. */
+#define PACK_MEMORY_PER_CPU ((uint64_t)64 << 20)
+
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t freed;
+    uint64_t in_use, limit; /* limit: 0 until the first job sets it */
+} budget = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
+
+static void pack_budget_take(uint64_t bytes)
+{
+    pthread_mutex_lock(&budget.lock);
+    if (!budget.limit) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        budget.limit = PACK_MEMORY_PER_CPU * (uint64_t)(cpus > 2 ? cpus : 2);
+    }
+    while (budget.in_use > 0 && budget.in_use + bytes > budget.limit)
+        pthread_cond_wait(&budget.freed, &budget.lock);
+    budget.in_use += bytes;
+    pthread_mutex_unlock(&budget.lock);
+}
+
+static void pack_budget_give(uint64_t bytes)
+{
+    pthread_mutex_lock(&budget.lock);
+    budget.in_use -= bytes;
+    pthread_cond_broadcast(&budget.freed);
+    pthread_mutex_unlock(&budget.lock);
 }
 
 /* src compressed by one method into dst (replaced); false if the method failed. */
@@ -34,7 +99,23 @@ static bool pack_zstd(const uint8_t *src, size_t n, uz_buf *dst)
     dst->size = 0;
     if (uz_buf_reserve(dst, bound) != UZ_OK)
         return false;
-    size_t z = ZSTD_compress(dst->data, bound, src, n, ZSTD_LEVEL);
+    ZSTD_CCtx *cctx = ZSTD_createCCtx();
+    if (!cctx)
+        return false;
+    /* Level 19 sizes its window to the stream up to 8 MiB; the window log of
+     * WINDOW_MAX_BYTES is set only past it, so smaller streams pack as ZSTD_compress. */
+    int window_log = 12;
+    while (((size_t)1 << window_log) < WINDOW_MAX_BYTES)
+        window_log++;
+    size_t z = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, ZSTD_LEVEL);
+    if (!ZSTD_isError(z) && n > WINDOW_MAX_BYTES)
+        z = ZSTD_CCtx_setParameter(cctx, ZSTD_c_windowLog, window_log);
+    uint64_t memory = zstd_memory(n);
+    pack_budget_take(memory);
+    if (!ZSTD_isError(z))
+        z = ZSTD_compress2(cctx, dst->data, bound, src, n);
+    ZSTD_freeCCtx(cctx);
+    pack_budget_give(memory);
     if (ZSTD_isError(z))
         return false;
     dst->size = z;
@@ -47,8 +128,13 @@ static bool pack_lzma2(const uint8_t *src, size_t n, uz_buf *dst)
     lzma_options_lzma opt;
     lzma_filter filters[2];
     dst->size = 0;
-    if (uz_buf_reserve(dst, bound) != UZ_OK || !lzma_filters(n, &opt, filters) ||
-        lzma_raw_buffer_encode(filters, NULL, src, n, dst->data, &size, bound) != LZMA_OK)
+    if (uz_buf_reserve(dst, bound) != UZ_OK || !lzma_filters(lzma_encoder_dict_size(n), &opt, filters))
+        return false;
+    uint64_t memory = lzma_memory(n);
+    pack_budget_take(memory);
+    bool ok = lzma_raw_buffer_encode(filters, NULL, src, n, dst->data, &size, bound) == LZMA_OK;
+    pack_budget_give(memory);
+    if (!ok)
         return false;
     dst->size = size;
     return true;
@@ -217,7 +303,7 @@ static uz_result unpack_lzma2(const uint8_t *src, size_t n, uz_buf *dst, size_t 
     lzma_options_lzma opt;
     lzma_filter filters[2];
     lzma_stream ls = LZMA_STREAM_INIT;
-    if (!lzma_filters(raw_size, &opt, filters))
+    if (!lzma_filters(lzma_dict_size(raw_size), &opt, filters))
         return UZ_ERR_CORRUPT;
     /* The dictionary needs no more than the output: raw_size (already within the
      * decoder's limit) bounds it. */
