@@ -47,22 +47,6 @@ void uz__b_search_begin_position(b_search *s)
     s->total_nodes = 0;
 }
 
-void uz__b_pick_best(uz_move *moves, int *keys, int from, int n)
-{
-    int best = from;
-    for (int i = from + 1; i < n; i++)
-        if (keys[i] > keys[best])
-            best = i;
-    uz_move m = moves[best];
-    int k = keys[best];
-    for (int i = best; i > from; i--) {
-        moves[i] = moves[i - 1];
-        keys[i] = keys[i - 1];
-    }
-    moves[from] = m;
-    keys[from] = k;
-}
-
 uint64_t uz__b_hash_search(uint64_t hash, const char *rules)
 {
     hash = uz__b1_fnv(hash, rules);

@@ -52,10 +52,6 @@ void uz__b_search_destroy(b_search *s); /* NULL: no-op */
 /* Starts a position: a new table generation (hiding every earlier entry), no killers,
  * node count 0. */
 void uz__b_search_begin_position(b_search *s);
-/* Moves the highest-keyed move of moves[from..n) to from (the first of equal keys, so
- * the canonical order breaks ties). Not inline: inlined into the searches, gcc turns the
- * shift into two memmove calls, which cost more than the call. */
-void uz__b_pick_best(uz_move *moves, int *keys, int from, int n);
 /* Feeds a version's search rules (text), the delta values and builtin-1's evaluation
  * constants into hash: the input of the version's fingerprint. */
 uint64_t uz__b_hash_search(uint64_t hash, const char *rules);
@@ -249,25 +245,43 @@ static inline bool b_skips_capture(const uz_position *pos, uz_move m, int key, i
 }
 
 /* Orders moves for the full-width search: the table's move, captures by MVV-LVA, the
- * two killer moves of this ply, then the quiet moves in canonical order. */
+ * two killer moves of this ply, then the quiet moves; ties in the canonical order. Each
+ * key holds the move's class (2047 the table's move, 1024 + b_capture_order a capture
+ * (below 1,024), 2 and 1 the killers, 0 a quiet move) above its canonical key reversed,
+ * so that no two moves have the same key and the highest key is the move to search next
+ * whatever order the moves are in: the generator's order needs no canonical sort. */
 static inline void b_order_moves(const b_search *s, const uz_position *pos, const uz_move *moves, int n,
-                                 uz_move tt_move, int ply, int *keys)
+                                 uz_move tt_move, int ply, uint32_t *keys)
 {
     for (int i = 0; i < n; i++) {
         uz_move m = moves[i];
         int capture = b_capture_order(pos, m);
-        keys[i] = m == tt_move ? 1 << 20
-                : capture      ? (1 << 16) + capture
-                : m == s->killers[ply][0] ? 2
-                : m == s->killers[ply][1] ? 1
-                                          : 0;
+        uint32_t order = m == tt_move ? 2047
+                       : capture      ? 1024 + (uint32_t)capture
+                       : m == s->killers[ply][0] ? 2
+                       : m == s->killers[ply][1] ? 1
+                                                 : 0;
+        keys[i] = order << 15 | (0x7FFF - uz__canonical_key(m));
     }
 }
 
+/* Swaps the highest-keyed move of moves[from..n) (keys are distinct) to from. */
+static inline void b_pick_best(uz_move *moves, uint32_t *keys, int from, int n)
+{
+    int best = from;
+    for (int i = from + 1; i < n; i++)
+        if (keys[i] > keys[best])
+            best = i;
+    uz_move m = moves[best];
+    uint32_t k = keys[best];
+    moves[best] = moves[from], keys[best] = keys[from];
+    moves[from] = m, keys[from] = k;
+}
+
 /* Puts moves[i] (key: its ordering key) into the sorted moves[0..i), keys descending,
- * after those with an equal key. Called for i = 0 to n - 1, it leaves the order that
- * uz__b_pick_best gives one move at a time (highest key first, ties in the canonical
- * order): the quiescence search, with its few moves, sorts them all up front. */
+ * after those with an equal key. Called for i = 0 to n - 1, it sorts the moves by key,
+ * ties in the order they came in: the quiescence search, with its few moves, sorts them
+ * all up front. */
 static inline void b_insert_move(uz_move *moves, int *keys, int i, int key)
 {
     uz_move m = moves[i];
@@ -304,8 +318,8 @@ static inline int b_search_node(b_search *s, uz_position *pos, const b1_material
             return v;
     }
     uz_move moves[UZ_MAX_MOVES];
-    int keys[UZ_MAX_MOVES];
-    int n = uz_generate_legal(pos, moves);
+    uint32_t keys[UZ_MAX_MOVES];
+    int n = uz__generate_unsorted(pos, moves);
     if (n == 0)
         return uz_in_check(pos) ? -(B1_MATE - ply) : 0;
     if (pos->halfmove >= 100)
@@ -314,7 +328,7 @@ static inline int b_search_node(b_search *s, uz_position *pos, const b1_material
     int alpha_in = alpha, best = -B1_INF;
     uz_move best_move = UZ_MOVE_NONE;
     for (int i = 0; i < n; i++) {
-        uz__b_pick_best(moves, keys, i, n);
+        b_pick_best(moves, keys, i, n);
         uz_move m = moves[i];
         b1_material after;
         b1_material_after(pos, m, mat, &after);

@@ -152,6 +152,22 @@ uint64_t uz_position_key_hash(const char *key_text, bool chess960);
  * piece N, B, R, Q. Returns the count. No allocation. */
 int uz_generate_legal(const uz_position *pos, uz_move *moves);
 
+/* The legal moves in generation order (not canonical), for callers to whom the order
+ * does not matter (perft, legality checks, SAN matching) or who order them with
+ * uz__canonical_key among keys of their own (the builtin's search). Returns the count. */
+int uz__generate_unsorted(const uz_position *pos, uz_move *moves);
+
+/* The canonical order's sort key (uz_generate_legal), 15 bits, one per move of a
+ * position: from file, from rank, to file, to rank, promotion (N < B < R < Q is already
+ * the order of the piece type numbers). */
+static inline unsigned uz__canonical_key(uz_move m)
+{
+    unsigned from = UZ_MOVE_FROM(m), to = UZ_MOVE_TO(m);
+    unsigned from_t = (from & 7) << 3 | from >> 3;
+    unsigned to_t = (to & 7) << 3 | to >> 3;
+    return (from_t << 9) | (to_t << 3) | (unsigned)UZ_MOVE_PROMO(m);
+}
+
 /* True if move is legal in pos (UZ_MOVE_NULL is never legal here). */
 bool uz_is_legal(const uz_position *pos, uz_move move);
 

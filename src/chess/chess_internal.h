@@ -121,8 +121,4 @@ uint64_t uz__attackers_to(const uz_position *pos, int sq, uint64_t occupied);
  * pos->ep_square (which must be set), i.e. its own king is not left attacked. */
 bool uz__ep_capture_legal(const uz_position *pos, int from);
 
-/* Legal moves in generation order (not canonical); used where order does not
- * matter (perft, legality checks, SAN matching). Returns the count. */
-int uz__generate_unsorted(const uz_position *pos, uz_move *moves);
-
 #endif

@@ -208,16 +208,6 @@ int uz__generate_unsorted(const uz_position *pos, uz_move *moves)
     return n;
 }
 
-/* Canonical sort key: from file, from rank, to file, to rank, promotion (N < B < R < Q
- * is already the order of the piece type numbers). */
-static unsigned canonical_key(uz_move m)
-{
-    unsigned from = UZ_MOVE_FROM(m), to = UZ_MOVE_TO(m);
-    unsigned from_t = (from & 7) << 3 | from >> 3;
-    unsigned to_t = (to & 7) << 3 | to >> 3;
-    return (from_t << 9) | (to_t << 3) | (unsigned)UZ_MOVE_PROMO(m);
-}
-
 int uz_generate_legal(const uz_position *pos, uz_move *moves)
 {
     int n = uz__generate_unsorted(pos, moves);
@@ -225,7 +215,7 @@ int uz_generate_legal(const uz_position *pos, uz_move *moves)
      * 16: one integer compare a step, no key computed twice); lists are short. */
     uint32_t keyed[UZ_MAX_MOVES];
     for (int i = 0; i < n; i++) {
-        uint32_t v = canonical_key(moves[i]) << 16 | moves[i];
+        uint32_t v = uz__canonical_key(moves[i]) << 16 | moves[i];
         int j = i;
         for (; j > 0 && keyed[j - 1] > v; j--)
             keyed[j] = keyed[j - 1];
