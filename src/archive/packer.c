@@ -16,7 +16,8 @@
  * instead of growing with the stream (LZMA2's dictionary to 1 GiB: 11 bytes of encoder
  * memory per dictionary byte). The format's decoder dictionary (raw size rounded up)
  * holds any smaller one, so archives packed either way decode with every ucizip. */
-#define WINDOW_MAX_BYTES ((size_t)4 << 20)
+#define WINDOW_LOG 22
+#define WINDOW_MAX_BYTES ((size_t)1 << WINDOW_LOG)
 
 static uint32_t lzma_dict_size(size_t raw_size)
 {
@@ -102,14 +103,11 @@ static bool pack_zstd(const uint8_t *src, size_t n, uz_buf *dst)
     ZSTD_CCtx *cctx = ZSTD_createCCtx();
     if (!cctx)
         return false;
-    /* Level 19 sizes its window to the stream up to 8 MiB; the window log of
-     * WINDOW_MAX_BYTES is set only past it, so smaller streams pack as ZSTD_compress. */
-    int window_log = 12;
-    while (((size_t)1 << window_log) < WINDOW_MAX_BYTES)
-        window_log++;
+    /* Level 19 sizes its window to the stream up to 8 MiB; WINDOW_LOG is set only past
+     * WINDOW_MAX_BYTES, so smaller streams pack as ZSTD_compress packs them. */
     size_t z = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, ZSTD_LEVEL);
     if (!ZSTD_isError(z) && n > WINDOW_MAX_BYTES)
-        z = ZSTD_CCtx_setParameter(cctx, ZSTD_c_windowLog, window_log);
+        z = ZSTD_CCtx_setParameter(cctx, ZSTD_c_windowLog, WINDOW_LOG);
     uint64_t memory = zstd_memory(n);
     pack_budget_take(memory);
     if (!ZSTD_isError(z))
