@@ -98,12 +98,19 @@ uz_result uz_header_builtin(const uz_archive_header *h, int *version, int *depth
     return UZ_OK;
 }
 
-void uz_builtin_model_params(uz_model_params *params, int version)
+void uz_builtin_model_params(uz_model_params *params, int version, int depth)
 {
     if (params->kind != UZ_MODEL_PLAYER || params->player_version != 0 || params->player_hash_lo != 0 ||
         params->player_hash_hi != 0)
         return;
-    uint32_t weights = version == 1 ? UZ_PM_DEFAULT_VERSION_BUILTIN1 : UZ_PM_DEFAULT_VERSION_BUILTIN2;
+    if (depth == 0)
+        depth = uz_builtin_default_depth(version);
+    /* Deeper scores are sharper than depth-1 ones: from depth 2 on, the set fitted to them. */
+    uint32_t weights;
+    if (version == 1)
+        weights = depth >= 2 ? UZ_PM_DEFAULT_VERSION_BUILTIN1_DEEP : UZ_PM_DEFAULT_VERSION_BUILTIN1;
+    else
+        weights = depth >= 2 ? UZ_PM_DEFAULT_VERSION_BUILTIN2_DEEP : UZ_PM_DEFAULT_VERSION_BUILTIN2;
     const uz_player_model *pm = uz_pm_builtin_version(weights);
     if (pm) {
         params->player_version = pm->version;

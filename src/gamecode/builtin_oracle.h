@@ -60,9 +60,10 @@ void uz_header_builtin_chess960(uz_archive_header *h);
  * malformed header is UZ_ERR_CORRUPT. */
 uz_result uz_header_builtin(const uz_archive_header *h, int *version, int *depth, uz_diag *diag);
 
-/* The player weights of a new archive of builtin-version: params of a player model that
- * name no weight set yet get the set trained on that version's scores
- * (UZ_PM_DEFAULT_VERSION_BUILTIN1, UZ_PM_DEFAULT_VERSION_BUILTIN2). */
-void uz_builtin_model_params(uz_model_params *params, int version);
+/* The player weights of a new archive of builtin-version at depth (0: the version's
+ * default): params of a player model that name no weight set yet get the set trained on
+ * that version's scores at that depth (UZ_PM_DEFAULT_VERSION_BUILTIN1 and _BUILTIN2 at
+ * depth 1, the _DEEP sets from depth 2 on). */
+void uz_builtin_model_params(uz_model_params *params, int version, int depth);
 
 #endif

@@ -243,7 +243,7 @@ uz_result uz_lib_model(const uz_options *o, uz_model_params *p, uz_coder_kind *c
     }
     int builtin_version;
     if (uz_builtin_spec(o->engine, &builtin_version)) /* the player weights trained on its scores */
-        uz_builtin_model_params(p, builtin_version);
+        uz_builtin_model_params(p, builtin_version, o->depth);
     if (!o->coder || strcmp(o->coder, "range") == 0)
         *coder = UZ_CODER_RANGE;
     else if (strcmp(o->coder, "huffman") == 0)

@@ -198,11 +198,14 @@ extern const int uz_pm_builtin_count;
  * (trained on builtin-1's depth-1 scores: version 5, with a hidden layer and square tables,
  * plus board units fitted with Stockfish's distribution as a teacher; versions 3, 5 and 7
  * before it), builtin-2 version 10 (the same on builtin-2's, over version 6; versions 4, 6
- * and 8 before it). An archive names its set, so
- * changing these changes new archives only. */
+ * and 8 before it). From depth 2 on, the sets of the same recipe fitted to each
+ * version's depth-2 scores: builtin-1 version 11, builtin-2 version 12 (9 and 10 before).
+ * An archive names its set, so changing these changes new archives only. */
 #define UZ_PM_DEFAULT_VERSION_ENGINE 2
 #define UZ_PM_DEFAULT_VERSION_BUILTIN1 9
 #define UZ_PM_DEFAULT_VERSION_BUILTIN2 10
+#define UZ_PM_DEFAULT_VERSION_BUILTIN1_DEEP 11
+#define UZ_PM_DEFAULT_VERSION_BUILTIN2_DEEP 12
 
 /* The newest built-in set. */
 const uz_player_model *uz_pm_builtin_latest(void);

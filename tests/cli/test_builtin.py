@@ -5,7 +5,7 @@ same archive for -j1 and -j2, info and list of a builtin archive, transcoding St
 builtin -> Stockfish (each equal to a direct compress), refusals of forged headers (an
 unknown builtin version, a depth out of range, a wrong fingerprint), a Stockfish archive
 still byte-identical to the committed fixture, and the committed builtin-1 and builtin-2
-fixtures decoding to their source games.
+fixtures decoding to their source games, and the weight set a new archive gets at each depth.
 
 Usage: test_builtin.py UCIZIP"""
 import hashlib
@@ -185,11 +185,30 @@ def stockfish_unchanged(tmp):
         check(read(out) == read(fixture), "a Stockfish compress no longer gives the committed fixture's bytes")
 
 
+def weights_by_depth(tmp):
+    """A new archive gets the weight set fitted to its oracle's scores at its depth: v9 and
+    v10 at depth 1, v11 and v12 from depth 2 on; a transcode to depth 2 gives the archive a
+    direct compress at depth 2 gives, and every archive decodes to its source."""
+    src = os.path.join(DATA, "fixture_builtin1.pgn")
+    for engine, want1, want2 in (("builtin", b"player v9 ", b"player v11 "),
+                                 ("builtin-2", b"player v10 ", b"player v12 ")):
+        arcs = {}
+        for depth, want in ((1, want1), (2, want2)):
+            arc = arcs[depth] = os.path.join(tmp, "%s_d%d.ucz" % (engine, depth))
+            run("compress", src, "-o", arc, "-q", "-f", "--engine", engine, "--depth", str(depth))
+            check(want in run("info", arc).stdout, "%s depth %d: the archive does not name %s" % (engine, depth, want))
+            check(run("decompress", arc, "-o", "-").stdout == read(src), "%s depth %d: no round trip" % (engine, depth))
+        moved = os.path.join(tmp, "%s_d1_to_d2.ucz" % engine)
+        run("transcode", arcs[1], "-o", moved, "-q", "-f", "--engine", engine, "--depth", "2")
+        check(read(moved) == read(arcs[2]), "%s: a transcode to depth 2 differs from a direct compress" % engine)
+
+
 def fixture():
     """The committed builtin archives decode to their source games (every later ucizip
     must): builtin-1 with player weights v2 (before v3 existed), with v3 (its set until v5),
     with v5 (square tables), with v7 (board units) and with v9 (its set, board units fitted
-    with a teacher), builtin-2 with v4, v6, v8 and v10."""
+    with a teacher), builtin-2 with v4, v6, v8 and v10; at depth 2, builtin-1 with v9 (its
+    set there until v11) and v11, builtin-2 with v10 and v12."""
     src = os.path.join(DATA, "fixture_builtin1.pgn")
     for name, oracle, weights in (("fixture_builtin1.ucz", b"ucizip builtin-1", b"player v2"),
                                   ("fixture_builtin1_v3.ucz", b"ucizip builtin-1", b"player v3"),
@@ -199,7 +218,11 @@ def fixture():
                                   ("fixture_builtin2_v6.ucz", b"ucizip builtin-2", b"player v6"),
                                   ("fixture_builtin2_v8.ucz", b"ucizip builtin-2", b"player v8"),
                                   ("fixture_builtin1_v9.ucz", b"ucizip builtin-1", b"player v9 "),
-                                  ("fixture_builtin2_v10.ucz", b"ucizip builtin-2", b"player v10 ")):
+                                  ("fixture_builtin2_v10.ucz", b"ucizip builtin-2", b"player v10 "),
+                                  ("fixture_builtin1_d2_v9.ucz", b"ucizip builtin-1; depth 2", b"player v9 "),
+                                  ("fixture_builtin2_d2_v10.ucz", b"ucizip builtin-2; depth 2", b"player v10 "),
+                                  ("fixture_builtin1_d2_v11.ucz", b"ucizip builtin-1; depth 2", b"player v11 "),
+                                  ("fixture_builtin2_d2_v12.ucz", b"ucizip builtin-2; depth 2", b"player v12 ")):
         arc = os.path.join(DATA, name)
         if not os.path.exists(arc):
             check(False, "no fixture %s" % arc)
@@ -217,6 +240,7 @@ def main():
     if not SHORT:
         transcodes(tmp, archives)
         stockfish_unchanged(tmp)
+    weights_by_depth(tmp)
     fixture()
     shutil.rmtree(tmp)
     return summary()
