@@ -199,7 +199,7 @@ def weights_by_depth(tmp):
             check(want in run("info", arc).stdout, "%s depth %d: the archive does not name %s" % (engine, depth, want))
             check(run("decompress", arc, "-o", "-").stdout == read(src), "%s depth %d: no round trip" % (engine, depth))
         moved = os.path.join(tmp, "%s_d1_to_d2.ucz" % engine)
-        run("transcode", arcs[1], "-o", moved, "-q", "-f", "--engine", engine, "--depth", "2")
+        run("transcode", arcs[1], "-o", moved, "-f", "--engine", engine, "--depth", "2")
         check(read(moved) == read(arcs[2]), "%s: a transcode to depth 2 differs from a direct compress" % engine)
 
 
