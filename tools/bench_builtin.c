@@ -20,6 +20,7 @@
 
 #include "builtin/builtin.h"
 #include "pgn/pgn.h"
+#include "game_split.h"
 
 typedef struct bench_positions {
     uz_position *items;
@@ -31,17 +32,6 @@ static uint64_t fnv1a(uint64_t h, const char *text, size_t len)
     for (size_t i = 0; i < len; i++)
         h = (h ^ (unsigned char)text[i]) * 0x100000001b3ull;
     return h;
-}
-
-static bool held_out(const uz_game *g)
-{
-    char *text;
-    size_t len;
-    if (uz_pgn_game_to_string(g, &text, &len) != UZ_OK)
-        return false;
-    uint64_t h = fnv1a(0xcbf29ce484222325ull, text, len);
-    free(text);
-    return h % 5 == 0;
 }
 
 static bool push(bench_positions *p, const uz_position *pos)
@@ -72,7 +62,7 @@ static bool load_file(const char *path, bool all, bench_positions *out)
     uz_diag diag = {0};
     bool ok = rd != NULL;
     for (uz_result r; ok && (r = uz_pgn_read_game(rd, &game, &diag)) != UZ_DONE;) {
-        if (r != UZ_OK || game.verbatim || game.text_only || (!all && !held_out(&game)))
+        if (r != UZ_OK || game.verbatim || game.text_only || (!all && !uz_tool_held_out(uz_tool_game_hash(&game))))
             continue;
         uz_position pos = game.start;
         uz_move moves[UZ_MAX_MOVES];

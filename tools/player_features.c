@@ -25,6 +25,7 @@
 #include "model/move_model.h"
 #include "pgn/pgn.h"
 #include "model/player_model.h"
+#include "game_split.h"
 
 /* 56 bytes, no padding: read by numpy as a structured dtype (see the training script). */
 typedef struct pos_record {
@@ -39,21 +40,6 @@ typedef struct pos_record {
     double rank_bits;     /* cost under the default rank model (exact integer frequencies) */
     double pm_bits;       /* cost under the player model given by --weights (or built in) */
 } pos_record;
-
-static uint64_t game_hash(const uz_game *g)
-{
-    char *text;
-    size_t len;
-    uint64_t h = 0xcbf29ce484222325ull;
-    if (uz_pgn_game_to_string(g, &text, &len) != UZ_OK)
-        return 0;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)text[i];
-        h *= 0x100000001b3ull;
-    }
-    free(text);
-    return h;
-}
 
 static char *read_all(const char *path, size_t *len)
 {
@@ -168,7 +154,7 @@ int main(int argc, char **argv)
             break;
         if (r != UZ_OK || game.verbatim)
             continue; /* as `ucizip stats -k` does: bad and verbatim games are skipped */
-        uint64_t h = game_hash(&game);
+        uint64_t h = uz_tool_game_hash(&game);
         if (hashes) {
             printf("%016" PRIx64 "\n", h);
             continue;
