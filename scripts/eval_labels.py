@@ -13,13 +13,13 @@ labelled in blocks of 512, the blocks in a fixed shuffled order, so that a part 
 is spread over every input file). A line per minute
 on stderr says how far it got."""
 import argparse
+import array
 import multiprocessing
 import os
+import random
 import subprocess
 import sys
 import time
-
-import numpy as np
 
 UNLABELLED = -32768
 MATE = 20000
@@ -43,7 +43,7 @@ def _send(text):
 
 def _label_block(job):
     start, fens, depth = job
-    out = np.full(len(fens), UNLABELLED, dtype=np.int16)
+    out = array.array("h", [UNLABELLED]) * len(fens)
     for i, fen in enumerate(fens):
         _send("position fen %s\ngo depth %d" % (fen, depth))
         score = None
@@ -70,9 +70,10 @@ def main():
     fens = open(args.fens).read().split("\n")
     if fens and fens[-1] == "":
         fens.pop()
-    labels = np.full(len(fens), UNLABELLED, dtype=np.int16)
-    starts = np.random.default_rng(0).permutation(np.arange(0, len(fens), BLOCK))
-    jobs = ((int(i), fens[i:i + BLOCK], args.depth) for i in starts)
+    labels = array.array("h", [UNLABELLED]) * len(fens)
+    starts = list(range(0, len(fens), BLOCK))
+    random.Random(0).shuffle(starts)
+    jobs = ((i, fens[i:i + BLOCK], args.depth) for i in starts)
     t0 = last = time.monotonic()
     done = 0
     with multiprocessing.Pool(args.jobs, initializer=_start, initargs=(args.engine,)) as pool:
@@ -88,10 +89,13 @@ def main():
                 break
     spent = time.monotonic() - t0
     tmp = args.out + ".tmp"
-    labels.tofile(tmp)
+    if sys.byteorder != "little":
+        labels.byteswap()
+    with open(tmp, "wb") as f:
+        labels.tofile(f)
     os.replace(tmp, args.out)
     print("%s: %d of %d positions labelled at depth %d in %.0f s (%.0f a second, %d workers)" % (
-        args.out, int((labels != UNLABELLED).sum()), len(fens), args.depth, spent, done / spent, args.jobs))
+        args.out, len(fens) - labels.count(UNLABELLED), len(fens), args.depth, spent, done / spent, args.jobs))
 
 
 if __name__ == "__main__":

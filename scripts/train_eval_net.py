@@ -4,13 +4,15 @@ builtin-1's hand-written evaluation: the frontier of doc/builtin.md ("A learned
 evaluation at scale").
 
 Usage: scripts/train_eval_net.py --boards B.bin --labels L.i16 [--evals E.i16]
-                                 [--valid VB.bin,VL.i16,VE.i16]
+                                 [--valid VB.bin,VL.i16,VE.i16] [--quiet]
                                  [--hidden 0,32,64,128] [--epochs 12] [--seconds 60]
                                  [--out-dir DIR] [--device cuda|cpu]
 
 B.bin and E.i16 come from tools/positions.c (65-byte boards seen from the side to move,
 builtin-1's static evaluation), L.i16 from scripts/eval_labels.py. Positions in check,
-unlabelled ones and labels beyond +-2000 centipawns (mates, won games) are left out.
+unlabelled ones and labels beyond +-2000 centipawns (mates, won games) are left out, and
+with --quiet those where the side to move can win material at once (a search evaluates
+only such quiet positions statically: its quiescence search plays the captures).
 The validation part: the positions of --valid (three files as above, made from the
 held-out games: `ucizip-positions --split held-out`), else a fixed 4.7 % of the positions
 (by a hash of their index; children of one game position fall on both sides then).
@@ -38,12 +40,13 @@ MAX_LABEL = 2000
 UNLABELLED = -32768
 
 
-def load(boards_path, labels_path, evals_path):
+def load(boards_path, labels_path, evals_path, quiet):
     boards = np.fromfile(boards_path, dtype=np.uint8).reshape(-1, 65)
     labels = np.fromfile(labels_path, dtype=np.int16)
     if len(labels) != len(boards):
         sys.exit("%s and %s: %d boards, %d labels" % (boards_path, labels_path, len(boards), len(labels)))
-    keep = (labels != UNLABELLED) & (np.abs(labels.astype(np.int32)) <= MAX_LABEL) & (boards[:, 64] & 1 == 0)
+    left_out = 1 | (4 if quiet else 0)  # flags: in check, not quiet (tools/positions.c)
+    keep = (labels != UNLABELLED) & (np.abs(labels.astype(np.int32)) <= MAX_LABEL) & (boards[:, 64] & left_out == 0)
     evals = np.fromfile(evals_path, dtype=np.int16)[keep] if evals_path else None
     boards, labels = boards[keep, :64], labels[keep].astype(np.float32)
     # Active features: piece kind k (1..12) on square s -> (k - 1) * 64 + s; 768 pads.
@@ -55,9 +58,9 @@ def load(boards_path, labels_path, evals_path):
 
 def load_split(args):
     """(training features, labels), (validation features, labels, builtin-1's evaluations)."""
-    feats, labels, evals = load(args.boards, args.labels, args.evals)
+    feats, labels, evals = load(args.boards, args.labels, args.evals, args.quiet)
     if args.valid:
-        return (feats, labels), load(*args.valid.split(","))
+        return (feats, labels), load(*args.valid.split(","), args.quiet)
     index = np.arange(len(labels), dtype=np.uint64)
     valid = ((index * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(58)) < np.uint64(3)  # 3 / 64 = 4.7 %
     return (feats[~valid], labels[~valid]), (feats[valid], labels[valid], evals[valid] if evals is not None else None)
@@ -163,6 +166,7 @@ def main():
     ap.add_argument("--labels", required=True)
     ap.add_argument("--evals")
     ap.add_argument("--valid", help="BOARDS,LABELS,EVALS of the validation positions")
+    ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--hidden", default="0,32,64,128")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--seconds", type=float, default=0, help="stop a model after the epoch that passes this")

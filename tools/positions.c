@@ -5,15 +5,21 @@
  * positions a depth-1 search evaluates). Each position is written once (Zobrist keys).
  *
  *   ucizip-positions [--split train|held-out|all] [--children] [--every K]
- *                    --fens OUT.txt [--boards OUT.bin] [--evals OUT.i16] GAMES.pgn...
+ *                    --fens OUT.txt [--boards OUT.bin] [--evals OUT.i16]
+ *                    [--groups OUT.i32] GAMES.pgn...
  *
  * OUT.txt: one FEN a line. OUT.bin: 65 bytes a position, in the same order: the 64
  * squares seen from the side to move (a1 first; a black mover's board mirrored top to
  * bottom; 0 empty, 1..6 the mover's pawn..king, 7..12 the opponent's), then a flags byte
- * (1: the side to move is in check, 2: a child, not a game position). --every K keeps
+ * (1: the side to move is in check, 2: a child, not a game position, 4: not quiet: the
+ * side to move has a promotion or a capture that wins material at first sight, of a
+ * piece worth more than the capturer or of one its opponent does not defend). --every K keeps
  * every K-th game position (and its children). OUT.i16: builtin-1's static evaluation of
  * each position (int16, side to move's view), the hand-written evaluation a learned one
- * is measured against. */
+ * is measured against. OUT.i32 (with --children): per game position, int32 values: the
+ * number n of its legal moves, its own index in the output, then the index of the
+ * position after each legal move in canonical order (positions written once: an index
+ * may point back to an earlier group's). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,55 +32,89 @@
 
 enum { SPLIT_TRAIN, SPLIT_HELD_OUT, SPLIT_ALL };
 
-/* Open-addressing set of 64-bit keys (0 is kept apart: no Zobrist key is 0 in practice,
- * and a position with key 0 is simply written again). */
-typedef struct key_set {
-    uint64_t *slots;
+/* Open-addressing map from 64-bit keys to the index a position was written at (key 0,
+ * which no Zobrist key is in practice, is never stored: such a position is written again). */
+typedef struct key_slot {
+    uint64_t key;
+    uint32_t index;
+} key_slot;
+typedef struct key_map {
+    key_slot *slots;
     size_t mask, count;
-} key_set;
+} key_map;
 
-static bool key_set_add(key_set *s, uint64_t key)
+static size_t key_home(uint64_t key, size_t mask)
 {
-    if (key == 0)
-        return true;
-    if (2 * (s->count + 1) > s->mask + 1) {
-        size_t cap = s->slots ? 2 * (s->mask + 1) : 1 << 16;
-        uint64_t *slots = calloc(cap, sizeof *slots);
+    return (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & mask;
+}
+
+/* The slot of key, an empty one (key 0) where it is not stored. */
+static key_slot *key_map_find(key_map *m, uint64_t key)
+{
+    if (2 * (m->count + 1) > m->mask + 1) {
+        size_t cap = m->slots ? 2 * (m->mask + 1) : 1 << 16;
+        key_slot *slots = calloc(cap, sizeof *slots);
         if (!slots) {
             fprintf(stderr, "ucizip-positions: out of memory\n");
             exit(1);
         }
-        for (size_t i = 0; s->slots && i <= s->mask; i++) {
-            uint64_t k = s->slots[i];
-            size_t j = (size_t)(k * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
-            while (k && slots[j])
+        for (size_t i = 0; m->slots && i <= m->mask; i++) {
+            if (!m->slots[i].key)
+                continue;
+            size_t j = key_home(m->slots[i].key, cap - 1);
+            while (slots[j].key)
                 j = (j + 1) & (cap - 1);
-            if (k)
-                slots[j] = k;
+            slots[j] = m->slots[i];
         }
-        free(s->slots);
-        s->slots = slots;
-        s->mask = cap - 1;
+        free(m->slots);
+        m->slots = slots;
+        m->mask = cap - 1;
     }
-    size_t j = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & s->mask;
-    for (; s->slots[j]; j = (j + 1) & s->mask)
-        if (s->slots[j] == key)
-            return false;
-    s->slots[j] = key;
-    s->count++;
-    return true;
+    size_t j = key_home(key, m->mask);
+    while (m->slots[j].key && m->slots[j].key != key)
+        j = (j + 1) & m->mask;
+    return &m->slots[j];
 }
 
 typedef struct writer {
-    FILE *fens, *boards, *evals;
-    key_set seen;
+    FILE *fens, *boards, *evals, *groups;
+    key_map seen;
     uint64_t written;
 } writer;
 
-static void write_position(writer *w, const uz_position *pos, bool child)
+/* Writes pos unless it was written before; its index in the output either way. */
+/* Whether the side to move can win material at once (flag 4 above): pawn 1, knight and
+ * bishop 3, rook 5, queen 9. */
+static bool has_winning_capture(const uz_position *pos)
 {
-    if (!key_set_add(&w->seen, pos->key))
-        return;
+    static const int value[7] = {0, 1, 3, 3, 5, 9, 100};
+    uz_move moves[UZ_MAX_MOVES];
+    int n = uz_generate_legal(pos, moves), them = pos->side ^ 1;
+    uint64_t occupied = pos->by_color[0] | pos->by_color[1];
+    for (int k = 0; k < n; k++) {
+        int from = UZ_MOVE_FROM(moves[k]), to = UZ_MOVE_TO(moves[k]);
+        int mover = UZ_PIECE_TYPE(pos->squares[from]), target = pos->squares[to];
+        if (UZ_MOVE_PROMO(moves[k]))
+            return true;
+        if (!target || UZ_PIECE_COLOR(target) == pos->side)
+            continue; /* a quiet move, castling (king onto its rook) or en passant (even) */
+        bool defended = (uz_attackers_to(pos, to, occupied ^ (1ull << from)) & pos->by_color[them]) != 0;
+        if (value[UZ_PIECE_TYPE(target)] > value[mover] || !defended)
+            return true;
+    }
+    return false;
+}
+
+static int32_t write_position(writer *w, const uz_position *pos, bool child)
+{
+    key_slot *slot = pos->key ? key_map_find(&w->seen, pos->key) : NULL;
+    if (slot && slot->key)
+        return (int32_t)slot->index;
+    if (slot) {
+        slot->key = pos->key;
+        slot->index = (uint32_t)w->written;
+        w->seen.count++;
+    }
     char fen[UZ_FEN_MAX];
     uz_position_to_fen(pos, fen);
     fprintf(w->fens, "%s\n", fen);
@@ -84,7 +124,7 @@ static void write_position(writer *w, const uz_position *pos, bool child)
             int p = pos->squares[sq ^ (pos->side ? 56 : 0)];
             rec[sq] = (uint8_t)(p ? UZ_PIECE_TYPE(p) + (UZ_PIECE_COLOR(p) != pos->side ? 6 : 0) : 0);
         }
-        rec[64] = (uint8_t)((uz_in_check(pos) ? 1 : 0) | (child ? 2 : 0));
+        rec[64] = (uint8_t)((uz_in_check(pos) ? 1 : 0) | (child ? 2 : 0) | (has_winning_capture(pos) ? 4 : 0));
         fwrite(rec, 1, sizeof rec, w->boards);
     }
     if (w->evals) {
@@ -93,7 +133,7 @@ static void write_position(writer *w, const uz_position *pos, bool child)
         int16_t e = (int16_t)uz__b1_evaluate(pos, &m);
         fwrite(&e, sizeof e, 1, w->evals);
     }
-    w->written++;
+    return (int32_t)w->written++;
 }
 
 static bool read_file(const char *path, int split, bool children, long every, long *kept, writer *w)
@@ -119,13 +159,15 @@ static bool read_file(const char *path, int split, bool children, long every, lo
             uz_move m = game.main.nodes[i].move;
             int n = m == UZ_MOVE_NULL ? 0 : uz_generate_legal(&pos, moves);
             if (n >= 2 && (*kept)++ % every == 0) {
-                write_position(w, &pos, false);
+                int32_t group[2 + UZ_MAX_MOVES] = {n, write_position(w, &pos, false)};
                 for (int k = 0; children && k < n; k++) {
                     uz_position child = pos;
                     uz_undo undo;
                     uz_make_move(&child, moves[k], &undo);
-                    write_position(w, &child, true);
+                    group[2 + k] = write_position(w, &child, true);
                 }
+                if (w->groups && children)
+                    fwrite(group, sizeof *group, 2 + (size_t)n, w->groups);
             }
             uz_undo undo;
             uz_make_move(&pos, m, &undo);
@@ -140,7 +182,7 @@ static bool read_file(const char *path, int split, bool children, long every, lo
 static int usage(void)
 {
     fprintf(stderr, "usage: ucizip-positions [--split train|held-out|all] [--children] [--every K] "
-                    "--fens OUT.txt [--boards OUT.bin] [--evals OUT.i16] GAMES.pgn...\n");
+                    "--fens OUT.txt [--boards OUT.bin] [--evals OUT.i16] [--groups OUT.i32] GAMES.pgn...\n");
     return 2;
 }
 
@@ -149,7 +191,7 @@ int main(int argc, char **argv)
     int split = SPLIT_TRAIN, first_file = argc;
     bool children = false;
     long every = 1;
-    const char *fens = NULL, *boards = NULL, *evals = NULL;
+    const char *fens = NULL, *boards = NULL, *evals = NULL, *groups = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--split") && i + 1 < argc) {
             const char *s = argv[++i];
@@ -171,6 +213,8 @@ int main(int argc, char **argv)
             boards = argv[++i];
         else if (!strcmp(argv[i], "--evals") && i + 1 < argc)
             evals = argv[++i];
+        else if (!strcmp(argv[i], "--groups") && i + 1 < argc)
+            groups = argv[++i];
         else if (argv[i][0] == '-')
             return usage();
         else {
@@ -181,8 +225,8 @@ int main(int argc, char **argv)
     if (!fens || first_file == argc || every < 1)
         return usage();
     writer w = {.fens = fopen(fens, "w"), .boards = boards ? fopen(boards, "wb") : NULL,
-                .evals = evals ? fopen(evals, "wb") : NULL};
-    if (!w.fens || (boards && !w.boards) || (evals && !w.evals)) {
+                .evals = evals ? fopen(evals, "wb") : NULL, .groups = groups ? fopen(groups, "wb") : NULL};
+    if (!w.fens || (boards && !w.boards) || (evals && !w.evals) || (groups && !w.groups)) {
         fprintf(stderr, "ucizip-positions: cannot create the outputs\n");
         return 1;
     }
@@ -190,7 +234,8 @@ int main(int argc, char **argv)
     for (int i = first_file; i < argc; i++)
         if (!read_file(argv[i], split, children, every, &kept, &w))
             return 1;
-    if (fclose(w.fens) != 0 || (w.boards && fclose(w.boards) != 0) || (w.evals && fclose(w.evals) != 0)) {
+    if (fclose(w.fens) != 0 || (w.boards && fclose(w.boards) != 0) || (w.evals && fclose(w.evals) != 0) ||
+        (w.groups && fclose(w.groups) != 0)) {
         fprintf(stderr, "ucizip-positions: cannot write the outputs\n");
         return 1;
     }
