@@ -85,7 +85,8 @@ def quantised_eval(w1, b1, w2, b2, feats):
     out = np.empty(len(feats), dtype=np.int64)
     for i in range(0, len(feats), 65536):
         acc = w1q[feats[i:i + 65536]].sum(axis=1) + b1q
-        out[i:i + 65536] = (np.clip(acc, 0, QA) @ w2q + b2q) // (QA * QB)
+        total = np.clip(acc, 0, QA) @ w2q + b2q
+        out[i:i + 65536] = np.sign(total) * (np.abs(total) // (QA * QB))  # C's division: toward zero
     return out, (w1q[:-1], b1q, w2q, b2q)
 
 
