@@ -26,7 +26,9 @@ run it (first layer x QA = 127 in int16, output x QB = 64, the sum in int32) and
 quantised. Printed per model, on the validation part: the root mean square error of the
 win probability and the mean absolute error in centipawns (labels clipped to +-1000), and
 the same for builtin-1's evaluation (scaled by the least-squares factor that suits it
-best, so only its shape is judged). The weights are written to DIR/eval-net-H.txt."""
+best, so only its shape is judged). The weights are written to DIR/eval-net-H.txt.
+Needs numpy and PyTorch (Debian: python3-numpy, python3-torch; a GPU where there is one).
+doc/builtin.md ("A learned evaluation at scale") has the figures and the commands."""
 import argparse
 import os
 import sys
