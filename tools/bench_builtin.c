@@ -48,36 +48,19 @@ static bool push(bench_positions *p, const uz_position *pos)
     return true;
 }
 
-/* Adds the main-line positions of every (held-out) game of path. */
-static bool load_file(const char *path, bool all, bench_positions *out)
+/* Adds the main-line positions of game. */
+static bool add_game(const uz_game *game, void *out)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "ucizip-bench-builtin: %s: cannot open\n", path);
-        return false;
+    uz_position pos = game->start;
+    uz_move moves[UZ_MAX_MOVES];
+    for (size_t i = 0; i < game->main.n_nodes; i++) {
+        uz_move m = game->main.nodes[i].move;
+        if (m != UZ_MOVE_NULL && uz_generate_legal(&pos, moves) >= 2 && !push(out, &pos))
+            return false;
+        uz_undo undo;
+        uz_make_move(&pos, m, &undo);
     }
-    uz_pgn_reader *rd = uz_pgn_reader_open(f, path);
-    uz_game game;
-    uz_game_init(&game);
-    uz_diag diag = {0};
-    bool ok = rd != NULL;
-    for (uz_result r; ok && (r = uz_pgn_read_game(rd, &game, &diag)) != UZ_DONE;) {
-        if (r != UZ_OK || game.verbatim || game.text_only || (!all && !uz_tool_held_out(uz_tool_game_hash(&game))))
-            continue;
-        uz_position pos = game.start;
-        uz_move moves[UZ_MAX_MOVES];
-        for (size_t i = 0; i < game.main.n_nodes && ok; i++) {
-            uz_move m = game.main.nodes[i].move;
-            if (m != UZ_MOVE_NULL && uz_generate_legal(&pos, moves) >= 2)
-                ok = push(out, &pos);
-            uz_undo undo;
-            uz_make_move(&pos, m, &undo);
-        }
-    }
-    uz_game_clear(&game);
-    uz_pgn_reader_close(rd);
-    fclose(f);
-    return ok;
+    return true;
 }
 
 static void write_fens(FILE *out, uz_builtin *b, const bench_positions *p, size_t every)
@@ -140,7 +123,8 @@ int main(int argc, char **argv)
     if (!depth)
         depth = uz_builtin_default_depth(version);
     for (int i = first_file; i < argc; i++)
-        if (!load_file(argv[i], all, &p))
+        if (!uz_tool_read_games("ucizip-bench-builtin", argv[i], all ? UZ_TOOL_SPLIT_ALL : UZ_TOOL_SPLIT_HELD_OUT,
+                                add_game, &p))
             return 1;
     if (max && p.n > max)
         p.n = max;

@@ -30,8 +30,6 @@
 #include "game_split.h"
 #include "pgn/pgn.h"
 
-enum { SPLIT_TRAIN, SPLIT_HELD_OUT, SPLIT_ALL };
-
 /* Open-addressing map from 64-bit keys to the index a position was written at (key 0,
  * which no Zobrist key is in practice, is never stored: such a position is written again). */
 typedef struct key_slot {
@@ -136,47 +134,36 @@ static int32_t write_position(writer *w, const uz_position *pos, bool child)
     return (int32_t)w->written++;
 }
 
-static bool read_file(const char *path, int split, bool children, long every, long *kept, writer *w)
+typedef struct reading {
+    writer *w;
+    bool children;
+    long every, kept; /* every K-th game position; game positions seen */
+} reading;
+
+/* Writes the game's positions (and their children) as main() asked. */
+static bool write_game(const uz_game *game, void *ctx)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "ucizip-positions: %s: cannot open\n", path);
-        return false;
-    }
-    uz_pgn_reader *rd = uz_pgn_reader_open(f, path);
-    uz_game game;
-    uz_game_init(&game);
-    uz_diag diag = {0};
-    bool ok = rd != NULL;
-    for (uz_result r; ok && (r = uz_pgn_read_game(rd, &game, &diag)) != UZ_DONE;) {
-        if (r != UZ_OK || game.verbatim || game.text_only)
-            continue;
-        if (split != SPLIT_ALL && uz_tool_held_out(uz_tool_game_hash(&game)) != (split == SPLIT_HELD_OUT))
-            continue;
-        uz_position pos = game.start;
-        uz_move moves[UZ_MAX_MOVES];
-        for (size_t i = 0; i < game.main.n_nodes; i++) {
-            uz_move m = game.main.nodes[i].move;
-            int n = m == UZ_MOVE_NULL ? 0 : uz_generate_legal(&pos, moves);
-            if (n >= 2 && (*kept)++ % every == 0) {
-                int32_t group[2 + UZ_MAX_MOVES] = {n, write_position(w, &pos, false)};
-                for (int k = 0; children && k < n; k++) {
-                    uz_position child = pos;
-                    uz_undo undo;
-                    uz_make_move(&child, moves[k], &undo);
-                    group[2 + k] = write_position(w, &child, true);
-                }
-                if (w->groups && children)
-                    fwrite(group, sizeof *group, 2 + (size_t)n, w->groups);
+    reading *rd = ctx;
+    uz_position pos = game->start;
+    uz_move moves[UZ_MAX_MOVES];
+    for (size_t i = 0; i < game->main.n_nodes; i++) {
+        uz_move m = game->main.nodes[i].move;
+        int n = m == UZ_MOVE_NULL ? 0 : uz_generate_legal(&pos, moves);
+        if (n >= 2 && rd->kept++ % rd->every == 0) {
+            int32_t group[2 + UZ_MAX_MOVES] = {n, write_position(rd->w, &pos, false)};
+            for (int k = 0; rd->children && k < n; k++) {
+                uz_position child = pos;
+                uz_undo undo;
+                uz_make_move(&child, moves[k], &undo);
+                group[2 + k] = write_position(rd->w, &child, true);
             }
-            uz_undo undo;
-            uz_make_move(&pos, m, &undo);
+            if (rd->w->groups && rd->children)
+                fwrite(group, sizeof *group, 2 + (size_t)n, rd->w->groups);
         }
+        uz_undo undo;
+        uz_make_move(&pos, m, &undo);
     }
-    uz_game_clear(&game);
-    uz_pgn_reader_close(rd);
-    fclose(f);
-    return ok;
+    return true;
 }
 
 static int usage(void)
@@ -188,7 +175,7 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
-    int split = SPLIT_TRAIN, first_file = argc;
+    int split = UZ_TOOL_SPLIT_TRAIN, first_file = argc;
     bool children = false;
     long every = 1;
     const char *fens = NULL, *boards = NULL, *evals = NULL, *groups = NULL;
@@ -196,11 +183,11 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--split") && i + 1 < argc) {
             const char *s = argv[++i];
             if (!strcmp(s, "train"))
-                split = SPLIT_TRAIN;
+                split = UZ_TOOL_SPLIT_TRAIN;
             else if (!strcmp(s, "held-out"))
-                split = SPLIT_HELD_OUT;
+                split = UZ_TOOL_SPLIT_HELD_OUT;
             else if (!strcmp(s, "all"))
-                split = SPLIT_ALL;
+                split = UZ_TOOL_SPLIT_ALL;
             else
                 return usage();
         } else if (!strcmp(argv[i], "--children"))
@@ -230,16 +217,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "ucizip-positions: cannot create the outputs\n");
         return 1;
     }
-    long kept = 0;
+    reading rd = {.w = &w, .children = children, .every = every};
     for (int i = first_file; i < argc; i++)
-        if (!read_file(argv[i], split, children, every, &kept, &w))
+        if (!uz_tool_read_games("ucizip-positions", argv[i], split, write_game, &rd))
             return 1;
     if (fclose(w.fens) != 0 || (w.boards && fclose(w.boards) != 0) || (w.evals && fclose(w.evals) != 0) ||
         (w.groups && fclose(w.groups) != 0)) {
         fprintf(stderr, "ucizip-positions: cannot write the outputs\n");
         return 1;
     }
-    fprintf(stderr, "ucizip-positions: %ld game positions, %" PRIu64 " positions written\n", kept, w.written);
+    fprintf(stderr, "ucizip-positions: %ld game positions, %" PRIu64 " positions written\n", rd.kept, w.written);
     free(w.seen.slots);
     return 0;
 }
