@@ -11,10 +11,11 @@
  * OUT.txt: one FEN a line. OUT.bin: 65 bytes a position, in the same order: the 64
  * squares seen from the side to move (a1 first; a black mover's board mirrored top to
  * bottom; 0 empty, 1..6 the mover's pawn..king, 7..12 the opponent's), then a flags byte
- * (1: the side to move is in check, 2: a child, not a game position, 4: not quiet: the
- * side to move has a promotion or a capture that wins material at first sight, of a
- * piece worth more than the capturer or of one its opponent does not defend). --every K keeps
- * every K-th game position (and its children). OUT.i16: builtin-1's static evaluation of
+ * (1: the side to move is in check; 2: first written as a child, as most game positions
+ * are, after the move before them; 4: not quiet: the side to move has a promotion, or a
+ * capture that wins material at first sight, of a piece worth more than the capturer or
+ * of one its opponent does not defend). --every K keeps every K-th game position (and
+ * its children). OUT.i16: builtin-1's static evaluation of
  * each position (int16, side to move's view), the hand-written evaluation a learned one
  * is measured against. OUT.i32 (with --children): per game position, int32 values: the
  * number n of its legal moves, its own index in the output, then the index of the
@@ -80,7 +81,6 @@ typedef struct writer {
     uint64_t written;
 } writer;
 
-/* Writes pos unless it was written before; its index in the output either way. */
 /* Whether the side to move can win material at once (flag 4 above): pawn 1, knight and
  * bishop 3, rook 5, queen 9. */
 static bool has_winning_capture(const uz_position *pos)
@@ -103,6 +103,7 @@ static bool has_winning_capture(const uz_position *pos)
     return false;
 }
 
+/* Writes pos unless it was written before; its index in the output either way. */
 static int32_t write_position(writer *w, const uz_position *pos, bool child)
 {
     key_slot *slot = pos->key ? key_map_find(&w->seen, pos->key) : NULL;
