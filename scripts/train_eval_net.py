@@ -17,16 +17,17 @@ The validation part: the positions of --valid (three files as above, made from t
 held-out games: `ucizip-positions --split held-out`), else a fixed 4.7 % of the positions
 (by a hash of their index; children of one game position fall on both sides then).
 
-Each network: 768 inputs (12 piece kinds x 64 squares, seen from the side to move) ->
-H hidden units clipped to [0, 1] -> one output in centipawns; H = 0 is the linear model
+Each network: 768 inputs (12 piece kinds x 64 squares, seen from the side to move) -> H
+hidden units clipped to [0, 1] -> one output in centipawns; H = 0 is the linear model
 (piece-square tables alone). Trained with Adam on the squared error of the win
 probability, sigmoid(score / 300), for --epochs or --seconds, whichever ends first (the
-learning rate drops tenfold at 60 % and again at 90 % of the way). Each is then quantised to integers as the search would
-run it (first layer x QA = 127 in int16, output x QB = 64, the sum in int32) and measured
-quantised. Printed per model, on the validation part: the root mean square error of the
-win probability and the mean absolute error in centipawns (labels clipped to +-1000), and
-the same for builtin-1's evaluation (scaled by the least-squares factor that suits it
-best, so only its shape is judged). The weights are written to DIR/eval-net-H.txt.
+learning rate drops tenfold at 60 % and again at 90 % of the way). Each is then quantised
+to integers as the search would run it (first layer x QA = 127 in int16, output x QB = 64,
+the sum in int32) and measured quantised. Printed per model, on the validation part: the
+root mean square error of the win probability and the mean absolute error in centipawns
+(labels clipped to +-1000), and the same for builtin-1's evaluation (scaled by the
+least-squares factor that suits it best, so only its shape is judged). The weights are
+written to DIR/eval-net-H.txt.
 Needs numpy and PyTorch (Debian: python3-numpy, python3-torch; a GPU where there is one).
 doc/builtin.md ("A learned evaluation at scale") has the figures and the commands."""
 import argparse
@@ -172,7 +173,7 @@ def main():
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--hidden", default="0,32,64,128")
     ap.add_argument("--epochs", type=int, default=12)
-    ap.add_argument("--seconds", type=float, default=0, help="stop a model after the epoch that passes this")
+    ap.add_argument("--seconds", type=float, default=0, help="stop a model after this long (checked every 50 steps)")
     ap.add_argument("--batch", type=int, default=16384)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--out-dir", default=".")
