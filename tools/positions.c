@@ -6,7 +6,7 @@
  *
  *   ucizip-positions [--split train|held-out|all] [--children] [--every K]
  *                    --fens OUT.txt [--boards OUT.bin] [--evals OUT.i16]
- *                    [--groups OUT.i32] GAMES.pgn...
+ *                    [--network OUT.i16] [--groups OUT.i32] GAMES.pgn...
  *
  * OUT.txt: one FEN a line. OUT.bin: 65 bytes a position, in the same order: the 64
  * squares seen from the side to move (a1 first; a black mover's board mirrored top to
@@ -17,7 +17,8 @@
  * of one its opponent does not defend). --every K keeps every K-th game position (and
  * its children). OUT.i16: builtin-1's static evaluation of
  * each position (int16, side to move's view), the hand-written evaluation a learned one
- * is measured against. OUT.i32 (with --children): per game position, int32 values: the
+ * is measured against. --network: builtin-3's network output (int16, side to move's
+ * view), from scratch, for checking it against another implementation. OUT.i32 (with --children): per game position, int32 values: the
  * number n of its legal moves, its own index in the output, then the index of the
  * position after each legal move in canonical order (positions written once: an index
  * may point back to an earlier group's). */
@@ -27,6 +28,7 @@
 #include <string.h>
 
 #include "builtin/builtin1.h"
+#include "builtin/builtin3.h"
 #include "chess/board.h"
 #include "game_split.h"
 #include "pgn/pgn.h"
@@ -76,7 +78,7 @@ static key_slot *key_map_find(key_map *m, uint64_t key)
 }
 
 typedef struct writer {
-    FILE *fens, *boards, *evals, *groups;
+    FILE *fens, *boards, *evals, *network, *groups;
     key_map seen;
     uint64_t written;
 } writer;
@@ -132,6 +134,10 @@ static int32_t write_position(writer *w, const uz_position *pos, bool child)
         int16_t e = (int16_t)uz__b1_evaluate(pos, &m);
         fwrite(&e, sizeof e, 1, w->evals);
     }
+    if (w->network) {
+        int16_t e = (int16_t)uz__b3_network_evaluate(pos);
+        fwrite(&e, sizeof e, 1, w->network);
+    }
     return (int32_t)w->written++;
 }
 
@@ -170,7 +176,8 @@ static bool write_game(const uz_game *game, void *ctx)
 static int usage(void)
 {
     fprintf(stderr, "usage: ucizip-positions [--split train|held-out|all] [--children] [--every K] "
-                    "--fens OUT.txt [--boards OUT.bin] [--evals OUT.i16] [--groups OUT.i32] GAMES.pgn...\n");
+                    "--fens OUT.txt [--boards OUT.bin] [--evals OUT.i16] [--network OUT.i16] [--groups OUT.i32] "
+                    "GAMES.pgn...\n");
     return 2;
 }
 
@@ -179,7 +186,7 @@ int main(int argc, char **argv)
     int split = UZ_TOOL_SPLIT_TRAIN, first_file = argc;
     bool children = false;
     long every = 1;
-    const char *fens = NULL, *boards = NULL, *evals = NULL, *groups = NULL;
+    const char *fens = NULL, *boards = NULL, *evals = NULL, *network = NULL, *groups = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--split") && i + 1 < argc) {
             const char *s = argv[++i];
@@ -201,6 +208,8 @@ int main(int argc, char **argv)
             boards = argv[++i];
         else if (!strcmp(argv[i], "--evals") && i + 1 < argc)
             evals = argv[++i];
+        else if (!strcmp(argv[i], "--network") && i + 1 < argc)
+            network = argv[++i];
         else if (!strcmp(argv[i], "--groups") && i + 1 < argc)
             groups = argv[++i];
         else if (argv[i][0] == '-')
@@ -213,8 +222,10 @@ int main(int argc, char **argv)
     if (!fens || first_file == argc || every < 1)
         return usage();
     writer w = {.fens = fopen(fens, "w"), .boards = boards ? fopen(boards, "wb") : NULL,
-                .evals = evals ? fopen(evals, "wb") : NULL, .groups = groups ? fopen(groups, "wb") : NULL};
-    if (!w.fens || (boards && !w.boards) || (evals && !w.evals) || (groups && !w.groups)) {
+                .evals = evals ? fopen(evals, "wb") : NULL, .network = network ? fopen(network, "wb") : NULL,
+                .groups = groups ? fopen(groups, "wb") : NULL};
+    if (!w.fens || (boards && !w.boards) || (evals && !w.evals) || (network && !w.network) ||
+        (groups && !w.groups)) {
         fprintf(stderr, "ucizip-positions: cannot create the outputs\n");
         return 1;
     }
@@ -223,7 +234,7 @@ int main(int argc, char **argv)
         if (!uz_tool_read_games("ucizip-positions", argv[i], split, write_game, &rd))
             return 1;
     if (fclose(w.fens) != 0 || (w.boards && fclose(w.boards) != 0) || (w.evals && fclose(w.evals) != 0) ||
-        (w.groups && fclose(w.groups) != 0)) {
+        (w.network && fclose(w.network) != 0) || (w.groups && fclose(w.groups) != 0)) {
         fprintf(stderr, "ucizip-positions: cannot write the outputs\n");
         return 1;
     }

@@ -6,6 +6,7 @@
 #include "builtin.h"
 #include "builtin1.h"
 #include "builtin2.h"
+#include "builtin3.h"
 #include "builtin_search_internal.h"
 
 struct uz_builtin {
@@ -14,25 +15,46 @@ struct uz_builtin {
     b_search *search; /* the state of either version's search */
 };
 
+/* What the front door knows of each released version, by version - 1. */
+typedef struct version_info {
+    int min_depth, max_depth, default_depth;
+    const char *fingerprint; /* a constant, checked against the hash of the version's constants by the tests */
+    void (*score_moves)(b_search *s, const uz_position *pos, const uz_move *moves, int n, int32_t *scores);
+} version_info;
+
+static const version_info versions[UZ_BUILTIN_LATEST] = {
+    {B1_MIN_DEPTH, B1_MAX_DEPTH, B1_DEFAULT_DEPTH, B1_FINGERPRINT, uz__b1_score_moves},
+    {B2_MIN_DEPTH, B2_MAX_DEPTH, B2_DEFAULT_DEPTH, B2_FINGERPRINT, uz__b2_score_moves},
+    {B3_MIN_DEPTH, B3_MAX_DEPTH, B3_DEFAULT_DEPTH, B3_FINGERPRINT, uz__b3_score_moves},
+};
+
+static const version_info *find_version(int version)
+{
+    return version >= 1 && version <= UZ_BUILTIN_LATEST ? &versions[version - 1] : NULL;
+}
+
 int uz_builtin_min_depth(int version)
 {
-    return version == 1 ? B1_MIN_DEPTH : version == 2 ? B2_MIN_DEPTH : 0;
+    const version_info *v = find_version(version);
+    return v ? v->min_depth : 0;
 }
 
 int uz_builtin_max_depth(int version)
 {
-    return version == 1 ? B1_MAX_DEPTH : version == 2 ? B2_MAX_DEPTH : 0;
+    const version_info *v = find_version(version);
+    return v ? v->max_depth : 0;
 }
 
 int uz_builtin_default_depth(int version)
 {
-    return version == 1 ? B1_DEFAULT_DEPTH : version == 2 ? B2_DEFAULT_DEPTH : 0;
+    const version_info *v = find_version(version);
+    return v ? v->default_depth : 0;
 }
 
 const char *uz_builtin_fingerprint(int version)
 {
-    /* A constant, checked against the hash of the version's constants by the tests. */
-    return version == 1 ? B1_FINGERPRINT : version == 2 ? B2_FINGERPRINT : "";
+    const version_info *v = find_version(version);
+    return v ? v->fingerprint : "";
 }
 
 uz_result uz_builtin_create(uz_builtin **out, int version, int depth, uz_diag *diag)
@@ -51,6 +73,10 @@ uz_result uz_builtin_create(uz_builtin **out, int version, int depth, uz_diag *d
     uz_builtin *b = calloc(1, sizeof *b);
     if (b)
         b->search = uz__b_search_create(depth);
+    if (b && b->search && version == 3 && !(b->search->network = uz__b3_network_create())) {
+        uz__b_search_destroy(b->search);
+        b->search = NULL;
+    }
     if (!b || !b->search) {
         free(b);
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory for the builtin search");
@@ -66,16 +92,14 @@ void uz_builtin_destroy(uz_builtin *b)
 {
     if (!b)
         return;
+    uz__b3_network_destroy(b->search->network);
     uz__b_search_destroy(b->search);
     free(b);
 }
 
 void uz_builtin_score_moves(uz_builtin *b, const uz_position *pos, const uz_move *moves, int n, int32_t *scores)
 {
-    if (b->version == 1)
-        uz__b1_score_moves(b->search, pos, moves, n, scores);
-    else
-        uz__b2_score_moves(b->search, pos, moves, n, scores);
+    versions[b->version - 1].score_moves(b->search, pos, moves, n, scores);
 }
 
 uint64_t uz_builtin_last_nodes(const uz_builtin *b)

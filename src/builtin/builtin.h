@@ -16,7 +16,7 @@
 #include "common/common.h"
 #include "engine/oracle.h"
 
-#define UZ_BUILTIN_LATEST 2   /* newest frozen version */
+#define UZ_BUILTIN_LATEST 3   /* newest frozen version */
 #define UZ_BUILTIN_DEFAULT 1  /* the version "builtin" (no version) means for new archives */
 typedef struct uz_builtin uz_builtin;   /* one searcher (tables + scratch); single-threaded */
 /* UZ_ERR_UNSUPPORTED (diag says why) for an unknown version or a depth it does not allow */

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "builtin1.h"
 #include "chess/board.h"
 
 #define B2_MIN_DEPTH 1
@@ -20,6 +21,13 @@
 typedef struct b_search b_search;
 
 void uz__b2_score_moves(b_search *s, const uz_position *pos, const uz_move *moves, int n, int32_t *scores);
+/* The full evaluation a search calls at the first node of each quiescence line (pos with
+ * its material sums mat), side to move's view, in +-B1_EVAL_MAX. */
+typedef int (*b_evaluate_fn)(b_search *s, const uz_position *pos, const b1_material *mat);
+/* builtin-2's search with evaluate as its full evaluation: builtin-2 is it with
+ * builtin-1's evaluation, builtin-3 with its own. */
+void uz__b2_search_root(b_search *s, b_evaluate_fn evaluate, const uz_position *pos, const uz_move *moves, int n,
+                        int32_t *scores);
 /* The input of the version's fingerprint: its search rules and limits, then builtin-1's
  * evaluation constants. */
 uint64_t uz__b2_hash_constants(uint64_t hash);

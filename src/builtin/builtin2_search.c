@@ -12,7 +12,8 @@
  * with builtin-1 (builtin_search_internal.h). This file holds what differs on purpose: the
  * quiescence search and the root. The result depends only on the position: per-position
  * state is a table generation tag and a few killer slots, never a table wipe.
- * doc/builtin.md is the specification. */
+ * builtin-3 runs this same search with another full evaluation (s->evaluate), so a change
+ * here changes both versions' scores. doc/builtin.md is the specification. */
 #include <stdio.h>
 
 #include "builtin2.h"
@@ -47,7 +48,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
     s->nodes++;
     int material = b1_evaluate_material(pos, mat);
     if (ply >= B1_MAX_PLY || s->nodes > s->budget)
-        return qdepth > 0 ? estimate(material, positional) : uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
+        return qdepth > 0 ? estimate(material, positional) : s->evaluate(s, pos, mat);
     uz_move moves[UZ_MAX_MOVES];
     int keys[UZ_MAX_MOVES];
     int us = pos->side;
@@ -60,7 +61,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
         if (pos->halfmove >= 100)
             return 0;
         if (qdepth == 0)
-            positional = uz__b1_evaluate_cached(pos, mat, s->pawn_cache) - material;
+            positional = s->evaluate(s, pos, mat) - material;
         best = -B1_INF;
     } else {
         if (pos->halfmove >= 100)
@@ -68,7 +69,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
         if (qdepth == 0) {
             if (material - B_LAZY_MARGIN >= beta)
                 return material;
-            stand = uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
+            stand = s->evaluate(s, pos, mat);
             positional = stand - material;
         } else {
             stand = estimate(material, positional);
@@ -125,9 +126,22 @@ static int root_floor(int best)
     return (best > B1_EVAL_MAX ? B1_EVAL_MAX : best) - ROOT_MARGIN - 1;
 }
 
+/* builtin-2's full evaluation: builtin-1's. */
+static int evaluate_hand_written(b_search *s, const uz_position *pos, const b1_material *mat)
+{
+    return uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
+}
+
 void uz__b2_score_moves(b_search *s, const uz_position *root, const uz_move *moves, int n, int32_t *scores)
 {
+    uz__b2_search_root(s, evaluate_hand_written, root, moves, n, scores);
+}
+
+void uz__b2_search_root(b_search *s, b_evaluate_fn evaluate, const uz_position *root, const uz_move *moves, int n,
+                        int32_t *scores)
+{
     uz__b_search_begin_position(s);
+    s->evaluate = evaluate;
     uz_position pos = *root;
     b1_material mat;
     uz__b1_material_init(&pos, &mat);

@@ -44,6 +44,10 @@ struct b_search {
     uz_move killers[B1_MAX_PLY][2];
     b_tt_entry *tt;
     b1_pawn_cache *pawn_cache; /* the evaluation's (never cleared: a cache only) */
+    /* builtin-2 and later: the full evaluation of the version being run, and builtin-3's
+     * network state (NULL for the other versions). */
+    int (*evaluate)(b_search *s, const uz_position *pos, const b1_material *mat);
+    struct b3_network_state *network;
 };
 
 /* A searcher for depth (B1_MIN_DEPTH to B1_MAX_DEPTH), NULL when out of memory. */

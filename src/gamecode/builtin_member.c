@@ -109,8 +109,10 @@ void uz_builtin_model_params(uz_model_params *params, int version, int depth)
     uint32_t weights;
     if (version == 1)
         weights = depth >= 2 ? UZ_PM_DEFAULT_VERSION_BUILTIN1_DEEP : UZ_PM_DEFAULT_VERSION_BUILTIN1;
-    else
+    else if (version == 2)
         weights = depth >= 2 ? UZ_PM_DEFAULT_VERSION_BUILTIN2_DEEP : UZ_PM_DEFAULT_VERSION_BUILTIN2;
+    else
+        weights = depth >= 2 ? UZ_PM_DEFAULT_VERSION_BUILTIN3_DEEP : UZ_PM_DEFAULT_VERSION_BUILTIN3;
     const uz_player_model *pm = uz_pm_builtin_version(weights);
     if (pm) {
         params->player_version = pm->version;

@@ -206,6 +206,8 @@ extern const int uz_pm_builtin_count;
 #define UZ_PM_DEFAULT_VERSION_BUILTIN2 10
 #define UZ_PM_DEFAULT_VERSION_BUILTIN1_DEEP 11
 #define UZ_PM_DEFAULT_VERSION_BUILTIN2_DEEP 12
+#define UZ_PM_DEFAULT_VERSION_BUILTIN3 10
+#define UZ_PM_DEFAULT_VERSION_BUILTIN3_DEEP 12
 
 /* The newest built-in set. */
 const uz_player_model *uz_pm_builtin_latest(void);

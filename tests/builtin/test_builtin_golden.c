@@ -1,4 +1,4 @@
-/* Golden values of builtin-1 and builtin-2: a hash of their scores over fixed positions
+/* Golden values of builtin-1, builtin-2 and builtin-3: a hash of their scores over fixed positions
  * (tests/data's perft positions and their children, the Chess960 perft positions, sample.pgn, and a
  * few games of the shared corpus) at depths 1 and 2. The same on every compiler,
  * optimisation level and CPU: a frozen version's scores may never change. If this
@@ -13,6 +13,9 @@
 #define GOLDEN2_DATA_D1 UINT64_C(0x23e25f6dbc905b8a)
 #define GOLDEN2_DATA_D2 UINT64_C(0x463190e671c5d9b9)
 #define GOLDEN2_CORPUS_D1 UINT64_C(0x61b46bb523250422)
+#define GOLDEN3_DATA_D1 UINT64_C(0xae960b6eb71c632d)
+#define GOLDEN3_DATA_D2 UINT64_C(0x48ab758579668eb3)
+#define GOLDEN3_CORPUS_D1 UINT64_C(0x8e1a97a86509131d)
 
 static uint64_t score_all(const test_positions *p, int version, int depth)
 {
@@ -55,6 +58,8 @@ int main(void)
     check_golden("perft.epd", &perft, 1, 2, GOLDEN_DATA_D2);
     check_golden("tests/data", &data, 2, 1, GOLDEN2_DATA_D1);
     check_golden("perft.epd", &perft, 2, 2, GOLDEN2_DATA_D2);
+    check_golden("tests/data", &data, 3, 1, GOLDEN3_DATA_D1);
+    check_golden("perft.epd", &perft, 3, 2, GOLDEN3_DATA_D2);
 
     /* The corpus part: amateur, master and engine games (the first 10 of each file). */
     static const char *const files[] = {"cat1_lichess_rated_blitz_rapid.pgn", "cat2_london_1851_crlf.pgn",
@@ -69,6 +74,7 @@ int main(void)
     if (corpus.n) {
         check_golden("corpus", &corpus, 1, 1, GOLDEN_CORPUS_D1);
         check_golden("corpus", &corpus, 2, 1, GOLDEN2_CORPUS_D1);
+        check_golden("corpus", &corpus, 3, 1, GOLDEN3_CORPUS_D1);
     }
     free(data.items);
     free(perft.items);

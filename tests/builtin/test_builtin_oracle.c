@@ -4,6 +4,7 @@
  * uz_builtin_score_moves', a bad move count failing only its own query. */
 #include "builtin/builtin1.h"
 #include "builtin/builtin2.h"
+#include "builtin/builtin3.h"
 #include "builtin_test.h"
 
 typedef struct log_entry {
@@ -42,7 +43,7 @@ int main(void)
     uz_oracle_identity id = uz_oracle_identity_of(o);
     CHECK(strcmp(id.engine_name, "ucizip builtin-1") == 0, "%s", id.engine_name);
     CHECK(strcmp(id.fingerprint, hex) == 0, "fingerprint %s, constants hash %s", id.fingerprint, hex);
-    CHECK(strcmp(uz_builtin_fingerprint(1), hex) == 0 && strcmp(uz_builtin_fingerprint(3), "") == 0);
+    CHECK(strcmp(uz_builtin_fingerprint(1), hex) == 0 && strcmp(uz_builtin_fingerprint(UZ_BUILTIN_LATEST + 1), "") == 0);
     CHECK(strcmp(id.settings_text, "builtin = 1\ndepth = 1\n") == 0, "%s", id.settings_text);
 
     /* builtin-2: its own fingerprint, the hash of its own constants */
@@ -56,6 +57,19 @@ int main(void)
               "fingerprint %s, constants hash %s", id2.fingerprint, hex);
         CHECK(strcmp(id2.fingerprint, id.fingerprint) != 0);
         CHECK(strcmp(id2.settings_text, "builtin = 2\ndepth = 1\n") == 0, "%s", id2.settings_text);
+        uz_oracle_destroy(o2);
+    }
+
+    /* builtin-3: the hash of builtin-2's constants, its evaluation rule and its network's */
+    CHECK(uz_builtin_oracle_create(&o2, 3, 1, &diag) == UZ_OK && o2 != NULL);
+    if (o2) {
+        snprintf(hex, sizeof hex, "%016llx", (unsigned long long)uz__b3_hash_constants(UZ__FNV_START));
+        uz_oracle_identity id3 = uz_oracle_identity_of(o2);
+        CHECK(strcmp(id3.engine_name, "ucizip builtin-3") == 0, "%s", id3.engine_name);
+        CHECK(strcmp(id3.fingerprint, hex) == 0 && strcmp(uz_builtin_fingerprint(3), hex) == 0,
+              "fingerprint %s, constants hash %s", id3.fingerprint, hex);
+        CHECK(strcmp(id3.fingerprint, uz_builtin_fingerprint(2)) != 0);
+        CHECK(strcmp(id3.settings_text, "builtin = 3\ndepth = 1\n") == 0, "%s", id3.settings_text);
         uz_oracle_destroy(o2);
     }
 

@@ -215,13 +215,13 @@ static void test_errors(void)
     uz_builtin *b = (uz_builtin *)&b;
     uz_diag diag = {0};
     CHECK(uz_builtin_create(&b, 0, 1, &diag) == UZ_ERR_UNSUPPORTED && b == NULL && strstr(diag.message, "version 0"));
-    CHECK(uz_builtin_create(&b, 3, 1, &diag) == UZ_ERR_UNSUPPORTED && strstr(diag.message, "version 3"));
-    for (int v = 1; v <= 2; v++) {
+    CHECK(uz_builtin_create(&b, 4, 1, &diag) == UZ_ERR_UNSUPPORTED && strstr(diag.message, "version 4"));
+    for (int v = 1; v <= UZ_BUILTIN_LATEST; v++) {
         CHECK(uz_builtin_create(&b, v, 0, &diag) == UZ_ERR_UNSUPPORTED && strstr(diag.message, "depth"));
         CHECK(uz_builtin_create(&b, v, 4, &diag) == UZ_ERR_UNSUPPORTED && strstr(diag.message, "not 4"));
         CHECK(uz_builtin_min_depth(v) == 1 && uz_builtin_max_depth(v) == 3 && uz_builtin_default_depth(v) == 1);
     }
-    CHECK(uz_builtin_default_depth(3) == 0 && uz_builtin_max_depth(3) == 0);
+    CHECK(uz_builtin_default_depth(4) == 0 && uz_builtin_max_depth(4) == 0 && UZ_BUILTIN_LATEST == 3);
     uz_builtin_destroy(NULL);
 }
 

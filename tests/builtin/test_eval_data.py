@@ -4,7 +4,9 @@ master games writes each game position with every legal move's child (Stockfish'
 perft 1` lists the same moves, and the position after each is one we wrote, by
 Stockfish's own FEN), boards that agree with the FENs, the in-check flag as Stockfish's
 checkers say, one evaluation per position, and only the chosen part of the corpus;
-scripts/eval_labels.py labels positions with the real engine."""
+scripts/eval_labels.py labels positions with the real engine. builtin-3's network, as
+the C code computes it, agrees with this file's own reading of its weights file
+(data/eval_net/) on those boards."""
 import array
 import os
 import subprocess
@@ -73,12 +75,43 @@ def board_of(fen):
     return squares
 
 
+def network_outputs(weights, boards):
+    """The 768-H-1 network of a weights file on 65-byte boards, as doc/builtin.md specifies
+    it: hidden sums clipped to [0, 127], output / (127 * 64) toward zero, +-20000."""
+    w1, b1, w2, b2 = {}, None, None, None
+    for line in open(weights):
+        if line.startswith("#"):
+            continue
+        tag, *values = line.split()
+        values = [int(v) for v in values]
+        if tag == "w1":
+            w1[values[0]] = values[1:]
+        elif tag == "b1":
+            b1 = values
+        elif tag == "w2":
+            w2 = values
+        elif tag == "b2":
+            b2 = values[0]
+    outputs = []
+    for board in boards:
+        sums = list(b1)
+        for sq in range(64):
+            if board[sq]:
+                row = w1[(board[sq] - 1) * 64 + sq]
+                sums = [a + b for a, b in zip(sums, row)]
+        out = b2 + sum(min(max(a, 0), 127) * w for a, w in zip(sums, w2))
+        v = abs(out) // (127 * 64) * (1 if out >= 0 else -1)
+        outputs.append(max(-20000, min(20000, v)))
+    return outputs
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="ucizip-eval-data-")
     games = corpus("cat2_tata_steel_2022_masters.pgn")
     out = {k: os.path.join(tmp, "train." + k) for k in ("txt", "bin", "i16", "grp")}
+    out["net"] = os.path.join(tmp, "train.net")
     run([POSITIONS, "--children", "--every", "40", "--fens", out["txt"], "--boards", out["bin"], "--evals",
-         out["i16"], "--groups", out["grp"], games])
+         out["i16"], "--network", out["net"], "--groups", out["grp"], games])
     fens = open(out["txt"]).read().split("\n")[:-1]
     raw = open(out["bin"], "rb").read()
     boards = [raw[i:i + 65] for i in range(0, len(raw), 65)]
@@ -86,6 +119,11 @@ def main():
     check(len(fens) == len(boards) == len(evals) and len(fens) > 500, "one board and evaluation per FEN")
     check(len(set(fens)) == len(fens), "every position written once")
     check(all(list(boards[i][:64]) == board_of(fens[i]) for i in range(len(fens))), "boards agree with the FENs")
+    network = read_array("h", out["net"])
+    ours = network_outputs(os.path.join(SRC, "data", "eval_net", "builtin3-768x512.txt"), boards[:300])
+    check(len(network) == len(fens) and list(network[:300]) == ours,
+          "builtin-3's network as this test reads its weights: %s against %s" % (list(network[:8]), ours[:8]))
+    check(len(set(ours)) > 100, "the network's outputs vary")
 
     sf = Engine()
     groups, g = [], read_array("i", out["grp"])
