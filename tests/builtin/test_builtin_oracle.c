@@ -46,31 +46,25 @@ int main(void)
     CHECK(strcmp(uz_builtin_fingerprint(1), hex) == 0 && strcmp(uz_builtin_fingerprint(UZ_BUILTIN_LATEST + 1), "") == 0);
     CHECK(strcmp(id.settings_text, "builtin = 1\ndepth = 1\n") == 0, "%s", id.settings_text);
 
-    /* builtin-2: its own fingerprint, the hash of its own constants */
-    uz_oracle *o2 = NULL;
-    CHECK(uz_builtin_oracle_create(&o2, 2, 1, &diag) == UZ_OK && o2 != NULL);
-    if (o2) {
-        snprintf(hex, sizeof hex, "%016llx", (unsigned long long)uz__b2_hash_constants(UZ__FNV_START));
-        uz_oracle_identity id2 = uz_oracle_identity_of(o2);
-        CHECK(strcmp(id2.engine_name, "ucizip builtin-2") == 0, "%s", id2.engine_name);
-        CHECK(strcmp(id2.fingerprint, hex) == 0 && strcmp(uz_builtin_fingerprint(2), hex) == 0,
-              "fingerprint %s, constants hash %s", id2.fingerprint, hex);
-        CHECK(strcmp(id2.fingerprint, id.fingerprint) != 0);
-        CHECK(strcmp(id2.settings_text, "builtin = 2\ndepth = 1\n") == 0, "%s", id2.settings_text);
-        uz_oracle_destroy(o2);
-    }
-
-    /* builtin-3: the hash of builtin-2's constants, its evaluation rule and its network's */
-    CHECK(uz_builtin_oracle_create(&o2, 3, 1, &diag) == UZ_OK && o2 != NULL);
-    if (o2) {
-        snprintf(hex, sizeof hex, "%016llx", (unsigned long long)uz__b3_hash_constants(UZ__FNV_START));
-        uz_oracle_identity id3 = uz_oracle_identity_of(o2);
-        CHECK(strcmp(id3.engine_name, "ucizip builtin-3") == 0, "%s", id3.engine_name);
-        CHECK(strcmp(id3.fingerprint, hex) == 0 && strcmp(uz_builtin_fingerprint(3), hex) == 0,
-              "fingerprint %s, constants hash %s", id3.fingerprint, hex);
-        CHECK(strcmp(id3.fingerprint, uz_builtin_fingerprint(2)) != 0);
-        CHECK(strcmp(id3.settings_text, "builtin = 3\ndepth = 1\n") == 0, "%s", id3.settings_text);
-        uz_oracle_destroy(o2);
+    /* builtin-2 and builtin-3: each its own fingerprint, the hash of its own constants
+     * (builtin-3's: builtin-2's, its evaluation rule and its network's hash) */
+    static uint64_t (*const hash_constants[])(uint64_t) = {uz__b2_hash_constants, uz__b3_hash_constants};
+    for (int v = 2; v <= 3; v++) {
+        uz_oracle *ov = NULL;
+        CHECK(uz_builtin_oracle_create(&ov, v, 1, &diag) == UZ_OK && ov != NULL);
+        if (!ov)
+            continue;
+        char name[32], settings[64];
+        snprintf(hex, sizeof hex, "%016llx", (unsigned long long)hash_constants[v - 2](UZ__FNV_START));
+        snprintf(name, sizeof name, "ucizip builtin-%d", v);
+        snprintf(settings, sizeof settings, "builtin = %d\ndepth = 1\n", v);
+        uz_oracle_identity idv = uz_oracle_identity_of(ov);
+        CHECK(strcmp(idv.engine_name, name) == 0, "%s", idv.engine_name);
+        CHECK(strcmp(idv.fingerprint, hex) == 0 && strcmp(uz_builtin_fingerprint(v), hex) == 0,
+              "builtin-%d: fingerprint %s, constants hash %s", v, idv.fingerprint, hex);
+        CHECK(strcmp(idv.fingerprint, uz_builtin_fingerprint(v - 1)) != 0);
+        CHECK(strcmp(idv.settings_text, settings) == 0, "%s", idv.settings_text);
+        uz_oracle_destroy(ov);
     }
 
     static const char *const fens[] = {

@@ -5,7 +5,7 @@ perft 1` lists the same moves, and the position after each is one we wrote, by
 Stockfish's own FEN), boards that agree with the FENs, the in-check flag as Stockfish's
 checkers say, one evaluation per position, and only the chosen part of the corpus;
 scripts/eval_labels.py labels positions with the real engine. builtin-3's network, as
-the C code computes it, agrees with this file's own reading of its weights file
+the C code computes it, agrees with this test's own arithmetic on its weights file
 (data/eval_net/) on those boards."""
 import array
 import os
@@ -78,20 +78,9 @@ def board_of(fen):
 def network_outputs(weights, boards):
     """The 768-H-1 network of a weights file on 65-byte boards, as doc/builtin.md specifies
     it: hidden sums clipped to [0, 127], output / (127 * 64) toward zero, +-20000."""
-    w1, b1, w2, b2 = {}, None, None, None
-    for line in open(weights):
-        if line.startswith("#"):
-            continue
-        tag, *values = line.split()
-        values = [int(v) for v in values]
-        if tag == "w1":
-            w1[values[0]] = values[1:]
-        elif tag == "b1":
-            b1 = values
-        elif tag == "w2":
-            w2 = values
-        elif tag == "b2":
-            b2 = values[0]
+    sys.path.insert(0, os.path.join(SRC, "scripts"))
+    from eval_net_c import read_weights
+    w1, b1, w2, b2 = read_weights(open(weights).read(), 512)
     outputs = []
     for board in boards:
         sums = list(b1)
@@ -122,7 +111,7 @@ def main():
     network = read_array("h", out["net"])
     ours = network_outputs(os.path.join(SRC, "data", "eval_net", "builtin3-768x512.txt"), boards[:300])
     check(len(network) == len(fens) and list(network[:300]) == ours,
-          "builtin-3's network as this test reads its weights: %s against %s" % (list(network[:8]), ours[:8]))
+          "builtin-3's network as this test computes it: %s against %s" % (list(network[:8]), ours[:8]))
     check(len(set(ours)) > 100, "the network's outputs vary")
 
     sf = Engine()

@@ -208,7 +208,7 @@ def fixture():
     must): builtin-1 with player weights v2 (before v3 existed), with v3 (its set until v5),
     with v5 (square tables), with v7 (board units) and with v9 (its set, board units fitted
     with a teacher), builtin-2 with v4, v6, v8 and v10; at depth 2, builtin-1 with v9 (its
-    set there until v11) and v11, builtin-2 with v10 and v12."""
+    set there until v11) and v11, builtin-2 with v10 and v12, builtin-3 with v12."""
     src = os.path.join(DATA, "fixture_builtin1.pgn")
     for name, oracle, weights in (("fixture_builtin1.ucz", b"ucizip builtin-1", b"player v2"),
                                   ("fixture_builtin1_v3.ucz", b"ucizip builtin-1", b"player v3"),
@@ -222,7 +222,8 @@ def fixture():
                                   ("fixture_builtin1_d2_v9.ucz", b"ucizip builtin-1; depth 2", b"player v9 "),
                                   ("fixture_builtin2_d2_v10.ucz", b"ucizip builtin-2; depth 2", b"player v10 "),
                                   ("fixture_builtin1_d2_v11.ucz", b"ucizip builtin-1; depth 2", b"player v11 "),
-                                  ("fixture_builtin2_d2_v12.ucz", b"ucizip builtin-2; depth 2", b"player v12 ")):
+                                  ("fixture_builtin2_d2_v12.ucz", b"ucizip builtin-2; depth 2", b"player v12 "),
+                                  ("fixture_builtin3_d2_v12.ucz", b"ucizip builtin-3; depth 2", b"player v12 ")):
         arc = os.path.join(DATA, name)
         if not os.path.exists(arc):
             check(False, "no fixture %s" % arc)

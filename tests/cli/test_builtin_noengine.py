@@ -4,7 +4,7 @@ and the test proves that none can. The decoder runs in a private mount namespace
 (unshare -m, as root) with an empty directory mounted over /usr/games, PATH holding no
 engine and UZ_ENGINES_DIR empty; inside, the script first checks that neither stockfish nor
 ethereal can be found or run (and that a Stockfish archive is refused there), then decodes
-the builtin archives: one made here and the committed builtin-1 and builtin-2 fixtures.
+the builtin archives: one made here and the committed builtin-1 to builtin-3 fixtures.
 Skipped (77) only where the namespace cannot be made (not root, or unshare not permitted).
 
 Usage: test_builtin_noengine.py UCIZIP"""
@@ -62,7 +62,7 @@ def main():
     for name in ("fixture_builtin1.ucz", "fixture_builtin2.ucz", "fixture_builtin1_v5.ucz", "fixture_builtin2_v6.ucz",
                  "fixture_builtin1_v7.ucz", "fixture_builtin2_v8.ucz", "fixture_builtin1_v9.ucz",
                  "fixture_builtin2_v10.ucz", "fixture_builtin1_d2_v9.ucz", "fixture_builtin2_d2_v10.ucz",
-                 "fixture_builtin1_d2_v11.ucz", "fixture_builtin2_d2_v12.ucz"):
+                 "fixture_builtin1_d2_v11.ucz", "fixture_builtin2_d2_v12.ucz", "fixture_builtin3_d2_v12.ucz"):
         fixture = os.path.join(data, name)
         check(os.path.exists(fixture), "no fixture %s" % fixture)
         if os.path.exists(fixture):
