@@ -1,5 +1,5 @@
 /* Fuzz target for the built-in search: the input picks a start position (standard,
- * middlegame, endgame, Chess960), a version (1 or 2) and a depth (1 or 2), then its bytes are played as move
+ * middlegame, endgame, Chess960), a version (1 to UZ_BUILTIN_LATEST) and a depth (1 or 2), then its bytes are played as move
  * indices (byte mod the number of legal moves) from there. Up to 24 positions on the way
  * are scored at depth 1, only the last one at depth 2 (a tactical depth-2 position may take
  * its whole node budget: tens of milliseconds, ten times that instrumented); every score must lie in the score convention, a move must score mate in 1
@@ -46,11 +46,11 @@ static void check_scores(uz_builtin *b, const uz_position *pos, int depth)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static uz_builtin *by_version[2][3];
+    static uz_builtin *by_version[UZ_BUILTIN_LATEST][3];
     if (size < 2)
         return 0;
     size_t which = data[0] % (sizeof starts / sizeof starts[0]);
-    int depth = 1 + (data[1] & 1), version = 1 + (data[1] >> 1 & 1);
+    int depth = 1 + (data[1] & 1), version = 1 + (data[1] >> 1) % UZ_BUILTIN_LATEST;
     uz_builtin **searchers = by_version[version - 1];
     if (!searchers[depth] && uz_builtin_create(&searchers[depth], version, depth, NULL) != UZ_OK)
         abort();
