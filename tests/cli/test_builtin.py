@@ -186,12 +186,13 @@ def stockfish_unchanged(tmp):
 
 
 def weights_by_depth(tmp):
-    """A new archive gets the weight set fitted to its oracle's scores at its depth: v9 and
-    v10 at depth 1, v11 and v12 from depth 2 on; a transcode to depth 2 gives the archive a
+    """A new archive gets the weight set fitted to its oracle's scores at its depth: v9,
+    v10 and v13 at depth 1, v11 and v12 (builtin-2's, for builtin-3 too) from depth 2 on; a transcode to depth 2 gives the archive a
     direct compress at depth 2 gives, and every archive decodes to its source."""
     src = os.path.join(DATA, "fixture_builtin1.pgn")
     for engine, want1, want2 in (("builtin", b"player v9 ", b"player v11 "),
-                                 ("builtin-2", b"player v10 ", b"player v12 ")):
+                                 ("builtin-2", b"player v10 ", b"player v12 "),
+                                 ("builtin-3", b"player v13 ", b"player v12 ")):
         arcs = {}
         for depth, want in ((1, want1), (2, want2)):
             arc = arcs[depth] = os.path.join(tmp, "%s_d%d.ucz" % (engine, depth))
@@ -208,7 +209,8 @@ def fixture():
     must): builtin-1 with player weights v2 (before v3 existed), with v3 (its set until v5),
     with v5 (square tables), with v7 (board units) and with v9 (its set, board units fitted
     with a teacher), builtin-2 with v4, v6, v8 and v10; at depth 2, builtin-1 with v9 (its
-    set there until v11) and v11, builtin-2 with v10 and v12, builtin-3 with v12."""
+    set there until v11) and v11, builtin-2 with v10 and v12; builtin-3 with v13 (depth 1)
+    and v12 (depth 2)."""
     src = os.path.join(DATA, "fixture_builtin1.pgn")
     for name, oracle, weights in (("fixture_builtin1.ucz", b"ucizip builtin-1", b"player v2"),
                                   ("fixture_builtin1_v3.ucz", b"ucizip builtin-1", b"player v3"),
@@ -223,6 +225,7 @@ def fixture():
                                   ("fixture_builtin2_d2_v10.ucz", b"ucizip builtin-2; depth 2", b"player v10 "),
                                   ("fixture_builtin1_d2_v11.ucz", b"ucizip builtin-1; depth 2", b"player v11 "),
                                   ("fixture_builtin2_d2_v12.ucz", b"ucizip builtin-2; depth 2", b"player v12 "),
+                                  ("fixture_builtin3_v13.ucz", b"ucizip builtin-3", b"player v13 "),
                                   ("fixture_builtin3_d2_v12.ucz", b"ucizip builtin-3; depth 2", b"player v12 ")):
         arc = os.path.join(DATA, name)
         if not os.path.exists(arc):
