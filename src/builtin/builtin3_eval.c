@@ -65,7 +65,7 @@ MULTI_TARGET static void sums_from_scratch(const uint8_t *squares, int view, int
             add_row(sums, network_row(squares[sq], sq, view), B3_HIDDEN);
 }
 
-/* The output from hidden sums. */
+/* The network's output in centipawns, clamped, from its output sum (bias included). */
 static int output_of(int32_t out)
 {
     int v = out / (B3_QA * B3_QB);
