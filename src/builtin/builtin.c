@@ -20,12 +20,13 @@ typedef struct version_info {
     int min_depth, max_depth, default_depth;
     const char *fingerprint; /* a constant, checked against the hash of the version's constants by the tests */
     void (*score_moves)(b_search *s, const uz_position *pos, const uz_move *moves, int n, int32_t *scores);
+    bool network; /* its searcher needs a learned evaluation's scratch (builtin3.h) */
 } version_info;
 
 static const version_info versions[UZ_BUILTIN_LATEST] = {
-    {B1_MIN_DEPTH, B1_MAX_DEPTH, B1_DEFAULT_DEPTH, B1_FINGERPRINT, uz__b1_score_moves},
-    {B2_MIN_DEPTH, B2_MAX_DEPTH, B2_DEFAULT_DEPTH, B2_FINGERPRINT, uz__b2_score_moves},
-    {B3_MIN_DEPTH, B3_MAX_DEPTH, B3_DEFAULT_DEPTH, B3_FINGERPRINT, uz__b3_score_moves},
+    {B1_MIN_DEPTH, B1_MAX_DEPTH, B1_DEFAULT_DEPTH, B1_FINGERPRINT, uz__b1_score_moves, false},
+    {B2_MIN_DEPTH, B2_MAX_DEPTH, B2_DEFAULT_DEPTH, B2_FINGERPRINT, uz__b2_score_moves, false},
+    {B3_MIN_DEPTH, B3_MAX_DEPTH, B3_DEFAULT_DEPTH, B3_FINGERPRINT, uz__b3_score_moves, true},
 };
 
 static const version_info *find_version(int version)
@@ -73,7 +74,7 @@ uz_result uz_builtin_create(uz_builtin **out, int version, int depth, uz_diag *d
     uz_builtin *b = calloc(1, sizeof *b);
     if (b)
         b->search = uz__b_search_create(depth);
-    if (b && b->search && version == 3 && !(b->search->network = uz__b3_network_create())) {
+    if (b && b->search && versions[version - 1].network && !(b->search->network = uz__b3_network_create())) {
         uz__b_search_destroy(b->search);
         b->search = NULL;
     }
