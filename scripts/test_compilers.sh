@@ -9,7 +9,8 @@
 # -march=native takes the vector paths this machine has (builtin-3's AVX2 clone, wider
 # auto-vectorisation); -O0 takes none.
 # Usage: scripts/test_compilers.sh [CONFIG...]   CONFIG: "CC FLAGS", e.g. "clang -O2"
-# (default: the four below). Build directories: build-cc-<config>.
+# (default: the four below). Build directories: build-cc-<config>. Needs the packages
+# scripts/setup.sh installs (clang among them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -n "${UZ_ENGINES_DIR:-}" ] || export UZ_ENGINES_DIR="$PWD/engines"
