@@ -480,10 +480,22 @@ void uz_analysis_engine_info(const uz_analysis *a, uz_engine_info *info);
 /* The store's directory into out[0..cap): $UZ_ENGINE_STORE, else $XDG_DATA_HOME/ucizip/engines,
  * else $HOME/.local/share/ucizip/engines (UZ_ERR_IO when none can be named). */
 uz_result uz_engine_store_location(char *out, size_t cap, uz_diag *diag);
-/* Copies every engine of the store into dir (export) or those of dir, made by an export,
- * into the store (import); *copied gets how many. */
+/* Copies every engine of the store into dir; *copied gets how many. */
 uz_result uz_engine_store_export(const char *dir, int *copied, uz_diag *diag);
-uz_result uz_engine_store_import(const char *dir, int *copied, uz_diag *diag);
+/* One engine an import met: as the copy's entry describes it, and what became of it
+ * (outcome: a phrase beginning "added", "not imported" or "refused"). */
+typedef struct uz_imported_engine {
+    const char *fingerprint, *engine_name, *sha256, *outcome;
+} uz_imported_engine;
+/* Copies the engines of dir, made by an export, into the store. Files of dir are read
+ * only if regular (no link, FIFO or device), binaries only with their entry's SHA-256. An
+ * engine is added only where the store has none for its fingerprint and once running it
+ * gave that fingerprint: the installed engine's binary when it gives it (the imported
+ * one is then neither kept nor run), else the imported one (doc/engines.md). on_engine
+ * (or NULL) is told of each; *added and *refused get the counts (a refused engine does
+ * not stop the others). */
+uz_result uz_engine_store_import(const char *dir, void (*on_engine)(void *user, const uz_imported_engine *e),
+                                 void *user, int *added, int *refused, uz_diag *diag);
 
 /* Whether the game is a Chess960 game (its start position says so). */
 bool uz_game_is_chess960(const uz_game *game);

@@ -88,23 +88,42 @@ static int parse_engine_args(int argc, char **argv, cli_engine_opts *eo, bool *j
     return -1;
 }
 
-/* --export DIR / --import DIR: the engine store copied to DIR or from it. */
+/* Each engine --import met: name, fingerprint, SHA-256 and what became of it. */
+static void print_imported(void *user, const uz_imported_engine *e)
+{
+    (void)user;
+    fputs("ucizip: ", stderr);
+    cli_put_escaped(stderr, e->engine_name); /* (the copy's text) */
+    fprintf(stderr, ", fingerprint %s, SHA-256 %s: ", e->fingerprint, e->sha256);
+    cli_put_escaped(stderr, e->outcome);
+    fputc('\n', stderr);
+}
+
+/* --export DIR / --import DIR: the engine store copied to DIR or from it. An import that
+ * refused an engine fails (exit 1) after the others are in. */
 static int copy_store(const char *export_dir, const char *import_dir)
 {
     char store[4096];
     uz_diag diag = {0};
-    int copied = 0;
+    int copied = 0, refused = 0;
     uz_result r = uz_engine_store_location(store, sizeof store, &diag);
     if (r == UZ_OK)
         r = export_dir ? uz_engine_store_export(export_dir, &copied, &diag)
-                       : uz_engine_store_import(import_dir, &copied, &diag);
+                       : uz_engine_store_import(import_dir, print_imported, NULL, &copied, &refused, &diag);
     if (r != UZ_OK) {
         cli_error("engine store: %s", diag.message);
         return CLI_EXIT_FAIL;
     }
-    fprintf(stderr, "ucizip: %d engine%s copied from %s to %s\n", copied, copied == 1 ? "" : "s",
-            export_dir ? store : import_dir, export_dir ? export_dir : store);
-    return CLI_EXIT_OK;
+    if (export_dir)
+        fprintf(stderr, "ucizip: %d engine%s copied from %s to %s", copied, copied == 1 ? "" : "s", store,
+                export_dir);
+    else
+        fprintf(stderr, "ucizip: %d engine%s added to %s from %s", copied, copied == 1 ? "" : "s", store,
+                import_dir);
+    if (refused)
+        fprintf(stderr, "; %d refused", refused);
+    fputc('\n', stderr);
+    return refused ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 /* What was measured: wall and engine-reported search time per position. */

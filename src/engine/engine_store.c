@@ -14,6 +14,7 @@
 #include "engine_internal.h"
 
 #define ENTRY_MAGIC "ucizip engine store 1"
+#define DIAG_TEXT sizeof ((uz_diag *)0)->message
 #define SETTINGS_MARK "settings:"
 
 static bool all_hex(const char *s, size_t n)
@@ -72,6 +73,30 @@ static int open_private(const char *path, uz_diag *diag)
         close(fd);
         return -1;
     }
+    return fd;
+}
+
+/* Opens a file of a store that need not be private (an exported copy): without following
+ * a symbolic link and without blocking (a FIFO), and only a regular file, checked on the
+ * descriptor itself. size (or NULL): its size. -1 (diag set). */
+static int open_foreign(const char *path, off_t *size, uz_diag *diag)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) {
+        if (errno == ELOOP)
+            uz_diag_set(diag, UZ_ERR_IO, 0, 0, "refused: '%s' is a symbolic link", path);
+        else
+            io_error(diag, "open", path, errno);
+        return -1;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        uz_diag_set(diag, UZ_ERR_IO, 0, 0, "refused: '%s' is not a regular file", path);
+        close(fd);
+        return -1;
+    }
+    if (size)
+        *size = st.st_size;
     return fd;
 }
 
@@ -200,14 +225,7 @@ static uz_result find_entry(const char *dir, const char *fingerprint, bool priva
     struct stat st;
     if (lstat(path, &st) != 0 && errno == ENOENT)
         return UZ_DONE;
-    int fd;
-    if (private) {
-        fd = open_private(path, diag);
-    } else {
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            io_error(diag, "open", path, errno);
-    }
+    int fd = private ? open_private(path, diag) : open_foreign(path, NULL, diag);
     if (fd < 0)
         return UZ_ERR_IO;
     uz_result r = parse_entry(fd, dir, path, fingerprint, e, diag);
@@ -243,19 +261,27 @@ uz_result uz_engine_store_settings(const uz_engine_store_entry *e, uz_engine_set
     return UZ_OK;
 }
 
-/* SHA-256 of everything fd reads, as hex; if out_fd >= 0 the bytes are also written there. */
-static uz_result hash_fd(int fd, int out_fd, const char *path, char hex[UZ_SHA256_HEX_SIZE], uz_diag *diag)
+/* SHA-256 of what fd reads, up to its end or limit bytes (-1: no limit), as hex; if
+ * out_fd >= 0 the bytes are also written there. */
+static uz_result hash_fd(int fd, int out_fd, off_t limit, const char *path, char hex[UZ_SHA256_HEX_SIZE],
+                         uz_diag *diag)
 {
     static _Thread_local unsigned char buf[1 << 16];
     uz_sha256 c;
     uz_sha256_init(&c);
-    ssize_t got;
-    while ((got = read(fd, buf, sizeof buf)) != 0) {
+    off_t left = limit;
+    while (left != 0) {
+        size_t want = limit < 0 || left > (off_t)sizeof buf ? sizeof buf : (size_t)left;
+        ssize_t got = read(fd, buf, want);
+        if (got == 0)
+            break;
         if (got < 0) {
             if (errno == EINTR)
                 continue;
             return io_error(diag, "read", path, errno);
         }
+        if (limit >= 0)
+            left -= got;
         uz_sha256_update(&c, buf, (size_t)got);
         for (ssize_t done = 0; out_fd >= 0 && done < got;) {
             ssize_t w = write(out_fd, buf + done, (size_t)(got - done));
@@ -276,7 +302,7 @@ uz_result uz_engine_check_sha256(const char *path, const char *want, uz_diag *di
     if (fd < 0)
         return io_error(diag, "open", path, errno);
     char hex[UZ_SHA256_HEX_SIZE];
-    uz_result r = hash_fd(fd, -1, path, hex, diag);
+    uz_result r = hash_fd(fd, -1, -1, path, hex, diag);
     close(fd);
     if (r == UZ_OK && strcmp(hex, want) != 0) {
         uz_diag_set(diag, UZ_ERR_ENGINE, 0, 0,
@@ -287,21 +313,26 @@ uz_result uz_engine_check_sha256(const char *path, const char *want, uz_diag *di
 }
 
 /* Copies the file src into dir/blobs under its SHA-256 (unless there), via a temporary
- * name; want (or NULL): the SHA-256 it must have. Writes the digest to hex. */
+ * name. want (or NULL): the SHA-256 it must have, and src is then a file of a foreign
+ * store (open_foreign: a regular file, read no further than the size it had when
+ * opened). Writes the digest to hex; *created (or NULL): whether the blob is new. */
 static uz_result store_blob(const char *dir, const char *src, const char *want, char hex[UZ_SHA256_HEX_SIZE],
-                            uz_diag *diag)
+                            bool *created, uz_diag *diag)
 {
     char tmp[UZ_ENGINE_PATH_MAX + 64], final[UZ_ENGINE_PATH_MAX + 96];
-    int in = open(src, O_RDONLY | O_CLOEXEC);
+    off_t size = -1;
+    int in = want ? open_foreign(src, &size, diag) : open(src, O_RDONLY | O_CLOEXEC);
     if (in < 0)
-        return io_error(diag, "read", src, errno);
+        return want ? UZ_ERR_IO : io_error(diag, "read", src, errno);
     snprintf(tmp, sizeof tmp, "%s/blobs/.incoming-XXXXXX", dir);
     int out = mkstemp(tmp);
     if (out < 0) {
         close(in);
         return io_error(diag, "create", tmp, errno);
     }
-    uz_result r = hash_fd(in, out, src, hex, diag);
+    if (created)
+        *created = false;
+    uz_result r = hash_fd(in, out, size, src, hex, diag);
     close(in);
     if (r == UZ_OK && want && strcmp(hex, want) != 0) {
         uz_diag_set(diag, UZ_ERR_CORRUPT, 0, 0, "'%s' has SHA-256 %s, its entry says %s; not copied",
@@ -318,12 +349,20 @@ static uz_result store_blob(const char *dir, const char *src, const char *want, 
         r = check_private_stat(&st, final, false, diag); /* the same bytes are there already */
     else if (r == UZ_OK && rename(tmp, final) != 0)
         r = io_error(diag, "write", final, errno);
+    else if (r == UZ_OK && created)
+        *created = true;
     unlink(tmp); /* (gone after a rename) */
     return r;
 }
 
-/* Writes dir/fingerprints/FP via a temporary name. */
-static uz_result write_entry(const char *dir, const uz_engine_store_entry *e, uz_diag *diag)
+/* An entry's file mode: an imported entry is read-only until the user's own engine has
+ * vouched for its binary (uz_engine_store_keep), so that keep knows which entries to
+ * check without hashing its engine on every run. */
+#define ENTRY_MODE_KEPT 0600
+#define ENTRY_MODE_IMPORTED 0400
+
+/* Writes dir/fingerprints/FP via a temporary name, with mode. */
+static uz_result write_entry(const char *dir, const uz_engine_store_entry *e, mode_t mode, uz_diag *diag)
 {
     char tmp[UZ_ENGINE_PATH_MAX + 64], final[UZ_ENGINE_PATH_MAX + 64];
     snprintf(tmp, sizeof tmp, "%s/fingerprints/.incoming-XXXXXX", dir);
@@ -339,7 +378,7 @@ static uz_result write_entry(const char *dir, const uz_engine_store_entry *e, uz
     } else {
         fprintf(f, ENTRY_MAGIC "\nengine=%s\nsha256=%s\n" SETTINGS_MARK "\n%s", e->engine_name, e->sha256,
                 e->settings_text);
-        if (fchmod(fd, 0600) != 0 || fflush(f) != 0 || fsync(fd) != 0)
+        if (fchmod(fd, mode) != 0 || fflush(f) != 0 || fsync(fd) != 0)
             r = io_error(diag, "write", tmp, errno);
         if (fclose(f) != 0 && r == UZ_OK)
             r = io_error(diag, "write", tmp, errno);
@@ -351,6 +390,22 @@ static uz_result write_entry(const char *dir, const uz_engine_store_entry *e, uz
     return r;
 }
 
+/* Whether the imported entry e (its file read-only) names the binary pool runs: then it
+ * becomes the user's own (writable); UZ_DONE when it names another binary. */
+static uz_result vouch_for_imported(const char *dir, const uz_engine_store_entry *e, const uz_pool *pool,
+                                    uz_diag *diag)
+{
+    char path[UZ_ENGINE_PATH_MAX + 64];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/fingerprints/%s", dir, e->fingerprint);
+    if (lstat(path, &st) != 0 || (st.st_mode & S_IWUSR))
+        return UZ_OK; /* kept by compress, or vouched for already */
+    uz_diag ignored = {0};
+    if (uz_engine_check_sha256(uz_pool_settings(pool)->path, e->sha256, &ignored) != UZ_OK)
+        return UZ_DONE;
+    return chmod(path, ENTRY_MODE_KEPT) == 0 ? UZ_OK : io_error(diag, "change the mode of", path, errno);
+}
+
 uz_result uz_engine_store_keep(const char *dir, const uz_pool *pool, uz_diag *diag)
 {
     uz_engine_store_entry e;
@@ -358,6 +413,10 @@ uz_result uz_engine_store_keep(const char *dir, const uz_pool *pool, uz_diag *di
     if (r != UZ_OK)
         return r;
     r = find_entry(dir, uz_pool_fingerprint(pool), true, &e, diag);
+    /* An imported entry whose binary is not this engine gives way to it: the user's own
+     * engine, which gave this fingerprint, is the one to trust with it. */
+    if (r == UZ_OK && (r = vouch_for_imported(dir, &e, pool, diag)) != UZ_DONE)
+        return r;
     if (r != UZ_DONE)
         return r; /* kept already (UZ_OK), or a store to repair by hand */
     memset(&e, 0, sizeof e);
@@ -367,8 +426,8 @@ uz_result uz_engine_store_keep(const char *dir, const uz_pool *pool, uz_diag *di
         uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "the engine's name or settings cannot be stored");
         return UZ_ERR_ARG;
     }
-    r = store_blob(dir, uz_pool_settings(pool)->path, NULL, e.sha256, diag);
-    return r == UZ_OK ? write_entry(dir, &e, diag) : r;
+    r = store_blob(dir, uz_pool_settings(pool)->path, NULL, e.sha256, NULL, diag);
+    return r == UZ_OK ? write_entry(dir, &e, ENTRY_MODE_KEPT, diag) : r;
 }
 
 uz_result uz_engine_store_copy(const char *from, const char *to, int *copied, uz_diag *diag)
@@ -395,9 +454,128 @@ uz_result uz_engine_store_copy(const char *from, const char *to, int *copied, uz
         if ((r = find_entry(to, e.fingerprint, true, &have, diag)) != UZ_DONE)
             continue; /* there already (UZ_OK), or an error that ends the loop */
         char hex[UZ_SHA256_HEX_SIZE];
-        r = store_blob(to, e.exe, e.sha256, hex, diag);
-        if (r == UZ_OK && (r = write_entry(to, &e, diag)) == UZ_OK)
+        r = store_blob(to, e.exe, e.sha256, hex, NULL, diag);
+        if (r == UZ_OK && (r = write_entry(to, &e, ENTRY_MODE_KEPT, diag)) == UZ_OK)
             ++*copied;
+    }
+    closedir(d);
+    return r;
+}
+
+/* ---- import: entries checked by running them ---- */
+
+/* Starts the engine of s (one process): the pool when it gives fingerprint fp, else NULL
+ * and why (the fingerprint it gives, or why it did not start). */
+static uz_pool *start_matching(const uz_engine_settings *s, const char *fp, char *why, size_t cap)
+{
+    uz_pool *pool = NULL;
+    uz_diag d = {0};
+    if (uz_pool_create(&pool, s, 1, &d) != UZ_OK) {
+        snprintf(why, cap, "it did not run: %s", d.message);
+        return NULL;
+    }
+    if (strcmp(uz_pool_fingerprint(pool), fp) != 0) {
+        snprintf(why, cap, "running it gave fingerprint %s", uz_pool_fingerprint(pool));
+        uz_pool_destroy(pool);
+        return NULL;
+    }
+    return pool;
+}
+
+/* The user's installed engine (the profile a decoder would take for e's engine name,
+ * with e's settings) when it gives e's fingerprint, else NULL. */
+static uz_pool *installed_match(const uz_engine_store_entry *e)
+{
+    const char *dirs[8];
+    uz_engine_default_dirs(dirs, 8);
+    uz_engine_settings s;
+    uz_diag ignored = {0};
+    char why[DIAG_TEXT + 64];
+    if (uz_engine_profile_for_archive(&s, e->engine_name, e->settings_text, dirs, &ignored) != UZ_OK ||
+        uz_engine_settings_apply_text(&s, e->settings_text, &ignored) != UZ_OK)
+        return NULL;
+    return start_matching(&s, e->fingerprint, why, sizeof why);
+}
+
+/* Imports one entry e of a foreign store into to (see uz_engine_store_import_from). */
+static uz_result import_entry(const char *to, const uz_engine_store_entry *e, uz_engine_store_report report,
+                              void *user, int *added, int *refused, uz_diag *diag)
+{
+    uz_engine_store_entry in = *e, have;
+    char outcome[DIAG_TEXT + 160], why[DIAG_TEXT + 64];
+    bool created = false, binary_used = true;
+    uz_result r = find_entry(to, e->fingerprint, true, &have, diag);
+    if (r == UZ_OK) {
+        if (report)
+            report(user, e, "not imported: the store has an engine for this fingerprint already");
+        return UZ_OK;
+    }
+    if (r != UZ_DONE || (r = store_blob(to, e->exe, e->sha256, in.sha256, &created, diag)) != UZ_OK)
+        return r; /* a store that cannot be written, or a copy that is not what its entry says */
+    snprintf(in.exe, sizeof in.exe, "%s/blobs/%s", to, in.sha256);
+    uz_pool *pool = installed_match(e);
+    if (pool) {
+        /* The user's own engine gives this fingerprint: it is the one kept, never a
+         * binary from elsewhere under its fingerprint (and the imported one never runs). */
+        r = uz_engine_store_keep(to, pool, diag);
+        uz_pool_destroy(pool);
+        if (r == UZ_OK)
+            r = find_entry(to, e->fingerprint, true, &have, diag);
+        if (r != UZ_OK)
+            return r;
+        binary_used = strcmp(have.sha256, in.sha256) == 0;
+        if (binary_used)
+            snprintf(outcome, sizeof outcome, "added: the same binary as your installed engine");
+        else
+            snprintf(outcome, sizeof outcome,
+                     "not imported: your installed engine gives this fingerprint; the store keeps it (SHA-256 %s)",
+                     have.sha256);
+        ++*added;
+    } else {
+        /* Usable only once running it gave its fingerprint (its SHA-256 is checked first). */
+        uz_engine_settings s;
+        uz_diag d = {0};
+        if (uz_engine_store_settings(&in, &s, &d) != UZ_OK)
+            snprintf(why, sizeof why, "%s", d.message);
+        else
+            pool = start_matching(&s, e->fingerprint, why, sizeof why);
+        binary_used = pool != NULL;
+        uz_pool_destroy(pool);
+        if (binary_used && (r = write_entry(to, &in, ENTRY_MODE_IMPORTED, diag)) != UZ_OK)
+            return r;
+        if (binary_used)
+            snprintf(outcome, sizeof outcome, "added: running it gave its fingerprint");
+        else
+            snprintf(outcome, sizeof outcome, "refused: %s", why);
+        ++*(binary_used ? added : refused);
+    }
+    if (!binary_used && created)
+        unlink(in.exe);
+    if (report)
+        report(user, e, outcome);
+    return UZ_OK;
+}
+
+uz_result uz_engine_store_import_from(const char *from, const char *to, uz_engine_store_report report, void *user,
+                                 int *added, int *refused, uz_diag *diag)
+{
+    char path[UZ_ENGINE_PATH_MAX + 64];
+    *added = *refused = 0;
+    snprintf(path, sizeof path, "%s/fingerprints", from);
+    DIR *d = opendir(path);
+    if (!d)
+        return io_error(diag, "read", path, errno);
+    uz_result r = open_store(to, true, diag);
+    struct dirent *de;
+    while (r == UZ_OK && (de = readdir(d))) {
+        uz_engine_store_entry e;
+        if (de->d_name[0] == '.')
+            continue; /* ".", "..", temporaries */
+        r = find_entry(from, de->d_name, false, &e, diag);
+        if (r == UZ_OK)
+            r = import_entry(to, &e, report, user, added, refused, diag);
+        else if (r == UZ_DONE)
+            r = UZ_OK;
     }
     closedir(d);
     return r;

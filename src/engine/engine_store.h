@@ -31,7 +31,8 @@ typedef struct uz_engine_store_entry {
 uz_result uz_engine_store_dir(char *out, size_t cap, uz_diag *diag);
 
 /* Keeps the engine of pool in the store dir (created 0700 if missing): its binary once
- * per SHA-256, and an entry for its fingerprint unless there is one. UZ_ERR_IO for a
+ * per SHA-256, and an entry for its fingerprint unless there is one (an imported entry
+ * whose binary is not pool's is replaced: see uz_engine_store_import_from). UZ_ERR_IO for a
  * store that is not private or cannot be written (nothing is half-written: every file is
  * written to a temporary name and renamed). */
 uz_result uz_engine_store_keep(const char *dir, const uz_pool *pool, uz_diag *diag);
@@ -51,10 +52,31 @@ uz_result uz_engine_store_settings(const uz_engine_store_entry *e, uz_engine_set
 uz_result uz_engine_check_sha256(const char *path, const char *want, uz_diag *diag);
 
 /* Copies every entry of the store from (and its binary) into the store to, creating to
- * (0700) if missing; entries to already has are kept. to must be private; from need not
- * be (an exported copy on removable media), so each binary's SHA-256 is checked against
- * its entry as it is copied and malformed entries are refused. *copied: entries added.
- * Used for `ucizip engine --export DIR` (store to DIR) and `--import DIR` (DIR to store). */
+ * (0700) if missing; entries to already has are kept. Each binary's SHA-256 is checked
+ * against its entry as it is copied and malformed entries are refused. *copied: entries
+ * added. Used for `ucizip engine --export DIR` (the user's store to DIR). */
 uz_result uz_engine_store_copy(const char *from, const char *to, int *copied, uz_diag *diag);
+
+/* Told of each engine an import met: e as the foreign store describes it, and outcome, a
+ * phrase that begins "added", "not imported" or "refused". */
+typedef void (*uz_engine_store_report)(void *user, const uz_engine_store_entry *e, const char *outcome);
+
+/* `ucizip engine --import DIR`: the entries of the store from (an exported copy; it need
+ * not be private: removable media) into the store to. A file of from is read only if it
+ * is a regular file (no symbolic link, no FIFO or device), and a binary no further than
+ * its size and only if it has its entry's SHA-256. An entry is added only where to has
+ * none for its fingerprint, and only once running it gave that fingerprint:
+ *   - when the user's installed engine (the profile a decoder would take) gives it, the
+ *     store keeps that engine's binary (uz_engine_store_keep), never the imported one,
+ *     which is not run;
+ *   - else the imported binary, from its place in to, run on the fingerprint positions
+ *     with the entry's settings; an entry whose binary gives another fingerprint or does
+ *     not run is refused (its binary removed), and the others go on.
+ * An entry added so is read-only (mode 0400) until uz_engine_store_keep, compressing with
+ * the user's own engine of that fingerprint, vouches for it or replaces its binary.
+ * *added, *refused: the counts. An error (a store that cannot be written, a copy that is
+ * not what its entry says) ends the import. */
+uz_result uz_engine_store_import_from(const char *from, const char *to, uz_engine_store_report report, void *user,
+                                 int *added, int *refused, uz_diag *diag);
 
 #endif

@@ -213,21 +213,32 @@ uz_result uz_engine_store_location(char *out, size_t cap, uz_diag *diag)
     return uz_engine_store_dir(out, cap, diag);
 }
 
-static uz_result store_copy(const char *dir, bool out, int *copied, uz_diag *diag)
+uz_result uz_engine_store_export(const char *dir, int *copied, uz_diag *diag)
 {
     char store[UZ_ENGINE_PATH_MAX];
     uz_result r = uz_engine_store_dir(store, sizeof store, diag);
-    if (r != UZ_OK)
-        return r;
-    return out ? uz_engine_store_copy(store, dir, copied, diag) : uz_engine_store_copy(dir, store, copied, diag);
+    return r == UZ_OK ? uz_engine_store_copy(store, dir, copied, diag) : r;
 }
 
-uz_result uz_engine_store_export(const char *dir, int *copied, uz_diag *diag)
+typedef struct import_report {
+    void (*on_engine)(void *user, const uz_imported_engine *e);
+    void *user;
+} import_report;
+
+static void report_import(void *user, const uz_engine_store_entry *e, const char *outcome)
 {
-    return store_copy(dir, true, copied, diag);
+    const import_report *ir = user;
+    uz_imported_engine out = {e->fingerprint, e->engine_name, e->sha256, outcome};
+    if (ir->on_engine)
+        ir->on_engine(ir->user, &out);
 }
 
-uz_result uz_engine_store_import(const char *dir, int *copied, uz_diag *diag)
+uz_result uz_engine_store_import(const char *dir, void (*on_engine)(void *user, const uz_imported_engine *e),
+                                 void *user, int *added, int *refused, uz_diag *diag)
 {
-    return store_copy(dir, false, copied, diag);
+    char store[UZ_ENGINE_PATH_MAX];
+    import_report ir = {on_engine, user};
+    *added = *refused = 0;
+    uz_result r = uz_engine_store_dir(store, sizeof store, diag);
+    return r == UZ_OK ? uz_engine_store_import_from(dir, store, report_import, &ir, added, refused, diag) : r;
 }

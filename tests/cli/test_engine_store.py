@@ -160,10 +160,11 @@ def test_export_import(base, tmp, store, arc, expected):
     check(b"1 engine copied" in p.stderr, "export copies the engine: %r" % p.stderr)
     fresh = os.path.join(tmp, "store-imported")
     p = uz("engine", "--import", exported, env=store_env(base, fresh))
-    check(b"1 engine copied" in p.stderr, "import copies it: %r" % p.stderr)
+    check(b"1 engine added" in p.stderr and b"added: the same binary as your installed engine" in p.stderr,
+          "import adds it: %r" % p.stderr)
     p = uz("decompress", arc, "-c", env=hidden_env(base, tmp, fresh))
     check(p.stdout == expected, "decodes from the imported engine, byte for byte")
-    check(b"0 engines copied" in uz("engine", "--import", exported, env=store_env(base, fresh)).stderr,
+    check(b"0 engines added" in uz("engine", "--import", exported, env=store_env(base, fresh)).stderr,
           "importing again adds nothing")
 
     # A binary changed after it was stored: checked before every start, refused.
@@ -206,6 +207,98 @@ def test_export_import(base, tmp, store, arc, expected):
     check(p.returncode == 1 and b"symbolic link" in p.stderr, "a symbolic link in the store refused: %r" % p.stderr)
 
 
+def forged_copy(tmp, name, store, fingerprint, blob=None, make=None):
+    """A copy as --export writes it, with the store's one entry under fingerprint and a
+    binary: the file blob (its SHA-256 in the entry), or what make(path) puts there."""
+    d = os.path.join(tmp, name)
+    os.makedirs(os.path.join(d, "blobs"))
+    os.makedirs(os.path.join(d, "fingerprints"))
+    with open(os.path.join(store, "fingerprints", os.listdir(os.path.join(store, "fingerprints"))[0])) as f:
+        entry = f.read()
+    sha = sha256_of(blob) if blob else sha256_of(STOCKFISH)
+    entry = "".join("sha256=%s\n" % sha if line.startswith("sha256=") else line
+                    for line in entry.splitlines(True))
+    with open(os.path.join(d, "fingerprints", fingerprint), "w") as f:
+        f.write(entry)
+    target = os.path.join(d, "blobs", sha)
+    if blob:
+        shutil.copy(blob, target)
+    else:
+        make(target)
+    return d
+
+
+def test_import_attack(base, tmp, store, arc, expected, fp):
+    """A shell script under Stockfish 15.1's fingerprint (it runs the real engine after its
+    own deed): with the real engine installed the store keeps the real one and the script
+    never runs; with it hidden the script is run to check its fingerprint (it gives it) and
+    added read-only, and the user's own compress later puts the real binary in its place.
+    An entry whose binary gives another fingerprint, or does not run, is refused."""
+    pwned = os.path.join(tmp, "PWNED")
+    script = os.path.join(tmp, "evil-engine")
+    with open(script, "w") as f:
+        f.write("#!/bin/sh\n/usr/bin/touch %s\nexec %s\n" % (pwned, STOCKFISH))
+    os.chmod(script, 0o755)
+    evil = forged_copy(tmp, "evil-copy", store, fp, blob=script)
+    mine = os.path.join(tmp, "store-attacked")
+    p = uz("engine", "--import", evil, env=store_env(base, mine))
+    err = p.stderr.decode(errors="replace")
+    entry = open(os.path.join(mine, "fingerprints", fp)).read()
+    check("Stockfish 15.1, fingerprint %s, SHA-256 %s: not imported: your installed engine gives this fingerprint"
+          % (fp, sha256_of(script)) in err and "sha256=%s\n" % sha256_of(STOCKFISH) in entry
+          and os.listdir(os.path.join(mine, "blobs")) == [sha256_of(STOCKFISH)] and not os.path.exists(pwned),
+          "the installed engine's fingerprint: the store keeps the real engine, the script never ran: %s" % err)
+
+    hidden = hidden_env(base, tmp, os.path.join(tmp, "store-attacked-hidden"))
+    p = uz("engine", "--import", evil, env=hidden)
+    err = p.stderr.decode(errors="replace")
+    entry_path = os.path.join(hidden["UZ_ENGINE_STORE"], "fingerprints", fp)
+    check("SHA-256 %s: added: running it gave its fingerprint" % sha256_of(script) in err
+          and os.path.exists(pwned) and stat.S_IMODE(os.stat(entry_path).st_mode) == 0o400,
+          "no installed engine: the script ran once to check its fingerprint, added read-only: %s" % err)
+    os.unlink(pwned)
+    uz("compress", SAMPLE, "-o", os.path.join(tmp, "own.ucz"), "-q", env=store_env(base, hidden["UZ_ENGINE_STORE"]))
+    check("sha256=%s\n" % sha256_of(STOCKFISH) in open(entry_path).read()
+          and stat.S_IMODE(os.stat(entry_path).st_mode) == 0o600,
+          "the user's own compress replaces the imported binary by the real engine")
+    p = uz("decompress", arc, "-c", env=hidden)
+    check(p.stdout == expected and not os.path.exists(pwned), "decoding from the store runs the real engine")
+
+    # The real engine under another fingerprint; a binary that is no engine: refused.
+    for name, blob, why in (("wrong-fp", STOCKFISH, b"running it gave fingerprint " + fp.encode()),
+                            ("not-engine", "/bin/true", b"refused: it did not run")):
+        other = os.path.join(tmp, "store-" + name)
+        p = uz("engine", "--import", forged_copy(tmp, name, store, "0123456789abcdef", blob=blob),
+               env=hidden_env(base, tmp, other), ok=False)
+        check(p.returncode == 1 and why in p.stderr and b"1 refused" in p.stderr
+              and not os.listdir(os.path.join(other, "fingerprints")) and not os.listdir(os.path.join(other, "blobs")),
+              "%s: refused, nothing kept: %r" % (name, p.stderr))
+
+
+def test_import_special_files(base, tmp, store, fp):
+    """A binary linked to /dev/zero, a FIFO binary, a FIFO entry: refused at once, nothing
+    left in the store (each import bounded by a timeout here)."""
+    def fifo_entry(path):
+        shutil.copy(STOCKFISH, path)
+        entry = os.path.join(os.path.dirname(os.path.dirname(path)), "fingerprints", fp)
+        os.unlink(entry)
+        os.mkfifo(entry)
+
+    for name, make, why in (("zero", lambda path: os.symlink("/dev/zero", path), b"is a symbolic link"),
+                            ("fifo", os.mkfifo, b"is not a regular file"),
+                            ("fifo-entry", fifo_entry, b"is not a regular file")):
+        copy = forged_copy(tmp, "special-" + name, store, fp, make=make)
+        other = os.path.join(tmp, "store-special-" + name)
+        try:
+            p = subprocess.run([UCIZIP, "engine", "--import", copy], capture_output=True, timeout=60,
+                               env=store_env(base, other))
+        except subprocess.TimeoutExpired:
+            check(False, "%s: import did not return within 60 s" % name)
+            continue
+        left = os.listdir(os.path.join(other, "blobs")) if os.path.isdir(other) else []
+        check(p.returncode == 1 and why in p.stderr and not left, "%s refused: %r, left %r" % (name, p.stderr, left))
+
+
 def test_engine_path(env):
     """--engine with the path of the profile's program: the profile's settings."""
     by_name = json.loads(uz("engine", "--json", "--positions", "1", env=env).stdout)
@@ -232,6 +325,8 @@ def main():
         test_namespace(base, tmp, store, arc, expected)
         test_changed_profile(base, tmp, store, arc, expected, fp)
         test_export_import(base, tmp, store, arc, expected)
+        test_import_attack(base, tmp, store, arc, expected, fp)
+        test_import_special_files(base, tmp, store, fp)
         test_engine_path(env)
     finally:
         for root, dirs, files in os.walk(tmp):
