@@ -200,6 +200,17 @@ def modes(tmp):
         pgn = os.path.join(tmp, "secret.out.pgn")
         p = run("decompress", out, "-o", pgn)
         check(stat.S_IMODE(os.stat(pgn).st_mode) == 0o600, "decompress of a 0600 archive gives 0600")
+        # transcode likewise (it gave 0644), silent with -q; never over its own input.
+        moved = os.path.join(tmp, "secret.moved.ucz")
+        p = run("transcode", out, "-o", moved, "-q", "--engine", "builtin", "--depth", "2", "--workers", "1")
+        got = stat.S_IMODE(os.stat(moved).st_mode)
+        check(p.returncode == 0 and got == 0o600 and p.stderr == b"",
+              "transcode -q of a 0600 archive gives 0600, silently: %o %r" % (got, p.stderr))
+        before = open(out, "rb").read()
+        p = run("transcode", out, "-o", out, "-f", "--engine", "builtin", "--depth", "2", "--workers", "1")
+        check(p.returncode == 1 and b"would replace the input" in p.stderr and open(out, "rb").read() == before
+              and not [f for f in os.listdir(tmp) if f.startswith("secret.ucz.")],
+              "transcode IN -o IN -f refused, IN untouched: %r" % p.stderr)
         os.umask(0o027)
         p = run("decompress", "-", "-o", pgn, "-f", input=open(out, "rb").read())
         got = stat.S_IMODE(os.stat(pgn).st_mode)
