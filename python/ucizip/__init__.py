@@ -13,8 +13,11 @@ Text is handed out as str: the input's bytes decoded as UTF-8 with the
 back exactly with .encode("utf-8", "surrogateescape"); Game.raw gives the bytes.
 """
 import ctypes
+import errno
 import os
+import stat
 import tempfile
+import threading
 
 from . import _lib
 from ._lib import UZ_DONE, UZ_OK
@@ -139,10 +142,13 @@ def _matches(filter, tags):
 
 
 class Archive:
-    """An open .ucz archive (see ucizip.open)."""
+    """An open .ucz archive (see ucizip.open). One Archive may be used from several
+    threads: its calls take turns (a lock per Archive, as libucizip's objects are for one
+    thread at a time), so threads that should decode at once each open their own."""
 
     def __init__(self, path, engine=None, workers=0, canonical=False, cache_path=None):
         self._dec = None
+        self._lock = threading.RLock()  # (before anything that may fail: __del__ takes it)
         self.path = os.fspath(path)
         self._name = _bytes(self.path)
         self._opts = _options(engine, workers, canonical, cache_path=cache_path)
@@ -256,21 +262,28 @@ class Archive:
         return self.games()
 
     def game(self, number):
-        """Game number `number` (1-based, as list gives it), decoding only its block."""
-        dec = self._decoder()
-        f = _CFile(self.path, "rb")
-        diag, text, size = _lib.UzDiag(), ctypes.c_void_p(), ctypes.c_size_t()
-        try:
-            _check(_lib.lib.uz_decompressor_game(dec, f.ptr, self._name, number, ctypes.byref(text),
-                                                 ctypes.byref(size), ctypes.byref(diag)), diag, self.path)
-            return self._decoded(dec, text, size, diag)
-        finally:
-            f.close()
+        """Game number `number` (an int, 1-based, as list gives it), decoding only its
+        block. TypeError for a number that is not an int, IndexError for one below 1."""
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise TypeError(f"game numbers are int, not {type(number).__name__}")
+        if number < 1:
+            raise IndexError(f"no game {number}: games are numbered from 1")
+        with self._lock:  # the kept decoder is one thread's at a time
+            dec = self._decoder()
+            f = _CFile(self.path, "rb")
+            diag, text, size = _lib.UzDiag(), ctypes.c_void_p(), ctypes.c_size_t()
+            try:
+                _check(_lib.lib.uz_decompressor_game(dec, f.ptr, self._name, number, ctypes.byref(text),
+                                                     ctypes.byref(size), ctypes.byref(diag)), diag, self.path)
+                return self._decoded(dec, text, size, diag)
+            finally:
+                f.close()
 
     def close(self):
-        if self._dec is not None:
-            _lib.lib.uz_decompressor_close(self._dec)
-            self._dec = None
+        with self._lock:
+            if self._dec is not None:
+                _lib.lib.uz_decompressor_close(self._dec)
+                self._dec = None
 
     def __enter__(self):
         return self
@@ -290,36 +303,121 @@ def open(path, engine=None, workers=0, canonical=False, cache_path=None):
     return Archive(path, engine, workers, canonical, cache_path)
 
 
-def compress(src, out_path, engine=None, workers=0, **options):
-    """Compresses src into the archive out_path (written to a temporary file beside it,
-    renamed once complete). src: a path (str or os.PathLike: plain PGN or compressed
-    with zstd, gzip, bzip2 or xz), or an iterable of PGN texts (str or bytes, each one
-    or more games, kept byte for byte). engine: a profile name, .profile file or
-    executable (None: "stockfish"); options: other uz_options fields by name (depth,
-    model, block_games, ...). Returns the counts (a dict of uz_compress_stats)."""
+def compress(src, out_path, engine=None, workers=0, force=False, **options):
+    """Compresses src into the archive out_path. src: a path (str or os.PathLike: plain
+    PGN or compressed with zstd, gzip, bzip2 or xz), or an iterable of PGN texts (str or
+    bytes, each one or more games, kept byte for byte). engine: a profile name, .profile
+    file or executable (None: "stockfish"); options: other uz_options fields by name
+    (depth, model, block_games, ...). Returns the counts (a dict of uz_compress_stats).
+
+    out_path follows the program's rules (doc/safety.md): the archive is written to a
+    temporary file beside it (mode 0600) and given its name once complete, with the
+    input's mode and modification time (a path) or 0666 less the umask; an existing file
+    or symbolic link is replaced only with force=True (FileExistsError, also when one
+    appears while compressing); a character device or FIFO (/dev/null, a named pipe) is
+    written into, never replaced; a directory or other special file is refused, and so is
+    out_path naming the input itself, even with force."""
     out_path = os.fspath(out_path)
-    opts = _options(engine, workers, **options)
-    comp, diag = ctypes.c_void_p(), _lib.UzDiag()
-    _check(_lib.lib.uz_compressor_open(ctypes.byref(comp), ctypes.byref(opts), ctypes.byref(diag)), diag)
-    fd, tmp = tempfile.mkstemp(prefix=".ucizip-", suffix=".tmp", dir=os.path.dirname(os.path.abspath(out_path)))
-    os.close(fd)
-    done = False
-    try:
-        out = _CFile(tmp, "wb")
-        try:
-            _compress_into(comp, out, src, diag)
-        finally:
-            if not out.close():
-                raise OSError(f"{out_path}: write error")
+    target = _Output(out_path, src if isinstance(src, (str, os.PathLike)) else None, force)
+    comp = None
+    try:  # (the output first: a compressor, with its engine processes, only once it is open)
+        opts = _options(engine, workers, **options)
+        comp, diag = ctypes.c_void_p(), _lib.UzDiag()
+        _check(_lib.lib.uz_compressor_open(ctypes.byref(comp), ctypes.byref(opts), ctypes.byref(diag)), diag)
+        _compress_into(comp, target.file, src, diag)
         stats = _lib.UzCompressStats()
         _lib.lib.uz_compressor_stats(comp, ctypes.byref(stats))
-        os.replace(tmp, out_path)
-        done = True
+        target.commit()
         return {name: getattr(stats, name) for name, _ in _lib.UzCompressStats._fields_}
     finally:
-        _lib.lib.uz_compressor_close(comp)
-        if not done:
-            os.unlink(tmp)
+        if comp:
+            _lib.lib.uz_compressor_close(comp)
+        target.abort()
+
+
+def _is_stdio_link(path):
+    """A symbolic link under /dev or /proc (/dev/stdout, /proc/self/fd/1): never replaced."""
+    return os.path.islink(path) and os.path.abspath(path).startswith(("/dev/", "/proc/"))
+
+
+class _Output:
+    """Where compress writes (doc/safety.md "Outputs"): a temporary file renamed once
+    complete, or a device, FIFO or /dev link written into directly."""
+
+    def __init__(self, path, src, force):
+        self.path, self.tmp, self.file = path, None, None
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            st = None
+        if src is not None and st is not None and os.path.exists(src) and os.path.samefile(src, path):
+            raise ValueError(f"{path}: the output would replace the input; refused even with force")
+        if st is not None and (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode) or
+                               (_is_stdio_link(path) and stat.S_ISREG(st.st_mode))):
+            self.file = _CFile(path, "ab" if stat.S_ISREG(st.st_mode) else "wb")
+            return
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "not a regular file, a device or a FIFO; refused", path) \
+                if stat.S_ISDIR(st.st_mode) else OSError(errno.EINVAL, "not a regular file, a device or a FIFO; "
+                                                        "refused", path)
+        if (st is not None or os.path.islink(path)) and not force:
+            raise FileExistsError(errno.EEXIST, "exists; force=True replaces it", path)
+        self.force = force
+        self.mode = stat.S_IMODE(os.stat(src).st_mode) if src is not None and os.path.isfile(src) else None
+        self.times = (os.stat(src).st_atime_ns, os.stat(src).st_mtime_ns) if self.mode is not None else None
+        fd, self.tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp",
+                                        dir=os.path.dirname(os.path.abspath(path)))  # O_EXCL, 0600
+        os.close(fd)
+        try:
+            self.file = _CFile(self.tmp, "wb")
+        except BaseException:
+            self.abort()
+            raise
+
+    def commit(self):
+        f, self.file = self.file, None
+        if not f.close():
+            raise OSError(f"{self.path}: write error")
+        if self.tmp is None:
+            return
+        fd = os.open(self.tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if self.mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(self.tmp, 0o666 & ~umask)
+        else:
+            os.chmod(self.tmp, self.mode)
+            os.utime(self.tmp, ns=self.times)
+        if self.force:
+            os.replace(self.tmp, self.path)
+        else:  # never over a name that appeared meanwhile
+            try:
+                os.link(self.tmp, self.path)
+            except FileExistsError:
+                kept, self.tmp = self.tmp, None  # (kept for the user, not removed by abort)
+                raise FileExistsError(errno.EEXIST, "appeared while compressing; not replaced (the archive is "
+                                      "in " + kept + ")", self.path) from None
+            except OSError as e:  # (a file system without hard links: checked, then renamed)
+                if e.errno not in (errno.EPERM, errno.EOPNOTSUPP) or os.path.lexists(self.path):
+                    raise
+                os.rename(self.tmp, self.path)
+                self.tmp = None
+                return
+            os.unlink(self.tmp)
+        self.tmp = None
+
+    def abort(self):
+        """Closes and removes what commit did not finish; a no-op after commit."""
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+        if self.tmp is not None:
+            os.unlink(self.tmp)
+            self.tmp = None
 
 
 def _compress_into(comp, out, src, diag):

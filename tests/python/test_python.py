@@ -9,9 +9,12 @@ is compressed; failures are ucizip.Error with the library's message.
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 SRC = os.path.abspath(sys.argv[1])
 sys.path.insert(0, os.path.join(SRC, "tests", "cli"))
@@ -168,6 +171,103 @@ def check_errors(ucizip, tmp, clk):
           "nothing is left of a failed compress")
 
 
+def engine_children():
+    """The processes this one started that are still there (engines, not zombies)."""
+    kids = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid() and fields[0] != "Z":
+            kids.append(int(pid))
+    return kids
+
+
+def check_compress_outputs(ucizip, tmp, clk):
+    """compress() follows doc/safety.md: an existing output needs force=True, the input is
+    never the output, devices and FIFOs are written into, the input's mode is kept; a
+    failed compress leaves no engine process running."""
+    fast = dict(engine="builtin", workers=1)
+    want = os.path.join(tmp, "want.ucz")
+    ucizip.compress(clk, want, **fast)
+    archive = open(want, "rb").read()
+    src = os.path.join(tmp, "secret.pgn")
+    shutil.copy(clk, src)
+    os.chmod(src, 0o600)
+    data = open(src, "rb").read()
+
+    out = os.path.join(tmp, "exists.ucz")
+    open(out, "wb").write(b"precious")
+    try:
+        ucizip.compress(src, out, **fast)
+        check(False, "an existing output is replaced without force")
+    except FileExistsError as e:
+        check(open(out, "rb").read() == b"precious" and "force" in str(e), "an existing output refused: %s" % e)
+    ucizip.compress(src, out, force=True, **fast)
+    check(open(out, "rb").read() == archive and stat.S_IMODE(os.stat(out).st_mode) == 0o600,
+          "force=True replaces it, with the input's mode 0600")
+    for force in (False, True):
+        try:
+            ucizip.compress(src, src, force=force, **fast)
+            check(False, "compress(src, src) replaced its input")
+        except ValueError as e:
+            check(open(src, "rb").read() == data and "input" in str(e), "the input as output refused: %s" % e)
+    ucizip.compress(src, "/dev/null", **fast)
+    check(stat.S_ISCHR(os.stat("/dev/null").st_mode), "/dev/null written into, still a device")
+    fifo = os.path.join(tmp, "pipe")
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+    reader.start()
+    ucizip.compress(src, fifo, **fast)
+    reader.join(60)
+    check(got == [archive] and stat.S_ISFIFO(os.stat(fifo).st_mode), "a FIFO written into, still a FIFO")
+    check(not [f for f in os.listdir(tmp) if f.endswith(".tmp")], "no temporary file left")
+
+    # A missing output folder: an error, and no engine process left behind.
+    before = engine_children()
+    try:
+        ucizip.compress(src, os.path.join(tmp, "no-such-dir", "x.ucz"), workers=2)
+        check(False, "compress into a missing folder succeeded")
+    except FileNotFoundError:
+        pass
+    time.sleep(0.5)
+    left = sorted(set(engine_children()) - set(before))
+    check(not left, "a failed compress leaves no engine process (%s)" % left)
+
+
+def check_threads(ucizip, archive):
+    """One Archive from several threads: game(n) takes turns, every game comes back right."""
+    with ucizip.open(archive, workers=1) as a:
+        want = {g.number: g.raw for g in a.games()}
+    numbers = sorted(want)
+    wrong, errors = [], []
+    with ucizip.open(archive, workers=1) as shared:
+        def work(k):
+            try:
+                for i in range(12):
+                    n = numbers[(k * 5 + i * 3) % len(numbers)]
+                    if shared.game(n).raw != want[n]:
+                        wrong.append(n)
+            except Exception as e:  # noqa: BLE001 (any failure is the test's)
+                errors.append(repr(e))
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    check(not wrong and not errors, f"game(n) from 4 threads on one Archive: wrong {wrong[:5]}, {errors[:2]}")
+    with ucizip.open(archive) as a:
+        for bad, kind in ((-1, IndexError), (0, IndexError), ("3", TypeError), (2.0, TypeError)):
+            try:
+                a.game(bad)
+                check(False, f"game({bad!r}) answered")
+            except kind as e:
+                check(str(bad) in str(e) or type(bad).__name__ in str(e), f"game({bad!r}): {e}")
+
+
 def main():
     harness.corpus("cat1_chesscom_live_clk.pgn")
     clk = harness.corpus("cat1_chesscom_live_clk.pgn")
@@ -200,6 +300,8 @@ def main():
         ucizip.compress(iter(pieces), os.path.join(tmp, "odds.ucz"), workers=2)
         check_archive(ucizip, odds, os.path.join(tmp, "odds.ucz"))
         check_errors(ucizip, tmp, clk)
+        check_compress_outputs(ucizip, tmp, clk)
+        check_threads(ucizip, os.path.join(tmp, "want.ucz"))
         # The example script hands games to python-chess where it is installed.
         env = dict(os.environ, PYTHONPATH=pkg)
         p = subprocess.run([sys.executable, os.path.join(SRC, "python", "examples", "to_python_chess.py"),
