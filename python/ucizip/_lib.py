@@ -76,11 +76,21 @@ UZ_OPTIONS_VERSION = 1
 
 
 def _load():
-    """The library at $UCIZIP_LIBRARY, else where the system's loader finds it."""
+    """The library at $UCIZIP_LIBRARY, else the one installed with this package by
+    `meson install` (_installed.py says where), else where the system's loader finds it."""
     path = os.environ.get("UCIZIP_LIBRARY")
     if path:
         return ctypes.CDLL(path)
     errors = []
+    try:
+        from . import _installed
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), _installed.LIB_FROM_PACKAGE,
+                            "libucizip.so.0")
+        if os.path.exists(path):
+            return ctypes.CDLL(path)
+        errors.append(path + ": not there")
+    except ImportError:
+        pass  # installed by pip: no _installed.py
     for name in ("libucizip.so.0", ctypes.util.find_library("ucizip")):
         if not name:
             continue
