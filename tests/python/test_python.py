@@ -219,7 +219,7 @@ def check_compress_outputs(ucizip, tmp, clk):
     fifo = os.path.join(tmp, "pipe")
     os.mkfifo(fifo)
     got = []
-    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()), daemon=True)
     reader.start()
     ucizip.compress(src, fifo, **fast)
     reader.join(60)
