@@ -138,6 +138,41 @@ def forge(data, old, new):
     return data[:i] + body + zlib.crc32(body).to_bytes(4, "little") + data[i + hlen + 4:]
 
 
+def varint(v):
+    out = bytearray()
+    while True:
+        out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
+        v >>= 7
+        if not v:
+            return bytes(out)
+
+
+def book_refusals(tmp, archives):
+    """An archive names its opening book (header key 15: version, hash); a decoder refuses
+    a book it does not have, or another one under the same version (a changed or damaged
+    book has another hash), with one line naming both, and writes nothing."""
+    _, arc, _ = archives["cat2_tata_steel_2022_masters.pgn"]
+    data = read(arc)
+    info = run("info", arc).stdout.decode()
+    check("opening book v1 " in info, "a new archive names book 1: %s" % info)
+    book = [line for line in info.split(";") if "opening book v1" in line][0].split()[-1]
+    lo, hi = int(book[8:], 16), int(book[:8], 16)
+    value = varint(1) + varint(lo) + varint(hi)
+    field = b"\x0f" + varint(len(value)) + value
+    for forged_value, message in (
+            (varint(1) + varint(lo ^ 1) + varint(hi), "opening book version 1 with hash %s" % ("%08x%08x" % (hi, lo ^ 1))),
+            (varint(2) + varint(lo) + varint(hi), "opening book version 2 with hash %s" % book)):
+        forged = forge(data, field, b"\x0f" + varint(len(forged_value)) + forged_value)
+        path = os.path.join(tmp, "forged_book.ucz")
+        with open(path, "wb") as f:
+            f.write(forged)
+        out = os.path.join(tmp, "forged_book.pgn")
+        p = run("decompress", path, "-o", out, ok=False)
+        err = p.stderr.decode()
+        check(p.returncode == 1 and message in err and "which this program does not have" in err and
+              err.count("\n") == 1 and not os.path.exists(out), "a forged book (%s): exit %d, %s" % (message, p.returncode, err))
+
+
 def refusals(tmp, archives):
     """Headers that claim the builtin are untrusted input: each forgery is refused, naming why."""
     _, arc, _ = archives["cat2_tata_steel_2022_masters.pgn"]
@@ -242,6 +277,7 @@ def main():
     use(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="uz-builtin-")
     archives = roundtrips(tmp)
+    book_refusals(tmp, archives)
     refusals(tmp, archives)
     if not SHORT:
         transcodes(tmp, archives)
