@@ -6,17 +6,16 @@
 #
 # 1. ucizip-book-build counts the moves of the training games' first $PLIES plies by
 #    position and prunes them ($MIN_POSITION, $MIN_MOVE, $MAX_MOVES);
-# 2. the training games of the corpus's cat1-3 files (tools/game_split.h), cut after $PLIES
-#    plies, are scored by Stockfish 15.1 at depth 1 (`ucizip stats --dump`, the default
-#    settings, no book, no opening counts; WORKDIR keeps the dumps: a second run reuses
-#    them);
-# 3. ucizip-book-fit prices each of their positions under the default weight set with the
-#    book mixed in at each weight of its grid, and scripts/opening_book_fit.py chooses each
-#    cell's weight;
+# 2. the corpus's cat1-3 files are scored by Stockfish 15.1 at depth 1 (`ucizip stats
+#    --dump`, the default settings, no book, no opening counts; WORKDIR keeps the dumps: a
+#    second run reuses them);
+# 3. ucizip-book-fit prices each position of their training games (tools/game_split.h;
+#    never a held-out one) under the default weight set with the book mixed in at each
+#    weight of its grid, and scripts/opening_book_fit.py chooses each cell's weight;
 # 4. the book is the table and the counts, with a header saying how it was made.
 #
-# Needs a build (scripts/setup.sh) and Stockfish; about 15 minutes on two cores. The corpus's
-# held-out games are never read. Any change to the result is a new book version.
+# Needs a build (scripts/setup.sh) and Stockfish; about half an hour on two cores (the dumps:
+# 371,162 positions). Any change to the result is a new book version.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:?usage: scripts/opening_book.sh WORKDIR [OUT.txt]}
@@ -33,18 +32,16 @@ cat "$work/positions.log"
 
 costs=()
 for c in 1 2 3; do
-    games=$work/cat$c.p$PLIES.train.pgn
-    dump=$work/cat$c.p$PLIES.train.stockfish.dump
-    if [ ! -s "$dump" ]; then
-        for f in ../shared/corpus/cat${c}_*.pgn; do
-            build/tools/ucizip-book-fit --truncate "$PLIES" --split train "$f"
-        done > "$games"
-        nice -n 10 build/ucizip stats "$games" --engine stockfish --book off --opening off --keep-going -q \
-            --workers 1 --dump "$dump.tmp" > /dev/null
-        mv "$dump.tmp" "$dump"
-    fi
-    build/tools/ucizip-book-fit "$games" --scores "$dump" --weights "$WEIGHTS" --book "$work/positions.txt" \
-        > "$work/cat$c.cost"
+    for f in ../shared/corpus/cat${c}_*.pgn; do
+        dump=$work/$(basename "$f" .pgn).stockfish.dump
+        if [ ! -s "$dump" ]; then
+            nice -n 10 build/ucizip stats "$f" --engine stockfish --book off --opening off --keep-going -q \
+                --workers 1 --dump "$dump.tmp" > /dev/null
+            mv "$dump.tmp" "$dump"
+        fi
+        build/tools/ucizip-book-fit "$f" --scores "$dump" --weights "$WEIGHTS" --book "$work/positions.txt" \
+            --split train
+    done > "$work/cat$c.cost"
     costs+=("$work/cat$c.cost")
 done
 scripts/opening_book_fit.py --fit "${costs[@]}" > "$work/table.txt"
