@@ -165,6 +165,10 @@ typedef struct uz_options {
      * archive asking for more is refused (UZ_ERR_LIMIT) before any engine starts.
      * 0: the default, 256. */
     uint64_t max_engine_memory_mb;
+
+    /* compress: the opening book mixed into the model (doc/format.md, "Opening book"):
+     * its version, 0: the default (the newest), -1: none. */
+    int32_t book;
 } uz_options;
 
 /* The defaults: every field as its comment says, version set. */

@@ -220,6 +220,13 @@ def read_header(r):
             if len(ints) != 2 or not 1 <= ints[0] <= 65536 or not 1 <= ints[1] <= 1024:
                 raise Corrupt("header field opening malformed")
             h["opening"] = ints
+        elif key == 15:  # opening book: version, hash low and high 32 bits (moves only: not decoded here)
+            v, ints = Reader(value), []
+            while v.left():
+                ints.append(v.varint())
+            if len(ints) != 3 or ints[0] == 0 or max(ints) > 0xFFFFFFFF:
+                raise Corrupt("header field book malformed")
+            h["book"] = {"version": ints[0], "hash": "%08x%08x" % (ints[2], ints[1])}
         elif key in INT_KEYS or key == 9:
             v, ints = Reader(value), []
             while v.left():

@@ -51,6 +51,9 @@ typedef struct uz_archive_header {
     /* Opening counts (key 14): alpha in 1/16 and the plies counted; 0 plies: key absent,
      * no counts (every archive written before the key existed). */
     uint32_t opening_alpha16, opening_plies;
+    /* The opening book (key 15): version and hash; version 0: key absent, no book (every
+     * archive written before the key existed). */
+    uint32_t book_version, book_hash_lo, book_hash_hi;
     uint32_t coder;         /* uz_coder_kind */
     uint32_t block_games;
     char chess960_fingerprint[64]; /* "" or the fingerprint of the engine with the same settings

@@ -23,6 +23,7 @@ enum header_key {
     KEY_CHESS960_FINGERPRINT = 12, /* optional: Chess960 games are engine-coded */
     KEY_STRUCT_VERSION = 13,       /* optional: the structure stream's layout, absent = 0 */
     KEY_OPENING = 14,              /* optional: opening counts (alpha16, plies), absent = none */
+    KEY_BOOK = 15,                 /* optional: the opening book (version, hash_lo, hash_hi), absent = none */
     KEY_FIRST_INFORMATIONAL = 64,
     KEY_SETTINGS_SUMMARY = 64,
     KEY_CREATED_BY = 65,
@@ -126,6 +127,10 @@ uz_result uz__header_encode(uz_buf *b, const uz_archive_header *h)
     if (h->opening_plies && r == UZ_OK) {
         uint64_t opening[2] = {h->opening_alpha16, h->opening_plies};
         r = put_field_uints(b, KEY_OPENING, opening, 2);
+    }
+    if (h->book_version && r == UZ_OK) {
+        uint64_t book[3] = {h->book_version, h->book_hash_lo, h->book_hash_hi};
+        r = put_field_uints(b, KEY_BOOK, book, 3);
     }
 #undef U1
 #undef S1
@@ -249,6 +254,16 @@ uz_result uz__header_decode(const uint8_t *body, size_t size, unsigned version, 
                 r = UZ_ERR_CORRUPT; /* alpha 1..65536 sixteenths, plies 1..1024 */
             h->opening_alpha16 = (uint32_t)o[0];
             h->opening_plies = (uint32_t)o[1];
+            break;
+        }
+        case KEY_BOOK: {
+            uint64_t o[3];
+            r = read_uints(s, n, o, 3, UINT32_MAX);
+            if (r == UZ_OK && o[0] == 0)
+                r = UZ_ERR_CORRUPT; /* version 0 is no book: the key is absent then */
+            h->book_version = (uint32_t)o[0];
+            h->book_hash_lo = (uint32_t)o[1];
+            h->book_hash_hi = (uint32_t)o[2];
             break;
         }
         case KEY_SETTINGS_SUMMARY: r = copy_text(h->settings_summary, sizeof h->settings_summary, s, n); break;

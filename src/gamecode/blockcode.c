@@ -221,6 +221,9 @@ void uz_header_fill_coding(uz_archive_header *h, const uz_model_params *model, u
     h->n_model_params = (uint32_t)uz_model_params_store(model, h->model_params);
     h->opening_alpha16 = model->opening_plies ? model->opening_alpha16 : 0;
     h->opening_plies = model->opening_plies;
+    h->book_version = model->book_version;
+    h->book_hash_lo = model->book_hash_lo;
+    h->book_hash_hi = model->book_hash_hi;
     h->coder = coder;
     h->block_games = block_games;
     h->struct_version = UZ_STRUCT_VERSION;
@@ -258,6 +261,9 @@ uz_result uz_header_model(const uz_archive_header *h, uz_model_params *params)
         return r;
     params->opening_alpha16 = h->opening_alpha16;
     params->opening_plies = h->opening_plies;
+    params->book_version = h->book_version;
+    params->book_hash_lo = h->book_hash_lo;
+    params->book_hash_hi = h->book_hash_hi;
     return UZ_OK;
 }
 

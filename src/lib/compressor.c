@@ -341,8 +341,9 @@ uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag)
     }
     if (r == UZ_OK)
         r = flush_pending(c, true, diag);
-    if (r == UZ_OK && !c->writer) { /* no game at all: an empty member */
+    if (r == UZ_OK && !c->writer) { /* no game at all: an empty member, nothing to mix a book into */
         c->header.struct_version = 1;
+        c->header.book_version = c->header.book_hash_lo = c->header.book_hash_hi = 0;
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
     }
     if (r == UZ_OK) {
@@ -448,6 +449,9 @@ static const char *header_mismatch(const uz_archive_header *old, const uz_archiv
         return "move model";
     if (old->opening_alpha16 != now->opening_alpha16 || old->opening_plies != now->opening_plies)
         return "opening counts setting";
+    if (old->book_version != now->book_version || old->book_hash_lo != now->book_hash_lo ||
+        old->book_hash_hi != now->book_hash_hi)
+        return "opening book";
     if (old->coder != now->coder)
         return "coder";
     return NULL;
@@ -584,6 +588,9 @@ uz_result uz_compressor_fit_model(uz_compressor *c, const char *const *paths, si
                 *bits_per_position = bits / (double)samples.n_items;
             best.opening_alpha16 = c->model.params.opening_alpha16; /* the fit leaves the counts as asked */
             best.opening_plies = c->model.params.opening_plies;
+            best.book_version = c->model.params.book_version;
+            best.book_hash_lo = c->model.params.book_hash_lo;
+            best.book_hash_hi = c->model.params.book_hash_hi;
             r = uz_model_open(&c->model, &best, diag);
             fill_header(c);
         }
