@@ -383,6 +383,8 @@ uz_result uz_lib_compressor_use_model(uz_compressor *c, const uz_model_params *p
     const uz_builtin_pool *builtin = uz_oracle_set_builtin(c->oracles);
     if (builtin)
         uz_builtin_model_params(&c->params, uz_builtin_pool_version(builtin), uz_builtin_pool_depth(builtin));
+    else
+        uz_lib_engine_model_params(&c->opt, &c->params);
     if (coder != c->coder) {
         uz_encoder_destroy(c->enc);
         c->enc = NULL;

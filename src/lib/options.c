@@ -10,6 +10,7 @@
 #include "cache/score_cache.h"
 #include "gamecode/builtin_oracle.h"
 #include "model/opening_book.h"
+#include "model/player_model.h"
 
 void uz_options_init(uz_options *o)
 {
@@ -191,6 +192,21 @@ uz_model_params uz_lib_model_fit_start(const uz_model_params *params)
     return p;
 }
 
+void uz_lib_engine_model_params(const uz_options *o, uz_model_params *params)
+{
+    if (params->kind != UZ_MODEL_PLAYER || params->player_version != 0 || params->player_hash_lo != 0 ||
+        params->player_hash_hi != 0)
+        return;
+    const bool deep = o->depth >= 2 || o->nodes > 0;
+    const uz_player_model *pm =
+        uz_pm_builtin_version(deep ? UZ_PM_DEFAULT_VERSION_ENGINE_DEEP : UZ_PM_DEFAULT_VERSION_ENGINE);
+    if (pm) {
+        params->player_version = pm->version;
+        params->player_hash_lo = (uint32_t)pm->hash;
+        params->player_hash_hi = (uint32_t)(pm->hash >> 32);
+    }
+}
+
 uz_result uz_lib_model(const uz_options *o, uz_model_params *p, uz_coder_kind *coder, uz_diag *diag)
 {
     *p = uz_model_default_params(); /* the rank model's parameters, the reference */
@@ -252,6 +268,8 @@ uz_result uz_lib_model(const uz_options *o, uz_model_params *p, uz_coder_kind *c
     int builtin_version;
     if (uz_builtin_spec(o->engine, &builtin_version)) /* the player weights trained on its scores */
         uz_builtin_model_params(p, builtin_version, o->depth);
+    else
+        uz_lib_engine_model_params(o, p);
     if (!o->coder || strcmp(o->coder, "range") == 0)
         *coder = UZ_CODER_RANGE;
     else if (strcmp(o->coder, "huffman") == 0)
