@@ -341,8 +341,9 @@ uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag)
     }
     if (r == UZ_OK)
         r = flush_pending(c, true, diag);
-    if (r == UZ_OK && !c->writer) { /* no game at all: an empty member */
+    if (r == UZ_OK && !c->writer) { /* no game at all: an empty member (no key 13 or 15) */
         c->header.struct_version = 1;
+        c->header.tag_version = 1;
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
     }
     if (r == UZ_OK) {
@@ -450,6 +451,8 @@ static const char *header_mismatch(const uz_archive_header *old, const uz_archiv
         return "opening counts setting";
     if (old->coder != now->coder)
         return "coder";
+    if (old->tag_version != now->tag_version)
+        return "tag coding";
     return NULL;
 }
 
