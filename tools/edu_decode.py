@@ -21,6 +21,8 @@ import ctypes.util
 import datetime
 import json
 import lzma
+import os
+import re
 import struct
 import sys
 import zlib
@@ -517,6 +519,23 @@ def tail_split(value):
     return value[:d], int(digits)
 
 
+_priors = None
+
+
+def tag_priors():
+    """Tag version 2's priors (data/tag_priors/v2.tsv): name -> its values, entry 0 first."""
+    global _priors
+    if _priors is None:
+        _priors = {}
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "tag_priors", "v2.tsv")
+        escapes = {"x01": b"\x01", "x02": b"\x02", "t": b"\t", "n": b"\n", "\\": b"\\"}
+        for line in open(path, "rb"):
+            name, value = line.rstrip(b"\n").split(b"\t", 1)
+            value = re.sub(rb"\\(x01|x02|t|n|\\)", lambda m: escapes[m.group(1).decode()], value)
+            _priors.setdefault(name.decode(), []).append(value)
+    return _priors
+
+
 def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
     n = len(names)
     models = []
@@ -548,6 +567,10 @@ def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
         raise Corrupt("bytes left over in the values section")
     recent_names, players = [], []
     own_recent = [[] for _ in range(n)]  # model RECENT: each name's own list
+    if tag_version >= 2:  # models 10 and 12: the lists start as the name's priors
+        for k in range(n):
+            if models[k][0] in (RECENT, TEMPLATE):
+                own_recent[k] = [[v, 0] for v in tag_priors().get(names[k], [])]
     last_elo = None
     prev = [None] * n
     def pair_reference(g, seen, j, j2):

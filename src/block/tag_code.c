@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "block/tag_code_internal.h"
+#include "block/tag_prior.h"
 #include "chess/board.h"
 #include "common/limits.h"
 
@@ -25,6 +26,7 @@ typedef struct recent {
 } recent;
 
 typedef struct coder {
+    const char *const *name_text; /* the block's tag names */
     size_t n_names;
     unsigned tag_version;
     uint8_t *model;    /* per name */
@@ -80,6 +82,7 @@ static uz_result coder_init(coder *c, const char *const *names, size_t n_names, 
 {
     memset(c, 0, sizeof *c);
     size_t n = n_names ? n_names : 1;
+    c->name_text = names;
     c->n_names = n_names;
     c->tag_version = tag_version;
     c->white_k = c->black_k = n_names;
@@ -107,8 +110,24 @@ static uz_result coder_init(coder *c, const char *const *names, size_t n_names, 
     return UZ_OK;
 }
 
+static uz_result list_put(struct recent_list *l, const char *s);
+
+/* Tag version 2: the recent lists of the names with model 10 or 12 start as the name's
+ * priors, entry 0 first (the priors are static: the lists borrow them). */
+static uz_result seed_priors(coder *c)
+{
+    uz_result r = UZ_OK;
+    for (size_t k = 0; k < c->n_names && c->tag_version >= 2 && r == UZ_OK; k++) {
+        size_t n = 0;
+        const char *const *prior = c->model[k] == M_RECENT || c->model[k] == M_TEMPLATE ? uz__tag_prior(c->name_text[k], &n) : NULL;
+        while (n > 0 && r == UZ_OK)
+            r = list_put(&c->lists[k], prior[--n]);
+    }
+    return r;
+}
+
 /* Resets the state between two trial runs of the writer (the models stay). */
-static void coder_reset(coder *c)
+static uz_result coder_reset(coder *c)
 {
     memset(c->has_prev, 0, c->n_names ? c->n_names : 1);
     memset(c->seen_game, 0, (c->n_names ? c->n_names : 1) * sizeof *c->seen_game);
@@ -118,6 +137,7 @@ static void coder_reset(coder *c)
     for (size_t k = 0; k < c->n_names; k++)
         c->lists[k].n = 0;
     free_owned(c);
+    return seed_priors(c);
 }
 
 static int recent_find(const recent *list, size_t n, const char *s)
@@ -535,11 +555,10 @@ static uint64_t codes_cost(uint64_t *codes, size_t n)
 static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz_buf *texts, uint64_t *cost)
 {
     const uint32_t *idx = tw->tag_names;
-    uz_result r = UZ_OK;
     uint64_t *col = NULL; /* version 2's estimate: column k's codes */
     size_t n_col = 0, cap_col = 0;
     bool entropy = !codes && c->tag_version >= 2 && c->model[k] != M_PLAIN;
-    coder_reset(c);
+    uz_result r = coder_reset(c);
     *cost = 0;
     for (size_t g = 0; g < tw->n && r == UZ_OK; g++) {
         const uz_game *game = tw->games[g].game;
@@ -967,6 +986,9 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const
     }
     if (code->p != code->end)
         goto out;
+    if ((r = seed_priors(&c)) != UZ_OK)
+        goto out;
+    r = UZ_ERR_CORRUPT;
     for (size_t k = 0; k < n_names; k++) {
         cols[k].texts.p = values->p;
         for (size_t v = 0; v < cols[k].n_texts; v++)

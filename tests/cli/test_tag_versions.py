@@ -5,12 +5,14 @@ and chess.com games in layout 3, coded tags of version 1, no key 15) still decod
 byte and verify; the same games compressed now get key 15 = 2, decode byte for byte, take
 the version 2 models (names in Termination, the number of Link, rating changes from the
 ratings) and fewer tag bytes; a header claiming a tag version from a newer ucizip is
-refused with a clear message.
+refused with a clear message; the priors of tag version 2 are the frozen table
+(data/tag_priors/v2.tsv, by its hash) and src/block/tag_prior.c is that table.
 
 usage: test_tag_versions.py UCIZIP EDU_DECODE"""
 import importlib.util
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import zlib
@@ -19,6 +21,26 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import check, run, summary, use  # noqa: E402
 
 DATA = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "tags")
+ROOT = os.environ.get("UZ_SRC_ROOT", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+PRIORS_FNV1A64 = 0xf560acaa91d78bfe  # of data/tag_priors/v2.tsv: every archive of tag version 2 depends on it
+
+
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def priors():
+    """The frozen table, and its C form made from it."""
+    tsv = os.path.join(ROOT, "data", "tag_priors", "v2.tsv")
+    h = fnv1a64(open(tsv, "rb").read())
+    check(h == PRIORS_FNV1A64, f"{tsv} changed (hash {h:016x}): a new table is a new tag version")
+    made = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "tag_priors.py"), "c", tsv],
+                          capture_output=True).stdout
+    check(made == open(os.path.join(ROOT, "src", "block", "tag_prior.c"), "rb").read(),
+          "src/block/tag_prior.c is not data/tag_priors/v2.tsv's table (scripts/tag_priors.py c)")
 
 
 def edu_module(path):
@@ -65,6 +87,7 @@ def models(edu, path):
 def main():
     use(sys.argv[1])
     edu = edu_module(sys.argv[2])
+    priors()
     with tempfile.TemporaryDirectory() as tmp:
         for name, layout, model in (("lichess", 1, ("WhiteRatingDiff", edu.PAIRDIFF)),
                                     ("chesscom", 3, ("Termination", edu.TEMPLATE))):
