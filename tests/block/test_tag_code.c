@@ -278,6 +278,10 @@ int main(int argc, char **argv)
     snprintf(buf, sizeof buf, "%s/pgn/layout/tag_near_misses.pgn", getenv("UZ_TEST_DATA") ? getenv("UZ_TEST_DATA") : "tests/data");
     check_file(buf, false, true);
     check_final(buf, 2); /* the whole FEN, and the four fields with FinalFEN then text */
+    /* Tag version 2's models at their edges (names inside names, an empty name, numbers
+     * with a leading zero or 19 digits, ratings that are not numbers); every byte damaged. */
+    snprintf(buf, sizeof buf, "%s/pgn/layout/tag_v2_near_misses.pgn", getenv("UZ_TEST_DATA") ? getenv("UZ_TEST_DATA") : "tests/data");
+    check_file(buf, false, true);
     check_file(corpus_path("cat1_lichess_marathon_2025.pgn", buf), true, true);
     check_file(corpus_path("cat1_lichess_rated_blitz_rapid.pgn", buf), true, false);
     check_file(corpus_path("cat2_carlsen_chesscom_clk.pgn", buf), false, false);
