@@ -3,7 +3,6 @@
  * a column) evolves value by value in game order, so both sides see the same state. */
 #include "block/tag_code.h"
 
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include "block/tag_code_internal.h"
 #include "block/tag_prior.h"
 #include "chess/board.h"
+#include "codec/fixed.h"
 #include "common/limits.h"
 
 static bool has_param(unsigned m)
@@ -542,14 +542,15 @@ static int cmp_u64(const void *a, const void *b)
  * codes. */
 static uint64_t codes_cost(uint64_t *codes, size_t n)
 {
-    double bits = 0;
+    /* In integers (codec/fixed.h), so that every build makes the same choices. */
+    uint64_t bits_q16 = 0, log_n = uz__log2_fixed(n ? n : 1, 16);
     qsort(codes, n, sizeof *codes, cmp_u64);
     for (size_t i = 0, j; i < n; i = j) {
         for (j = i; j < n && codes[j] == codes[i];)
             j++;
-        bits += (double)(j - i) * log2((double)n / (double)(j - i)) + 8.0 * (double)varint_len(codes[i]);
+        bits_q16 += (uint64_t)(j - i) * (log_n - uz__log2_fixed(j - i, 16)) + ((uint64_t)8 * varint_len(codes[i]) << 16);
     }
-    return (uint64_t)bits;
+    return bits_q16 >> 16;
 }
 
 static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz_buf *texts, uint64_t *cost)
