@@ -21,6 +21,8 @@ import ctypes.util
 import datetime
 import json
 import lzma
+import os
+import re
 import struct
 import sys
 import zlib
@@ -175,7 +177,7 @@ TEXT_KEYS = {1: ("engine_name", 128), 2: ("fingerprint", 64), 8: ("engine_settin
              12: ("chess960_fingerprint", 64), 64: ("settings_text", 256), 65: ("created_by", 64)}
 INT_KEYS = {3: ("depth", 1000), 4: ("nodes", M64), 5: ("mode", 2), 6: ("hash_mb", 0xFFFFFFFF),
             7: ("threads", 0xFFFFFFFF), 10: ("coder", 255), 11: ("block_games", 65536),
-            13: ("struct_version", 3)}
+            13: ("struct_version", 3), 16: ("tag_version", 2)}
 MODEL_PARAMS = {1: 2, 2: 4, 3: 3}
 
 
@@ -237,7 +239,8 @@ def read_header(r):
                 h["model"] = ints
             else:
                 name, cap = INT_KEYS[key]
-                if len(ints) != 1 or ints[0] > cap or (key == 13 and ints[0] == 0 and version == 2):
+                if len(ints) != 1 or ints[0] > cap or (key == 13 and ints[0] == 0 and version == 2) or \
+                        (key == 16 and ints[0] == 0):
                     raise Corrupt(f"header field {name} malformed")
                 h[name] = ints[0]
         elif key < 64:
@@ -255,6 +258,7 @@ def read_header(r):
         h.setdefault("block_games", 1024)
         h.setdefault("struct_version", 1)
         required = (1, 2, 9)
+    h.setdefault("tag_version", 1)
     for key in required:
         name = (TEXT_KEYS.get(key) or INT_KEYS.get(key) or ("model",))[0]
         if name not in h:
@@ -334,9 +338,9 @@ def read_text_record(text):
             "end_eols": end_eols, "patch_ops": n_ops}
 
 
-def read_structure(data, n_games, version):
-    """The games of a block's structure stream (layout `version`, header key 13): tags,
-    tree counts, text records."""
+def read_structure(data, n_games, version, tag_version=1):
+    """The games of a block's structure stream (layout `version`, header key 13; its tags
+    coded in `tag_version`, key 16): tags, tree counts, text records."""
     r = Reader(data)
     sizes = [r.varint() for _ in range(5 if version == 0 else 7)]
     sec, pos = [], r.pos
@@ -404,7 +408,7 @@ def read_structure(data, n_games, version):
                 g["tags"].append((names[k], columns[k][taken[k]].decode("utf-8", "replace")))
                 taken[k] += 1
     else:
-        read_coded_tags(sec[6], values, names, games, uses, version)
+        read_coded_tags(sec[6], values, names, games, uses, version, tag_version)
     read_engine_code(engine, games)
     return games
 
@@ -430,7 +434,9 @@ def read_engine_code(r, games):
 
 # ---- coded tags (doc/format.md, "Coded tags") ----
 
-PLAIN, COPY, LASTPART, PLIES, RESULT, ELO, DIFF, DATE, TIME, NAME, RECENT, FINAL = range(12)
+PLAIN, COPY, LASTPART, PLIES, RESULT, ELO, DIFF, DATE, TIME, NAME, RECENT, FINAL, TEMPLATE, NUMTAIL, PAIRDIFF = range(15)
+WITH_PARAM = (COPY, LASTPART, ELO, DATE, TIME, PAIRDIFF)
+TAIL_MAX = 10 ** 18 - 1
 RECENT_MAX = 256
 DATE_MAX = 3652059
 
@@ -486,18 +492,76 @@ def recent_put(lst, s, rating=0):
     lst.insert(0, [s, rating])
 
 
-def read_coded_tags(code, values, names, games, uses, version=1):
+def template_roles(g, seen, white_k, black_k):
+    """Model 12's roles: winner and loser of a decided game, else White and Black."""
+    white, black = seen.get(white_k, b""), seen.get(black_k, b"")
+    return (black, white) if g["result"] == "0-1" else (white, black)
+
+
+def template_of(value, roles):
+    """Model 12's template of a value (None for a value holding a byte 1 or 2)."""
+    if b"\x01" in value or b"\x02" in value:
+        return None
+    out, i = bytearray(), 0
+    while i < len(value):
+        for r, role in enumerate(roles):
+            if role and value.startswith(role, i):
+                out.append(1 + r)
+                i += len(role)
+                break
+        else:
+            out.append(value[i])
+            i += 1
+    return bytes(out)
+
+
+def tail_split(value):
+    """Model 13's (text, number) of a value ending in 1-18 digits without a leading zero, or None."""
+    d = len(value)
+    while d > 0 and value[d - 1:d].isdigit():
+        d -= 1
+    digits = value[d:]
+    if not digits or len(digits) > 18 or (digits[:1] == b"0" and len(digits) > 1):
+        return None
+    return value[:d], int(digits)
+
+
+_priors = None
+
+
+def tag_priors():
+    """Tag version 2's priors (data/tag_priors/v2.tsv): name -> its values, entry 0 first."""
+    global _priors
+    if _priors is None:
+        _priors = {}
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "tag_priors", "v2.tsv")
+        escapes = {"x01": b"\x01", "x02": b"\x02", "t": b"\t", "n": b"\n", "\\": b"\\"}
+        for line in open(path, "rb"):
+            name, value = line.rstrip(b"\n").split(b"\t", 1)
+            value = re.sub(rb"\\(x01|x02|t|n|\\)", lambda m: escapes[m.group(1).decode()], value)
+            _priors.setdefault(name.decode(), []).append(value)
+    return _priors
+
+
+def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
     n = len(names)
     models = []
+    top = PAIRDIFF if tag_version >= 2 else FINAL if version >= 3 else RECENT
     for k in range(n):
         if not code.left() and k == 0:  # an empty section: every name plain
-            models = [(PLAIN, 0)] * n
+            models = [(PLAIN, 0, 0)] * n
             break
         m = code.varint()
-        p = code.varint() if m in (COPY, LASTPART, ELO, DATE, TIME) else 0
-        if m > (FINAL if version >= 3 else RECENT) or (m in (COPY, LASTPART, ELO, DATE, TIME) and (p == k or p > n or (p == n and m not in (DATE, TIME)))):
+        p = code.varint() if m in WITH_PARAM else 0
+        p2 = code.varint() if m == PAIRDIFF else 0
+        if m > top or (m == FINAL and version < 3) or \
+                (m in WITH_PARAM and (p == k or p > n or (p == n and m not in (DATE, TIME)))) or \
+                (m == PAIRDIFF and (p2 == k or p2 == p or p2 >= n)):
             raise Corrupt("bad tag model")
-        models.append((m, p))
+        models.append((m, p, p2))
+    white_k = names.index("White") if "White" in names else n
+    black_k = names.index("Black") if "Black" in names else n
+    tails = [None] * n  # model 13: each name's last (text, number)
     codes, n_texts = [], []
     for k in range(n):
         col = [code.varint() for _ in range(uses[k])] if models[k][0] != PLAIN else [0] * uses[k]
@@ -510,14 +574,29 @@ def read_coded_tags(code, values, names, games, uses, version=1):
         raise Corrupt("bytes left over in the values section")
     recent_names, players = [], []
     own_recent = [[] for _ in range(n)]  # model RECENT: each name's own list
+    if tag_version >= 2:  # models 10 and 12: the lists start as the name's priors
+        for k in range(n):
+            if models[k][0] in (RECENT, TEMPLATE):
+                own_recent[k] = [[v, 0] for v in tag_priors().get(names[k], [])]
     last_elo = None
     prev = [None] * n
+    def pair_reference(g, seen, j, j2):
+        """Model 14's reference: a linear Elo expectation (K 12) from the two ratings and the result."""
+        a = parse_number(ELO, seen[j]) if j in seen else None
+        b = parse_number(ELO, seen[j2]) if j2 in seen else None
+        if a is None or b is None or g["result"] == "*" or models[j][0] != ELO or models[j][1] not in (white_k, black_k):
+            return 0
+        white = models[j][1] == white_k
+        score2 = 1 if g["result"] == "1/2-1/2" else 2 if (g["result"] == "1-0") == white else 0
+        x = 6 * (score2 - 1) * 58 - max(-400, min(400, a - b))
+        return (x + 29) // 58 if x >= 0 else -((-x + 29) // 58)
+
     for g in games:
         tags, seen = [], {}
         g["tags"] = tags
         final_taken = False
         for k in g["tag_names"]:
-            m, p = models[k]
+            m, p, p2 = models[k]
             c = next(codes[k])
             ref = seen.get(p)
             v = None
@@ -533,11 +612,22 @@ def read_coded_tags(code, values, names, games, uses, version=1):
                     raise Corrupt("bad tag code")
                 final_taken = True
                 value = None  # derived from the moves: not known without them
-            elif m in (NAME, RECENT):
+            elif m in (NAME, RECENT, TEMPLATE):
                 lst = recent_names if m == NAME else own_recent[k]
                 if c > len(lst):
                     raise Corrupt("bad recent value")
                 value = lst[c - 1][0]
+                if m == TEMPLATE:
+                    roles = template_roles(g, seen, white_k, black_k)
+                    value = b"".join(roles[b - 1] if b in (1, 2) else bytes([b]) for b in value)
+                    if len(value) > LIMIT_TEXT:
+                        raise Corrupt("a template's value too long")
+            elif m == NUMTAIL:
+                u = c - 1
+                d = -(u >> 1) - 1 if u & 1 else u >> 1
+                if tails[k] is None or abs(d) > TAIL_MAX or not 0 <= tails[k][1] + d <= TAIL_MAX:
+                    raise Corrupt("bad number change")
+                value = tails[k][0] + b"%d" % (tails[k][1] + d)
             else:
                 u = c - 1
                 d = -(u >> 1) - 1 if u & 1 else u >> 1
@@ -546,16 +636,25 @@ def read_coded_tags(code, values, names, games, uses, version=1):
                     base = hit[0] if hit else last_elo if last_elo is not None else 1500
                 elif m == DIFF:
                     base = 0
+                elif m == PAIRDIFF:
+                    base = pair_reference(g, seen, p, p2)
                 else:
                     r = parse_number(m, ref) if ref is not None else None
                     base = r if r is not None else prev[k] if prev[k] is not None else 0
                 v = base + d
-                lo, hi = NUMBER_RANGE[m]
+                kind = DIFF if m == PAIRDIFF else m
+                lo, hi = NUMBER_RANGE[kind]
                 if not lo <= v <= hi:
                     raise Corrupt("coded tag value out of range")
-                value = format_number(m, v)
+                value = format_number(kind, v)
             if m in (NAME, RECENT):
                 recent_put(recent_names if m == NAME else own_recent[k], value)
+            elif m == TEMPLATE:
+                t = template_of(value, template_roles(g, seen, white_k, black_k))
+                if t is not None:
+                    recent_put(own_recent[k], t)
+            elif m == NUMTAIL:
+                tails[k] = tail_split(value) or tails[k]
             elif v is not None and m == ELO:
                 last_elo = v
                 if ref is not None:
@@ -600,7 +699,7 @@ def read_member(data, pos):
             structure = unlzma2(stored, raw)
         else:
             raise Corrupt(f"unknown structure method {method}")
-        block_games = read_structure(structure, n_games, header.get("struct_version", 0))
+        block_games = read_structure(structure, n_games, header.get("struct_version", 0), header["tag_version"])
         if sum(g["moves_len"] for g in block_games) != moves_size:
             raise Corrupt("the games' move streams do not add up to the block's")
         nodes = sum(g["counts"]["nodes"] for g in block_games if g["kind"] == "game")

@@ -24,6 +24,7 @@ enum header_key {
     KEY_STRUCT_VERSION = 13,       /* optional: the structure stream's layout, absent = 0 */
     KEY_OPENING = 14,              /* optional: opening counts (alpha16, plies), absent = none */
     KEY_BOOK = 15,                 /* optional: the opening book (version, hash_lo, hash_hi), absent = none */
+    KEY_TAG_VERSION = 16,          /* optional: the coded tags' version, absent = 1 */
     KEY_FIRST_INFORMATIONAL = 64,
     KEY_SETTINGS_SUMMARY = 64,
     KEY_CREATED_BY = 65,
@@ -132,6 +133,8 @@ uz_result uz__header_encode(uz_buf *b, const uz_archive_header *h)
         uint64_t book[3] = {h->book_version, h->book_hash_lo, h->book_hash_hi};
         r = put_field_uints(b, KEY_BOOK, book, 3);
     }
+    if (h->tag_version > 1)
+        U1(KEY_TAG_VERSION, h->tag_version);
 #undef U1
 #undef S1
     return r;
@@ -266,6 +269,16 @@ uz_result uz__header_decode(const uint8_t *body, size_t size, unsigned version, 
             h->book_hash_hi = (uint32_t)o[2];
             break;
         }
+        case KEY_TAG_VERSION:
+            r = read_uints(s, n, v, 1, UINT32_MAX);
+            if (r == UZ_OK && v[0] > UZ_TAG_VERSION) {
+                *why = "tag coding from a newer ucizip";
+                r = UZ_ERR_CORRUPT;
+            }
+            if (r == UZ_OK && v[0] == 0)
+                r = UZ_ERR_CORRUPT;
+            h->tag_version = (uint32_t)v[0];
+            break;
         case KEY_SETTINGS_SUMMARY: r = copy_text(h->settings_summary, sizeof h->settings_summary, s, n); break;
         case KEY_CREATED_BY: r = copy_text(h->created_by, sizeof h->created_by, s, n); break;
         default:
@@ -298,5 +311,7 @@ uz_result uz__header_decode(const uint8_t *body, size_t size, unsigned version, 
         if (!h->settings_summary[0])
             header_summary(h);
     }
+    if (!(seen & 1u << KEY_TAG_VERSION))
+        h->tag_version = 1;
     return (seen & needed) == needed ? UZ_OK : UZ_ERR_CORRUPT;
 }

@@ -351,8 +351,9 @@ static uz_result engine_spans(uz_cursor c, uz_block_game *games, size_t n, bool 
 }
 
 /* uz_block_struct_read, with the coded comments' counts (layout 1) when counts is not NULL. */
-static uz_result struct_read(const uint8_t *data, size_t size, unsigned version, uz_block_game *games, size_t n,
-                             const uz_decode_limits *limits, uz_comment_counts *counts, uz_diag *diag)
+static uz_result struct_read(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
+                             uz_block_game *games, size_t n, const uz_decode_limits *limits, uz_comment_counts *counts,
+                             uz_diag *diag)
 {
     struct_reader sr;
     uz_decode_limits lim = uz_decode_limits_or_default(limits);
@@ -422,7 +423,7 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
         goto out;
     if (version) {
         if ((r = uz_tag_code_read(&sr.sec[SEC_TAG_CODE], &sr.sec[SEC_VALUES], (const char *const *)name_text, n_names, games,
-                                  n, tag_names, n_tags, version >= 3)) != UZ_OK)
+                                  n, tag_names, n_tags, version >= 3, tag_version)) != UZ_OK)
             goto out;
     } else if ((r = read_columns(&sr, games, n, name_text, n_names, cols, tag_names, n_tags)) != UZ_OK)
         goto out;
@@ -466,19 +467,19 @@ uz_result uz_block_struct_engine_code(const uint8_t *data, size_t size, unsigned
     return engine_spans(c, games, n, true);
 }
 
-uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, uz_block_game *games, size_t n,
-                               const uz_decode_limits *limits, uz_diag *diag)
+uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
+                               uz_block_game *games, size_t n, const uz_decode_limits *limits, uz_diag *diag)
 {
-    return struct_read(data, size, version, games, n, limits, NULL, diag);
+    return struct_read(data, size, version, tag_version, games, n, limits, NULL, diag);
 }
 
-uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, size_t n,
-                                       uz_struct_comment_info *info, uz_diag *diag)
+uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
+                                       size_t n, uz_struct_comment_info *info, uz_diag *diag)
 {
     *info = (uz_struct_comment_info){0};
     uz_block_game *games = uz_block_games_new(n);
     uz_comment_counts counts = {0};
-    uz_result r = games ? struct_read(data, size, version, games, n, NULL, &counts, diag) : UZ_ERR_NOMEM;
+    uz_result r = games ? struct_read(data, size, version, tag_version, games, n, NULL, &counts, diag) : UZ_ERR_NOMEM;
     uz_block_games_free(games, n);
     if (r == UZ_OK && version >= 1) {
         /* The section sizes lead the stream: the comment-code section's is the sixth. */

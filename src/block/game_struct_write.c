@@ -25,6 +25,7 @@ typedef struct struct_writer {
     size_t game_nodes;     /* moves of the game being written */
     uz_comment_coder *cc;  /* layout 1: codes each comment's kind (NULL in layout 0) */
     unsigned version;      /* layout: from 1 the tags go through tag_code */
+    unsigned tag_version;  /* of tag_code (header key 16) */
     uz_buf tag_index;      /* layout 1: every tag's name index (uint32_t), in game order */
     char **residuals;      /* layout 2: the game's main-line comments as engine_code left them (NULL: as is) */
     size_t n_residuals, next_residual;
@@ -323,7 +324,7 @@ static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *ga
         if (s != SEC_VALUES && s != SEC_TAG_CODE)
             plain[s] = w->sec[s]; /* borrowed */
     r = uz_tag_code_write(&plain[SEC_TAG_CODE], &plain[SEC_VALUES], (const char *const *)w->names, w->n_names, games, n,
-                          (const uint32_t *)w->tag_index.data, false, false);
+                          (const uint32_t *)w->tag_index.data, false, false, w->tag_version);
     if (r == UZ_OK) {
         pthread_t thread;
         bool threaded = pthread_create(&thread, NULL, pack_candidate, &as_text) == 0;
@@ -355,10 +356,12 @@ static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *ga
     return r;
 }
 
-uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_block_out_game *games, size_t n)
+uz_result uz_block_struct_write(uz_buf *out, unsigned version, unsigned tag_version, const uz_block_out_game *games,
+                                size_t n)
 {
     struct_writer w = {0};
     w.version = version;
+    w.tag_version = tag_version;
     uz_result r = UZ_OK;
     for (size_t i = 0; i < n && r == UZ_OK; i++)
         r = uz_buf_append(&w.sec[SEC_TEXT], games[i].text_rec.data, games[i].text_rec.size);
@@ -378,7 +381,7 @@ uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_block_ou
     }
     if (r == UZ_OK && version)
         r = uz_tag_code_write(&w.sec[SEC_TAG_CODE], &w.sec[SEC_VALUES], (const char *const *)w.names, w.n_names, games, n,
-                              (const uint32_t *)w.tag_index.data, true, version >= 3);
+                              (const uint32_t *)w.tag_index.data, true, version >= 3, tag_version);
     if (r == UZ_OK && w.sec[SEC_TAG_CODE].size)
         r = keep_smaller_tags(&w, games, n);
     if (r == UZ_OK)

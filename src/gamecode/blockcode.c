@@ -89,7 +89,7 @@ static void report_limit(const uz_block_out_game *recs, size_t n, uz_diag *diag)
         uz_buf b = {0};
         uz_block_out_game alone = recs[i];
         alone.moves_len = 0, alone.crc = 0, alone.text_rec = (uz_buf){0};
-        uz_result r = uz_block_struct_write(&b, UZ_STRUCT_VERSION, &alone, 1);
+        uz_result r = uz_block_struct_write(&b, UZ_STRUCT_VERSION, UZ_TAG_VERSION, &alone, 1);
         bool over = r == UZ_ERR_LIMIT || b.size > UZ_LIMIT_BLOCK_STRUCT;
         uz_buf_free(&b);
         if (over) {
@@ -113,7 +113,7 @@ static uz_result check_structure(const uz_buf *structure, unsigned version, cons
     uz_block_game *back = uz_block_games_new(n);
     uz_result r = UZ_ERR_NOMEM;
     if (back) {
-        r = uz_block_struct_read(structure->data, structure->size, version, back, n, NULL, diag);
+        r = uz_block_struct_read(structure->data, structure->size, version, UZ_TAG_VERSION, back, n, NULL, diag);
         for (size_t i = 0; i < n && r == UZ_OK; i++)
             if (back[i].moves_len != recs[i].moves_len || back[i].crc != recs[i].crc)
                 r = UZ_ERR_CORRUPT;
@@ -190,7 +190,7 @@ uz_result uz_block_encode_records(uz_oracle *oracle, const uz_model *model, uz_e
         goto out_reported;
     }
     size_t before = structure->size;
-    r = uz_block_struct_write(structure, struct_version, recs, n);
+    r = uz_block_struct_write(structure, struct_version, UZ_TAG_VERSION, recs, n);
     if (r == UZ_OK && structure->size - before > UZ_LIMIT_BLOCK_STRUCT)
         r = UZ_ERR_LIMIT;
     if (r == UZ_ERR_LIMIT) {
@@ -227,6 +227,7 @@ void uz_header_fill_coding(uz_archive_header *h, const uz_model_params *model, u
     h->coder = coder;
     h->block_games = block_games;
     h->struct_version = UZ_STRUCT_VERSION;
+    h->tag_version = UZ_TAG_VERSION;
     uz_copy_str(h->created_by, sizeof h->created_by, "ucizip " UZ_VERSION_STRING);
 }
 
@@ -549,7 +550,7 @@ static uz_result read_records(const uz_member_decoder *md, const uz_archive_bloc
     }
     const uint8_t *data = block->structure.data;
     size_t size = block->structure.size;
-    uz_result r = uz_block_struct_read(data, size, block->struct_version, all, n, &lim, diag);
+    uz_result r = uz_block_struct_read(data, size, block->struct_version, block->tag_version, all, n, &lim, diag);
     if (r == UZ_ERR_LIMIT)
         r = corrupt_game(diag, block, game_base + 1, "more moves than the block header says");
     else if (r != UZ_OK && r != UZ_ERR_NOMEM)

@@ -341,9 +341,10 @@ uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag)
     }
     if (r == UZ_OK)
         r = flush_pending(c, true, diag);
-    if (r == UZ_OK && !c->writer) { /* no game at all: an empty member, nothing to mix a book into */
+    if (r == UZ_OK && !c->writer) { /* no game at all: an empty member, nothing to mix a book into, no key 13, 15 or 16 */
         c->header.struct_version = 1;
         c->header.book_version = c->header.book_hash_lo = c->header.book_hash_hi = 0;
+        c->header.tag_version = 1;
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
     }
     if (r == UZ_OK) {
@@ -456,6 +457,8 @@ static const char *header_mismatch(const uz_archive_header *old, const uz_archiv
         return "opening book";
     if (old->coder != now->coder)
         return "coder";
+    if (old->tag_version != now->tag_version)
+        return "tag coding";
     return NULL;
 }
 

@@ -21,7 +21,7 @@ static uz_result read_back(const uint8_t *data, size_t size, unsigned layout, si
 {
     uz_block_game *back = uz_block_games_new(n);
     uz_diag d = {0};
-    uz_result r = back ? uz_block_struct_read(data, size, layout, back, n, NULL, &d) : UZ_ERR_NOMEM;
+    uz_result r = back ? uz_block_struct_read(data, size, layout, UZ_TAG_VERSION, back, n, NULL, &d) : UZ_ERR_NOMEM;
     *same = r == UZ_OK;
     for (size_t i = 0; i < n && r == UZ_OK && orig; i++) {
         const uz_game *g = &back[i].game;
@@ -85,14 +85,14 @@ static size_t check_file(const char *path, unsigned layout, size_t max_games, ui
     CHECK(uz_block_out_games_new(&recs, games, n, NULL) == UZ_OK, "%s: records", path);
     for (size_t i = 0; i < n && recs; i++)
         CHECK(!games[i].verbatim, "%s: game %zu has a text record", path, i + 1);
-    CHECK(recs && uz_block_struct_write(&st, layout, recs, n) == UZ_OK, "%s: written", path);
+    CHECK(recs && uz_block_struct_write(&st, layout, UZ_TAG_VERSION, recs, n) == UZ_OK, "%s: written", path);
     uz_block_out_games_free(recs, n);
     bool same = false;
     CHECK(read_back(st.data, st.size, layout, n, games, &same) == UZ_OK && same, "%s (layout %u): every comment read back",
           path, layout);
     uz_struct_comment_info info;
     uz_diag d = {0};
-    CHECK(uz_block_struct_comment_info(st.data, st.size, layout, n, &info, &d) == UZ_OK &&
+    CHECK(uz_block_struct_comment_info(st.data, st.size, layout, UZ_TAG_VERSION, n, &info, &d) == UZ_OK &&
               info.clocks == want_clocks && info.engine == want_engine && info.code_bytes > 0,
           "%s (layout %u): %llu clocks, %llu engine comments coded, %llu bytes", path, layout, (unsigned long long)info.clocks,
           (unsigned long long)info.engine, (unsigned long long)info.code_bytes);
