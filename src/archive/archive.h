@@ -20,7 +20,7 @@
 #define UZ_ARCHIVE_MAX_MODEL_PARAMS 8
 /* Layout of the structure stream the writer uses (header key 13); 0 is the layout of
  * members written before the key existed, which every reader still reads. */
-#define UZ_STRUCT_VERSION 3
+#define UZ_STRUCT_VERSION 4
 
 /* The summary a reader gives a version 3 header that stores neither settings nor a
  * summary: the engine name, then this. */

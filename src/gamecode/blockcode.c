@@ -115,7 +115,7 @@ static uz_result check_structure(const uz_buf *structure, unsigned version, cons
     if (back) {
         r = uz_block_struct_read(structure->data, structure->size, version, back, n, NULL, diag);
         for (size_t i = 0; i < n && r == UZ_OK; i++)
-            if (back[i].moves_len != recs[i].moves_len || back[i].crc != recs[i].crc)
+            if (back[i].moves_len != recs[i].moves_len || back[i].crc != (recs[i].crc & back[i].crc_mask))
                 r = UZ_ERR_CORRUPT;
         if (r != UZ_OK && r != UZ_ERR_NOMEM)
             uz_diag_set(diag, r, 0, 0, "internal error: the structure stream written does not read back; nothing written");
@@ -618,7 +618,7 @@ static uz_result finish_game(uz_walk *walk, const uz_block_game *record, const u
         if (r != UZ_OK)
             return corrupt_game(diag, block, number, "its text record does not fit the game");
     }
-    if (uz_crc32(0, game->raw, game->raw_len) != record->crc)
+    if ((uz_crc32(0, game->raw, game->raw_len) & record->crc_mask) != record->crc)
         return corrupt_game(diag, block, number, "the decoded game does not match its checksum");
     return UZ_OK;
 }
