@@ -39,6 +39,18 @@ static uint64_t count_moves(const uz_line *line)
     return n;
 }
 
+/* NAGs and variations of a line (UZ_LIMIT_BLOCK_MARKS). */
+static uint64_t count_marks(const uz_line *line)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < line->n_nodes; i++) {
+        n += line->nodes[i].n_nags + line->nodes[i].n_variations;
+        for (size_t v = 0; v < line->nodes[i].n_variations; v++)
+            n += count_marks(&line->nodes[i].variations[v]);
+    }
+    return n;
+}
+
 /* An upper bound of the structure-stream bytes of a line (doc/format.md: every varint
  * there takes at most 4 bytes, since counts and lengths are within limits.h). */
 static uint64_t line_struct_bound(const uz_line *line)
@@ -69,13 +81,15 @@ static uint64_t game_struct_bound(const uz_game *g)
 
 size_t uz_block_fit(const uz_game *games, size_t n)
 {
-    uint64_t nodes = 0, bytes = 0, tags = 0; /* tags bound the distinct names, a list */
+    uint64_t nodes = 0, bytes = 0, tags = 0, marks = 0; /* tags bound the distinct names, a list */
     size_t k = 0;
     for (; k < n; k++) {
         nodes += count_moves(&games[k].main);
         bytes += game_struct_bound(&games[k]);
         tags += games[k].n_tags;
-        if (k > 0 && (nodes > UZ_LIMIT_BLOCK_NODES || bytes > UZ_LIMIT_BLOCK_STRUCT || tags > UZ_LIMIT_LIST))
+        marks += count_marks(&games[k].main);
+        if (k > 0 && (nodes > UZ_LIMIT_BLOCK_NODES || bytes > UZ_LIMIT_BLOCK_STRUCT || tags > UZ_LIMIT_LIST ||
+                      marks > UZ_LIMIT_BLOCK_MARKS))
             break;
     }
     return k;
