@@ -315,6 +315,8 @@ static uz_result put_line_coded(struct_writer *w, const uz_line *line, int depth
         unsigned null = nd->move == UZ_MOVE_NULL, nags = nd->n_nags > 0, comments = nd->n_comments > 0,
                  variations = nd->n_variations > 0, order = !uz_node_order_is_plain(nd);
         unsigned annotated = null | nags | comments | variations;
+        if (nd->n_nags > MAX_COUNT || nd->n_comments > MAX_COUNT || nd->n_variations > MAX_COUNT)
+            return UZ_ERR_LIMIT; /* (their counts are coded less one: checked here) */
         w->game_moves += !null;
         if ((r = uz_record_bit(&w->rc, &m->annotated[v][prev], &annotated)) != UZ_OK || !(prev = annotated))
             continue;
