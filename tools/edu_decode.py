@@ -4,8 +4,9 @@
 It reads every member of an archive: the header (and its fields), each block (its crc,
 the structure stream decompressed with zstd or raw LZMA2), the structure stream's
 sections (tag names, game records with their tree shapes, tag values column by column,
-comments, text records; in layout 1 the coded tags too; in layouts 2 and 3 the engine-comment
-code's per-game streams, checked but not decoded: their values need the game's moves), the index (checked against the
+comments, text records; in layout 1 the coded tags too; in layouts 2 to 4 the engine-comment
+code's per-game streams, checked but not decoded: their values need the game's moves; in
+layout 4 the range-coded game records), the index (checked against the
 blocks, with the member digest) and the footer (version 2) or the index length (version 3).
 It prints each game's tags and move counts. It does not decode the moves:
 that needs the engine (doc/format.md, "Engine queries") and the move models.
@@ -177,7 +178,7 @@ TEXT_KEYS = {1: ("engine_name", 128), 2: ("fingerprint", 64), 8: ("engine_settin
              12: ("chess960_fingerprint", 64), 64: ("settings_text", 256), 65: ("created_by", 64)}
 INT_KEYS = {3: ("depth", 1000), 4: ("nodes", M64), 5: ("mode", 2), 6: ("hash_mb", 0xFFFFFFFF),
             7: ("threads", 0xFFFFFFFF), 10: ("coder", 255), 11: ("block_games", 65536),
-            13: ("struct_version", 3), 16: ("tag_version", 2)}
+            13: ("struct_version", 4), 16: ("tag_version", 2)}
 MODEL_PARAMS = {1: 2, 2: 4, 3: 3}
 
 
@@ -316,6 +317,207 @@ def read_line(rec, comments, depth, counts):
     return n_nodes
 
 
+# ---- coded records (layout 4; doc/format.md, "Coded records" and "Coders") ----
+
+class RangeDecoder:
+    """The range decoder of "Coders" with the binary models of "Coded comments"."""
+
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+        self.range, self.code, self.window = 0xFFFFFFFF, 0, 0
+        for _ in range(4):
+            self.code = (self.code << 8) | self.next_byte()
+        if self.code >= self.range:
+            raise Corrupt("a coded records stream that cannot start")
+
+    def next_byte(self):
+        b = self.data[self.pos] if self.pos < len(self.data) else 0
+        self.pos += 1
+        self.window = ((self.window << 8) | b) & 0xFFFFFFFF
+        return b
+
+    def get(self, freq, total):
+        r = self.range // total
+        v = min(self.code // r, total - 1)
+        cum, s = 0, 0
+        while s < len(freq) - 1 and cum + freq[s] <= v:
+            cum += freq[s]
+            s += 1
+        self.code -= r * cum
+        self.range = r * freq[s] if cum + freq[s] < total else self.range - r * cum
+        if self.code >= self.range:
+            raise Corrupt("impossible coded records stream")
+        while self.range < 1 << 24:
+            self.code = ((self.code << 8) | self.next_byte()) & 0xFFFFFFFF
+            self.range <<= 8
+        return s
+
+    def bit(self, model):
+        """model: [p, n, cap]; adapts it."""
+        q = min(max(model[0] >> 4, 1), 4095)
+        b = self.get([4096 - q, q], 4096)
+        step = (b * 65536 - model[0]) * 2
+        den = 2 * model[1] + 3
+        model[0] += step // den if step >= 0 else -((-step) // den)  # C division: toward zero
+        model[1] = min(model[1] + 1, model[2])
+        return b
+
+    def finish(self):
+        """The stream is exactly what the encoder wrote: consumed, and its flush."""
+        if not len(self.data) <= self.pos <= len(self.data) + 4:
+            raise Corrupt("coded records stream not consumed exactly")
+        low = (self.window - self.code) & 0xFFFFFFFF
+        delta = 0
+        for sh in (32, 24, 16, 8):
+            x = -(-low // (1 << sh)) * (1 << sh)
+            if x - low < self.range:
+                delta = x - low
+                break
+        if self.code != delta:
+            raise Corrupt("coded records stream does not end as the encoder ends it")
+
+
+RECORD_CAP = 60
+
+
+class Records:
+    """The models of a block's coded records, made on first use (p = 1/2, n = 0)."""
+
+    def __init__(self, data, check_bits):
+        self.dec = RangeDecoder(data)
+        self.models = {}
+        self.check_bits = check_bits
+        self.prev_special = 0
+        self.sum_len = self.sum_moves = 0
+        self.succ = {}
+
+    def bit(self, *key):
+        return self.dec.bit(self.models.setdefault(key, [32768, 0, RECORD_CAP]))
+
+    def gamma(self, *key):
+        k = 1
+        while self.bit(key, "len", k):
+            k += 1
+            if k >= 48:
+                raise Corrupt("gamma code too long")
+        x = 1
+        for i in range(1, k):
+            x = 2 * x + (self.bit(key, "top", k, x) if i <= 2 else self.bit(key, "low", k, i))
+        return x
+
+    def count(self, maximum, *key):
+        v = self.gamma(*key) - 1
+        if v > maximum:
+            raise Corrupt("coded count out of range")
+        return v
+
+    def tag_name(self, state, n_names):
+        pred = self.succ.get(state)
+        if pred is not None and self.bit("tag_hit", pred == 0):
+            v = pred
+        else:
+            v = self.count(n_names, "tag_name")
+            if v == pred:
+                raise Corrupt("a missed tag name prediction coded as itself")
+        self.succ[state] = v
+        return v
+
+    def moves_len(self, moves):
+        pred = (self.sum_len * moves + self.sum_moves // 2) // self.sum_moves if self.sum_moves else moves // 2
+        v = self.gamma("moves_len", min(pred.bit_length(), 11))
+        got = pred + (v >> 1 if v & 1 else -(v >> 1))
+        if got < 0 or got > 1 << 30 or self.sum_len + got > 1 << 30:
+            raise Corrupt("move-stream length out of range")
+        self.sum_len += got
+        self.sum_moves += moves
+        return got
+
+    def check(self):
+        c = 0
+        for _ in range(self.check_bits):
+            c = 2 * c + self.dec.get([2048, 2048], 4096)
+        return c
+
+
+def read_line_coded(rc, strings, comments, depth, counts):
+    """One line of layout 4's coded records: returns its node count and its coded moves."""
+    if depth > 256:
+        raise Corrupt("variations nested too deep")
+    v = int(depth > 0)
+    for _ in range(rc.count(LIMIT_LIST, "pre_comments", v)):
+        comments.string(LIMIT_TEXT)
+    n_nodes = rc.count(1 << 20, "nodes", v)
+    counts["nodes"] += n_nodes
+    moves, prev = 0, 0
+    for _ in range(n_nodes):
+        prev = rc.bit("annotated", v, prev)
+        if not prev:
+            moves += 1
+            continue
+        null, nags = rc.bit("null", v), rc.bit("has_nags", v)
+        comm, var = rc.bit("has_comments", v, nags), rc.bit("has_variations", v)
+        if not null | nags | comm | var:
+            raise Corrupt("an annotated node with nothing")
+        order = rc.bit("order") if nags + comm + var >= 2 else 0
+        moves += not null
+        counts["null"] += null
+        if nags:
+            n = rc.count(LIMIT_LIST - 1, "nag_count") + 1
+            counts["nags"] += n
+            for _ in range(n):
+                rc.count(255, "nag")
+        if comm:
+            n = rc.count(LIMIT_LIST - 1, "comments", v) + 1
+            counts["comments"] += n
+            for _ in range(n):
+                comments.string(LIMIT_TEXT)
+        if var:
+            n = rc.count(LIMIT_LIST - 1, "variations") + 1
+            counts["variations"] += n
+            for _ in range(n):
+                moves += read_line_coded(rc, strings, comments, depth + 1, counts)[1]
+        if order and set(strings.string(LIMIT_TEXT)) - set(b"ncv"):
+            raise Corrupt("bad annotation order")
+    return n_nodes, moves
+
+
+def read_game_coded(rc, strings, comments, text, n_names):
+    """One game of layout 4's coded records."""
+    special = rc.bit("special", rc.prev_special)
+    rc.prev_special = special
+    if special:
+        kind = "text-only" if rc.bit("text_only") else "verbatim"
+        return {"moves_len": 0, "tag_names": [], "kind": kind, "raw": comments.string(LIMIT_GAME_BYTES, nul_ok=True)}
+    g = {"kind": "game"}
+    fen = rc.bit("has_fen")
+    g["chess960"] = bool(rc.bit("chess960", fen))
+    if fen:
+        g["fen"] = strings.string(LIMIT_TEXT).decode()
+    names, state = [], 0
+    while True:
+        state = rc.tag_name(state, n_names)
+        if state == 0:
+            break
+        names.append(state - 1)
+    if len(names) > LIMIT_LIST:
+        raise Corrupt("too many tags")
+    g["tag_names"] = names
+    g["layout"] = read_text_record(text)
+    counts = {"nodes": 0, "null": 0, "nags": 0, "comments": 0, "variations": 0}
+    g["plies"], moves = read_line_coded(rc, strings, comments, 0, counts)
+    odd = g["plies"] & 1
+    hi = rc.bit("result", odd, 0)
+    g["result"] = RESULTS[2 * hi + rc.bit("result", odd, 1 + hi)]
+    n_trailing = rc.count(LIMIT_LIST, "trailing")
+    for _ in range(n_trailing):
+        comments.string(LIMIT_TEXT)
+    counts["comments"] += n_trailing
+    g["counts"] = counts
+    g["moves_len"] = rc.moves_len(moves)
+    g["check"] = rc.check()
+    return g
+
+
 def count(r, minimum=0):
     n = r.varint()
     if n > LIMIT_LIST or n < minimum:
@@ -359,7 +561,18 @@ def read_structure(data, n_games, version, tag_version=1):
     if names_r.left():
         raise Corrupt("bytes after the tag names")
     games = []
-    for _ in range(n_games):
+    if version >= 4:
+        check_bits, code_size = rec.varint(), rec.varint()
+        if check_bits > 32:
+            raise Corrupt("a check wider than 32 bits")
+        rc = Records(rec.bytes(code_size, "coded records"), check_bits)
+        for _ in range(n_games):
+            g = read_game_coded(rc, rec, comments, text, len(names))
+            if any(k >= len(names) for k in g["tag_names"]):
+                raise Corrupt("tag name index out of range")
+            games.append(g)
+        rc.dec.finish()
+    for _ in range(n_games if version < 4 else 0):
         g = {"moves_len": rec.varint(), "crc": rec.u32()}
         g["tag_names"] = [rec.varint() for _ in range(count(rec))]
         if any(k >= len(names) for k in g["tag_names"]):

@@ -20,8 +20,8 @@
 #define UZ_ARCHIVE_MAX_MODEL_PARAMS 8
 /* Layout of the structure stream the writer uses (header key 13); 0 is the layout of
  * members written before the key existed, which every reader still reads. */
-#define UZ_STRUCT_VERSION 3
-/* Coding of the tags in layouts 1 to 3 (header key 16; absent: 1, the coded tags of
+#define UZ_STRUCT_VERSION 4
+/* Coding of the tags in every layout (header key 16; absent: 1, the coded tags of
  * archives written before the key existed, which every reader still reads). The writer
  * writes the newest. */
 #define UZ_TAG_VERSION 2

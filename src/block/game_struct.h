@@ -60,7 +60,10 @@ typedef struct uz_block_game {
      * moves excepted) until the move decoder fills them. Verbatim and text-only games
      * have their raw bytes instead. */
     uz_game game;
-    uint32_t crc;                /* CRC-32 of the game's exact bytes */
+    uint32_t crc;                /* CRC-32 of the game's exact bytes, its bits of crc_mask */
+    uint32_t crc_mask;           /* the bits of the CRC-32 the record keeps: all of them in layouts 0-3;
+                                    layout 4 keeps the low check bits of a game with a tree, none of a
+                                    verbatim or text-only record (the block's text digest checks them) */
     const uint8_t *moves;        /* its move stream, moves_len bytes (the structure gives the length;
                                     whoever holds the block's move streams sets where) */
     size_t moves_len;

@@ -39,6 +39,18 @@ static uint64_t count_moves(const uz_line *line)
     return n;
 }
 
+/* NAGs and variations of a line (UZ_LIMIT_BLOCK_MARKS). */
+static uint64_t count_marks(const uz_line *line)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < line->n_nodes; i++) {
+        n += line->nodes[i].n_nags + line->nodes[i].n_variations;
+        for (size_t v = 0; v < line->nodes[i].n_variations; v++)
+            n += count_marks(&line->nodes[i].variations[v]);
+    }
+    return n;
+}
+
 /* An upper bound of the structure-stream bytes of a line (doc/format.md: every varint
  * there takes at most 4 bytes, since counts and lengths are within limits.h). */
 static uint64_t line_struct_bound(const uz_line *line)
@@ -69,13 +81,15 @@ static uint64_t game_struct_bound(const uz_game *g)
 
 size_t uz_block_fit(const uz_game *games, size_t n)
 {
-    uint64_t nodes = 0, bytes = 0, tags = 0; /* tags bound the distinct names, a list */
+    uint64_t nodes = 0, bytes = 0, tags = 0, marks = 0; /* tags bound the distinct names, a list */
     size_t k = 0;
     for (; k < n; k++) {
         nodes += count_moves(&games[k].main);
         bytes += game_struct_bound(&games[k]);
         tags += games[k].n_tags;
-        if (k > 0 && (nodes > UZ_LIMIT_BLOCK_NODES || bytes > UZ_LIMIT_BLOCK_STRUCT || tags > UZ_LIMIT_LIST))
+        marks += count_marks(&games[k].main);
+        if (k > 0 && (nodes > UZ_LIMIT_BLOCK_NODES || bytes > UZ_LIMIT_BLOCK_STRUCT || tags > UZ_LIMIT_LIST ||
+                      marks > UZ_LIMIT_BLOCK_MARKS))
             break;
     }
     return k;
@@ -115,7 +129,7 @@ static uz_result check_structure(const uz_buf *structure, unsigned version, cons
     if (back) {
         r = uz_block_struct_read(structure->data, structure->size, version, UZ_TAG_VERSION, back, n, NULL, diag);
         for (size_t i = 0; i < n && r == UZ_OK; i++)
-            if (back[i].moves_len != recs[i].moves_len || back[i].crc != recs[i].crc)
+            if (back[i].moves_len != recs[i].moves_len || back[i].crc != (recs[i].crc & back[i].crc_mask))
                 r = UZ_ERR_CORRUPT;
         if (r != UZ_OK && r != UZ_ERR_NOMEM)
             uz_diag_set(diag, r, 0, 0, "internal error: the structure stream written does not read back; nothing written");
@@ -625,7 +639,7 @@ static uz_result finish_game(uz_walk *walk, const uz_block_game *record, const u
         if (r != UZ_OK)
             return corrupt_game(diag, block, number, "its text record does not fit the game");
     }
-    if (uz_crc32(0, game->raw, game->raw_len) != record->crc)
+    if ((uz_crc32(0, game->raw, game->raw_len) & record->crc_mask) != record->crc)
         return corrupt_game(diag, block, number, "the decoded game does not match its checksum");
     return UZ_OK;
 }

@@ -7,7 +7,9 @@
  * container's checksums so that the fuzzer reaches the structure and move decoders; with
  * bit 2 of the first byte the structure stream is in layout 1 (coded comments and tags),
  * with bits 2 and 3 in layout 3 (engine comment code, comment models of revision 2, tags
- * derived from the moves); with bit 4 its tags are coded in tag version 2 (header key 16). */
+ * derived from the moves), with bits 2 and 4 in layout 4 (layout 3 with range-coded game
+ * records); with bit 5 its tags are coded in tag version 2
+ * (header key 16). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,13 +37,13 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
         return;
     size_t start = 2, split = 2 + (size - 2) * data[1] / 256;
     uz_archive_block block = {0};
-    if (data[0] & 4) { /* structure layout 1 or 3: its size in two more bytes (little-endian) */
+    if (data[0] & 4) { /* structure layout 1, 3 or 4: its size in two more bytes (little-endian) */
         if (size < 4 || (start = 4) + (data[2] | (size_t)data[3] << 8) > size)
             return;
         split = 4 + (data[2] | (size_t)data[3] << 8);
-        block.struct_version = (data[0] & 8) ? 3 : 1;
+        block.struct_version = (data[0] & 16) ? 4 : (data[0] & 8) ? 3 : 1;
     }
-    block.tag_version = (data[0] & 16) ? 2 : 1;
+    block.tag_version = (data[0] & 32) ? 2 : 1;
     block.n_games = 1 + data[1] % 8;
     block.tree_moves = md->limits.block_nodes;
     block.structure = (uz_buf){(uint8_t *)data + start, split - start, 0};
