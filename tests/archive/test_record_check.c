@@ -45,6 +45,7 @@ static uz_result decode(uz_member_decoder *md, const coded *c, uint64_t digest, 
     block.n_games = N;
     block.tree_moves = c->n_moves;
     block.struct_version = 4;
+    block.tag_version = UZ_TAG_VERSION; /* as uz_block_encode_records writes it */
     block.text_digest = digest;
     block.structure = c->structure;
     block.moves = c->moves;
