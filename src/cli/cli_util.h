@@ -49,6 +49,7 @@ typedef struct cli_output {
     char *final_path;
     char *tmp_path;       /* NULL when writing stdout or a device or FIFO directly */
     bool keep_attrs;      /* give the output the modification time below */
+    bool force;           /* -f: the final step may replace what is at final_path */
     unsigned mode;        /* the output's mode: the input's (keep_attrs), else 0666 less the umask */
     long long mtime_sec;
     long mtime_nsec;
@@ -74,7 +75,10 @@ void cli_output_set_resumable(cli_output *out, bool resumable);
 /* Makes the output take the file mode and modification time of path (as zstd does);
  * applied by cli_output_commit. No-op for stdin or stdout. */
 void cli_output_keep_attrs(cli_output *out, const char *path);
-/* Flushes, fsyncs and renames. Returns 0 or prints and returns -1 (temp file removed). */
+/* Flushes, fsyncs and renames. Without force the final step refuses, atomically, a name
+ * that appeared since the open (another run to the same name): the temporary file is
+ * then kept and named in the error. Returns 0 or prints and returns -1 (the temporary
+ * file removed, except in that case). */
 int cli_output_commit(cli_output *out);
 /* Removes the temporary file (if any). Safe after commit. */
 void cli_output_abort(cli_output *out);
