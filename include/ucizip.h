@@ -231,7 +231,10 @@ const char *uz_compressor_model_text(const uz_compressor *c);
 
 /* Writes what is pending, the index and the footer: the archive is complete and valid
  * once this returns UZ_OK (the caller flushes and closes the stream). After an error the
- * archive is incomplete and must be discarded. uz_compressor_begin starts another. */
+ * archive is incomplete and must be discarded. uz_compressor_begin starts another.
+ * UZ_ERR_MISMATCH: the persistent cache (options' cache_path) disagreed with the engine
+ * during this archive, whose scores it supplied: the archive would not decode and must be
+ * discarded; the cache is no longer used by c. */
 uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag);
 
 void uz_compressor_stats(const uz_compressor *c, uz_compress_stats *stats);

@@ -36,7 +36,7 @@ struct uz_compressor {
     void (*on_block)(void *user, const uz_compress_stats *s);
     void *on_block_user;
     char model_text[160];
-    bool cache_warned;            /* warn_distrusted_cache said it */
+    uint64_t disagreements_before;/* the cache's disagreements before this archive began */
     char identity[sizeof ((uz_archive_header *)0)->engine_settings_text + 128];
 };
 
@@ -316,18 +316,24 @@ uz_result uz_compressor_add_text(uz_compressor *c, const char *pgn, size_t len, 
     return r;
 }
 
-/* Says once when an engine search disagreed with the persistent cache (the pool then
- * stopped using it): the scores of its earlier hits are suspect. */
-static void warn_distrusted_cache(uz_compressor *c)
+/* The persistent cache's hits are audited after they were used: once an audit of this
+ * archive disagrees (the pool then stops using the cache), at least that hit's wrong
+ * scores are coded in it, so the archive would not decode. It is refused: the caller
+ * discards it, as after any error (the cache is no longer used, so a second run over
+ * the same compressor codes without it). */
+static uz_result refuse_distrusted_cache(uz_compressor *c, uz_diag *diag)
 {
     uz_pool_stats ps;
+    if (!c->cache_path)
+        return UZ_OK;
     uz_oracle_set_pool_stats(c->oracles, &ps);
-    if (c->cache_path && !c->cache_warned && ps.store_disagreements > 0) {
-        c->cache_warned = true;
-        say(c, c->cache_path, UZ_ERR_MISMATCH,
-            "%s", "warning: the score cache disagrees with the engine (a damaged or forged entry); no longer "
-                  "used. The archive is only as good as a check that reads no cache (verify, or --rm)");
-    }
+    if (ps.store_disagreements == c->disagreements_before)
+        return UZ_OK;
+    uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
+                "the score cache %.200s disagrees with the engine (a damaged or forged entry): the archive was "
+                "coded with some of its wrong scores and is not kept; compress again without that cache",
+                c->cache_path);
+    return UZ_ERR_MISMATCH;
 }
 
 uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag)
@@ -350,7 +356,8 @@ uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag)
         c->writer = NULL;
     }
     c->finished = true;
-    warn_distrusted_cache(c);
+    if (r == UZ_OK)
+        r = refuse_distrusted_cache(c, diag);
     return r;
 }
 
@@ -370,6 +377,9 @@ uz_result uz_compressor_begin(uz_compressor *c, FILE *archive, uz_diag *diag)
     c->src.games = c->src.as_text = c->src.skipped = c->src.inputs_skipped = c->src.bytes_done = 0;
     memset(&c->st, 0, sizeof c->st);
     c->st.resumable = true;
+    uz_pool_stats ps;
+    uz_oracle_set_pool_stats(c->oracles, &ps);
+    c->disagreements_before = ps.store_disagreements;
     uz_result r = uz_model_open(&c->model, &c->params, diag);
     fill_header(c);
     return r;

@@ -71,6 +71,18 @@ def poisoned_cache(d, games):
     n = poison(cache)
     check(n > 50, "poisoned %d cache entries" % n)
     original = open(games, "rb").read()
+    # Without --rm (compress x && rm x): an archive under the final name decodes without
+    # the cache, or the run fails and leaves nothing there.
+    plain = os.path.join(d, "plain.ucz")
+    p = run("compress", games, "-o", plain, "--cache", cache, *FAST, ok=False)
+    err = p.stderr.decode(errors="replace")
+    check("disagrees with the engine" in err, "the poisoned cache is reported: " + err)
+    if p.returncode == 0:
+        check(decodes_without_cache(plain, original), "exit 0 with an archive that does not decode: " + err)
+    else:
+        check(not os.path.exists(plain), "a failed run left %s" % plain)
+        check(not [n for n in os.listdir(d) if n.startswith("plain.ucz.")], "a failed run left its temporary")
+    print("poisoned cache without --rm: exit %d: %s" % (p.returncode, err.strip()))
     work = os.path.join(d, "in.pgn")
     shutil.copy(games, work)
     out = os.path.join(d, "in.pgn.ucz")
