@@ -98,10 +98,28 @@ void cli_report(const char *file, const uz_diag *diag)
     fputc('\n', stderr);
 }
 
+bool cli_stdin_closed(void)
+{
+    int flags = fcntl(STDIN_FILENO, F_GETFL);
+    return flags == -1 || (flags & O_ACCMODE) == O_WRONLY; /* main.c's placeholder for a closed one */
+}
+
+bool cli_stdin_closed_in(const char *const *paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(paths[i], "-") == 0 && cli_stdin_closed()) {
+            cli_error("<stdin>: standard input is closed: there is nothing to read; name an input file");
+            return true;
+        }
+    return false;
+}
+
 FILE *cli_open_input(const char *path, const char **name)
 {
     if (!path || strcmp(path, "-") == 0) {
         *name = "<stdin>";
+        if (cli_stdin_closed_in((const char *const[]){"-"}, 1))
+            return NULL;
         return stdin;
     }
     *name = path;
@@ -113,6 +131,8 @@ FILE *cli_open_input(const char *path, const char **name)
 
 bool cli_stdin_console(const char *const *paths, size_t n)
 {
+    if (cli_stdin_closed_in(paths, n))
+        return true;
     for (size_t i = 0; i < n; i++)
         if (strcmp(paths[i], "-") == 0 && isatty(STDIN_FILENO)) {
             cli_error("stdin is a console: give an archive file, or pipe one in");

@@ -34,8 +34,14 @@ void cli_put_field(FILE *f, const char *s);
 /* Opens path for reading; NULL or "-" is stdin. *name receives a display name. */
 FILE *cli_open_input(const char *path, const char **name);
 void cli_close_input(FILE *f);
+/* True when standard input was closed when the program started (main points it at a
+ * write-only placeholder, so that reads fail and no file takes its number). */
+bool cli_stdin_closed(void);
+/* True (after a message) when one of paths[0..n) is "-" and stdin is closed: an error,
+ * never an empty input. cli_open_input and cli_stdin_console check it too. */
+bool cli_stdin_closed_in(const char *const *paths, size_t n);
 /* zstd's refusal to read an archive from a terminal: true (after a message) when one of
- * paths[0..n) is "-" and stdin is a console. */
+ * paths[0..n) is "-" and stdin is a console (or closed). */
 bool cli_stdin_console(const char *const *paths, size_t n);
 
 /* An output file written under a temporary name in the same directory and renamed

@@ -642,6 +642,10 @@ int cmd_compress(int argc, char **argv)
         cli_error("stdin ('-') can be read only once");
         goto free_inputs;
     }
+    if (cli_stdin_closed_in(paths, inputs.n)) {
+        status = CLI_EXIT_FAIL;
+        goto free_inputs;
+    }
     if (o.fit && n_stdin) {
         cli_error("--fit-k reads the input twice: give a file, not stdin");
         goto free_inputs;
