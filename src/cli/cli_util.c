@@ -124,8 +124,14 @@ FILE *cli_open_input(const char *path, const char **name)
     }
     *name = path;
     FILE *f = fopen(path, "rb");
+    struct stat st;
     if (!f)
         cli_error("%s: %s", path, strerror(errno));
+    else if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        cli_error("%s: is a directory", path);
+        fclose(f);
+        f = NULL;
+    }
     return f;
 }
 
