@@ -392,10 +392,18 @@ static int rename_noreplace(const char *from, const char *to)
         return 0;
     if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
         return errno;
-    if (link(from, to) != 0)
+    if (link(from, to) == 0) {
+        unlink(from); /* (a failure leaves a second name of the same complete file) */
+        return 0;
+    }
+    if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS)
         return errno;
-    unlink(from); /* (a failure leaves a second name of the same complete file) */
-    return 0;
+    /* No hard links either (FAT, some network file systems): the best left is to look
+     * just before renaming. */
+    struct stat st;
+    if (lstat(to, &st) == 0)
+        return EEXIST;
+    return rename(from, to) == 0 ? 0 : errno;
 }
 
 /* Flushes and closes a device or FIFO written directly (no fsync: they have none). */
