@@ -121,11 +121,21 @@ uz_result uz_archive_read_block(uz_archive_reader *r, uz_archive_block *block, u
 /* Byte offset of the reader in the file. */
 uint64_t uz_archive_reader_offset(const uz_archive_reader *r);
 
+/* A check of a block's own game count (its structure stream), for uz_archive_seek_game:
+ * fn gives UZ_OK or the error (diag set). */
+typedef struct uz_archive_block_check {
+    uz_result (*fn)(void *user, const uz_archive_header *header, const uz_archive_block *block, uz_diag *diag);
+    void *user;
+} uz_archive_block_check;
+
 /* Random access on a seekable file: finds the member, header and block holding game
  * number game (1-based across all members) by walking footers and indexes from the end,
- * and reads that block. *index_in_block receives the game's position in the block. */
+ * and reads that block. *index_in_block receives the game's position in the block. With
+ * check, every block before it (in every member) is read and checked too, since their
+ * indexed game counts decide which game is number game. */
 uz_result uz_archive_seek_game(FILE *f, const char *name, uint64_t game, uz_archive_header *header,
-                               uz_archive_block *block, size_t *index_in_block, uz_diag *diag);
+                               uz_archive_block *block, size_t *index_in_block, const uz_archive_block_check *check,
+                               uz_diag *diag);
 
 /* Member summaries for `info`: walks a seekable file from its end. */
 typedef struct uz_archive_member_info {

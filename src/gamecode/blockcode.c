@@ -539,7 +539,7 @@ void uz_member_decoder_close(uz_member_decoder *md)
 
 /* Reads the structure of block into records (*out, block->n_games of them) and points
  * each at its move stream, after the checks that come before any decoding. */
-static uz_result read_records(const uz_member_decoder *md, const uz_archive_block *block, uint64_t game_base,
+static uz_result read_records(const uz_decode_limits *limits, const uz_archive_block *block, uint64_t game_base,
                               uz_block_game **out, uz_diag *diag)
 {
     size_t n = block->n_games;
@@ -548,7 +548,7 @@ static uz_result read_records(const uz_member_decoder *md, const uz_archive_bloc
         return corrupt_game(diag, block, game_base + 1, "more games than the structure stream can hold");
     /* The block's claimed move count bounds what the structure may allocate (and the
      * engine searches); checked against the decoder's limit before anything else. */
-    uz_decode_limits lim = uz_decode_limits_or_default(&md->limits);
+    uz_decode_limits lim = uz_decode_limits_or_default(limits);
     if (block->tree_moves > lim.block_nodes) {
         uz_diag_set(diag, UZ_ERR_LIMIT, 0, 0,
                     "block at byte %llu holds %llu moves, more than the decoder's limit of %llu; nothing decoded",
@@ -663,6 +663,20 @@ static uz_result check_digest(const uz_game *games, size_t n, const uz_archive_b
     return UZ_OK;
 }
 
+uz_result uz_block_check_games(const uz_decode_limits *limits, const uz_archive_block *block, uz_diag *diag)
+{
+    uz_block_game *all = NULL;
+    uz_result r = read_records(limits, block, 0, &all, diag);
+    if (r == UZ_OK)
+        uz_block_games_free(all, block->n_games);
+    else if (r == UZ_ERR_CORRUPT)
+        uz_diag_set(diag, r, 0, 0,
+                    "corrupt archive: the block at byte %llu does not hold the %zu games its header and the index "
+                    "count (the games after it would be numbered wrongly)",
+                    (unsigned long long)block->offset, block->n_games);
+    return r;
+}
+
 uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, size_t first, size_t count,
                           uz_game *games, uint64_t game_base, uz_diag *diag)
 {
@@ -672,7 +686,7 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
         return UZ_ERR_ARG;
     }
     uz_block_game *all = NULL;
-    uz_result r = read_records(md, block, game_base, &all, diag);
+    uz_result r = read_records(&md->limits, block, game_base, &all, diag);
     if (r != UZ_OK)
         return r;
     uz_result *results = calloc(n, sizeof *results);

@@ -100,6 +100,9 @@ void uz_member_decoder_close(uz_member_decoder *md);
  * (and the block's digest when the whole block is decoded). game_base (the number of games
  * before the block) numbers games in messages.
  * Returns UZ_OK, UZ_ERR_CORRUPT (with the game and the reason), or an engine error. */
+/* Whether the block's structure stream holds exactly the block's n_games games (and its
+ * moves stream their moves), without decoding a move: UZ_OK, or UZ_ERR_CORRUPT (said). */
+uz_result uz_block_check_games(const uz_decode_limits *limits, const uz_archive_block *block, uz_diag *diag);
 uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, size_t first, size_t count,
                           uz_game *games, uint64_t game_base, uz_diag *diag);
 

@@ -9,6 +9,7 @@
 #include "block/byte_split.h"
 #include "block/game_struct.h"
 #include "gamecode/blockcode.h"
+#include "gamecode/builtin_oracle.h"
 
 /* The public names of the block sizes are the container's. */
 _Static_assert(UZ_BLOCK_GAMES_DEFAULT == UZ_ARCHIVE_BLOCK_GAMES && UZ_BLOCK_GAMES_MAX == UZ_ARCHIVE_MAX_BLOCK_GAMES,
@@ -91,6 +92,16 @@ uz_result uz_archive_scan_next(uz_archive_scan *s, uz_member_summary *m, uz_diag
     if (r != UZ_OK)
         return r;
     const uz_archive_header *h = &s->header;
+    int builtin_version, builtin_depth;
+    uz_diag builtin_diag = {0};
+    /* A header that claims the builtin is checked as the decoder checks it (a version this
+     * ucizip lacks, or a fingerprint it does not know, is still described). */
+    if (uz_header_is_builtin(h) &&
+        uz_header_builtin(h, &builtin_version, &builtin_depth, &builtin_diag) == UZ_ERR_CORRUPT) {
+        if (diag)
+            *diag = builtin_diag;
+        return UZ_ERR_CORRUPT;
+    }
     uz_header_profile_settings(&s->header); /* (the settings of the profile it refers to) */
     *m = (uz_member_summary){
         .version = h->version,

@@ -1,6 +1,7 @@
 /* uz_compressor: PGN inputs to one archive, block by block. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fit_samples.h"
 #include "game_source.h"
@@ -36,7 +37,7 @@ struct uz_compressor {
     void (*on_block)(void *user, const uz_compress_stats *s);
     void *on_block_user;
     char model_text[160];
-    bool cache_warned;            /* warn_distrusted_cache said it */
+    uint64_t disagreements_before;/* the cache's disagreements before this archive began */
     char identity[sizeof ((uz_archive_header *)0)->engine_settings_text + 128];
 };
 
@@ -316,18 +317,24 @@ uz_result uz_compressor_add_text(uz_compressor *c, const char *pgn, size_t len, 
     return r;
 }
 
-/* Says once when an engine search disagreed with the persistent cache (the pool then
- * stopped using it): the scores of its earlier hits are suspect. */
-static void warn_distrusted_cache(uz_compressor *c)
+/* The persistent cache's hits are audited after they were used: once an audit of this
+ * archive disagrees (the pool then stops using the cache), at least that hit's wrong
+ * scores are coded in it, so the archive would not decode. It is refused: the caller
+ * discards it, as after any error (the cache is no longer used, so a second run over
+ * the same compressor codes without it). */
+static uz_result refuse_distrusted_cache(uz_compressor *c, uz_diag *diag)
 {
     uz_pool_stats ps;
+    if (!c->cache_path)
+        return UZ_OK;
     uz_oracle_set_pool_stats(c->oracles, &ps);
-    if (c->cache_path && !c->cache_warned && ps.store_disagreements > 0) {
-        c->cache_warned = true;
-        say(c, c->cache_path, UZ_ERR_MISMATCH,
-            "%s", "warning: the score cache disagrees with the engine (a damaged or forged entry); no longer "
-                  "used. The archive is only as good as a check that reads no cache (verify, or --rm)");
-    }
+    if (ps.store_disagreements == c->disagreements_before)
+        return UZ_OK;
+    uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
+                "the score cache %.200s disagrees with the engine (a damaged or forged entry): the archive was "
+                "coded with some of its wrong scores and is not kept; compress again without that cache",
+                c->cache_path);
+    return UZ_ERR_MISMATCH;
 }
 
 uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag)
@@ -352,7 +359,8 @@ uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag)
         c->writer = NULL;
     }
     c->finished = true;
-    warn_distrusted_cache(c);
+    if (r == UZ_OK)
+        r = refuse_distrusted_cache(c, diag);
     return r;
 }
 
@@ -372,6 +380,9 @@ uz_result uz_compressor_begin(uz_compressor *c, FILE *archive, uz_diag *diag)
     c->src.games = c->src.as_text = c->src.skipped = c->src.inputs_skipped = c->src.bytes_done = 0;
     memset(&c->st, 0, sizeof c->st);
     c->st.resumable = true;
+    uz_pool_stats ps;
+    uz_oracle_set_pool_stats(c->oracles, &ps);
+    c->disagreements_before = ps.store_disagreements;
     uz_result r = uz_model_open(&c->model, &c->params, diag);
     fill_header(c);
     return r;
@@ -462,6 +473,54 @@ static const char *header_mismatch(const uz_archive_header *old, const uz_archiv
     return NULL;
 }
 
+/* The counts at claims (a resume state, which anyone who can write it can forge with
+ * its check recomputed) against the interrupted archive itself: its first at->blocks
+ * blocks must hold at->games games (all the games the inputs gave for them: games_read),
+ * at->moves moves and at->move_bytes bytes of coded moves, and end where the file does.
+ * UZ_ERR_MISMATCH (said) when they do not. */
+static uz_result check_resume_counts(FILE *old, const char *old_name, const uz_compress_stats *at, uz_diag *diag)
+{
+    uz_archive_reader *reader = NULL;
+    uz_archive_block block = {0};
+    uz_archive_header header;
+    uint64_t blocks = 0, games = 0, moves = 0, move_bytes = 0;
+    uz_result r = uz_archive_reader_open(&reader, old, old_name);
+    if (r != UZ_OK)
+        uz_diag_set(diag, r, 0, 0, "%s: out of memory", old_name);
+    if (r == UZ_OK)
+        r = uz_archive_read_header(reader, &header, diag);
+    for (; r == UZ_OK && blocks < at->blocks; blocks++) {
+        if ((r = uz_archive_read_block(reader, &block, diag)) != UZ_OK)
+            break;
+        games += block.n_games;
+        moves += block.tree_moves;
+        move_bytes += block.moves.size;
+    }
+    uint64_t end = reader ? uz_archive_reader_offset(reader) : 0;
+    uz_archive_block_free(&block);
+    uz_archive_reader_close(reader);
+    struct stat st;
+    bool whole = fstat(fileno(old), &st) == 0 && (uint64_t)st.st_size == end;
+    if (r == UZ_OK && (!whole || games != at->games || at->games_read != at->games || moves != at->moves ||
+                       move_bytes != at->move_bytes)) {
+        r = UZ_ERR_MISMATCH;
+        uz_diag_set(diag, r, 0, 0,
+                    "%s: its state does not describe it (it records %llu blocks, %llu games read, %llu games, "
+                    "%llu moves; the archive holds %llu games and %llu moves in those blocks%s)",
+                    old_name, (unsigned long long)at->blocks, (unsigned long long)at->games_read,
+                    (unsigned long long)at->games, (unsigned long long)at->moves, (unsigned long long)games,
+                    (unsigned long long)moves, whole ? "" : ", and more after them");
+    } else if (r == UZ_DONE || r == UZ_ERR_CORRUPT) {
+        r = UZ_ERR_MISMATCH;
+        uz_diag_set(diag, r, 0, 0, "%s: fewer blocks than its state records", old_name);
+    }
+    if (r == UZ_OK && fseeko(old, 0, SEEK_SET) != 0) {
+        r = UZ_ERR_IO;
+        uz_diag_set(diag, r, 0, 0, "%s: cannot read it again", old_name);
+    }
+    return r;
+}
+
 uz_result uz_compressor_resume(uz_compressor *c, FILE *old, const char *old_name, const uz_compress_stats *at,
                                uz_diag *diag)
 {
@@ -469,6 +528,9 @@ uz_result uz_compressor_resume(uz_compressor *c, FILE *old, const char *old_name
         uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "resume only a fresh archive");
         return UZ_ERR_ARG;
     }
+    uz_result checked = check_resume_counts(old, old_name, at, diag);
+    if (checked != UZ_OK)
+        return checked;
     uz_archive_reader *reader = NULL;
     uz_archive_block block = {0};
     uz_archive_header header;

@@ -100,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uz_archive_header header;
     uz_archive_block block = {0};
     uz_archive_list_members(f, "fuzz", members, 4, &n_members, NULL);
-    if (uz_archive_seek_game(f, "fuzz", 1, &header, &block, &index, NULL) == UZ_OK) {
+    if (uz_archive_seek_game(f, "fuzz", 1, &header, &block, &index, NULL, NULL) == UZ_OK) {
         md.oracle = synth;
         md.limits = (uz_decode_limits){1u << 14, 1u << 22, 0};
         if (uz_member_decoder_open(&md, &header, &base, 1, &diag) == UZ_OK) {
