@@ -175,10 +175,12 @@ def refusals(tmp, archives):
 
 
 def stockfish_unchanged(tmp):
-    """Stockfish archives keep their bytes: the committed fixture of the default model is
-    what compressing its source gives today (while weight set v2 is the newest)."""
+    """Stockfish archives keep their bytes: the committed fixture of the default model and
+    structure layout is what compressing its source gives today (while weight set v2 is
+    the newest; fixture_player_v2.ucz, layout 1, is the one before layout 4, and
+    player_model_cli decodes it)."""
     model_dir = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "model")
-    src, fixture = os.path.join(model_dir, "fixture_rank.pgn"), os.path.join(model_dir, "fixture_player_v2.ucz")
+    src, fixture = os.path.join(model_dir, "fixture_rank.pgn"), os.path.join(model_dir, "fixture_player_v2_layout4.ucz")
     out = os.path.join(tmp, "fixture_again.ucz")
     run("compress", src, "-o", out, "-q", "-j", "2")
     if b"player v2 " in run("info", out).stdout:
