@@ -146,7 +146,7 @@ while in_queue "$array_id"; do
 done
 failed=0
 for ((k = 1; k <= shards; k++)); do
-    uz_shard_name "$k" n
+    uz_shard_name "$k" "$shards" n
     rc=$(cat "$work/status/$n" 2>/dev/null || echo "none (killed or never ran)")
     if [ "$rc" != 0 ]; then
         failed=$((failed + 1))
