@@ -126,6 +126,7 @@ static uz_result read_header_from(uz_archive_reader *r, const uint8_t fixed[HEAD
         res = corrupt(diag, start, why);
     if (res == UZ_OK) {
         r->struct_version = h->struct_version;
+        r->comment_revision = h->comment_revision;
         r->version = version;
     }
     uz_buf_free(&body);
@@ -266,6 +267,7 @@ static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archiv
     block->struct_stored = zsize;
     block->struct_method = (unsigned)method;
     block->struct_version = r->struct_version;
+    block->comment_revision = r->comment_revision;
     block->offset = start;
     block->stored_size = r->offset - start;
     return UZ_OK;
@@ -499,7 +501,8 @@ uz_result uz_archive_seek_game(FILE *f, const char *name, uint64_t game, uz_arch
                 res = uz__seek_to(f, m.start + m.blocks[b].offset, diag, name);
             if (res == UZ_OK) {
                 uz_archive_reader rd = {.f = f, .name = name, .offset = m.start + m.blocks[b].offset,
-                                        .struct_version = header->struct_version, .version = m.version};
+                                        .struct_version = header->struct_version,
+                                        .comment_revision = header->comment_revision, .version = m.version};
                 uint8_t tag;
                 uint64_t start = rd.offset;
                 res = read_tag(&rd, &tag, diag, "block");

@@ -23,6 +23,7 @@ enum header_key {
     KEY_CHESS960_FINGERPRINT = 12, /* optional: Chess960 games are engine-coded */
     KEY_STRUCT_VERSION = 13,       /* optional: the structure stream's layout, absent = 0 */
     KEY_OPENING = 14,              /* optional: opening counts (alpha16, plies), absent = none */
+    KEY_COMMENT_REVISION = 15,     /* optional: the coded comments' models, absent = the layout's */
     KEY_FIRST_INFORMATIONAL = 64,
     KEY_SETTINGS_SUMMARY = 64,
     KEY_CREATED_BY = 65,
@@ -127,6 +128,8 @@ uz_result uz__header_encode(uz_buf *b, const uz_archive_header *h)
         uint64_t opening[2] = {h->opening_alpha16, h->opening_plies};
         r = put_field_uints(b, KEY_OPENING, opening, 2);
     }
+    if (h->comment_revision)
+        U1(KEY_COMMENT_REVISION, h->comment_revision);
 #undef U1
 #undef S1
     return r;
@@ -251,6 +254,16 @@ uz_result uz__header_decode(const uint8_t *body, size_t size, unsigned version, 
             h->opening_plies = (uint32_t)o[1];
             break;
         }
+        case KEY_COMMENT_REVISION:
+            r = read_uints(s, n, v, 1, UINT32_MAX);
+            if (r == UZ_OK && v[0] > UZ_COMMENT_REVISION) {
+                *why = "comment models from a newer ucizip";
+                r = UZ_ERR_CORRUPT;
+            }
+            if (r == UZ_OK && v[0] == 0)
+                r = UZ_ERR_CORRUPT; /* revisions count from 1; absent means the layout's */
+            h->comment_revision = (uint32_t)v[0];
+            break;
         case KEY_SETTINGS_SUMMARY: r = copy_text(h->settings_summary, sizeof h->settings_summary, s, n); break;
         case KEY_CREATED_BY: r = copy_text(h->created_by, sizeof h->created_by, s, n); break;
         default:

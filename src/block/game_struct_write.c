@@ -355,7 +355,8 @@ static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *ga
     return r;
 }
 
-uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_block_out_game *games, size_t n)
+uz_result uz_block_struct_write(uz_buf *out, unsigned version, unsigned comment_revision, const uz_block_out_game *games,
+                                size_t n)
 {
     struct_writer w = {0};
     w.version = version;
@@ -363,7 +364,7 @@ uz_result uz_block_struct_write(uz_buf *out, unsigned version, const uz_block_ou
     for (size_t i = 0; i < n && r == UZ_OK; i++)
         r = uz_buf_append(&w.sec[SEC_TEXT], games[i].text_rec.data, games[i].text_rec.size);
     if (r == UZ_OK && version >= 1)
-        r = uz_comment_writer_create(&w.cc, uz_comment_revision(version));
+        r = uz_comment_writer_create(&w.cc, uz_comment_revision(version, comment_revision));
     for (size_t i = 0; i < n && r == UZ_OK; i++)
         r = put_game(&w, &games[i]);
     if (r == UZ_OK && w.cc)
