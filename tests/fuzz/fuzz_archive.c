@@ -7,7 +7,8 @@
  * container's checksums so that the fuzzer reaches the structure and move decoders; with
  * bit 2 of the first byte the structure stream is in layout 1 (coded comments and tags),
  * with bits 2 and 3 in layout 3 (engine comment code, comment models of revision 2, tags
- * derived from the moves). */
+ * derived from the moves); bit 4 with bit 2 codes the comments with the newest models
+ * (header key 15, revision 3: clocks by think time). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
             return;
         split = 4 + (data[2] | (size_t)data[3] << 8);
         block.struct_version = (data[0] & 8) ? 3 : 1;
+        block.comment_revision = (data[0] & 16) ? UZ_COMMENT_REVISION : 0;
     }
     block.n_games = 1 + data[1] % 8;
     block.tree_moves = md->limits.block_nodes;
