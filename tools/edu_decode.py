@@ -175,7 +175,7 @@ TEXT_KEYS = {1: ("engine_name", 128), 2: ("fingerprint", 64), 8: ("engine_settin
              12: ("chess960_fingerprint", 64), 64: ("settings_text", 256), 65: ("created_by", 64)}
 INT_KEYS = {3: ("depth", 1000), 4: ("nodes", M64), 5: ("mode", 2), 6: ("hash_mb", 0xFFFFFFFF),
             7: ("threads", 0xFFFFFFFF), 10: ("coder", 255), 11: ("block_games", 65536),
-            13: ("struct_version", 3)}
+            13: ("struct_version", 3), 15: ("comment_revision", 3)}
 MODEL_PARAMS = {1: 2, 2: 4, 3: 3}
 
 
@@ -230,7 +230,8 @@ def read_header(r):
                 h["model"] = ints
             else:
                 name, cap = INT_KEYS[key]
-                if len(ints) != 1 or ints[0] > cap or (key == 13 and ints[0] == 0 and version == 2):
+                if len(ints) != 1 or ints[0] > cap or (key == 13 and ints[0] == 0 and version == 2) or \
+                        (key == 15 and ints[0] == 0):  # comment models (not decoded here): 1 to 3
                     raise Corrupt(f"header field {name} malformed")
                 h[name] = ints[0]
         elif key < 64:
