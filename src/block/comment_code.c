@@ -61,10 +61,13 @@ typedef struct models {
     gamma_model depth_by[N_SURPRISE];      /* depth, by the size of the cp's error */
     bit_model scale_fits[3];               /* the time printed as cutechess does, by the slot's last */
     gamma_model scaled_time[3];            /* its place on it, by how far apart the two times predicted from are */
-    /* Revision 3 clocks (their initial state: clock_prior.h): */
+    /* Revision 3 clocks: whether a clock is in whole seconds and its spend in whole seconds
+     * (cap 30, as revision 1's), then the spends in tenths (cap 120, initial state from
+     * clock_prior.h) */
     bit_model whole[3][3];  /* tenths digit 0, by the slot's and the other side's previous (2: none) */
-    gamma_model spend_first[2]; /* the slot's first clock, in tenths / in seconds */
-    gamma_model spend[2];   /* later ones, in tenths / seconds, by the predicted spend */
+    gamma_model spend_secs; /* in seconds, by the slot's previous such value */
+    gamma_model spend_first; /* in tenths: the slot's first two clocks */
+    gamma_model spend_tenths; /* in tenths: the others, by the predicted spend */
 } models;
 
 typedef struct clock_state {
@@ -138,11 +141,13 @@ struct uz_comment_coder {
     uint64_t cost;     /* of the comment being coded, in 1/65536 bit */
 };
 
-/* Revision 3's clocks start from a frozen state (clock_prior.h), so that a file of a few
- * games codes them about as well as a long one: each entry a model's p and n, n no more
- * than PRIOR_N so that the models still adapt quickly to the block's players. */
+/* Revision 3's clocks in tenths start from a frozen state (clock_prior.h), so that a file
+ * of a few games codes them about as well as a long one: each entry a model's p and n (n
+ * at most 30: the models still adapt to the block's players). Whole seconds have none:
+ * trained on the tenths files' few whole clocks, the whole-second models (the digit's bit
+ * too) made the club file's clocks 3-10 % larger. */
 typedef struct clock_prior {
-    uint16_t at; /* the model's index from models.whole */
+    uint32_t at; /* the model's index from models.spend_first */
     uint16_t p;
     uint8_t n;
 } clock_prior;
@@ -151,12 +156,13 @@ typedef struct clock_prior {
 static void init_models(models *m, unsigned revision)
 {
     bit_model *b = (bit_model *)m;
-    size_t engine_from = offsetof(models, mate) / sizeof *b; /* the engine comments' models come last */
-    for (size_t i = 0; i < sizeof *m / sizeof *b; i++)
-        b[i] = (bit_model){32768, 0, i < engine_from ? 30 : 120};
+    size_t engine_from = offsetof(models, mate) / sizeof *b; /* the engine comments' models come last, */
+    size_t secs_from = offsetof(models, whole) / sizeof *b, tenths_from = offsetof(models, spend_first) / sizeof *b;
+    for (size_t i = 0; i < sizeof *m / sizeof *b; i++) /* but revision 3's whole seconds */
+        b[i] = (bit_model){32768, 0, i < engine_from || (i >= secs_from && i < tenths_from) ? 30 : 120};
     if (revision >= 3)
         for (size_t i = 0; i < sizeof clock_priors / sizeof clock_priors[0]; i++) {
-            bit_model *x = &m->whole[0][0] + clock_priors[i].at;
+            bit_model *x = &m->spend_first.len[0][0] + clock_priors[i].at;
             x->p = clock_priors[i].p;
             x->n = clock_priors[i].n;
         }
@@ -296,11 +302,13 @@ static uz_result code_clock_tenths(uz_comment_coder *c, int slot, fields *f)
     int64_t unit = whole ? 10 : 1;
     int64_t ref = ref_tenths / unit + c->inc * (10 / unit);
     int64_t spent = ref - (10 * f->secs + f->tenth) / unit;
-    if (pred < 0)
-        r = code_signed_at(c, &c->m.spend_first[whole], 0, &spent);
+    if (whole) /* as revision 1 codes the seconds: by the slot's previous such value */
+        r = code_signed(c, &c->m.spend_secs, pred < 0, 2, &st->prev_v, &spent);
+    else if (pred < 0)
+        r = code_signed_at(c, &c->m.spend_first, 0, &spent);
     else {
         unsigned mag = uz_bit_length((uint64_t)(pred / unit));
-        r = code_signed_at(c, &c->m.spend[whole], mag < SPEND_MAG - 1 ? mag : SPEND_MAG - 1, &spent);
+        r = code_signed_at(c, &c->m.spend_tenths, mag < SPEND_MAG - 1 ? mag : SPEND_MAG - 1, &spent);
     }
     if (r != UZ_OK)
         return r;
@@ -840,6 +848,6 @@ uz_comment_counts uz_comment_coder_counts(const uz_comment_coder *c)
 
 uz_bit_model *uz_comment_clock_models(uz_comment_coder *c, size_t *count)
 {
-    *count = (sizeof c->m - offsetof(models, whole)) / sizeof(bit_model);
-    return &c->m.whole[0][0];
+    *count = (sizeof c->m - offsetof(models, spend_first)) / sizeof(bit_model);
+    return &c->m.spend_first.len[0][0];
 }
