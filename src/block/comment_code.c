@@ -266,8 +266,7 @@ static uz_result code_clock(uz_comment_coder *c, int slot, fields *f)
 
 /* Revision 3: the slot's next spend in tenths, predicted from its last two and the other
  * side's last, as much of one as of the other (players keep a rhythm, and answer quickly
- * what was played quickly); -1
- * when the slot has spent nothing yet. */
+ * what was played quickly); -1 when the slot has spent nothing yet. */
 static int64_t predicted_spend(const clock_state *st, const clock_state *op)
 {
     if (st->n_spends == 0)
@@ -281,10 +280,11 @@ static int64_t predicted_spend(const clock_state *st, const clock_state *op)
 
 /* Revision 3: the clock as the time spent against the same reference as revision 1,
  * first whether the tenths digit is 0 (Lichess's whole seconds, or chance). If it is, the
- * spend in whole seconds (from the reference rounded down), else the spend in tenths,
- * so that the digit and the seconds are coded together: quick moves cost a few tenths.
- * Both in contexts by the predicted spend's bit length. (Contexts by the time left, the
- * move number or the base time cost more to learn than they gave on the corpus.) */
+ * spend in whole seconds (from the reference rounded down) as revision 1 codes it; else
+ * the spend in tenths, so that the digit and the seconds are coded together (quick moves
+ * cost a few tenths), in contexts by the predicted spend's bit length. (Contexts by the
+ * time left, the move number or the base time cost more to learn than they gave on the
+ * corpus.) */
 static uz_result code_clock_tenths(uz_comment_coder *c, int slot, fields *f)
 {
     clock_state *st = &c->clk[slot];
