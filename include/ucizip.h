@@ -165,6 +165,10 @@ typedef struct uz_options {
      * archive asking for more is refused (UZ_ERR_LIMIT) before any engine starts.
      * 0: the default, 256. */
     uint64_t max_engine_memory_mb;
+
+    /* compress: the opening book mixed into the model (doc/format.md, "Opening book"):
+     * its version, 0: the default (the newest), -1: none. */
+    int32_t book;
 } uz_options;
 
 /* The defaults: every field as its comment says, version set. */
@@ -231,7 +235,10 @@ const char *uz_compressor_model_text(const uz_compressor *c);
 
 /* Writes what is pending, the index and the footer: the archive is complete and valid
  * once this returns UZ_OK (the caller flushes and closes the stream). After an error the
- * archive is incomplete and must be discarded. uz_compressor_begin starts another. */
+ * archive is incomplete and must be discarded. uz_compressor_begin starts another.
+ * UZ_ERR_MISMATCH: the persistent cache (options' cache_path) disagreed with the engine
+ * during this archive, whose scores it supplied: the archive would not decode and must be
+ * discarded; the cache is no longer used by c. */
 uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag);
 
 void uz_compressor_stats(const uz_compressor *c, uz_compress_stats *stats);
@@ -240,11 +247,14 @@ void uz_compressor_stats(const uz_compressor *c, uz_compress_stats *stats);
  * caller flushes the stream): what a resumable run records. */
 void uz_compressor_on_block(uz_compressor *c, void (*fn)(void *user, const uz_compress_stats *s), void *user);
 
-/* Resumes an interrupted run of the same inputs and options: copies the first
- * at->blocks blocks of the interrupted archive old (a readable file holding at least
- * that many complete blocks of one member) to the new archive, and arranges for the
- * first at->games_read games of the inputs to be passed over. Only on a fresh archive
- * (after begin and any fit, before anything is added). */
+/* Resumes an interrupted run of the same inputs and options: copies the at->blocks
+ * blocks of the interrupted archive old (a readable, seekable file holding one member's
+ * header and exactly that many complete blocks: what followed them cut off) to the new
+ * archive, and arranges for the first at->games_read games of the inputs to be passed
+ * over. The counts of at are checked against the blocks first (games_read and games
+ * must equal the games they hold, moves and move_bytes theirs): UZ_ERR_MISMATCH, with
+ * nothing written, when they differ. Only on a fresh archive (after begin and any fit,
+ * before anything is added). */
 uz_result uz_compressor_resume(uz_compressor *c, FILE *old, const char *old_name, const uz_compress_stats *at,
                                uz_diag *diag);
 

@@ -2,7 +2,7 @@
 # Instructions per ply of `ucizip compress` with a warm score cache (the engine out of the
 # picture), counted by callgrind (repeatable on a busy machine, unlike wall time), and
 # where they go: the player model, the board, the coders.
-# Usage: scripts/callgrind_ply.sh [PGN [CACHE [UCIZIP [TOP [ENGINE]]]]]
+# Usage: scripts/callgrind_ply.sh [PGN [CACHE [UCIZIP [TOP [ENGINE [OPTIONS]]]]]]
 #   PGN     a game file (default: the first 118 games of
 #           ../shared/corpus/cat1_lichess_rated_blitz_rapid.pgn)
 #   CACHE   the LMDB score cache to fill and reuse (default: /tmp/ucizip-callgrind.lmdb)
@@ -10,6 +10,7 @@
 #   TOP     functions listed (default 25)
 #   ENGINE  a built-in oracle (builtin, builtin-2): it searches in the measured run, which
 #           then counts the oracle too (CACHE unused); the default is Stockfish from CACHE
+#   OPTIONS more compress options for both runs, one word each (e.g. "--book off")
 # The first run fills the cache (Stockfish at the default settings) unless it is warm
 # already; the measured run is the second, with one worker, so that one process does it all.
 set -eu
@@ -25,11 +26,14 @@ cache=${2:-/tmp/ucizip-callgrind.lmdb}
 ucizip=${3:-$root/build/ucizip}
 top=${4:-25}
 engine=${5:-}
+options=${6:-}
 if [ -n "$engine" ]; then
     set -- --engine "$engine"
 else
     set -- --cache "$cache"
 fi
+# shellcheck disable=SC2086 # one word each
+set -- "$@" $options
 
 "$ucizip" compress "$pgn" -o "$work/fill.ucz" "$@" -q
 valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \

@@ -43,7 +43,7 @@ trap 'rm -rf -- "$work"' EXIT
 mkdir -p -- "$work/in" "$work/out"
 "$ucizip" split "$in" --shards "$shards" --output-dir "$work/in" -f -q
 shard_names=()
-for ((k = 1; k <= shards; k++)); do uz_shard_name "$k" name && shard_names+=("$name"); done
+for ((k = 1; k <= shards; k++)); do uz_shard_name "$k" "$shards" name && shard_names+=("$name"); done
 # --halt now,fail=1: the first failing shard stops the others; its output is shown.
 parallel -q --halt now,fail=1 -j "$jobs" --tag "$ucizip" compress "$work/in/{}.pgn" -o "$work/out/{}.ucz" \
     -f -q -j 1 "${opts[@]+"${opts[@]}"}" ::: "${shard_names[@]}" ||

@@ -95,7 +95,7 @@ values() {
     values
     cat <<'EOF'
 # One shard: array task i codes shard i+1.
-n=$(uz_shard_name $((SLURM_ARRAY_TASK_ID + 1)))
+n=$(uz_shard_name $((SLURM_ARRAY_TASK_ID + 1)) "$shards")
 rc=0
 "$ucizip" compress "$work/in/$n.pgn" -o "$work/out/$n.ucz" -f -q -j "$cpus" "${opts[@]+"${opts[@]}"}" || rc=$?
 echo $rc > "$work/status/$n"

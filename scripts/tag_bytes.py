@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tag bytes of an archive: for each block, the structure stream's tag sections (names,
-values and, in layout 1, tag_code) compressed on their own the way the writer compresses
+values and, in layouts 1-3, tag_code) compressed on their own the way the writer compresses
 a structure stream (raw LZMA2 preset 9e and zstd level 19, the smaller kept), summed over
 the blocks. Reads the archive with tools/edu_decode.py (no engine).
 
@@ -19,7 +19,8 @@ _spec = importlib.util.spec_from_file_location("edu_decode", os.path.join(_here,
 edu = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(edu)
 
-MODEL_NAMES = ["plain", "copy", "lastpart", "plies", "result", "elo", "diff", "date", "time", "name", "recent", "final"]
+MODEL_NAMES = ["plain", "copy", "lastpart", "plies", "result", "elo", "diff", "date", "time", "name", "recent", "final",
+               "template", "numtail", "pairdiff"]
 _zstd = ctypes.CDLL(ctypes.util.find_library("zstd"))
 _zstd.ZSTD_compressBound.restype = ctypes.c_size_t
 _zstd.ZSTD_compress.restype = ctypes.c_size_t
@@ -44,9 +45,9 @@ def structures(data):
     captured = []
     real = edu.read_structure
 
-    def spy(structure, n_games, version):
+    def spy(structure, n_games, version, tag_version=1):
         captured.append((version, structure))
-        return real(structure, n_games, version)
+        return real(structure, n_games, version, tag_version)
 
     edu.read_structure = spy
     try:
@@ -87,8 +88,10 @@ def main(argv):
                 models = []
                 for _ in names:
                     m = rc.varint()
-                    p = rc.varint() if m in (1, 2, 5, 7, 8) else None
-                    models.append(MODEL_NAMES[m] + ("" if p is None else f"({names[p] if p < len(names) else '-'})"))
+                    p = rc.varint() if m in (1, 2, 5, 7, 8, 14) else None
+                    p2 = rc.varint() if m == 14 else None
+                    models.append(MODEL_NAMES[m] + ("" if p is None else f"({names[p] if p < len(names) else '-'}"
+                                                    + ("" if p2 is None else f",{names[p2]}") + ")"))
                 print(f"  block {i}: " + ", ".join(f"{n}={m}" for n, m in zip(names, models) if m != "plain"))
         print(f"{path}\t{games} games\t{total} tag bytes\t{total / max(games, 1):.1f} B/game")
     return 0

@@ -216,13 +216,25 @@ def main():
     ap.add_argument("--adjust", action="store_true",
                     help="also fit corrections to the base's linear weights and square tables")
     ap.add_argument("--init", default="", help="start from this saved fit (a fit continued)")
+    ap.add_argument("--squares", default="",
+                    help="with --adjust, for a base set without square tables: tables with these ply bounds "
+                         "(as train_player_model.py --squares), started at zero and fitted with the units")
+    ap.add_argument("--extra-parts", type=int, default=0,
+                    help="also fit on the first K parts of training games in CACHE/feat/train_NN "
+                         "(scripts/training_labels.sh; never held out, never in the validation part)")
     args = ap.parse_args()
 
     units, squares, board = [], {}, {}
     base_version, floor_q16, base_w = pm_weights.parse(args.base, units, squares, board)
     assert not board, "the base set has board units already"
+    if args.squares:  # tables the base set lacks: zero to start with, so the base's scores are unchanged
+        assert args.adjust and not squares, "--squares: with --adjust, for a base set without square tables"
+        bounds = [int(v) for v in args.squares.split(",")]
+        zero = [[[0] * 64 for _ in range(6)] for _ in range(len(bounds) + 1)]
+        squares.update(bounds=bounds, to=zero, **{"from": zero})
     eps = floor_q16 / 65536
     names = sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(args.cache, "feat", "cat[123]_*.pos")))
+    names += tpm.extra_parts(args.cache, args.extra_parts)
     pos, brd, base, moves, cat, teach, feat = [], [], [], [], [], [], []
     nf = len(pm_weights.feature_names(os.path.join(ROOT, "src/model/player_model.h")))
     for name in names:
@@ -238,7 +250,7 @@ def main():
             tprefix = os.path.join(args.teacher, "feat", name)
             assert np.array_equal(np.fromfile(tprefix + ".moves", dtype="<u2"), moves[-1]), name
             teach.append(np.fromfile(tprefix + ".score", dtype="<i8"))
-        cat.append(np.full(len(p), list(tpm.CATS).index(name[:4])))
+        cat.append(np.full(len(p), list(tpm.CATS).index(name[:4]) if name[:4] in tpm.CATS else tpm.EXTRA))
     pos, brd, moves, cat = np.concatenate(pos), np.concatenate(brd), np.concatenate(moves), np.concatenate(cat)
     base = np.concatenate(base).astype(np.float64) * (math.log(2) / 65536)
     assert len(base) == pos["n"].sum() == len(moves) and len(brd) == len(pos)
@@ -254,13 +266,11 @@ def main():
         teacher = softmax_within(np.concatenate(teach).astype(np.float64) * (math.log(2) / 65536), starts,
                                 np.repeat(np.arange(len(n)), n))
 
-    held = (pos["hash"] % np.uint64(5)) == 0
-    samples = np.array(sorted(tpm.sample_hashes(args.build, args.samples)), dtype=np.uint64)
-    evalm = held & ~np.isin(pos["hash"], samples)
-    valm = ~held & (((pos["hash"] // np.uint64(5)) % np.uint64(4)) == 0)
+    held, evalm = tpm.split_masks(pos, cat, tpm.sample_hashes(args.build, args.samples))
+    valm = ~held & (cat != tpm.EXTRA) & (((pos["hash"] // np.uint64(5)) % np.uint64(4)) == 0)
     trainm = ~held & ~valm
-    print("positions %d: fitted %d, validation %d, held-out %d" % (len(pos), trainm.sum(), valm.sum(), evalm.sum()),
-          flush=True)
+    print("positions %d: fitted %d (from training games %d), validation %d, held-out %d"
+          % (len(pos), trainm.sum(), (trainm & (cat == tpm.EXTRA)).sum(), valm.sum(), evalm.sum()), flush=True)
     dv = Positions(pos, brd, base, moves, cat, valm, adjust=adjust)
 
     tw = args.teacher_weight if args.teacher else 0.0
@@ -284,6 +294,8 @@ def main():
             print("iteration %d (%.0f s): validation %.4f" % (it[0], time.time() - t0, b), flush=True)
             if b < best[0]:
                 best[:] = [b, th.copy(), it[0]]
+                if args.save:  # kept as it improves: a fit killed on a deadline still has it (--load)
+                    np.savez(args.save, theta=th, iteration=it[0])
 
     if args.load:  # a fit saved by --save: only the held-out figures and the weights file
         saved = np.load(args.load)
@@ -318,8 +330,9 @@ def main():
         head = [line[2:].rstrip("\n") for line in open(args.base) if line.startswith("# ")]
         comments = head + ["Board units (%d, Q16 pre-activations, outputs Q16 log2 units) added to weight set v%d by"
                            % (args.units, base_version),
-                           "scripts/train_board_units.py (%d fitted positions; iteration %d, the best on the"
-                           % (trainm.sum(), best[2]),
+                           "scripts/train_board_units.py (%d fitted positions%s; iteration %d, the best on the"
+                           % (trainm.sum(), ", %d parts of training games among them" % args.extra_parts
+                              if args.extra_parts else "", best[2]),
                            "validation part of the training games%s). See data/player_model/PROVENANCE."
                            % ("; scores from " + args.scores_from if args.scores_from else "")]
         if adjust:
@@ -328,7 +341,9 @@ def main():
             q = np.round(dtab / math.log(2) * 65536).astype(np.int64).reshape(2, len(squares["bounds"]) + 1, 6, 64)
             for k, kind in enumerate(("to", "from")):
                 squares[kind] = (np.array(squares[kind]) + q[k]).tolist()
-            comments.append("The linear weights and square tables of v%d corrected in the same fit." % base_version)
+            comments.append("The linear weights of v%d corrected and square tables (ply buckets split at %s) %s in the same fit."
+                            % (base_version, ",".join(map(str, squares["bounds"])),
+                               "fitted from zero" if args.squares else "corrected"))
         if args.teacher:
             comments.append("Fitted to the played moves (weight %.2f) and to a teacher's distribution over the moves"
                             % (1 - args.teacher_weight))

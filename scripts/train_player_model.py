@@ -27,6 +27,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 from scipy.optimize import minimize
@@ -36,6 +37,7 @@ import pm_weights  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CATS = {"cat1": "amateur", "cat2": "master", "cat3": "engine"}
+EXTRA = len(CATS)  # the category index of the training games' parts (never held out)
 POS_DTYPE = np.dtype([("hash", "<u8"), ("key", "<u8"), ("game", "<i4"), ("ply", "<i4"), ("n", "<i4"),
                       ("played", "<i4"), ("elo", "<i4"), ("move", "<i4"), ("rank_bits", "<f8"),
                       ("pm_bits", "<f8")])
@@ -62,7 +64,7 @@ def load(cache, names, nf):
         assert x.shape[0] == p["n"].sum(), name
         pos.append(p)
         feat.append(x)
-        cat.append(np.full(len(p), list(CATS).index(name[:4])))
+        cat.append(np.full(len(p), list(CATS).index(name[:4]) if name[:4] in CATS else EXTRA))
         fileid.append(np.full(len(p), i))
     return np.concatenate(pos), np.concatenate(feat), np.concatenate(cat), np.concatenate(fileid)
 
@@ -223,14 +225,22 @@ class HiddenSquareProblem(HiddenProblem):
         gt = sum(np.bincount(i, weights=gs.astype(np.float64), minlength=self.n_tables) for i in self.idx)
         return loss + self.l2_tables * tab @ tab, np.concatenate([g, gt + 2 * self.l2_tables * tab])
 
-    def fit(self, iters=300):
+    def fit(self, iters=300, linear_iters=200):
         d, h = self.x.shape[1], self.h
         r = minimize(lambda th: SquareProblem.loss_grad(self, th), np.zeros(d + self.n_tables), jac=True,
-                     method="L-BFGS-B", options={"maxiter": 200})
+                     method="L-BFGS-B", options={"maxiter": linear_iters})
+        print("linear part and square tables: %s, %d iterations, loss %.5f" % (r.message, r.nit, r.fun), flush=True)
         w_lin, tab = r.x[:d], r.x[d:]
         th = np.concatenate([w_lin, self.rng.normal(0, 0.5 / np.sqrt(d), h * d), np.zeros(h),
                              self.rng.normal(0, 0.01, h), tab])
-        r = minimize(self.loss_grad, th, jac=True, method="L-BFGS-B", options={"maxiter": iters})
+        t0, it = time.time(), [0]
+
+        def progress(_):
+            it[0] += 1
+            if it[0] % 10 == 0:
+                print("  iteration %d (%.0f s)" % (it[0], time.time() - t0), flush=True)
+
+        r = minimize(self.loss_grad, th, jac=True, method="L-BFGS-B", callback=progress, options={"maxiter": iters})
         print("hidden layer and square tables fit: %s, %d iterations, loss %.5f" % (r.message, r.nit, r.fun))
         w, u, b, v = self.split(r.x[:self.n_core])
         return w / self.scale, hidden_raw(u, self.scale), b - u @ self.mu, v, r.x[self.n_core:]
@@ -281,17 +291,40 @@ def pick_floor(xt, nt, pt, w, hidden=None, extra=None):
     return best_eps
 
 
+def extra_parts(cache, k):
+    """The names of the first k parts of training games (scripts/training_labels.sh)."""
+    names = ["train_%02d" % i for i in range(k)]
+    missing = [n for n in names if not os.path.exists(os.path.join(cache, "feat", n + ".pos"))]
+    if missing:
+        sys.exit("no features of %s in %s (scripts/training_labels.sh)" % (", ".join(missing), cache))
+    return names
+
+
+def split_masks(pos, cat, samples_hashes):
+    """held: the corpus's held-out games (never fitted); evalm: those not also in the samples
+    (the figures); the training games' parts are never held out."""
+    corpus = cat != EXTRA
+    held = corpus & ((pos["hash"] % np.uint64(5)) == 0)
+    in_samples = np.isin(pos["hash"], np.array(sorted(samples_hashes), dtype=np.uint64))
+    return held, held & ~in_samples
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cache", default="/work/cache-model")
     ap.add_argument("--build", default="build")
     ap.add_argument("--samples", default=os.path.join(ROOT, "..", "shared", "samples"))
     ap.add_argument("--ablate", action="store_true", help="refit with each feature group off")
-    ap.add_argument("--train-fraction", type=float, default=1.0, help="subsample training positions")
+    ap.add_argument("--train-fraction", type=float, default=1.0, help="subsample the corpus's training positions")
+    ap.add_argument("--extra-parts", type=int, default=0,
+                    help="also fit on the first K parts of training games in CACHE/feat/train_NN "
+                         "(scripts/training_games_sample.py, scripts/training_labels.sh), all of their positions")
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--hidden", type=int, default=0,
                     help="tanh units of a hidden layer beside the linear part (0: the plain conditional logit)")
     ap.add_argument("--iters", type=int, default=300, help="L-BFGS iterations of the hidden layer fit")
+    ap.add_argument("--linear-iters", type=int, default=200,
+                    help="L-BFGS iterations of the linear part and square tables that start it (with --squares)")
     ap.add_argument("--scores-from", default="Stockfish 15.1, depth 1, multipv, engines/stockfish.profile",
                     help="the oracle whose scores the cache holds, as the weights file's comment names it")
     ap.add_argument("--squares", default="",
@@ -307,13 +340,12 @@ def main():
     groups = [g for _, g in feats]
     nf = len(names)
     files = sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(args.cache, "feat", "cat[123]_*.pos")))
+    files += extra_parts(args.cache, args.extra_parts)
     pos, x, cat, _ = load(args.cache, files, nf)
-    held = (pos["hash"] % np.uint64(5)) == 0
-    in_samples = np.isin(pos["hash"], np.array(sorted(sample_hashes(args.build, args.samples)), dtype=np.uint64))
+    held, evalm = split_masks(pos, cat, sample_hashes(args.build, args.samples))
     train = ~held
-    evalm = held & ~in_samples
-    print("files %d, positions %d (train %d, held-out %d, held-out also in samples %d)"
-          % (len(files), len(pos), train.sum(), evalm.sum(), (held & in_samples).sum()))
+    print("files %d, positions %d (train %d, of them from training games %d; held-out %d, also in samples %d)"
+          % (len(files), len(pos), train.sum(), (cat == EXTRA).sum(), evalm.sum(), (held & ~evalm).sum()))
     starts = np.concatenate([[0], np.cumsum(pos["n"])[:-1]])
 
     def rows(mask):
@@ -321,7 +353,7 @@ def main():
         return x[idx]
 
     rng = np.random.default_rng(1)
-    tmask = train & (rng.random(len(pos)) < args.train_fraction)
+    tmask = train & ((cat == EXTRA) | (rng.random(len(pos)) < args.train_fraction))
     xt, nt, pt = rows(tmask), pos["n"][tmask], pos["played"][tmask]
     xe, ne, pe = rows(evalm), pos["n"][evalm], pos["played"][evalm]
     cate = cat[evalm]
@@ -342,7 +374,8 @@ def main():
         idx, n_tables = square_indices(moves, np.repeat(pos["ply"], pos["n"]), bounds)
         mt, me = np.repeat(tmask, pos["n"]), np.repeat(evalm, pos["n"])
     if args.hidden and args.squares:
-        w, u, b, v, tab = HiddenSquareProblem(xt, nt, pt, args.hidden, [i[mt] for i in idx], n_tables).fit(args.iters)
+        w, u, b, v, tab = HiddenSquareProblem(xt, nt, pt, args.hidden, [i[mt] for i in idx], n_tables).fit(
+            args.iters, args.linear_iters)
         hidden = (u, b, v)
     elif args.hidden:
         w, u, b, v = HiddenProblem(xt, nt, pt, args.hidden).fit(args.iters)
@@ -391,7 +424,8 @@ def main():
             + ("; %d tanh units (bias and weights Q32, output Q16 log2 units)." % args.hidden if args.hidden else "")
             + ("; square tables, ply buckets split at %s (Q16 log2 units)." % args.squares if args.squares else "."),
             "Trained by scripts/train_player_model.py on the training part of ../shared/corpus",
-            "(cat1-3 files; a game is held out when FNV-1a 64 of its canonical PGN is 0 mod 5),",
+            "(cat1-3 files; a game is held out when FNV-1a 64 of its canonical PGN is 0 mod 5)"
+            + (", and %d parts of training games of ../shared/training," % args.extra_parts if args.extra_parts else ","),
             "engine scores from %s." % args.scores_from,
             "%d training positions. See data/player_model/PROVENANCE." % int(tmask.sum())])
         print("wrote data/player_model/weights-v%d.txt and src/model/player_weights.c, hash %016x" % (version, h))

@@ -4,8 +4,9 @@
 It reads every member of an archive: the header (and its fields), each block (its crc,
 the structure stream decompressed with zstd or raw LZMA2), the structure stream's
 sections (tag names, game records with their tree shapes, tag values column by column,
-comments, text records; in layout 1 the coded tags too; in layouts 2 and 3 the engine-comment
-code's per-game streams, checked but not decoded: their values need the game's moves), the index (checked against the
+comments, text records; in layout 1 the coded tags too; in layouts 2 to 4 the engine-comment
+code's per-game streams, checked but not decoded: their values need the game's moves; in
+layout 4 the range-coded game records), the index (checked against the
 blocks, with the member digest) and the footer (version 2) or the index length (version 3).
 It prints each game's tags and move counts. It does not decode the moves:
 that needs the engine (doc/format.md, "Engine queries") and the move models.
@@ -21,6 +22,8 @@ import ctypes.util
 import datetime
 import json
 import lzma
+import os
+import re
 import struct
 import sys
 import zlib
@@ -175,7 +178,7 @@ TEXT_KEYS = {1: ("engine_name", 128), 2: ("fingerprint", 64), 8: ("engine_settin
              12: ("chess960_fingerprint", 64), 64: ("settings_text", 256), 65: ("created_by", 64)}
 INT_KEYS = {3: ("depth", 1000), 4: ("nodes", M64), 5: ("mode", 2), 6: ("hash_mb", 0xFFFFFFFF),
             7: ("threads", 0xFFFFFFFF), 10: ("coder", 255), 11: ("block_games", 65536),
-            13: ("struct_version", 3), 15: ("comment_revision", 3)}
+            13: ("struct_version", 4), 16: ("tag_version", 2), 17: ("comment_revision", 3)}
 MODEL_PARAMS = {1: 2, 2: 4, 3: 3}
 
 
@@ -220,6 +223,13 @@ def read_header(r):
             if len(ints) != 2 or not 1 <= ints[0] <= 65536 or not 1 <= ints[1] <= 1024:
                 raise Corrupt("header field opening malformed")
             h["opening"] = ints
+        elif key == 15:  # opening book: version, hash low and high 32 bits (moves only: not decoded here)
+            v, ints = Reader(value), []
+            while v.left():
+                ints.append(v.varint())
+            if len(ints) != 3 or ints[0] == 0 or max(ints) > 0xFFFFFFFF:
+                raise Corrupt("header field book malformed")
+            h["book"] = {"version": ints[0], "hash": "%08x%08x" % (ints[2], ints[1])}
         elif key in INT_KEYS or key == 9:
             v, ints = Reader(value), []
             while v.left():
@@ -231,7 +241,7 @@ def read_header(r):
             else:
                 name, cap = INT_KEYS[key]
                 if len(ints) != 1 or ints[0] > cap or (key == 13 and ints[0] == 0 and version == 2) or \
-                        (key == 15 and ints[0] == 0):  # comment models (not decoded here): 1 to 3
+                        (key in (16, 17) and ints[0] == 0):  # 17, comment models (not decoded here): 1 to 3
                     raise Corrupt(f"header field {name} malformed")
                 h[name] = ints[0]
         elif key < 64:
@@ -249,6 +259,7 @@ def read_header(r):
         h.setdefault("block_games", 1024)
         h.setdefault("struct_version", 1)
         required = (1, 2, 9)
+    h.setdefault("tag_version", 1)
     for key in required:
         name = (TEXT_KEYS.get(key) or INT_KEYS.get(key) or ("model",))[0]
         if name not in h:
@@ -306,6 +317,207 @@ def read_line(rec, comments, depth, counts):
     return n_nodes
 
 
+# ---- coded records (layout 4; doc/format.md, "Coded records" and "Coders") ----
+
+class RangeDecoder:
+    """The range decoder of "Coders" with the binary models of "Coded comments"."""
+
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+        self.range, self.code, self.window = 0xFFFFFFFF, 0, 0
+        for _ in range(4):
+            self.code = (self.code << 8) | self.next_byte()
+        if self.code >= self.range:
+            raise Corrupt("a coded records stream that cannot start")
+
+    def next_byte(self):
+        b = self.data[self.pos] if self.pos < len(self.data) else 0
+        self.pos += 1
+        self.window = ((self.window << 8) | b) & 0xFFFFFFFF
+        return b
+
+    def get(self, freq, total):
+        r = self.range // total
+        v = min(self.code // r, total - 1)
+        cum, s = 0, 0
+        while s < len(freq) - 1 and cum + freq[s] <= v:
+            cum += freq[s]
+            s += 1
+        self.code -= r * cum
+        self.range = r * freq[s] if cum + freq[s] < total else self.range - r * cum
+        if self.code >= self.range:
+            raise Corrupt("impossible coded records stream")
+        while self.range < 1 << 24:
+            self.code = ((self.code << 8) | self.next_byte()) & 0xFFFFFFFF
+            self.range <<= 8
+        return s
+
+    def bit(self, model):
+        """model: [p, n, cap]; adapts it."""
+        q = min(max(model[0] >> 4, 1), 4095)
+        b = self.get([4096 - q, q], 4096)
+        step = (b * 65536 - model[0]) * 2
+        den = 2 * model[1] + 3
+        model[0] += step // den if step >= 0 else -((-step) // den)  # C division: toward zero
+        model[1] = min(model[1] + 1, model[2])
+        return b
+
+    def finish(self):
+        """The stream is exactly what the encoder wrote: consumed, and its flush."""
+        if not len(self.data) <= self.pos <= len(self.data) + 4:
+            raise Corrupt("coded records stream not consumed exactly")
+        low = (self.window - self.code) & 0xFFFFFFFF
+        delta = 0
+        for sh in (32, 24, 16, 8):
+            x = -(-low // (1 << sh)) * (1 << sh)
+            if x - low < self.range:
+                delta = x - low
+                break
+        if self.code != delta:
+            raise Corrupt("coded records stream does not end as the encoder ends it")
+
+
+RECORD_CAP = 60
+
+
+class Records:
+    """The models of a block's coded records, made on first use (p = 1/2, n = 0)."""
+
+    def __init__(self, data, check_bits):
+        self.dec = RangeDecoder(data)
+        self.models = {}
+        self.check_bits = check_bits
+        self.prev_special = 0
+        self.sum_len = self.sum_moves = 0
+        self.succ = {}
+
+    def bit(self, *key):
+        return self.dec.bit(self.models.setdefault(key, [32768, 0, RECORD_CAP]))
+
+    def gamma(self, *key):
+        k = 1
+        while self.bit(key, "len", k):
+            k += 1
+            if k >= 48:
+                raise Corrupt("gamma code too long")
+        x = 1
+        for i in range(1, k):
+            x = 2 * x + (self.bit(key, "top", k, x) if i <= 2 else self.bit(key, "low", k, i))
+        return x
+
+    def count(self, maximum, *key):
+        v = self.gamma(*key) - 1
+        if v > maximum:
+            raise Corrupt("coded count out of range")
+        return v
+
+    def tag_name(self, state, n_names):
+        pred = self.succ.get(state)
+        if pred is not None and self.bit("tag_hit", pred == 0):
+            v = pred
+        else:
+            v = self.count(n_names, "tag_name")
+            if v == pred:
+                raise Corrupt("a missed tag name prediction coded as itself")
+        self.succ[state] = v
+        return v
+
+    def moves_len(self, moves):
+        pred = (self.sum_len * moves + self.sum_moves // 2) // self.sum_moves if self.sum_moves else moves // 2
+        v = self.gamma("moves_len", min(pred.bit_length(), 11))
+        got = pred + (v >> 1 if v & 1 else -(v >> 1))
+        if got < 0 or got > 1 << 30 or self.sum_len + got > 1 << 30:
+            raise Corrupt("move-stream length out of range")
+        self.sum_len += got
+        self.sum_moves += moves
+        return got
+
+    def check(self):
+        c = 0
+        for _ in range(self.check_bits):
+            c = 2 * c + self.dec.get([2048, 2048], 4096)
+        return c
+
+
+def read_line_coded(rc, strings, comments, depth, counts):
+    """One line of layout 4's coded records: returns its node count and its coded moves."""
+    if depth > 256:
+        raise Corrupt("variations nested too deep")
+    v = int(depth > 0)
+    for _ in range(rc.count(LIMIT_LIST, "pre_comments", v)):
+        comments.string(LIMIT_TEXT)
+    n_nodes = rc.count(1 << 20, "nodes", v)
+    counts["nodes"] += n_nodes
+    moves, prev = 0, 0
+    for _ in range(n_nodes):
+        prev = rc.bit("annotated", v, prev)
+        if not prev:
+            moves += 1
+            continue
+        null, nags = rc.bit("null", v), rc.bit("has_nags", v)
+        comm, var = rc.bit("has_comments", v, nags), rc.bit("has_variations", v)
+        if not null | nags | comm | var:
+            raise Corrupt("an annotated node with nothing")
+        order = rc.bit("order") if nags + comm + var >= 2 else 0
+        moves += not null
+        counts["null"] += null
+        if nags:
+            n = rc.count(LIMIT_LIST - 1, "nag_count") + 1
+            counts["nags"] += n
+            for _ in range(n):
+                rc.count(255, "nag")
+        if comm:
+            n = rc.count(LIMIT_LIST - 1, "comments", v) + 1
+            counts["comments"] += n
+            for _ in range(n):
+                comments.string(LIMIT_TEXT)
+        if var:
+            n = rc.count(LIMIT_LIST - 1, "variations") + 1
+            counts["variations"] += n
+            for _ in range(n):
+                moves += read_line_coded(rc, strings, comments, depth + 1, counts)[1]
+        if order and set(strings.string(LIMIT_TEXT)) - set(b"ncv"):
+            raise Corrupt("bad annotation order")
+    return n_nodes, moves
+
+
+def read_game_coded(rc, strings, comments, text, n_names):
+    """One game of layout 4's coded records."""
+    special = rc.bit("special", rc.prev_special)
+    rc.prev_special = special
+    if special:
+        kind = "text-only" if rc.bit("text_only") else "verbatim"
+        return {"moves_len": 0, "tag_names": [], "kind": kind, "raw": comments.string(LIMIT_GAME_BYTES, nul_ok=True)}
+    g = {"kind": "game"}
+    fen = rc.bit("has_fen")
+    g["chess960"] = bool(rc.bit("chess960", fen))
+    if fen:
+        g["fen"] = strings.string(LIMIT_TEXT).decode()
+    names, state = [], 0
+    while True:
+        state = rc.tag_name(state, n_names)
+        if state == 0:
+            break
+        names.append(state - 1)
+    if len(names) > LIMIT_LIST:
+        raise Corrupt("too many tags")
+    g["tag_names"] = names
+    g["layout"] = read_text_record(text)
+    counts = {"nodes": 0, "null": 0, "nags": 0, "comments": 0, "variations": 0}
+    g["plies"], moves = read_line_coded(rc, strings, comments, 0, counts)
+    odd = g["plies"] & 1
+    hi = rc.bit("result", odd, 0)
+    g["result"] = RESULTS[2 * hi + rc.bit("result", odd, 1 + hi)]
+    n_trailing = rc.count(LIMIT_LIST, "trailing")
+    for _ in range(n_trailing):
+        comments.string(LIMIT_TEXT)
+    counts["comments"] += n_trailing
+    g["counts"] = counts
+    g["moves_len"] = rc.moves_len(moves)
+    g["check"] = rc.check()
+    return g
+
+
 def count(r, minimum=0):
     n = r.varint()
     if n > LIMIT_LIST or n < minimum:
@@ -328,9 +540,9 @@ def read_text_record(text):
             "end_eols": end_eols, "patch_ops": n_ops}
 
 
-def read_structure(data, n_games, version):
-    """The games of a block's structure stream (layout `version`, header key 13): tags,
-    tree counts, text records."""
+def read_structure(data, n_games, version, tag_version=1):
+    """The games of a block's structure stream (layout `version`, header key 13; its tags
+    coded in `tag_version`, key 16): tags, tree counts, text records."""
     r = Reader(data)
     sizes = [r.varint() for _ in range(5 if version == 0 else 7)]
     sec, pos = [], r.pos
@@ -349,7 +561,18 @@ def read_structure(data, n_games, version):
     if names_r.left():
         raise Corrupt("bytes after the tag names")
     games = []
-    for _ in range(n_games):
+    if version >= 4:
+        check_bits, code_size = rec.varint(), rec.varint()
+        if check_bits > 32:
+            raise Corrupt("a check wider than 32 bits")
+        rc = Records(rec.bytes(code_size, "coded records"), check_bits)
+        for _ in range(n_games):
+            g = read_game_coded(rc, rec, comments, text, len(names))
+            if any(k >= len(names) for k in g["tag_names"]):
+                raise Corrupt("tag name index out of range")
+            games.append(g)
+        rc.dec.finish()
+    for _ in range(n_games if version < 4 else 0):
         g = {"moves_len": rec.varint(), "crc": rec.u32()}
         g["tag_names"] = [rec.varint() for _ in range(count(rec))]
         if any(k >= len(names) for k in g["tag_names"]):
@@ -398,7 +621,7 @@ def read_structure(data, n_games, version):
                 g["tags"].append((names[k], columns[k][taken[k]].decode("utf-8", "replace")))
                 taken[k] += 1
     else:
-        read_coded_tags(sec[6], values, names, games, uses, version)
+        read_coded_tags(sec[6], values, names, games, uses, version, tag_version)
     read_engine_code(engine, games)
     return games
 
@@ -424,7 +647,9 @@ def read_engine_code(r, games):
 
 # ---- coded tags (doc/format.md, "Coded tags") ----
 
-PLAIN, COPY, LASTPART, PLIES, RESULT, ELO, DIFF, DATE, TIME, NAME, RECENT, FINAL = range(12)
+PLAIN, COPY, LASTPART, PLIES, RESULT, ELO, DIFF, DATE, TIME, NAME, RECENT, FINAL, TEMPLATE, NUMTAIL, PAIRDIFF = range(15)
+WITH_PARAM = (COPY, LASTPART, ELO, DATE, TIME, PAIRDIFF)
+TAIL_MAX = 10 ** 18 - 1
 RECENT_MAX = 256
 DATE_MAX = 3652059
 
@@ -480,18 +705,76 @@ def recent_put(lst, s, rating=0):
     lst.insert(0, [s, rating])
 
 
-def read_coded_tags(code, values, names, games, uses, version=1):
+def template_roles(g, seen, white_k, black_k):
+    """Model 12's roles: winner and loser of a decided game, else White and Black."""
+    white, black = seen.get(white_k, b""), seen.get(black_k, b"")
+    return (black, white) if g["result"] == "0-1" else (white, black)
+
+
+def template_of(value, roles):
+    """Model 12's template of a value (None for a value holding a byte 1 or 2)."""
+    if b"\x01" in value or b"\x02" in value:
+        return None
+    out, i = bytearray(), 0
+    while i < len(value):
+        for r, role in enumerate(roles):
+            if role and value.startswith(role, i):
+                out.append(1 + r)
+                i += len(role)
+                break
+        else:
+            out.append(value[i])
+            i += 1
+    return bytes(out)
+
+
+def tail_split(value):
+    """Model 13's (text, number) of a value ending in 1-18 digits without a leading zero, or None."""
+    d = len(value)
+    while d > 0 and value[d - 1:d].isdigit():
+        d -= 1
+    digits = value[d:]
+    if not digits or len(digits) > 18 or (digits[:1] == b"0" and len(digits) > 1):
+        return None
+    return value[:d], int(digits)
+
+
+_priors = None
+
+
+def tag_priors():
+    """Tag version 2's priors (data/tag_priors/v2.tsv): name -> its values, entry 0 first."""
+    global _priors
+    if _priors is None:
+        _priors = {}
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "tag_priors", "v2.tsv")
+        escapes = {"x01": b"\x01", "x02": b"\x02", "t": b"\t", "n": b"\n", "\\": b"\\"}
+        for line in open(path, "rb"):
+            name, value = line.rstrip(b"\n").split(b"\t", 1)
+            value = re.sub(rb"\\(x01|x02|t|n|\\)", lambda m: escapes[m.group(1).decode()], value)
+            _priors.setdefault(name.decode(), []).append(value)
+    return _priors
+
+
+def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
     n = len(names)
     models = []
+    top = PAIRDIFF if tag_version >= 2 else FINAL if version >= 3 else RECENT
     for k in range(n):
         if not code.left() and k == 0:  # an empty section: every name plain
-            models = [(PLAIN, 0)] * n
+            models = [(PLAIN, 0, 0)] * n
             break
         m = code.varint()
-        p = code.varint() if m in (COPY, LASTPART, ELO, DATE, TIME) else 0
-        if m > (FINAL if version >= 3 else RECENT) or (m in (COPY, LASTPART, ELO, DATE, TIME) and (p == k or p > n or (p == n and m not in (DATE, TIME)))):
+        p = code.varint() if m in WITH_PARAM else 0
+        p2 = code.varint() if m == PAIRDIFF else 0
+        if m > top or (m == FINAL and version < 3) or \
+                (m in WITH_PARAM and (p == k or p > n or (p == n and m not in (DATE, TIME)))) or \
+                (m == PAIRDIFF and (p2 == k or p2 == p or p2 >= n)):
             raise Corrupt("bad tag model")
-        models.append((m, p))
+        models.append((m, p, p2))
+    white_k = names.index("White") if "White" in names else n
+    black_k = names.index("Black") if "Black" in names else n
+    tails = [None] * n  # model 13: each name's last (text, number)
     codes, n_texts = [], []
     for k in range(n):
         col = [code.varint() for _ in range(uses[k])] if models[k][0] != PLAIN else [0] * uses[k]
@@ -504,14 +787,29 @@ def read_coded_tags(code, values, names, games, uses, version=1):
         raise Corrupt("bytes left over in the values section")
     recent_names, players = [], []
     own_recent = [[] for _ in range(n)]  # model RECENT: each name's own list
+    if tag_version >= 2:  # models 10 and 12: the lists start as the name's priors
+        for k in range(n):
+            if models[k][0] in (RECENT, TEMPLATE):
+                own_recent[k] = [[v, 0] for v in tag_priors().get(names[k], [])]
     last_elo = None
     prev = [None] * n
+    def pair_reference(g, seen, j, j2):
+        """Model 14's reference: a linear Elo expectation (K 12) from the two ratings and the result."""
+        a = parse_number(ELO, seen[j]) if j in seen else None
+        b = parse_number(ELO, seen[j2]) if j2 in seen else None
+        if a is None or b is None or g["result"] == "*" or models[j][0] != ELO or models[j][1] not in (white_k, black_k):
+            return 0
+        white = models[j][1] == white_k
+        score2 = 1 if g["result"] == "1/2-1/2" else 2 if (g["result"] == "1-0") == white else 0
+        x = 6 * (score2 - 1) * 58 - max(-400, min(400, a - b))
+        return (x + 29) // 58 if x >= 0 else -((-x + 29) // 58)
+
     for g in games:
         tags, seen = [], {}
         g["tags"] = tags
         final_taken = False
         for k in g["tag_names"]:
-            m, p = models[k]
+            m, p, p2 = models[k]
             c = next(codes[k])
             ref = seen.get(p)
             v = None
@@ -527,11 +825,22 @@ def read_coded_tags(code, values, names, games, uses, version=1):
                     raise Corrupt("bad tag code")
                 final_taken = True
                 value = None  # derived from the moves: not known without them
-            elif m in (NAME, RECENT):
+            elif m in (NAME, RECENT, TEMPLATE):
                 lst = recent_names if m == NAME else own_recent[k]
                 if c > len(lst):
                     raise Corrupt("bad recent value")
                 value = lst[c - 1][0]
+                if m == TEMPLATE:
+                    roles = template_roles(g, seen, white_k, black_k)
+                    value = b"".join(roles[b - 1] if b in (1, 2) else bytes([b]) for b in value)
+                    if len(value) > LIMIT_TEXT:
+                        raise Corrupt("a template's value too long")
+            elif m == NUMTAIL:
+                u = c - 1
+                d = -(u >> 1) - 1 if u & 1 else u >> 1
+                if tails[k] is None or abs(d) > TAIL_MAX or not 0 <= tails[k][1] + d <= TAIL_MAX:
+                    raise Corrupt("bad number change")
+                value = tails[k][0] + b"%d" % (tails[k][1] + d)
             else:
                 u = c - 1
                 d = -(u >> 1) - 1 if u & 1 else u >> 1
@@ -540,16 +849,25 @@ def read_coded_tags(code, values, names, games, uses, version=1):
                     base = hit[0] if hit else last_elo if last_elo is not None else 1500
                 elif m == DIFF:
                     base = 0
+                elif m == PAIRDIFF:
+                    base = pair_reference(g, seen, p, p2)
                 else:
                     r = parse_number(m, ref) if ref is not None else None
                     base = r if r is not None else prev[k] if prev[k] is not None else 0
                 v = base + d
-                lo, hi = NUMBER_RANGE[m]
+                kind = DIFF if m == PAIRDIFF else m
+                lo, hi = NUMBER_RANGE[kind]
                 if not lo <= v <= hi:
                     raise Corrupt("coded tag value out of range")
-                value = format_number(m, v)
+                value = format_number(kind, v)
             if m in (NAME, RECENT):
                 recent_put(recent_names if m == NAME else own_recent[k], value)
+            elif m == TEMPLATE:
+                t = template_of(value, template_roles(g, seen, white_k, black_k))
+                if t is not None:
+                    recent_put(own_recent[k], t)
+            elif m == NUMTAIL:
+                tails[k] = tail_split(value) or tails[k]
             elif v is not None and m == ELO:
                 last_elo = v
                 if ref is not None:
@@ -594,7 +912,7 @@ def read_member(data, pos):
             structure = unlzma2(stored, raw)
         else:
             raise Corrupt(f"unknown structure method {method}")
-        block_games = read_structure(structure, n_games, header.get("struct_version", 0))
+        block_games = read_structure(structure, n_games, header.get("struct_version", 0), header["tag_version"])
         if sum(g["moves_len"] for g in block_games) != moves_size:
             raise Corrupt("the games' move streams do not add up to the block's")
         nodes = sum(g["counts"]["nodes"] for g in block_games if g["kind"] == "game")

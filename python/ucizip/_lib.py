@@ -45,6 +45,8 @@ class UzOptions(ctypes.Structure):
         ("user", ctypes.c_void_p),
         ("opening_milli", ctypes.c_int32),
         ("opening_plies", ctypes.c_int32),
+        ("max_engine_memory_mb", ctypes.c_uint64),
+        ("book", ctypes.c_int32),
     ]
 
 

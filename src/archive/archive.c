@@ -2,6 +2,7 @@
  * and random access from the end of a seekable file (doc/format.md). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "archive_legacy_v2.h"
 #include "archive_read_internal.h"
@@ -19,7 +20,7 @@ uz_result uz__reader_exact(uz_archive_reader *r, void *p, size_t n, uz_diag *dia
     r->offset += got;
     if (got != n) {
         if (ferror(r->f))
-            return io_error(diag, r->name);
+            return io_error(diag, "read");
         return corrupt(diag, r->offset, what);
     }
     return UZ_OK;
@@ -126,6 +127,7 @@ static uz_result read_header_from(uz_archive_reader *r, const uint8_t fixed[HEAD
         res = corrupt(diag, start, why);
     if (res == UZ_OK) {
         r->struct_version = h->struct_version;
+        r->tag_version = h->tag_version;
         r->comment_revision = h->comment_revision;
         r->version = version;
     }
@@ -142,7 +144,7 @@ uz_result uz_archive_read_header(uz_archive_reader *r, uz_archive_header *header
         return UZ_DONE; /* clean end after a complete member */
     if (got != HEADER_START) {
         if (ferror(r->f))
-            return io_error(diag, r->name);
+            return io_error(diag, "read");
         return corrupt(diag, r->offset, got == 0 ? "empty file" : "truncated header");
     }
     r->member_start = r->offset - HEADER_START;
@@ -267,6 +269,7 @@ static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archiv
     block->struct_stored = zsize;
     block->struct_method = (unsigned)method;
     block->struct_version = r->struct_version;
+    block->tag_version = r->tag_version;
     block->comment_revision = r->comment_revision;
     block->offset = start;
     block->stored_size = r->offset - start;
@@ -319,8 +322,9 @@ void uz_archive_block_free(uz_archive_block *b)
 
 uz_result uz__seek_to(FILE *f, uint64_t offset, uz_diag *diag, const char *name)
 {
+    (void)name;
     if (fseeko(f, (off_t)offset, SEEK_SET) != 0)
-        return io_error(diag, name);
+        return io_error(diag, "seek");
     return UZ_OK;
 }
 
@@ -406,11 +410,17 @@ static uz_result map_member(FILE *f, const char *name, uint64_t end, member_map 
 
 static uz_result file_size(FILE *f, const char *name, uint64_t *size, uz_diag *diag)
 {
+    (void)name;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) { /* (seeks "work" there) */
+        errno = EISDIR;
+        return io_error(diag, "read");
+    }
     if (fseeko(f, 0, SEEK_END) != 0)
-        return io_error(diag, name);
+        return io_error(diag, "seek");
     off_t end = ftello(f);
     if (end < 0)
-        return io_error(diag, name);
+        return io_error(diag, "seek");
     *size = (uint64_t)end;
     return UZ_OK;
 }
@@ -461,65 +471,88 @@ uz_result uz_archive_list_members(FILE *f, const char *name, uz_archive_member_i
     return res;
 }
 
+/* Reads the block b of member m (whose header is header) into block, checking its game
+ * count against the index. */
+static uz_result read_block_at(FILE *f, const char *name, const member_map *m, const uz_archive_header *header,
+                               size_t b, uz_archive_block *block, uz_diag *diag)
+{
+    uz_result res = uz__seek_to(f, m->start + m->blocks[b].offset, diag, name);
+    if (res != UZ_OK)
+        return res;
+    uz_archive_reader rd = {.f = f, .name = name, .offset = m->start + m->blocks[b].offset,
+                            .struct_version = header->struct_version, .tag_version = header->tag_version,
+                            .comment_revision = header->comment_revision, .version = m->version};
+    uint8_t tag;
+    uint64_t start = rd.offset;
+    res = read_tag(&rd, &tag, diag, "block");
+    if (res == UZ_OK && tag != BLOCK_TAG)
+        res = corrupt(diag, start, "block expected");
+    if (res == UZ_OK)
+        res = read_block_body(&rd, start, block, diag);
+    if (res == UZ_OK && block->n_games != m->blocks[b].games)
+        res = corrupt(diag, rd.offset, "block does not match the index");
+    uz_buf_free(&rd.zbuf);
+    return res;
+}
+
 uz_result uz_archive_seek_game(FILE *f, const char *name, uint64_t game, uz_archive_header *header,
-                               uz_archive_block *block, size_t *index_in_block, uz_diag *diag)
+                               uz_archive_block *block, size_t *index_in_block, const uz_archive_block_check *check,
+                               uz_diag *diag)
 {
     uint64_t end, total = 0;
     uz_result res = file_size(f, name, &end, diag);
     if (res != UZ_OK)
         return res;
-    /* First pass: count all games, since numbering starts with the first member. */
-    uint64_t e = end;
-    while (e > 0) {
-        member_map m;
-        if ((res = map_member(f, name, e, &m, diag)) != UZ_OK)
-            return res;
-        total += m.games;
-        e = m.start;
-        free(m.blocks);
-    }
-    if (game == 0 || game > total) {
-        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "the archive has %llu games; there is no game %llu",
-                    (unsigned long long)total, (unsigned long long)game);
-        return UZ_ERR_ARG;
-    }
-    /* Second pass: find the member holding the game, counting from the back. */
-    uint64_t after = total; /* games in this member and the ones before it */
-    e = end;
-    for (;;) {
-        member_map m;
-        if ((res = map_member(f, name, e, &m, diag)) != UZ_OK)
-            return res;
-        uint64_t first = after - m.games + 1;
-        if (game >= first) {
-            uint64_t k = game - first;
-            size_t b = 0;
-            while (b < m.n_blocks && k >= m.blocks[b].games)
-                k -= m.blocks[b++].games;
-            res = read_member_header(f, name, m.start, m.version, header, diag);
-            if (res == UZ_OK)
-                res = uz__seek_to(f, m.start + m.blocks[b].offset, diag, name);
-            if (res == UZ_OK) {
-                uz_archive_reader rd = {.f = f, .name = name, .offset = m.start + m.blocks[b].offset,
-                                        .struct_version = header->struct_version,
-                                        .comment_revision = header->comment_revision, .version = m.version};
-                uint8_t tag;
-                uint64_t start = rd.offset;
-                res = read_tag(&rd, &tag, diag, "block");
-                if (res == UZ_OK && tag != BLOCK_TAG)
-                    res = corrupt(diag, start, "block expected");
-                if (res == UZ_OK)
-                    res = read_block_body(&rd, start, block, diag);
-                if (res == UZ_OK && block->n_games != m.blocks[b].games)
-                    res = corrupt(diag, rd.offset, "block does not match the index");
-                uz_buf_free(&rd.zbuf);
+    /* First pass: map every member (last first), since numbering starts with the first. */
+    member_map *maps = NULL;
+    size_t n_maps = 0, cap = 0;
+    for (uint64_t e = end; res == UZ_OK && e > 0;) {
+        if (n_maps == cap) {
+            member_map *grown = realloc(maps, (cap = cap ? 2 * cap : 8) * sizeof *maps);
+            if (!grown) {
+                uz_diag_set(diag, res = UZ_ERR_NOMEM, 0, 0, "out of memory");
+                break;
             }
-            *index_in_block = (size_t)k;
-            free(m.blocks);
-            return res;
+            maps = grown;
         }
-        after -= m.games;
-        e = m.start;
-        free(m.blocks);
+        if ((res = map_member(f, name, e, &maps[n_maps], diag)) != UZ_OK)
+            break;
+        total += maps[n_maps].games;
+        e = maps[n_maps++].start;
     }
+    if (res == UZ_OK && (game == 0 || game > total)) {
+        uz_diag_set(diag, res = UZ_ERR_ARG, 0, 0, "the archive has %llu games; there is no game %llu",
+                    (unsigned long long)total, (unsigned long long)game);
+    }
+    /* Second pass, in file order: the blocks before the game's are counted by the index;
+     * check (when given) confirms each count from the block itself, so that a count
+     * raised or lowered behind a rebuilt index cannot make another game this one. */
+    uint64_t k = game - 1;
+    for (size_t i = n_maps; res == UZ_OK && i-- > 0;) {
+        const member_map *m = &maps[i];
+        bool here = k < m->games;
+        if (!here && !check) {
+            k -= m->games;
+            continue;
+        }
+        if ((res = read_member_header(f, name, m->start, m->version, header, diag)) != UZ_OK)
+            break;
+        size_t b = 0;
+        for (; res == UZ_OK && b < m->n_blocks && k >= m->blocks[b].games; b++) {
+            k -= m->blocks[b].games;
+            if (check && (res = read_block_at(f, name, m, header, b, block, diag)) == UZ_OK)
+                res = check->fn(check->user, header, block, diag);
+        }
+        if (res == UZ_OK && here && b == m->n_blocks)
+            res = corrupt(diag, m->start, "the index counts more games than its blocks");
+        if (res == UZ_OK && here) {
+            res = read_block_at(f, name, m, header, b, block, diag);
+            *index_in_block = (size_t)k;
+            break;
+        }
+    }
+    for (size_t i = 0; i < n_maps; i++)
+        free(maps[i].blocks);
+    free(maps);
+    return res;
 }

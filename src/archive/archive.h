@@ -20,8 +20,12 @@
 #define UZ_ARCHIVE_MAX_MODEL_PARAMS 8
 /* Layout of the structure stream the writer uses (header key 13); 0 is the layout of
  * members written before the key existed, which every reader still reads. */
-#define UZ_STRUCT_VERSION 3
-/* The newest revision of the coded comments' models (header key 15; doc/format.md,
+#define UZ_STRUCT_VERSION 4
+/* Coding of the tags in every layout (header key 16; absent: 1, the coded tags of
+ * archives written before the key existed, which every reader still reads). The writer
+ * writes the newest. */
+#define UZ_TAG_VERSION 2
+/* The newest revision of the coded comments' models (header key 17; doc/format.md,
  * "Coded comments"). */
 #define UZ_COMMENT_REVISION 3
 
@@ -54,12 +58,16 @@ typedef struct uz_archive_header {
     /* Opening counts (key 14): alpha in 1/16 and the plies counted; 0 plies: key absent,
      * no counts (every archive written before the key existed). */
     uint32_t opening_alpha16, opening_plies;
+    /* The opening book (key 15): version and hash; version 0: key absent, no book (every
+     * archive written before the key existed). */
+    uint32_t book_version, book_hash_lo, book_hash_hi;
     uint32_t coder;         /* uz_coder_kind */
     uint32_t block_games;
     char chess960_fingerprint[64]; /* "" or the fingerprint of the engine with the same settings
                                       plus UCI_Chess960 true, which codes the member's Chess960 games */
     uint32_t struct_version;    /* layout of the blocks' structure streams (0: key 13 absent) */
-    uint32_t comment_revision;  /* key 15: the coded comments' models; 0: absent, the layout's */
+    uint32_t tag_version;       /* coding of their tags (key 16; 1 when absent) */
+    uint32_t comment_revision;  /* key 17: the coded comments' models; 0: absent, the layout's */
     char settings_summary[256]; /* readable one-liner for messages (uz_pool_describe); version 3
                                    does not store it: the reader rebuilds it from the fields */
     char created_by[64];        /* "" when not stored (version 3 does not write it) */
@@ -92,6 +100,7 @@ typedef struct uz_archive_block {
     uint64_t struct_stored;  /* compressed size of the structure stream */
     unsigned struct_method;  /* how it is compressed (the block header's method) */
     uint32_t struct_version; /* its layout: the member header's struct_version */
+    uint32_t tag_version;    /* its tag coding: the member header's tag_version */
     uint32_t comment_revision; /* the member header's comment_revision (0: the layout's) */
     uz_buf structure;
     uz_buf moves;
@@ -117,11 +126,21 @@ uz_result uz_archive_read_block(uz_archive_reader *r, uz_archive_block *block, u
 /* Byte offset of the reader in the file. */
 uint64_t uz_archive_reader_offset(const uz_archive_reader *r);
 
+/* A check of a block's own game count (its structure stream), for uz_archive_seek_game:
+ * fn gives UZ_OK or the error (diag set). */
+typedef struct uz_archive_block_check {
+    uz_result (*fn)(void *user, const uz_archive_header *header, const uz_archive_block *block, uz_diag *diag);
+    void *user;
+} uz_archive_block_check;
+
 /* Random access on a seekable file: finds the member, header and block holding game
  * number game (1-based across all members) by walking footers and indexes from the end,
- * and reads that block. *index_in_block receives the game's position in the block. */
+ * and reads that block. *index_in_block receives the game's position in the block. With
+ * check, every block before it (in every member) is read and checked too, since their
+ * indexed game counts decide which game is number game. */
 uz_result uz_archive_seek_game(FILE *f, const char *name, uint64_t game, uz_archive_header *header,
-                               uz_archive_block *block, size_t *index_in_block, uz_diag *diag);
+                               uz_archive_block *block, size_t *index_in_block, const uz_archive_block_check *check,
+                               uz_diag *diag);
 
 /* Member summaries for `info`: walks a seekable file from its end. */
 typedef struct uz_archive_member_info {

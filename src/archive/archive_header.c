@@ -23,7 +23,9 @@ enum header_key {
     KEY_CHESS960_FINGERPRINT = 12, /* optional: Chess960 games are engine-coded */
     KEY_STRUCT_VERSION = 13,       /* optional: the structure stream's layout, absent = 0 */
     KEY_OPENING = 14,              /* optional: opening counts (alpha16, plies), absent = none */
-    KEY_COMMENT_REVISION = 15,     /* optional: the coded comments' models, absent = the layout's */
+    KEY_BOOK = 15,                 /* optional: the opening book (version, hash_lo, hash_hi), absent = none */
+    KEY_TAG_VERSION = 16,          /* optional: the coded tags' version, absent = 1 */
+    KEY_COMMENT_REVISION = 17,     /* optional: the coded comments' models, absent = the layout's */
     KEY_FIRST_INFORMATIONAL = 64,
     KEY_SETTINGS_SUMMARY = 64,
     KEY_CREATED_BY = 65,
@@ -128,6 +130,12 @@ uz_result uz__header_encode(uz_buf *b, const uz_archive_header *h)
         uint64_t opening[2] = {h->opening_alpha16, h->opening_plies};
         r = put_field_uints(b, KEY_OPENING, opening, 2);
     }
+    if (h->book_version && r == UZ_OK) {
+        uint64_t book[3] = {h->book_version, h->book_hash_lo, h->book_hash_hi};
+        r = put_field_uints(b, KEY_BOOK, book, 3);
+    }
+    if (h->tag_version > 1)
+        U1(KEY_TAG_VERSION, h->tag_version);
     if (h->comment_revision)
         U1(KEY_COMMENT_REVISION, h->comment_revision);
 #undef U1
@@ -254,6 +262,26 @@ uz_result uz__header_decode(const uint8_t *body, size_t size, unsigned version, 
             h->opening_plies = (uint32_t)o[1];
             break;
         }
+        case KEY_BOOK: {
+            uint64_t o[3];
+            r = read_uints(s, n, o, 3, UINT32_MAX);
+            if (r == UZ_OK && o[0] == 0)
+                r = UZ_ERR_CORRUPT; /* version 0 is no book: the key is absent then */
+            h->book_version = (uint32_t)o[0];
+            h->book_hash_lo = (uint32_t)o[1];
+            h->book_hash_hi = (uint32_t)o[2];
+            break;
+        }
+        case KEY_TAG_VERSION:
+            r = read_uints(s, n, v, 1, UINT32_MAX);
+            if (r == UZ_OK && v[0] > UZ_TAG_VERSION) {
+                *why = "tag coding from a newer ucizip";
+                r = UZ_ERR_CORRUPT;
+            }
+            if (r == UZ_OK && v[0] == 0)
+                r = UZ_ERR_CORRUPT;
+            h->tag_version = (uint32_t)v[0];
+            break;
         case KEY_COMMENT_REVISION:
             r = read_uints(s, n, v, 1, UINT32_MAX);
             if (r == UZ_OK && v[0] > UZ_COMMENT_REVISION) {
@@ -296,5 +324,7 @@ uz_result uz__header_decode(const uint8_t *body, size_t size, unsigned version, 
         if (!h->settings_summary[0])
             header_summary(h);
     }
+    if (!(seen & 1u << KEY_TAG_VERSION))
+        h->tag_version = 1;
     return (seen & needed) == needed ? UZ_OK : UZ_ERR_CORRUPT;
 }

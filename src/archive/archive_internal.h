@@ -47,9 +47,11 @@ static inline uz_result corrupt(uz_diag *diag, uint64_t offset, const char *what
     return UZ_ERR_CORRUPT;
 }
 
+/* what: "read", "seek" or "write". The file's name is not repeated: whoever reports the
+ * error names the file (as for corrupt). */
 static inline uz_result io_error(uz_diag *diag, const char *what)
 {
-    uz_diag_set(diag, UZ_ERR_IO, 0, 0, "%s: %s", what, strerror(errno));
+    uz_diag_set(diag, UZ_ERR_IO, 0, 0, "%s error: %s", what, strerror(errno));
     return UZ_ERR_IO;
 }
 

@@ -33,7 +33,7 @@ typedef struct uz_comment_counts {
     uint64_t cost_clocks, cost_engine, cost_text;
 } uz_comment_counts;
 
-/* The models' revision of a block: the member header's comment_revision (key 15) when it
+/* The models' revision of a block: the member header's comment_revision (key 17) when it
  * has one (from 1 to UZ_COMMENT_REVISION, archive/archive.h), else its layout's: 2 from
  * layout 3, else 1. Revision 3 is revision 2 with clocks coded by a model of think time. */
 static inline unsigned uz_comment_revision(unsigned layout, unsigned key)
@@ -47,7 +47,7 @@ static inline unsigned uz_comment_revision(unsigned layout, unsigned key)
 bool uz_comment_engine_wanted(const uz_game *game);
 
 /* Whether a main-line comment of game holds a clock ("[%clk 0:03:00]"): for the choice of
- * a member's comment revision (header key 15: revision 3 codes clocks smaller). */
+ * a member's comment revision (header key 17: revision 3 codes clocks smaller). */
 bool uz_comment_clock_wanted(const uz_game *game);
 
 /* A writer codes into a buffer of its own; a reader decodes data[0..size) (borrowed). */

@@ -10,6 +10,7 @@
 #include "block/block_internal.h"
 #include "block/comment_code.h"
 #include "block/game_struct_internal.h"
+#include "block/record_code.h"
 #include "block/tag_code.h"
 
 uz_block_game *uz_block_games_new(size_t n)
@@ -33,6 +34,12 @@ typedef struct struct_reader {
     uz_cursor sec[N_SECTIONS];
     size_t nodes_left;       /* moves left for the current game's tree */
     uint64_t block_nodes_left; /* moves left for the block (a decoder limit) */
+    unsigned version;
+    uz_record_coder rc;      /* layout 4: the coded records */
+    uz_cursor strings;       /* layout 4: the records' FENs and order strings */
+    uint64_t game_moves;     /* layout 4: coded moves of the current game (nodes less null moves) */
+    uint64_t marks_left;     /* layout 4: NAGs and variations left for the block */
+    uint64_t tags_left;      /* layout 4: tags left for the block (each takes a byte of values or tag_code) */
 } struct_reader;
 
 static uz_result get_count(uz_cursor *c, size_t *n)
@@ -84,14 +91,10 @@ static uz_result add_trailing(void *game, const char *text, size_t len)
     return uz_game_add_trailing_comment(game, text, len);
 }
 
-/* A comment count from the records, their texts from the comment stream; min is 1 where
- * the flags promised at least one. */
-static uz_result get_comments(struct_reader *sr, add_comment_fn add, void *owner, size_t min)
+/* n comments' texts from the comment stream. */
+static uz_result get_comment_texts(struct_reader *sr, add_comment_fn add, void *owner, size_t n)
 {
-    size_t n;
-    uz_result r = get_count(&sr->sec[SEC_RECORDS], &n);
-    if (r != UZ_OK || n < min)
-        return UZ_ERR_CORRUPT;
+    uz_result r = UZ_OK;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *s;
         size_t len;
@@ -99,6 +102,17 @@ static uz_result get_comments(struct_reader *sr, add_comment_fn add, void *owner
             return r;
     }
     return UZ_OK;
+}
+
+/* A comment count from the records, then the texts; min is 1 where the flags promised at
+ * least one. */
+static uz_result get_comments(struct_reader *sr, add_comment_fn add, void *owner, size_t min)
+{
+    size_t n;
+    uz_result r = get_count(&sr->sec[SEC_RECORDS], &n);
+    if (r != UZ_OK || n < min)
+        return UZ_ERR_CORRUPT;
+    return get_comment_texts(sr, add, owner, n);
 }
 
 static uz_result get_line(struct_reader *sr, uz_line *line, int depth)
@@ -181,6 +195,7 @@ static uz_result get_game(struct_reader *sr, uz_block_game *record, size_t n_nam
         return UZ_ERR_CORRUPT;
     *moves_len = (size_t)len;
     record->crc = (uint32_t)c->p[0] | (uint32_t)c->p[1] << 8 | (uint32_t)c->p[2] << 16 | (uint32_t)c->p[3] << 24;
+    record->crc_mask = UINT32_MAX;
     c->p += 4;
     if ((r = get_count(c, n_tags)) != UZ_OK || *n_tags > (size_t)(c->end - c->p))
         return UZ_ERR_CORRUPT;
@@ -231,6 +246,191 @@ static uz_result get_game(struct_reader *sr, uz_block_game *record, size_t n_nam
     if ((r = get_line(sr, &game->main, 0)) != UZ_OK)
         return r;
     return get_comments(sr, add_trailing, game, 0);
+}
+
+/* A count of layout 4's records, at most max. */
+static uz_result get_number(struct_reader *sr, uz_gamma_set *g, uint64_t max, size_t *n)
+{
+    uint64_t v = 0;
+    uz_result r = uz_record_count(&sr->rc, g, max, &v);
+    *n = (size_t)v;
+    return r;
+}
+
+static uz_result get_bit(struct_reader *sr, uz_bit_model *m, unsigned *bit)
+{
+    return uz_record_bit(&sr->rc, m, bit) == UZ_OK ? UZ_OK : UZ_ERR_CORRUPT;
+}
+
+/* Layout 4: a line's coded records (put_line_coded in game_struct_write.c). */
+static uz_result get_line_coded(struct_reader *sr, uz_line *line, int depth)
+{
+    uz_record_models *m = sr->rc.m;
+    int v = depth > 0;
+    size_t n, n_nodes;
+    uz_result r;
+    if (depth > MAX_DEPTH)
+        return UZ_ERR_CORRUPT;
+    if ((r = get_number(sr, &m->pre_comments[v], MAX_COUNT, &n)) != UZ_OK ||
+        (r = get_comment_texts(sr, add_pre, line, n)) != UZ_OK)
+        return r;
+    /* Checked against both budgets before a node is allocated. */
+    if ((r = get_number(sr, &m->nodes[v], UZ_LIMIT_GAME_NODES, &n_nodes)) != UZ_OK || n_nodes > sr->nodes_left)
+        return UZ_ERR_CORRUPT;
+    if (n_nodes > sr->block_nodes_left)
+        return UZ_ERR_LIMIT;
+    sr->nodes_left -= n_nodes;
+    sr->block_nodes_left -= n_nodes;
+    for (size_t i = 0; i < n_nodes; i++)
+        if (!uz_line_add_move(line, UZ_MOVE_NONE))
+            return UZ_ERR_NOMEM;
+    unsigned prev = 0;
+    for (size_t i = 0; i < n_nodes; i++) {
+        uz_node *nd = &line->nodes[i];
+        unsigned annotated, null, nags, comments, variations, order = 0;
+        if ((r = get_bit(sr, &m->annotated[v][prev], &annotated)) != UZ_OK)
+            return r;
+        if (!(prev = annotated)) {
+            sr->game_moves++;
+            continue;
+        }
+        if ((r = get_bit(sr, &m->null[v], &null)) != UZ_OK || (r = get_bit(sr, &m->has_nags[v], &nags)) != UZ_OK ||
+            (r = get_bit(sr, &m->has_comments[v][nags], &comments)) != UZ_OK ||
+            (r = get_bit(sr, &m->has_variations[v], &variations)) != UZ_OK)
+            return r;
+        if (!(null | nags | comments | variations))
+            return UZ_ERR_CORRUPT; /* annotated with nothing */
+        if (nags + comments + variations >= 2 && (r = get_bit(sr, &m->order, &order)) != UZ_OK)
+            return r;
+        sr->game_moves += !null;
+        if (null)
+            nd->move = UZ_MOVE_NULL;
+        if (nags) {
+            if ((r = get_number(sr, &m->nag_count, MAX_COUNT - 1, &n)) != UZ_OK || n + 1 > sr->marks_left)
+                return UZ_ERR_CORRUPT;
+            sr->marks_left -= n + 1;
+            for (size_t k = 0; k <= n; k++) {
+                size_t nag;
+                if ((r = get_number(sr, &m->nag, 255, &nag)) != UZ_OK)
+                    return r;
+                if ((r = uz_node_add_nag(nd, (uint8_t)nag)) != UZ_OK)
+                    return r;
+            }
+        }
+        if (comments && ((r = get_number(sr, &m->comments[v], MAX_COUNT - 1, &n)) != UZ_OK ||
+                         (r = get_comment_texts(sr, add_node_comment, nd, n + 1)) != UZ_OK))
+            return r;
+        if (variations) {
+            if ((r = get_number(sr, &m->variations, MAX_COUNT - 1, &n)) != UZ_OK || n + 1 > sr->marks_left)
+                return UZ_ERR_CORRUPT;
+            sr->marks_left -= n + 1;
+            for (size_t k = 0; k <= n; k++) {
+                uz_line *var = uz_node_add_variation(nd);
+                if (!var)
+                    return UZ_ERR_NOMEM;
+                if ((r = get_line_coded(sr, var, depth + 1)) != UZ_OK)
+                    return r;
+            }
+        }
+        if (order) {
+            const uint8_t *text;
+            size_t len;
+            if (uz_cursor_string(&sr->strings, MAX_TEXT, &text, &len) != UZ_OK ||
+                uz_node_set_order(nd, (const char *)text, len) != UZ_OK || uz_node_order_is_plain(nd))
+                return UZ_ERR_CORRUPT;
+        }
+    }
+    return UZ_OK;
+}
+
+/* Layout 4: one game's coded record (put_game_coded); its tag name indexes go to names[]
+ * (n_tags of them). */
+static uz_result get_game_coded(struct_reader *sr, uz_block_game *record, size_t n_names, uint32_t **names,
+                                size_t *n_tags)
+{
+    uz_game *game = &record->game;
+    uz_record_models *m = sr->rc.m;
+    uz_result r;
+    unsigned special, text_only = 0;
+    record->text_rec = NULL;
+    record->text_rec_len = 0;
+    record->moves_len = 0;
+    record->crc = 0;
+    record->crc_mask = 0; /* verbatim and text-only records: their bytes are stored */
+    if ((r = get_bit(sr, &m->special[sr->rc.prev_special], &special)) != UZ_OK)
+        return r;
+    sr->rc.prev_special = (int)special;
+    if (special) {
+        const uint8_t *text;
+        size_t len;
+        if ((r = get_bit(sr, &m->text_only, &text_only)) != UZ_OK ||
+            uz_cursor_string(&sr->sec[SEC_COMMENTS], UZ_LIMIT_GAME_BYTES, &text, &len) != UZ_OK)
+            return UZ_ERR_CORRUPT;
+        r = uz_game_set_verbatim(game, (const char *)text, len);
+        game->verbatim = !text_only;
+        game->text_only = text_only;
+        return r;
+    }
+    unsigned fen, chess960, hi, lo;
+    if ((r = get_bit(sr, &m->has_fen, &fen)) != UZ_OK || (r = get_bit(sr, &m->chess960[fen], &chess960)) != UZ_OK)
+        return r;
+    game->has_fen = fen;
+    if (fen) {
+        char *text = NULL;
+        if ((r = get_text(&sr->strings, &text)) != UZ_OK)
+            return r;
+        r = uz_position_from_fen_960(&game->start, text, chess960, NULL) == UZ_OK ? UZ_OK : UZ_ERR_CORRUPT;
+        free(text);
+        if (r != UZ_OK)
+            return r;
+    } else {
+        uz_position_startpos(&game->start);
+        game->start.chess960 = chess960; /* the standard array, Chess960 rules */
+    }
+    /* Tag names until the end (0), each taking one of the block's tags. */
+    size_t cap = 0;
+    uint32_t state = 0;
+    for (;;) {
+        uint64_t v = 0;
+        if ((r = uz_record_tag_name(&sr->rc, &state, n_names, &v)) != UZ_OK)
+            return r == UZ_ERR_NOMEM ? r : UZ_ERR_CORRUPT;
+        if (v == 0)
+            break;
+        if (*n_tags >= MAX_COUNT || sr->tags_left == 0)
+            return UZ_ERR_CORRUPT;
+        sr->tags_left--;
+        if (*n_tags == cap) {
+            cap = cap ? 2 * cap : 16;
+            uint32_t *grown = realloc(*names, cap * sizeof *grown);
+            if (!grown)
+                return UZ_ERR_NOMEM;
+            *names = grown;
+        }
+        (*names)[(*n_tags)++] = (uint32_t)(v - 1);
+    }
+    record->text_rec = sr->sec[SEC_TEXT].p;
+    if (uz__game_text_skip(&sr->sec[SEC_TEXT]) != UZ_OK)
+        return UZ_ERR_CORRUPT;
+    record->text_rec_len = (size_t)(sr->sec[SEC_TEXT].p - record->text_rec);
+    size_t n;
+    sr->nodes_left = UZ_PGN_MAX_MOVES;
+    sr->game_moves = 0;
+    if ((r = get_line_coded(sr, &game->main, 0)) != UZ_OK)
+        return r;
+    int odd = game->main.n_nodes & 1;
+    if ((r = get_bit(sr, &m->result[odd][0], &hi)) != UZ_OK || (r = get_bit(sr, &m->result[odd][1 + hi], &lo)) != UZ_OK)
+        return r;
+    game->result = (uz_game_result)(2 * hi + lo);
+    if ((r = get_number(sr, &m->trailing, MAX_COUNT, &n)) != UZ_OK ||
+        (r = get_comment_texts(sr, add_trailing, game, n)) != UZ_OK)
+        return r;
+    uint64_t len = 0;
+    if ((r = uz_record_moves_len(&sr->rc, sr->game_moves, &len)) != UZ_OK ||
+        (r = uz_record_check(&sr->rc, &record->crc)) != UZ_OK)
+        return UZ_ERR_CORRUPT;
+    record->moves_len = (size_t)len;
+    record->crc_mask = sr->rc.check_bits ? UINT32_MAX >> (32 - sr->rc.check_bits) : 0;
+    return UZ_OK;
 }
 
 /* Layout 1, once the tags are known (the clocks need TimeControl): each comment read as
@@ -350,12 +550,32 @@ static uz_result engine_spans(uz_cursor c, uz_block_game *games, size_t n, bool 
     return c.p == c.end ? UZ_OK : UZ_ERR_CORRUPT;
 }
 
+/* Layout 4: the records section's check width, coded records and strings (the section is
+ * then consumed: the cursors take over); the block's budgets of tags and marks. */
+static uz_result open_coded_records(struct_reader *sr)
+{
+    uz_cursor *c = &sr->sec[SEC_RECORDS];
+    uint64_t check_bits, size;
+    if (uz_cursor_varint(c, &check_bits) != UZ_OK || check_bits > UZ_RECORD_MAX_CHECK_BITS ||
+        uz_cursor_varint(c, &size) != UZ_OK || size > (uint64_t)(c->end - c->p))
+        return UZ_ERR_CORRUPT;
+    uz_result r = uz_record_reader_init(&sr->rc, (unsigned)check_bits, c->p, (size_t)size);
+    if (r != UZ_OK)
+        return r;
+    sr->strings = (uz_cursor){c->p + size, c->end};
+    c->p = c->end;
+    sr->marks_left = UZ_LIMIT_BLOCK_MARKS;
+    sr->tags_left = (uint64_t)(sr->sec[SEC_VALUES].end - sr->sec[SEC_VALUES].p) +
+                    (uint64_t)(sr->sec[SEC_TAG_CODE].end - sr->sec[SEC_TAG_CODE].p);
+    return UZ_OK;
+}
+
 /* uz_block_struct_read, with the coded comments' counts (layout 1) when counts is not NULL. */
-static uz_result struct_read(const uint8_t *data, size_t size, unsigned version, unsigned comment_revision,
-                             uz_block_game *games, size_t n, const uz_decode_limits *limits, uz_comment_counts *counts,
+static uz_result struct_read(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
+                             unsigned comment_revision, uz_block_game *games, size_t n, const uz_decode_limits *limits, uz_comment_counts *counts,
                              uz_diag *diag)
 {
-    struct_reader sr;
+    struct_reader sr = {.version = version};
     uz_decode_limits lim = uz_decode_limits_or_default(limits);
     sr.block_nodes_left = lim.block_nodes;
     static const uint8_t empty[1];
@@ -410,20 +630,26 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
     r = UZ_ERR_CORRUPT;
     if (sr.sec[SEC_NAMES].p != sr.sec[SEC_NAMES].end)
         goto out;
+    if (version >= 4 && (r = open_coded_records(&sr)) != UZ_OK)
+        goto out;
     /* Game records (comments are read from their stream as the records need them). */
     for (size_t i = 0; i < n; i++) {
-        if ((r = get_game(&sr, &games[i], n_names, &tag_names[i], &n_tags[i])) != UZ_OK)
+        r = version >= 4 ? get_game_coded(&sr, &games[i], n_names, &tag_names[i], &n_tags[i])
+                         : get_game(&sr, &games[i], n_names, &tag_names[i], &n_tags[i]);
+        if (r != UZ_OK)
             goto out;
         for (size_t t = 0; t < n_tags[i]; t++)
             cols[tag_names[i][t]].left++;
     }
     r = UZ_ERR_CORRUPT;
+    if (version >= 4 && (uz_record_finish(&sr.rc, NULL) != UZ_OK || sr.strings.p != sr.strings.end))
+        goto out;
     if (sr.sec[SEC_RECORDS].p != sr.sec[SEC_RECORDS].end || sr.sec[SEC_COMMENTS].p != sr.sec[SEC_COMMENTS].end ||
         sr.sec[SEC_TEXT].p != sr.sec[SEC_TEXT].end)
         goto out;
     if (version) {
         if ((r = uz_tag_code_read(&sr.sec[SEC_TAG_CODE], &sr.sec[SEC_VALUES], (const char *const *)name_text, n_names, games,
-                                  n, tag_names, n_tags, version >= 3)) != UZ_OK)
+                                  n, tag_names, n_tags, version >= 3, tag_version)) != UZ_OK)
             goto out;
     } else if ((r = read_columns(&sr, games, n, name_text, n_names, cols, tag_names, n_tags)) != UZ_OK)
         goto out;
@@ -453,6 +679,7 @@ out:
     free(n_tags);
     free(name_text);
     free(cols);
+    uz_record_coder_free(&sr.rc);
     return r == UZ_OK || r == UZ_ERR_NOMEM || r == UZ_ERR_LIMIT ? r : UZ_ERR_CORRUPT;
 }
 
@@ -468,19 +695,22 @@ uz_result uz_block_struct_engine_code(const uint8_t *data, size_t size, unsigned
     return engine_spans(c, games, n, true);
 }
 
-uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, unsigned comment_revision,
-                               uz_block_game *games, size_t n, const uz_decode_limits *limits, uz_diag *diag)
+uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
+                               unsigned comment_revision, uz_block_game *games, size_t n,
+                               const uz_decode_limits *limits, uz_diag *diag)
 {
-    return struct_read(data, size, version, comment_revision, games, n, limits, NULL, diag);
+    return struct_read(data, size, version, tag_version, comment_revision, games, n, limits, NULL, diag);
 }
 
-uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, unsigned comment_revision,
-                                       size_t n, uz_struct_comment_info *info, uz_diag *diag)
+uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
+                                       unsigned comment_revision, size_t n, uz_struct_comment_info *info,
+                                       uz_diag *diag)
 {
     *info = (uz_struct_comment_info){0};
     uz_block_game *games = uz_block_games_new(n);
     uz_comment_counts counts = {0};
-    uz_result r = games ? struct_read(data, size, version, comment_revision, games, n, NULL, &counts, diag) : UZ_ERR_NOMEM;
+    uz_result r = games ? struct_read(data, size, version, tag_version, comment_revision, games, n, NULL, &counts, diag)
+                        : UZ_ERR_NOMEM;
     uz_block_games_free(games, n);
     if (r == UZ_OK && version >= 1) {
         /* The section sizes lead the stream: the comment-code section's is the sixth. */

@@ -43,16 +43,17 @@ uz_result uz_block_out_games_new(uz_block_out_game **out, uz_game *games, size_t
 void uz_block_out_games_free(uz_block_out_game *games, size_t n);
 
 /* Appends the structure of a block's n games to b, in the layout `version` (0 or
- * UZ_STRUCT_VERSION; readers take the same number) (UZ_ERR_LIMIT, nothing usable written,
+ * UZ_STRUCT_VERSION; readers take the same number), its coded tags (layouts 1-3) in the
+ * tag coding `tag_version` (1 or UZ_TAG_VERSION: header key 16) (UZ_ERR_LIMIT, nothing usable written,
  * if a game passes a limit of limits.h that the reader enforces): for each its move-stream
  * length, the crc32 of its exact bytes, tags, start position, result and the annotated
  * tree shape; tag values column by column, comments in their own section, the text
  * records of the games that have a tree (in game order) in the last section
  * (doc/format.md). Verbatim and text-only games keep their bytes as such. From layout 1
- * the comments are coded with the models of comment_revision, the member header's key 15
+ * the comments are coded with the models of comment_revision, the member header's key 17
  * (0: absent, the layout's; block/comment_code.h); readers take the same number. */
-uz_result uz_block_struct_write(uz_buf *b, unsigned version, unsigned comment_revision, const uz_block_out_game *games,
-                                size_t n);
+uz_result uz_block_struct_write(uz_buf *b, unsigned version, unsigned tag_version, unsigned comment_revision,
+                                const uz_block_out_game *games, size_t n);
 /* One game of a block as its structure stream gives it, and what decoding the game
  * further needs. The record owns the game; the byte ranges point into the block's
  * streams (borrowed: valid while the block is). */
@@ -61,7 +62,10 @@ typedef struct uz_block_game {
      * moves excepted) until the move decoder fills them. Verbatim and text-only games
      * have their raw bytes instead. */
     uz_game game;
-    uint32_t crc;                /* CRC-32 of the game's exact bytes */
+    uint32_t crc;                /* CRC-32 of the game's exact bytes, its bits of crc_mask */
+    uint32_t crc_mask;           /* the bits of the CRC-32 the record keeps: all of them in layouts 0-3;
+                                    layout 4 keeps the low check bits of a game with a tree, none of a
+                                    verbatim or text-only record (the block's text digest checks them) */
     const uint8_t *moves;        /* its move stream, moves_len bytes (the structure gives the length;
                                     whoever holds the block's move streams sets where) */
     size_t moves_len;
@@ -83,8 +87,9 @@ void uz_block_games_free(uz_block_game *games, size_t n);
  * limits.h): a block with more moves than limits->block_nodes gives UZ_ERR_LIMIT before
  * they are allocated. Returns UZ_OK, UZ_ERR_CORRUPT, UZ_ERR_LIMIT or UZ_ERR_NOMEM (diag
  * says which); on error every game is left empty. */
-uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, unsigned comment_revision,
-                               uz_block_game *games, size_t n, const uz_decode_limits *limits, uz_diag *diag);
+uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
+                               unsigned comment_revision, uz_block_game *games, size_t n,
+                               const uz_decode_limits *limits, uz_diag *diag);
 
 /* Layout 2: sets each record's engine_code (doc/format.md "Engine comment code"), games
  * as uz_block_struct_read gave them (length 0: none; always for layouts 0 and 1).
@@ -98,7 +103,8 @@ typedef struct uz_struct_comment_info {
     uint64_t code_bytes, comments, clocks, engine;
     uint64_t cost_clocks, cost_engine, cost_text; /* coded bits by kind, in 1/65536 bit */
 } uz_struct_comment_info;
-uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, unsigned comment_revision,
-                                       size_t n, uz_struct_comment_info *info, uz_diag *diag);
+uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
+                                       unsigned comment_revision, size_t n, uz_struct_comment_info *info,
+                                       uz_diag *diag);
 
 #endif

@@ -12,8 +12,13 @@
 #include "block/comment_code.h"
 #include "block/engine_code.h"
 #include "block/game_struct_internal.h"
+#include "block/record_code.h"
 #include "block/tag_code.h"
 #include "common/hash.h"
+
+/* Layout 4: the bits of each game's CRC-32 that its record keeps (doc/format.md, "Coded
+ * records": the block's text digest checks every game of a whole block). */
+#define UZ_RECORD_CHECK_BITS 2
 
 typedef struct struct_writer {
     uz_buf sec[N_SECTIONS];
@@ -25,10 +30,15 @@ typedef struct struct_writer {
     size_t game_nodes;     /* moves of the game being written */
     uz_comment_coder *cc;  /* layout 1: codes each comment's kind (NULL in layout 0) */
     unsigned version;      /* layout: from 1 the tags go through tag_code */
+    unsigned tag_version;  /* of tag_code (header key 16) */
     uz_buf tag_index;      /* layout 1: every tag's name index (uint32_t), in game order */
     char **residuals;      /* layout 2: the game's main-line comments as engine_code left them (NULL: as is) */
     size_t n_residuals, next_residual;
     bool any_engine_code;  /* layout 2: a game of the block has coded engine comments */
+    uz_record_coder rc;    /* layout 4: the range-coded records */
+    uz_buf strings;        /* layout 4: the records' FENs and order strings */
+    uint64_t game_moves;   /* layout 4: coded moves of the game being written (nodes less null moves) */
+    uint64_t marks;        /* layout 4: NAGs and variations of the block so far */
 } struct_writer;
 
 /* A text the reader takes: at most MAX_TEXT bytes (C strings hold no NUL). */
@@ -43,11 +53,21 @@ static uz_result put_count(uz_buf *b, size_t n)
     return n > MAX_COUNT ? UZ_ERR_LIMIT : uz_buf_put_varint(b, n);
 }
 
-/* slot: whose comments (UZ_CC_*), for the comment coder; main: comments of a main-line
- * move (layout 2 takes their residuals from engine_code). */
+/* A count of the records: a varint (layouts 0-3), or coded with g (layout 4). */
+static uz_result put_number(struct_writer *w, uz_gamma_set *g, size_t n)
+{
+    if (n > MAX_COUNT)
+        return UZ_ERR_LIMIT;
+    uint64_t v = n;
+    return w->version >= 4 ? uz_record_count(&w->rc, g, MAX_COUNT, &v) : uz_buf_put_varint(&w->sec[SEC_RECORDS], n);
+}
+
+/* The texts of n comments (their count is the caller's). slot: whose comments (UZ_CC_*),
+ * for the comment coder; main: comments of a main-line move (layout 2 takes their
+ * residuals from engine_code). */
 static uz_result put_comments(struct_writer *w, char *const *comments, size_t n, int slot, bool main)
 {
-    uz_result r = put_count(&w->sec[SEC_RECORDS], n);
+    uz_result r = UZ_OK;
     for (size_t i = 0; i < n && r == UZ_OK; i++) {
         const char *text = comments[i];
         if (main && w->residuals) {
@@ -78,7 +98,9 @@ static uz_result put_line(struct_writer *w, const uz_line *line, int depth, int 
     if (depth > MAX_DEPTH || line->n_nodes > UZ_LIMIT_GAME_NODES - w->game_nodes)
         return UZ_ERR_LIMIT;
     w->game_nodes += line->n_nodes;
-    uz_result r = put_comments(w, line->pre_comments, line->n_pre_comments, UZ_CC_OTHER, false);
+    uz_result r = put_count(b, line->n_pre_comments);
+    if (r == UZ_OK)
+        r = put_comments(w, line->pre_comments, line->n_pre_comments, UZ_CC_OTHER, false);
     if (r == UZ_OK)
         r = uz_buf_put_varint(b, line->n_nodes);
     size_t annotated = 0;
@@ -105,6 +127,8 @@ static uz_result put_line(struct_writer *w, const uz_line *line, int depth, int 
             for (size_t k = 0; k < nd->n_nags && r == UZ_OK; k++)
                 r = uz_buf_put_varint(b, nd->nags[k]);
         }
+        if (r == UZ_OK && (flags & NODE_COMMENTS))
+            r = put_count(b, nd->n_comments);
         if (r == UZ_OK && (flags & NODE_COMMENTS))
             r = put_comments(w, nd->comments, nd->n_comments, (side + (int)i) & 1, depth == 0);
         if (r == UZ_OK && (flags & NODE_VARIATIONS)) {
@@ -261,10 +285,159 @@ static uz_result put_game(struct_writer *w, const uz_block_out_game *rec)
     if (r == UZ_OK)
         r = put_line(w, &game->main, 0, game->start.side);
     if (r == UZ_OK)
+        r = put_count(b, game->n_trailing_comments);
+    if (r == UZ_OK)
         r = put_comments(w, game->trailing_comments, game->n_trailing_comments, UZ_CC_OTHER, false);
     if (r == UZ_OK && w->residuals && w->next_residual != w->n_residuals)
         r = UZ_ERR_ARG;
     drop_residuals(w);
+    return r;
+}
+
+/* Layout 4: a line's records coded (doc/format.md, "Coded records"); side: the mover of
+ * its first move. */
+static uz_result put_line_coded(struct_writer *w, const uz_line *line, int depth, int side)
+{
+    uz_record_models *m = w->rc.m;
+    int v = depth > 0;
+    if (depth > MAX_DEPTH || line->n_nodes > UZ_LIMIT_GAME_NODES - w->game_nodes)
+        return UZ_ERR_LIMIT;
+    w->game_nodes += line->n_nodes;
+    uint64_t n_nodes = line->n_nodes;
+    uz_result r = put_number(w, &m->pre_comments[v], line->n_pre_comments);
+    if (r == UZ_OK)
+        r = put_comments(w, line->pre_comments, line->n_pre_comments, UZ_CC_OTHER, false);
+    if (r == UZ_OK)
+        r = uz_record_count(&w->rc, &m->nodes[v], UZ_LIMIT_GAME_NODES, &n_nodes);
+    unsigned prev = 0;
+    for (size_t i = 0; i < line->n_nodes && r == UZ_OK; i++) {
+        const uz_node *nd = &line->nodes[i];
+        int mover = (side + (int)i) & 1;
+        unsigned null = nd->move == UZ_MOVE_NULL, nags = nd->n_nags > 0, comments = nd->n_comments > 0,
+                 variations = nd->n_variations > 0, order = !uz_node_order_is_plain(nd);
+        unsigned annotated = null | nags | comments | variations;
+        if (nd->n_nags > MAX_COUNT || nd->n_comments > MAX_COUNT || nd->n_variations > MAX_COUNT)
+            return UZ_ERR_LIMIT; /* (their counts are coded less one: checked here) */
+        w->game_moves += !null;
+        if ((r = uz_record_bit(&w->rc, &m->annotated[v][prev], &annotated)) != UZ_OK || !(prev = annotated))
+            continue;
+        if ((r = uz_record_bit(&w->rc, &m->null[v], &null)) != UZ_OK ||
+            (r = uz_record_bit(&w->rc, &m->has_nags[v], &nags)) != UZ_OK ||
+            (r = uz_record_bit(&w->rc, &m->has_comments[v][nags], &comments)) != UZ_OK ||
+            (r = uz_record_bit(&w->rc, &m->has_variations[v], &variations)) != UZ_OK)
+            break;
+        if (nags + comments + variations >= 2 && (r = uz_record_bit(&w->rc, &m->order, &order)) != UZ_OK)
+            break;
+        w->marks += nd->n_nags + nd->n_variations;
+        if (w->marks > UZ_LIMIT_BLOCK_MARKS)
+            return UZ_ERR_LIMIT;
+        if (nags) {
+            r = put_number(w, &m->nag_count, nd->n_nags - 1);
+            for (size_t k = 0; k < nd->n_nags && r == UZ_OK; k++) {
+                uint64_t nag = nd->nags[k];
+                r = uz_record_count(&w->rc, &m->nag, 255, &nag);
+            }
+        }
+        if (r == UZ_OK && comments && (r = put_number(w, &m->comments[v], nd->n_comments - 1)) == UZ_OK)
+            r = put_comments(w, nd->comments, nd->n_comments, mover, depth == 0);
+        if (r == UZ_OK && variations) {
+            r = put_number(w, &m->variations, nd->n_variations - 1);
+            for (size_t k = 0; k < nd->n_variations && r == UZ_OK; k++)
+                r = put_line_coded(w, &nd->variations[k], depth + 1, mover);
+        }
+        if (r == UZ_OK && order)
+            r = uz_buf_put_string(&w->strings, nd->order, nd->n_nags + nd->n_comments + nd->n_variations);
+    }
+    return r;
+}
+
+/* Layout 4: a game's record coded: its kind and flags, tag names, tree, trailing
+ * comments, move-stream length and check; its strings (FEN, orders) in w->strings. */
+static uz_result put_game_coded(struct_writer *w, const uz_block_out_game *rec)
+{
+    const uz_game *game = rec->game;
+    uz_record_models *m = w->rc.m;
+    unsigned special = game->verbatim || game->text_only, text_only = game->text_only;
+    uz_result r = put_engine_code(w, rec);
+    if (r == UZ_OK)
+        r = uz_record_bit(&w->rc, &m->special[w->rc.prev_special], &special);
+    w->rc.prev_special = (int)special;
+    if (special) {
+        if (r == UZ_OK)
+            r = uz_record_bit(&w->rc, &m->text_only, &text_only);
+        if (r == UZ_OK)
+            r = game->raw_len > UZ_LIMIT_GAME_BYTES
+                    ? UZ_ERR_LIMIT
+                    : uz_buf_put_string(&w->sec[SEC_COMMENTS], game->raw ? game->raw : "", game->raw_len);
+        return r;
+    }
+    unsigned fen = game->has_fen, chess960 = game->start.chess960 != 0, hi = (unsigned)game->result >> 1,
+             lo = (unsigned)game->result & 1;
+    if (r == UZ_OK)
+        r = uz_record_bit(&w->rc, &m->has_fen, &fen);
+    if (r == UZ_OK)
+        r = uz_record_bit(&w->rc, &m->chess960[fen], &chess960);
+    if (r == UZ_OK && fen) {
+        char text[UZ_FEN_MAX];
+        uz_position_to_fen(&game->start, text);
+        r = uz_buf_put_string(&w->strings, text, strlen(text));
+    }
+    if (r == UZ_OK && game->n_tags > MAX_COUNT)
+        r = UZ_ERR_LIMIT;
+    uint32_t state = 0;
+    for (size_t i = 0; i <= game->n_tags && r == UZ_OK; i++) {
+        size_t k = 0;
+        if (i < game->n_tags && (r = name_index(w, game->tags[i].name, &k)) != UZ_OK)
+            break;
+        uint64_t v = i < game->n_tags ? k + 1 : 0; /* 0: the end */
+        uint32_t k32 = (uint32_t)k;
+        r = uz_record_tag_name(&w->rc, &state, w->n_names, &v);
+        if (r == UZ_OK && i < game->n_tags)
+            r = uz_buf_append(&w->tag_index, &k32, sizeof k32);
+    }
+    w->game_nodes = 0;
+    w->game_moves = 0;
+    uz_comment_coder_begin_game(w->cc, game);
+    if (r == UZ_OK)
+        r = put_line_coded(w, &game->main, 0, game->start.side);
+    /* The result after the moves: who moved last tells much of who won. */
+    int odd = game->main.n_nodes & 1;
+    if (r == UZ_OK)
+        r = uz_record_bit(&w->rc, &m->result[odd][0], &hi);
+    if (r == UZ_OK)
+        r = uz_record_bit(&w->rc, &m->result[odd][1 + hi], &lo);
+    if (r == UZ_OK)
+        r = put_number(w, &m->trailing, game->n_trailing_comments);
+    if (r == UZ_OK)
+        r = put_comments(w, game->trailing_comments, game->n_trailing_comments, UZ_CC_OTHER, false);
+    if (r == UZ_OK && w->residuals && w->next_residual != w->n_residuals)
+        r = UZ_ERR_ARG;
+    drop_residuals(w);
+    uint64_t len = rec->moves_len;
+    uint32_t crc = rec->crc;
+    if (r == UZ_OK)
+        r = uz_record_moves_len(&w->rc, w->game_moves, &len);
+    if (r == UZ_OK)
+        r = uz_record_check(&w->rc, &crc);
+    return r;
+}
+
+/* Layout 4's records section: the check's width, the coded records with their size, the
+ * records' strings. */
+static uz_result put_coded_records(struct_writer *w)
+{
+    uz_buf code = {0};
+    uz_buf *b = &w->sec[SEC_RECORDS];
+    uz_result r = uz_record_finish(&w->rc, &code);
+    if (r == UZ_OK)
+        r = uz_buf_put_varint(b, w->rc.check_bits);
+    if (r == UZ_OK)
+        r = uz_buf_put_varint(b, code.size);
+    if (r == UZ_OK)
+        r = uz_buf_append(b, code.data, code.size);
+    if (r == UZ_OK)
+        r = uz_buf_append(b, w->strings.data, w->strings.size);
+    uz_buf_free(&code);
     return r;
 }
 
@@ -323,7 +496,7 @@ static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *ga
         if (s != SEC_VALUES && s != SEC_TAG_CODE)
             plain[s] = w->sec[s]; /* borrowed */
     r = uz_tag_code_write(&plain[SEC_TAG_CODE], &plain[SEC_VALUES], (const char *const *)w->names, w->n_names, games, n,
-                          (const uint32_t *)w->tag_index.data, false, false);
+                          (const uint32_t *)w->tag_index.data, false, false, w->tag_version);
     if (r == UZ_OK) {
         pthread_t thread;
         bool threaded = pthread_create(&thread, NULL, pack_candidate, &as_text) == 0;
@@ -355,21 +528,28 @@ static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *ga
     return r;
 }
 
-uz_result uz_block_struct_write(uz_buf *out, unsigned version, unsigned comment_revision, const uz_block_out_game *games,
-                                size_t n)
+uz_result uz_block_struct_write(uz_buf *out, unsigned version, unsigned tag_version, unsigned comment_revision,
+                                const uz_block_out_game *games, size_t n)
 {
     struct_writer w = {0};
     w.version = version;
+    w.tag_version = tag_version;
     uz_result r = UZ_OK;
     for (size_t i = 0; i < n && r == UZ_OK; i++)
         r = uz_buf_append(&w.sec[SEC_TEXT], games[i].text_rec.data, games[i].text_rec.size);
     if (r == UZ_OK && version >= 1)
         r = uz_comment_writer_create(&w.cc, uz_comment_revision(version, comment_revision));
+    if (r == UZ_OK && version >= 4)
+        r = uz_record_writer_init(&w.rc, UZ_RECORD_CHECK_BITS);
     for (size_t i = 0; i < n && r == UZ_OK; i++)
-        r = put_game(&w, &games[i]);
+        r = version >= 4 ? put_game_coded(&w, &games[i]) : put_game(&w, &games[i]);
+    if (r == UZ_OK && version >= 4)
+        r = put_coded_records(&w);
     if (r == UZ_OK && w.cc)
         r = uz_comment_coder_finish(w.cc, &w.sec[SEC_COMMENT_CODE]);
     uz_comment_coder_destroy(w.cc);
+    uz_record_coder_free(&w.rc);
+    uz_buf_free(&w.strings);
     if (r == UZ_OK)
         r = uz_buf_put_varint(&w.sec[SEC_NAMES], w.n_names);
     for (size_t k = 0; k < w.n_names && r == UZ_OK; k++) {
@@ -379,7 +559,7 @@ uz_result uz_block_struct_write(uz_buf *out, unsigned version, unsigned comment_
     }
     if (r == UZ_OK && version)
         r = uz_tag_code_write(&w.sec[SEC_TAG_CODE], &w.sec[SEC_VALUES], (const char *const *)w.names, w.n_names, games, n,
-                              (const uint32_t *)w.tag_index.data, true, version >= 3);
+                              (const uint32_t *)w.tag_index.data, true, version >= 3, tag_version);
     if (r == UZ_OK && w.sec[SEC_TAG_CODE].size)
         r = keep_smaller_tags(&w, games, n);
     if (r == UZ_OK)

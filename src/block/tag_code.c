@@ -9,20 +9,35 @@
 #include <string.h>
 
 #include "block/tag_code_internal.h"
+#include "block/tag_prior.h"
 #include "chess/board.h"
+#include "codec/fixed.h"
 #include "common/limits.h"
 
-static bool has_param(unsigned m) { return m == M_COPY || m == M_LASTPART || m == M_ELO || m == M_DATE || m == M_TIME; }
+static bool has_param(unsigned m)
+{
+    return m == M_COPY || m == M_LASTPART || m == M_ELO || m == M_DATE || m == M_TIME || m == M_PAIRDIFF;
+}
+static bool has_param2(unsigned m) { return m == M_PAIRDIFF; }
 
 typedef struct recent {
-    const char *s; /* borrowed from a game's tag value, which outlives the coder */
+    const char *s; /* borrowed from a game's tag value, which outlives the coder, or a template the coder owns */
     int64_t rating;
 } recent;
 
 typedef struct coder {
+    const char *const *name_text; /* the block's tag names */
     size_t n_names;
+    unsigned tag_version;
     uint8_t *model;    /* per name */
     uint32_t *param;   /* per name: the other name it refers to (n_names: none) */
+    uint32_t *param2;  /* per name: M_PAIRDIFF's second name */
+    size_t white_k, black_k; /* the names `White` and `Black` (n_names: none), M_TEMPLATE's roles */
+    const char **tail_prefix; /* per name: M_NUMTAIL's last text before the number (borrowed) ... */
+    size_t *tail_len;         /* ... and its length; the number is in prev */
+    char **owned;             /* the templates the lists hold */
+    size_t n_owned, cap_owned;
+
     int64_t *prev;     /* per name: the last value a DATE or TIME column coded */
     uint8_t *has_prev;
     size_t *seen_game; /* per name: game number + 1 where it was last seen ... */
@@ -38,40 +53,81 @@ typedef struct coder {
     size_t final_game; /* game number + 1 of the last value M_FINAL took (one per game) */
 } coder;
 
+static void free_owned(coder *c)
+{
+    for (size_t i = 0; i < c->n_owned; i++)
+        free(c->owned[i]);
+    c->n_owned = 0;
+}
+
 static void coder_free(coder *c)
 {
     for (size_t k = 0; c->lists && k < c->n_names; k++)
         free(c->lists[k].e);
+    free_owned(c);
+    free(c->owned);
     free(c->lists);
     free(c->model);
     free(c->param);
+    free(c->param2);
+    free(c->tail_prefix);
+    free(c->tail_len);
     free(c->prev);
     free(c->has_prev);
     free(c->seen_game);
     free(c->seen_pos);
 }
 
-static uz_result coder_init(coder *c, size_t n_names)
+static uz_result coder_init(coder *c, const char *const *names, size_t n_names, unsigned tag_version)
 {
     memset(c, 0, sizeof *c);
     size_t n = n_names ? n_names : 1;
+    c->name_text = names;
     c->n_names = n_names;
+    c->tag_version = tag_version;
+    c->white_k = c->black_k = n_names;
+    for (size_t k = 0; k < n_names; k++) {
+        if (strcmp(names[k], "White") == 0)
+            c->white_k = k;
+        if (strcmp(names[k], "Black") == 0)
+            c->black_k = k;
+    }
     c->model = calloc(n, sizeof *c->model);
     c->param = calloc(n, sizeof *c->param);
+    c->param2 = calloc(n, sizeof *c->param2);
+    c->tail_prefix = calloc(n, sizeof *c->tail_prefix);
+    c->tail_len = calloc(n, sizeof *c->tail_len);
     c->prev = calloc(n, sizeof *c->prev);
     c->has_prev = calloc(n, sizeof *c->has_prev);
     c->seen_game = calloc(n, sizeof *c->seen_game);
     c->seen_pos = calloc(n, sizeof *c->seen_pos);
     c->lists = calloc(n, sizeof *c->lists);
-    if (!c->model || !c->param || !c->prev || !c->has_prev || !c->seen_game || !c->seen_pos || !c->lists) {
+    if (!c->model || !c->param || !c->param2 || !c->tail_prefix || !c->tail_len || !c->prev || !c->has_prev ||
+        !c->seen_game || !c->seen_pos || !c->lists) {
         coder_free(c);
         return UZ_ERR_NOMEM;
     }
     return UZ_OK;
 }
 
+static uz_result list_put(struct recent_list *l, const char *s);
+
+/* Tag version 2: the recent lists of the names with model 10 or 12 start as the name's
+ * priors, entry 0 first (the priors are static: the lists borrow them). */
+static uz_result seed_priors(coder *c)
+{
+    uz_result r = UZ_OK;
+    for (size_t k = 0; k < c->n_names && c->tag_version >= 2 && r == UZ_OK; k++) {
+        size_t n = 0;
+        const char *const *prior = c->model[k] == M_RECENT || c->model[k] == M_TEMPLATE ? uz__tag_prior(c->name_text[k], &n) : NULL;
+        while (n > 0 && r == UZ_OK)
+            r = list_put(&c->lists[k], prior[--n]);
+    }
+    return r;
+}
+
 /* Resets the state between two trial runs of the writer (the models stay). */
-static void coder_reset(coder *c)
+static uz_result coder_reset(coder *c)
 {
     memset(c->has_prev, 0, c->n_names ? c->n_names : 1);
     memset(c->seen_game, 0, (c->n_names ? c->n_names : 1) * sizeof *c->seen_game);
@@ -80,6 +136,8 @@ static void coder_reset(coder *c)
     c->final_game = 0;
     for (size_t k = 0; k < c->n_names; k++)
         c->lists[k].n = 0;
+    free_owned(c);
+    return seed_priors(c);
 }
 
 static int recent_find(const recent *list, size_t n, const char *s)
@@ -113,6 +171,28 @@ static uz_result list_put(struct recent_list *l, const char *s)
     }
     recent_put(l->e, &l->n, s, 0); /* room: found, or n < cap, or a full list of RECENT */
     return UZ_OK;
+}
+
+/* list_put of a text the coder makes its own (the list then points to the copy). */
+static uz_result list_put_copy(coder *c, struct recent_list *l, const char *s)
+{
+    int i = recent_find(l->e, l->n, s);
+    if (i >= 0)
+        return list_put(l, l->e[i].s); /* the copy it holds */
+    if (c->n_owned == c->cap_owned) {
+        size_t cap = c->cap_owned ? 2 * c->cap_owned : 64;
+        char **o = realloc(c->owned, cap * sizeof *o);
+        if (!o)
+            return UZ_ERR_NOMEM;
+        c->owned = o;
+        c->cap_owned = cap;
+    }
+    char *copy = malloc(strlen(s) + 1);
+    if (!copy)
+        return UZ_ERR_NOMEM;
+    strcpy(copy, s);
+    c->owned[c->n_owned++] = copy;
+    return list_put(l, copy);
 }
 
 /* The value of the last earlier tag named j in the current game (game number g), or NULL. */
@@ -186,6 +266,96 @@ static bool looks_like_fen(const char *s)
     return slashes == 7;
 }
 
+/* ---- tag version 2 ---- */
+
+/* M_TEMPLATE's two roles in game g: the winner and the loser of a decided game, else
+ * White and Black (each "" when the game has no such tag before). */
+static void roles(const coder *c, const uz_game *game, size_t g, const char *role[2])
+{
+    const char *white = ref_text(c, game, g, (uint32_t)c->white_k), *black = ref_text(c, game, g, (uint32_t)c->black_k);
+    white = white ? white : "", black = black ? black : "";
+    bool black_won = (game->result & 3) == 2;
+    role[0] = black_won ? black : white;
+    role[1] = black_won ? white : black;
+}
+
+/* The template of value (malloc'd; NULL when out of memory, or with *none when the value
+ * has none: it holds a byte 1 or 2): each occurrence of role 0 (first) or role 1 read left
+ * to right becomes the byte 1 or 2. */
+static char *template_of(const char *value, const char *const role[2], bool *none)
+{
+    size_t n = strlen(value), len[2] = {strlen(role[0]), strlen(role[1])};
+    *none = strchr(value, 1) || strchr(value, 2);
+    char *t = *none ? NULL : malloc(n + 1), *o = t;
+    for (size_t i = 0; t && i < n;) {
+        int r = len[0] && strncmp(value + i, role[0], len[0]) == 0 ? 0 : len[1] && strncmp(value + i, role[1], len[1]) == 0 ? 1 : -1;
+        if (r >= 0)
+            *o++ = (char)(1 + r), i += len[r];
+        else
+            *o++ = value[i++];
+    }
+    if (t)
+        *o = 0;
+    return t;
+}
+
+/* A template with the roles put back (malloc'd; NULL when out of memory or, with *too_long,
+ * longer than a value may be). */
+static char *expand(const char *t, const char *const role[2], bool *too_long)
+{
+    size_t n = 0, len[2] = {strlen(role[0]), strlen(role[1])};
+    for (const char *s = t; *s; s++)
+        n += *s == 1 || *s == 2 ? len[*s - 1] : 1;
+    *too_long = n > UZ_LIMIT_TEXT;
+    char *v = *too_long ? NULL : malloc(n + 1), *o = v;
+    for (const char *s = t; v && *s; s++)
+        if (*s == 1 || *s == 2)
+            memcpy(o, role[*s - 1], len[*s - 1]), o += len[*s - 1];
+        else
+            *o++ = *s;
+    if (v)
+        *o = 0;
+    return v;
+}
+
+/* M_NUMTAIL's split of s: the length of the text before its number (the digits that end
+ * it, at most TAIL_DIGITS, no leading zero but for the number 0) and the number; false
+ * when s does not end so. */
+static bool tail_split(const char *s, size_t *prefix_len, int64_t *number)
+{
+    size_t n = strlen(s), d = n;
+    while (d > 0 && s[d - 1] >= '0' && s[d - 1] <= '9')
+        d--;
+    if (d == n || n - d > TAIL_DIGITS || (s[d] == '0' && n - d > 1))
+        return false;
+    *prefix_len = d;
+    *number = 0;
+    for (size_t i = d; i < n; i++)
+        *number = *number * 10 + (s[i] - '0');
+    return true;
+}
+
+/* M_PAIRDIFF's reference: the change a rating of the expected kind gives the player of
+ * the rating name j (White's or Black's) against the rating name j2, from the result:
+ * 6 × (2 × score − 1) less the ratings' difference (at most 400 either way) / 58, rounded
+ * half away from zero (a linear Elo expectation with a K of 12, Lichess's usual change);
+ * 0 for an unfinished game or a rating missing or not in the rating model's form. */
+static int64_t pair_reference(const coder *c, const uz_game *game, size_t g, size_t k)
+{
+    uint32_t j = c->param[k], j2 = c->param2[k];
+    const char *own = ref_text(c, game, g, j), *other = ref_text(c, game, g, j2);
+    int64_t a, b;
+    unsigned result = game->result & 3;
+    if (!own || !other || !uz__tag_parse_number(M_ELO, own, &a) || !uz__tag_parse_number(M_ELO, other, &b) ||
+        result == 0 || c->model[j] != M_ELO || (c->param[j] != c->white_k && c->param[j] != c->black_k))
+        return 0;
+    bool white = c->param[j] == c->white_k;
+    int64_t score2 = result == 3 ? 1 : (result == 1) == white ? 2 : 0; /* twice the player's score */
+    int64_t diff = a - b < -400 ? -400 : a - b > 400 ? 400 : a - b;
+    int64_t x = 6 * (score2 - 1) * 58 - diff;
+    return x >= 0 ? (x + 29) / 58 : -((-x + 29) / 58);
+}
+
 /* What a number model codes its value against. */
 static int64_t reference(const coder *c, const uz_game *game, size_t g, size_t k)
 {
@@ -197,6 +367,10 @@ static int64_t reference(const coder *c, const uz_game *game, size_t g, size_t k
     }
     if (m == M_DIFF)
         return 0;
+    if (m == M_PAIRDIFF)
+        return pair_reference(c, game, g, k);
+    if (m == M_NUMTAIL)
+        return c->has_prev[k] ? c->prev[k] : 0;
     const char *r = ref_text(c, game, g, c->param[k]);
     int64_t v;
     if (r && uz__tag_parse_number(m, r, &v))
@@ -214,7 +388,23 @@ static uz_result update(coder *c, const uz_game *game, size_t g, size_t k, size_
     c->seen_pos[k] = pos;
     if (m == M_RECENT)
         return list_put(&c->lists[k], value);
-    if (m == M_NAME)
+    if (m == M_TEMPLATE) {
+        const char *role[2];
+        bool none;
+        roles(c, game, g, role);
+        char *t = template_of(value, role, &none);
+        uz_result r = t ? list_put_copy(c, &c->lists[k], t) : none ? UZ_OK : UZ_ERR_NOMEM;
+        free(t);
+        return r;
+    }
+    size_t len;
+    int64_t number;
+    if (m == M_NUMTAIL && tail_split(value, &len, &number)) {
+        c->tail_prefix[k] = value;
+        c->tail_len[k] = len;
+        c->prev[k] = number;
+        c->has_prev[k] = 1;
+    } else if (m == M_NAME)
         recent_put(c->names, &c->n_recent_names, value, 0);
     else if (fit && m == M_ELO) {
         const char *player = ref_text(c, game, g, c->param[k]);
@@ -227,6 +417,17 @@ static uz_result update(coder *c, const uz_game *game, size_t g, size_t k, size_
         c->has_prev[k] = 1;
     }
     return UZ_OK;
+}
+
+/* The number model whose texts a model's values have (M_PAIRDIFF: rating changes). */
+static unsigned number_kind(unsigned m) { return m == M_PAIRDIFF ? M_DIFF : m; }
+
+/* Whether value is M_NUMTAIL's next text of name k: its last text then a number. */
+static bool tail_fits(const coder *c, size_t k, const char *value, int64_t *number)
+{
+    size_t len;
+    return c->has_prev[k] && tail_split(value, &len, number) && len == c->tail_len[k] &&
+           memcmp(value, c->tail_prefix[k], len) == 0;
 }
 
 static uint64_t zigzag(int64_t v) { return v < 0 ? ((uint64_t)(-(v + 1)) << 1) | 1 : (uint64_t)v << 1; }
@@ -267,10 +468,26 @@ static uz_result encode_value(coder *c, const uz_block_out_game *rec, size_t g, 
         code = i >= 0 ? (uint64_t)i + 1 : 0;
         break;
     }
+    case M_TEMPLATE: {
+        const char *role[2];
+        bool none;
+        roles(c, game, g, role);
+        char *t = template_of(value, role, &none);
+        if (!t && !none)
+            return UZ_ERR_NOMEM;
+        int i = t ? recent_find(c->lists[k].e, c->lists[k].n, t) : -1;
+        code = i >= 0 ? (uint64_t)i + 1 : 0;
+        free(t);
+        break;
+    }
+    case M_NUMTAIL:
+        if (tail_fits(c, k, value, &v))
+            code = 1 + zigzag(v - c->prev[k]);
+        break;
     case M_PLAIN:
         break;
     default:
-        if (uz__tag_parse_number(m, value, &v))
+        if (uz__tag_parse_number(number_kind(m), value, &v))
             code = 1 + zigzag(v - reference(c, game, g, k));
         break;
     }
@@ -313,11 +530,36 @@ static const char *first_value(const tag_writer *tw, size_t k)
 
 /* Runs the coder over the block: the estimated cost in bytes of column k (its codes, and
  * its text values with a length byte), or with out, the codes and texts of every column. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Tag version 2's estimate of what a column's codes cost once packed, in bits: each
+ * code's share of the column (the empirical entropy of the codes) plus, once per
+ * distinct code, its varint (what the packer must see once before it repeats). Sorts
+ * codes. */
+static uint64_t codes_cost(uint64_t *codes, size_t n)
+{
+    /* In integers (codec/fixed.h), so that every build makes the same choices. */
+    uint64_t bits_q16 = 0, log_n = uz__log2_fixed(n ? n : 1, 16);
+    qsort(codes, n, sizeof *codes, cmp_u64);
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i; j < n && codes[j] == codes[i];)
+            j++;
+        bits_q16 += (uint64_t)(j - i) * (log_n - uz__log2_fixed(j - i, 16)) + ((uint64_t)8 * varint_len(codes[i]) << 16);
+    }
+    return bits_q16 >> 16;
+}
+
 static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz_buf *texts, uint64_t *cost)
 {
     const uint32_t *idx = tw->tag_names;
-    uz_result r = UZ_OK;
-    coder_reset(c);
+    uint64_t *col = NULL; /* version 2's estimate: column k's codes */
+    size_t n_col = 0, cap_col = 0;
+    bool entropy = !codes && c->tag_version >= 2 && c->model[k] != M_PLAIN;
+    uz_result r = coder_reset(c);
     *cost = 0;
     for (size_t g = 0; g < tw->n && r == UZ_OK; g++) {
         const uz_game *game = tw->games[g].game;
@@ -335,10 +577,25 @@ static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz
                     r = uz_buf_put_varint(&codes[name], code);
                 if (r == UZ_OK && code == 0)
                     r = strlen(value) > UZ_LIMIT_TEXT ? UZ_ERR_LIMIT : uz_buf_put_string(&texts[name], value, strlen(value));
+            } else if (name == k && entropy) {
+                if (n_col == cap_col) {
+                    uint64_t *more = realloc(col, (cap_col = cap_col ? 2 * cap_col : 256) * sizeof *col);
+                    if (!more) {
+                        r = UZ_ERR_NOMEM;
+                        break;
+                    }
+                    col = more;
+                }
+                col[n_col++] = code;
+                *cost += code ? 0 : 8 * (strlen(value) + 1);
             } else if (name == k)
-                *cost += code ? varint_len(code) : strlen(value) + 1 + (c->model[name] != M_PLAIN);
+                *cost += (code ? varint_len(code) : strlen(value) + 1 + (c->model[name] != M_PLAIN)) *
+                         (c->tag_version >= 2 ? 8 : 1);
         }
     }
+    if (r == UZ_OK && entropy)
+        *cost += codes_cost(col, n_col);
+    free(col);
     return r;
 }
 
@@ -400,9 +657,11 @@ static uz_result choose_models(const tag_writer *tw, coder *c)
     uint32_t *part_of = malloc((n_names ? n_names : 1) * sizeof *part_of);
     uint8_t *chosen_m = malloc(n_names ? n_names : 1);
     uint32_t *chosen_p = malloc((n_names ? n_names : 1) * sizeof *chosen_p);
-    if (!copy_of || !part_of || !chosen_m || !chosen_p) {
+    uint32_t *chosen_p2 = calloc(n_names ? n_names : 1, sizeof *chosen_p2);
+    if (!copy_of || !part_of || !chosen_m || !chosen_p || !chosen_p2) {
         free(chosen_m);
         free(chosen_p);
+        free(chosen_p2);
         free(copy_of);
         free(part_of);
         return UZ_ERR_NOMEM;
@@ -414,7 +673,7 @@ static uz_result choose_models(const tag_writer *tw, coder *c)
         if (k >= MODEL_NAMES)
             continue;
         uint8_t cand_m[16 + 2 * COPY_SCAN_NAMES];
-        uint32_t cand_p[16 + 2 * COPY_SCAN_NAMES];
+        uint32_t cand_p[16 + 2 * COPY_SCAN_NAMES], cand_p2[16 + 2 * COPY_SCAN_NAMES] = {0};
         size_t n_cand = 0, len;
 #define CANDIDATE(m, p) (cand_m[n_cand] = (m), cand_p[n_cand++] = (uint32_t)(p))
         if (copy_of[k] < n_names)
@@ -444,31 +703,50 @@ static uz_result choose_models(const tag_writer *tw, coder *c)
                 if (j != k && strstr(tw->names[j], kind))
                     CANDIDATE(m, j);
         }
+        if (c->tag_version >= 2) {
+            /* The names before k keep the models chosen for them (M_PAIRDIFF needs the
+             * ratings' models); the ones after are plain. */
+            memcpy(c->model, chosen_m, k);
+            memcpy(c->param, chosen_p, k * sizeof *chosen_p);
+            memcpy(c->param2, chosen_p2, k * sizeof *chosen_p2);
+            CANDIDATE(M_NUMTAIL, 0);
+            if (c->white_k < n_names || c->black_k < n_names)
+                CANDIDATE(M_TEMPLATE, 0);
+            bool white = strcmp(name, "WhiteRatingDiff") == 0, black = strcmp(name, "BlackRatingDiff") == 0;
+            size_t own = find_name(tw, n_names, white ? "WhiteElo" : "BlackElo", 8);
+            size_t other = find_name(tw, n_names, white ? "BlackElo" : "WhiteElo", 8);
+            if ((white || black) && own < n_names && other < n_names)
+                cand_p2[n_cand] = (uint32_t)other, CANDIDATE(M_PAIRDIFF, own);
+        }
 #undef CANDIDATE
         uint64_t best = UINT64_MAX, cost;
         uint8_t best_m = M_PLAIN;
-        uint32_t best_p = 0;
+        uint32_t best_p = 0, best_p2 = 0;
         for (size_t i = 0; i <= n_cand; i++) {
             c->model[k] = i < n_cand ? cand_m[i] : M_PLAIN;
             c->param[k] = i < n_cand ? cand_p[i] : 0;
+            c->param2[k] = i < n_cand ? cand_p2[i] : 0;
             uz_result r = run(tw, c, k, NULL, NULL, &cost);
             if (r != UZ_OK) {
                 free(chosen_m);
                 free(chosen_p);
+                free(chosen_p2);
                 free(copy_of);
                 free(part_of);
                 return r;
             }
             if (cost < best)
-                best = cost, best_m = c->model[k], best_p = c->param[k];
+                best = cost, best_m = c->model[k], best_p = c->param[k], best_p2 = c->param2[k];
         }
-        c->model[k] = M_PLAIN; /* each column is tried with the others plain */
-        chosen_m[k] = best_m, chosen_p[k] = best_p;
+        c->model[k] = M_PLAIN; /* each column is tried with the others plain (version 1) */
+        chosen_m[k] = best_m, chosen_p[k] = best_p, chosen_p2[k] = best_p2;
     }
     memcpy(c->model, chosen_m, n_names);
     memcpy(c->param, chosen_p, n_names * sizeof *chosen_p);
+    memcpy(c->param2, chosen_p2, n_names * sizeof *chosen_p2);
     free(chosen_m);
     free(chosen_p);
+    free(chosen_p2);
     free(copy_of);
     free(part_of);
     return UZ_OK;
@@ -490,6 +768,8 @@ static uz_result emit(const tag_writer *tw, coder *c, uz_buf *code, uz_buf *valu
         r = uz_buf_put_varint(code, c->model[k]);
         if (r == UZ_OK && has_param(c->model[k]))
             r = uz_buf_put_varint(code, c->param[k]);
+        if (r == UZ_OK && has_param2(c->model[k]))
+            r = uz_buf_put_varint(code, c->param2[k]);
     }
     for (size_t k = 0; k < n_names && r == UZ_OK; k++) {
         r = uz_buf_append(code, codes[k].data, codes[k].size);
@@ -507,11 +787,11 @@ static uz_result emit(const tag_writer *tw, coder *c, uz_buf *code, uz_buf *valu
 
 uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *names, size_t n_names,
                             const uz_block_out_game *games, size_t n, const uint32_t *tag_names, bool coded,
-                            bool from_moves)
+                            bool from_moves, unsigned tag_version)
 {
     tag_writer tw = {names, games, n, tag_names, from_moves};
     coder c;
-    uz_result r = coder_init(&c, n_names);
+    uz_result r = coder_init(&c, names, n_names, tag_version);
     if (r == UZ_OK && coded)
         r = choose_models(&tw, &c);
     if (r == UZ_OK)
@@ -574,6 +854,7 @@ static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, si
     int64_t v = 0;
     char buf[NUM_BUF];
     const char *value = NULL, *r;
+    char *made = NULL; /* a value made here */
     if (m != M_PLAIN && uz_cursor_varint(&col->codes, &code) != UZ_OK)
         return UZ_ERR_CORRUPT;
     if (code == 0) {
@@ -617,28 +898,47 @@ static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, si
         if (code > c->lists[k].n)
             return UZ_ERR_CORRUPT;
         value = c->lists[k].e[code - 1].s;
+    } else if (m == M_TEMPLATE) {
+        const char *role[2];
+        bool too_long;
+        if (code > c->lists[k].n)
+            return UZ_ERR_CORRUPT;
+        roles(c, game, g, role);
+        if (!(value = made = expand(c->lists[k].e[code - 1].s, role, &too_long)))
+            return too_long ? UZ_ERR_CORRUPT : UZ_ERR_NOMEM;
+    } else if (m == M_NUMTAIL) {
+        int64_t d = unzigzag(code - 1), limit = 999999999999999999; /* TAIL_DIGITS nines */
+        if (!c->has_prev[k] || d < -limit || d > limit || c->prev[k] + d < 0 || c->prev[k] + d > limit)
+            return UZ_ERR_CORRUPT;
+        size_t len = c->tail_len[k];
+        if (!(value = made = malloc(len + NUM_BUF)))
+            return UZ_ERR_NOMEM;
+        memcpy(made, c->tail_prefix[k], len);
+        snprintf(made + len, NUM_BUF, "%lld", (long long)(c->prev[k] + d));
     } else {
         int64_t d = unzigzag(code - 1);
         if (d < -4 * (int64_t)NUM_MAX || d > 4 * (int64_t)NUM_MAX)
             return UZ_ERR_CORRUPT;
         v = reference(c, game, g, k) + d;
-        if (!uz__tag_in_range(m, v))
+        if (!uz__tag_in_range(number_kind(m), v))
             return UZ_ERR_CORRUPT;
-        uz__tag_format_number(m, v, buf);
+        uz__tag_format_number(number_kind(m), v, buf);
         value = buf;
     }
     size_t pos = game->n_tags;
     uz_result res = uz_game_add_tag(game, name, value);
+    free(made);
     if (res == UZ_OK) /* the state keeps the game's own copy, which lives on */
         res = update(c, game, g, k, pos, game->tags[pos].value, code != 0, v);
     return res;
 }
 
 uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const *names, size_t n_names,
-                           uz_block_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags, bool from_moves)
+                           uz_block_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags, bool from_moves,
+                           unsigned tag_version)
 {
     coder c;
-    uz_result r = coder_init(&c, n_names);
+    uz_result r = coder_init(&c, names, n_names, tag_version);
     if (r != UZ_OK)
         return r;
     column *cols = calloc(n_names ? n_names : 1, sizeof *cols);
@@ -652,15 +952,20 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const
      * its text values), then the text values column by column. */
     bool coded = code->p != code->end; /* an empty section: every name plain */
     for (size_t k = 0; k < n_names && coded; k++) {
-        uint64_t m, p = 0;
+        uint64_t m, p = 0, p2 = 0;
         if (uz_cursor_varint(code, &m) != UZ_OK || m >= N_MODELS || (m == M_FINAL && !from_moves) ||
-            (has_param((unsigned)m) && uz_cursor_varint(code, &p) != UZ_OK))
+            (m > M_FINAL && tag_version < 2) || (has_param((unsigned)m) && uz_cursor_varint(code, &p) != UZ_OK) ||
+            (has_param2((unsigned)m) && uz_cursor_varint(code, &p2) != UZ_OK))
             goto out;
-        /* COPY, LASTPART and ELO refer to another name; DATE and TIME may refer to none (n_names). */
+        /* COPY, LASTPART, ELO and PAIRDIFF refer to another name; DATE and TIME may refer to
+         * none (n_names); PAIRDIFF to a second one. */
         if (has_param((unsigned)m) && (p == k || p > n_names || (p == n_names && m != M_DATE && m != M_TIME)))
+            goto out;
+        if (has_param2((unsigned)m) && (p2 == k || p2 == p || p2 >= n_names))
             goto out;
         c.model[k] = (uint8_t)m;
         c.param[k] = (uint32_t)p;
+        c.param2[k] = (uint32_t)p2;
     }
     for (size_t i = 0; i < n; i++)
         for (size_t t = 0; t < n_tags[i]; t++)
@@ -682,6 +987,9 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const
     }
     if (code->p != code->end)
         goto out;
+    if ((r = seed_priors(&c)) != UZ_OK)
+        goto out;
+    r = UZ_ERR_CORRUPT;
     for (size_t k = 0; k < n_names; k++) {
         cols[k].texts.p = values->p;
         for (size_t v = 0; v < cols[k].n_texts; v++)

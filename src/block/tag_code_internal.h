@@ -8,7 +8,10 @@
 
 enum model {
     M_PLAIN, M_COPY, M_LASTPART, M_PLIES, M_RESULT, M_ELO, M_DIFF, M_DATE, M_TIME, M_NAME, M_RECENT,
-    M_FINAL, /* layout 3: the FEN of the main line's final position */
+    M_FINAL,    /* layout 3: the FEN of the main line's final position */
+    M_TEMPLATE, /* tag version 2: a recent value with the players' names as roles (Termination) */
+    M_NUMTAIL,  /* tag version 2: text and a number, the number as a change (chess.com's Link) */
+    M_PAIRDIFF, /* tag version 2: a rating change from the players' ratings (Lichess) */
     N_MODELS
 };
 
@@ -22,6 +25,7 @@ enum {
     COPY_SCAN_TAGS = 64,    /* ... and in games with so few tags */
     MODEL_NAMES = 256,      /* the writer tries models for the first names only (each try reads the block) */
     NUM_BUF = 64,           /* room for any number model's text (and a plies count) */
+    TAIL_DIGITS = 18,       /* the number of a M_NUMTAIL value: at most 18 digits */
 };
 
 /* The text of a number model's value v (in range); buf holds NUM_BUF bytes. */

@@ -41,6 +41,7 @@ void cli_model_lib_options(const cli_model_opts *o, uz_options *u)
     u->decay_milli = o->decay_milli;
     u->opening_milli = o->opening_milli;
     u->opening_plies = o->opening_plies;
+    u->book = o->book;
     u->coder = o->coder;
 }
 
@@ -170,6 +171,16 @@ int cli_model_opt(cli_model_opts *o, int c, const char *arg)
         }
         o->opening_milli = (int32_t)v;
         o->opening_plies = (int32_t)plies;
+        return 1;
+    }
+    case OPT_BOOK: {
+        long version;
+        if (strcmp(arg, "off") == 0)
+            o->book = -1;
+        else if (cli_parse_long("--book", arg, 1, 1000000, &version))
+            return -1;
+        else
+            o->book = (int32_t)version;
         return 1;
     }
     case OPT_CODER:

@@ -24,6 +24,7 @@ enum {
     OPT_DECAY,
     OPT_CACHE,
     OPT_OPENING,
+    OPT_BOOK,
 };
 
 #define CLI_ENGINE_OPTIONS                                                                        \
@@ -35,7 +36,7 @@ enum {
     {"k", required_argument, NULL, OPT_K}, {"floor", required_argument, NULL, OPT_FLOOR},           \
         {"coder", required_argument, NULL, OPT_CODER}, {"model", required_argument, NULL, OPT_MODEL}, \
         {"rank", required_argument, NULL, OPT_RANK}, {"decay", required_argument, NULL, OPT_DECAY}, \
-        {"opening", required_argument, NULL, OPT_OPENING}
+        {"opening", required_argument, NULL, OPT_OPENING}, {"book", required_argument, NULL, OPT_BOOK}
 
 #define CLI_ENGINE_HELP                                                                          \
     "  --engine PATH|NAME  UCI engine: a profile name from engines/ (stockfish, ethereal),\n"    \
@@ -66,7 +67,9 @@ enum {
     "  --coder C           range (default) or huffman\n"                                        \
     "  --opening A[,N]     mix in the moves played from the same position at the same ply by\n" \
     "                      the block's earlier games over the first N plies, with weight A\n"    \
-    "                      for the model (default 1.5,32); off: none\n"
+    "                      for the model (default 1.5,32); off: none\n"                    \
+    "  --book V            the opening book mixed into the model: its version (default: the\n" \
+    "                      newest, 1); off: none\n"
 
 typedef struct cli_engine_opts {
     const char *engine;
@@ -83,6 +86,7 @@ typedef struct cli_model_opts {
     const char *coder;                          /* "range" (the default) or "huffman" */
     int32_t k_milli, floor_milli, rank_milli, decay_milli; /* as given; -1: not given */
     int32_t opening_milli, opening_plies;                  /* --opening; -1: not given, 0 off */
+    int32_t book;                                          /* --book: version; 0 not given, -1 off */
 } cli_model_opts;
 
 void cli_engine_opts_init(cli_engine_opts *o);

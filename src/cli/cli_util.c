@@ -1,4 +1,5 @@
 /* Error reporting, safe output files and progress lines for the ucizip CLI. */
+#define _GNU_SOURCE /* renameat2, RENAME_NOREPLACE */
 #include "cli_util.h"
 
 #include <dirent.h>
@@ -8,6 +9,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -96,21 +98,47 @@ void cli_report(const char *file, const uz_diag *diag)
     fputc('\n', stderr);
 }
 
+bool cli_stdin_closed(void)
+{
+    int flags = fcntl(STDIN_FILENO, F_GETFL);
+    return flags == -1 || (flags & O_ACCMODE) == O_WRONLY; /* main.c's placeholder for a closed one */
+}
+
+bool cli_stdin_closed_in(const char *const *paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(paths[i], "-") == 0 && cli_stdin_closed()) {
+            cli_error("<stdin>: standard input is closed: there is nothing to read; name an input file");
+            return true;
+        }
+    return false;
+}
+
 FILE *cli_open_input(const char *path, const char **name)
 {
     if (!path || strcmp(path, "-") == 0) {
         *name = "<stdin>";
+        if (cli_stdin_closed_in((const char *const[]){"-"}, 1))
+            return NULL;
         return stdin;
     }
     *name = path;
     FILE *f = fopen(path, "rb");
+    struct stat st;
     if (!f)
         cli_error("%s: %s", path, strerror(errno));
+    else if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        cli_error("%s: is a directory", path);
+        fclose(f);
+        f = NULL;
+    }
     return f;
 }
 
 bool cli_stdin_console(const char *const *paths, size_t n)
 {
+    if (cli_stdin_closed_in(paths, n))
+        return true;
     for (size_t i = 0; i < n; i++)
         if (strcmp(paths[i], "-") == 0 && isatty(STDIN_FILENO)) {
             cli_error("stdin is a console: give an archive file, or pipe one in");
@@ -318,6 +346,7 @@ int cli_output_open_keeping(cli_output *out, const char *path, bool force, const
         return -1;
     }
     out->final_path = dup_string(path);
+    out->force = force;
     size_t n = strlen(path) + 32;
     out->tmp_path = malloc(n);
     if (!out->final_path || !out->tmp_path) {
@@ -351,6 +380,30 @@ fail:
     free(out->tmp_path);
     memset(out, 0, sizeof *out);
     return -1;
+}
+
+/* Moves the complete temporary file to its final name without ever replacing a file that
+ * appeared there since the run checked the name: renameat2(RENAME_NOREPLACE), or where the
+ * filesystem lacks it, link() (which fails on an existing name) then unlink(). Returns 0
+ * or an errno value (EEXIST: the name is taken, the temporary file is still there). */
+static int rename_noreplace(const char *from, const char *to)
+{
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+        return errno;
+    if (link(from, to) == 0) {
+        unlink(from); /* (a failure leaves a second name of the same complete file) */
+        return 0;
+    }
+    if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS)
+        return errno;
+    /* No hard links either (FAT, some network file systems): the best left is to look
+     * just before renaming. */
+    struct stat st;
+    if (lstat(to, &st) == 0)
+        return EEXIST;
+    return rename(from, to) == 0 ? 0 : errno;
 }
 
 /* Flushes and closes a device or FIFO written directly (no fsync: they have none). */
@@ -396,10 +449,32 @@ int cli_output_commit(cli_output *out)
     if (fclose(out->f) != 0 && !err)
         err = errno;
     out->f = NULL;
-    if (!err && rename(out->tmp_path, out->final_path) != 0)
+    if (!err && out->force && rename(out->tmp_path, out->final_path) != 0)
         err = errno;
+    else if (!err && !out->force)
+        err = rename_noreplace(out->tmp_path, out->final_path);
     pending_tmp = NULL;
     pending_resumable = 0;
+    if (err == EEXIST) {
+        /* Another run (or someone) took the name while this one wrote: neither output is
+         * lost. The complete one is kept as OUT.PID.kept, a name that a later run's sweep
+         * of dead runs' temporary files leaves alone (or, failing that, as it is). */
+        size_t n = strlen(out->tmp_path) + 2;
+        char *kept = malloc(n);
+        const char *name = out->tmp_path;
+        if (kept) {
+            snprintf(kept, n, "%.*skept", (int)(strlen(out->tmp_path) - 3), out->tmp_path);
+            if (rename_noreplace(out->tmp_path, kept) == 0)
+                name = kept;
+        }
+        cli_error("%s appeared while this run was writing it; not replaced (use -f to overwrite); "
+                  "the output is kept as %s", out->final_path, name);
+        free(kept);
+        free(out->tmp_path);
+        free(out->final_path);
+        out->tmp_path = out->final_path = NULL;
+        return -1;
+    }
     if (err) {
         cli_error("%s: %s", out->final_path, strerror(err));
         cli_output_abort(out);

@@ -34,8 +34,14 @@ void cli_put_field(FILE *f, const char *s);
 /* Opens path for reading; NULL or "-" is stdin. *name receives a display name. */
 FILE *cli_open_input(const char *path, const char **name);
 void cli_close_input(FILE *f);
+/* True when standard input was closed when the program started (main points it at a
+ * write-only placeholder, so that reads fail and no file takes its number). */
+bool cli_stdin_closed(void);
+/* True (after a message) when one of paths[0..n) is "-" and stdin is closed: an error,
+ * never an empty input. cli_open_input and cli_stdin_console check it too. */
+bool cli_stdin_closed_in(const char *const *paths, size_t n);
 /* zstd's refusal to read an archive from a terminal: true (after a message) when one of
- * paths[0..n) is "-" and stdin is a console. */
+ * paths[0..n) is "-" and stdin is a console (or closed). */
 bool cli_stdin_console(const char *const *paths, size_t n);
 
 /* An output file written under a temporary name in the same directory and renamed
@@ -49,6 +55,7 @@ typedef struct cli_output {
     char *final_path;
     char *tmp_path;       /* NULL when writing stdout or a device or FIFO directly */
     bool keep_attrs;      /* give the output the modification time below */
+    bool force;           /* -f: the final step may replace what is at final_path */
     unsigned mode;        /* the output's mode: the input's (keep_attrs), else 0666 less the umask */
     long long mtime_sec;
     long mtime_nsec;
@@ -74,7 +81,10 @@ void cli_output_set_resumable(cli_output *out, bool resumable);
 /* Makes the output take the file mode and modification time of path (as zstd does);
  * applied by cli_output_commit. No-op for stdin or stdout. */
 void cli_output_keep_attrs(cli_output *out, const char *path);
-/* Flushes, fsyncs and renames. Returns 0 or prints and returns -1 (temp file removed). */
+/* Flushes, fsyncs and renames. Without force the final step refuses, atomically, a name
+ * that appeared since the open (another run to the same name): the temporary file is
+ * then kept and named in the error. Returns 0 or prints and returns -1 (the temporary
+ * file removed, except in that case). */
 int cli_output_commit(cli_output *out);
 /* Removes the temporary file (if any). Safe after commit. */
 void cli_output_abort(cli_output *out);

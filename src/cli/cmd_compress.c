@@ -210,9 +210,14 @@ static void on_block(void *user, const uz_compress_stats *s)
 static int resume_from(uz_compressor *c, output_run *run, const char *old_tmp, const char *display, bool quiet)
 {
     const cli_resume_state *rs = &run->rs;
-    FILE *f = fopen(old_tmp, "rb");
-    if (!f) {
+    /* Only the bytes its state hashed: a block written after the state (or cut short by
+     * the interrupt) is dropped, so the library can check that the blocks the state
+     * counts are all there is. */
+    FILE *f = fopen(old_tmp, "r+b");
+    if (!f || ftruncate(fileno(f), (off_t)rs->archive_bytes) != 0) {
         cli_error("%s: %s", old_tmp, strerror(errno));
+        if (f)
+            fclose(f);
         return -1;
     }
     uz_compress_stats at = {.blocks = rs->blocks, .games_read = (uint64_t)rs->games_read,
@@ -223,7 +228,7 @@ static int resume_from(uz_compressor *c, output_run *run, const char *old_tmp, c
     if (r == UZ_ERR_MISMATCH) {
         /* Left by another ucizip or other settings: its blocks cannot be reused. */
         if (!quiet)
-            fprintf(stderr, "ucizip: %s; starting over\n", diag.message);
+            fprintf(stderr, "ucizip: %s: not resuming from %s; starting over\n", display, diag.message);
         unlink(old_tmp);
         cli_resume_remove(old_tmp);
         return 0;
@@ -635,6 +640,10 @@ int cmd_compress(int argc, char **argv)
         n_stdin += strcmp(paths[i], "-") == 0;
     if (n_stdin > 1) {
         cli_error("stdin ('-') can be read only once");
+        goto free_inputs;
+    }
+    if (cli_stdin_closed_in(paths, inputs.n)) {
+        status = CLI_EXIT_FAIL;
         goto free_inputs;
     }
     if (o.fit && n_stdin) {

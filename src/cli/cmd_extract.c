@@ -29,14 +29,11 @@ static const char extract_usage[] =
 /* A seekable copy of stdin (extract and info read archives from the end). */
 static FILE *open_seekable(const char *path, const char **name)
 {
-    if (strcmp(path, "-") != 0) {
-        *name = path;
-        FILE *f = fopen(path, "rb");
-        if (!f)
-            cli_error("%s: %s", path, strerror(errno));
-        return f;
-    }
+    if (strcmp(path, "-") != 0)
+        return cli_open_input(path, name);
     *name = "<stdin>";
+    if (cli_stdin_closed_in((const char *const[]){"-"}, 1))
+        return NULL;
     if (fseeko(stdin, 0, SEEK_CUR) == 0)
         return stdin;
     FILE *tmp = tmpfile();

@@ -13,7 +13,8 @@
 
 static const char split_usage[] =
     "usage: ucizip split IN --output-dir DIR (--shards K | --at B1,B2,...) [options]\n"
-    "Writes DIR/0001.pgn ... one PGN file per shard, with the input's exact bytes (the shards\n"
+    "Writes DIR/0001.pgn ... one PGN file per shard (numbered with the digits of K, at least\n"
+    "four: 00001.pgn ... for 10,000 shards or more), with the input's exact bytes (the shards\n"
     "one after the other are the input); every game goes to\n"
     "exactly one shard, in input order; the games of a shard decode and compress as in\n"
     "the input. IN is plain or zstd/gzip/bzip2/xz-compressed.\n"
@@ -148,7 +149,10 @@ static int advance_to_shard(shard_writer *w, const split_opts *o, long target)
             if (w->shard >= o->shards)
                 break;
         }
-        snprintf(w->path, sizeof w->path, "%s/%04ld.pgn", o->dir, w->shard + 1);
+        /* Numbers padded to the count's width (at least 4): byte order is shard order,
+         * so a glob over the directory lists them in order however many there are. */
+        int width = snprintf(NULL, 0, "%ld", o->shards);
+        snprintf(w->path, sizeof w->path, "%s/%0*ld.pgn", o->dir, width > 4 ? width : 4, w->shard + 1);
         if (cli_output_open(&w->out, w->path, o->force) != 0)
             return -1;
     }

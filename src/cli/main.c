@@ -64,13 +64,14 @@ static const struct command commands[] = {
 /* A descriptor 0-2 closed by whoever started us would be reused by the next open
  * (an output file, an engine pipe: libuv aborts on those) and then receive our messages
  * or progress lines: point each closed one at /dev/null before anything opens a file.
- * Stdout is opened read-only, so that writing to it still fails (an output asked of a
- * closed stdout is an error, not silently dropped: cli_stdout_closed). */
+ * Stdout is opened read-only and stdin write-only, so that using them still fails (an
+ * output asked of a closed stdout, or games of a closed stdin, is an error, not an empty
+ * stream: cli_stdout_closed, cli_stdin_closed). */
 static void guard_std_fds(void)
 {
     for (int fd = 0; fd <= 2; fd++)
         if (fcntl(fd, F_GETFD) == -1) {
-            int n = open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY);
+            int n = open("/dev/null", fd == 1 ? O_RDONLY : O_WRONLY);
             if (n >= 0 && n != fd) { /* open takes the lowest free number, so n == fd */
                 dup2(n, fd);
                 close(n);

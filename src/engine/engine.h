@@ -206,6 +206,9 @@ uz_result uz_pool_create(uz_pool **out, const uz_engine_settings *s, int workers
  * reaps them and frees everything. Queries still pending are dropped without their
  * callbacks. NULL is a no-op. Must not be called from a `done` callback. */
 void uz_pool_destroy(uz_pool *pool);
+/* Where the pool says what goes wrong without failing the run (the first search that got
+ * no answer in time); NULL: nowhere. Called on the thread that runs the pool. */
+void uz_pool_on_warning(uz_pool *pool, void (*fn)(void *user, const char *message), void *user);
 
 
 /* The pool as an oracle (engine/oracle.h): submit and run are uz_pool_submit and

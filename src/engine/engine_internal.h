@@ -221,6 +221,9 @@ typedef struct cache_slot {
  * included) the engine is taken for hung for good: the run fails instead of paying
  * attempts x timeout for every remaining position. */
 #define UZ__TIMEOUT_STREAK_MAX 3
+/* An engine that hangs now and then (answers in between) costs the whole timeout each
+ * time: after this many timeouts in all it is given up too. The first is said at once. */
+#define UZ__TIMEOUTS_MAX 5
 
 struct uz_pool {
     uz_oracle oracle;        /* the pool as an oracle (uz_pool_oracle) */
@@ -246,7 +249,10 @@ struct uz_pool {
     uint64_t cache_clock;
     uint64_t searched;       /* positions answered by an engine (for rechecks) */
     int timeout_streak;      /* searches in a row that got no answer in time */
-    bool gave_up;            /* UZ__TIMEOUT_STREAK_MAX reached: no more restarts */
+    int timeouts;            /* searches that got no answer in time, in all */
+    bool gave_up;            /* UZ__TIMEOUT_STREAK_MAX or UZ__TIMEOUTS_MAX reached: no more restarts */
+    void (*on_warning)(void *user, const char *message); /* uz_pool_on_warning */
+    void *warning_user;
     uint64_t store_hits_seen;/* for the store audits */
     bool store_distrusted;   /* the store disagreed with the engine once: not used again */
     uz_pool_stats stats;

@@ -199,6 +199,12 @@ uz_result uz_pool_create(uz_pool **out, const uz_engine_settings *s, int workers
     return UZ_OK;
 }
 
+void uz_pool_on_warning(uz_pool *pool, void (*fn)(void *user, const char *message), void *user)
+{
+    pool->on_warning = fn;
+    pool->warning_user = user;
+}
+
 void uz_pool_destroy(uz_pool *pool)
 {
     if (!pool)

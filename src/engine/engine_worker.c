@@ -32,13 +32,29 @@ void uz__worker_fail(worker *w, uz_result code, bool retryable, const char *fmt,
     bool starting = w->state == W_HANDSHAKE || w->state == W_OPTIONS;
     if (starting)
         w->fail_streak++;
-    if (code == UZ_ERR_TIMEOUT && uz__worker_busy(w->state) &&
-        ++pool->timeout_streak >= UZ__TIMEOUT_STREAK_MAX && !pool->gave_up) {
+    bool timed_out = code == UZ_ERR_TIMEOUT && uz__worker_busy(w->state);
+    if (timed_out)
+        pool->timeouts++;
+    if (timed_out && ++pool->timeout_streak >= UZ__TIMEOUT_STREAK_MAX && !pool->gave_up) {
         pool->gave_up = true;
         retryable = false;
         snprintf(w->err, sizeof w->err,
                  "engine '%.80s' stopped answering: %d searches in a row got no answer within %d ms; giving up",
                  pool->s.path, pool->timeout_streak, pool->s.timeout_ms);
+    } else if (timed_out && pool->timeouts >= UZ__TIMEOUTS_MAX && !pool->gave_up) {
+        pool->gave_up = true;
+        retryable = false;
+        snprintf(w->err, sizeof w->err,
+                 "engine '%.80s' keeps hanging: %d searches got no answer within %d ms, with answers between them; "
+                 "giving up",
+                 pool->s.path, pool->timeouts, pool->s.timeout_ms);
+    } else if (timed_out && pool->timeouts == 1 && pool->on_warning) {
+        char warning[300];
+        snprintf(warning, sizeof warning,
+                 "warning: engine '%.80s' gave no answer within %d ms: the search was killed and is tried again "
+                 "(after %d such searches the engine is given up)",
+                 pool->s.path, pool->s.timeout_ms, UZ__TIMEOUTS_MAX);
+        pool->on_warning(pool->warning_user, warning);
     }
     if (w->q) {
         uz_query *q = w->q, *wt;

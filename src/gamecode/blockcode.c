@@ -39,6 +39,18 @@ static uint64_t count_moves(const uz_line *line)
     return n;
 }
 
+/* NAGs and variations of a line (UZ_LIMIT_BLOCK_MARKS). */
+static uint64_t count_marks(const uz_line *line)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < line->n_nodes; i++) {
+        n += line->nodes[i].n_nags + line->nodes[i].n_variations;
+        for (size_t v = 0; v < line->nodes[i].n_variations; v++)
+            n += count_marks(&line->nodes[i].variations[v]);
+    }
+    return n;
+}
+
 /* An upper bound of the structure-stream bytes of a line (doc/format.md: every varint
  * there takes at most 4 bytes, since counts and lengths are within limits.h). */
 static uint64_t line_struct_bound(const uz_line *line)
@@ -69,13 +81,15 @@ static uint64_t game_struct_bound(const uz_game *g)
 
 size_t uz_block_fit(const uz_game *games, size_t n)
 {
-    uint64_t nodes = 0, bytes = 0, tags = 0; /* tags bound the distinct names, a list */
+    uint64_t nodes = 0, bytes = 0, tags = 0, marks = 0; /* tags bound the distinct names, a list */
     size_t k = 0;
     for (; k < n; k++) {
         nodes += count_moves(&games[k].main);
         bytes += game_struct_bound(&games[k]);
         tags += games[k].n_tags;
-        if (k > 0 && (nodes > UZ_LIMIT_BLOCK_NODES || bytes > UZ_LIMIT_BLOCK_STRUCT || tags > UZ_LIMIT_LIST))
+        marks += count_marks(&games[k].main);
+        if (k > 0 && (nodes > UZ_LIMIT_BLOCK_NODES || bytes > UZ_LIMIT_BLOCK_STRUCT || tags > UZ_LIMIT_LIST ||
+                      marks > UZ_LIMIT_BLOCK_MARKS))
             break;
     }
     return k;
@@ -89,7 +103,7 @@ static void report_limit(const uz_block_out_game *recs, size_t n, uz_diag *diag)
         uz_buf b = {0};
         uz_block_out_game alone = recs[i];
         alone.moves_len = 0, alone.crc = 0, alone.text_rec = (uz_buf){0};
-        uz_result r = uz_block_struct_write(&b, UZ_STRUCT_VERSION, UZ_COMMENT_REVISION, &alone, 1);
+        uz_result r = uz_block_struct_write(&b, UZ_STRUCT_VERSION, UZ_TAG_VERSION, UZ_COMMENT_REVISION, &alone, 1);
         bool over = r == UZ_ERR_LIMIT || b.size > UZ_LIMIT_BLOCK_STRUCT;
         uz_buf_free(&b);
         if (over) {
@@ -113,9 +127,10 @@ static uz_result check_structure(const uz_buf *structure, unsigned version, unsi
     uz_block_game *back = uz_block_games_new(n);
     uz_result r = UZ_ERR_NOMEM;
     if (back) {
-        r = uz_block_struct_read(structure->data, structure->size, version, comment_revision, back, n, NULL, diag);
+        r = uz_block_struct_read(structure->data, structure->size, version, UZ_TAG_VERSION, comment_revision, back, n,
+                                 NULL, diag);
         for (size_t i = 0; i < n && r == UZ_OK; i++)
-            if (back[i].moves_len != recs[i].moves_len || back[i].crc != recs[i].crc)
+            if (back[i].moves_len != recs[i].moves_len || back[i].crc != (recs[i].crc & back[i].crc_mask))
                 r = UZ_ERR_CORRUPT;
         if (r != UZ_OK && r != UZ_ERR_NOMEM)
             uz_diag_set(diag, r, 0, 0, "internal error: the structure stream written does not read back; nothing written");
@@ -190,7 +205,7 @@ uz_result uz_block_encode_records(uz_oracle *oracle, const uz_model *model, uz_e
         goto out_reported;
     }
     size_t before = structure->size;
-    r = uz_block_struct_write(structure, struct_version, comment_revision, recs, n);
+    r = uz_block_struct_write(structure, struct_version, UZ_TAG_VERSION, comment_revision, recs, n);
     if (r == UZ_OK && structure->size - before > UZ_LIMIT_BLOCK_STRUCT)
         r = UZ_ERR_LIMIT;
     if (r == UZ_ERR_LIMIT) {
@@ -221,9 +236,13 @@ void uz_header_fill_coding(uz_archive_header *h, const uz_model_params *model, u
     h->n_model_params = (uint32_t)uz_model_params_store(model, h->model_params);
     h->opening_alpha16 = model->opening_plies ? model->opening_alpha16 : 0;
     h->opening_plies = model->opening_plies;
+    h->book_version = model->book_version;
+    h->book_hash_lo = model->book_hash_lo;
+    h->book_hash_hi = model->book_hash_hi;
     h->coder = coder;
     h->block_games = block_games;
     h->struct_version = UZ_STRUCT_VERSION;
+    h->tag_version = UZ_TAG_VERSION;
     uz_copy_str(h->created_by, sizeof h->created_by, "ucizip " UZ_VERSION_STRING);
 }
 
@@ -258,6 +277,9 @@ uz_result uz_header_model(const uz_archive_header *h, uz_model_params *params)
         return r;
     params->opening_alpha16 = h->opening_alpha16;
     params->opening_plies = h->opening_plies;
+    params->book_version = h->book_version;
+    params->book_hash_lo = h->book_hash_lo;
+    params->book_hash_hi = h->book_hash_hi;
     return UZ_OK;
 }
 
@@ -518,7 +540,7 @@ void uz_member_decoder_close(uz_member_decoder *md)
 
 /* Reads the structure of block into records (*out, block->n_games of them) and points
  * each at its move stream, after the checks that come before any decoding. */
-static uz_result read_records(const uz_member_decoder *md, const uz_archive_block *block, uint64_t game_base,
+static uz_result read_records(const uz_decode_limits *limits, const uz_archive_block *block, uint64_t game_base,
                               uz_block_game **out, uz_diag *diag)
 {
     size_t n = block->n_games;
@@ -527,7 +549,7 @@ static uz_result read_records(const uz_member_decoder *md, const uz_archive_bloc
         return corrupt_game(diag, block, game_base + 1, "more games than the structure stream can hold");
     /* The block's claimed move count bounds what the structure may allocate (and the
      * engine searches); checked against the decoder's limit before anything else. */
-    uz_decode_limits lim = uz_decode_limits_or_default(&md->limits);
+    uz_decode_limits lim = uz_decode_limits_or_default(limits);
     if (block->tree_moves > lim.block_nodes) {
         uz_diag_set(diag, UZ_ERR_LIMIT, 0, 0,
                     "block at byte %llu holds %llu moves, more than the decoder's limit of %llu; nothing decoded",
@@ -543,7 +565,8 @@ static uz_result read_records(const uz_member_decoder *md, const uz_archive_bloc
     }
     const uint8_t *data = block->structure.data;
     size_t size = block->structure.size;
-    uz_result r = uz_block_struct_read(data, size, block->struct_version, block->comment_revision, all, n, &lim, diag);
+    uz_result r = uz_block_struct_read(data, size, block->struct_version, block->tag_version, block->comment_revision,
+                                       all, n, &lim, diag);
     if (r == UZ_ERR_LIMIT)
         r = corrupt_game(diag, block, game_base + 1, "more moves than the block header says");
     else if (r != UZ_OK && r != UZ_ERR_NOMEM)
@@ -618,7 +641,7 @@ static uz_result finish_game(uz_walk *walk, const uz_block_game *record, const u
         if (r != UZ_OK)
             return corrupt_game(diag, block, number, "its text record does not fit the game");
     }
-    if (uz_crc32(0, game->raw, game->raw_len) != record->crc)
+    if ((uz_crc32(0, game->raw, game->raw_len) & record->crc_mask) != record->crc)
         return corrupt_game(diag, block, number, "the decoded game does not match its checksum");
     return UZ_OK;
 }
@@ -642,6 +665,20 @@ static uz_result check_digest(const uz_game *games, size_t n, const uz_archive_b
     return UZ_OK;
 }
 
+uz_result uz_block_check_games(const uz_decode_limits *limits, const uz_archive_block *block, uz_diag *diag)
+{
+    uz_block_game *all = NULL;
+    uz_result r = read_records(limits, block, 0, &all, diag);
+    if (r == UZ_OK)
+        uz_block_games_free(all, block->n_games);
+    else if (r == UZ_ERR_CORRUPT)
+        uz_diag_set(diag, r, 0, 0,
+                    "corrupt archive: the block at byte %llu does not hold the %zu games its header and the index "
+                    "count (the games after it would be numbered wrongly)",
+                    (unsigned long long)block->offset, block->n_games);
+    return r;
+}
+
 uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, size_t first, size_t count,
                           uz_game *games, uint64_t game_base, uz_diag *diag)
 {
@@ -651,7 +688,7 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
         return UZ_ERR_ARG;
     }
     uz_block_game *all = NULL;
-    uz_result r = read_records(md, block, game_base, &all, diag);
+    uz_result r = read_records(&md->limits, block, game_base, &all, diag);
     if (r != UZ_OK)
         return r;
     uz_result *results = calloc(n, sizeof *results);

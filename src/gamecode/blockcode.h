@@ -19,7 +19,7 @@ size_t uz_block_fit(const uz_game *games, size_t n);
  * whose layout cannot be modelled closely enough is turned into a verbatim game here (its
  * bytes kept, its moves not coded). UZ_ERR_LIMIT (diag names the game) for a game past a
  * limit of limits.h; the structure written is parsed back before it is returned.
- * comment_revision: the member header's key 15 (0: absent). uz_block_records_new and
+ * comment_revision: the member header's key 17 (0: absent). uz_block_records_new and
  * uz_block_encode_records in one. */
 uz_result uz_block_encode(uz_oracle *oracle, const uz_model *model, uz_encoder *enc, uz_game *games, size_t n,
                           unsigned struct_version, unsigned comment_revision, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
@@ -101,6 +101,9 @@ void uz_member_decoder_close(uz_member_decoder *md);
  * (and the block's digest when the whole block is decoded). game_base (the number of games
  * before the block) numbers games in messages.
  * Returns UZ_OK, UZ_ERR_CORRUPT (with the game and the reason), or an engine error. */
+/* Whether the block's structure stream holds exactly the block's n_games games (and its
+ * moves stream their moves), without decoding a move: UZ_OK, or UZ_ERR_CORRUPT (said). */
+uz_result uz_block_check_games(const uz_decode_limits *limits, const uz_archive_block *block, uz_diag *diag);
 uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, size_t first, size_t count,
                           uz_game *games, uint64_t game_base, uz_diag *diag);
 

@@ -66,7 +66,7 @@ uz_result uz_header_builtin(const uz_archive_header *h, int *version, int *depth
              strncmp(t, "\ndepth = ", 9) == 0 && (t += 9, read_number(&t, &d)) && strcmp(t, "\n") == 0;
         snprintf(expected, sizeof expected, "builtin = %d\ndepth = %d\n", v, d);
         ok = ok && strcmp(expected, h->engine_settings_text) == 0 && h->depth == (uint32_t)d && h->nodes == 0 &&
-             h->mode == 0;
+             h->mode == 0 && h->hash_mb == 0 && h->threads == 0;
     }
     if (!ok) {
         uz_diag_set(diag, UZ_ERR_CORRUPT, 0, 0,

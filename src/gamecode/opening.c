@@ -95,32 +95,6 @@ long uz_opening_ply(const uz_opening *o, const uz_walk *w, size_t s)
     return ply < o->plies ? (long)ply : -1;
 }
 
-void uz_opening_mix_counts(const uint32_t *c, uint32_t alpha16, uint32_t *freq, int n, uint32_t total_freq)
-{
-    uint64_t total = 0;
-    for (int i = 0; i < n; i++)
-        total += c[i];
-    if (total == 0 || n < 2 || alpha16 == 0 || total_freq > UZ_MODEL_TOTAL || (uint32_t)n > total_freq)
-        return;
-    /* p_i = (c_i + a f_i / T) / (C + a), a = alpha16 / 16: g_i = 16 T c_i + alpha16 f_i
-     * over G = T (16 C + alpha16); each frequency is 1 + (T - n) g_i / G (floored), the
-     * remainder goes to the first largest g_i. Below 2^53 with counts of at most
-     * UZ_OPENING_COUNT_MAX in a block of at most 65536 games: exact in 64 bits. */
-    const uint64_t T = total_freq, G = T * (16 * total + alpha16);
-    uint64_t sum = 0, best_g = 0;
-    int best = 0;
-    for (int i = 0; i < n; i++) {
-        uint64_t g = 16 * T * c[i] + (uint64_t)alpha16 * freq[i];
-        if (g > best_g) {
-            best_g = g;
-            best = i;
-        }
-        freq[i] = (uint32_t)(1 + (T - (uint64_t)n) * g / G);
-        sum += freq[i];
-    }
-    freq[best] += (uint32_t)(T - sum);
-}
-
 void uz_opening_mix(const uz_opening *o, const uz_walk *w, size_t s, uint32_t *freq, int n, uint32_t total_freq)
 {
     long ply = uz_opening_ply(o, w, s);
@@ -131,7 +105,7 @@ void uz_opening_mix(const uz_opening *o, const uz_walk *w, size_t s, uint32_t *f
         const slot *sl = find(o, w->before[s].key, (unsigned)ply, (unsigned)i);
         c[i] = sl ? sl->count : 0;
     }
-    uz_opening_mix_counts(c, o->alpha16, freq, n, total_freq);
+    uz_model_mix_counts(c, o->alpha16, freq, n, total_freq);
 }
 
 uz_result uz_opening_add(uz_opening *o, const uz_walk *w, size_t s)

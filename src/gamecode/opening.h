@@ -35,10 +35,6 @@ long uz_opening_ply(const uz_opening *o, const uz_walk *w, size_t s);
  * NULL (no counts). */
 void uz_opening_mix(const uz_opening *o, const uz_walk *w, size_t s, uint32_t *freq, int n, uint32_t total);
 
-/* The mixing itself: counts c[0..n) (at most UZ_OPENING_COUNT_MAX each) into freq[0..n)
- * of sum total, weight alpha16 / 16 for the model; unchanged when every count is 0. */
-void uz_opening_mix_counts(const uint32_t *c, uint32_t alpha16, uint32_t *freq, int n, uint32_t total);
-
 /* Counts the played move of step s (no-op for a step that is not counted). UZ_OK or
  * UZ_ERR_NOMEM. */
 uz_result uz_opening_add(uz_opening *o, const uz_walk *w, size_t s);

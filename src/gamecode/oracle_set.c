@@ -27,9 +27,22 @@ static uz_result out_of_memory(uz_diag *diag)
     return UZ_ERR_NOMEM;
 }
 
+/* A pool's warning (an engine that did not answer in time) as the set's message. */
+static void pool_warning(void *user, const char *message)
+{
+    const uz_oracle_set *set = user;
+    if (!set->on_message)
+        return;
+    uz_diag note = {0};
+    uz_diag_set(&note, UZ_ERR_TIMEOUT, 0, 0, "%s", message);
+    set->on_message(set->user, NULL, &note);
+}
+
 /* set->route: the pools as one routing oracle (an earlier one destroyed first). */
 static uz_result route_pools(uz_oracle_set *set, uz_diag *diag)
 {
+    if (set->pool960)
+        uz_pool_on_warning(set->pool960, pool_warning, set);
     uz_oracle_destroy(set->route);
     uz_result r = uz_oracle_route_create(&set->route, uz_pool_oracle(set->pool), uz_pool_oracle(set->pool960));
     return r == UZ_OK ? UZ_OK : out_of_memory(diag);
@@ -85,6 +98,10 @@ void uz_oracle_set_on_message(uz_oracle_set *set, void (*fn)(void *user, const c
 {
     set->on_message = fn;
     set->user = user;
+    if (set->pool)
+        uz_pool_on_warning(set->pool, pool_warning, set);
+    if (set->pool960)
+        uz_pool_on_warning(set->pool960, pool_warning, set);
 }
 
 uz_oracle *uz_oracle_set_oracle(uz_oracle_set *set)

@@ -9,6 +9,7 @@
 #include "block/byte_split.h"
 #include "block/game_struct.h"
 #include "gamecode/blockcode.h"
+#include "gamecode/builtin_oracle.h"
 
 /* The public names of the block sizes are the container's. */
 _Static_assert(UZ_BLOCK_GAMES_DEFAULT == UZ_ARCHIVE_BLOCK_GAMES && UZ_BLOCK_GAMES_MAX == UZ_ARCHIVE_MAX_BLOCK_GAMES,
@@ -56,7 +57,8 @@ static void add_comment_info(const uz_archive_block *b, uz_member_summary *m)
 {
     uz_struct_comment_info info;
     uz_diag ignored = {0};
-    if (b->struct_version < 1 || uz_block_struct_comment_info(b->structure.data, b->structure.size, b->struct_version, b->comment_revision,
+    if (b->struct_version < 1 || uz_block_struct_comment_info(b->structure.data, b->structure.size, b->struct_version,
+                                                              b->tag_version, b->comment_revision,
                                                               b->n_games, &info, &ignored) != UZ_OK)
         return;
     m->comment_code_bytes += info.code_bytes;
@@ -91,6 +93,16 @@ uz_result uz_archive_scan_next(uz_archive_scan *s, uz_member_summary *m, uz_diag
     if (r != UZ_OK)
         return r;
     const uz_archive_header *h = &s->header;
+    int builtin_version, builtin_depth;
+    uz_diag builtin_diag = {0};
+    /* A header that claims the builtin is checked as the decoder checks it (a version this
+     * ucizip lacks, or a fingerprint it does not know, is still described). */
+    if (uz_header_is_builtin(h) &&
+        uz_header_builtin(h, &builtin_version, &builtin_depth, &builtin_diag) == UZ_ERR_CORRUPT) {
+        if (diag)
+            *diag = builtin_diag;
+        return UZ_ERR_CORRUPT;
+    }
     uz_header_profile_settings(&s->header); /* (the settings of the profile it refers to) */
     *m = (uz_member_summary){
         .version = h->version,

@@ -1,6 +1,7 @@
 /* uz_compressor: PGN inputs to one archive, block by block. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fit_samples.h"
 #include "game_source.h"
@@ -37,7 +38,7 @@ struct uz_compressor {
     void (*on_block)(void *user, const uz_compress_stats *s);
     void *on_block_user;
     char model_text[160];
-    bool cache_warned;            /* warn_distrusted_cache said it */
+    uint64_t disagreements_before;/* the cache's disagreements before this archive began */
     char identity[sizeof ((uz_archive_header *)0)->engine_settings_text + 128];
 };
 
@@ -207,7 +208,7 @@ static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag 
         r = UZ_ERR_NOMEM;
         uz_diag_set(diag, r, 0, 0, "out of memory");
     }
-    unsigned version = 1; /* a new member's layout */
+    unsigned version = UZ_STRUCT_VERSION; /* a new member's layout (layout 4 codes every game at least as well as 1-3) */
     for (size_t done = 0; r == UZ_OK && done < n; done += blocks[n_blocks++].n) {
         blocks[n_blocks].n = uz_block_fit(games + done, n - done);
         r = uz_block_records_new(&blocks[n_blocks].recs, games + done, blocks[n_blocks].n, c->writer ? NULL : &version,
@@ -215,7 +216,7 @@ static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag 
     }
     if (r == UZ_OK && !c->writer) {
         c->header.struct_version = version;
-        /* Key 15 only where it changes something: a member whose first games have clocks. */
+        /* Key 17 only where it changes something: a member whose first games have clocks. */
         c->header.comment_revision = 0;
         for (size_t i = 0; i < n && !c->header.comment_revision; i++)
             if (uz_comment_clock_wanted(&games[i]))
@@ -322,18 +323,24 @@ uz_result uz_compressor_add_text(uz_compressor *c, const char *pgn, size_t len, 
     return r;
 }
 
-/* Says once when an engine search disagreed with the persistent cache (the pool then
- * stopped using it): the scores of its earlier hits are suspect. */
-static void warn_distrusted_cache(uz_compressor *c)
+/* The persistent cache's hits are audited after they were used: once an audit of this
+ * archive disagrees (the pool then stops using the cache), at least that hit's wrong
+ * scores are coded in it, so the archive would not decode. It is refused: the caller
+ * discards it, as after any error (the cache is no longer used, so a second run over
+ * the same compressor codes without it). */
+static uz_result refuse_distrusted_cache(uz_compressor *c, uz_diag *diag)
 {
     uz_pool_stats ps;
+    if (!c->cache_path)
+        return UZ_OK;
     uz_oracle_set_pool_stats(c->oracles, &ps);
-    if (c->cache_path && !c->cache_warned && ps.store_disagreements > 0) {
-        c->cache_warned = true;
-        say(c, c->cache_path, UZ_ERR_MISMATCH,
-            "%s", "warning: the score cache disagrees with the engine (a damaged or forged entry); no longer "
-                  "used. The archive is only as good as a check that reads no cache (verify, or --rm)");
-    }
+    if (ps.store_disagreements == c->disagreements_before)
+        return UZ_OK;
+    uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
+                "the score cache %.200s disagrees with the engine (a damaged or forged entry): the archive was "
+                "coded with some of its wrong scores and is not kept; compress again without that cache",
+                c->cache_path);
+    return UZ_ERR_MISMATCH;
 }
 
 uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag)
@@ -347,8 +354,10 @@ uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag)
     }
     if (r == UZ_OK)
         r = flush_pending(c, true, diag);
-    if (r == UZ_OK && !c->writer) { /* no game at all: an empty member */
+    if (r == UZ_OK && !c->writer) { /* no game at all: an empty member, nothing to mix a book into, no key 13, 15 or 16 */
         c->header.struct_version = 1;
+        c->header.book_version = c->header.book_hash_lo = c->header.book_hash_hi = 0;
+        c->header.tag_version = 1;
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
     }
     if (r == UZ_OK) {
@@ -356,7 +365,8 @@ uz_result uz_compressor_finish(uz_compressor *c, uz_diag *diag)
         c->writer = NULL;
     }
     c->finished = true;
-    warn_distrusted_cache(c);
+    if (r == UZ_OK)
+        r = refuse_distrusted_cache(c, diag);
     return r;
 }
 
@@ -376,6 +386,9 @@ uz_result uz_compressor_begin(uz_compressor *c, FILE *archive, uz_diag *diag)
     c->src.games = c->src.as_text = c->src.skipped = c->src.inputs_skipped = c->src.bytes_done = 0;
     memset(&c->st, 0, sizeof c->st);
     c->st.resumable = true;
+    uz_pool_stats ps;
+    uz_oracle_set_pool_stats(c->oracles, &ps);
+    c->disagreements_before = ps.store_disagreements;
     uz_result r = uz_model_open(&c->model, &c->params, diag);
     fill_header(c);
     return r;
@@ -388,6 +401,8 @@ uz_result uz_lib_compressor_use_model(uz_compressor *c, const uz_model_params *p
     const uz_builtin_pool *builtin = uz_oracle_set_builtin(c->oracles);
     if (builtin)
         uz_builtin_model_params(&c->params, uz_builtin_pool_version(builtin), uz_builtin_pool_depth(builtin));
+    else
+        uz_lib_engine_model_params(&c->opt, &c->params);
     if (coder != c->coder) {
         uz_encoder_destroy(c->enc);
         c->enc = NULL;
@@ -454,9 +469,62 @@ static const char *header_mismatch(const uz_archive_header *old, const uz_archiv
         return "move model";
     if (old->opening_alpha16 != now->opening_alpha16 || old->opening_plies != now->opening_plies)
         return "opening counts setting";
+    if (old->book_version != now->book_version || old->book_hash_lo != now->book_hash_lo ||
+        old->book_hash_hi != now->book_hash_hi)
+        return "opening book";
     if (old->coder != now->coder)
         return "coder";
+    if (old->tag_version != now->tag_version)
+        return "tag coding";
     return NULL;
+}
+
+/* The counts at claims (a resume state, which anyone who can write it can forge with
+ * its check recomputed) against the interrupted archive itself: its first at->blocks
+ * blocks must hold at->games games (all the games the inputs gave for them: games_read),
+ * at->moves moves and at->move_bytes bytes of coded moves, and end where the file does.
+ * UZ_ERR_MISMATCH (said) when they do not. */
+static uz_result check_resume_counts(FILE *old, const char *old_name, const uz_compress_stats *at, uz_diag *diag)
+{
+    uz_archive_reader *reader = NULL;
+    uz_archive_block block = {0};
+    uz_archive_header header;
+    uint64_t blocks = 0, games = 0, moves = 0, move_bytes = 0;
+    uz_result r = uz_archive_reader_open(&reader, old, old_name);
+    if (r != UZ_OK)
+        uz_diag_set(diag, r, 0, 0, "%s: out of memory", old_name);
+    if (r == UZ_OK)
+        r = uz_archive_read_header(reader, &header, diag);
+    for (; r == UZ_OK && blocks < at->blocks; blocks++) {
+        if ((r = uz_archive_read_block(reader, &block, diag)) != UZ_OK)
+            break;
+        games += block.n_games;
+        moves += block.tree_moves;
+        move_bytes += block.moves.size;
+    }
+    uint64_t end = reader ? uz_archive_reader_offset(reader) : 0;
+    uz_archive_block_free(&block);
+    uz_archive_reader_close(reader);
+    struct stat st;
+    bool whole = fstat(fileno(old), &st) == 0 && (uint64_t)st.st_size == end;
+    if (r == UZ_OK && (!whole || games != at->games || at->games_read != at->games || moves != at->moves ||
+                       move_bytes != at->move_bytes)) {
+        r = UZ_ERR_MISMATCH;
+        uz_diag_set(diag, r, 0, 0,
+                    "%s: its state does not describe it (it records %llu blocks, %llu games read, %llu games, "
+                    "%llu moves; the archive holds %llu games and %llu moves in those blocks%s)",
+                    old_name, (unsigned long long)at->blocks, (unsigned long long)at->games_read,
+                    (unsigned long long)at->games, (unsigned long long)at->moves, (unsigned long long)games,
+                    (unsigned long long)moves, whole ? "" : ", and more after them");
+    } else if (r == UZ_DONE || r == UZ_ERR_CORRUPT) {
+        r = UZ_ERR_MISMATCH;
+        uz_diag_set(diag, r, 0, 0, "%s: fewer blocks than its state records", old_name);
+    }
+    if (r == UZ_OK && fseeko(old, 0, SEEK_SET) != 0) {
+        r = UZ_ERR_IO;
+        uz_diag_set(diag, r, 0, 0, "%s: cannot read it again", old_name);
+    }
+    return r;
 }
 
 uz_result uz_compressor_resume(uz_compressor *c, FILE *old, const char *old_name, const uz_compress_stats *at,
@@ -466,6 +534,9 @@ uz_result uz_compressor_resume(uz_compressor *c, FILE *old, const char *old_name
         uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "resume only a fresh archive");
         return UZ_ERR_ARG;
     }
+    uz_result checked = check_resume_counts(old, old_name, at, diag);
+    if (checked != UZ_OK)
+        return checked;
     uz_archive_reader *reader = NULL;
     uz_archive_block block = {0};
     uz_archive_header header;
@@ -591,6 +662,9 @@ uz_result uz_compressor_fit_model(uz_compressor *c, const char *const *paths, si
                 *bits_per_position = bits / (double)samples.n_items;
             best.opening_alpha16 = c->model.params.opening_alpha16; /* the fit leaves the counts as asked */
             best.opening_plies = c->model.params.opening_plies;
+            best.book_version = c->model.params.book_version;
+            best.book_hash_lo = c->model.params.book_hash_lo;
+            best.book_hash_hi = c->model.params.book_hash_hi;
             r = uz_model_open(&c->model, &best, diag);
             fill_header(c);
         }

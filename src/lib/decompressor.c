@@ -244,6 +244,15 @@ uz_result uz_decompressor_decode(uz_decompressor *d, FILE *in, const char *name,
     return r == UZ_DONE ? UZ_OK : r;
 }
 
+/* For uz_archive_seek_game: a block before the wanted game must hold the games it counts. */
+static uz_result check_earlier_block(void *user, const uz_archive_header *header, const uz_archive_block *block,
+                                     uz_diag *diag)
+{
+    (void)header;
+    const uz_decompressor *d = user;
+    return uz_block_check_games(&d->md.limits, block, diag);
+}
+
 uz_result uz_decompressor_game(uz_decompressor *d, FILE *f, const char *name, uint64_t index, const char **text,
                                size_t *len, uz_diag *diag)
 {
@@ -255,7 +264,8 @@ uz_result uz_decompressor_game(uz_decompressor *d, FILE *f, const char *name, ui
         uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "games are numbered from 1");
         return UZ_ERR_ARG;
     }
-    uz_result r = uz_archive_seek_game(f, name, index, &header, &d->block, &in_block, diag);
+    uz_archive_block_check check = {check_earlier_block, d};
+    uz_result r = uz_archive_seek_game(f, name, index, &header, &d->block, &in_block, &check, diag);
     if (r == UZ_OK)
         r = reserve_games(d, 1, diag);
     if (r == UZ_OK)

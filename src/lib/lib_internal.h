@@ -37,6 +37,11 @@ void uz_lib_cache_stats(const char *path, uint64_t *lookups, uint64_t *hits, uin
  * trained on its scores (uz_builtin_model_params). */
 uz_result uz_lib_model(const uz_options *o, uz_model_params *params, uz_coder_kind *coder, uz_diag *diag);
 
+/* A UCI engine's player weights for a new archive (params of the player model naming no
+ * set): the set fitted to depth-1 scores at depth 1 (options->depth 0 is the profile's,
+ * depth 1 in every shipped profile), the older one deeper or with a node limit. */
+void uz_lib_engine_model_params(const uz_options *o, uz_model_params *params);
+
 /* The model a fit (stats --fit, the k sweep) starts from: params itself, except that the
  * player model's place is taken by the rank model, since the player model's weights are
  * trained offline and only the rank model has a k to fit. */

@@ -9,6 +9,8 @@
 #include "archive/archive.h"
 #include "cache/score_cache.h"
 #include "gamecode/builtin_oracle.h"
+#include "model/opening_book.h"
+#include "model/player_model.h"
 
 void uz_options_init(uz_options *o)
 {
@@ -190,6 +192,21 @@ uz_model_params uz_lib_model_fit_start(const uz_model_params *params)
     return p;
 }
 
+void uz_lib_engine_model_params(const uz_options *o, uz_model_params *params)
+{
+    if (params->kind != UZ_MODEL_PLAYER || params->player_version != 0 || params->player_hash_lo != 0 ||
+        params->player_hash_hi != 0)
+        return;
+    const bool deep = o->depth >= 2 || o->nodes > 0;
+    const uz_player_model *pm =
+        uz_pm_builtin_version(deep ? UZ_PM_DEFAULT_VERSION_ENGINE_DEEP : UZ_PM_DEFAULT_VERSION_ENGINE);
+    if (pm) {
+        params->player_version = pm->version;
+        params->player_hash_lo = (uint32_t)pm->hash;
+        params->player_hash_hi = (uint32_t)(pm->hash >> 32);
+    }
+}
+
 uz_result uz_lib_model(const uz_options *o, uz_model_params *p, uz_coder_kind *coder, uz_diag *diag)
 {
     *p = uz_model_default_params(); /* the rank model's parameters, the reference */
@@ -241,9 +258,18 @@ uz_result uz_lib_model(const uz_options *o, uz_model_params *p, uz_coder_kind *c
         uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "opening counts: a from 0.0625 to 4096 (0: none)");
         return UZ_ERR_ARG;
     }
+    if (o->book < -1 || (o->book > 0 && !uz_book_builtin((uint32_t)o->book))) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "book: this program has opening book versions 1 to %u, or off",
+                    UZ_BOOK_LATEST);
+        return UZ_ERR_ARG;
+    }
+    p->book_version = o->book < 0 ? 0 : o->book == 0 ? UZ_BOOK_LATEST : (uint32_t)o->book;
+    p->book_hash_lo = p->book_hash_hi = 0; /* uz_model_open records the book's hash */
     int builtin_version;
     if (uz_builtin_spec(o->engine, &builtin_version)) /* the player weights trained on its scores */
         uz_builtin_model_params(p, builtin_version, o->depth);
+    else
+        uz_lib_engine_model_params(o, p);
     if (!o->coder || strcmp(o->coder, "range") == 0)
         *coder = UZ_CODER_RANGE;
     else if (strcmp(o->coder, "huffman") == 0)
@@ -282,6 +308,9 @@ void uz_lib_model_text(const uz_model_params *p, char *out, size_t cap)
                      p->rank_q16 / 65536.0, p->decay_q16 / 65536.0);
     else
         n = snprintf(out, cap, "exp k=%s floor=%.4f", k, p->floor_q16 / 65536.0);
+    if (p->book_version && n >= 0 && (size_t)n < cap)
+        n += snprintf(out + n, cap - (size_t)n, "; opening book v%u %08x%08x", p->book_version, p->book_hash_hi,
+                      p->book_hash_lo);
     if (p->opening_plies && n >= 0 && (size_t)n < cap)
         snprintf(out + n, cap - (size_t)n, "; opening counts a=%g over %u plies", p->opening_alpha16 / 16.0,
                  p->opening_plies);

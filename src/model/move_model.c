@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "codec/fixed.h"
+#include "model/opening_book.h"
 
 /* Design (all of it is archive format; changing any bit needs a format version bump):
  *   L = log2(k) in Q32 = uz__log2_q32(k_milli) - uz__log2_q32(1000)
@@ -51,7 +52,7 @@ uz_result uz_model_params_load(uz_model_params *p, uz_model_kind kind, const uin
 uz_model_params uz_model_default_params(void)
 {
     uz_model_params p = {UZ_MODEL_RANK, UZ_MODEL_DEFAULT_K_MILLI, UZ_MODEL_DEFAULT_FLOOR_Q16,
-                         UZ_MODEL_DEFAULT_RANK_Q16, UZ_MODEL_DEFAULT_DECAY_Q16, 0, 0, 0, 0, 0};
+                         UZ_MODEL_DEFAULT_RANK_Q16, UZ_MODEL_DEFAULT_DECAY_Q16, 0, 0, 0, 0, 0, 0, 0, 0};
     return p;
 }
 
@@ -67,11 +68,15 @@ uz_result uz_model_init(uz_model *m, const uz_model_params *params)
         ref.player_hash_hi = params->player_hash_hi;
         ref.opening_alpha16 = params->opening_alpha16;
         ref.opening_plies = params->opening_plies;
+        ref.book_version = params->book_version;
+        ref.book_hash_lo = params->book_hash_lo;
+        ref.book_hash_hi = params->book_hash_hi;
         uz_result r = uz_model_init(m, &ref);
         m->params.kind = UZ_MODEL_PLAYER;
         return r;
     }
     m->player = NULL;
+    m->book = NULL;
     if (uz_model_param_count(params->kind) == 0 || params->k_milli < UZ_MODEL_K_MILLI_MIN ||
         params->k_milli > UZ_MODEL_K_MILLI_MAX || params->floor_q16 > UZ_MODEL_FLOOR_ONE)
         return UZ_ERR_ARG;
@@ -140,6 +145,28 @@ int32_t uz_model_normalize_score(int32_t score)
     return (int32_t)s;
 }
 
+/* Attaches the book params name: version 0 none, hash 0 the version's built-in book. */
+static uz_result open_book(uz_model *m, const uz_model_params *params, uz_diag *diag)
+{
+    if (params->book_version == 0)
+        return UZ_OK;
+    const uz_book *b = uz_book_builtin(params->book_version);
+    uint64_t want = (uint64_t)params->book_hash_hi << 32 | params->book_hash_lo;
+    if (!b || (want != 0 && want != b->hash)) {
+        const uz_book *latest = uz_book_builtin(UZ_BOOK_LATEST);
+        uz_diag_set(diag, UZ_ERR_MISMATCH, 0, 0,
+                    "the archive needs opening book version %u with hash %016llx, which this program does not have "
+                    "(its newest: version %u, hash %016llx)",
+                    params->book_version, (unsigned long long)want, latest->version,
+                    (unsigned long long)latest->hash);
+        return UZ_ERR_MISMATCH;
+    }
+    m->book = b;
+    m->params.book_hash_lo = (uint32_t)b->hash;
+    m->params.book_hash_hi = (uint32_t)(b->hash >> 32);
+    return UZ_OK;
+}
+
 uz_result uz_model_open(uz_model *m, const uz_model_params *params, uz_diag *diag)
 {
     uz_result r = uz_model_init(m, params);
@@ -147,8 +174,8 @@ uz_result uz_model_open(uz_model *m, const uz_model_params *params, uz_diag *dia
         uz_diag_set(diag, r, 0, 0, "invalid model parameters");
         return r;
     }
-    if (params->kind != UZ_MODEL_PLAYER)
-        return UZ_OK;
+    if ((r = open_book(m, params, diag)) != UZ_OK || params->kind != UZ_MODEL_PLAYER)
+        return r;
     const uz_player_model *pm = uz_pm_builtin_version(UZ_PM_DEFAULT_VERSION_ENGINE);
     uint64_t want = (uint64_t)params->player_hash_hi << 32 | params->player_hash_lo;
     if (params->player_version == 0 && want == 0) {
@@ -173,13 +200,50 @@ uint32_t uz_model_frequencies(const uz_model *m, const uz_model_context *ctx, ui
 {
     if (!m || !ctx)
         return 0;
-    if (m->params.kind != UZ_MODEL_PLAYER)
-        return uz_model_score_frequencies(m, ctx->scores, ctx->n, freq);
-    if (!m->player || !ctx->pos || !ctx->moves || !ctx->scores || ctx->n < 1 || ctx->n > UZ_MAX_MOVES)
-        return 0;
-    int64_t sc[UZ_MAX_MOVES];
-    uz_pm_move_scores(m->player, ctx->pos, ctx->moves, ctx->scores, ctx->n, &ctx->game, &ctx->history, sc);
-    return uz_pm_frequencies(m->player, sc, ctx->n, freq);
+    uint32_t total;
+    if (m->params.kind != UZ_MODEL_PLAYER) {
+        total = uz_model_score_frequencies(m, ctx->scores, ctx->n, freq);
+    } else {
+        if (!m->player || !ctx->pos || !ctx->moves || !ctx->scores || ctx->n < 1 || ctx->n > UZ_MAX_MOVES)
+            return 0;
+        int64_t sc[UZ_MAX_MOVES];
+        uz_pm_move_scores(m->player, ctx->pos, ctx->moves, ctx->scores, ctx->n, &ctx->game, &ctx->history, sc);
+        total = uz_pm_frequencies(m->player, sc, ctx->n, freq);
+    }
+    if (total && m->book && ctx->pos && ctx->moves && ctx->n >= 2 && ctx->n <= UZ_MAX_MOVES) {
+        uint32_t c[UZ_MAX_MOVES];
+        uint32_t books = uz_book_counts(m->book, ctx->pos, ctx->moves, ctx->n, c);
+        if (books)
+            uz_model_mix_counts(c, m->book->alpha16[uz_book_cell(books, ctx->pos, &ctx->game)], freq, ctx->n, total);
+    }
+    return total;
+}
+
+void uz_model_mix_counts(const uint32_t *c, uint32_t alpha16, uint32_t *freq, int n, uint32_t total_freq)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += c[i];
+    if (total == 0 || total > UZ_MODEL_MIX_TOTAL_MAX || n < 2 || alpha16 == 0 || total_freq > UZ_MODEL_TOTAL ||
+        (uint32_t)n > total_freq)
+        return;
+    /* p_i = (c_i + a f_i / T) / (C + a), a = alpha16 / 16: g_i = 16 T c_i + alpha16 f_i
+     * over G = T (16 C + alpha16); each frequency is 1 + (T - n) g_i / G (floored), the
+     * remainder goes to the first largest g_i. With C <= 2^24, T <= 2^16 and alpha16 <=
+     * 2^16: g_i < 2^45 and (T - n) g_i < 2^61, exact in 64 bits. */
+    const uint64_t T = total_freq, G = T * (16 * total + alpha16);
+    uint64_t sum = 0, best_g = 0;
+    int best = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t g = 16 * T * c[i] + (uint64_t)alpha16 * freq[i];
+        if (g > best_g) {
+            best_g = g;
+            best = i;
+        }
+        freq[i] = (uint32_t)(1 + (T - (uint64_t)n) * g / G);
+        sum += freq[i];
+    }
+    freq[best] += (uint32_t)(T - sum);
 }
 
 uint32_t uz_model_score_frequencies(const uz_model *m, const int32_t *scores, int n, uint32_t *freq)

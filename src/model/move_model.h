@@ -69,6 +69,10 @@ typedef struct uz_model_params {
      * the same position at the same main-line ply by the block's earlier games, mixed in
      * with weight alpha16 / 16 for the model, over the first opening_plies plies. 0: none. */
     uint32_t opening_alpha16, opening_plies;
+    /* The opening book (any kind; header key 15, model/opening_book.h): its version and
+     * 64-bit hash; version 0: none. A version with hash 0 takes that version's built-in
+     * book (a new archive; uz_model_open then records its hash). */
+    uint32_t book_version, book_hash_lo, book_hash_hi;
 } uz_model_params;
 
 /* The opening counts of new archives (measured on the corpus's held-out games, README). */
@@ -99,6 +103,7 @@ uz_result uz_model_params_load(uz_model_params *p, uz_model_kind kind, const uin
 typedef struct uz_model {
     uz_model_params params;
     const uz_player_model *player; /* UZ_MODEL_PLAYER: the weights (set by uz_model_open) */
+    const struct uz_book *book;    /* the opening book (set by uz_model_open), or NULL */
     uint32_t weight[UZ_MODEL_MAX_DIFF + 1];
     uint32_t rank_weight[UZ_MODEL_MAX_MOVES];    /* rho^j in Q31 (UZ_MODEL_RANK) */
     uint64_t rank_sum[UZ_MODEL_MAX_MOVES + 1];   /* rank_sum[n] = sum of rank_weight[0..n) */
@@ -115,7 +120,8 @@ uz_result uz_model_init(uz_model *m, const uz_model_params *params);
 
 /* uz_model_init, then for UZ_MODEL_PLAYER the built-in weights: params with version and
  * hash 0 take them (a new archive; m->params then records their identity), otherwise they
- * must be the ones params name (UZ_ERR_MISMATCH, with both identities in diag). What a
+ * must be the ones params name (UZ_ERR_MISMATCH, with both identities in diag); and the
+ * opening book params name, likewise (hash 0: the built-in book of that version). What a
  * coder opens; ready for uz_model_frequencies of every kind. */
 uz_result uz_model_open(uz_model *m, const uz_model_params *params, uz_diag *diag);
 
@@ -132,10 +138,22 @@ typedef struct uz_model_context {
 
 /* Frequencies of the ctx->n legal moves (1..UZ_MODEL_MAX_MOVES) under m (opened with
  * uz_model_open for UZ_MODEL_PLAYER): freq[i] >= 1, sum = UZ_MODEL_TOTAL. freq has n
- * entries (caller-owned). Returns the total (UZ_MODEL_TOTAL), or 0 for invalid arguments
- * (a player model without its weights among them). Integer-only; the exact bits are part
- * of the archive format. */
+ * entries (caller-owned). With an opening book (m->book), the book's counts of ctx->pos
+ * are mixed into the kind's frequencies (uz_model_mix_counts, the weight from the book's
+ * table). Returns the total (UZ_MODEL_TOTAL), or 0 for invalid arguments (a player model
+ * without its weights among them). Integer-only; the exact bits are part of the archive
+ * format. */
 uint32_t uz_model_frequencies(const uz_model *m, const uz_model_context *ctx, uint32_t *freq);
+
+/* Most a position's counts may add up to in uz_model_mix_counts (keeps it in 64 bits). */
+#define UZ_MODEL_MIX_TOTAL_MAX (1u << 24)
+
+/* Mixes counts c[0..n) (their sum at most UZ_MODEL_MIX_TOTAL_MAX) into freq[0..n), whose
+ * sum is total (at most UZ_MODEL_TOTAL): p_i = (c_i + a f_i / total) / (C + a), a =
+ * alpha16 / 16, in integers (doc/format.md, "Opening counts"). The sum stays total, every
+ * frequency >= 1; unchanged when every count is 0 or alpha16 is 0. The opening book and
+ * the archive's opening counts both mix this way. */
+void uz_model_mix_counts(const uint32_t *c, uint32_t alpha16, uint32_t *freq, int n, uint32_t total);
 
 /* The model's view of one score: clamped centipawns or a mate score mapped beyond them,
  * always in [-UZ_MODEL_MATE_BASE, UZ_MODEL_MATE_BASE]. */

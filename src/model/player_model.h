@@ -194,7 +194,9 @@ extern const int uz_pm_builtin_count;
 
 /* The weight set new archives use, by oracle: sets are trained on one oracle's scores, so
  * a newer set is not better for another oracle. UCI engines: version 2 (trained on
- * Stockfish 15.1's depth-1 scores); the built-in oracle, by its version: builtin-1 version 9
+ * Stockfish 15.1's depth-1 scores), chosen apart at depth 1 (the profiles' default) and for
+ * deeper or node-limited searches (uz_lib_engine_model_params), so that a set fitted to
+ * depth-1 scores can become the depth-1 default alone; the built-in oracle, by its version: builtin-1 version 9
  * (trained on builtin-1's depth-1 scores: version 5, with a hidden layer and square tables,
  * plus board units fitted with Stockfish's distribution as a teacher; versions 3, 5 and 7
  * before it), builtin-2 version 10 (the same on builtin-2's, over version 6; versions 4, 6
@@ -204,6 +206,7 @@ extern const int uz_pm_builtin_count;
  * version 12, which reads its depth-2 scores better than 13 does (doc/builtin.md).
  * An archive names its set, so changing these changes new archives only. */
 #define UZ_PM_DEFAULT_VERSION_ENGINE 2
+#define UZ_PM_DEFAULT_VERSION_ENGINE_DEEP 2
 #define UZ_PM_DEFAULT_VERSION_BUILTIN1 9
 #define UZ_PM_DEFAULT_VERSION_BUILTIN2 10
 #define UZ_PM_DEFAULT_VERSION_BUILTIN1_DEEP 11

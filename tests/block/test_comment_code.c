@@ -1,5 +1,5 @@
 /* Coded comments (structure layouts 1 and 3: models of revisions 1 and 2; revision 3 by
- * header key 15), without the
+ * header key 17), without the
  * engine: the games of PGN files with clocks and engine comments are written as one
  * block's structure stream and read back with every comment identical; the coded kinds are
  * counted; a damaged comment-code section (a byte too many, one too few, each bit flipped)
@@ -24,7 +24,7 @@ static uz_result read_back(const uint8_t *data, size_t size, unsigned layout, un
 {
     uz_block_game *back = uz_block_games_new(n);
     uz_diag d = {0};
-    uz_result r = back ? uz_block_struct_read(data, size, layout, revision, back, n, NULL, &d) : UZ_ERR_NOMEM;
+    uz_result r = back ? uz_block_struct_read(data, size, layout, UZ_TAG_VERSION, revision, back, n, NULL, &d) : UZ_ERR_NOMEM;
     *same = r == UZ_OK;
     for (size_t i = 0; i < n && r == UZ_OK && orig; i++) {
         const uz_game *g = &back[i].game;
@@ -89,14 +89,14 @@ static size_t check_file(const char *path, unsigned layout, unsigned revision, s
     CHECK(uz_block_out_games_new(&recs, games, n, NULL) == UZ_OK, "%s: records", path);
     for (size_t i = 0; i < n && recs; i++)
         CHECK(!games[i].verbatim, "%s: game %zu has a text record", path, i + 1);
-    CHECK(recs && uz_block_struct_write(&st, layout, revision, recs, n) == UZ_OK, "%s: written", path);
+    CHECK(recs && uz_block_struct_write(&st, layout, UZ_TAG_VERSION, revision, recs, n) == UZ_OK, "%s: written", path);
     uz_block_out_games_free(recs, n);
     bool same = false;
     CHECK(read_back(st.data, st.size, layout, revision, n, games, &same) == UZ_OK && same, "%s (layout %u, revision %u): every comment read back",
           path, layout, revision);
     uz_struct_comment_info info;
     uz_diag d = {0};
-    CHECK(uz_block_struct_comment_info(st.data, st.size, layout, revision, n, &info, &d) == UZ_OK &&
+    CHECK(uz_block_struct_comment_info(st.data, st.size, layout, UZ_TAG_VERSION, revision, n, &info, &d) == UZ_OK &&
               info.clocks == want_clocks && info.engine == want_engine && info.code_bytes > 0,
           "%s (layout %u): %llu clocks, %llu engine comments coded, %llu bytes", path, layout, (unsigned long long)info.clocks,
           (unsigned long long)info.engine, (unsigned long long)info.code_bytes);
@@ -137,9 +137,11 @@ int main(void)
     size_t clocks1 = check_file(corpus_path("cat1_chesscom_live_clk.pgn", buf), 1, 0, MAX_GAMES, 1309, 0);
     size_t clocks3 = check_file(buf, 3, 0, MAX_GAMES, 1309, 0);
     CHECK(clocks1 == clocks3, "clocks: %zu bytes in layout 1, %zu in layout 3", clocks1, clocks3);
-    /* Revision 3 (key 15) codes the clocks of both layouts with the think-time model. */
+    /* Revision 3 (key 17) codes the clocks of every layout with the think-time model. */
     size_t tenths1 = check_file(buf, 1, 3, MAX_GAMES, 1309, 0);
     size_t tenths3 = check_file(buf, 3, 3, MAX_GAMES, 1309, 0);
+    size_t tenths4 = check_file(buf, 4, 3, MAX_GAMES, 1309, 0);
+    CHECK(tenths4 == tenths3, "revision 3 codes clocks alike in layouts 3 and 4: %zu against %zu", tenths4, tenths3);
     printf("chess.com clocks, 16 games: %zu bytes (revisions 1 and 2), %zu (revision 3)\n", clocks1, tenths3);
     CHECK(tenths1 == tenths3 && tenths3 * 100 < clocks1 * 97,
           "revision 3 codes chess.com clocks at least 3%% smaller: %zu (layout 1), %zu (layout 3) against %zu", tenths1,

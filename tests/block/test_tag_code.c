@@ -75,22 +75,22 @@ static void source_close(source *s)
 
 /* The block's structure (its records made here: a game whose text record does not pay
  * becomes verbatim, as in the compressor). */
-static uz_result write_block(block *b, unsigned version, uz_buf *out)
+static uz_result write_block(block *b, unsigned version, unsigned tags, uz_buf *out)
 {
     uz_block_out_game *recs = NULL;
     out->size = 0;
     uz_result r = uz_block_out_games_new(&recs, b->games, b->n, NULL);
     if (r == UZ_OK)
-        r = uz_block_struct_write(out, version, 0, recs, b->n);
+        r = uz_block_struct_write(out, version, tags, 0, recs, b->n);
     uz_block_out_games_free(recs, b->n);
     return r;
 }
 
-static uz_result read_back(const uz_buf *s, unsigned version, size_t n, uz_game *out)
+static uz_result read_back(const uz_buf *s, unsigned version, unsigned tags, size_t n, uz_game *out)
 {
     uz_block_game *records = uz_block_games_new(n);
     uz_diag d = {0};
-    uz_result r = records ? uz_block_struct_read(s->data, s->size, version, 0, records, n, NULL, &d) : UZ_ERR_NOMEM;
+    uz_result r = records ? uz_block_struct_read(s->data, s->size, version, tags, 0, records, n, NULL, &d) : UZ_ERR_NOMEM;
     for (size_t i = 0; i < n && records; i++) { /* the games move to out */
         uz_game_clear(&out[i]);
         out[i] = records[i].game;
@@ -136,12 +136,12 @@ static void damage(const uz_buf *s, size_t n)
         static const uint8_t flips[] = {0x01, 0x80};
         for (int f = 0; f < 2; f++) {
             bad.data[p] ^= flips[f];
-            uz_result r = read_back(&bad, 1, n, out);
+            uz_result r = read_back(&bad, 1, UZ_TAG_VERSION, n, out);
             bad_results += r != UZ_OK && r != UZ_ERR_CORRUPT && r != UZ_ERR_LIMIT;
             bad.data[p] ^= flips[f];
         }
         uz_buf cut = {bad.data, p, bad.cap};
-        uz_result r = read_back(&cut, 1, n, out);
+        uz_result r = read_back(&cut, 1, UZ_TAG_VERSION, n, out);
         bad_results += r != UZ_ERR_CORRUPT;
     }
     CHECK(bad_results == 0, "%zu damaged streams gave another error than UZ_ERR_CORRUPT", bad_results);
@@ -159,13 +159,16 @@ static void check_file(const char *path, bool lichess, bool damage_first)
         return;
     block *b = src.b;
     uz_game *out = src.out;
-    uz_buf s0 = {0}, s1 = {0};
-    size_t games = 0, values0 = 0, values1 = 0, coded_blocks = 0, blocks = 0, start, packed0 = 0, packed1 = 0;
+    uz_buf s0 = {0}, s1 = {0}, s1v1 = {0};
+    size_t games = 0, values0 = 0, values1 = 0, tags_v1 = 0, coded_blocks = 0, blocks = 0, start, packed0 = 0, packed1 = 0;
     uz_buf z = {0};
     unsigned method;
     while (read_block(src.r, b)) {
         blocks++;
-        CHECK(write_block(b, 0, &s0) == UZ_OK && write_block(b, 1, &s1) == UZ_OK, "%s: block %zu not written", path, blocks);
+        CHECK(write_block(b, 0, 1, &s0) == UZ_OK && write_block(b, 1, UZ_TAG_VERSION, &s1) == UZ_OK &&
+                  write_block(b, 1, 1, &s1v1) == UZ_OK,
+              "%s: block %zu not written", path, blocks);
+        tags_v1 += section(&s1v1, 7, 2, &start);
         values0 += section(&s0, 5, 2, &start);
         values1 += section(&s1, 7, 2, &start);
         coded_blocks += section(&s1, 7, 6, &start) > 0;
@@ -183,12 +186,15 @@ static void check_file(const char *path, bool lichess, bool damage_first)
                   memcmp(fresh.data, z.data, z.size) == 0,
               "%s: block %zu: the kept packing differs from packing anew", path, blocks);
         uz_buf_free(&fresh);
-        for (unsigned version = 0; version <= 1; version++) {
-            uz_result rr = read_back(version ? &s1 : &s0, version, b->n, out);
-            CHECK(rr == UZ_OK, "%s: block %zu layout %u not read (%d)", path, blocks, version, (int)rr);
+        /* Layout 0; layout 1 with the tag coding of today and with tag version 1. */
+        for (unsigned version = 0; version <= 2; version++) {
+            unsigned layout = version ? 1 : 0, tags = version == 1 ? UZ_TAG_VERSION : 1;
+            uz_result rr = read_back(version == 0 ? &s0 : version == 1 ? &s1 : &s1v1, layout, tags, b->n, out);
+            CHECK(rr == UZ_OK, "%s: block %zu layout %u, tag version %u not read (%d)", path, blocks, layout, tags,
+                  (int)rr);
             for (size_t i = 0; i < b->n && rr == UZ_OK; i++)
-                CHECK(same_tags(&b->games[i], &out[i]), "%s: game %zu: tags differ in layout %u", path, games + i + 1,
-                      version);
+                CHECK(same_tags(&b->games[i], &out[i]), "%s: game %zu: tags differ in layout %u, tag version %u", path,
+                      games + i + 1, layout, tags);
         }
         if (damage_first && blocks == 1)
             damage(&s1, b->n);
@@ -208,6 +214,7 @@ static void check_file(const char *path, bool lichess, bool damage_first)
            packed1);
     uz_buf_free(&s0);
     uz_buf_free(&s1);
+    uz_buf_free(&s1v1);
     uz_buf_free(&z);
     source_close(&src);
 }
@@ -227,8 +234,8 @@ static void check_final(const char *path, size_t want_derived)
     uz_buf s3 = {0};
     size_t derived = 0, games = 0;
     while (read_block(src.r, b)) {
-        CHECK(write_block(b, 3, &s3) == UZ_OK, "%s: layout 3 not written", path);
-        uz_result rr = read_back(&s3, 3, b->n, out);
+        CHECK(write_block(b, 3, UZ_TAG_VERSION, &s3) == UZ_OK, "%s: layout 3 not written", path);
+        uz_result rr = read_back(&s3, 3, UZ_TAG_VERSION, b->n, out);
         CHECK(rr == UZ_OK, "%s: layout 3 not read (%d)", path, (int)rr);
         size_t in_block = 0;
         for (size_t i = 0; i < b->n && rr == UZ_OK; i++) {
@@ -248,7 +255,7 @@ static void check_final(const char *path, size_t want_derived)
             CHECK(same_tags(&b->games[i], g), "%s: game %zu: tags differ in layout 3", path, games + i + 1);
         }
         if (in_block)
-            CHECK(read_back(&s3, 1, b->n, out) == UZ_ERR_CORRUPT, "%s: a derived value read in layout 1", path);
+            CHECK(read_back(&s3, 1, UZ_TAG_VERSION, b->n, out) == UZ_ERR_CORRUPT, "%s: a derived value read in layout 1", path);
         derived += in_block;
         games += b->n;
     }
@@ -271,6 +278,10 @@ int main(int argc, char **argv)
     snprintf(buf, sizeof buf, "%s/pgn/layout/tag_near_misses.pgn", getenv("UZ_TEST_DATA") ? getenv("UZ_TEST_DATA") : "tests/data");
     check_file(buf, false, true);
     check_final(buf, 2); /* the whole FEN, and the four fields with FinalFEN then text */
+    /* Tag version 2's models at their edges (names inside names, an empty name, numbers
+     * with a leading zero or 19 digits, ratings that are not numbers); every byte damaged. */
+    snprintf(buf, sizeof buf, "%s/pgn/layout/tag_v2_near_misses.pgn", getenv("UZ_TEST_DATA") ? getenv("UZ_TEST_DATA") : "tests/data");
+    check_file(buf, false, true);
     check_file(corpus_path("cat1_lichess_marathon_2025.pgn", buf), true, true);
     check_file(corpus_path("cat1_lichess_rated_blitz_rapid.pgn", buf), true, false);
     check_file(corpus_path("cat2_carlsen_chesscom_clk.pgn", buf), false, false);

@@ -138,6 +138,41 @@ def forge(data, old, new):
     return data[:i] + body + zlib.crc32(body).to_bytes(4, "little") + data[i + hlen + 4:]
 
 
+def varint(v):
+    out = bytearray()
+    while True:
+        out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
+        v >>= 7
+        if not v:
+            return bytes(out)
+
+
+def book_refusals(tmp, archives):
+    """An archive names its opening book (header key 15: version, hash); a decoder refuses
+    a book it does not have, or another one under the same version (a changed or damaged
+    book has another hash), with one line naming both, and writes nothing."""
+    _, arc, _ = archives["cat2_tata_steel_2022_masters.pgn"]
+    data = read(arc)
+    info = run("info", arc).stdout.decode()
+    check("opening book v1 " in info, "a new archive names book 1: %s" % info)
+    book = [line for line in info.split(";") if "opening book v1" in line][0].split()[-1]
+    lo, hi = int(book[8:], 16), int(book[:8], 16)
+    value = varint(1) + varint(lo) + varint(hi)
+    field = b"\x0f" + varint(len(value)) + value
+    for forged_value, message in (
+            (varint(1) + varint(lo ^ 1) + varint(hi), "opening book version 1 with hash %s" % ("%08x%08x" % (hi, lo ^ 1))),
+            (varint(2) + varint(lo) + varint(hi), "opening book version 2 with hash %s" % book)):
+        forged = forge(data, field, b"\x0f" + varint(len(forged_value)) + forged_value)
+        path = os.path.join(tmp, "forged_book.ucz")
+        with open(path, "wb") as f:
+            f.write(forged)
+        out = os.path.join(tmp, "forged_book.pgn")
+        p = run("decompress", path, "-o", out, ok=False)
+        err = p.stderr.decode()
+        check(p.returncode == 1 and message in err and "which this program does not have" in err and
+              err.count("\n") == 1 and not os.path.exists(out), "a forged book (%s): exit %d, %s" % (message, p.returncode, err))
+
+
 def refusals(tmp, archives):
     """Headers that claim the builtin are untrusted input: each forgery is refused, naming why."""
     _, arc, _ = archives["cat2_tata_steel_2022_masters.pgn"]
@@ -175,10 +210,12 @@ def refusals(tmp, archives):
 
 
 def stockfish_unchanged(tmp):
-    """Stockfish archives keep their bytes: the committed fixture of the default model is
-    what compressing its source gives today (while weight set v2 is the newest)."""
+    """Stockfish archives keep their bytes: the committed fixture is what compressing its
+    source with the default settings gives today (while weight set v2 is the newest):
+    structure layout 4, tag version 2, opening book 1. fixture_player_v2.ucz (layout 1, no
+    book) is the one before them, and player_model_cli decodes both."""
     model_dir = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "model")
-    src, fixture = os.path.join(model_dir, "fixture_rank.pgn"), os.path.join(model_dir, "fixture_player_v2.ucz")
+    src, fixture = os.path.join(model_dir, "fixture_rank.pgn"), os.path.join(model_dir, "fixture_player_v2_layout4.ucz")
     out = os.path.join(tmp, "fixture_again.ucz")
     run("compress", src, "-o", out, "-q", "-j", "2")
     if b"player v2 " in run("info", out).stdout:
@@ -210,7 +247,7 @@ def fixture():
     with v5 (square tables), with v7 (board units) and with v9 (its set, board units fitted
     with a teacher), builtin-2 with v4, v6, v8 and v10; at depth 2, builtin-1 with v9 (its
     set there until v11) and v11, builtin-2 with v10 and v12; builtin-3 with v13 (depth 1)
-    and v12 (depth 2)."""
+    and v12 (depth 2); builtin-1 with v9 and opening book 1."""
     src = os.path.join(DATA, "fixture_builtin1.pgn")
     for name, oracle, weights in (("fixture_builtin1.ucz", b"ucizip builtin-1", b"player v2"),
                                   ("fixture_builtin1_v3.ucz", b"ucizip builtin-1", b"player v3"),
@@ -226,7 +263,8 @@ def fixture():
                                   ("fixture_builtin1_d2_v11.ucz", b"ucizip builtin-1; depth 2", b"player v11 "),
                                   ("fixture_builtin2_d2_v12.ucz", b"ucizip builtin-2; depth 2", b"player v12 "),
                                   ("fixture_builtin3_v13.ucz", b"ucizip builtin-3", b"player v13 "),
-                                  ("fixture_builtin3_d2_v12.ucz", b"ucizip builtin-3; depth 2", b"player v12 ")):
+                                  ("fixture_builtin3_d2_v12.ucz", b"ucizip builtin-3; depth 2", b"player v12 "),
+                                  ("fixture_builtin1_v9_book1.ucz", b"ucizip builtin-1", b"opening book v1 ")):
         arc = os.path.join(DATA, name)
         if not os.path.exists(arc):
             check(False, "no fixture %s" % arc)
@@ -240,6 +278,7 @@ def main():
     use(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="uz-builtin-")
     archives = roundtrips(tmp)
+    book_refusals(tmp, archives)
     refusals(tmp, archives)
     if not SHORT:
         transcodes(tmp, archives)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The batch drivers (scripts/parallel-compress.sh, scripts/slurm-compress.sh) and what they
 share (scripts/shards.sh): shards concatenated in shard order however many there are
-(10,001 names: in byte order 10000 sorts between 1000 and 1001), and file names and option
+(10,001 names, padded to the count's width as `split` pads them), and file names and option
 values that hold shell syntax (`;`, `$()`, quotes, spaces, a newline) passed as data: no
 command in them runs, and the archive holds the input's games in order. The Slurm driver
 runs end to end in test_slurm.py (it needs a cluster); its job scripts are generated here
@@ -32,24 +32,35 @@ def pwned(root):
 
 def test_order(tmp):
     count = 10001
-    names = bash('. "$1"; for ((k = 1; k <= $2; k++)); do uz_shard_name "$k"; echo; done', SHARDS_SH,
+    names = bash('. "$1"; for ((k = 1; k <= $2; k++)); do uz_shard_name "$k" "$2"; echo; done', SHARDS_SH,
                  str(count)).stdout.decode().split("\n")[:-1]
-    check(names == ["%04d" % k for k in range(1, count + 1)], "shard names: the number, at least four digits")
+    check(names == ["%05d" % k for k in range(1, count + 1)], "shard names: the number, the count's digits")
+    few = bash('. "$1"; for k in 1 2 3; do uz_shard_name "$k" 3; echo; done', SHARDS_SH).stdout.decode().split()
+    check(few == ["0001", "0002", "0003"], "shard names: at least four digits: %r" % few)
     # The same names as `ucizip split` writes.
     d = os.path.join(tmp, "split")
     subprocess.run([UCIZIP, "split", SAMPLE, "--shards", "3", "--output-dir", d, "-q"], check=True)
-    check(sorted(os.listdir(d)) == [n + ".pgn" for n in names[:3]], "split names its shards so: %r" % os.listdir(d))
+    check(sorted(os.listdir(d)) == [n + ".pgn" for n in few], "split names its shards so: %r" % os.listdir(d))
+    # Past 9,999 shards split pads to the count's width, so that a glob (cat DIR/*) is in
+    # shard order (on a memory file system where there is one: 10,005 files, each synced).
+    base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else tmp
+    with tempfile.TemporaryDirectory(dir=base) as many_split:
+        d = os.path.join(many_split, "shards")
+        subprocess.run([UCIZIP, "split", SAMPLE, "--shards", "10005", "--output-dir", d, "-q"], check=True)
+        listed = sorted(os.listdir(d))
+        check(listed == ["%05d.pgn" % k for k in range(1, 10006)], "split --shards 10005 names: %r" % listed[:3])
+        p = bash('cat "$1"/*', d)
+        check(p.stdout == open(SAMPLE, "rb").read(), "cat DIR/* of 10,005 shards is the input")
     d = os.path.join(tmp, "many")
     os.mkdir(d)
     for k, name in enumerate(names, 1):
         with open(os.path.join(d, name + ".ucz"), "w") as f:
             f.write("%d\n" % k)
-    check(sorted(os.listdir(d))[999:1002] == ["1000.ucz", "10000.ucz", "10001.ucz"],
-          "(in byte order the names are out of shard order)")
+    check(sorted(os.listdir(d)) == [n + ".ucz" for n in names], "byte order is shard order")
     p = bash('. "$1"; uz_cat_shards "$2" ucz "$3"', SHARDS_SH, d, str(count))
     check(p.returncode == 0 and p.stdout.decode().split() == [str(k) for k in range(1, count + 1)],
           "10,001 shards concatenated in shard order")
-    os.unlink(os.path.join(d, "5000.ucz"))
+    os.unlink(os.path.join(d, "05000.ucz"))
     check(bash('. "$1"; uz_cat_shards "$2" ucz "$3"', SHARDS_SH, d, str(count)).returncode != 0,
           "a missing shard fails the concatenation")
 

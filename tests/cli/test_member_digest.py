@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Blocks swapped, duplicated or dropped in an archive whose index, footer and checksums are
 rebuilt to match must still be caught: the member digest (xxh64 of the blocks' text
-digests, doc/format.md) is the check. The same rebuild with the blocks in their order must
+digests, doc/format.md) is the check. A block whose game count is raised or lowered (its
+crc and the index rebuilt) makes extract --game refuse, not print another game. The same rebuild with the blocks in their order must
 verify, which shows the rebuild itself is right. The archive is coded with the built-in
 oracle (--engine builtin): the subject is the member's structure, not the engine.
 
@@ -12,7 +13,7 @@ import sys
 import tempfile
 
 from harness import check, summary
-from ucz_bytes import header_end, index_v3, read_varint
+from ucz_bytes import header_end, index_v3, read_varint, varint
 
 UCIZIP = sys.argv[1]
 
@@ -49,6 +50,51 @@ def rebuild(header, blocks, digest):
     return bytes(out)
 
 
+def with_games(block, games):
+    """The block with its header's game count set to games (same varint length) and its
+    crc recomputed: a count that lies, as the index rebuilt beside it will."""
+    import zlib
+    n, i = read_varint(block, 1)
+    assert len(varint(games)) == i - 1
+    fields_end = i
+    for _ in range(5):
+        _, fields_end = read_varint(block, fields_end)
+    crc_at = fields_end + 8
+    head = varint(games) + block[i:crc_at]
+    rest = block[crc_at + 4:]
+    crc = zlib.crc32(rest, zlib.crc32(head))
+    return b"B" + head + crc.to_bytes(4, "little") + rest
+
+
+def miscounted(tmp, header, blocks, digest):
+    """extract --game N counts games by the earlier blocks' counts: one raised or lowered
+    (crc and index rebuilt) must be refused, never another game printed as game N; the
+    honest rebuild gives the same game as decompress."""
+    first = blocks[0][1]
+    honest = os.path.join(tmp, "honest.ucz")
+    with open(honest, "wb") as f:
+        f.write(rebuild(header, blocks, digest))
+    whole = subprocess.run([UCIZIP, "decompress", "-c", honest], capture_output=True).stdout
+    want = subprocess.run([UCIZIP, "extract", honest, "--game", str(first + 2), "-o", "-"], capture_output=True)
+    check(want.returncode == 0 and want.stdout and want.stdout in whole, "extract from the honest rebuild")
+    for delta in (1, -1):
+        b0, g0, m0 = blocks[0]
+        forged = [(with_games(b0, g0 + delta), g0 + delta, m0)] + blocks[1:]
+        path = os.path.join(tmp, "count%+d.ucz" % delta)
+        with open(path, "wb") as f:
+            f.write(rebuild(header, forged, digest))
+        for n in (first + 2, 2 * first):
+            p = subprocess.run([UCIZIP, "extract", path, "--game", str(n), "-o", "-"], capture_output=True)
+            err = p.stderr.decode(errors="replace")
+            check(p.returncode == 1 and not p.stdout and "does not hold the" in err,
+                  "block 1 counting %+d, extract --game %d: exit %d, %s, %d bytes out"
+                  % (delta, n, p.returncode, err.strip(), len(p.stdout)))
+            print("count %+d, game %d -> %s" % (delta, n, err.strip()))
+        # A game in the first block is found without counting any block before it.
+        p = subprocess.run([UCIZIP, "extract", path, "--game", "1", "-o", "-"], capture_output=True)
+        check(p.returncode == 0 or b"block" in p.stderr, "game 1 of a miscounted archive: %r" % p.stderr)
+
+
 def main():
     corpus = os.environ.get("UZ_CORPUS_DIR", "")
     src = os.path.join(corpus, "cat1_lichess_rated_blitz_rapid.pgn")
@@ -81,6 +127,7 @@ def main():
             check(v.returncode == 0, "%s: the rebuilt archive verifies: %s" % (name, v.stderr.decode()))
         else:
             check(v.returncode != 0 and b"digest" in v.stderr, "%s: caught: %s" % (name, v.stderr.decode().strip()))
+    miscounted(tmp, header, blocks, digest)
     return summary()
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Nothing the user gave is lost, nothing half-written, end to end (doc/safety.md): a
 character device or FIFO named as output is written into, never replaced; a dangling
-symbolic link is not replaced without -f; a closed stdout asked to hold the output is an
-error; temporaries and resume state are 0600 from the start and outputs get the input's
+symbolic link is not replaced without -f; a closed stdout asked to hold the output, or a
+closed stdin asked for the input, is an error; temporaries and resume state are 0600 from the start and outputs get the input's
 mode; tag values reach the terminal escaped; a compressed bomb is refused as it streams,
 in flat memory; a game over the size limit is skipped with --keep-going; disk-full
 messages name the output; split --at refuses a negative offset; a resumed run writes its
@@ -137,6 +137,31 @@ def closed_stdout(tmp, archive):
     out = os.path.join(tmp, "closed-stdout.pgn")
     p = closed("decompress", archive, "-o", out)
     check(p.returncode == 0 and os.path.getsize(out) > 0, "an output file with stdout closed: %s" % p.stderr[:200])
+
+
+def closed_stdin(tmp, archive):
+    """A closed stdin (<&-) named as input is an error, never an empty input: exit 1, no
+    archive and no temporary left."""
+    def closed(*args):
+        return subprocess.run([UCIZIP, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              preexec_fn=lambda: os.close(0), timeout=300)
+
+    d = os.path.join(tmp, "closed-stdin")
+    os.mkdir(d)
+    for what, args, out in (("compress", ["compress", *FAST, "-", "-o", os.path.join(d, "x.ucz")], "x.ucz"),
+                            ("compress, no input", ["compress", *FAST, "-o", os.path.join(d, "y.ucz")], "y.ucz"),
+                            ("decompress", ["decompress", "-", "-o", os.path.join(d, "x.pgn")], "x.pgn"),
+                            ("verify", ["verify", "-"], None), ("info", ["info", "-"], None)):
+        p = closed(*args)
+        e = err(p)
+        check(p.returncode == 1 and "standard input is closed" in e and e.count("\n") == 1,
+              "%s with stdin closed: exit %d, %s" % (what, p.returncode, e.strip()[:200]))
+        check(not os.listdir(d), "%s with stdin closed left %s" % (what, os.listdir(d)))
+    # Files are still read with stdin closed, and an empty stdin (</dev/null) is no error.
+    p = closed("decompress", archive, "-c")
+    check(p.returncode == 0 and p.stdout == SAMPLE_BYTES, "an input file with stdin closed: %s" % err(p))
+    p = run("compress", *FAST, "-", "-o", os.path.join(d, "empty.ucz"), stdin=subprocess.DEVNULL)
+    check(p.returncode == 0, "an empty stdin is an empty archive: %s" % err(p))
 
 
 def modes(tmp):
@@ -347,6 +372,7 @@ def main():
 
     special_outputs(tmp, archive, text)
     closed_stdout(tmp, archive)
+    closed_stdin(tmp, archive)
     escapes(tmp)
     full_disk(tmp, archive)
     p = run("split", SAMPLE, "--at", "-5", "--output-dir", os.path.join(tmp, "shards"))

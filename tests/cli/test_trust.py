@@ -17,6 +17,9 @@ import harness
 from harness import check, corpus, run, run_cmd, summary
 from ucz_bytes import header_fields, with_header
 
+sys.path.insert(0, os.path.join(os.environ["UZ_SRC_ROOT"], "tools"))
+from edu_decode import xxh64  # noqa: E402 (an XXH64 written from its specification)
+
 FAST = ["--depth", "1", "--workers", "1"]
 
 
@@ -71,6 +74,18 @@ def poisoned_cache(d, games):
     n = poison(cache)
     check(n > 50, "poisoned %d cache entries" % n)
     original = open(games, "rb").read()
+    # Without --rm (compress x && rm x): an archive under the final name decodes without
+    # the cache, or the run fails and leaves nothing there.
+    plain = os.path.join(d, "plain.ucz")
+    p = run("compress", games, "-o", plain, "--cache", cache, *FAST, ok=False)
+    err = p.stderr.decode(errors="replace")
+    check("disagrees with the engine" in err, "the poisoned cache is reported: " + err)
+    if p.returncode == 0:
+        check(decodes_without_cache(plain, original), "exit 0 with an archive that does not decode: " + err)
+    else:
+        check(not os.path.exists(plain), "a failed run left %s" % plain)
+        check(not [n for n in os.listdir(d) if n.startswith("plain.ucz.")], "a failed run left its temporary")
+    print("poisoned cache without --rm: exit %d: %s" % (p.returncode, err.strip()))
     work = os.path.join(d, "in.pgn")
     shutil.copy(games, work)
     out = os.path.join(d, "in.pgn.ucz")
@@ -203,6 +218,18 @@ def resume_binding(d, games, other):
             open(state, "wb").write(re.sub(pattern, lambda m: repl(m).encode(), text, count=1))
         return f
 
+    def forge_state(*edits):
+        """Edits fields and recomputes the state's self-check, as anyone who can write it
+        can: the state must still agree with the temporary archive it describes."""
+        def f():
+            text = open(state, "rb").read()
+            for field, delta in edits:
+                text = re.sub(rb"\n" + field + rb" (-?\d+)\n",
+                              lambda m: b"\n%s %d\n" % (field, int(m.group(1)) + delta), text, count=1)
+            body = text[:text.index(b"check ")]
+            open(state, "wb").write(body + b"check %016x\n" % xxh64(body))
+        return f
+
     def edit_input():
         data = bytearray(pristine_input)
         at = data.index(b"[White \"") + 8
@@ -215,6 +242,11 @@ def resume_binding(d, games, other):
         ("games_read +8", edit_state(rb"games_read (\d+)", lambda m: "games_read %d" % (int(m.group(1)) + 8)), "edited"),
         ("games_read -8", edit_state(rb"games_read (\d+)", lambda m: "games_read %d" % (int(m.group(1)) - 8)), "edited"),
         ("blocks 1", edit_state(rb"blocks (\d+)", lambda m: "blocks 1"), "edited"),
+        ("forged games_read +8", forge_state((b"games_read", 8)), "not resuming"),
+        ("forged games_read -10", forge_state((b"games_read", -10)), "not resuming"),
+        ("forged games -2", forge_state((b"games_read", -2), (b"games", -2)), "does not describe"),
+        ("forged blocks -1", forge_state((b"blocks", -1)), "does not describe"),
+        ("forged blocks +1", forge_state((b"blocks", 1)), "fewer blocks"),
         ("input edited in place", edit_input, "input changed"),
         ("foreign archive", lambda: shutil.copyfile(foreign_tmp, tmp) if foreign_tmp else None, "temporary archive"),
         ("nothing changed", lambda: None, None),

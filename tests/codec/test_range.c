@@ -31,7 +31,7 @@ static int draw(test_rng *r, const uint32_t *freq, uint32_t total)
 static void make_dists(dist_set *ds, test_rng *r)
 {
     static uz_model m;
-    uz_model_params p = {UZ_MODEL_EXP, 30000, 1000, 0, 0, 0, 0, 0, 0, 0};
+    uz_model_params p = {UZ_MODEL_EXP, 30000, 1000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     uz_model_init(&m, &p);
     for (int k = 0; k < DISTS; k++) {
         int n = 1 + (int)rng_below(r, k % 2 ? 60 : UZ_CODER_MAX_SYMBOLS);
@@ -236,7 +236,7 @@ static void test_near_certain(void)
 
     /* A typical best move of the exponential model: 40 moves, p ~ 0.9 -> ~0.15 bit each. */
     uz_model m;
-    uz_model_params p = {UZ_MODEL_EXP, UZ_MODEL_DEFAULT_K_MILLI, UZ_MODEL_DEFAULT_FLOOR_Q16, 0, 0, 0, 0, 0, 0, 0};
+    uz_model_params p = {UZ_MODEL_EXP, UZ_MODEL_DEFAULT_K_MILLI, UZ_MODEL_DEFAULT_FLOOR_Q16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     uz_model_init(&m, &p);
     int32_t sc[40];
     uint32_t fr[40];

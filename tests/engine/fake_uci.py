@@ -6,7 +6,8 @@ read from $FAKE_DIR/conf ("MODE N") at start-up and before every "go"; every "go
 every process appends one byte to $FAKE_DIR/gos, so N counts searches across
 restarts (a fault "at" N happens once, "from" N keeps happening).
 
-Modes: none, crash_at, crash_from, hang_at, hang_from, garbage_at, badinfo_at,
+Modes: none, crash_at, crash_from, hang_at, hang_from, hang_every (every Nth search hangs:
+an engine that hangs now and then), garbage_at, badinfo_at,
 drop_at, illegal_at, illegal_best_at, bound_at, long_line_at, slow_start (N ms),
 exit_handshake, not_uci, jitter_from (adds the search's number to every centipawn score,
 so that no two searches of a position agree: a nondeterministic engine), process_offset
@@ -135,7 +136,8 @@ def main():
             state["depth"] = int(m.group(1)) if m else 0
             state["fault"] = None
             state["go"] = k
-            hit = (mode.endswith("_at") and k == n) or (mode.endswith("_from") and k >= n)
+            hit = (mode.endswith("_at") and k == n) or (mode.endswith("_from") and k >= n) or \
+                (mode.endswith("_every") and n > 0 and k % n == 0)
             if hit and mode.startswith("crash"):
                 os._exit(1)
             if hit and mode.startswith("hang"):

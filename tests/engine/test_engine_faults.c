@@ -236,6 +236,53 @@ static void gives_up_on_hung_engine(void)
     uz_pool_destroy(pool);
 }
 
+static int warnings_seen;
+static char first_warning[300];
+
+static void count_warning(void *user, const char *message)
+{
+    (void)user;
+    if (warnings_seen++ == 0)
+        snprintf(first_warning, sizeof first_warning, "%s", message);
+}
+
+/* An engine that hangs now and then (every second search) but answers in between: the
+ * first timeout is said at once, and after UZ__TIMEOUTS_MAX timeouts in all the pool gives
+ * up, instead of paying the timeout for every few positions to the end. */
+static void gives_up_on_engine_that_keeps_hanging(void)
+{
+    uz_engine_settings s;
+    fake_settings(&s);
+    s.timeout_ms = 700;
+    s.max_retries = 2;
+    uz_pool *pool = open_fake(&s, 1);
+    if (!pool)
+        return;
+    warnings_seen = 0;
+    uz_pool_on_warning(pool, count_warning, NULL);
+    long gos_before = go_count();
+    set_conf("hang_every", 2);
+    uz_query *qs = calloc(N_POS, sizeof *qs);
+    for (int i = 0; i < N_POS; i++) {
+        t_query_fen(&qs[i], fens[i]);
+        uz_pool_submit(pool, &qs[i]);
+    }
+    uz_diag diag = {0};
+    uz_result rc = uz_pool_run(pool, &diag);
+    long searches = go_count() - gos_before;
+    if (rc != UZ_ERR_TIMEOUT || !strstr(diag.message, "keeps hanging") || !strstr(diag.message, "5 searches") ||
+        !one_line(diag.message) || warnings_seen != 1 || !strstr(first_warning, "no answer within 700 ms") ||
+        searches > 12) { /* (UZ__TIMEOUTS_MAX is 5: 5 hung searches, about as many answered) */
+        fprintf(stderr, "engine hanging now and then: got %d '%s' after %ld searches; %d warnings ('%s')\n", (int)rc,
+                diag.message, searches, warnings_seen, first_warning);
+        uz_test_failed++;
+    }
+    printf("%-16s -> %s; %s (%ld searches)\n", "hang_every 2", first_warning, diag.message, searches);
+    set_conf("none", 0);
+    free(qs);
+    uz_pool_destroy(pool);
+}
+
 /* An engine whose every process is deterministic but two processes disagree: with one
  * worker too, the recheck runs in a second process and the run fails. */
 static void one_worker_checks_across_processes(void)
@@ -361,6 +408,7 @@ int main(void)
     bound_falls_back();
     failing("long_line_at", 2, UZ_ERR_ENGINE, "longer");
     gives_up_on_hung_engine();
+    gives_up_on_engine_that_keeps_hanging();
     one_worker_checks_across_processes();
 
     /* Slow start-up within the handshake timeout is fine. */

@@ -229,7 +229,7 @@ static void check_opening(const vector *v)
           "format.md:%d: alpha16 and %d counts", v->line, n);
     for (int i = 0; i < n; i++)
         c[i] = (uint32_t)c64[i];
-    uz_opening_mix_counts(c, (uint32_t)a[0], freq, n, UZ_MODEL_TOTAL);
+    uz_model_mix_counts(c, (uint32_t)a[0], freq, n, UZ_MODEL_TOTAL);
     compare_freq(v, freq, n);
 }
 

@@ -7,8 +7,10 @@
  * container's checksums so that the fuzzer reaches the structure and move decoders; with
  * bit 2 of the first byte the structure stream is in layout 1 (coded comments and tags),
  * with bits 2 and 3 in layout 3 (engine comment code, comment models of revision 2, tags
- * derived from the moves); bit 4 with bit 2 codes the comments with the newest models
- * (header key 15, revision 3: clocks by think time). */
+ * derived from the moves), with bits 2 and 4 in layout 4 (layout 3 with range-coded game
+ * records); with bit 5 its tags are coded in tag version 2 (header key 16); bit 6 with
+ * bit 2 codes the comments with the newest models (header key 17, revision 3: clocks by
+ * think time). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,13 +38,14 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
         return;
     size_t start = 2, split = 2 + (size - 2) * data[1] / 256;
     uz_archive_block block = {0};
-    if (data[0] & 4) { /* structure layout 1 or 3: its size in two more bytes (little-endian) */
+    if (data[0] & 4) { /* structure layout 1, 3 or 4: its size in two more bytes (little-endian) */
         if (size < 4 || (start = 4) + (data[2] | (size_t)data[3] << 8) > size)
             return;
         split = 4 + (data[2] | (size_t)data[3] << 8);
-        block.struct_version = (data[0] & 8) ? 3 : 1;
-        block.comment_revision = (data[0] & 16) ? UZ_COMMENT_REVISION : 0;
+        block.struct_version = (data[0] & 16) ? 4 : (data[0] & 8) ? 3 : 1;
+        block.comment_revision = (data[0] & 64) ? UZ_COMMENT_REVISION : 0;
     }
+    block.tag_version = (data[0] & 32) ? 2 : 1;
     block.n_games = 1 + data[1] % 8;
     block.tree_moves = md->limits.block_nodes;
     block.structure = (uz_buf){(uint8_t *)data + start, split - start, 0};
@@ -99,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uz_archive_header header;
     uz_archive_block block = {0};
     uz_archive_list_members(f, "fuzz", members, 4, &n_members, NULL);
-    if (uz_archive_seek_game(f, "fuzz", 1, &header, &block, &index, NULL) == UZ_OK) {
+    if (uz_archive_seek_game(f, "fuzz", 1, &header, &block, &index, NULL, NULL) == UZ_OK) {
         md.oracle = synth;
         md.limits = (uz_decode_limits){1u << 14, 1u << 22, 0};
         if (uz_member_decoder_open(&md, &header, &base, 1, &diag) == UZ_OK) {

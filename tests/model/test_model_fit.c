@@ -46,7 +46,7 @@ typedef struct synth {
 static void make_synth(synth *s, size_t count, uint32_t k_milli, uint32_t floor_q16, uint64_t seed)
 {
     static uz_model m;
-    uz_model_params p = {UZ_MODEL_EXP, k_milli, floor_q16, 0, 0, 0, 0, 0, 0, 0};
+    uz_model_params p = {UZ_MODEL_EXP, k_milli, floor_q16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     uz_model_init(&m, &p);
     test_rng r = {seed};
     s->count = count;
@@ -87,7 +87,7 @@ static void test_fit_k(void)
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
         synth s;
         make_synth(&s, 8000, ks[i], 3277, 1000 + i);
-        uz_model_params start = {UZ_MODEL_EXP, 20000, 3277, 0, 0, 0, 0, 0, 0, 0}, best;
+        uz_model_params start = {UZ_MODEL_EXP, 20000, 3277, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, best;
         double bits = 0;
         CHECK(uz_model_fit(s.samples, s.count, &start, false, &best, &bits) == UZ_OK);
         double ratio = (double)best.k_milli / ks[i];
@@ -97,7 +97,7 @@ static void test_fit_k(void)
         CHECK(best.floor_q16 == 3277);
         /* The fit is at least as good as the truth on its own data. */
         static uz_model m;
-        uz_model_params truth = {UZ_MODEL_EXP, ks[i], 3277, 0, 0, 0, 0, 0, 0, 0};
+        uz_model_params truth = {UZ_MODEL_EXP, ks[i], 3277, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         uz_model_init(&m, &truth);
         CHECK(bits <= uz_model_total_cost(&m, s.samples, s.count) + 1e-6);
         free_synth(&s);
@@ -131,7 +131,7 @@ static void test_rank_stats(void)
     synth s;
     make_synth(&s, 5000, 200000, 655, 5);
     static uz_model m;
-    uz_model_params p = {UZ_MODEL_EXP, 200000, 655, 0, 0, 0, 0, 0, 0, 0};
+    uz_model_params p = {UZ_MODEL_EXP, 200000, 655, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     uz_model_init(&m, &p);
     size_t first = 0;
     bool ok = true;

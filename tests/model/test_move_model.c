@@ -13,7 +13,7 @@ static uz_model g_model; /* big: keep off the stack */
 
 static uz_model *model_with(uint32_t k_milli, uint32_t floor_q16)
 {
-    uz_model_params p = {UZ_MODEL_EXP, k_milli, floor_q16, 0, 0, 0, 0, 0, 0, 0};
+    uz_model_params p = {UZ_MODEL_EXP, k_milli, floor_q16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     if (uz_model_init(&g_model, &p) != UZ_OK) {
         fprintf(stderr, "model init failed for k=%u floor=%u\n", k_milli, floor_q16);
         exit(2);
@@ -297,7 +297,7 @@ static void test_rank(void)
 static void test_rank_model(void)
 {
     static uz_model m;
-    uz_model_params p = {UZ_MODEL_RANK, 80000, 3277, 29491, 45875, 0, 0, 0, 0, 0};
+    uz_model_params p = {UZ_MODEL_RANK, 80000, 3277, 29491, 45875, 0, 0, 0, 0, 0, 0, 0, 0};
     CHECK(uz_model_init(&m, &p) == UZ_OK);
     test_rng r = {77};
     int32_t s[UZ_MODEL_MAX_MOVES];
@@ -322,7 +322,7 @@ static void test_rank_model(void)
     }
     CHECK(ok);
     /* Ranking alone (beta = 1, no floor): equal scores get rho^rank shares by index. */
-    uz_model_params only = {UZ_MODEL_RANK, 80000, 0, 65536, 32768, 0, 0, 0, 0, 0};
+    uz_model_params only = {UZ_MODEL_RANK, 80000, 0, 65536, 32768, 0, 0, 0, 0, 0, 0, 0, 0};
     uz_model_init(&m, &only);
     int32_t eq[4] = {5, 5, 5, 5};
     uz_model_score_frequencies(&m, eq, 4, f);
@@ -332,7 +332,7 @@ static void test_rank_model(void)
            f[0], f[1], f[2], f[3]);
     /* beta = 0 is exactly the exponential model. */
     static uz_model e;
-    uz_model_params rank0 = {UZ_MODEL_RANK, 80000, 3277, 0, 45875, 0, 0, 0, 0, 0}, exp = {UZ_MODEL_EXP, 80000, 3277, 0, 0, 0, 0, 0, 0, 0};
+    uz_model_params rank0 = {UZ_MODEL_RANK, 80000, 3277, 0, 45875, 0, 0, 0, 0, 0, 0, 0, 0}, exp = {UZ_MODEL_EXP, 80000, 3277, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     uz_model_init(&m, &rank0);
     uz_model_init(&e, &exp);
     uint32_t g[UZ_MODEL_MAX_MOVES];
@@ -401,7 +401,7 @@ static const uint32_t golden_params[][2] = {
 static uint64_t golden_rank_hash(uint32_t rank_q16, uint32_t decay_q16)
 {
     static uz_model m;
-    uz_model_params p = {UZ_MODEL_RANK, 80000, 3277, rank_q16, decay_q16, 0, 0, 0, 0, 0};
+    uz_model_params p = {UZ_MODEL_RANK, 80000, 3277, rank_q16, decay_q16, 0, 0, 0, 0, 0, 0, 0, 0};
     uz_model_init(&m, &p);
     test_rng r = {2024};
     int32_t s[UZ_MODEL_MAX_MOVES];
@@ -483,7 +483,7 @@ static void test_interface(void)
     uz_pm_game_from_tags(&ctx.game, "1800", "1900", "300+0");
     ctx.history.last = ctx.history.own_last = UZ_MOVE_NONE;
 
-    uz_model_params exp_params = {UZ_MODEL_EXP, 20000, 1966, 0, 0, 0, 0, 0, 0, 0};
+    uz_model_params exp_params = {UZ_MODEL_EXP, 20000, 1966, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     uz_model_params rank = uz_model_default_params();
     const uz_model_params *by_scores[] = {&exp_params, &rank};
     for (int k = 0; k < 2; k++) {
@@ -531,7 +531,7 @@ static void test_interface(void)
 /* What each kind stores in an archive header, and back. */
 static void test_stored_params(void)
 {
-    uz_model_params exp_params = {UZ_MODEL_EXP, 20000, 1966, 0, 0, 0, 0, 0, 0, 0};
+    uz_model_params exp_params = {UZ_MODEL_EXP, 20000, 1966, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     uz_model_params rank = uz_model_default_params();
     uz_model_params player = {.kind = UZ_MODEL_PLAYER, .player_version = 2, .player_hash_lo = 0x89abcdefu,
                               .player_hash_hi = 0x01234567u};

@@ -440,10 +440,8 @@ static void test_weights_file(void)
     test_board_units(w);
 }
 
-/* Features, scores and frequencies of a few positions under made-up weights (n_hidden
- * units of a hidden layer, or two board units), hashed: pins the integer arithmetic on
- * every build. */
-static void test_golden(int n_hidden, bool board, uint64_t golden)
+/* Features, scores and frequencies of a few positions under the weight set m, hashed. */
+static uint64_t golden_hash(const uz_player_model *m)
 {
     static const char *const fens[] = {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -452,12 +450,6 @@ static void test_golden(int n_hidden, bool board, uint64_t golden)
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         "4k3/P7/8/3pP3/8/8/6p1/4K2R w K d6 0 40",
     };
-    int32_t w[UZ_PM_N_FEATURES];
-    for (int f = 0; f < UZ_PM_N_FEATURES; f++)
-        w[f] = (f * 7919) % 40000 - 20000;
-    char *t = board ? make_weights_board(w) : make_weights_hidden(w, 300, true, n_hidden);
-    uz_player_model m;
-    CHECK(uz_player_model_parse(&m, t, strlen(t), NULL) == UZ_OK, "test weights parse");
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t p = 0; p < sizeof fens / sizeof *fens; p++) {
         uz_position pos;
@@ -473,9 +465,9 @@ static void test_golden(int n_hidden, bool board, uint64_t golden)
         uz_pm_history hist = {.last = legal[0], .last_captured = p % 2, .own_last = legal[n - 1], .n_keys = 1};
         hist.keys[0] = pos.key ^ 1;
         uz_pm_features(&pos, legal, scores, n, &g, &hist, x);
-        uz_pm_scores(&m, x, n, NULL, s);
-        uz_pm_board_scores(&m, &pos, legal, n, s);
-        uint32_t total = uz_pm_frequencies(&m, s, n, freq);
+        uz_pm_scores(m, x, n, NULL, s);
+        uz_pm_board_scores(m, &pos, legal, n, s);
+        uint32_t total = uz_pm_frequencies(m, s, n, freq);
         uint32_t sum = 0, low = UINT32_MAX;
         for (int i = 0; i < n; i++) {
             sum += freq[i];
@@ -486,9 +478,37 @@ static void test_golden(int n_hidden, bool board, uint64_t golden)
         h = fnv(h, s, (size_t)n * sizeof *s);
         h = fnv(h, freq, (size_t)n * sizeof *freq);
     }
+    return h;
+}
+
+/* The golden hash under made-up weights (n_hidden units of a hidden layer, or two board
+ * units): pins the integer arithmetic on every build. */
+static void test_golden(int n_hidden, bool board, uint64_t golden)
+{
+    int32_t w[UZ_PM_N_FEATURES];
+    for (int f = 0; f < UZ_PM_N_FEATURES; f++)
+        w[f] = (f * 7919) % 40000 - 20000;
+    char *t = board ? make_weights_board(w) : make_weights_hidden(w, 300, true, n_hidden);
+    uz_player_model m;
+    CHECK(uz_player_model_parse(&m, t, strlen(t), NULL) == UZ_OK, "test weights parse");
+    uint64_t h = golden_hash(&m);
     /* A change here is an archive format change (little-endian byte hash). */
     CHECK(h == golden, "golden hash (%d hidden units%s) %016llx", n_hidden, board ? ", board units" : "",
           (unsigned long long)h);
+}
+
+/* The golden hash under a built-in weight set, as new archives of its oracle use it: its
+ * values and the arithmetic of every part it has (hidden layer, square tables, board
+ * units) give the same frequencies in every build. */
+static void test_golden_builtin(uint32_t version, uint64_t golden)
+{
+    const uz_player_model *m = uz_pm_builtin_version(version);
+    CHECK(m != NULL, "built-in weight set v%u", version);
+    if (!m)
+        return;
+    uint64_t h = golden_hash(m);
+    /* A change here is an archive format change (little-endian byte hash). */
+    CHECK(h == golden, "golden hash of weight set v%u %016llx", version, (unsigned long long)h);
 }
 
 int main(void)
@@ -498,5 +518,7 @@ int main(void)
     test_golden(0, false, 0x91e7ded27d8c30a6ull);
     test_golden(4, false, 0xe854f04cf2e19d22ull);
     test_golden(0, true, 0x2f8bcc506fccc27full);
+    test_golden_builtin(2, 0xcf1be5c3ffb3d9fdull);
+    test_golden_builtin(9, 0x4eb78208e89985e6ull);
     return test_finish();
 }

@@ -1,0 +1,61 @@
+#!/usr/bin/python3
+"""Archives decode forever: the committed builtin archives of tests/data/layouts, each
+written by the ucizip of its day in one structure layout (header key 13, doc/format.md
+"Structure stream"), decode to their source PGN byte for byte, pass verify, and give every
+game's exact bytes when each game is extracted alone (`extract --game N`, the records read
+without decoding the other games' moves). The sources mix Lichess games, FEN starts,
+Chess960, comments, NAGs, variations, clocks, verbatim games and text after the last game;
+records_layout3 starts with a cutechess game (engine comments: layout 3).
+
+Usage: test_layout_fixtures.py UCIZIP"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, run, summary, use  # noqa: E402
+
+DATA = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "layouts")
+# (archive, its source, the layout its header names)
+FIXTURES = (("records_layout1.ucz", "records_layout1.pgn", 1),
+            ("records_layout3.ucz", "records_layout3.pgn", 3))
+
+
+def header_layout(data):
+    """Header key 13 of an archive's first member (version 3: absent means 1)."""
+    def varint(p):
+        v = s = 0
+        while True:
+            b = data[p]
+            p += 1
+            v |= (b & 127) << s
+            s += 7
+            if b < 128:
+                return v, p
+    hlen, p = varint(10)
+    end, layout = p + hlen, 1
+    while p < end:
+        key, p = varint(p)
+        n, p = varint(p)
+        if key == 13:
+            layout = varint(p)[0]
+        p += n
+    return layout
+
+
+def main():
+    use(sys.argv[1])
+    for name, source, layout in FIXTURES:
+        arc, src = os.path.join(DATA, name), os.path.join(DATA, source)
+        want = open(src, "rb").read()
+        check(header_layout(open(arc, "rb").read()) == layout, "%s is not a layout %d archive" % (name, layout))
+        check(run("decompress", arc, "-o", "-").stdout == want, "%s does not decode to %s" % (name, source))
+        check(run("verify", arc).returncode == 0, "%s does not verify" % name)
+        n = json.loads(run("info", arc, "--json").stdout)[0]["games"]
+        alone = b"".join(run("extract", arc, "--game", str(i)).stdout for i in range(1, n + 1))
+        check(alone == want, "%s: its %d games extracted one by one are not %s" % (name, n, source))
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+#!/usr/bin/python3
+"""Coded tags by version (doc/format.md, "Coded tags", header key 16): the committed
+archives written before tag version 2 existed (tests/data/tags: Lichess games in layout 1
+and chess.com games in layout 3, coded tags of version 1, no key 16) still decode byte for
+byte and verify; the same games compressed now get key 16 = 2, decode byte for byte, take
+the version 2 models (names in Termination, the number of Link, rating changes from the
+ratings) and fewer tag bytes; a header claiming a tag version from a newer ucizip is
+refused with a clear message; the priors of tag version 2 are the frozen table
+(data/tag_priors/v2.tsv, by its hash) and src/block/tag_prior.c is that table.
+
+usage: test_tag_versions.py UCIZIP EDU_DECODE"""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, run, summary, use  # noqa: E402
+
+DATA = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "tags")
+ROOT = os.environ.get("UZ_SRC_ROOT", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+PRIORS_FNV1A64 = 0xf560acaa91d78bfe  # of data/tag_priors/v2.tsv: every archive of tag version 2 depends on it
+
+
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def priors():
+    """The frozen table, and its C form made from it."""
+    tsv = os.path.join(ROOT, "data", "tag_priors", "v2.tsv")
+    h = fnv1a64(open(tsv, "rb").read())
+    check(h == PRIORS_FNV1A64, f"{tsv} changed (hash {h:016x}): a new table is a new tag version")
+    made = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "tag_priors.py"), "c", tsv],
+                          capture_output=True).stdout
+    check(made == open(os.path.join(ROOT, "src", "block", "tag_prior.c"), "rb").read(),
+          "src/block/tag_prior.c is not data/tag_priors/v2.tsv's table (scripts/tag_priors.py c)")
+
+
+def edu_module(path):
+    spec = importlib.util.spec_from_file_location("edu_decode", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def header_of(edu, path):
+    return edu.read_header(edu.Reader(open(path, "rb").read()))
+
+
+def tag_bytes(path):
+    return json.loads(run("info", "--json", path).stdout)[0]["split"]["tags"]
+
+
+def models(edu, path):
+    """The names of the models each tag name got in the archive's blocks."""
+    seen = set()
+    real = edu.read_coded_tags
+
+    def spy(code, values, names, games, uses, version=1, tag_version=1):
+        start = code.pos
+        out = real(code, values, names, games, uses, version, tag_version)
+        r = edu.Reader(code.data, start, code.end)
+        for k in range(len(names)):
+            if not r.left():
+                break
+            m = r.varint()
+            r.varint() if m in edu.WITH_PARAM else None
+            r.varint() if m == edu.PAIRDIFF else None
+            seen.add((names[k], m))
+        return out
+
+    edu.read_coded_tags = spy
+    try:
+        edu.read_member(open(path, "rb").read(), 0)
+    finally:
+        edu.read_coded_tags = real
+    return seen
+
+
+def main():
+    use(sys.argv[1])
+    edu = edu_module(sys.argv[2])
+    priors()
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, layout, model in (("lichess", 1, ("WhiteRatingDiff", edu.PAIRDIFF)),
+                                    ("chesscom", 3, ("Termination", edu.TEMPLATE))):
+            pgn = os.path.join(DATA, f"tags_v1_{name}.pgn")
+            old = os.path.join(DATA, f"tags_v1_{name}.ucz")
+            want = open(pgn, "rb").read()
+            h = header_of(edu, old)
+            check(h["tag_version"] == 1 and h["struct_version"] == layout,
+                  f"{old}: tag version {h['tag_version']}, layout {h['struct_version']}")
+            check(run("decompress", old, "-o", "-").stdout == want, f"{old} does not decode to {pgn}")
+            run("verify", old)
+            new = os.path.join(tmp, f"{name}.ucz")
+            run("compress", "--engine", "builtin", pgn, "-o", new)
+            check(header_of(edu, new)["tag_version"] == 2, f"{new}: not tag version 2")
+            check(run("decompress", new, "-o", "-").stdout == want, f"{new} does not decode to {pgn}")
+            check(model in models(edu, new), f"{new}: {model[0]} does not take model {model[1]}")
+            before, after = tag_bytes(old), tag_bytes(new)
+            check(after < before, f"{name}: tags {after} bytes in version 2, {before} in version 1")
+            print(f"{name}: tag bytes {before} in version 1, {after} in version 2")
+        # A member header claiming tag version 3: key 16's field (the body's last: key 16,
+        # a one-byte string, the varint 2) changed, the header's crc made anew.
+        data = bytearray(open(os.path.join(tmp, "lichess.ucz"), "rb").read())
+        hlen = data[10]  # magic, version (u16), then the body's length: one varint byte here
+        crc_at = 11 + hlen
+        check(hlen < 128 and data[crc_at - 3:crc_at] == bytes([16, 1, 2]), "key 16 does not end the header body")
+        if hlen < 128 and data[crc_at - 3:crc_at] == bytes([16, 1, 2]):
+            data[crc_at - 1] = 3
+            data[crc_at:crc_at + 4] = zlib.crc32(bytes(data[11:crc_at])).to_bytes(4, "little")
+            bad = os.path.join(tmp, "newer.ucz")
+            open(bad, "wb").write(bytes(data))
+            p = run("decompress", bad, "-o", "-", ok=False)
+            check(p.returncode != 0 and b"tag coding from a newer ucizip" in p.stderr,
+                  f"a newer tag version: {p.returncode} {p.stderr!r}")
+    sys.exit(summary())
+
+
+if __name__ == "__main__":
+    main()
