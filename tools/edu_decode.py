@@ -178,7 +178,7 @@ TEXT_KEYS = {1: ("engine_name", 128), 2: ("fingerprint", 64), 8: ("engine_settin
              12: ("chess960_fingerprint", 64), 64: ("settings_text", 256), 65: ("created_by", 64)}
 INT_KEYS = {3: ("depth", 1000), 4: ("nodes", M64), 5: ("mode", 2), 6: ("hash_mb", 0xFFFFFFFF),
             7: ("threads", 0xFFFFFFFF), 10: ("coder", 255), 11: ("block_games", 65536),
-            13: ("struct_version", 4), 16: ("tag_version", 2)}
+            13: ("struct_version", 4), 16: ("tag_version", 2), 17: ("comment_revision", 3)}
 MODEL_PARAMS = {1: 2, 2: 4, 3: 3}
 
 
@@ -241,7 +241,7 @@ def read_header(r):
             else:
                 name, cap = INT_KEYS[key]
                 if len(ints) != 1 or ints[0] > cap or (key == 13 and ints[0] == 0 and version == 2) or \
-                        (key == 16 and ints[0] == 0):
+                        (key in (16, 17) and ints[0] == 0):  # 17, comment models (not decoded here): 1 to 3
                     raise Corrupt(f"header field {name} malformed")
                 h[name] = ints[0]
         elif key < 64:

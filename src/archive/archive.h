@@ -25,6 +25,9 @@
  * archives written before the key existed, which every reader still reads). The writer
  * writes the newest. */
 #define UZ_TAG_VERSION 2
+/* The newest revision of the coded comments' models (header key 17; doc/format.md,
+ * "Coded comments"). */
+#define UZ_COMMENT_REVISION 3
 
 /* The summary a reader gives a version 3 header that stores neither settings nor a
  * summary: the engine name, then this. */
@@ -64,6 +67,7 @@ typedef struct uz_archive_header {
                                       plus UCI_Chess960 true, which codes the member's Chess960 games */
     uint32_t struct_version;    /* layout of the blocks' structure streams (0: key 13 absent) */
     uint32_t tag_version;       /* coding of their tags (key 16; 1 when absent) */
+    uint32_t comment_revision;  /* key 17: the coded comments' models; 0: absent, the layout's */
     char settings_summary[256]; /* readable one-liner for messages (uz_pool_describe); version 3
                                    does not store it: the reader rebuilds it from the fields */
     char created_by[64];        /* "" when not stored (version 3 does not write it) */
@@ -97,6 +101,7 @@ typedef struct uz_archive_block {
     unsigned struct_method;  /* how it is compressed (the block header's method) */
     uint32_t struct_version; /* its layout: the member header's struct_version */
     uint32_t tag_version;    /* its tag coding: the member header's tag_version */
+    uint32_t comment_revision; /* the member header's comment_revision (0: the layout's) */
     uz_buf structure;
     uz_buf moves;
     uint64_t offset;         /* of the block in the file */

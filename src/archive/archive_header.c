@@ -25,6 +25,7 @@ enum header_key {
     KEY_OPENING = 14,              /* optional: opening counts (alpha16, plies), absent = none */
     KEY_BOOK = 15,                 /* optional: the opening book (version, hash_lo, hash_hi), absent = none */
     KEY_TAG_VERSION = 16,          /* optional: the coded tags' version, absent = 1 */
+    KEY_COMMENT_REVISION = 17,     /* optional: the coded comments' models, absent = the layout's */
     KEY_FIRST_INFORMATIONAL = 64,
     KEY_SETTINGS_SUMMARY = 64,
     KEY_CREATED_BY = 65,
@@ -135,6 +136,8 @@ uz_result uz__header_encode(uz_buf *b, const uz_archive_header *h)
     }
     if (h->tag_version > 1)
         U1(KEY_TAG_VERSION, h->tag_version);
+    if (h->comment_revision)
+        U1(KEY_COMMENT_REVISION, h->comment_revision);
 #undef U1
 #undef S1
     return r;
@@ -278,6 +281,16 @@ uz_result uz__header_decode(const uint8_t *body, size_t size, unsigned version, 
             if (r == UZ_OK && v[0] == 0)
                 r = UZ_ERR_CORRUPT;
             h->tag_version = (uint32_t)v[0];
+            break;
+        case KEY_COMMENT_REVISION:
+            r = read_uints(s, n, v, 1, UINT32_MAX);
+            if (r == UZ_OK && v[0] > UZ_COMMENT_REVISION) {
+                *why = "comment models from a newer ucizip";
+                r = UZ_ERR_CORRUPT;
+            }
+            if (r == UZ_OK && v[0] == 0)
+                r = UZ_ERR_CORRUPT; /* revisions count from 1; absent means the layout's */
+            h->comment_revision = (uint32_t)v[0];
             break;
         case KEY_SETTINGS_SUMMARY: r = copy_text(h->settings_summary, sizeof h->settings_summary, s, n); break;
         case KEY_CREATED_BY: r = copy_text(h->created_by, sizeof h->created_by, s, n); break;

@@ -22,12 +22,15 @@ enum kind { KIND_TEXT, KIND_CLOCK, KIND_ENGINE, KIND_BOOK };
 #define N_SLOTS 3
 #define N_CP_BUCKETS 4 /* |predicted cp|: 0, 1-30, 31-150, more */
 #define N_SURPRISE 4   /* |cp - predicted cp|: 0, 1-10, more; 3 for a mate score */
+#define SPEND_MAG 12   /* clock, revision 3: contexts by the predicted spend's bit length */
 
 /* ---- adaptive binary models ---- */
 
 /* Every bit_model adapts at rate 1 / (n + 1.5) with n capped (block/bit_code.h): at 120
  * for engine comments (0.6% smaller than 30 on cutechess self-play), 30 for kinds and
- * clocks (which change more from game to game: 120 was 7% larger on a file of club games). */
+ * revisions 1 and 2's clocks (which change more from game to game: 120 was 7% larger on a
+ * file of club games), 120 for revision 3's clocks (1% smaller than 30 on the chess.com
+ * clock files). */
 typedef uz_bit_model bit_model;
 
 /* Elias-gamma binarisation (uz_gamma_code) in GAMMA_CTX contexts. */
@@ -45,7 +48,7 @@ typedef struct models {
     gamma_model spent;     /* clock: whole seconds spent */
     bit_model tenth_flag[3][3]; /* clock: tenths digit != 0, by slot kind and previous digit */
     bit_model tenth[16];   /* clock: the digit - 1, four bits as a binary tree */
-    /* (the engine comments' models from here on) */
+    /* (the engine comments' models and revision 3's clocks from here on: cap 120) */
     bit_model mate[4];     /* engine: mate score, by previous mate and first comment */
     bit_model mate_sign[3];
     gamma_model mate_n;
@@ -58,6 +61,13 @@ typedef struct models {
     gamma_model depth_by[N_SURPRISE];      /* depth, by the size of the cp's error */
     bit_model scale_fits[3];               /* the time printed as cutechess does, by the slot's last */
     gamma_model scaled_time[3];            /* its place on it, by how far apart the two times predicted from are */
+    /* Revision 3 clocks: whether a clock is in whole seconds and its spend in whole seconds
+     * (cap 30, as revision 1's), then the spends in tenths (cap 120, initial state from
+     * clock_prior.h) */
+    bit_model whole[3][3];  /* tenths digit 0, by the slot's and the other side's previous (2: none) */
+    gamma_model spend_secs; /* in seconds, by the slot's previous such value */
+    gamma_model spend_first; /* in tenths: the slot's first two clocks */
+    gamma_model spend_tenths; /* in tenths: the others, by the predicted spend */
 } models;
 
 typedef struct clock_state {
@@ -67,6 +77,11 @@ typedef struct clock_state {
     int prev_tenth;    /* 0 none, 1 zero, 2 non-zero */
     bool has_first;
     int64_t first_secs;
+    /* Revision 3: the clock in tenths, the last two spends in tenths, the last tenths digit. */
+    int64_t prev_tenths;
+    int n_spends;
+    int64_t spend[2];  /* [0] the last */
+    int prev_whole;    /* 2 none, else whether the last clock's tenths digit was 0 */
 } clock_state;
 
 typedef struct engine_state {
@@ -126,12 +141,31 @@ struct uz_comment_coder {
     uint64_t cost;     /* of the comment being coded, in 1/65536 bit */
 };
 
-static void init_models(models *m)
+/* Revision 3's clocks in tenths start from a frozen state (clock_prior.h), so that a file
+ * of a few games codes them about as well as a long one: each entry a model's p and n (n
+ * at most 30: the models still adapt to the block's players). Whole seconds have none:
+ * trained on the tenths files' few whole clocks, the whole-second models (the digit's bit
+ * too) made the club file's clocks 3-10 % larger. */
+typedef struct clock_prior {
+    uint32_t at; /* the model's index from models.spend_first */
+    uint16_t p;
+    uint8_t n;
+} clock_prior;
+#include "block/clock_prior.h"
+
+static void init_models(models *m, unsigned revision)
 {
     bit_model *b = (bit_model *)m;
-    size_t engine_from = offsetof(models, mate) / sizeof *b; /* the engine comments' models come last */
-    for (size_t i = 0; i < sizeof *m / sizeof *b; i++)
-        b[i] = (bit_model){32768, 0, i < engine_from ? 30 : 120};
+    size_t engine_from = offsetof(models, mate) / sizeof *b; /* the engine comments' models come last, */
+    size_t secs_from = offsetof(models, whole) / sizeof *b, tenths_from = offsetof(models, spend_first) / sizeof *b;
+    for (size_t i = 0; i < sizeof *m / sizeof *b; i++) /* but revision 3's whole seconds */
+        b[i] = (bit_model){32768, 0, i < engine_from || (i >= secs_from && i < tenths_from) ? 30 : 120};
+    if (revision >= 3)
+        for (size_t i = 0; i < sizeof clock_priors / sizeof clock_priors[0]; i++) {
+            bit_model *x = &m->spend_first.len[0][0] + clock_priors[i].at;
+            x->p = clock_priors[i].p;
+            x->n = clock_priors[i].n;
+        }
 }
 
 static uz_result code_bit(uz_comment_coder *c, bit_model *m, unsigned *bit) { return uz_bit_code(&c->bits, m, bit); }
@@ -139,6 +173,16 @@ static uz_result code_bit(uz_comment_coder *c, bit_model *m, unsigned *bit) { re
 static uz_result code_gamma(uz_comment_coder *c, gamma_model *g, unsigned ctx, uint64_t *v)
 {
     return uz_gamma_code(&c->bits, g->len[ctx], g->top, g->low, v);
+}
+
+/* A signed value as zigzag + 1 (0, -1, 1, -2, ... as 1, 2, 3, 4, ...) in context ctx. */
+static uz_result code_signed_at(uz_comment_coder *c, gamma_model *g, unsigned ctx, int64_t *s)
+{
+    uint64_t v = uz_zigzag1(*s);
+    uz_result r = code_gamma(c, g, ctx, &v);
+    if (r == UZ_OK)
+        *s = uz_unzigzag1(v);
+    return r;
 }
 
 /* A signed value as zigzag + 1 (0, -1, 1, -2, ... as 1, 2, 3, 4, ...); *prev_v, the
@@ -213,6 +257,73 @@ static uz_result code_clock(uz_comment_coder *c, int slot, fields *f)
     st->has_prev = true;
     st->prev_secs = f->secs;
     st->prev_tenth = nonzero ? 2 : 1;
+    if (!st->has_first) {
+        st->has_first = true;
+        st->first_secs = f->secs;
+    }
+    return UZ_OK;
+}
+
+/* Revision 3: the slot's next spend in tenths, predicted from its last two and the other
+ * side's last, as much of one as of the other (players keep a rhythm, and answer quickly
+ * what was played quickly); -1 when the slot has spent nothing yet. */
+static int64_t predicted_spend(const clock_state *st, const clock_state *op)
+{
+    if (st->n_spends == 0)
+        return -1;
+    int64_t own = st->n_spends > 1 ? (3 * st->spend[0] + st->spend[1]) / 4 : st->spend[0];
+    if (!op || op->n_spends == 0)
+        return own < 0 ? 0 : own;
+    int64_t p = (own + op->spend[0]) / 2;
+    return p < 0 ? 0 : p;
+}
+
+/* Revision 3: the clock as the time spent against the same reference as revision 1,
+ * first whether the tenths digit is 0 (Lichess's whole seconds, or chance). If it is, the
+ * spend in whole seconds (from the reference rounded down) as revision 1 codes it; else
+ * the spend in tenths, so that the digit and the seconds are coded together (quick moves
+ * cost a few tenths), in contexts by the predicted spend's bit length. (Contexts by the
+ * time left, the move number or the base time cost more to learn than they gave on the
+ * corpus.) */
+static uz_result code_clock_tenths(uz_comment_coder *c, int slot, fields *f)
+{
+    clock_state *st = &c->clk[slot];
+    const clock_state *op = slot != UZ_CC_OTHER ? &c->clk[1 - slot] : NULL;
+    int64_t ref_tenths = 10 * c->base;
+    if (st->has_prev)
+        ref_tenths = st->prev_tenths;
+    else if (op && op->has_first)
+        ref_tenths = 10 * op->first_secs;
+    unsigned whole = f->tenth == 0;
+    uz_result r = code_bit(c, &c->m.whole[st->prev_whole][op ? op->prev_whole : 2], &whole);
+    if (r != UZ_OK)
+        return r;
+    int64_t pred = predicted_spend(st, op);
+    int64_t unit = whole ? 10 : 1;
+    int64_t ref = ref_tenths / unit + c->inc * (10 / unit);
+    int64_t spent = ref - (10 * f->secs + f->tenth) / unit;
+    if (whole) /* as revision 1 codes the seconds: by the slot's previous such value */
+        r = code_signed(c, &c->m.spend_secs, pred < 0, 2, &st->prev_v, &spent);
+    else if (pred < 0)
+        r = code_signed_at(c, &c->m.spend_first, 0, &spent);
+    else {
+        unsigned mag = uz_bit_length((uint64_t)(pred / unit));
+        r = code_signed_at(c, &c->m.spend_tenths, mag < SPEND_MAG - 1 ? mag : SPEND_MAG - 1, &spent);
+    }
+    if (r != UZ_OK)
+        return r;
+    int64_t t = (ref - spent) * unit;
+    if (t < 0 || t / 10 > MAX_CLOCK_SECS || (!whole && t % 10 == 0))
+        return UZ_ERR_CORRUPT;
+    f->secs = t / 10;
+    f->tenth = (int)(t % 10);
+    st->spend[1] = st->spend[0];
+    st->spend[0] = ref_tenths + 10 * c->inc - t;
+    st->n_spends += st->has_prev;
+    st->has_prev = true;
+    st->prev_tenths = t;
+    st->prev_secs = f->secs;
+    st->prev_whole = (int)whole;
     if (!st->has_first) {
         st->has_first = true;
         st->first_secs = f->secs;
@@ -349,7 +460,7 @@ static uz_result code_fields_of_kind(uz_comment_coder *c, int slot, bool later, 
     c->counts.comments++;
     if (f->kind == KIND_CLOCK) {
         c->counts.clocks++;
-        return code_clock(c, slot, f);
+        return c->revision >= 3 ? code_clock_tenths(c, slot, f) : code_clock(c, slot, f);
     }
     if (f->kind == KIND_ENGINE) {
         c->counts.engine++;
@@ -577,13 +688,22 @@ bool uz_comment_engine_wanted(const uz_game *game)
     return false;
 }
 
+bool uz_comment_clock_wanted(const uz_game *game)
+{
+    for (size_t i = 0; !game->verbatim && !game->text_only && i < game->main.n_nodes; i++)
+        for (size_t j = 0; j < game->main.nodes[i].n_comments; j++)
+            if (strstr(game->main.nodes[i].comments[j], CLOCK_OPEN))
+                return true;
+    return false;
+}
+
 static uz_result create(uz_comment_coder **out, unsigned revision)
 {
     uz_comment_coder *c = calloc(1, sizeof *c);
     if (!c)
         return UZ_ERR_NOMEM;
     c->revision = revision;
-    init_models(&c->m);
+    init_models(&c->m, revision);
     c->bits.cost = &c->cost;
     *out = c;
     return UZ_OK;
@@ -638,7 +758,7 @@ void uz_comment_coder_begin_game(uz_comment_coder *c, const uz_game *game)
 {
     for (int s = 0; s < N_SLOTS; s++) {
         c->prev_kind[s] = 4;
-        c->clk[s] = (clock_state){0};
+        c->clk[s] = (clock_state){.prev_whole = 2};
         c->eng[s] = (engine_state){.prev_prec = 4, .prev_fits = 2};
     }
     c->base = c->inc = 0;
@@ -724,4 +844,10 @@ uz_result uz_comment_coder_finish(uz_comment_coder *c, uz_buf *out)
 uz_comment_counts uz_comment_coder_counts(const uz_comment_coder *c)
 {
     return c->counts;
+}
+
+uz_bit_model *uz_comment_clock_models(uz_comment_coder *c, size_t *count)
+{
+    *count = (sizeof c->m - offsetof(models, spend_first)) / sizeof(bit_model);
+    return &c->m.spend_first.len[0][0];
 }

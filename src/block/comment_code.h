@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "block/bit_code.h"
 #include "common/buf.h"
 #include "common/common.h"
 #include "pgn/pgn.h"
@@ -32,13 +33,22 @@ typedef struct uz_comment_counts {
     uint64_t cost_clocks, cost_engine, cost_text;
 } uz_comment_counts;
 
-/* The models' revision of a structure layout: 2 from layout 3, else 1. */
-static inline unsigned uz_comment_revision(unsigned layout) { return layout >= 3 ? 2 : 1; }
+/* The models' revision of a block: the member header's comment_revision (key 17) when it
+ * has one (from 1 to UZ_COMMENT_REVISION, archive/archive.h), else its layout's: 2 from
+ * layout 3, else 1. Revision 3 is revision 2 with clocks coded by a model of think time. */
+static inline unsigned uz_comment_revision(unsigned layout, unsigned key)
+{
+    return key ? key : layout >= 3 ? 2 : 1;
+}
 
 /* Whether a main-line comment of game starts like an engine comment ("+0.10/8 0.30s")
  * that a coder would try to code: for the choice of a member's layout (layout 3 codes
  * them with the models of revision 2; clocks code the same in every revision). */
 bool uz_comment_engine_wanted(const uz_game *game);
+
+/* Whether a main-line comment of game holds a clock ("[%clk 0:03:00]"): for the choice of
+ * a member's comment revision (header key 17: revision 3 codes clocks smaller). */
+bool uz_comment_clock_wanted(const uz_game *game);
 
 /* A writer codes into a buffer of its own; a reader decodes data[0..size) (borrowed). */
 uz_result uz_comment_writer_create(uz_comment_coder **out, unsigned revision);
@@ -65,5 +75,10 @@ uz_result uz_comment_decode(uz_comment_coder *c, int slot, size_t index, const c
 uz_result uz_comment_coder_finish(uz_comment_coder *c, uz_buf *out);
 
 uz_comment_counts uz_comment_coder_counts(const uz_comment_coder *c);
+
+/* Revision 3's clock models as they are now (*count of them, in the order of
+ * block/clock_prior.h's indices): for tools/clock_bits.c, which trains that table from
+ * models set back to p = 1/2, n = 0. */
+uz_bit_model *uz_comment_clock_models(uz_comment_coder *c, size_t *count);
 
 #endif

@@ -470,11 +470,11 @@ static uz_result decode_line(uz_comment_coder *cc, uz_line *line, int side)
     return r;
 }
 
-static uz_result decode_block_comments(const uz_cursor *code, unsigned version, uz_block_game *games, size_t n,
+static uz_result decode_block_comments(const uz_cursor *code, unsigned revision, uz_block_game *games, size_t n,
                                        uz_comment_counts *counts)
 {
     uz_comment_coder *cc;
-    uz_result r = uz_comment_reader_create(&cc, uz_comment_revision(version), code->p, (size_t)(code->end - code->p));
+    uz_result r = uz_comment_reader_create(&cc, revision, code->p, (size_t)(code->end - code->p));
     for (size_t i = 0; i < n && r == UZ_OK; i++) {
         uz_game *game = &games[i].game;
         if (game->verbatim || game->text_only)
@@ -572,7 +572,7 @@ static uz_result open_coded_records(struct_reader *sr)
 
 /* uz_block_struct_read, with the coded comments' counts (layout 1) when counts is not NULL. */
 static uz_result struct_read(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
-                             uz_block_game *games, size_t n, const uz_decode_limits *limits, uz_comment_counts *counts,
+                             unsigned comment_revision, uz_block_game *games, size_t n, const uz_decode_limits *limits, uz_comment_counts *counts,
                              uz_diag *diag)
 {
     struct_reader sr = {.version = version};
@@ -653,7 +653,8 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
             goto out;
     } else if ((r = read_columns(&sr, games, n, name_text, n_names, cols, tag_names, n_tags)) != UZ_OK)
         goto out;
-    if (version >= 1 && (r = decode_block_comments(&sr.sec[SEC_COMMENT_CODE], version, games, n, counts)) != UZ_OK)
+    if (version >= 1 && (r = decode_block_comments(&sr.sec[SEC_COMMENT_CODE],
+                                                     uz_comment_revision(version, comment_revision), games, n, counts)) != UZ_OK)
         goto out;
     if ((r = engine_spans(sr.sec[SEC_ENGINE_CODE], games, n, false)) != UZ_OK)
         goto out;
@@ -695,18 +696,21 @@ uz_result uz_block_struct_engine_code(const uint8_t *data, size_t size, unsigned
 }
 
 uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
-                               uz_block_game *games, size_t n, const uz_decode_limits *limits, uz_diag *diag)
+                               unsigned comment_revision, uz_block_game *games, size_t n,
+                               const uz_decode_limits *limits, uz_diag *diag)
 {
-    return struct_read(data, size, version, tag_version, games, n, limits, NULL, diag);
+    return struct_read(data, size, version, tag_version, comment_revision, games, n, limits, NULL, diag);
 }
 
 uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
-                                       size_t n, uz_struct_comment_info *info, uz_diag *diag)
+                                       unsigned comment_revision, size_t n, uz_struct_comment_info *info,
+                                       uz_diag *diag)
 {
     *info = (uz_struct_comment_info){0};
     uz_block_game *games = uz_block_games_new(n);
     uz_comment_counts counts = {0};
-    uz_result r = games ? struct_read(data, size, version, tag_version, games, n, NULL, &counts, diag) : UZ_ERR_NOMEM;
+    uz_result r = games ? struct_read(data, size, version, tag_version, comment_revision, games, n, NULL, &counts, diag)
+                        : UZ_ERR_NOMEM;
     uz_block_games_free(games, n);
     if (r == UZ_OK && version >= 1) {
         /* The section sizes lead the stream: the comment-code section's is the sixth. */

@@ -49,9 +49,11 @@ void uz_block_out_games_free(uz_block_out_game *games, size_t n);
  * length, the crc32 of its exact bytes, tags, start position, result and the annotated
  * tree shape; tag values column by column, comments in their own section, the text
  * records of the games that have a tree (in game order) in the last section
- * (doc/format.md). Verbatim and text-only games keep their bytes as such. */
-uz_result uz_block_struct_write(uz_buf *b, unsigned version, unsigned tag_version, const uz_block_out_game *games,
-                                size_t n);
+ * (doc/format.md). Verbatim and text-only games keep their bytes as such. From layout 1
+ * the comments are coded with the models of comment_revision, the member header's key 17
+ * (0: absent, the layout's; block/comment_code.h); readers take the same number. */
+uz_result uz_block_struct_write(uz_buf *b, unsigned version, unsigned tag_version, unsigned comment_revision,
+                                const uz_block_out_game *games, size_t n);
 /* One game of a block as its structure stream gives it, and what decoding the game
  * further needs. The record owns the game; the byte ranges point into the block's
  * streams (borrowed: valid while the block is). */
@@ -86,7 +88,8 @@ void uz_block_games_free(uz_block_game *games, size_t n);
  * they are allocated. Returns UZ_OK, UZ_ERR_CORRUPT, UZ_ERR_LIMIT or UZ_ERR_NOMEM (diag
  * says which); on error every game is left empty. */
 uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
-                               uz_block_game *games, size_t n, const uz_decode_limits *limits, uz_diag *diag);
+                               unsigned comment_revision, uz_block_game *games, size_t n,
+                               const uz_decode_limits *limits, uz_diag *diag);
 
 /* Layout 2: sets each record's engine_code (doc/format.md "Engine comment code"), games
  * as uz_block_struct_read gave them (length 0: none; always for layouts 0 and 1).
@@ -101,6 +104,7 @@ typedef struct uz_struct_comment_info {
     uint64_t cost_clocks, cost_engine, cost_text; /* coded bits by kind, in 1/65536 bit */
 } uz_struct_comment_info;
 uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
-                                       size_t n, uz_struct_comment_info *info, uz_diag *diag);
+                                       unsigned comment_revision, size_t n, uz_struct_comment_info *info,
+                                       uz_diag *diag);
 
 #endif

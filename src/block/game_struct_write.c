@@ -528,8 +528,8 @@ static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *ga
     return r;
 }
 
-uz_result uz_block_struct_write(uz_buf *out, unsigned version, unsigned tag_version, const uz_block_out_game *games,
-                                size_t n)
+uz_result uz_block_struct_write(uz_buf *out, unsigned version, unsigned tag_version, unsigned comment_revision,
+                                const uz_block_out_game *games, size_t n)
 {
     struct_writer w = {0};
     w.version = version;
@@ -538,7 +538,7 @@ uz_result uz_block_struct_write(uz_buf *out, unsigned version, unsigned tag_vers
     for (size_t i = 0; i < n && r == UZ_OK; i++)
         r = uz_buf_append(&w.sec[SEC_TEXT], games[i].text_rec.data, games[i].text_rec.size);
     if (r == UZ_OK && version >= 1)
-        r = uz_comment_writer_create(&w.cc, uz_comment_revision(version));
+        r = uz_comment_writer_create(&w.cc, uz_comment_revision(version, comment_revision));
     if (r == UZ_OK && version >= 4)
         r = uz_record_writer_init(&w.rc, UZ_RECORD_CHECK_BITS);
     for (size_t i = 0; i < n && r == UZ_OK; i++)

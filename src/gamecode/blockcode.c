@@ -103,7 +103,7 @@ static void report_limit(const uz_block_out_game *recs, size_t n, uz_diag *diag)
         uz_buf b = {0};
         uz_block_out_game alone = recs[i];
         alone.moves_len = 0, alone.crc = 0, alone.text_rec = (uz_buf){0};
-        uz_result r = uz_block_struct_write(&b, UZ_STRUCT_VERSION, UZ_TAG_VERSION, &alone, 1);
+        uz_result r = uz_block_struct_write(&b, UZ_STRUCT_VERSION, UZ_TAG_VERSION, UZ_COMMENT_REVISION, &alone, 1);
         bool over = r == UZ_ERR_LIMIT || b.size > UZ_LIMIT_BLOCK_STRUCT;
         uz_buf_free(&b);
         if (over) {
@@ -121,13 +121,14 @@ static void report_limit(const uz_block_out_game *recs, size_t n, uz_diag *diag)
 
 /* Parses back a structure stream just written: compress never writes what decompress
  * would refuse. Cheap next to scoring the moves. */
-static uz_result check_structure(const uz_buf *structure, unsigned version, const uz_block_out_game *recs, size_t n,
-                                 uz_diag *diag)
+static uz_result check_structure(const uz_buf *structure, unsigned version, unsigned comment_revision,
+                                 const uz_block_out_game *recs, size_t n, uz_diag *diag)
 {
     uz_block_game *back = uz_block_games_new(n);
     uz_result r = UZ_ERR_NOMEM;
     if (back) {
-        r = uz_block_struct_read(structure->data, structure->size, version, UZ_TAG_VERSION, back, n, NULL, diag);
+        r = uz_block_struct_read(structure->data, structure->size, version, UZ_TAG_VERSION, comment_revision, back, n,
+                                 NULL, diag);
         for (size_t i = 0; i < n && r == UZ_OK; i++)
             if (back[i].moves_len != recs[i].moves_len || back[i].crc != (recs[i].crc & back[i].crc_mask))
                 r = UZ_ERR_CORRUPT;
@@ -153,21 +154,21 @@ uz_result uz_block_records_new(uz_block_out_game **recs, uz_game *games, size_t 
 }
 
 uz_result uz_block_encode(uz_oracle *oracle, const uz_model *model, uz_encoder *enc, uz_game *games, size_t n,
-                          unsigned struct_version, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
+                          unsigned struct_version, unsigned comment_revision, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
                           uint64_t *text_digest, uz_diag *diag)
 {
     uz_block_out_game *recs;
     *n_moves = 0;
     uz_result r = uz_block_records_new(&recs, games, n, NULL, diag);
     if (r == UZ_OK)
-        r = uz_block_encode_records(oracle, model, enc, recs, n, struct_version, structure, moves, n_moves,
-                                    text_digest, diag);
+        r = uz_block_encode_records(oracle, model, enc, recs, n, struct_version, comment_revision, structure, moves,
+                                    n_moves, text_digest, diag);
     uz_block_out_games_free(recs, n);
     return r;
 }
 
 uz_result uz_block_encode_records(uz_oracle *oracle, const uz_model *model, uz_encoder *enc, uz_block_out_game *recs,
-                                  size_t n, unsigned struct_version, uz_buf *structure, uz_buf *moves,
+                                  size_t n, unsigned struct_version, unsigned comment_revision, uz_buf *structure, uz_buf *moves,
                                   uint64_t *n_moves, uint64_t *text_digest, uz_diag *diag)
 {
     uz_walk **walks = calloc(n ? n : 1, sizeof *walks);
@@ -204,7 +205,7 @@ uz_result uz_block_encode_records(uz_oracle *oracle, const uz_model *model, uz_e
         goto out_reported;
     }
     size_t before = structure->size;
-    r = uz_block_struct_write(structure, struct_version, UZ_TAG_VERSION, recs, n);
+    r = uz_block_struct_write(structure, struct_version, UZ_TAG_VERSION, comment_revision, recs, n);
     if (r == UZ_OK && structure->size - before > UZ_LIMIT_BLOCK_STRUCT)
         r = UZ_ERR_LIMIT;
     if (r == UZ_ERR_LIMIT) {
@@ -213,7 +214,7 @@ uz_result uz_block_encode_records(uz_oracle *oracle, const uz_model *model, uz_e
     }
     if (r == UZ_OK) {
         uz_buf written = {structure->data + before, structure->size - before, 0};
-        if ((r = check_structure(&written, struct_version, recs, n, diag)) != UZ_OK)
+        if ((r = check_structure(&written, struct_version, comment_revision, recs, n, diag)) != UZ_OK)
             goto out_reported;
     }
 out:
@@ -564,7 +565,8 @@ static uz_result read_records(const uz_decode_limits *limits, const uz_archive_b
     }
     const uint8_t *data = block->structure.data;
     size_t size = block->structure.size;
-    uz_result r = uz_block_struct_read(data, size, block->struct_version, block->tag_version, all, n, &lim, diag);
+    uz_result r = uz_block_struct_read(data, size, block->struct_version, block->tag_version, block->comment_revision,
+                                       all, n, &lim, diag);
     if (r == UZ_ERR_LIMIT)
         r = corrupt_game(diag, block, game_base + 1, "more moves than the block header says");
     else if (r != UZ_OK && r != UZ_ERR_NOMEM)

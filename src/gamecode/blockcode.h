@@ -19,9 +19,10 @@ size_t uz_block_fit(const uz_game *games, size_t n);
  * whose layout cannot be modelled closely enough is turned into a verbatim game here (its
  * bytes kept, its moves not coded). UZ_ERR_LIMIT (diag names the game) for a game past a
  * limit of limits.h; the structure written is parsed back before it is returned.
- * uz_block_records_new and uz_block_encode_records in one. */
+ * comment_revision: the member header's key 17 (0: absent). uz_block_records_new and
+ * uz_block_encode_records in one. */
 uz_result uz_block_encode(uz_oracle *oracle, const uz_model *model, uz_encoder *enc, uz_game *games, size_t n,
-                          unsigned struct_version, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
+                          unsigned struct_version, unsigned comment_revision, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
                           uint64_t *text_digest, uz_diag *diag);
 
 /* The two halves of uz_block_encode, for a caller that chooses a member's layout from
@@ -35,7 +36,7 @@ uz_result uz_block_encode(uz_oracle *oracle, const uz_model *model, uz_encoder *
 uz_result uz_block_records_new(uz_block_out_game **recs, uz_game *games, size_t n, unsigned *struct_version,
                                uz_diag *diag);
 uz_result uz_block_encode_records(uz_oracle *oracle, const uz_model *model, uz_encoder *enc, uz_block_out_game *recs,
-                                  size_t n, unsigned struct_version, uz_buf *structure, uz_buf *moves,
+                                  size_t n, unsigned struct_version, unsigned comment_revision, uz_buf *structure, uz_buf *moves,
                                   uint64_t *n_moves, uint64_t *text_digest, uz_diag *diag);
 
 /* Fills the fields of a header that do not name the oracle: format version, model,

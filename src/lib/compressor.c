@@ -6,6 +6,7 @@
 #include "fit_samples.h"
 #include "game_source.h"
 #include "lib_internal.h"
+#include "block/comment_code.h"
 #include "engine/engine_store.h"
 #include "gamecode/blockcode.h"
 #include "gamecode/builtin_oracle.h"
@@ -215,6 +216,11 @@ static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag 
     }
     if (r == UZ_OK && !c->writer) {
         c->header.struct_version = version;
+        /* Key 17 only where it changes something: a member whose first games have clocks. */
+        c->header.comment_revision = 0;
+        for (size_t i = 0; i < n && !c->header.comment_revision; i++)
+            if (uz_comment_clock_wanted(&games[i]))
+                c->header.comment_revision = UZ_COMMENT_REVISION;
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
     }
     for (size_t b = 0; r == UZ_OK && b < n_blocks; b++) {
@@ -222,7 +228,7 @@ static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag 
         uz_buf structure = {0}, moves = {0};
         uint64_t n_moves = 0, digest = 0;
         r = uz_block_encode_records(uz_oracle_set_oracle(c->oracles), &c->model, c->enc, blocks[b].recs, k,
-                                    c->header.struct_version, &structure, &moves, &n_moves, &digest, diag);
+                                    c->header.struct_version, c->header.comment_revision, &structure, &moves, &n_moves, &digest, diag);
         if (r == UZ_OK)
             r = uz_archive_write_block(c->writer, k, n_moves, digest, &structure, moves.data, moves.size, diag);
         if (r == UZ_OK) {
@@ -555,6 +561,7 @@ uz_result uz_compressor_resume(uz_compressor *c, FILE *old, const char *old_name
         fill_header(c);
     if (r == UZ_OK) { /* the copied blocks keep their layout */
         c->header.struct_version = header.struct_version;
+        c->header.comment_revision = header.comment_revision;
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
     }
     /* Packing is deterministic: the blocks are copied as they are, the index rebuilt. */

@@ -81,7 +81,8 @@ static uz_result next_block(uz_tag_reader *r, uz_diag *diag)
         const uz_archive_block *b = &r->block;
         if ((res = reserve(r, b->n_games, diag)) != UZ_OK)
             return res;
-        res = uz_block_struct_read(b->structure.data, b->structure.size, b->struct_version, b->tag_version, r->games, b->n_games, NULL,
+        res = uz_block_struct_read(b->structure.data, b->structure.size, b->struct_version, b->tag_version,
+                                   b->comment_revision, r->games, b->n_games, NULL,
                                    diag);
         if (res != UZ_OK)
             return res;

@@ -46,7 +46,7 @@ static uz_result compress(uz_pool *pool, uz_pool *pool960, uz_oracle *oracle, ga
         size_t k = l->n - i < BLOCK ? l->n - i : BLOCK;
         uz_buf structure = {0}, moves = {0};
         uint64_t n_moves, digest;
-        r = uz_block_encode(oracle, &model, enc, l->games + i, k, header.struct_version, &structure, &moves, &n_moves,
+        r = uz_block_encode(oracle, &model, enc, l->games + i, k, header.struct_version, header.comment_revision, &structure, &moves, &n_moves,
                             &digest, &d);
         if (r == UZ_OK)
             r = uz_archive_write_block(w, k, n_moves, digest, &structure, moves.data, moves.size, &d);

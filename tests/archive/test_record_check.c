@@ -31,7 +31,7 @@ static void encode(uz_oracle *oracle, const uz_model *model, uz_game *games, uin
     CHECK(uz_encoder_create(&enc, UZ_CODER_RANGE) == UZ_OK && uz_block_records_new(&recs, games, N, NULL, &d) == UZ_OK,
           "records: %s", d.message);
     recs[WRONG].crc ^= flip;
-    CHECK(uz_block_encode_records(oracle, model, enc, recs, N, 4, &out->structure, &out->moves, &out->n_moves,
+    CHECK(uz_block_encode_records(oracle, model, enc, recs, N, 4, 0, &out->structure, &out->moves, &out->n_moves,
                                   &out->digest, &d) == UZ_OK,
           "encode: %s", d.message);
     uz_block_out_games_free(recs, N);

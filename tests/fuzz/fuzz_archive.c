@@ -8,8 +8,9 @@
  * bit 2 of the first byte the structure stream is in layout 1 (coded comments and tags),
  * with bits 2 and 3 in layout 3 (engine comment code, comment models of revision 2, tags
  * derived from the moves), with bits 2 and 4 in layout 4 (layout 3 with range-coded game
- * records); with bit 5 its tags are coded in tag version 2
- * (header key 16). */
+ * records); with bit 5 its tags are coded in tag version 2 (header key 16); bit 6 with
+ * bit 2 codes the comments with the newest models (header key 17, revision 3: clocks by
+ * think time). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
             return;
         split = 4 + (data[2] | (size_t)data[3] << 8);
         block.struct_version = (data[0] & 16) ? 4 : (data[0] & 8) ? 3 : 1;
+        block.comment_revision = (data[0] & 64) ? UZ_COMMENT_REVISION : 0;
     }
     block.tag_version = (data[0] & 32) ? 2 : 1;
     block.n_games = 1 + data[1] % 8;
