@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "builtin/builtin.h"
-#include "gamecode/blockcode.h"
+#include "gamecode/member.h"
 #include "gamecode/builtin_oracle.h"
 #include "model/player_model.h"
 

@@ -38,7 +38,15 @@ uz_result uz_score_walk_list(uz_oracle *oracle, const uz_model *model, uz_walk *
                              uz_diag *diag);
 
 struct uz_opening;
-struct uz_block_game; /* block/game_struct.h */
+
+/* A game whose moves uz_decode_games decodes: its structure known (game, its moves
+ * UZ_MOVE_NONE), its move stream, and the walk it is decoded with (rebuilt there). */
+typedef struct uz_coded_game {
+    uz_game *game;
+    uz_walk *walk;
+    const uint8_t *moves;
+    size_t moves_len;
+} uz_coded_game;
 
 /* Codes the played move of every scored step of w, with the opening counts of the
  * block's earlier games mixed in (opening NULL: none; gamecode/opening.h). */
@@ -56,6 +64,6 @@ uz_result uz_encode_walk(const uz_model *model, const struct uz_opening *opening
  * with every move known, its final position too, once status[i] is UZ_OK, so that what
  * is decoded after the moves replays nothing. Returns the first oracle error (fatal for all), else UZ_OK. */
 uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, struct uz_opening *opening, size_t n_prefix,
-                          uz_coder_kind coder, struct uz_block_game *games, size_t n, uz_result *status, uz_diag *diag);
+                          uz_coder_kind coder, uz_coded_game *games, size_t n, uz_result *status, uz_diag *diag);
 
 #endif

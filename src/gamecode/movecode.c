@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "gamecode/gamecode.h"
-#include "block/game_struct.h"
 #include "gamecode/opening.h"
 
 uz_result uz_encode_walk(const uz_model *model, const uz_opening *opening, uz_encoder *enc, const uz_walk *w)
@@ -217,7 +216,7 @@ static void on_position_scored(uz_query *q, void *user)
 }
 
 uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, uz_opening *opening, size_t n_prefix,
-                          uz_coder_kind coder, uz_block_game *games, size_t n, uz_result *status, uz_diag *diag)
+                          uz_coder_kind coder, uz_coded_game *games, size_t n, uz_result *status, uz_diag *diag)
 {
     decode_job job = {.oracle = oracle, .model = model, .opening = opening};
     game_decoder *gd = calloc(n ? n : 1, sizeof *gd);
@@ -239,9 +238,9 @@ uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, uz_opening *
         g->query.work = step_frequencies;
         g->query.work_user = g;
         status[i] = UZ_ERR_CORRUPT;
-        g->walk = &games[i].walk;
+        g->walk = games[i].walk;
         uz_walk_free(g->walk);
-        if (uz_walk_init(g->walk, &games[i].game) != UZ_OK) {
+        if (uz_walk_init(g->walk, games[i].game) != UZ_OK) {
             r = UZ_ERR_NOMEM;
             uz_diag_set(diag, r, 0, 0, "out of memory");
             goto out;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gamecode/blockcode.h"
+#include "gamecode/member.h"
 #include "gamecode/oracle_set.h"
 
 struct uz_oracle_set {

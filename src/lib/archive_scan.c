@@ -8,7 +8,7 @@
 #include "archive/archive.h"
 #include "block/byte_split.h"
 #include "block/game_struct.h"
-#include "gamecode/blockcode.h"
+#include "gamecode/member.h"
 #include "gamecode/builtin_oracle.h"
 
 /* The public names of the block sizes are the container's. */

@@ -8,7 +8,7 @@
 #include "lib_internal.h"
 #include "block/comment_code.h"
 #include "engine/engine_store.h"
-#include "gamecode/blockcode.h"
+#include "block/block_codec.h"
 #include "gamecode/builtin_oracle.h"
 #include "gamecode/oracle_set.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "lib_internal.h"
-#include "gamecode/blockcode.h"
+#include "block/block_codec.h"
 #include "gamecode/builtin_oracle.h"
 
 struct uz_decompressor {

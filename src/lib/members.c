@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "lib_internal.h"
-#include "gamecode/blockcode.h"
+#include "gamecode/member.h"
 
 uz_result uz_archive_members(FILE *f, const char *name, uz_member_info *out, size_t cap, size_t *n, uz_diag *diag)
 {

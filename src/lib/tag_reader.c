@@ -6,7 +6,7 @@
 #include "lib_internal.h"
 #include "archive/archive.h"
 #include "block/game_struct.h"
-#include "gamecode/blockcode.h"
+#include "block/block_codec.h"
 #include "gamecode/builtin_oracle.h"
 
 struct uz_tag_reader {

@@ -10,7 +10,7 @@
 
 #include "lib_internal.h"
 #include "archive/archive.h"
-#include "gamecode/blockcode.h"
+#include "gamecode/member.h"
 
 /* Decodes every game of in into *text (malloc'd, *len bytes); *header receives the first
  * member's header (*have_header false for a file without any). */

@@ -9,7 +9,7 @@
 #include "../common/uz_test.h"
 #include "../common/uz_test_engine.h"
 #include "archive/archive.h"
-#include "gamecode/blockcode.h"
+#include "gamecode/member.h"
 #include "engine/engine.h"
 #include "model/move_model.h"
 

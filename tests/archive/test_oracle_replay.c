@@ -10,7 +10,7 @@
 
 #include "../common/uz_test_games.h"
 #include "../common/uz_test_engine.h"
-#include "gamecode/blockcode.h"
+#include "block/block_codec.h"
 #include "../../src/lib/lib_internal.h"
 
 #define GAMES_PER_SAMPLE 6

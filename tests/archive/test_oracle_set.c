@@ -10,7 +10,7 @@
 #include "../common/uz_test_engine.h"
 #include "builtin/builtin.h"
 #include "gamecode/gamecode.h"
-#include "gamecode/blockcode.h"
+#include "gamecode/member.h"
 #include "gamecode/oracle_set.h"
 
 /* Scores every position of game with the set's oracle; the result, diag the message. */

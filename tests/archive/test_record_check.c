@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../common/uz_test_games.h"
-#include "gamecode/blockcode.h"
+#include "block/block_codec.h"
 #include "../../src/lib/lib_internal.h"
 
 enum { N = 12, WRONG = 5 };

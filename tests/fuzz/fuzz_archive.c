@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gamecode/blockcode.h"
+#include "block/block_codec.h"
 #include "../../src/lib/lib_internal.h"
 
 /* A raw block: the split point and game count from the second byte. */
