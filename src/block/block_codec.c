@@ -151,28 +151,40 @@ uz_result uz_block_records_new(uz_block_out_game **recs, uz_game *games, size_t 
     return r;
 }
 
-uz_result uz_block_encode(uz_oracle *oracle, const uz_model *model, uz_encoder *enc, uz_game *games, size_t n,
-                          unsigned struct_version, unsigned comment_revision, uz_buf *structure, uz_buf *moves, uint64_t *n_moves,
-                          uint64_t *text_digest, uz_diag *diag)
+uz_block_coder uz_block_coder_of_member(uz_member_decoder *md)
+{
+    return (uz_block_coder){.moves = {.oracle = md->oracle, .model = &md->model, .coder = md->coder},
+                            .oracles = md->oracle ? NULL : md->oracles,
+                            .limits = md->limits};
+}
+
+void uz_block_bytes_free(uz_block_bytes *b)
+{
+    uz_buf_free(&b->structure);
+    uz_buf_free(&b->moves);
+    memset(b, 0, sizeof *b);
+}
+
+uz_result uz_block_encode(const uz_block_coder *bc, uz_game *games, size_t n, uz_block_bytes *out, uz_diag *diag)
 {
     uz_block_out_game *recs;
-    *n_moves = 0;
+    out->n_moves = 0;
     uz_result r = uz_block_records_new(&recs, games, n, NULL, diag);
     if (r == UZ_OK)
-        r = uz_block_encode_records(oracle, model, enc, recs, n, struct_version, comment_revision, structure, moves,
-                                    n_moves, text_digest, diag);
+        r = uz_block_encode_records(bc, recs, n, out, diag);
     uz_block_out_games_free(recs, n);
     return r;
 }
 
-uz_result uz_block_encode_records(uz_oracle *oracle, const uz_model *model, uz_encoder *enc, uz_block_out_game *recs,
-                                  size_t n, unsigned struct_version, unsigned comment_revision, uz_buf *structure, uz_buf *moves,
-                                  uint64_t *n_moves, uint64_t *text_digest, uz_diag *diag)
+uz_result uz_block_encode_records(const uz_block_coder *bc, uz_block_out_game *recs, size_t n, uz_block_bytes *out,
+                                  uz_diag *diag)
 {
+    const uz_model *model = bc->moves.model;
+    uz_encoder *enc = bc->moves.enc;
     uz_walk **walks = calloc(n ? n : 1, sizeof *walks);
     uz_opening *opening = NULL;
     uz_result r = UZ_ERR_NOMEM;
-    *n_moves = 0;
+    out->n_moves = 0;
     if (!walks)
         goto out;
     if (model->params.opening_plies &&
@@ -180,11 +192,11 @@ uz_result uz_block_encode_records(uz_oracle *oracle, const uz_model *model, uz_e
         goto out;
     /* Each game was replayed once, by its record's walk: scoring, move coding, text records,
      * engine comments and final-position tags all take their positions from it. */
-    if ((r = text_digest_of(recs, n, text_digest)) != UZ_OK)
+    if ((r = text_digest_of(recs, n, &out->text_digest)) != UZ_OK)
         goto out;
     for (size_t i = 0; i < n; i++)
         walks[i] = &recs[i].walk;
-    if ((r = uz_score_walk_list(oracle, model, walks, n, diag)) != UZ_OK)
+    if ((r = uz_score_walk_list(bc->moves.oracle, model, walks, n, diag)) != UZ_OK)
         goto out_reported;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *data;
@@ -192,18 +204,19 @@ uz_result uz_block_encode_records(uz_oracle *oracle, const uz_model *model, uz_e
         /* Game i is coded with the counts of games 0..i-1 (each at its own ply). */
         if ((r = uz_encode_walk(model, opening, enc, walks[i])) != UZ_OK ||
             (r = uz_encoder_finish(enc, &data, &recs[i].moves_len)) != UZ_OK ||
-            (r = uz_buf_append(moves, data, recs[i].moves_len)) != UZ_OK ||
+            (r = uz_buf_append(&out->moves, data, recs[i].moves_len)) != UZ_OK ||
             (r = uz_opening_add_walk(opening, walks[i])) != UZ_OK)
             goto out;
-        *n_moves += walks[i]->n_steps; /* every move of the tree is a step */
+        out->n_moves += walks[i]->n_steps; /* every move of the tree is a step */
     }
-    if (*n_moves > UZ_LIMIT_BLOCK_NODES) { /* the caller did not split with uz_block_fit */
+    if (out->n_moves > UZ_LIMIT_BLOCK_NODES) { /* the caller did not split with uz_block_fit */
         r = UZ_ERR_LIMIT;
         uz_diag_set(diag, r, 0, 0, "a block of more than %llu moves (limit)", (unsigned long long)UZ_LIMIT_BLOCK_NODES);
         goto out_reported;
     }
+    uz_buf *structure = &out->structure;
     size_t before = structure->size;
-    r = uz_block_struct_write(structure, struct_version, UZ_TAG_VERSION, comment_revision, recs, n);
+    r = uz_block_struct_write(structure, bc->struct_version, UZ_TAG_VERSION, bc->comment_revision, recs, n);
     if (r == UZ_OK && structure->size - before > UZ_LIMIT_BLOCK_STRUCT)
         r = UZ_ERR_LIMIT;
     if (r == UZ_ERR_LIMIT) {
@@ -212,7 +225,7 @@ uz_result uz_block_encode_records(uz_oracle *oracle, const uz_model *model, uz_e
     }
     if (r == UZ_OK) {
         uz_buf written = {structure->data + before, structure->size - before, 0};
-        if ((r = check_structure(&written, struct_version, comment_revision, recs, n, diag)) != UZ_OK)
+        if ((r = check_structure(&written, bc->struct_version, bc->comment_revision, recs, n, diag)) != UZ_OK)
             goto out_reported;
     }
 out:
@@ -234,23 +247,23 @@ static uz_result corrupt_game(uz_diag *diag, const uz_archive_block *block, uint
 /* The oracle that decodes games[0..n) (number: the first one's, for messages): the one
  * the caller set, else the set's, which starts its Chess960 engine when one of them
  * needs it (checked against the header's Chess960 fingerprint). */
-static uz_result member_oracle(uz_member_decoder *md, const uz_archive_block *block, const uz_block_game *games,
+static uz_result member_oracle(const uz_block_coder *bc, const uz_archive_block *block, const uz_block_game *games,
                                size_t n, uint64_t number, uz_oracle **oracle, uz_diag *diag)
 {
-    *oracle = md->oracle;
-    if (md->oracle)
+    *oracle = bc->moves.oracle;
+    if (!bc->oracles)
         return UZ_OK;
     for (size_t i = 0; i < n; i++) {
         if (!games[i].game.start.chess960)
             continue;
-        if (!uz_oracle_set_expects_chess960(md->oracles))
+        if (!uz_oracle_set_expects_chess960(bc->oracles))
             return corrupt_game(diag, block, number + i, "a Chess960 game in a member without a Chess960 engine");
-        uz_result r = uz_oracle_set_start_chess960(md->oracles, diag);
+        uz_result r = uz_oracle_set_start_chess960(bc->oracles, diag);
         if (r != UZ_OK)
             return r;
         break;
     }
-    *oracle = uz_oracle_set_oracle(md->oracles);
+    *oracle = uz_oracle_set_oracle(bc->oracles);
     return UZ_OK;
 }
 
@@ -309,7 +322,7 @@ static uz_result read_records(const uz_decode_limits *limits, const uz_archive_b
 
 /* With opening counts, the counted plies of the standard games before the wanted ones
  * (all[0..first)) give the counts the wanted ones start from (runs in game order). */
-static uz_result count_openings(uz_oracle *oracle, const uz_member_decoder *md, const uz_archive_block *block,
+static uz_result count_openings(const uz_move_coder *mc, const uz_archive_block *block,
                                 uz_block_game *all, uz_coded_game *coded, size_t first, uz_opening *opening,
                                 uz_result *results, uint64_t game_base, uz_diag *diag)
 {
@@ -318,8 +331,7 @@ static uz_result count_openings(uz_oracle *oracle, const uz_member_decoder *md, 
             ;
         if (all[i].game.start.chess960)
             continue; /* not counted */
-        uz_result r = uz_decode_games(oracle, &md->model, opening, end - i, md->coder, coded + i, end - i, results + i,
-                                      diag);
+        uz_result r = uz_decode_games(mc, opening, end - i, coded + i, end - i, results + i, diag);
         if (r != UZ_OK)
             return r;
         for (size_t k = i; k < end; k++)
@@ -397,7 +409,7 @@ uz_result uz_block_check_games(const uz_decode_limits *limits, const uz_archive_
     return r;
 }
 
-uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, size_t first, size_t count,
+uz_result uz_block_decode(const uz_block_coder *bc, const uz_archive_block *block, size_t first, size_t count,
                           uz_game *games, uint64_t game_base, uz_diag *diag)
 {
     size_t n = block->n_games;
@@ -406,27 +418,28 @@ uz_result uz_block_decode(uz_member_decoder *md, const uz_archive_block *block, 
         return UZ_ERR_ARG;
     }
     uz_block_game *all = NULL;
-    uz_result r = read_records(&md->limits, block, game_base, &all, diag);
+    uz_result r = read_records(&bc->limits, block, game_base, &all, diag);
     if (r != UZ_OK)
         return r;
     uz_result *results = calloc(n, sizeof *results);
     uz_coded_game *coded = calloc(n, sizeof *coded);
     uz_buf text = {0};
     uz_opening *opening = NULL;
-    uz_oracle *oracle = NULL;
+    const uz_model *model = bc->moves.model;
+    uz_move_coder mc = bc->moves;
     uz_block_game *wanted = all + first;
     for (size_t i = 0; coded && i < n; i++)
         coded[i] = (uz_coded_game){&all[i].game, &all[i].walk, all[i].moves, all[i].moves_len};
-    if (!results || !coded || (md->model.params.opening_plies &&
-                     !(opening = uz_opening_new(md->model.params.opening_alpha16, md->model.params.opening_plies)))) {
+    if (!results || !coded || (model->params.opening_plies &&
+                     !(opening = uz_opening_new(model->params.opening_alpha16, model->params.opening_plies)))) {
         r = UZ_ERR_NOMEM;
         uz_diag_set(diag, r, 0, 0, "out of memory");
         goto out;
     }
-    if ((r = member_oracle(md, block, wanted, count, game_base + first + 1, &oracle, diag)) != UZ_OK ||
-        (r = count_openings(oracle, md, block, all, coded, first, opening, results, game_base, diag)) != UZ_OK)
+    if ((r = member_oracle(bc, block, wanted, count, game_base + first + 1, &mc.oracle, diag)) != UZ_OK ||
+        (r = count_openings(&mc, block, all, coded, first, opening, results, game_base, diag)) != UZ_OK)
         goto out;
-    r = uz_decode_games(oracle, &md->model, opening, 0, md->coder, coded + first, count, results + first, diag);
+    r = uz_decode_games(&mc, opening, 0, coded + first, count, results + first, diag);
     /* The wanted games move to the caller's array (their walks with them: the trees stay
      * where they are); the others were only parsed. */
     for (size_t i = 0; i < count; i++) {

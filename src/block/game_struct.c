@@ -648,8 +648,8 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
         sr.sec[SEC_TEXT].p != sr.sec[SEC_TEXT].end)
         goto out;
     if (version) {
-        if ((r = uz_tag_code_read(&sr.sec[SEC_TAG_CODE], &sr.sec[SEC_VALUES], (const char *const *)name_text, n_names, games,
-                                  n, tag_names, n_tags, version >= 3, tag_version)) != UZ_OK)
+        uz_tag_coding tc = {(const char *const *)name_text, n_names, false, version >= 3, tag_version};
+        if ((r = uz_tag_code_read(&sr.sec[SEC_TAG_CODE], &sr.sec[SEC_VALUES], &tc, games, n, tag_names, n_tags)) != UZ_OK)
             goto out;
     } else if ((r = read_columns(&sr, games, n, name_text, n_names, cols, tag_names, n_tags)) != UZ_OK)
         goto out;

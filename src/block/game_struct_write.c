@@ -495,8 +495,8 @@ static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *ga
     for (int s = 0; s < N_SECTIONS && r == UZ_OK; s++)
         if (s != SEC_VALUES && s != SEC_TAG_CODE)
             plain[s] = w->sec[s]; /* borrowed */
-    r = uz_tag_code_write(&plain[SEC_TAG_CODE], &plain[SEC_VALUES], (const char *const *)w->names, w->n_names, games, n,
-                          (const uint32_t *)w->tag_index.data, false, false, w->tag_version);
+    uz_tag_coding tc = {(const char *const *)w->names, w->n_names, false, false, w->tag_version};
+    r = uz_tag_code_write(&plain[SEC_TAG_CODE], &plain[SEC_VALUES], &tc, games, n, (const uint32_t *)w->tag_index.data);
     if (r == UZ_OK) {
         pthread_t thread;
         bool threaded = pthread_create(&thread, NULL, pack_candidate, &as_text) == 0;
@@ -557,9 +557,9 @@ uz_result uz_block_struct_write(uz_buf *out, unsigned version, unsigned tag_vers
         if (r == UZ_OK && !version)
             r = uz_buf_append(&w.sec[SEC_VALUES], w.columns[k].data, w.columns[k].size);
     }
+    uz_tag_coding tc = {(const char *const *)w.names, w.n_names, true, version >= 3, tag_version};
     if (r == UZ_OK && version)
-        r = uz_tag_code_write(&w.sec[SEC_TAG_CODE], &w.sec[SEC_VALUES], (const char *const *)w.names, w.n_names, games, n,
-                              (const uint32_t *)w.tag_index.data, true, version >= 3, tag_version);
+        r = uz_tag_code_write(&w.sec[SEC_TAG_CODE], &w.sec[SEC_VALUES], &tc, games, n, (const uint32_t *)w.tag_index.data);
     if (r == UZ_OK && w.sec[SEC_TAG_CODE].size)
         r = keep_smaller_tags(&w, games, n);
     if (r == UZ_OK)

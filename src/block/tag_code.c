@@ -785,14 +785,13 @@ static uz_result emit(const tag_writer *tw, coder *c, uz_buf *code, uz_buf *valu
     return r;
 }
 
-uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *names, size_t n_names,
-                            const uz_block_out_game *games, size_t n, const uint32_t *tag_names, bool coded,
-                            bool from_moves, unsigned tag_version)
+uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const uz_tag_coding *tc, const uz_block_out_game *games,
+                            size_t n, const uint32_t *tag_names)
 {
-    tag_writer tw = {names, games, n, tag_names, from_moves};
+    tag_writer tw = {tc->names, games, n, tag_names, tc->from_moves};
     coder c;
-    uz_result r = coder_init(&c, names, n_names, tag_version);
-    if (r == UZ_OK && coded)
+    uz_result r = coder_init(&c, tc->names, tc->n_names, tc->tag_version);
+    if (r == UZ_OK && tc->coded)
         r = choose_models(&tw, &c);
     if (r == UZ_OK)
         r = emit(&tw, &c, code, values);
@@ -933,10 +932,13 @@ static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, si
     return res;
 }
 
-uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const *names, size_t n_names,
-                           uz_block_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags, bool from_moves,
-                           unsigned tag_version)
+uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const uz_tag_coding *tc, uz_block_game *games, size_t n,
+                           uint32_t *const *tag_names, const size_t *n_tags)
 {
+    const char *const *names = tc->names;
+    size_t n_names = tc->n_names;
+    bool from_moves = tc->from_moves;
+    unsigned tag_version = tc->tag_version;
     coder c;
     uz_result r = coder_init(&c, names, n_names, tag_version);
     if (r != UZ_OK)

@@ -14,27 +14,35 @@
 #include "common/buf.h"
 #include "pgn/pgn.h"
 
+/* How a block's tags are coded: its distinct names and what its layout allows. */
+typedef struct uz_tag_coding {
+    const char *const *names; /* the block's distinct names, n_names of them */
+    size_t n_names;
+    /* Writing: whether models may code the values (false: every value is text). */
+    bool coded;
+    /* Layout 3 on: the model that derives a value from the moves is allowed (the FEN of
+     * the main line's final position, chess.com's CurrentPosition). */
+    bool from_moves;
+    /* Header key 15: 1 the models 0-11, 2 also the models of names and numbers across
+     * tags (12-14) and the recent lists started from the frozen priors (tag_prior.c). */
+    unsigned tag_version;
+} uz_tag_coding;
+
 /* Writes the tags of a block's games (their records: a final position comes from the
  * game's walk): the tag_code section to code, the text values,
- * column by column in names order, to values. tag_names holds the name index of every
- * tag of every game with a tree (verbatim and text-only games have none), in game order;
- * names[0..n_names) are the block's distinct names. Without coded, or when no model
- * pays, every value is text and the tag_code section is empty. */
-/* from_moves (layout 3) allows the model that derives a value from the moves: the FEN of
- * the main line's final position (chess.com's CurrentPosition). tag_version (header key
- * 15): 1 the models 0-11, 2 also the models of names and numbers across tags (12-14) and
- * the recent lists started from the frozen priors (tag_prior.c). */
-uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *names, size_t n_names,
-                            const uz_block_out_game *games, size_t n, const uint32_t *tag_names, bool coded,
-                            bool from_moves, unsigned tag_version);
+ * column by column in names order, to values. tag_names holds the name index (into
+ * tc->names) of every tag of every game with a tree (verbatim and text-only games have
+ * none), in game order. Without tc->coded, or when no model pays, every value is text and
+ * the tag_code section is empty. */
+uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const uz_tag_coding *tc, const uz_block_out_game *games,
+                            size_t n, const uint32_t *tag_names);
 
 /* Reads them back: tag_names[i][0..n_tags[i]) are game i's name indexes from its record;
  * each game's main line must already be read (PlyCount is its length). The two cursors
  * must be consumed exactly. UZ_ERR_CORRUPT on any inconsistency. A value derived from the
  * moves is left empty, its tag named by game->final_fen_tag. */
-uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const char *const *names, size_t n_names,
-                           uz_block_game *games, size_t n, uint32_t *const *tag_names, const size_t *n_tags, bool from_moves,
-                           unsigned tag_version);
+uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const uz_tag_coding *tc, uz_block_game *games, size_t n,
+                           uint32_t *const *tag_names, const size_t *n_tags);
 
 /* Whether a tag of the walk's game holds the FEN of its main line's final position, taken
  * from the walk (resolved; for the choice of a member's layout: layout 3 derives it from

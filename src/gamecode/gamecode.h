@@ -39,6 +39,15 @@ uz_result uz_score_walk_list(uz_oracle *oracle, const uz_model *model, uz_walk *
 
 struct uz_opening;
 
+/* What codes the moves of a member's games, the same for each of its blocks: the oracle
+ * that scores every position (Chess960 ones too), the model, and the move streams' coder. */
+typedef struct uz_move_coder {
+    uz_oracle *oracle;
+    const uz_model *model;
+    uz_coder_kind coder; /* decoding: the kind of the move streams */
+    uz_encoder *enc;     /* encoding: the move streams' encoder */
+} uz_move_coder;
+
 /* A game whose moves uz_decode_games decodes: its structure known (game, its moves
  * UZ_MOVE_NONE), its move stream, and the walk it is decoded with (rebuilt there). */
 typedef struct uz_coded_game {
@@ -63,7 +72,7 @@ uz_result uz_encode_walk(const uz_model *model, const struct uz_opening *opening
  * decode). games[i].walk is the walk the game was decoded with (rebuilt here): resolved
  * with every move known, its final position too, once status[i] is UZ_OK, so that what
  * is decoded after the moves replays nothing. Returns the first oracle error (fatal for all), else UZ_OK. */
-uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, struct uz_opening *opening, size_t n_prefix,
-                          uz_coder_kind coder, uz_coded_game *games, size_t n, uz_result *status, uz_diag *diag);
+uz_result uz_decode_games(const uz_move_coder *mc, struct uz_opening *opening, size_t n_prefix, uz_coded_game *games,
+                          size_t n, uz_result *status, uz_diag *diag);
 
 #endif

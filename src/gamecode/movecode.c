@@ -215,10 +215,10 @@ static void on_position_scored(uz_query *q, void *user)
     decode_step(g);
 }
 
-uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, uz_opening *opening, size_t n_prefix,
-                          uz_coder_kind coder, uz_coded_game *games, size_t n, uz_result *status, uz_diag *diag)
+uz_result uz_decode_games(const uz_move_coder *mc, uz_opening *opening, size_t n_prefix, uz_coded_game *games,
+                          size_t n, uz_result *status, uz_diag *diag)
 {
-    decode_job job = {.oracle = oracle, .model = model, .opening = opening};
+    decode_job job = {.oracle = mc->oracle, .model = mc->model, .opening = opening};
     game_decoder *gd = calloc(n ? n : 1, sizeof *gd);
     if (!gd) {
         uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
@@ -246,14 +246,14 @@ uz_result uz_decode_games(uz_oracle *oracle, const uz_model *model, uz_opening *
             goto out;
         }
         job.n = i + 1;
-        if (uz_decoder_init(&g->dec, coder, games[i].moves, games[i].moves_len) != UZ_OK) {
+        if (uz_decoder_init(&g->dec, mc->coder, games[i].moves, games[i].moves_len) != UZ_OK) {
             g->main_done = SIZE_MAX; /* status stays corrupt */
             continue;
         }
         g->active = true;
         advance(g);
     }
-    r = uz_oracle_run(oracle, diag);
+    r = uz_oracle_run(mc->oracle, diag);
     if (r == UZ_OK && job.fatal != UZ_OK) {
         r = job.fatal;
         uz_diag_set(diag, r, 0, 0, "%s while decoding", uz_result_str(r));

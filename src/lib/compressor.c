@@ -223,22 +223,23 @@ static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag 
                 c->header.comment_revision = UZ_COMMENT_REVISION;
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
     }
+    uz_block_coder bc = {.moves = {.oracle = uz_oracle_set_oracle(c->oracles), .model = &c->model, .enc = c->enc},
+                         .struct_version = c->header.struct_version,
+                         .comment_revision = c->header.comment_revision};
     for (size_t b = 0; r == UZ_OK && b < n_blocks; b++) {
         size_t k = blocks[b].n;
-        uz_buf structure = {0}, moves = {0};
-        uint64_t n_moves = 0, digest = 0;
-        r = uz_block_encode_records(uz_oracle_set_oracle(c->oracles), &c->model, c->enc, blocks[b].recs, k,
-                                    c->header.struct_version, c->header.comment_revision, &structure, &moves, &n_moves, &digest, diag);
+        uz_block_bytes out = {0};
+        r = uz_block_encode_records(&bc, blocks[b].recs, k, &out, diag);
         if (r == UZ_OK)
-            r = uz_archive_write_block(c->writer, k, n_moves, digest, &structure, moves.data, moves.size, diag);
+            r = uz_archive_write_block(c->writer, k, out.n_moves, out.text_digest, &out.structure, out.moves.data,
+                                       out.moves.size, diag);
         if (r == UZ_OK) {
             c->st.games += k;
-            c->st.moves += n_moves;
-            c->st.move_bytes += moves.size;
+            c->st.moves += out.n_moves;
+            c->st.move_bytes += out.moves.size;
             c->st.blocks++;
         }
-        uz_buf_free(&structure);
-        uz_buf_free(&moves);
+        uz_block_bytes_free(&out);
     }
     for (size_t b = 0; b < n_blocks; b++)
         uz_block_out_games_free(blocks[b].recs, blocks[b].n);

@@ -181,8 +181,9 @@ static uz_result next_block(uz_decompressor *d, uz_diag *diag)
         }
         if (r != UZ_OK)
             return r;
+        uz_block_coder bc = uz_block_coder_of_member(&d->md);
         if ((r = reserve_games(d, d->block.n_games, diag)) != UZ_OK ||
-            (r = uz_block_decode(&d->md, &d->block, 0, d->block.n_games, d->games, d->games_done, diag)) != UZ_OK)
+            (r = uz_block_decode(&bc, &d->block, 0, d->block.n_games, d->games, d->games_done, diag)) != UZ_OK)
             return r;
         d->n_games = d->block.n_games;
         d->next = 0;
@@ -270,8 +271,10 @@ uz_result uz_decompressor_game(uz_decompressor *d, FILE *f, const char *name, ui
         r = reserve_games(d, 1, diag);
     if (r == UZ_OK)
         r = uz_member_decoder_open(&d->md, &header, d->have_base ? &d->base : NULL, d->workers, diag);
-    if (r == UZ_OK)
-        r = uz_block_decode(&d->md, &d->block, in_block, 1, &d->games[0], index - 1 - in_block, diag);
+    if (r == UZ_OK) {
+        uz_block_coder bc = uz_block_coder_of_member(&d->md);
+        r = uz_block_decode(&bc, &d->block, in_block, 1, &d->games[0], index - 1 - in_block, diag);
+    }
     if (r != UZ_OK)
         return r;
     d->last = &d->games[0];

@@ -150,8 +150,10 @@ uz_result uz_tag_reader_decode(uz_tag_reader *r, uz_game *out, uz_diag *diag)
     }
     size_t index = r->next - 1;
     uz_result res = uz_member_decoder_open(&r->md, &r->header, r->have_base ? &r->base : NULL, r->workers, diag);
-    if (res == UZ_OK)
-        res = uz_block_decode(&r->md, &r->block, index, 1, out, r->number - 1 - index, diag);
+    if (res == UZ_OK) {
+        uz_block_coder bc = uz_block_coder_of_member(&r->md);
+        res = uz_block_decode(&bc, &r->block, index, 1, out, r->number - 1 - index, diag);
+    }
     return res;
 }
 

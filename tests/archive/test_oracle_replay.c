@@ -44,14 +44,15 @@ static uz_result compress(uz_pool *pool, uz_pool *pool960, uz_oracle *oracle, ga
     uz_result r = uz_archive_writer_open(&w, mem, &header, &d);
     for (size_t i = 0; r == UZ_OK && i < l->n; i += BLOCK) {
         size_t k = l->n - i < BLOCK ? l->n - i : BLOCK;
-        uz_buf structure = {0}, moves = {0};
-        uint64_t n_moves, digest;
-        r = uz_block_encode(oracle, &model, enc, l->games + i, k, header.struct_version, header.comment_revision, &structure, &moves, &n_moves,
-                            &digest, &d);
+        uz_block_coder bc = {.moves = {.oracle = oracle, .model = &model, .enc = enc},
+                             .struct_version = header.struct_version,
+                             .comment_revision = header.comment_revision};
+        uz_block_bytes out = {0};
+        r = uz_block_encode(&bc, l->games + i, k, &out, &d);
         if (r == UZ_OK)
-            r = uz_archive_write_block(w, k, n_moves, digest, &structure, moves.data, moves.size, &d);
-        uz_buf_free(&structure);
-        uz_buf_free(&moves);
+            r = uz_archive_write_block(w, k, out.n_moves, out.text_digest, &out.structure, out.moves.data, out.moves.size,
+                                       &d);
+        uz_block_bytes_free(&out);
     }
     if (r == UZ_OK)
         r = uz_archive_writer_finish(w, &d);

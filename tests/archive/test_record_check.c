@@ -15,14 +15,9 @@
 
 enum { N = 12, WRONG = 5 };
 
-typedef struct coded {
-    uz_buf structure, moves;
-    uint64_t n_moves, digest;
-} coded;
-
 /* The games coded as one block in layout 4; game WRONG's record gets flip xored into its
  * crc32 before it is written. */
-static void encode(uz_oracle *oracle, const uz_model *model, uz_game *games, uint32_t flip, coded *out)
+static void encode(uz_oracle *oracle, const uz_model *model, uz_game *games, uint32_t flip, uz_block_bytes *out)
 {
     uz_encoder *enc = NULL;
     uz_block_out_game *recs = NULL;
@@ -31,15 +26,15 @@ static void encode(uz_oracle *oracle, const uz_model *model, uz_game *games, uin
     CHECK(uz_encoder_create(&enc, UZ_CODER_RANGE) == UZ_OK && uz_block_records_new(&recs, games, N, NULL, &d) == UZ_OK,
           "records: %s", d.message);
     recs[WRONG].crc ^= flip;
-    CHECK(uz_block_encode_records(oracle, model, enc, recs, N, 4, 0, &out->structure, &out->moves, &out->n_moves,
-                                  &out->digest, &d) == UZ_OK,
+    uz_block_coder bc = {.moves = {.oracle = oracle, .model = model, .enc = enc}, .struct_version = 4};
+    CHECK(uz_block_encode_records(&bc, recs, N, out, &d) == UZ_OK,
           "encode: %s", d.message);
     uz_block_out_games_free(recs, N);
     uz_encoder_destroy(enc);
 }
 
 /* Decodes games [first, first + count) of the block; the result. */
-static uz_result decode(uz_member_decoder *md, const coded *c, uint64_t digest, size_t first, size_t count)
+static uz_result decode(uz_member_decoder *md, const uz_block_bytes *c, uint64_t digest, size_t first, size_t count)
 {
     uz_archive_block block = {0};
     block.n_games = N;
@@ -53,7 +48,8 @@ static uz_result decode(uz_member_decoder *md, const coded *c, uint64_t digest, 
     for (size_t i = 0; i < count; i++)
         uz_game_init(&games[i]);
     uz_diag d = {0};
-    uz_result r = uz_block_decode(md, &block, first, count, games, 0, &d);
+    uz_block_coder bc = uz_block_coder_of_member(md);
+    uz_result r = uz_block_decode(&bc, &block, first, count, games, 0, &d);
     for (size_t i = 0; i < count; i++)
         uz_game_clear(&games[i]);
     return r;
@@ -78,30 +74,30 @@ int main(void)
     md.model = model;
     md.coder = UZ_CODER_RANGE;
 
-    coded good, bad_check, outside;
+    uz_block_bytes good, bad_check, outside;
     encode(synth, &model, games, 0, &good);
     encode(synth, &model, games, 1, &bad_check);  /* inside the 2 check bits */
     encode(synth, &model, games, 4, &outside);    /* above them: not stored */
     for (size_t i = 0; i < N; i++)
-        CHECK(decode(&md, &good, good.digest, i, 1) == UZ_OK, "game %zu alone does not decode", i + 1);
-    CHECK(decode(&md, &good, good.digest, 0, N) == UZ_OK, "the block does not decode");
+        CHECK(decode(&md, &good, good.text_digest, i, 1) == UZ_OK, "game %zu alone does not decode", i + 1);
+    CHECK(decode(&md, &good, good.text_digest, 0, N) == UZ_OK, "the block does not decode");
 
-    CHECK(decode(&md, &bad_check, bad_check.digest, WRONG, 1) == UZ_ERR_CORRUPT,
+    CHECK(decode(&md, &bad_check, bad_check.text_digest, WRONG, 1) == UZ_ERR_CORRUPT,
           "a game whose check bits disagree decodes alone");
-    CHECK(decode(&md, &bad_check, bad_check.digest, WRONG + 1, 1) == UZ_OK, "the game after it does not decode alone");
-    CHECK(decode(&md, &bad_check, bad_check.digest, 0, N) == UZ_ERR_CORRUPT,
+    CHECK(decode(&md, &bad_check, bad_check.text_digest, WRONG + 1, 1) == UZ_OK, "the game after it does not decode alone");
+    CHECK(decode(&md, &bad_check, bad_check.text_digest, 0, N) == UZ_ERR_CORRUPT,
           "a block with a game whose check bits disagree decodes");
 
     CHECK(outside.structure.size == good.structure.size &&
               memcmp(outside.structure.data, good.structure.data, good.structure.size) == 0,
           "bits of the crc32 above the check change the structure stream");
-    CHECK(decode(&md, &good, good.digest ^ 1, 0, N) == UZ_ERR_CORRUPT, "a block whose digest disagrees decodes");
+    CHECK(decode(&md, &good, good.text_digest ^ 1, 0, N) == UZ_ERR_CORRUPT, "a block whose digest disagrees decodes");
     for (size_t i = 0; i < N; i++)
-        CHECK(decode(&md, &good, good.digest ^ 1, i, 1) == UZ_OK, "game %zu alone does not decode", i + 1);
+        CHECK(decode(&md, &good, good.text_digest ^ 1, i, 1) == UZ_OK, "game %zu alone does not decode", i + 1);
 
-    coded *all[] = {&good, &bad_check, &outside};
+    uz_block_bytes *all[] = {&good, &bad_check, &outside};
     for (size_t i = 0; i < 3; i++)
-        uz_buf_free(&all[i]->structure), uz_buf_free(&all[i]->moves);
+        uz_block_bytes_free(all[i]);
     uz_oracle_destroy(synth);
     for (size_t i = 0; i < n; i++)
         uz_game_clear(&games[i]);

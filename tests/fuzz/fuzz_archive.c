@@ -53,7 +53,8 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
     uz_game games[8];
     for (size_t i = 0; i < block.n_games; i++)
         uz_game_init(&games[i]);
-    (void)uz_block_decode(md, &block, 0, block.n_games, games, 0, &diag);
+    uz_block_coder bc = uz_block_coder_of_member(md);
+    (void)uz_block_decode(&bc, &block, 0, block.n_games, games, 0, &diag);
     for (size_t i = 0; i < block.n_games; i++)
         uz_game_clear(&games[i]);
 }
@@ -108,7 +109,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (uz_member_decoder_open(&md, &header, &base, 1, &diag) == UZ_OK) {
             uz_game game;
             uz_game_init(&game);
-            (void)uz_block_decode(&md, &block, index, 1, &game, 0, &diag);
+            uz_block_coder bc = uz_block_coder_of_member(&md);
+            (void)uz_block_decode(&bc, &block, index, 1, &game, 0, &diag);
             uz_game_clear(&game);
         }
     }
