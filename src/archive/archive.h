@@ -79,12 +79,26 @@ typedef struct uz_archive_writer uz_archive_writer;
 
 /* Starts a member on out (not owned) and writes its header. */
 uz_result uz_archive_writer_open(uz_archive_writer **out, FILE *f, const uz_archive_header *header, uz_diag *diag);
-/* Appends a block: the raw structure stream of its n_games games (zstd-compressed here),
- * their concatenated move streams, n_moves, the number of moves (nodes) the block's
- * game trees hold, for reports, and text_digest, the XXH64 of the block's original text
- * (its games' exact bytes one after the other). */
-uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t n_moves, uint64_t text_digest,
-                                 const uz_buf *structure, const uint8_t *moves, size_t moves_size, uz_diag *diag);
+/* A block's bytes as the block codec makes them (block/block_codec.h) and
+ * uz_archive_write_block writes them. */
+typedef struct uz_block_bytes {
+    size_t n_games;
+    uint64_t n_moves;     /* the moves (nodes) the games' trees hold, for reports */
+    uint64_t text_digest; /* the XXH64 of the games' exact bytes, one after the other */
+    uz_buf structure;     /* the raw structure stream */
+    /* The structure stream packed by uz__pack (archive/packer.h) with method, when its
+     * writer packed it already (it packs both tag codings to keep the smaller); empty:
+     * the archive writer packs it. */
+    uz_buf packed;
+    unsigned method;
+    uz_buf moves; /* the games' move streams, one after the other */
+} uz_block_bytes;
+/* Frees b's buffers and empties it. */
+void uz_block_bytes_free(uz_block_bytes *b);
+
+/* Appends a block of b->n_games games (1 and more): its structure stream packed (b->packed,
+ * or packed here), its move streams, and what the index and the block header keep. */
+uz_result uz_archive_write_block(uz_archive_writer *w, const uz_block_bytes *b, uz_diag *diag);
 /* Writes index and footer. Frees w in any case. */
 uz_result uz_archive_writer_finish(uz_archive_writer *w, uz_diag *diag);
 /* Frees w without finishing (after an error). NULL is a no-op. */

@@ -93,10 +93,21 @@ fail:
     return r;
 }
 
-uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t n_moves, uint64_t text_digest,
-                                 const uz_buf *structure, const uint8_t *moves, size_t moves_size, uz_diag *diag)
+void uz_block_bytes_free(uz_block_bytes *b)
+{
+    uz_buf_free(&b->structure);
+    uz_buf_free(&b->packed);
+    uz_buf_free(&b->moves);
+    memset(b, 0, sizeof *b);
+}
+
+uz_result uz_archive_write_block(uz_archive_writer *w, const uz_block_bytes *b, uz_diag *diag)
 {
     uz_result r;
+    size_t n_games = b->n_games;
+    uint64_t n_moves = b->n_moves, text_digest = b->text_digest;
+    const uint8_t *moves = b->moves.data;
+    size_t moves_size = b->moves.size;
     if (n_games == 0 || n_games > MAX_BLOCK_GAMES) {
         uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "a block holds 1 to %u games", MAX_BLOCK_GAMES);
         return UZ_ERR_ARG;
@@ -109,15 +120,19 @@ uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t 
         w->blocks = b;
         w->cap_blocks = cap;
     }
-    unsigned method;
-    if (uz__pack(structure->data, structure->size, &w->scratch, &method) != UZ_OK)
-        goto nomem;
-    size_t zsize = w->scratch.size;
+    unsigned method = b->method;
+    const uz_buf *packed = &b->packed;
+    if (!packed->size) {
+        if (uz__pack(b->structure.data, b->structure.size, &w->scratch, &method) != UZ_OK)
+            goto nomem;
+        packed = &w->scratch;
+    }
+    size_t zsize = packed->size;
     uz_buf head = {0};
     static const uint8_t tag = BLOCK_TAG;
     if (uz_buf_append(&head, &tag, 1) || uz_buf_put_varint(&head, n_games) ||
         uz_buf_put_varint(&head, n_moves) || uz_buf_put_varint(&head, method) ||
-        uz_buf_put_varint(&head, structure->size) || uz_buf_put_varint(&head, zsize) ||
+        uz_buf_put_varint(&head, b->structure.size) || uz_buf_put_varint(&head, zsize) ||
         uz_buf_put_varint(&head, moves_size) || uz_buf_reserve(&head, 8)) {
         uz_buf_free(&head);
         goto nomem;
@@ -125,7 +140,7 @@ uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t 
     put_le(head.data + head.size, text_digest, 8);
     head.size += 8;
     /* The crc covers the block's sizes too, so that no single damaged byte goes unseen. */
-    uint32_t crc = uz_crc32(uz_crc32(uz_crc32(0, head.data + 1, head.size - 1), w->scratch.data, zsize), moves, moves_size);
+    uint32_t crc = uz_crc32(uz_crc32(uz_crc32(0, head.data + 1, head.size - 1), packed->data, zsize), moves, moves_size);
     uint8_t crc_bytes[4];
     put_le(crc_bytes, crc, 4);
     uint64_t offset = w->written;
@@ -134,7 +149,7 @@ uz_result uz_archive_write_block(uz_archive_writer *w, size_t n_games, uint64_t 
     if (r == UZ_OK)
         r = write_bytes(w, crc_bytes, 4, diag);
     if (r == UZ_OK)
-        r = write_bytes(w, w->scratch.data, zsize, diag);
+        r = write_bytes(w, packed->data, zsize, diag);
     if (r == UZ_OK)
         r = write_bytes(w, moves, moves_size, diag);
     if (r != UZ_OK)

@@ -158,82 +158,8 @@ static void *lzma_main(void *arg)
     return NULL;
 }
 
-/* A block's structure stream is packed twice: by the block writer, which packs both tag
- * codings and keeps the smaller (block/game_struct_write.c), and by the archive writer.
- * The block writer hands its winner over (uz__pack_remember) and uz__pack takes it back
- * when asked to pack the same bytes (compared in full, not by a hash) instead of packing
- * them again. The recent ones are kept (blocks coded on several threads are written later,
- * in order); the oldest are dropped past a count or a size (a stream never written: an
- * error, a block writer called alone). */
-#define REMEMBERED_MAX 32
-#define REMEMBERED_MAX_BYTES ((size_t)64 << 20)
-
-typedef struct remembered {
-    uz_buf raw, packed;
-    unsigned method;
-} remembered;
-
-static struct {
-    pthread_mutex_t lock;
-    remembered entries[REMEMBERED_MAX]; /* oldest first */
-    int n;
-    size_t bytes;
-} memo = {.lock = PTHREAD_MUTEX_INITIALIZER};
-
-static void memo_drop(int i) /* memo.lock held */
-{
-    memo.bytes -= memo.entries[i].raw.size + memo.entries[i].packed.size;
-    uz_buf_free(&memo.entries[i].raw);
-    uz_buf_free(&memo.entries[i].packed);
-    memmove(&memo.entries[i], &memo.entries[i + 1], (size_t)(memo.n - i - 1) * sizeof memo.entries[0]);
-    memo.n--;
-}
-
-void uz__pack_remember(uz_buf *raw, uz_buf *packed, unsigned method)
-{
-    remembered e = {*raw, *packed, method};
-    *raw = (uz_buf){0};
-    *packed = (uz_buf){0};
-    pthread_mutex_lock(&memo.lock);
-    while (memo.n > 0 && (memo.n == REMEMBERED_MAX || memo.bytes + e.raw.size + e.packed.size > REMEMBERED_MAX_BYTES))
-        memo_drop(0);
-    if (e.raw.size + e.packed.size <= REMEMBERED_MAX_BYTES) {
-        memo.entries[memo.n++] = e;
-        memo.bytes += e.raw.size + e.packed.size;
-        e.raw = e.packed = (uz_buf){0};
-    }
-    pthread_mutex_unlock(&memo.lock);
-    uz_buf_free(&e.raw);
-    uz_buf_free(&e.packed);
-}
-
-/* Whether src was remembered: its packing then replaces dst and is forgotten. */
-static bool take_remembered(const uint8_t *src, size_t n, uz_buf *dst, unsigned *method)
-{
-    uz_buf replaced = {0};
-    bool found = false;
-    pthread_mutex_lock(&memo.lock);
-    for (int i = memo.n - 1; i >= 0 && !found; i--) {
-        remembered *e = &memo.entries[i];
-        if (e->raw.size == n && (n == 0 || memcmp(e->raw.data, src, n) == 0)) {
-            replaced = *dst;
-            *dst = e->packed;
-            *method = e->method;
-            memo.bytes -= e->packed.size;
-            e->packed = (uz_buf){0};
-            memo_drop(i);
-            found = true;
-        }
-    }
-    pthread_mutex_unlock(&memo.lock);
-    uz_buf_free(&replaced);
-    return found;
-}
-
 uz_result uz__pack(const uint8_t *src, size_t n, uz_buf *dst, unsigned *method)
 {
-    if (take_remembered(src, n, dst, method))
-        return UZ_OK;
     lzma_job lz = {src, n, {0}, false};
     pthread_t thread;
     bool threaded = n >= THREAD_MIN_BYTES && pthread_create(&thread, NULL, lzma_main, &lz) == 0;

@@ -17,10 +17,6 @@ enum uz__pack_method {
 
 /* Compresses src with every method and keeps the smallest in dst (replaced). */
 uz_result uz__pack(const uint8_t *src, size_t n, uz_buf *dst, unsigned *method);
-/* Hands over raw (a stream about to be written) and its packing by uz__pack: a later
- * uz__pack of the same bytes returns that packing instead of packing them again. Takes
- * both buffers (left empty). */
-void uz__pack_remember(uz_buf *raw, uz_buf *packed, unsigned method);
 /* Compresses src with the given method into dst (replaced), as uz__pack would with it. */
 uz_result uz__pack_with(unsigned method, const uint8_t *src, size_t n, uz_buf *dst);
 /* Decompresses exactly raw_size bytes into dst (replaced; grown as output arrives);

@@ -158,13 +158,6 @@ uz_block_coder uz_block_coder_of_member(uz_member_decoder *md)
                             .limits = md->limits};
 }
 
-void uz_block_bytes_free(uz_block_bytes *b)
-{
-    uz_buf_free(&b->structure);
-    uz_buf_free(&b->moves);
-    memset(b, 0, sizeof *b);
-}
-
 uz_result uz_block_encode(const uz_block_coder *bc, uz_game *games, size_t n, uz_block_bytes *out, uz_diag *diag)
 {
     uz_block_out_game *recs;
@@ -184,6 +177,7 @@ uz_result uz_block_encode_records(const uz_block_coder *bc, uz_block_out_game *r
     uz_walk **walks = calloc(n ? n : 1, sizeof *walks);
     uz_opening *opening = NULL;
     uz_result r = UZ_ERR_NOMEM;
+    out->n_games = n;
     out->n_moves = 0;
     if (!walks)
         goto out;
@@ -216,7 +210,7 @@ uz_result uz_block_encode_records(const uz_block_coder *bc, uz_block_out_game *r
     }
     uz_buf *structure = &out->structure;
     size_t before = structure->size;
-    r = uz_block_struct_write(structure, bc->struct_version, UZ_TAG_VERSION, bc->comment_revision, recs, n);
+    r = uz_block_struct_write_block(out, bc->struct_version, UZ_TAG_VERSION, bc->comment_revision, recs, n);
     if (r == UZ_OK && structure->size - before > UZ_LIMIT_BLOCK_STRUCT)
         r = UZ_ERR_LIMIT;
     if (r == UZ_ERR_LIMIT) {

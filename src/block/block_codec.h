@@ -29,18 +29,11 @@ typedef struct uz_block_coder {
  * limits (a block's layout and versions are the block's own). */
 uz_block_coder uz_block_coder_of_member(uz_member_decoder *md);
 
-/* A block's streams as the block codec writes them. */
-typedef struct uz_block_bytes {
-    uz_buf structure;     /* the structure stream */
-    uz_buf moves;         /* the games' move streams, one after the other */
-    uint64_t n_moves;     /* the moves in the games' trees */
-    uint64_t text_digest; /* the XXH64 of the games' exact bytes */
-} uz_block_bytes;
-void uz_block_bytes_free(uz_block_bytes *b);
-
-/* Codes n games into out (empty) with bc's oracle, model, encoder, layout and comment
- * revision: their structure stream, their move streams, their moves and the digest of
- * their exact bytes (game->raw; a game without them is given its export-format text). A game
+/* Codes n games into out (empty; archive/archive.h) with bc's oracle, model, encoder,
+ * layout and comment revision: their structure stream (and its packing, when writing it
+ * made one), their move streams, their moves and the digest of their exact bytes
+ * (game->raw; a game without them is given its export-format text), ready for
+ * uz_archive_write_block. A game
  * whose layout cannot be modelled closely enough is turned into a verbatim game here (its
  * bytes kept, its moves not coded). UZ_ERR_LIMIT (diag names the game) for a game past a
  * limit of limits.h; the structure written is parsed back before it is returned.

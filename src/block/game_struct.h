@@ -54,6 +54,12 @@ void uz_block_out_games_free(uz_block_out_game *games, size_t n);
  * (0: absent, the layout's; block/comment_code.h); readers take the same number. */
 uz_result uz_block_struct_write(uz_buf *b, unsigned version, unsigned tag_version, unsigned comment_revision,
                                 const uz_block_out_game *games, size_t n);
+/* The same, written to a block's bytes: the stream appended to out->structure and, when
+ * the writer packed it already (to choose its tag coding) and out->structure was empty,
+ * its packing in out->packed and out->method, which uz_archive_write_block then writes
+ * as it is; out->packed stays empty otherwise. */
+uz_result uz_block_struct_write_block(uz_block_bytes *out, unsigned version, unsigned tag_version,
+                                      unsigned comment_revision, const uz_block_out_game *games, size_t n);
 /* One game of a block as its structure stream gives it, and what decoding the game
  * further needs. The record owns the game; the byte ranges point into the block's
  * streams (borrowed: valid while the block is). */

@@ -39,6 +39,8 @@ typedef struct struct_writer {
     uz_buf strings;        /* layout 4: the records' FENs and order strings */
     uint64_t game_moves;   /* layout 4: coded moves of the game being written (nodes less null moves) */
     uint64_t marks;        /* layout 4: NAGs and variations of the block so far */
+    uz_buf *packed;        /* where the stream's packing goes when the writer makes one (NULL: not kept) */
+    unsigned *method;      /* and its method */
 } struct_writer;
 
 /* A text the reader takes: at most MAX_TEXT bytes (C strings hold no NUL). */
@@ -484,7 +486,8 @@ static void *pack_candidate(void *arg)
 /* The models' costs are estimates: the block's tags stay plain text when the structure
  * stream packs smaller that way (so coded tags never make a block larger). The two
  * candidates, each the whole stream as it would be written, are packed side by side, and
- * the packer keeps the winner's packing for the archive writer (packer.h). */
+ * the winner's packing goes to w->packed, for the archive writer, which need not pack
+ * the stream again. */
 static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *games, size_t n)
 {
     uz_buf plain[N_SECTIONS] = {{0}};
@@ -515,9 +518,11 @@ static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *ga
         t = w->sec[SEC_TAG_CODE];
         w->sec[SEC_TAG_CODE] = plain[SEC_TAG_CODE], plain[SEC_TAG_CODE] = t;
     }
-    if (r == UZ_OK) {
+    if (r == UZ_OK && w->packed) {
         packed_candidate *kept = packed[1] <= packed[0] ? &as_text : &coded;
-        uz__pack_remember(&kept->stream, &kept->packed, kept->method);
+        uz_buf t = *w->packed;
+        *w->packed = kept->packed, kept->packed = t;
+        *w->method = kept->method;
     }
     uz_buf_free(&plain[SEC_VALUES]);
     uz_buf_free(&plain[SEC_TAG_CODE]);
@@ -528,12 +533,16 @@ static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *ga
     return r;
 }
 
-uz_result uz_block_struct_write(uz_buf *out, unsigned version, unsigned tag_version, unsigned comment_revision,
-                                const uz_block_out_game *games, size_t n)
+/* uz_block_struct_write, and where the stream's packing goes when the writer makes one
+ * (packed NULL: dropped). */
+static uz_result write_struct(uz_buf *out, uz_buf *packed, unsigned *method, unsigned version, unsigned tag_version,
+                              unsigned comment_revision, const uz_block_out_game *games, size_t n)
 {
     struct_writer w = {0};
     w.version = version;
     w.tag_version = tag_version;
+    w.packed = packed;
+    w.method = method;
     uz_result r = UZ_OK;
     for (size_t i = 0; i < n && r == UZ_OK; i++)
         r = uz_buf_append(&w.sec[SEC_TEXT], games[i].text_rec.data, games[i].text_rec.size);
@@ -574,4 +583,19 @@ uz_result uz_block_struct_write(uz_buf *out, unsigned version, unsigned tag_vers
     free(w.names);
     free(w.slots);
     return r;
+}
+
+uz_result uz_block_struct_write(uz_buf *out, unsigned version, unsigned tag_version, unsigned comment_revision,
+                                const uz_block_out_game *games, size_t n)
+{
+    return write_struct(out, NULL, NULL, version, tag_version, comment_revision, games, n);
+}
+
+uz_result uz_block_struct_write_block(uz_block_bytes *out, unsigned version, unsigned tag_version,
+                                      unsigned comment_revision, const uz_block_out_game *games, size_t n)
+{
+    /* A packing is the whole stream's: kept only for a stream written from its start. */
+    bool whole = out->structure.size == 0;
+    return write_struct(&out->structure, whole ? &out->packed : NULL, &out->method, version, tag_version,
+                        comment_revision, games, n);
 }

@@ -231,8 +231,7 @@ static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag 
         uz_block_bytes out = {0};
         r = uz_block_encode_records(&bc, blocks[b].recs, k, &out, diag);
         if (r == UZ_OK)
-            r = uz_archive_write_block(c->writer, k, out.n_moves, out.text_digest, &out.structure, out.moves.data,
-                                       out.moves.size, diag);
+            r = uz_archive_write_block(c->writer, &out, diag);
         if (r == UZ_OK) {
             c->st.games += k;
             c->st.moves += out.n_moves;
@@ -572,9 +571,12 @@ uz_result uz_compressor_resume(uz_compressor *c, FILE *old, const char *old_name
             r = UZ_ERR_CORRUPT;
             uz_diag_set(diag, r, 0, 0, "%s: fewer blocks than the interrupted run recorded", old_name);
         }
-        if (r == UZ_OK)
-            r = uz_archive_write_block(c->writer, block.n_games, block.tree_moves, block.text_digest, &block.structure,
-                                       block.moves.data, block.moves.size, diag);
+        if (r == UZ_OK) {
+            const uz_block_bytes copied = {.n_games = block.n_games, .n_moves = block.tree_moves,
+                                           .text_digest = block.text_digest, .structure = block.structure,
+                                           .moves = block.moves}; /* borrowed */
+            r = uz_archive_write_block(c->writer, &copied, diag);
+        }
     }
     uz_archive_block_free(&block);
     uz_archive_reader_close(reader);

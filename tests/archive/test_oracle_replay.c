@@ -50,8 +50,7 @@ static uz_result compress(uz_pool *pool, uz_pool *pool960, uz_oracle *oracle, ga
         uz_block_bytes out = {0};
         r = uz_block_encode(&bc, l->games + i, k, &out, &d);
         if (r == UZ_OK)
-            r = uz_archive_write_block(w, k, out.n_moves, out.text_digest, &out.structure, out.moves.data, out.moves.size,
-                                       &d);
+            r = uz_archive_write_block(w, &out, &d);
         uz_block_bytes_free(&out);
     }
     if (r == UZ_OK)

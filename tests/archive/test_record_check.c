@@ -5,11 +5,14 @@
  * went wrong) is refused when that game is decoded alone and when the block is, the other
  * games still decode alone; a block whose text digest disagrees is refused whole while
  * each game alone still decodes (its check passes): the digest is what checks a whole
- * block. The stored check is the low 2 bits of the game's crc32. */
+ * block. The stored check is the low 2 bits of the game's crc32. Also: the packing of the
+ * structure stream that the block codec hands to the archive writer (made while choosing
+ * the tag coding) is what the packer makes of the stream, byte for byte. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/uz_test_games.h"
+#include "archive/packer.h"
 #include "block/block_codec.h"
 #include "../../src/lib/lib_internal.h"
 
@@ -81,6 +84,17 @@ int main(void)
     for (size_t i = 0; i < N; i++)
         CHECK(decode(&md, &good, good.text_digest, i, 1) == UZ_OK, "game %zu alone does not decode", i + 1);
     CHECK(decode(&md, &good, good.text_digest, 0, N) == UZ_OK, "the block does not decode");
+
+    /* The archive writer writes the handed-over packing as it is: it must be the packer's. */
+    uz_buf repacked = {0};
+    unsigned method = 0;
+    CHECK(good.packed.size > 0, "the tags were coded, yet no packing was handed over");
+    CHECK(uz__pack(good.structure.data, good.structure.size, &repacked, &method) == UZ_OK, "pack");
+    CHECK(method == good.method && repacked.size == good.packed.size &&
+              memcmp(repacked.data, good.packed.data, repacked.size) == 0,
+          "the packing handed over (method %u, %zu bytes) is not the packer's (method %u, %zu bytes)", good.method,
+          good.packed.size, method, repacked.size);
+    uz_buf_free(&repacked);
 
     CHECK(decode(&md, &bad_check, bad_check.text_digest, WRONG, 1) == UZ_ERR_CORRUPT,
           "a game whose check bits disagree decodes alone");
