@@ -247,18 +247,14 @@ static uz_result member_oracle(const uz_block_coder *bc, const uz_archive_block 
     *oracle = bc->moves.oracle;
     if (!bc->oracles)
         return UZ_OK;
-    for (size_t i = 0; i < n; i++) {
-        if (!games[i].game.start.chess960)
-            continue;
-        if (!uz_oracle_set_expects_chess960(bc->oracles))
-            return corrupt_game(diag, block, number + i, "a Chess960 game in a member without a Chess960 engine");
-        uz_result r = uz_oracle_set_start_chess960(bc->oracles, diag);
-        if (r != UZ_OK)
-            return r;
-        break;
-    }
+    size_t first960 = 0;
+    while (first960 < n && !games[first960].game.start.chess960)
+        first960++;
+    uz_result r = uz_oracle_set_prepare_decode(bc->oracles, first960 < n, diag);
+    if (r == UZ_ERR_CORRUPT)
+        return corrupt_game(diag, block, number + first960, "a Chess960 game in a member without a Chess960 engine");
     *oracle = uz_oracle_set_oracle(bc->oracles);
-    return UZ_OK;
+    return r;
 }
 
 

@@ -204,6 +204,59 @@ bool uz_oracle_set_codes_chess960(const uz_oracle_set *set)
     return set->builtin ? set->builtin960 : set->pool960 != NULL;
 }
 
+/* Whether one of games[0..n) is a Chess960 game to code (not verbatim). */
+static bool has_chess960(const uz_game *games, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!games[i].verbatim && games[i].start.chess960)
+            return true;
+    return false;
+}
+
+/* Makes every Chess960 game of games[0..n) a verbatim game: its exact bytes when the
+ * reader kept them, else its export-format text. */
+static uz_result chess960_as_text(uz_game *games, size_t n, uz_diag *diag)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (games[i].verbatim || !games[i].start.chess960)
+            continue;
+        char *text = games[i].raw;
+        size_t len = games[i].raw_len;
+        games[i].raw = NULL;
+        if ((!text && uz_pgn_game_to_string(&games[i], &text, &len) != UZ_OK) ||
+            uz_game_set_verbatim(&games[i], text, len) != UZ_OK) {
+            free(text);
+            return out_of_memory(diag);
+        }
+        free(text);
+    }
+    return UZ_OK;
+}
+
+uz_result uz_oracle_set_prepare_games(uz_oracle_set *set, uz_game *games, size_t n, uz_diag *diag)
+{
+    if (!has_chess960(games, n))
+        return UZ_OK;
+    uz_result r = uz_oracle_set_start_chess960(set, diag);
+    if (r == UZ_OK && !uz_oracle_set_codes_chess960(set))
+        r = chess960_as_text(games, n, diag);
+    return r;
+}
+
+uz_result uz_oracle_set_prepare_decode(uz_oracle_set *set, bool chess960, uz_diag *diag)
+{
+    if (!chess960)
+        return UZ_OK;
+    if (!uz_oracle_set_expects_chess960(set))
+        return UZ_ERR_CORRUPT;
+    return uz_oracle_set_start_chess960(set, diag);
+}
+
+bool uz_oracle_set_header_current(const uz_oracle_set *set, const uz_archive_header *h)
+{
+    return !uz_oracle_set_codes_chess960(set) || h->chess960_fingerprint[0] != 0;
+}
+
 void uz_oracle_set_fill_header(const uz_oracle_set *set, uz_archive_header *h, const uz_model_params *model,
                                uz_coder_kind coder, uint32_t block_games)
 {

@@ -13,6 +13,7 @@
 #include "archive/archive.h"
 #include "engine/engine.h"
 #include "gamecode/builtin_oracle.h"
+#include "pgn/pgn.h"
 
 typedef struct uz_oracle_set uz_oracle_set;
 
@@ -56,6 +57,23 @@ uz_result uz_oracle_set_start_chess960(uz_oracle_set *set, uz_diag *diag);
 /* Whether the set codes Chess960 games: the builtin once asked to, an engine once its
  * Chess960 instance runs. */
 bool uz_oracle_set_codes_chess960(const uz_oracle_set *set);
+
+/* Compressing or analysing: readies the set for games[0..n). At the first Chess960 game
+ * to code (not verbatim) the Chess960 instance starts (uz_oracle_set_start_chess960); a set
+ * that then cannot code Chess960 games (an engine without UCI_Chess960: said once) makes
+ * each of their Chess960 games a verbatim game instead (its exact bytes when the reader
+ * kept them, else its export-format text: kept, its moves not coded). Start errors and
+ * UZ_ERR_NOMEM, said in diag. */
+uz_result uz_oracle_set_prepare_games(uz_oracle_set *set, uz_game *games, size_t n, uz_diag *diag);
+/* Decoding: readies the set for a batch of a member's games that holds a Chess960 game
+ * (chess960; false: nothing to do): its Chess960 engine started and checked
+ * (uz_oracle_set_start_chess960's errors). UZ_ERR_CORRUPT, not said (the caller names the
+ * game), when the member's header names no Chess960 engine. */
+uz_result uz_oracle_set_prepare_decode(uz_oracle_set *set, bool chess960, uz_diag *diag);
+/* Whether the member header h (filled by uz_oracle_set_fill_header) still names what the
+ * set codes: false once the set has started coding Chess960 games that h does not name
+ * (key 12), when a compressor begins a new member. */
+bool uz_oracle_set_header_current(const uz_oracle_set *set, const uz_archive_header *h);
 
 /* Fills a new member's header from the set: the oracle's keys (uz_header_fill or
  * uz_header_fill_builtin), the model and coder settings, and key 12 (the Chess960

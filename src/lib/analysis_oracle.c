@@ -89,20 +89,10 @@ void uz_analysis_oracle_close(uz_analysis_oracle *oracle)
 
 uz_result uz_analysis_oracle_prepare(uz_analysis_oracle *oracle, uz_game *const *games, size_t n, uz_diag *diag)
 {
-    bool any = false;
-    for (size_t i = 0; i < n && !any; i++)
-        any = uz_lib_has_chess960(games[i], 1);
-    if (!any)
-        return UZ_OK;
-    uz_result r = uz_oracle_set_start_chess960(oracle->set, diag);
-    if (r != UZ_OK)
-        return r;
-    for (size_t i = 0; !uz_oracle_set_codes_chess960(oracle->set) && i < n; i++) /* nothing to score them with */
-        if (uz_lib_chess960_as_text(games[i], 1, NULL) != UZ_OK) {
-            uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
-            return UZ_ERR_NOMEM;
-        }
-    return UZ_OK;
+    uz_result r = UZ_OK;
+    for (size_t i = 0; i < n && r == UZ_OK; i++)
+        r = uz_oracle_set_prepare_games(oracle->set, games[i], 1, diag);
+    return r;
 }
 
 uz_result uz_analysis_oracle_score(uz_analysis_oracle *oracle, uz_walk *walks, size_t n, uz_diag *diag)

@@ -29,7 +29,6 @@ struct uz_compressor {
     size_t n_pending;
     uint64_t skip_games;          /* games of the inputs a resume passes over */
     uz_archive_header header;
-    bool member960;               /* the current member's header names the Chess960 engine */
     uz_archive_writer *writer;    /* the current member, opened at its first block */
     FILE *out;                    /* NULL: no archive begun */
     bool started;                 /* inputs added (or a resume): fit and resume no longer allowed */
@@ -53,7 +52,6 @@ static void say(const uz_compressor *c, const char *input, uz_result code, const
 
 static void fill_header(uz_compressor *c)
 {
-    c->member960 = uz_oracle_set_codes_chess960(c->oracles);
     uz_oracle_set_fill_header(c->oracles, &c->header, &c->model.params, c->coder, (uint32_t)c->block_games);
 }
 
@@ -166,20 +164,14 @@ fail:
     return r;
 }
 
-/* Chess960 games need the Chess960 engine, named in the member's header: a member begun
- * without it is finished and a new one begun (the archive is then no longer resumable,
- * as a resume copies the blocks of one member). */
-static uz_result prepare_chess960(uz_compressor *c, uz_game *games, size_t n, uz_diag *diag)
+/* Readies the oracle set for the games; when the member's header no longer names what the
+ * set codes (an engine it started for them), the member is finished and a new one begun
+ * (the archive is then no longer resumable, as a resume copies the blocks of one member). */
+static uz_result prepare_games(uz_compressor *c, uz_game *games, size_t n, uz_diag *diag)
 {
-    if (!uz_lib_has_chess960(games, n))
-        return UZ_OK;
-    uz_result r = uz_oracle_set_start_chess960(c->oracles, diag);
-    if (r != UZ_OK)
+    uz_result r = uz_oracle_set_prepare_games(c->oracles, games, n, diag);
+    if (r != UZ_OK || uz_oracle_set_header_current(c->oracles, &c->header))
         return r;
-    if (!uz_oracle_set_codes_chess960(c->oracles))
-        return uz_lib_chess960_as_text(games, n, diag);
-    if (c->member960)
-        return UZ_OK;
     fill_header(c);
     if (c->writer) {
         r = uz_archive_writer_finish(c->writer, diag);
@@ -201,7 +193,7 @@ typedef struct batch_block {
  * its first batch's walks), so that no game is replayed for the choice. */
 static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag *diag)
 {
-    uz_result r = prepare_chess960(c, games, n, diag);
+    uz_result r = prepare_games(c, games, n, diag);
     batch_block *blocks = calloc(n ? n : 1, sizeof *blocks);
     size_t n_blocks = 0;
     if (!blocks && r == UZ_OK) {
@@ -628,8 +620,7 @@ uz_result uz_compressor_fit_model(uz_compressor *c, const char *const *paths, si
                 r = diag && diag->code ? diag->code : UZ_ERR_IO;
                 break;
             }
-            if (!uz_oracle_set_codes_chess960(c->oracles))
-                r = uz_lib_chess960_as_text(c->games, (size_t)got, diag);
+            r = uz_oracle_set_prepare_games(c->oracles, c->games, (size_t)got, diag);
             long made = 0;
             for (; r == UZ_OK && made < got; made++)
                 r = uz_walk_init(&walks[made], &c->games[made]);

@@ -199,30 +199,3 @@ long uz_game_source_read(uz_game_source *src, uz_game *games, size_t cap, uz_dia
     }
     return (long)n;
 }
-
-bool uz_lib_has_chess960(const uz_game *games, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!games[i].verbatim && games[i].start.chess960)
-            return true;
-    return false;
-}
-
-uz_result uz_lib_chess960_as_text(uz_game *games, size_t n, uz_diag *diag)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (games[i].verbatim || !games[i].start.chess960)
-            continue;
-        char *text = games[i].raw;
-        size_t len = games[i].raw_len;
-        games[i].raw = NULL;
-        if ((!text && uz_pgn_game_to_string(&games[i], &text, &len) != UZ_OK) ||
-            uz_game_set_verbatim(&games[i], text, len) != UZ_OK) {
-            free(text);
-            uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
-            return UZ_ERR_NOMEM;
-        }
-        free(text);
-    }
-    return UZ_OK;
-}

@@ -60,13 +60,6 @@ void uz_lib_model_describe(const uz_model_params *p, uz_lib_model_desc *d);
 /* k with 3 decimals, trailing zeros trimmed ("80", "4.5"). */
 void uz_lib_format_k(uint32_t k_milli, char *out, size_t cap);
 
-/* Whether one of games[0..n) is a Chess960 game to code (not verbatim). */
-struct uz_game;
-bool uz_lib_has_chess960(const struct uz_game *games, size_t n);
-/* Makes every Chess960 game of games[0..n) a verbatim game: its exact bytes when the
- * reader kept them, else its export-format text (for an engine without Chess960). */
-uz_result uz_lib_chess960_as_text(struct uz_game *games, size_t n, uz_diag *diag);
-
 /* Makes d take every score from oracle (borrowed) instead of an engine it starts: no
  * engine is started and no fingerprint checked (tests and fuzzing: a replaying or
  * synthetic oracle, see engine/oracle.h). Before the first decode. */

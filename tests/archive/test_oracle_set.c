@@ -2,7 +2,10 @@
  * refused until the set starts its Chess960 engine, then scored; the header gets that
  * engine's fingerprint; decoding, the set refuses a Chess960 engine whose fingerprint is
  * not the expected one (the message users see), accepts the right one, and drops it when
- * the next member expects another; the builtin codes both kinds itself (key 12 = key 2). */
+ * the next member expects another; the builtin codes both kinds itself (key 12 = key 2).
+ * Readying a batch starts the Chess960 engine only for a batch that holds a Chess960 game,
+ * and a header filled before then is no longer current (a compressor's new member);
+ * decoding, a Chess960 game in a member whose header names no Chess960 engine is refused. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +35,7 @@ static void header_of(const uz_oracle_set *set, uz_archive_header *h)
 }
 
 /* Compressing: returns the Chess960 fingerprint the set puts in headers. */
-static void coding_set(const uz_engine_settings *base, uz_game *standard, uz_game *c960, char *fp960, size_t cap)
+static void coding_set(const uz_engine_settings *base, uz_game *games, char *fp960, size_t cap)
 {
     uz_oracle_set *set = NULL;
     uz_diag d = {0};
@@ -40,6 +43,7 @@ static void coding_set(const uz_engine_settings *base, uz_game *standard, uz_gam
     CHECK(uz_oracle_set_open_engine(&set, base, 1, &d) == UZ_OK, "engine set: %s", d.message);
     if (!set)
         return;
+    uz_game *standard = &games[0], *c960 = &games[1];
     CHECK(uz_oracle_set_pool(set) && !uz_oracle_set_builtin(set) && !uz_oracle_set_codes_chess960(set), "engine only");
     CHECK(score_game(set, standard, &d) == UZ_OK, "standard game scored: %s", d.message);
     uz_result r = score_game(set, c960, &d);
@@ -49,10 +53,16 @@ static void coding_set(const uz_engine_settings *base, uz_game *standard, uz_gam
     CHECK(h.chess960_fingerprint[0] == 0 && strcmp(h.fingerprint, uz_pool_fingerprint(uz_oracle_set_pool(set))) == 0,
           "a header without key 12");
 
-    CHECK(uz_oracle_set_start_chess960(set, &d) == UZ_OK && uz_oracle_set_codes_chess960(set), "Chess960 engine: %s",
-          d.message);
+    CHECK(uz_oracle_set_prepare_games(set, standard, 1, &d) == UZ_OK && !uz_oracle_set_codes_chess960(set) &&
+              uz_oracle_set_header_current(set, &h),
+          "a batch of standard games starts no Chess960 engine: %s", d.message);
+    CHECK(uz_oracle_set_prepare_games(set, games, 2, &d) == UZ_OK && uz_oracle_set_codes_chess960(set) &&
+              !c960->verbatim,
+          "Chess960 engine started for the batch: %s", d.message);
+    CHECK(!uz_oracle_set_header_current(set, &h), "the header without key 12 is no longer current");
     CHECK(score_game(set, c960, &d) == UZ_OK, "Chess960 game scored: %s", d.message);
     header_of(set, &h);
+    CHECK(uz_oracle_set_header_current(set, &h), "the header filled since is current");
     CHECK(strlen(h.chess960_fingerprint) == 16 && strcmp(h.chess960_fingerprint, h.fingerprint) != 0,
           "key 12 names the Chess960 engine: %s", h.chess960_fingerprint);
     snprintf(fp960, cap, "%s", h.chess960_fingerprint);
@@ -72,6 +82,10 @@ static void decoding_set(const uz_engine_settings *base, uz_game *standard, uz_g
     if (!set)
         return;
     const char *wrong = "0123456789abcdef";
+    CHECK(uz_oracle_set_expect_chess960(set, "", &d) == UZ_OK && uz_oracle_set_prepare_decode(set, false, &d) == UZ_OK,
+          "a batch without Chess960 games in a member without key 12");
+    CHECK(uz_oracle_set_prepare_decode(set, true, &d) == UZ_ERR_CORRUPT && !uz_oracle_set_codes_chess960(set),
+          "a Chess960 game in a member without key 12 refused");
     CHECK(uz_oracle_set_expect_chess960(set, wrong, &d) == UZ_OK && uz_oracle_set_expects_chess960(set), "expect");
     uz_result r = uz_oracle_set_start_chess960(set, &d);
     char want[256];
@@ -107,7 +121,9 @@ static void builtin_set(uz_game *c960)
     CHECK(!uz_oracle_set_pool(set) && uz_oracle_set_builtin(set) && !uz_oracle_set_codes_chess960(set), "builtin");
     header_of(set, &h);
     CHECK(h.chess960_fingerprint[0] == 0 && uz_header_is_builtin(&h), "a builtin header without key 12");
-    CHECK(uz_oracle_set_start_chess960(set, &d) == UZ_OK && uz_oracle_set_codes_chess960(set), "builtin codes Chess960");
+    CHECK(uz_oracle_set_prepare_games(set, c960, 1, &d) == UZ_OK && uz_oracle_set_codes_chess960(set) &&
+              !uz_oracle_set_header_current(set, &h),
+          "builtin codes Chess960");
     CHECK(score_game(set, c960, &d) == UZ_OK, "Chess960 game scored by the builtin: %s", d.message);
     header_of(set, &h);
     CHECK(strcmp(h.chess960_fingerprint, h.fingerprint) == 0, "builtin key 12 = key 2");
@@ -132,7 +148,7 @@ int main(void)
     if (!uz_test_stockfish_settings(&base, 1))
         return 1;
     char fp960[64] = "";
-    coding_set(&base, &games[0], &games[1], fp960, sizeof fp960);
+    coding_set(&base, games, fp960, sizeof fp960);
     if (fp960[0])
         decoding_set(&base, &games[0], &games[1], fp960);
     builtin_set(&games[1]);
