@@ -33,9 +33,8 @@ uz_block_coder uz_block_coder_of_member(uz_member_decoder *md);
  * layout and comment revision: their structure stream (and its packing, when writing it
  * made one), their move streams, their moves and the digest of their exact bytes
  * (game->raw; a game without them is given its export-format text), ready for
- * uz_archive_write_block. A game
- * whose layout cannot be modelled closely enough is turned into a verbatim game here (its
- * bytes kept, its moves not coded). UZ_ERR_LIMIT (diag names the game) for a game past a
+ * uz_archive_write_block. A game whose layout cannot be modelled closely enough is turned
+ * into a verbatim game here (its bytes kept, its moves not coded). UZ_ERR_LIMIT (diag names the game) for a game past a
  * limit of limits.h; the structure written is parsed back before it is returned.
  * uz_block_records_new and uz_block_encode_records in one. */
 uz_result uz_block_encode(const uz_block_coder *bc, uz_game *games, size_t n, uz_block_bytes *out, uz_diag *diag);
