@@ -4,8 +4,8 @@
  * (delta pruning, losing captures), the full-width search node and the conversion to the
  * engine's score convention. builtin-1 (v1_search.c) and builtin-2 (v2_search.c, which
  * builtin-3 runs too) each add their own quiescence search and root. Frozen with every
- * version: a change here changes the scores of all three (test_builtin_golden fails), so
- * a later version that wants other behaviour keeps its own copy.
+ * version: a change here that moves one score moves it in all three (test_builtin_golden
+ * fails), so a later version that wants other behaviour keeps its own copy.
  *
  * Why a header of inline functions: the node is called once per node with the version's
  * search() as child; inlined into each version's search(), that call becomes a direct
@@ -87,7 +87,8 @@ static inline bool b_attacked_by(const uz_position *pos, int sq, int by)
         return true;
     uint64_t occupied = pos->by_color[0] | pos->by_color[1], queens = pos->by_type[UZ_QUEEN] & them;
     uint64_t rooks = (pos->by_type[UZ_ROOK] & them) | queens, bishops = (pos->by_type[UZ_BISHOP] & them) | queens;
-    uint64_t lines = uz__b1_rays[B_RAY_N][sq] | uz__b1_rays[B_RAY_E][sq] | uz__b1_rays[B_RAY_S][sq] | uz__b1_rays[B_RAY_W][sq];
+    uint64_t lines =
+        uz__b1_rays[B_RAY_N][sq] | uz__b1_rays[B_RAY_E][sq] | uz__b1_rays[B_RAY_S][sq] | uz__b1_rays[B_RAY_W][sq];
     uint64_t diagonals =
         uz__b1_rays[B_RAY_NE][sq] | uz__b1_rays[B_RAY_SE][sq] | uz__b1_rays[B_RAY_SW][sq] | uz__b1_rays[B_RAY_NW][sq];
     return ((lines & rooks) && (b1_rook_attacks(sq, occupied) & rooks)) ||

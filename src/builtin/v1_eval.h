@@ -2,9 +2,9 @@
  * "builtin-1"): the attack tables and piece-square tables (v1_tables.c), the material
  * sums kept move by move, the hand-written evaluation (v1_eval.c: builtin-1 and builtin-2
  * use it as it is, builtin-3 blends it with its network), the quiescence search's capture
- * generator (v1_captures.c) and the fingerprint's hashing. A change here changes the
- * scores of every version (test_builtin_golden fails): a change is a new version with
- * its own copy. builtin-1's search is v1_search.h. */
+ * generator (v1_captures.c) and the fingerprint's hashing. A change here that moves one
+ * score moves it in every version (test_builtin_golden fails): such a change is a new
+ * version with its own copy. builtin-1's search is v1_search.h. */
 #ifndef UCIZIP_BUILTIN_V1_EVAL_H
 #define UCIZIP_BUILTIN_V1_EVAL_H
 
