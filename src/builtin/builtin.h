@@ -15,9 +15,10 @@
  *   builtin-2  v2_search.c                           v1_eval.c, v1_tables.c
  *   builtin-3  v2_search.c, v3_eval.c (its root)     v1_eval.c, v1_tables.c, v3_eval.c and
  *                                                    data/eval_net/builtin3-768x512.txt
- *   and every version: search_node.h and search_node.c (the search they share), v1_eval.h,
- *   v1_captures.c (the quiescence search's captures), and of src/chess the Zobrist keys,
- *   the canonical move order and the unsorted generator (chess/board.h marks them).
+ *   with each its header (v1_search.h, v2_search.h, v3_eval.h), and every version:
+ *   search_node.h and search_node.c (the search they share), v1_eval.h, v1_captures.c (the
+ *   quiescence search's captures), and of src/chess the Zobrist keys, the canonical move
+ *   order and the unsorted generator (chess/board.h marks them).
  * Not frozen (no score depends on them): builtin.c (the version table and the dispatch:
  * a new version is a new row), builtin_oracle.c (the oracle wrapper) and the thread pool
  * that runs searchers in parallel (src/gamecode/builtin_pool.c).
