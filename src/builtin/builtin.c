@@ -1,18 +1,19 @@
-/* The built-in oracle's front door: one dispatch over the frozen versions (each in its
- * own builtinN_*.c files, never changed once released). */
+/* The built-in oracle's front door: one dispatch over the frozen versions (builtin.h
+ * lists the files each version's scores depend on). The version table is not frozen: a
+ * new version is a new row. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "builtin.h"
-#include "builtin1.h"
-#include "builtin2.h"
-#include "builtin3.h"
-#include "builtin_search_internal.h"
+#include "search_node.h"
+#include "v1_search.h"
+#include "v2_search.h"
+#include "v3_eval.h"
 
 struct uz_builtin {
     int version;
     int depth;
-    b_search *search; /* the state of either version's search */
+    b_search *search; /* the state of any version's search */
 };
 
 /* What the front door knows of each released version, by version - 1. */
@@ -20,7 +21,7 @@ typedef struct version_info {
     int min_depth, max_depth, default_depth;
     const char *fingerprint; /* a constant, checked against the hash of the version's constants by the tests */
     void (*score_moves)(b_search *s, const uz_position *pos, const uz_move *moves, int n, int32_t *scores);
-    bool network; /* its searcher needs a learned evaluation's scratch (builtin3.h) */
+    bool network; /* its searcher needs a learned evaluation's scratch (v3_eval.h) */
 } version_info;
 
 static const version_info versions[UZ_BUILTIN_LATEST] = {

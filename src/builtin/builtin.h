@@ -1,8 +1,27 @@
-/* The built-in oracle: a small frozen chess search inside libucizip that scores every
- * legal move of a position, so that archives made with it decode with no engine
- * installed. Each released version is frozen (its search rules and evaluation never
- * change); a later version sits beside it (builtin1_*.c is version 1). doc/builtin.md
- * specifies every version completely.
+/* The built-in oracle: a small chess search inside libucizip that scores every legal
+ * move of a position, so that archives made with it decode with no engine installed.
+ * doc/builtin.md specifies every version completely.
+ *
+ * What is frozen is each released version's scores: the same (version, depth, position)
+ * gives the same score for every move in every build, forever, since an archive records
+ * only the version and the depth. tests/builtin/test_builtin_golden.c pins them. The
+ * files are not frozen text: they have had many score-preserving speed-ups, and keep any
+ * change that leaves every score as it was; a change that moves one score is a new
+ * version beside the old.
+ *
+ * The files each version's scores depend on (all in src/builtin):
+ *   version    search                                evaluation
+ *   builtin-1  v1_search.c                           v1_eval.c, v1_tables.c
+ *   builtin-2  v2_search.c                           v1_eval.c, v1_tables.c
+ *   builtin-3  v2_search.c, v3_eval.c (its root)     v1_eval.c, v1_tables.c, v3_eval.c and
+ *                                                    data/eval_net/builtin3-768x512.txt
+ *   with each its header (v1_search.h, v2_search.h, v3_eval.h), and every version:
+ *   search_node.h and search_node.c (the search they share), v1_eval.h, v1_captures.c (the
+ *   quiescence search's captures), and of src/chess the Zobrist keys, the canonical move
+ *   order and the unsorted generator (chess/board.h marks them).
+ * Not frozen (no score depends on them): builtin.c (the version table and the dispatch:
+ * a new version is a new row), builtin_oracle.c (the oracle wrapper) and the thread pool
+ * that runs searchers in parallel (src/gamecode/builtin_pool.c).
  *
  * Depends on the board of src/chess, src/common and the score convention of
  * src/engine/engine.h (header only). No global state: a searcher is single-threaded,

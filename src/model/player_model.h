@@ -203,7 +203,7 @@ extern const int uz_pm_builtin_count;
  * and 8 before it). From depth 2 on, the sets of the same recipe fitted to each
  * version's depth-2 scores: builtin-1 version 11, builtin-2 version 12 (9 and 10 before).
  * builtin-3: version 13 (the same recipe on its depth-1 scores); from depth 2 on builtin-2's
- * version 12, which reads its depth-2 scores better than 13 does (doc/builtin.md).
+ * version 12, which reads its depth-2 scores better than 13 does (doc/builtin_measurements.md).
  * An archive names its set, so changing these changes new archives only. */
 #define UZ_PM_DEFAULT_VERSION_ENGINE 2
 #define UZ_PM_DEFAULT_VERSION_ENGINE_DEEP 2

@@ -2,9 +2,9 @@
  * the hash of the version's constants, settings text), queries answered in submission
  * order from run only (also those submitted from a callback), scores equal to
  * uz_builtin_score_moves', a bad move count failing only its own query. */
-#include "builtin/builtin1.h"
-#include "builtin/builtin2.h"
-#include "builtin/builtin3.h"
+#include "builtin/v1_search.h"
+#include "builtin/v2_search.h"
+#include "builtin/v3_eval.h"
 #include "builtin_test.h"
 
 typedef struct log_entry {
