@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "builtin1.h"
-#include "engine/engine.h"
+#include "oracle/oracle.h"
 
 #define B_TT_SIZE (1u << 16) /* table entries (a power of two: indexed by key bits) */
 #define B_DELTA_MARGIN 200   /* quiescence delta pruning */

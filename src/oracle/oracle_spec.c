@@ -1,0 +1,55 @@
+/* uz_options to an oracle specification (oracle_spec.h). */
+#include <string.h>
+#include <unistd.h>
+
+#include "oracle/oracle_spec.h"
+
+bool uz_oracle_spec_builtin(const char *engine, int *version)
+{
+    if (!engine || strncmp(engine, "builtin", 7) != 0)
+        return false;
+    if (engine[7] == 0) {
+        *version = 0;
+        return true;
+    }
+    if (engine[7] != '-' || engine[8] < '1' || engine[8] > '9')
+        return false;
+    long v = 0;
+    for (const char *p = engine + 8; *p; p++) {
+        if (*p < '0' || *p > '9' || v > 100000)
+            return false;
+        v = v * 10 + (*p - '0');
+    }
+    *version = (int)v;
+    return true;
+}
+
+int uz_oracle_workers(int n)
+{
+    if (n > 0)
+        return n;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
+}
+
+uz_result uz_oracle_spec_from_options(const uz_options *o, uz_oracle_spec *spec, uz_diag *diag)
+{
+    memset(spec, 0, sizeof *spec);
+    spec->depth = o->depth > 0 ? o->depth : 0;
+    spec->workers = uz_oracle_workers(o->workers);
+    if (uz_oracle_spec_builtin(o->engine, &spec->builtin_version)) {
+        spec->kind = UZ_ORACLE_BUILTIN;
+        if (o->nodes > 0 || o->mode || o->hash_mb > 0) {
+            uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "the builtin takes a depth only (no nodes, mode or hash)");
+            return UZ_ERR_ARG;
+        }
+        return UZ_OK;
+    }
+    spec->kind = UZ_ORACLE_UCI;
+    spec->engine = o->engine;
+    spec->nodes = o->nodes > 0 ? o->nodes : 0;
+    spec->mode = o->mode;
+    spec->hash_mb = o->hash_mb > 0 ? o->hash_mb : 0;
+    spec->cache_path = o->cache_path;
+    return UZ_OK;
+}
