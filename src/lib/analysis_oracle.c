@@ -47,7 +47,8 @@ uz_result uz_analysis_oracle_open(uz_analysis_oracle *oracle, const uz_options *
     memset(oracle, 0, sizeof *oracle);
     double t0 = now_ms();
     uz_oracle_spec spec;
-    uz_result r = uz_oracle_spec_from_options(o, &spec, diag);
+    uz_oracle_spec_from_options(o, &spec);
+    uz_result r = uz_oracle_spec_check(&spec, diag);
     if (r != UZ_OK)
         return r;
     if (spec.kind == UZ_ORACLE_BUILTIN) {

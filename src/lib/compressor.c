@@ -112,7 +112,8 @@ uz_result uz_compressor_open(uz_compressor **out, const uz_options *options, uz_
     }
     for (size_t i = 0; i < c->block_games; i++)
         uz_game_init(&c->games[i]);
-    if ((r = uz_oracle_spec_from_options(options, &c->spec, diag)) != UZ_OK ||
+    uz_oracle_spec_from_options(options, &c->spec);
+    if ((r = uz_oracle_spec_check(&c->spec, diag)) != UZ_OK ||
         (r = uz_lib_model(options, &c->params, &c->coder, diag)) != UZ_OK ||
         (r = uz_model_open(&c->model, &c->params, diag)) != UZ_OK)
         goto fail;

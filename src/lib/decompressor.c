@@ -65,8 +65,8 @@ uz_result uz_decompressor_open(uz_decompressor **out, const uz_options *options,
         /* The archive's search settings replace the ones the options give. (A builtin
          * member always names its builtin: "--engine builtin" asks for nothing more.) */
         uz_oracle_spec spec;
-        if ((r = uz_oracle_spec_from_options(options, &spec, diag)) != UZ_OK ||
-            (r = uz_lib_engine_settings(&spec, options->on_message, options->user, &d->base, diag)) != UZ_OK) {
+        uz_oracle_spec_from_options(options, &spec);
+        if ((r = uz_lib_engine_settings(&spec, options->on_message, options->user, &d->base, diag)) != UZ_OK) {
             free(d->cache_path);
             free(d);
             return r;

@@ -206,9 +206,7 @@ void uz_lib_oracle_weights(const uz_oracle_spec *spec, uz_model_params *params)
 uz_result uz_lib_model(const uz_options *o, uz_model_params *p, uz_coder_kind *coder, uz_diag *diag)
 {
     uz_oracle_spec spec;
-    uz_result r = uz_oracle_spec_from_options(o, &spec, diag);
-    if (r != UZ_OK)
-        return r;
+    uz_oracle_spec_from_options(o, &spec);
     *p = uz_model_default_params(); /* the rank model's parameters, the reference */
     p->kind = UZ_MODEL_PLAYER;
     bool rank_given = o->k_milli >= 0 || o->floor_milli >= 0 || o->rank_milli >= 0 || o->decay_milli >= 0;

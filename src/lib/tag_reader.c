@@ -126,9 +126,8 @@ uz_result uz_tag_reader_decode_with(uz_tag_reader *r, const uz_options *o, uz_di
     if (o->engine && !uz_oracle_spec_builtin(o->engine, &builtin_version)) {
         /* (the cache, if any, becomes the engine's store: released at close) */
         uz_oracle_spec spec;
-        uz_result res = uz_oracle_spec_from_options(o, &spec, diag);
-        if (res == UZ_OK)
-            res = uz_lib_engine_settings(&spec, o->on_message, o->user, &r->base, diag);
+        uz_oracle_spec_from_options(o, &spec);
+        uz_result res = uz_lib_engine_settings(&spec, o->on_message, o->user, &r->base, diag);
         r->have_base = res == UZ_OK;
         return res;
     }

@@ -32,24 +32,28 @@ int uz_oracle_workers(int n)
     return cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
 }
 
-uz_result uz_oracle_spec_from_options(const uz_options *o, uz_oracle_spec *spec, uz_diag *diag)
+void uz_oracle_spec_from_options(const uz_options *o, uz_oracle_spec *spec)
 {
     memset(spec, 0, sizeof *spec);
     spec->depth = o->depth > 0 ? o->depth : 0;
-    spec->workers = uz_oracle_workers(o->workers);
-    if (uz_oracle_spec_builtin(o->engine, &spec->builtin_version)) {
-        spec->kind = UZ_ORACLE_BUILTIN;
-        if (o->nodes > 0 || o->mode || o->hash_mb > 0) {
-            uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "the builtin takes a depth only (no nodes, mode or hash)");
-            return UZ_ERR_ARG;
-        }
-        return UZ_OK;
-    }
-    spec->kind = UZ_ORACLE_UCI;
-    spec->engine = o->engine;
     spec->nodes = o->nodes > 0 ? o->nodes : 0;
     spec->mode = o->mode;
     spec->hash_mb = o->hash_mb > 0 ? o->hash_mb : 0;
+    spec->workers = uz_oracle_workers(o->workers);
+    if (uz_oracle_spec_builtin(o->engine, &spec->builtin_version)) {
+        spec->kind = UZ_ORACLE_BUILTIN; /* no profile, no engine process, no score cache */
+        return;
+    }
+    spec->kind = UZ_ORACLE_UCI;
+    spec->engine = o->engine;
     spec->cache_path = o->cache_path;
+}
+
+uz_result uz_oracle_spec_check(const uz_oracle_spec *spec, uz_diag *diag)
+{
+    if (spec->kind == UZ_ORACLE_BUILTIN && (spec->nodes > 0 || spec->mode || spec->hash_mb > 0)) {
+        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "the builtin takes a depth only (no nodes, mode or hash)");
+        return UZ_ERR_ARG;
+    }
     return UZ_OK;
 }

@@ -23,9 +23,10 @@ typedef struct uz_oracle_spec {
     const char *engine;    /* uci: profile name, .profile file or executable (borrowed from
                               the options); NULL: the stockfish profile */
     int depth;             /* 0: the profile's (builtin: the version's default) */
-    long long nodes;       /* uci: node limit per move searched; 0: the profile's */
-    const char *mode;      /* uci: "multipv" or "permove" (checked); NULL: the profile's */
-    int hash_mb;           /* uci: Hash in MB; 0: the profile's */
+    long long nodes;       /* node limit per move searched; 0: the profile's */
+    const char *mode;      /* "multipv" or "permove" (uz_lib_check_options checks it); NULL:
+                              the profile's */
+    int hash_mb;           /* Hash in MB; 0: the profile's */
     int workers;           /* engine processes or search threads, >= 1 */
     const char *cache_path; /* uci: the persistent score cache (borrowed); NULL: none */
 } uz_oracle_spec;
@@ -34,10 +35,15 @@ typedef struct uz_oracle_spec {
  * default version) or "builtin-N" (*version = N, which need not exist). */
 bool uz_oracle_spec_builtin(const char *engine, int *version);
 
-/* The oracle o asks for. UZ_ERR_ARG (said in diag) for search settings the oracle does not
- * take (the builtin takes a depth only). The other fields of o are uz_lib_check_options's
- * to check. */
-uz_result uz_oracle_spec_from_options(const uz_options *o, uz_oracle_spec *spec, uz_diag *diag);
+/* The oracle o asks for, as o says it (uz_lib_check_options checks o's fields): what the
+ * compressor, the analysis session and the decoders open, and what a new archive's player
+ * weights follow. */
+void uz_oracle_spec_from_options(const uz_options *o, uz_oracle_spec *spec);
+
+/* Whether the oracle can be opened as spec says: UZ_ERR_ARG (said in diag) for search
+ * settings it does not take (the builtin takes a depth only), else UZ_OK. Whoever starts
+ * an oracle to code with asks this first. */
+uz_result uz_oracle_spec_check(const uz_oracle_spec *spec, uz_diag *diag);
 
 /* Workers for a request of n (uz_options.workers): n, or for 0 one per online processor
  * (at most 64). */

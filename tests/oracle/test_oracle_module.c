@@ -25,7 +25,8 @@ static void check_spec(void)
     memset(&o, 0, sizeof o);
     uz_oracle_spec spec;
     uz_diag d = {0};
-    CHECK(uz_oracle_spec_from_options(&o, &spec, &d) == UZ_OK);
+    uz_oracle_spec_from_options(&o, &spec);
+    CHECK(uz_oracle_spec_check(&spec, &d) == UZ_OK);
     CHECK(spec.kind == UZ_ORACLE_UCI && spec.engine == NULL && spec.depth == 0 && spec.workers >= 1 &&
           spec.workers <= 64, "defaults: kind %d, workers %d", (int)spec.kind, spec.workers);
 
@@ -36,12 +37,14 @@ static void check_spec(void)
     o.hash_mb = 16;
     o.workers = 3;
     o.cache_path = "scores.lmdb";
-    CHECK(uz_oracle_spec_from_options(&o, &spec, &d) == UZ_OK);
+    uz_oracle_spec_from_options(&o, &spec);
+    CHECK(uz_oracle_spec_check(&spec, &d) == UZ_OK);
     CHECK(spec.kind == UZ_ORACLE_UCI && strcmp(spec.engine, "ethereal") == 0 && spec.depth == 7 &&
           spec.nodes == 5000 && strcmp(spec.mode, "permove") == 0 && spec.hash_mb == 16 && spec.workers == 3 &&
           strcmp(spec.cache_path, "scores.lmdb") == 0);
 
-    /* The builtin takes a depth only: one refusal, whichever setting it is. */
+    /* The builtin takes a depth only: the specification says what was asked, the check
+     * refuses it with one message, whichever setting it is. */
     const char *fields[] = {"nodes", "mode", "hash"};
     for (int i = 0; i < 3; i++) {
         memset(&o, 0, sizeof o);
@@ -51,7 +54,10 @@ static void check_spec(void)
         o.mode = i == 1 ? "multipv" : NULL;
         o.hash_mb = i == 2 ? 1 : 0;
         memset(&d, 0, sizeof d);
-        CHECK(uz_oracle_spec_from_options(&o, &spec, &d) == UZ_ERR_ARG &&
+        uz_oracle_spec_from_options(&o, &spec);
+        CHECK(spec.kind == UZ_ORACLE_BUILTIN && spec.builtin_version == 2 && spec.nodes == o.nodes &&
+              spec.hash_mb == o.hash_mb && spec.mode == o.mode);
+        CHECK(uz_oracle_spec_check(&spec, &d) == UZ_ERR_ARG &&
                   strcmp(d.message, "the builtin takes a depth only (no nodes, mode or hash)") == 0,
               "builtin with %s: %s", fields[i], d.message);
     }
@@ -60,7 +66,8 @@ static void check_spec(void)
     o.depth = 2;
     o.workers = 1;
     o.cache_path = "ignored.lmdb";
-    CHECK(uz_oracle_spec_from_options(&o, &spec, &d) == UZ_OK);
+    uz_oracle_spec_from_options(&o, &spec);
+    CHECK(uz_oracle_spec_check(&spec, &d) == UZ_OK);
     CHECK(spec.kind == UZ_ORACLE_BUILTIN && spec.builtin_version == 2 && spec.depth == 2 && spec.workers == 1 &&
           !spec.engine && !spec.cache_path);
 }
