@@ -59,14 +59,21 @@ const char *uz_builtin_fingerprint(int version)
     return v ? v->fingerprint : "";
 }
 
+uz_result uz_builtin_check_version(int version, uz_diag *diag)
+{
+    if (find_version(version))
+        return UZ_OK;
+    uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "this ucizip has no builtin-%d (it has builtin-1 to builtin-%d)", version,
+                UZ_BUILTIN_LATEST);
+    return UZ_ERR_UNSUPPORTED;
+}
+
 uz_result uz_builtin_create(uz_builtin **out, int version, int depth, uz_diag *diag)
 {
     *out = NULL;
-    if (version < 1 || version > UZ_BUILTIN_LATEST) {
-        uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "unknown builtin version %d (this build knows 1 to %d)", version,
-                    UZ_BUILTIN_LATEST);
-        return UZ_ERR_UNSUPPORTED;
-    }
+    uz_result r = uz_builtin_check_version(version, diag);
+    if (r != UZ_OK)
+        return r;
     if (depth < uz_builtin_min_depth(version) || depth > uz_builtin_max_depth(version)) {
         uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "builtin-%d searches depth %d to %d, not %d", version,
                     uz_builtin_min_depth(version), uz_builtin_max_depth(version), depth);

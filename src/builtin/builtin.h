@@ -21,10 +21,10 @@
  *   order and the unsorted generator (chess/board.h marks them).
  * Not frozen (no score depends on them): builtin.c (the version table and the dispatch:
  * a new version is a new row), builtin_oracle.c (the oracle wrapper) and the thread pool
- * that runs searchers in parallel (src/gamecode/builtin_pool.c).
+ * that runs searchers in parallel (src/builtin/builtin_pool.c).
  *
- * Depends on the board of src/chess, src/common and the score convention of
- * src/engine/engine.h (header only). No global state: a searcher is single-threaded,
+ * Depends on the board of src/chess, src/common and the oracle interface with its score
+ * convention (src/oracle/oracle.h). No global state: a searcher is single-threaded,
  * different searchers may run on different threads. */
 #ifndef UCIZIP_BUILTIN_H
 #define UCIZIP_BUILTIN_H
@@ -33,7 +33,7 @@
 
 #include "chess/board.h"
 #include "common/common.h"
-#include "engine/oracle.h"
+#include "oracle/oracle.h"
 
 #define UZ_BUILTIN_LATEST 3   /* newest frozen version */
 #define UZ_BUILTIN_DEFAULT 1  /* the version "builtin" (no version) means for new archives */
@@ -44,11 +44,11 @@ void uz_builtin_destroy(uz_builtin *b);
 int uz_builtin_default_depth(int version);
 /* scores[i] = exact score of moves[i] (pos's legal moves in canonical order, as
  * uz_generate_legal gives them; n >= 1, up to UZ_MAX_MOVES), side to move's view, in the
- * convention of src/engine/engine.h (centipawns clamped to +-UZ_SCORE_CP_MAX, mate in n
+ * convention of src/oracle/oracle.h (centipawns clamped to +-UZ_SCORE_CP_MAX, mate in n
  * for us = UZ_SCORE_MATE - n, mated in n = -UZ_SCORE_MATE + n). The result depends only on
  * (version, depth, pos, moves): never on earlier calls. */
 void uz_builtin_score_moves(uz_builtin *b, const uz_position *pos, const uz_move *moves, int n, int32_t *scores);
-/* The oracle (src/engine/oracle.h) answering every query synchronously with the above.
+/* The oracle (src/oracle/oracle.h) answering every query synchronously with the above.
  * identity: engine_name "ucizip builtin-<version>", fingerprint a fixed lowercase hex
  * string per (version) (e.g. the first 16 hex digits of an XXH64/FNV of the version's
  * defining constants: evaluation parameters and search rules id), settings_text
@@ -56,6 +56,10 @@ void uz_builtin_score_moves(uz_builtin *b, const uz_position *pos, const uz_move
 uz_result uz_builtin_oracle_create(uz_oracle **out, int version, int depth, uz_diag *diag);
 
 /* ---- additions ---- */
+
+/* UZ_OK for a version this program has; else UZ_ERR_UNSUPPORTED, diag saying which it has
+ * (the one check of a version number: creating a searcher makes it too). */
+uz_result uz_builtin_check_version(int version, uz_diag *diag);
 
 /* Lowest and highest depth a version allows (0, 0 for an unknown version). */
 int uz_builtin_min_depth(int version);

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "engine/engine.h"
+#include "oracle/oracle.h"
 #include "v1_eval.h"
 
 /* Internal score scale: centipawns; mate found at ply p scores B_MATE - p. */
@@ -407,7 +407,7 @@ static inline int b_search_node(b_search *s, uz_position *pos, const b1_material
 }
 
 /* Our internal score (mate at ply p = B_MATE - p) in the engine convention of
- * engine/engine.h (mate in n moves = UZ_SCORE_MATE - n). */
+ * oracle/oracle.h (mate in n moves = UZ_SCORE_MATE - n). */
 static inline int32_t b_to_engine_score(int v)
 {
     if (v >= B_MATE_BOUND)

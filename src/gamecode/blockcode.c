@@ -10,7 +10,7 @@
 #include "block/game_text.h"
 #include "block/tag_code.h"
 #include "gamecode/archive_engine.h"
-#include "gamecode/builtin_oracle.h"
+#include "gamecode/builtin_member.h"
 #include "gamecode/opening.h"
 
 /* Longest text rebuilt for one game (the PGN reader's limit on a game). */

@@ -9,7 +9,7 @@
 #include "block/byte_split.h"
 #include "block/game_struct.h"
 #include "gamecode/blockcode.h"
-#include "gamecode/builtin_oracle.h"
+#include "gamecode/builtin_member.h"
 
 /* The public names of the block sizes are the container's. */
 _Static_assert(UZ_BLOCK_GAMES_DEFAULT == UZ_ARCHIVE_BLOCK_GAMES && UZ_BLOCK_GAMES_MAX == UZ_ARCHIVE_MAX_BLOCK_GAMES,

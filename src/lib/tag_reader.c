@@ -7,7 +7,6 @@
 #include "archive/archive.h"
 #include "block/game_struct.h"
 #include "gamecode/blockcode.h"
-#include "gamecode/builtin_oracle.h"
 
 struct uz_tag_reader {
     uz_archive_reader *reader;
@@ -124,9 +123,11 @@ uz_result uz_tag_reader_decode_with(uz_tag_reader *r, const uz_options *o, uz_di
         return UZ_ERR_NOMEM;
     }
     int builtin_version;
-    if (o->engine && !uz_builtin_spec(o->engine, &builtin_version)) {
+    if (o->engine && !uz_oracle_spec_builtin(o->engine, &builtin_version)) {
         /* (the cache, if any, becomes the engine's store: released at close) */
-        uz_result res = uz_lib_engine_settings(o, &r->base, diag);
+        uz_oracle_spec spec;
+        uz_oracle_spec_from_options(o, &spec);
+        uz_result res = uz_lib_engine_settings(&spec, o->on_message, o->user, &r->base, diag);
         r->have_base = res == UZ_OK;
         return res;
     }

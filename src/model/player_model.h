@@ -195,7 +195,7 @@ extern const int uz_pm_builtin_count;
 /* The weight set new archives use, by oracle: sets are trained on one oracle's scores, so
  * a newer set is not better for another oracle. UCI engines: version 2 (trained on
  * Stockfish 15.1's depth-1 scores), chosen apart at depth 1 (the profiles' default) and for
- * deeper or node-limited searches (uz_lib_engine_model_params), so that a set fitted to
+ * deeper or node-limited searches (uz_lib_oracle_weights), so that a set fitted to
  * depth-1 scores can become the depth-1 default alone; the built-in oracle, by its version: builtin-1 version 9
  * (trained on builtin-1's depth-1 scores: version 5, with a hidden layer and square tables,
  * plus board units fitted with Stockfish's distribution as a teacher; versions 3, 5 and 7

@@ -1,4 +1,4 @@
-/* The builtin as an oracle (engine/oracle.h): its identity (name, fingerprint equal to
+/* The builtin as an oracle (oracle/oracle.h): its identity (name, fingerprint equal to
  * the hash of the version's constants, settings text), queries answered in submission
  * order from run only (also those submitted from a callback), scores equal to
  * uz_builtin_score_moves', a bad move count failing only its own query. */
