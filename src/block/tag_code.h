@@ -23,7 +23,7 @@
 /* from_moves (layout 3) allows the model that derives a value from the moves: the FEN of
  * the main line's final position (chess.com's CurrentPosition). tag_version (header key
  * 15): 1 the models 0-11, 2 also the models of names and numbers across tags (12-14) and
- * the recent lists started from the frozen priors (tag_prior.c). */
+ * the recent lists started from the frozen priors (tag_prior.h). */
 uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const char *const *names, size_t n_names,
                             const uz_block_out_game *games, size_t n, const uint32_t *tag_names, bool coded,
                             bool from_moves, unsigned tag_version);

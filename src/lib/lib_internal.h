@@ -88,6 +88,12 @@ typedef struct uz_lib_tag_pairs {
 uz_result uz_lib_game_tags(struct uz_game *game, uint64_t number, uz_lib_tag_pairs *pairs, uz_game_tags *out,
                            uz_diag *diag);
 
+/* The opening of the engine-free archive readers (uz_archive_scan, uz_tag_reader): size
+ * zeroed bytes, for a struct whose first member is its uz_archive_reader *, with that
+ * reader open on f (name for messages, "<archive>" when NULL). NULL with diag set when out
+ * of memory. */
+void *uz_lib_scanner_open(size_t size, FILE *f, const char *name, uz_diag *diag);
+
 /* The header of the first member of the archive that d read last; false if it read none. */
 struct uz_archive_header;
 bool uz_lib_decompressor_first_header(const uz_decompressor *d, struct uz_archive_header *out);

@@ -185,7 +185,8 @@ typedef struct uz_player_model {
 uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len, uz_diag *diag);
 
 /* The weight sets built into the program: every data/player_model/weights-vN.txt,
- * generated into src/model/player_weights.c as their texts and the values parsed from
+ * compiled at build time (scripts/pm_weights.py, each file pinned by its hash in
+ * src/model/meson.build) into player_weights.c as their texts and the values parsed from
  * them (a test checks that they agree). Older sets stay so that archives made before a
  * retraining still decode; the newest is the one new archives use. */
 extern const uz_player_model uz_pm_builtin_sets[];
