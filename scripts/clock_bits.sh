@@ -3,7 +3,7 @@
 # corpus's chess.com files (0.1 s clocks), by revision of the comment models, on the split
 # given (default held-out: the figures that count; revision 3's initial state is trained on
 # the training part); then the same games' clocks cut to whole seconds (Lichess's kind):
-# their floor under revision 3. With --write-prior, regenerates src/block/clock_prior.h
+# their floor under revision 3. With --write-prior, regenerates src/block/clock_prior.inc
 # from the training part instead. Needs build/tools/ucizip-clock-bits (ninja -C build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +12,7 @@ corpus=${UZ_CORPUS:-../shared/corpus}
 files=("$corpus/cat1_chesscom_live_clk.pgn" "$corpus/cat2_carlsen_chesscom_clk.pgn"
        "$corpus/cat5_chess960_chesscom_humans_clk.pgn")
 if [ "${1:-}" = --write-prior ]; then
-    exec "$tool" --split train --write-prior src/block/clock_prior.h "${files[@]}"
+    exec "$tool" --split train --write-prior src/block/clock_prior.inc "${files[@]}"
 fi
 split=${1:-held-out}
 total() { awk -F'\t' '{print} {split($2, c, " "); split($3, b, " "); n += c[1]; s += b[1]}

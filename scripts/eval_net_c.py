@@ -3,7 +3,7 @@
 C arrays for a frozen builtin version; meson runs it at build time, so the text file in
 data/eval_net/ is the one copy of the weights.
 
-    scripts/eval_net_c.py WEIGHTS.txt OUT.c --prefix uz__b3 --header builtin3.h \
+    scripts/eval_net_c.py WEIGHTS.txt OUT.c --prefix uz__b3 --header v3_eval.h \
         --hidden 512 --hash-macro B3_NETWORK_FNV
 
 The file's FNV-1a 64 is checked against the version's frozen hash by the compiler

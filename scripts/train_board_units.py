@@ -351,7 +351,8 @@ def main():
         h = pm_weights.write(version, floor_q16, base_w, comments=comments, root=ROOT, units=units or None,
                              squares=(squares["bounds"], squares["to"], squares["from"]) if squares else None,
                              board=quantise(model, th[:sum(model.sizes)]))
-        print("wrote data/player_model/weights-v%d.txt and src/model/player_weights.c, hash %016x" % (version, h))
+        print("wrote data/player_model/weights-v%d.txt, hash %016x; to build it in, add to player_weight_sets in "
+              "src/model/meson.build:\n%s" % (version, h, pm_weights.pin_line(version, ROOT)))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Trains small learned evaluations on engine-labelled positions and measures them beside
-builtin-1's hand-written evaluation: the frontier of doc/builtin.md ("A learned
-evaluation at scale").
+builtin-1's hand-written evaluation: the frontier of doc/builtin_measurements.md ("A
+learned evaluation at scale").
 
 Usage: scripts/train_eval_net.py --boards B.bin --labels L.i16 [--evals E.i16]
                                  [--valid VB.bin,VL.i16,VE.i16] [--quiet]
@@ -29,7 +29,8 @@ root mean square error of the win probability and the mean absolute error in cen
 least-squares factor that suits it best, so only its shape is judged). The weights are
 written to DIR/eval-net-H.txt.
 Needs numpy and PyTorch (Debian: python3-numpy, python3-torch; a GPU where there is one).
-doc/builtin.md ("A learned evaluation at scale") has the figures and the commands."""
+doc/builtin_measurements.md ("A learned evaluation at scale") has the figures and the
+commands."""
 import argparse
 import os
 import sys

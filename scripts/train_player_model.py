@@ -7,8 +7,8 @@ Pipeline (every step cached under --cache, outside the repository):
      (depth 1, multipv, engines/stockfish.profile: the default settings);
   2. features: `ucizip-features FILE --scores DUMP --out CACHE/feat/NAME` (the library's
      own uz_pm_features, so training and the codec see the same integers);
-  3. this script: fit, write data/player_model/weights-vN.txt and regenerate src/model/player_weights.c,
-     then (with --evaluate) rerun step 2 with the new weights to get the exact integer
+  3. this script: fit, write data/player_model/weights-vN.txt (and print its line for
+     src/model/meson.build, which builds it in), then (with --evaluate) rerun step 2 with the new weights to get the exact integer
      bits of the coded path.
 
 Split (fixed, by game): a game is held out when the FNV-1a 64 hash of its canonical PGN
@@ -428,7 +428,8 @@ def main():
             + (", and %d parts of training games of ../shared/training," % args.extra_parts if args.extra_parts else ","),
             "engine scores from %s." % args.scores_from,
             "%d training positions. See data/player_model/PROVENANCE." % int(tmask.sum())])
-        print("wrote data/player_model/weights-v%d.txt and src/model/player_weights.c, hash %016x" % (version, h))
+        print("wrote data/player_model/weights-v%d.txt, hash %016x; to build it in, add to player_weight_sets in "
+              "src/model/meson.build:\n%s" % (version, h, pm_weights.pin_line(version, ROOT)))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@
 #      corrected, square tables fitted from zero and 16 board units, together, on the
 #      corpus's training part and the parts; the iteration kept is the best on the
 #      validation part (corpus training games); SIGINT stops the fit and keeps the best
-#      so far. Writes data/player_model/weights-vVERSION.txt and src/model/player_weights.c.
+#      so far. Writes data/player_model/weights-vVERSION.txt (built in once its
+#      pin line, printed, is in src/model/meson.build).
 # Steps 1-3 are cached under CACHE (a rerun redoes nothing done), the fit is not.
 # Usage: scripts/train_stockfish_set.sh [CACHE] [PARTS] [JOBS] [ITERS] [VERSION]
 # (defaults: /work/cache-v14 5 2 400 14); on a larger machine, more PARTS and JOBS.

@@ -63,7 +63,7 @@ static int usage(void)
  * less than 0.03 bits a clock). */
 #define PRIOR_N 30
 
-/* The table of block/clock_prior.h from the state of revision 3's clock models after
+/* The table of block/clock_prior.inc from the state of revision 3's clock models after
  * coding the given games one after the other: every model that was used. */
 static bool write_prior(const char *path, uz_comment_coder *coder, const char *from)
 {

@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin/builtin1.h"
-#include "builtin/builtin3.h"
+#include "builtin/v1_eval.h"
+#include "builtin/v3_eval.h"
 #include "chess/board.h"
 #include "game_split.h"
 #include "pgn/pgn.h"

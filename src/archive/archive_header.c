@@ -190,121 +190,109 @@ static uz_result read_fingerprint(bool v3, const uint8_t *s, size_t n, char *out
     return UZ_OK;
 }
 
-/* *why is set when a field is refused for a reason worth naming (else "malformed header fields"). */
-uz_result uz__header_decode(const uint8_t *body, size_t size, unsigned version, uz_archive_header *h, const char **why)
+/* One field (key, its bytes s, n) into h; *why as uz__header_decode's. */
+static uz_result decode_field(uz_archive_header *h, uint64_t key, const uint8_t *s, size_t n, bool v3, const char **why)
 {
-    if (size == 0)
-        return UZ_ERR_CORRUPT; /* (and body may be NULL) */
-    uz_cursor c = {body, body + size};
-    uint64_t last_key = 0;
-    unsigned seen = 0;
-    bool v3 = version >= 3;
-    memset(h, 0, sizeof *h);
-    h->version = (uint16_t)version;
-    while (c.p < c.end) {
-        uint64_t key, v[1];
-        const uint8_t *s;
-        size_t n;
-        if (uz_cursor_varint(&c, &key) != UZ_OK || key <= last_key || uz_cursor_string(&c, size, &s, &n) != UZ_OK)
-            return UZ_ERR_CORRUPT;
-        last_key = key;
-        uz_result r = UZ_OK;
-        switch (key) {
-        case KEY_ENGINE_NAME: r = copy_text(h->engine_name, sizeof h->engine_name, s, n); break;
-        case KEY_FINGERPRINT: r = read_fingerprint(v3, s, n, h->fingerprint, sizeof h->fingerprint, true); break;
-        case KEY_DEPTH: r = read_uints(s, n, v, 1, 1000); h->depth = (uint32_t)v[0]; break;
-        case KEY_NODES: r = read_uints(s, n, v, 1, UINT64_MAX); h->nodes = v[0]; break;
-        case KEY_MODE: r = read_uints(s, n, v, 1, 2); h->mode = (uint32_t)v[0]; break; /* 2: permove */
-        case KEY_HASH: r = read_uints(s, n, v, 1, UINT32_MAX); h->hash_mb = (uint32_t)v[0]; break;
-        case KEY_THREADS: r = read_uints(s, n, v, 1, UINT32_MAX); h->threads = (uint32_t)v[0]; break;
-        case KEY_ENGINE_SETTINGS_TEXT:
-            if (n >= sizeof h->engine_settings_text)
-                *why = "engine settings text of " TEXT_OF(UZ_LIMIT_SETTINGS_TEXT) " bytes or more";
-            r = copy_text(h->engine_settings_text, sizeof h->engine_settings_text, s, n);
-            break;
-        case KEY_MODEL: {
-            /* The kind, then as many parameters as the field holds (the model checks). */
-            uz_cursor mc = {s, s + n};
-            uint64_t x;
-            h->n_model_params = 0;
-            r = uz_cursor_varint(&mc, &x) == UZ_OK && x <= UINT32_MAX ? UZ_OK : UZ_ERR_CORRUPT;
-            h->model_kind = (uint32_t)x;
-            while (r == UZ_OK && mc.p < mc.end) {
-                if (h->n_model_params == UZ_ARCHIVE_MAX_MODEL_PARAMS || uz_cursor_varint(&mc, &x) != UZ_OK ||
-                    x > UINT32_MAX)
-                    r = UZ_ERR_CORRUPT;
-                else
-                    h->model_params[h->n_model_params++] = (uint32_t)x;
-            }
-            break;
-        }
-        case KEY_CODER: r = read_uints(s, n, v, 1, 255); h->coder = (uint32_t)v[0]; break;
-        case KEY_BLOCK_GAMES: r = read_uints(s, n, v, 1, MAX_BLOCK_GAMES); h->block_games = (uint32_t)v[0]; break;
-        case KEY_CHESS960_FINGERPRINT:
-            r = read_fingerprint(v3, s, n, h->chess960_fingerprint, sizeof h->chess960_fingerprint, false);
-            break;
-        case KEY_STRUCT_VERSION:
-            r = read_uints(s, n, v, 1, UINT32_MAX);
-            if (r == UZ_OK && v[0] > UZ_STRUCT_VERSION) {
-                *why = "structure layout from a newer ucizip";
+    uint64_t v[1];
+    uz_result r = UZ_OK;
+    switch (key) {
+    case KEY_ENGINE_NAME: r = copy_text(h->engine_name, sizeof h->engine_name, s, n); break;
+    case KEY_FINGERPRINT: r = read_fingerprint(v3, s, n, h->fingerprint, sizeof h->fingerprint, true); break;
+    case KEY_DEPTH: r = read_uints(s, n, v, 1, 1000); h->depth = (uint32_t)v[0]; break;
+    case KEY_NODES: r = read_uints(s, n, v, 1, UINT64_MAX); h->nodes = v[0]; break;
+    case KEY_MODE: r = read_uints(s, n, v, 1, 2); h->mode = (uint32_t)v[0]; break; /* 2: permove */
+    case KEY_HASH: r = read_uints(s, n, v, 1, UINT32_MAX); h->hash_mb = (uint32_t)v[0]; break;
+    case KEY_THREADS: r = read_uints(s, n, v, 1, UINT32_MAX); h->threads = (uint32_t)v[0]; break;
+    case KEY_ENGINE_SETTINGS_TEXT:
+        if (n >= sizeof h->engine_settings_text)
+            *why = "engine settings text of " TEXT_OF(UZ_LIMIT_SETTINGS_TEXT) " bytes or more";
+        r = copy_text(h->engine_settings_text, sizeof h->engine_settings_text, s, n);
+        break;
+    case KEY_MODEL: {
+        /* The kind, then as many parameters as the field holds (the model checks). */
+        uz_cursor mc = {s, s + n};
+        uint64_t x;
+        h->n_model_params = 0;
+        r = uz_cursor_varint(&mc, &x) == UZ_OK && x <= UINT32_MAX ? UZ_OK : UZ_ERR_CORRUPT;
+        h->model_kind = (uint32_t)x;
+        while (r == UZ_OK && mc.p < mc.end) {
+            if (h->n_model_params == UZ_ARCHIVE_MAX_MODEL_PARAMS || uz_cursor_varint(&mc, &x) != UZ_OK ||
+                x > UINT32_MAX)
                 r = UZ_ERR_CORRUPT;
-            }
-            if (r == UZ_OK && v[0] == 0 && !v3)
-                r = UZ_ERR_CORRUPT; /* version 2 writes it only when not 0 (version 3: not 1) */
-            h->struct_version = (uint32_t)v[0];
-            break;
-        case KEY_OPENING: {
-            uint64_t o[2];
-            r = read_uints(s, n, o, 2, 65536);
-            if (r == UZ_OK && (o[0] == 0 || o[1] == 0 || o[1] > 1024))
-                r = UZ_ERR_CORRUPT; /* alpha 1..65536 sixteenths, plies 1..1024 */
-            h->opening_alpha16 = (uint32_t)o[0];
-            h->opening_plies = (uint32_t)o[1];
-            break;
+            else
+                h->model_params[h->n_model_params++] = (uint32_t)x;
         }
-        case KEY_BOOK: {
-            uint64_t o[3];
-            r = read_uints(s, n, o, 3, UINT32_MAX);
-            if (r == UZ_OK && o[0] == 0)
-                r = UZ_ERR_CORRUPT; /* version 0 is no book: the key is absent then */
-            h->book_version = (uint32_t)o[0];
-            h->book_hash_lo = (uint32_t)o[1];
-            h->book_hash_hi = (uint32_t)o[2];
-            break;
-        }
-        case KEY_TAG_VERSION:
-            r = read_uints(s, n, v, 1, UINT32_MAX);
-            if (r == UZ_OK && v[0] > UZ_TAG_VERSION) {
-                *why = "tag coding from a newer ucizip";
-                r = UZ_ERR_CORRUPT;
-            }
-            if (r == UZ_OK && v[0] == 0)
-                r = UZ_ERR_CORRUPT;
-            h->tag_version = (uint32_t)v[0];
-            break;
-        case KEY_COMMENT_REVISION:
-            r = read_uints(s, n, v, 1, UINT32_MAX);
-            if (r == UZ_OK && v[0] > UZ_COMMENT_REVISION) {
-                *why = "comment models from a newer ucizip";
-                r = UZ_ERR_CORRUPT;
-            }
-            if (r == UZ_OK && v[0] == 0)
-                r = UZ_ERR_CORRUPT; /* revisions count from 1; absent means the layout's */
-            h->comment_revision = (uint32_t)v[0];
-            break;
-        case KEY_SETTINGS_SUMMARY: r = copy_text(h->settings_summary, sizeof h->settings_summary, s, n); break;
-        case KEY_CREATED_BY: r = copy_text(h->created_by, sizeof h->created_by, s, n); break;
-        default:
-            if (key < KEY_FIRST_INFORMATIONAL)
-                return UZ_ERR_CORRUPT; /* a field that matters for decoding, which we don't know */
-        }
-        if (r != UZ_OK)
-            return r;
-        if (key < 32)
-            seen |= 1u << key;
+        break;
     }
-    /* Every decoding field must be present. Version 3: keys 3 to 8 all or none (none: the
-     * profile's default settings); keys 10, 11 and 13 take their defaults when absent. */
+    case KEY_CODER: r = read_uints(s, n, v, 1, 255); h->coder = (uint32_t)v[0]; break;
+    case KEY_BLOCK_GAMES: r = read_uints(s, n, v, 1, MAX_BLOCK_GAMES); h->block_games = (uint32_t)v[0]; break;
+    case KEY_CHESS960_FINGERPRINT:
+        r = read_fingerprint(v3, s, n, h->chess960_fingerprint, sizeof h->chess960_fingerprint, false);
+        break;
+    case KEY_STRUCT_VERSION:
+        r = read_uints(s, n, v, 1, UINT32_MAX);
+        if (r == UZ_OK && v[0] > UZ_STRUCT_VERSION) {
+            *why = "structure layout from a newer ucizip";
+            r = UZ_ERR_CORRUPT;
+        }
+        if (r == UZ_OK && v[0] == 0 && !v3)
+            r = UZ_ERR_CORRUPT; /* version 2 writes it only when not 0 (version 3: not 1) */
+        h->struct_version = (uint32_t)v[0];
+        break;
+    case KEY_OPENING: {
+        uint64_t o[2];
+        r = read_uints(s, n, o, 2, 65536);
+        if (r == UZ_OK && (o[0] == 0 || o[1] == 0 || o[1] > 1024))
+            r = UZ_ERR_CORRUPT; /* alpha 1..65536 sixteenths, plies 1..1024 */
+        h->opening_alpha16 = (uint32_t)o[0];
+        h->opening_plies = (uint32_t)o[1];
+        break;
+    }
+    case KEY_BOOK: {
+        uint64_t o[3];
+        r = read_uints(s, n, o, 3, UINT32_MAX);
+        if (r == UZ_OK && o[0] == 0)
+            r = UZ_ERR_CORRUPT; /* version 0 is no book: the key is absent then */
+        h->book_version = (uint32_t)o[0];
+        h->book_hash_lo = (uint32_t)o[1];
+        h->book_hash_hi = (uint32_t)o[2];
+        break;
+    }
+    case KEY_TAG_VERSION:
+        r = read_uints(s, n, v, 1, UINT32_MAX);
+        if (r == UZ_OK && v[0] > UZ_TAG_VERSION) {
+            *why = "tag coding from a newer ucizip";
+            r = UZ_ERR_CORRUPT;
+        }
+        if (r == UZ_OK && v[0] == 0)
+            r = UZ_ERR_CORRUPT;
+        h->tag_version = (uint32_t)v[0];
+        break;
+    case KEY_COMMENT_REVISION:
+        r = read_uints(s, n, v, 1, UINT32_MAX);
+        if (r == UZ_OK && v[0] > UZ_COMMENT_REVISION) {
+            *why = "comment models from a newer ucizip";
+            r = UZ_ERR_CORRUPT;
+        }
+        if (r == UZ_OK && v[0] == 0)
+            r = UZ_ERR_CORRUPT; /* revisions count from 1; absent means the layout's */
+        h->comment_revision = (uint32_t)v[0];
+        break;
+    case KEY_SETTINGS_SUMMARY: r = copy_text(h->settings_summary, sizeof h->settings_summary, s, n); break;
+    case KEY_CREATED_BY: r = copy_text(h->created_by, sizeof h->created_by, s, n); break;
+    default:
+        if (key < KEY_FIRST_INFORMATIONAL)
+            return UZ_ERR_CORRUPT; /* a field that matters for decoding, which we don't know */
+    }
+    return r;
+}
+
+/* After the last field (seen: the bit of each key read): every decoding field must be
+ * present; the defaults of the fields version 3 may leave out. */
+static uz_result check_fields(uz_archive_header *h, unsigned seen, bool v3)
+{
+    /* Version 3: keys 3 to 8 all or none (none: the profile's default settings); keys
+     * 10, 11 and 13 take their defaults when absent. */
     unsigned needed = 0, settings = 0;
     for (unsigned k = KEY_ENGINE_NAME; k <= KEY_BLOCK_GAMES; k++)
         needed |= 1u << k;
@@ -327,4 +315,31 @@ uz_result uz__header_decode(const uint8_t *body, size_t size, unsigned version, 
     if (!(seen & 1u << KEY_TAG_VERSION))
         h->tag_version = 1;
     return (seen & needed) == needed ? UZ_OK : UZ_ERR_CORRUPT;
+}
+
+/* *why is set when a field is refused for a reason worth naming (else "malformed header fields"). */
+uz_result uz__header_decode(const uint8_t *body, size_t size, unsigned version, uz_archive_header *h, const char **why)
+{
+    if (size == 0)
+        return UZ_ERR_CORRUPT; /* (and body may be NULL) */
+    uz_cursor c = {body, body + size};
+    uint64_t last_key = 0;
+    unsigned seen = 0;
+    bool v3 = version >= 3;
+    memset(h, 0, sizeof *h);
+    h->version = (uint16_t)version;
+    while (c.p < c.end) {
+        uint64_t key;
+        const uint8_t *s;
+        size_t n;
+        if (uz_cursor_varint(&c, &key) != UZ_OK || key <= last_key || uz_cursor_string(&c, size, &s, &n) != UZ_OK)
+            return UZ_ERR_CORRUPT;
+        last_key = key;
+        uz_result r = decode_field(h, key, s, n, v3, why);
+        if (r != UZ_OK)
+            return r;
+        if (key < 32)
+            seen |= 1u << key;
+    }
+    return check_fields(h, seen, v3);
 }

@@ -63,7 +63,7 @@ typedef struct models {
     gamma_model scaled_time[3];            /* its place on it, by how far apart the two times predicted from are */
     /* Revision 3 clocks: whether a clock is in whole seconds and its spend in whole seconds
      * (cap 30, as revision 1's), then the spends in tenths (cap 120, initial state from
-     * clock_prior.h) */
+     * clock_prior.inc) */
     bit_model whole[3][3];  /* tenths digit 0, by the slot's and the other side's previous (2: none) */
     gamma_model spend_secs; /* in seconds, by the slot's previous such value */
     gamma_model spend_first; /* in tenths: the slot's first two clocks */
@@ -141,7 +141,7 @@ struct uz_comment_coder {
     uint64_t cost;     /* of the comment being coded, in 1/65536 bit */
 };
 
-/* Revision 3's clocks in tenths start from a frozen state (clock_prior.h), so that a file
+/* Revision 3's clocks in tenths start from a frozen state (clock_prior.inc), so that a file
  * of a few games codes them about as well as a long one: each entry a model's p and n (n
  * at most 30: the models still adapt to the block's players). Whole seconds have none:
  * trained on the tenths files' few whole clocks, the whole-second models (the digit's bit
@@ -151,7 +151,7 @@ typedef struct clock_prior {
     uint16_t p;
     uint8_t n;
 } clock_prior;
-#include "block/clock_prior.h"
+#include "block/clock_prior.inc"
 
 static void init_models(models *m, unsigned revision)
 {

@@ -77,7 +77,7 @@ uz_result uz_comment_coder_finish(uz_comment_coder *c, uz_buf *out);
 uz_comment_counts uz_comment_coder_counts(const uz_comment_coder *c);
 
 /* Revision 3's clock models as they are now (*count of them, in the order of
- * block/clock_prior.h's indices): for tools/clock_bits.c, which trains that table from
+ * block/clock_prior.inc's indices): for tools/clock_bits.c, which trains that table from
  * models set back to p = 1/2, n = 0. */
 uz_bit_model *uz_comment_clock_models(uz_comment_coder *c, size_t *count);
 

@@ -372,6 +372,98 @@ bool uz_engine_code_wanted(const uz_game *game)
     return false;
 }
 
+/* The comment's flag (coded, or left as text), in both directions; a coded comment's
+ * fields follow, so their state starts here. */
+static uz_result code_flag(coder *c, int side, unsigned *coded)
+{
+    c->counts.comments++;
+    c->bits.cost = &c->counts.cost_flags;
+    uz_result r = code_bit(c, &c->m.coded[side][c->side[side].prev_coded], coded);
+    if (r != UZ_OK)
+        return r;
+    c->side[side].prev_coded = (int)*coded;
+    if (*coded) {
+        c->counts.coded++;
+        begin_comment(c, side);
+        c->bits.cost = &c->counts.cost_fields;
+    }
+    return UZ_OK;
+}
+
+/* Writer: a comment's flag and fields; *kept is its residual (NULL when not coded). */
+static uz_result encode_comment(coder *c, const context *x, int side, const char *text, char **kept, uz_buf *residual)
+{
+    field fields[64];
+    size_t n_fields = 0;
+    begin_comment(c, side);
+    unsigned coded = split(c, x, text, strlen(text), fields, &n_fields, residual);
+    uz_result r = code_flag(c, side, &coded);
+    for (size_t f = 0; r == UZ_OK && coded && f < n_fields; f++)
+        r = code_field(c, x, side, &fields[f], NULL);
+    if (r != UZ_OK || !coded)
+        return r;
+    if (!(*kept = malloc(residual->size + 1)))
+        return UZ_ERR_NOMEM;
+    memcpy(*kept, residual->data, residual->size);
+    (*kept)[residual->size] = 0;
+    return UZ_OK;
+}
+
+/* Reader: a comment's flag and, when coded, the comment rebuilt from its residual
+ * (*comment, replaced). */
+static uz_result decode_comment(coder *c, const context *x, int side, char **comment, uz_buf *text)
+{
+    unsigned coded = 0;
+    uz_result r = code_flag(c, side, &coded);
+    if (r != UZ_OK || !coded)
+        return r;
+    if ((r = rebuild(c, x, side, *comment, strlen(*comment), text)) != UZ_OK)
+        return r;
+    if (memchr(text->data, 0, text->size))
+        return UZ_ERR_CORRUPT;
+    char *s = malloc(text->size + 1);
+    if (!s)
+        return UZ_ERR_NOMEM;
+    memcpy(s, text->data, text->size);
+    s[text->size] = 0;
+    free(*comment);
+    *comment = s;
+    return UZ_OK;
+}
+
+/* Both directions: the main line's comments in order, each with the positions around
+ * its move. The writer keeps each coded comment's residual in kept[] (one slot per
+ * comment); the reader replaces the comments it decodes. */
+static uz_result code_main_line(coder *c, const uz_walk *walk, const uz_move *mv, char **kept)
+{
+    uz_game *game = walk->game;
+    uz_buf buf = {0}; /* the writer's residual, the reader's rebuilt text */
+    uz_result r = UZ_OK;
+    begin_game(c, game);
+    uz__pv_fill_game_tt(c, mv, walk);
+    size_t k = 0;
+    for (size_t i = 0; i < game->main.n_nodes && r == UZ_OK; i++) {
+        uz_node *nd = &game->main.nodes[i];
+        context x = {mv, game->main.n_nodes, i, uz_walk_main_before(walk, i), uz_walk_main_after(walk, i)};
+        int side = x.before->side;
+        for (size_t j = 0; j < nd->n_comments && r == UZ_OK; j++, k++)
+            r = c->bits.enc ? encode_comment(c, &x, side, nd->comments[j], &kept[k], &buf)
+                            : decode_comment(c, &x, side, &nd->comments[j], &buf);
+    }
+    uz_buf_free(&buf);
+    return r;
+}
+
+static void add_counts(uz_engine_code_counts *to, const uz_engine_code_counts *from)
+{
+    to->comments += from->comments;
+    to->coded += from->coded;
+    to->pv_moves += from->pv_moves;
+    to->cost_pv += from->cost_pv;
+    to->cost_fields += from->cost_fields;
+    to->cost_flags += from->cost_flags;
+}
+
 uz_result uz_engine_code_encode(const uz_walk *walk, uz_buf *out, char ***residuals, size_t *n_residuals,
                                 uz_engine_code_counts *counts)
 {
@@ -386,44 +478,10 @@ uz_result uz_engine_code_encode(const uz_walk *walk, uz_buf *out, char ***residu
         return UZ_OK;
     coder *c = calloc(1, sizeof *c);
     char **res = calloc(total, sizeof *res);
-    uz_buf residual = {0};
     uz_result r = UZ_ERR_NOMEM;
     if (!c || !res || uz_encoder_create(&c->bits.enc, UZ_CODER_RANGE) != UZ_OK)
         goto out;
-    begin_game(c, game);
-    uz__pv_fill_game_tt(c, mv, walk);
-    size_t k = 0;
-    r = UZ_OK;
-    for (size_t i = 0; i < game->main.n_nodes && r == UZ_OK; i++) {
-        const uz_node *nd = &game->main.nodes[i];
-        context x = {mv, game->main.n_nodes, i, uz_walk_main_before(walk, i), uz_walk_main_after(walk, i)};
-        int side = x.before->side;
-        for (size_t j = 0; j < nd->n_comments && r == UZ_OK; j++, k++) {
-            field fields[64];
-            size_t n_fields = 0;
-            begin_comment(c, side);
-            const char *text = nd->comments[j];
-            c->counts.comments++;
-            unsigned coded = split(c, &x, text, strlen(text), fields, &n_fields, &residual);
-            c->bits.cost = &c->counts.cost_flags;
-            if ((r = code_bit(c, &c->m.coded[side][c->side[side].prev_coded], &coded)) != UZ_OK)
-                break;
-            c->side[side].prev_coded = (int)coded;
-            if (!coded)
-                continue;
-            c->counts.coded++;
-            begin_comment(c, side);
-            c->bits.cost = &c->counts.cost_fields;
-            for (size_t f = 0; f < n_fields && r == UZ_OK; f++)
-                r = code_field(c, &x, side, &fields[f], NULL);
-            if (r == UZ_OK && !(res[k] = malloc(residual.size + 1)))
-                r = UZ_ERR_NOMEM;
-            if (r == UZ_OK) {
-                memcpy(res[k], residual.data, residual.size);
-                res[k][residual.size] = 0;
-            }
-        }
-    }
+    r = code_main_line(c, walk, mv, res);
     if (r == UZ_OK && c->counts.coded) {
         const uint8_t *data;
         size_t size;
@@ -435,15 +493,9 @@ uz_result uz_engine_code_encode(const uz_walk *walk, uz_buf *out, char ***residu
         *n_residuals = total;
         res = NULL;
     }
+    if (r == UZ_OK && counts)
+        add_counts(counts, &c->counts);
 out:
-    if (r == UZ_OK && counts && c) {
-        counts->comments += c->counts.comments;
-        counts->coded += c->counts.coded;
-        counts->pv_moves += c->counts.pv_moves;
-        counts->cost_pv += c->counts.cost_pv;
-        counts->cost_fields += c->counts.cost_fields;
-        counts->cost_flags += c->counts.cost_flags;
-    }
     for (size_t i = 0; res && i < total; i++)
         free(res[i]);
     free(res);
@@ -451,13 +503,12 @@ out:
         uz_encoder_destroy(c->bits.enc);
     free(c);
     free(mv);
-    uz_buf_free(&residual);
     return r;
 }
 
 uz_result uz_engine_code_decode(const uz_walk *walk, const uint8_t *data, size_t size, uz_engine_code_counts *counts)
 {
-    uz_game *game = walk->game;
+    const uz_game *game = walk->game;
     if (size == 0)
         return UZ_OK;
     if (game->verbatim || game->text_only || main_comments(game) == 0 || !walk->has_final)
@@ -466,64 +517,19 @@ uz_result uz_engine_code_decode(const uz_walk *walk, const uint8_t *data, size_t
     if (!mv)
         return UZ_ERR_CORRUPT;
     coder *c = calloc(1, sizeof *c);
-    uz_buf text = {0};
     uz_result r = UZ_ERR_NOMEM;
     if (!c)
         goto out;
     r = UZ_ERR_CORRUPT;
     if (uz_decoder_init(&c->bits.dec, UZ_CODER_RANGE, data, size) != UZ_OK)
         goto out;
-    begin_game(c, game);
-    uz__pv_fill_game_tt(c, mv, walk);
-    r = UZ_OK;
-    for (size_t i = 0; i < game->main.n_nodes && r == UZ_OK; i++) {
-        uz_node *nd = &game->main.nodes[i];
-        context x = {mv, game->main.n_nodes, i, uz_walk_main_before(walk, i), uz_walk_main_after(walk, i)};
-        int side = x.before->side;
-        for (size_t j = 0; j < nd->n_comments && r == UZ_OK; j++) {
-            unsigned coded = 0;
-            c->counts.comments++;
-            c->bits.cost = &c->counts.cost_flags;
-            if ((r = code_bit(c, &c->m.coded[side][c->side[side].prev_coded], &coded)) != UZ_OK)
-                break;
-            c->side[side].prev_coded = (int)coded;
-            if (!coded)
-                continue;
-            c->counts.coded++;
-            begin_comment(c, side);
-            c->bits.cost = &c->counts.cost_fields;
-            const char *res = nd->comments[j];
-            if ((r = rebuild(c, &x, side, res, strlen(res), &text)) != UZ_OK)
-                break;
-            char *s = malloc(text.size + 1);
-            if (!s) {
-                r = UZ_ERR_NOMEM;
-                break;
-            }
-            memcpy(s, text.data, text.size);
-            s[text.size] = 0;
-            if (memchr(s, 0, text.size)) {
-                free(s);
-                r = UZ_ERR_CORRUPT;
-                break;
-            }
-            free(nd->comments[j]);
-            nd->comments[j] = s;
-        }
-    }
+    r = code_main_line(c, walk, mv, NULL);
     if (r == UZ_OK && (c->counts.coded == 0 || uz_decoder_finish(&c->bits.dec) != UZ_OK))
         r = UZ_ERR_CORRUPT;
-    if (r == UZ_OK && counts) {
-        counts->comments += c->counts.comments;
-        counts->coded += c->counts.coded;
-        counts->pv_moves += c->counts.pv_moves;
-        counts->cost_pv += c->counts.cost_pv;
-        counts->cost_fields += c->counts.cost_fields;
-        counts->cost_flags += c->counts.cost_flags;
-    }
+    if (r == UZ_OK && counts)
+        add_counts(counts, &c->counts);
 out:
     free(c);
     free(mv);
-    uz_buf_free(&text);
     return r;
 }

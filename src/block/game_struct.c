@@ -212,12 +212,12 @@ static uz_result get_game(struct_reader *sr, uz_block_game *record, size_t n_nam
         return UZ_ERR_CORRUPT;
     if (flags == GAME_VERBATIM || flags == GAME_TEXT_ONLY) {
         const uint8_t *text;
-        size_t len;
+        size_t text_len;
         /* A verbatim game is a whole game's exact bytes, not one comment: its own limit. */
         if (*n_tags != 0 || *moves_len != 0 ||
-            uz_cursor_string(&sr->sec[SEC_COMMENTS], UZ_LIMIT_GAME_BYTES, &text, &len) != UZ_OK)
+            uz_cursor_string(&sr->sec[SEC_COMMENTS], UZ_LIMIT_GAME_BYTES, &text, &text_len) != UZ_OK)
             return UZ_ERR_CORRUPT;
-        r = uz_game_set_verbatim(game, (const char *)text, len);
+        r = uz_game_set_verbatim(game, (const char *)text, text_len);
         game->verbatim = flags == GAME_VERBATIM;
         game->text_only = flags == GAME_TEXT_ONLY;
         return r;

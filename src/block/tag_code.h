@@ -24,7 +24,7 @@ typedef struct uz_tag_coding {
      * the main line's final position, chess.com's CurrentPosition). */
     bool from_moves;
     /* Header key 15: 1 the models 0-11, 2 also the models of names and numbers across
-     * tags (12-14) and the recent lists started from the frozen priors (tag_prior.c). */
+     * tags (12-14) and the recent lists started from the frozen priors (tag_prior.h). */
     unsigned tag_version;
 } uz_tag_coding;
 

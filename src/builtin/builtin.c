@@ -1,18 +1,19 @@
-/* The built-in oracle's front door: one dispatch over the frozen versions (each in its
- * own builtinN_*.c files, never changed once released). */
+/* The built-in oracle's front door: one dispatch over the frozen versions (builtin.h
+ * lists the files each version's scores depend on). The version table is not frozen: a
+ * new version is a new row. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "builtin.h"
-#include "builtin1.h"
-#include "builtin2.h"
-#include "builtin3.h"
-#include "builtin_search_internal.h"
+#include "search_node.h"
+#include "v1_search.h"
+#include "v2_search.h"
+#include "v3_eval.h"
 
 struct uz_builtin {
     int version;
     int depth;
-    b_search *search; /* the state of either version's search */
+    b_search *search; /* the state of any version's search */
 };
 
 /* What the front door knows of each released version, by version - 1. */
@@ -20,7 +21,7 @@ typedef struct version_info {
     int min_depth, max_depth, default_depth;
     const char *fingerprint; /* a constant, checked against the hash of the version's constants by the tests */
     void (*score_moves)(b_search *s, const uz_position *pos, const uz_move *moves, int n, int32_t *scores);
-    bool network; /* its searcher needs a learned evaluation's scratch (builtin3.h) */
+    bool network; /* its searcher needs a learned evaluation's scratch (v3_eval.h) */
 } version_info;
 
 static const version_info versions[UZ_BUILTIN_LATEST] = {
@@ -58,14 +59,21 @@ const char *uz_builtin_fingerprint(int version)
     return v ? v->fingerprint : "";
 }
 
+uz_result uz_builtin_check_version(int version, uz_diag *diag)
+{
+    if (find_version(version))
+        return UZ_OK;
+    uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "this ucizip has no builtin-%d (it has builtin-1 to builtin-%d)", version,
+                UZ_BUILTIN_LATEST);
+    return UZ_ERR_UNSUPPORTED;
+}
+
 uz_result uz_builtin_create(uz_builtin **out, int version, int depth, uz_diag *diag)
 {
     *out = NULL;
-    if (version < 1 || version > UZ_BUILTIN_LATEST) {
-        uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "unknown builtin version %d (this build knows 1 to %d)", version,
-                    UZ_BUILTIN_LATEST);
-        return UZ_ERR_UNSUPPORTED;
-    }
+    uz_result r = uz_builtin_check_version(version, diag);
+    if (r != UZ_OK)
+        return r;
     if (depth < uz_builtin_min_depth(version) || depth > uz_builtin_max_depth(version)) {
         uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "builtin-%d searches depth %d to %d, not %d", version,
                     uz_builtin_min_depth(version), uz_builtin_max_depth(version), depth);

@@ -1,4 +1,4 @@
-/* The built-in search as an oracle (engine/oracle.h): queries wait in a FIFO until run
+/* The built-in search as an oracle (oracle/oracle.h): queries wait in a FIFO until run
  * answers them, in submission order, so a callback never runs from inside submit. */
 #include <stdio.h>
 #include <stdlib.h>

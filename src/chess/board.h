@@ -2,7 +2,14 @@
  * Zobrist keys, perft. Standard chess and Chess960 (Fischer random chess). Depends on
  * nothing but common.h.
  * The module has no global state: every function is reentrant and may be called from
- * any thread on positions that thread owns. */
+ * any thread on positions that thread owns.
+ *
+ * Frozen for the built-in search (src/builtin): its scores, which archives depend on
+ * forever, depend on parts of this module, each marked "The builtin's scores" below: the
+ * Zobrist keys (its transposition table is indexed and matched by them, so other keys
+ * change which entries collide), the canonical move order (ties in its move ordering)
+ * and the unsorted generator (which moves it yields; its order does not matter). A
+ * change to any of them changes builtin scores: test_builtin_golden fails. */
 #ifndef UCIZIP_BOARD_H
 #define UCIZIP_BOARD_H
 
@@ -82,7 +89,8 @@ typedef struct uz_position {
  *   piece p (coloured piece code, 1..14) on square s: i = 64 * p + s
  *   black to move: i = 1024
  *   castling right bit b (UZ_CASTLE_WK = bit 0 ... UZ_CASTLE_BQ = bit 3): i = 1025 + b
- *   en-passant square on file f (only when set, see above): i = 1029 + f */
+ *   en-passant square on file f (only when set, see above): i = 1029 + f
+ * The builtin's scores depend on these values and on the usable-ep rule (see above). */
 
 /* What make needs to restore the position on unmake. */
 typedef struct uz_undo {
@@ -149,17 +157,21 @@ uint64_t uz_position_key_hash(const char *key_text, bool chess960);
 
 /* Fills moves[] (capacity UZ_MAX_MOVES) with the legal moves in canonical order:
  * by from-square file, from-square rank, to-square file, to-square rank, then promotion
- * piece N, B, R, Q. Returns the count. No allocation. */
+ * piece N, B, R, Q. Returns the count. No allocation. The builtin's scores depend on this
+ * order (its quiescence search in check keeps it among equal keys). */
 int uz_generate_legal(const uz_position *pos, uz_move *moves);
 
 /* The legal moves in generation order (not canonical), for callers to whom the order
  * does not matter (perft, legality checks, SAN matching) or who order them with
- * uz__canonical_key among keys of their own (the builtin's search). Returns the count. */
+ * uz__canonical_key among keys of their own (the builtin's search). Returns the count.
+ * The builtin's scores depend on which moves it yields (every legal move, once), not on
+ * their order. */
 int uz__generate_unsorted(const uz_position *pos, uz_move *moves);
 
 /* The canonical order's sort key (uz_generate_legal), 15 bits, one per move of a
  * position: from file, from rank, to file, to rank, promotion (N < B < R < Q is already
- * the order of the piece type numbers). */
+ * the order of the piece type numbers). The builtin's scores depend on it (its ordering
+ * keys break ties with it). */
 static inline unsigned uz__canonical_key(uz_move m)
 {
     unsigned from = UZ_MOVE_FROM(m), to = UZ_MOVE_TO(m);

@@ -210,10 +210,6 @@ static void on_analysis_message(void *user, const char *input, const uz_diag *di
 int cli_analysis_open(const cli_engine_opts *eo, const cli_model_opts *mo, unsigned flags, uz_analysis **out)
 {
     *out = NULL;
-    if (!(flags & UZ_ANALYSIS_NO_ORACLE) && uz_engine_is_builtin(eo->engine) && (eo->nodes > 0 || eo->mode || eo->hash > 0)) {
-        cli_error("--engine builtin takes --depth only (no --nodes, --mode or --hash)");
-        return -1;
-    }
     uz_options u;
     uz_options_init(&u);
     cli_engine_lib_options(eo, &u);

@@ -152,7 +152,11 @@ static int advance_to_shard(shard_writer *w, const split_opts *o, long target)
         /* Numbers padded to the count's width (at least 4): byte order is shard order,
          * so a glob over the directory lists them in order however many there are. */
         int width = snprintf(NULL, 0, "%ld", o->shards);
-        snprintf(w->path, sizeof w->path, "%s/%0*ld.pgn", o->dir, width > 4 ? width : 4, w->shard + 1);
+        int path_len = snprintf(w->path, sizeof w->path, "%s/%0*ld.pgn", o->dir, width > 4 ? width : 4, w->shard + 1);
+        if (path_len < 0 || (size_t)path_len >= sizeof w->path) {
+            cli_error("%s: directory name too long", o->dir);
+            return -1;
+        }
         if (cli_output_open(&w->out, w->path, o->force) != 0)
             return -1;
     }

@@ -17,7 +17,7 @@
 
 #include "chess/board.h"
 #include "common/common.h"
-#include "engine/oracle.h"
+#include "oracle/oracle.h"
 
 /* Version of our query protocol (what we send, how we read scores). It is part of
  * the fingerprint: bump it whenever a change could alter any score. The settings text
@@ -26,15 +26,9 @@
  * iteration) and for mode permove. */
 #define UZ_ENGINE_PROTOCOL_VERSION 2
 
-/* Score convention (mover's point of view):
- *   "score cp X"          -> X clamped to [-UZ_SCORE_MATE/2, +UZ_SCORE_MATE/2]
- *   "score mate N", N > 0 -> UZ_SCORE_MATE - N   (we mate in N moves)
- *   "score mate N", N <= 0 -> -UZ_SCORE_MATE - N  (we are mated in -N moves)
- * so every mate score lies beyond every centipawn score, and faster mates are better. */
-#define UZ_SCORE_MATE 100000
-#define UZ_SCORE_CP_MAX (UZ_SCORE_MATE / 2)
-
-/* Maps a UCI score to our integer convention: is_mate selects "mate N" vs "cp X". */
+/* Maps a UCI score to the oracles' integer convention (oracle/oracle.h): is_mate selects
+ * "mate N" (N > 0: UZ_SCORE_MATE - N, N <= 0: -UZ_SCORE_MATE - N) vs "cp X" (X clamped to
+ * +-UZ_SCORE_CP_MAX). */
 int32_t uz_engine_score_from_uci(bool is_mate, long value);
 
 /* How a position is scored. Before every position the engine is cleared (the clear
@@ -68,7 +62,7 @@ const char *uz_engine_mode_name(uz_engine_mode mode);
 bool uz_engine_mode_parse(const char *text, uz_engine_mode *out);
 
 #define UZ_ENGINE_PATH_MAX 1024
-#define UZ_ENGINE_NAME_MAX 128
+#define UZ_ENGINE_NAME_MAX UZ_ORACLE_NAME_MAX
 #define UZ_ENGINE_MAX_OPTIONS 16
 #define UZ_ENGINE_OPTION_NAME_MAX 64
 #define UZ_ENGINE_OPTION_VALUE_MAX 256
@@ -211,12 +205,12 @@ void uz_pool_destroy(uz_pool *pool);
 void uz_pool_on_warning(uz_pool *pool, void (*fn)(void *user, const char *message), void *user);
 
 
-/* The pool as an oracle (engine/oracle.h): submit and run are uz_pool_submit and
+/* The pool as an oracle (oracle/oracle.h): submit and run are uz_pool_submit and
  * uz_pool_run, the identity is the pool's. Owned by the pool (uz_oracle_destroy on it is a
  * no-op); valid until uz_pool_destroy. */
 uz_oracle *uz_pool_oracle(uz_pool *pool);
 
-/* Queues q (a query of engine/oracle.h). The query memory is the caller's and must stay valid until its `done`
+/* Queues q (a query of oracle/oracle.h). The query memory is the caller's and must stay valid until its `done`
  * has been called. Its moves are trusted to be the position's legal moves in canonical
  * order (the walk generates them once per position; they are not generated again here);
  * a count outside 1..UZ_MAX_MOVES completes q with UZ_ERR_ARG; a single legal move

@@ -430,10 +430,15 @@ uz_result uz_engine_store_keep(const char *dir, const uz_pool *pool, uz_diag *di
     return r == UZ_OK ? write_entry(dir, &e, ENTRY_MODE_KEPT, diag) : r;
 }
 
-uz_result uz_engine_store_copy(const char *from, const char *to, int *copied, uz_diag *diag)
+/* Calls visit(to, entry, arg, diag) for every readable entry of the store from, in
+ * directory order, with the store to opened (created) first; stops at the first error.
+ * Entries that are not there (temporaries, a name without its entry) are skipped. */
+static uz_result for_each_entry(const char *from, const char *to,
+                                uz_result (*visit)(const char *to, const uz_engine_store_entry *e, void *arg,
+                                                   uz_diag *diag),
+                                void *arg, uz_diag *diag)
 {
     char path[UZ_ENGINE_PATH_MAX + 64];
-    *copied = 0;
     snprintf(path, sizeof path, "%s/fingerprints", from);
     DIR *d = opendir(path);
     if (!d)
@@ -441,25 +446,37 @@ uz_result uz_engine_store_copy(const char *from, const char *to, int *copied, uz
     uz_result r = open_store(to, true, diag);
     struct dirent *de;
     while (r == UZ_OK && (de = readdir(d))) {
-        uz_engine_store_entry e, have;
+        uz_engine_store_entry e;
         if (de->d_name[0] == '.')
             continue; /* ".", "..", temporaries */
-        uz_result fr = find_entry(from, de->d_name, false, &e, diag);
-        if (fr == UZ_DONE)
-            continue;
-        if (fr != UZ_OK) {
-            r = fr;
-            break;
-        }
-        if ((r = find_entry(to, e.fingerprint, true, &have, diag)) != UZ_DONE)
-            continue; /* there already (UZ_OK), or an error that ends the loop */
-        char hex[UZ_SHA256_HEX_SIZE];
-        r = store_blob(to, e.exe, e.sha256, hex, NULL, diag);
-        if (r == UZ_OK && (r = write_entry(to, &e, ENTRY_MODE_KEPT, diag)) == UZ_OK)
-            ++*copied;
+        r = find_entry(from, de->d_name, false, &e, diag);
+        if (r == UZ_OK)
+            r = visit(to, &e, arg, diag);
+        else if (r == UZ_DONE)
+            r = UZ_OK;
     }
     closedir(d);
     return r;
+}
+
+/* Copies entry e into the store to unless it has one for e's fingerprint; arg: the count. */
+static uz_result copy_entry(const char *to, const uz_engine_store_entry *e, void *arg, uz_diag *diag)
+{
+    uz_engine_store_entry have;
+    uz_result r = find_entry(to, e->fingerprint, true, &have, diag);
+    if (r != UZ_DONE)
+        return r; /* there already (UZ_OK), or an error that ends the walk */
+    char hex[UZ_SHA256_HEX_SIZE];
+    r = store_blob(to, e->exe, e->sha256, hex, NULL, diag);
+    if (r == UZ_OK && (r = write_entry(to, e, ENTRY_MODE_KEPT, diag)) == UZ_OK)
+        ++*(int *)arg;
+    return r;
+}
+
+uz_result uz_engine_store_copy(const char *from, const char *to, int *copied, uz_diag *diag)
+{
+    *copied = 0;
+    return for_each_entry(from, to, copy_entry, copied, diag);
 }
 
 /* ---- import: entries checked by running them ---- */
@@ -556,27 +573,23 @@ static uz_result import_entry(const char *to, const uz_engine_store_entry *e, uz
     return UZ_OK;
 }
 
+/* What an import reports to, and its counts. */
+typedef struct import_job {
+    uz_engine_store_report report;
+    void *user;
+    int *added, *refused;
+} import_job;
+
+static uz_result import_visit(const char *to, const uz_engine_store_entry *e, void *arg, uz_diag *diag)
+{
+    import_job *job = arg;
+    return import_entry(to, e, job->report, job->user, job->added, job->refused, diag);
+}
+
 uz_result uz_engine_store_import_from(const char *from, const char *to, uz_engine_store_report report, void *user,
                                  int *added, int *refused, uz_diag *diag)
 {
-    char path[UZ_ENGINE_PATH_MAX + 64];
     *added = *refused = 0;
-    snprintf(path, sizeof path, "%s/fingerprints", from);
-    DIR *d = opendir(path);
-    if (!d)
-        return io_error(diag, "read", path, errno);
-    uz_result r = open_store(to, true, diag);
-    struct dirent *de;
-    while (r == UZ_OK && (de = readdir(d))) {
-        uz_engine_store_entry e;
-        if (de->d_name[0] == '.')
-            continue; /* ".", "..", temporaries */
-        r = find_entry(from, de->d_name, false, &e, diag);
-        if (r == UZ_OK)
-            r = import_entry(to, &e, report, user, added, refused, diag);
-        else if (r == UZ_DONE)
-            r = UZ_OK;
-    }
-    closedir(d);
-    return r;
+    import_job job = {report, user, added, refused};
+    return for_each_entry(from, to, import_visit, &job, diag);
 }

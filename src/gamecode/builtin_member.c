@@ -1,11 +1,11 @@
 /* How a member header records the builtin, and the checks of a header that claims it
- * (builtin_oracle.h; doc/format.md, "The built-in oracle"). */
+ * (builtin_member.h; doc/format.md, "The built-in oracle"). */
 #include <stdio.h>
 #include <string.h>
 
 #include "builtin/builtin.h"
+#include "gamecode/builtin_member.h"
 #include "gamecode/member.h"
-#include "gamecode/builtin_oracle.h"
 #include "model/player_model.h"
 
 #define NAME_PREFIX "ucizip builtin-"
@@ -73,11 +73,11 @@ uz_result uz_header_builtin(const uz_archive_header *h, int *version, int *depth
                     "corrupt archive: a header naming the builtin ('%s') with settings it does not have", h->engine_name);
         return UZ_ERR_CORRUPT;
     }
-    if (v > UZ_BUILTIN_LATEST) {
-        uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0,
-                    "the archive was made with builtin-%d, which this ucizip does not have; a newer ucizip decodes "
-                    "it (this one has up to builtin-%d)",
-                    v, UZ_BUILTIN_LATEST);
+    if (uz_builtin_check_version(v, diag) != UZ_OK) {
+        char why[sizeof diag->message];
+        uz_copy_str(why, sizeof why, diag->message);
+        uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "the archive was made with builtin-%d: %s; a newer ucizip decodes it",
+                    v, why);
         return UZ_ERR_UNSUPPORTED;
     }
     if (d < uz_builtin_min_depth(v) || d > uz_builtin_max_depth(v)) {
@@ -103,6 +103,8 @@ void uz_builtin_model_params(uz_model_params *params, int version, int depth)
     if (params->kind != UZ_MODEL_PLAYER || params->player_version != 0 || params->player_hash_lo != 0 ||
         params->player_hash_hi != 0)
         return;
+    if (version == 0)
+        version = UZ_BUILTIN_DEFAULT;
     if (depth == 0)
         depth = uz_builtin_default_depth(version);
     /* Deeper scores are sharper than depth-1 ones: from depth 2 on, the set fitted to them. */

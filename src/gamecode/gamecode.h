@@ -1,5 +1,5 @@
 /* Coding the moves of games against engine scores: scoring the positions of a game's walk
- * (pgn/game_walk.h) with an oracle (engine/oracle.h), and move streams in and out. This is
+ * (pgn/game_walk.h) with an oracle (oracle/oracle.h), and move streams in and out. This is
  * the one module that sees both the engine and the entropy coders. */
 #ifndef UCIZIP_GAMECODE_H
 #define UCIZIP_GAMECODE_H
@@ -26,14 +26,14 @@ uint32_t uz_step_frequencies(const uz_model *m, const uz_walk *w, size_t s, cons
 
 /* Resolves every step of every walk and scores every position that has two or more legal
  * moves with the oracle, keeping it busy across all the games (a bounded number of queries
- * in flight). Chess960 games go to the same oracle (a routing one, engine/oracle.h, where
+ * in flight). Chess960 games go to the same oracle (a routing one, oracle/oracle.h, where
  * an engine needs a second process for them). With oracle NULL it only resolves
  * (positions, legal move counts, played indexes). */
 uz_result uz_score_walks(uz_oracle *oracle, uz_walk *walks, size_t n_walks, uz_diag *diag);
 /* The same for walks that are not one array (those of a block's records); with a model,
  * each scored step gets the model's coding frequencies instead of its scores (uz_step.freq,
  * what uz_encode_walk needs, in half the memory), computed as part of the query's work
- * (engine/oracle.h: on the builtin's search threads). */
+ * (oracle/oracle.h: on the builtin's search threads). */
 uz_result uz_score_walk_list(uz_oracle *oracle, const uz_model *model, uz_walk *const *walks, size_t n_walks,
                              uz_diag *diag);
 

@@ -6,7 +6,7 @@
 
 #include "gamecode/member.h"
 #include "gamecode/archive_engine.h"
-#include "gamecode/builtin_oracle.h"
+#include "gamecode/builtin_member.h"
 
 void uz_header_fill_coding(uz_archive_header *h, const uz_model_params *model, uz_coder_kind coder,
                            uint32_t block_games)

@@ -22,7 +22,7 @@ void uz_header_fill(uz_archive_header *h, uz_pool *pool, const uz_model_params *
                     uint32_t block_games);
 
 /* Whether the member of header h was coded with the builtin (its engine name is
- * "ucizip builtin-V"; gamecode/builtin_oracle.h reads the rest). */
+ * "ucizip builtin-V"; gamecode/builtin_member.h reads the rest). */
 bool uz_header_is_builtin(const uz_archive_header *h);
 
 /* The model parameters a header stores; UZ_ERR_UNSUPPORTED for an unknown model kind or

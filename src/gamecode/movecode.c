@@ -130,7 +130,7 @@ static void advance(game_decoder *g)
     finish_game(g, UZ_OK, true);
 }
 
-/* The query's work (engine/oracle.h), on whichever thread answered: the model's
+/* The query's work (oracle/oracle.h), on whichever thread answered: the model's
  * frequencies for the step just scored. Reads the game's own walk, which only this
  * game's callbacks write, and none runs while its query is out. */
 static void step_frequencies(uz_query *q, void *user)

@@ -1,6 +1,6 @@
 /* The oracle set: everything that scores one run's positions, with one owner. Either an
  * engine (a pool started from settings) and, from the first Chess960 need on, the same
- * engine in Chess960 mode, both behind one routing oracle (engine/oracle.h); or the
+ * engine in Chess960 mode, both behind one routing oracle (oracle/oracle.h); or the
  * builtin, which scores both kinds itself. Compress, the member decoder and the analysis
  * session each hold one set; the set starts, checks and destroys its engines.
  *
@@ -12,7 +12,7 @@
 
 #include "archive/archive.h"
 #include "engine/engine.h"
-#include "gamecode/builtin_oracle.h"
+#include "gamecode/builtin_member.h"
 #include "pgn/pgn.h"
 
 typedef struct uz_oracle_set uz_oracle_set;

@@ -53,7 +53,7 @@ static uz_step *next_step(scoring_job *job, uz_walk **walk_out, size_t *index_ou
 
 static void submit_next(scoring_slot *slot);
 
-/* The query's work (engine/oracle.h), on whichever thread answered: a copy of the scores
+/* The query's work (oracle/oracle.h), on whichever thread answered: a copy of the scores
  * for the step or, with a model, the step's coding frequencies instead. Reads the walk's
  * positions, moves and tags, which nothing writes while scoring (every walk is resolved
  * first; the callbacks only fill in the scores and frequencies of other steps). */

@@ -5,7 +5,7 @@
 
 #include "lib_internal.h"
 #include "fit_samples.h"
-#include "gamecode/builtin_oracle.h"
+#include "gamecode/builtin_member.h"
 #include "gamecode/gamecode.h"
 #include "gamecode/opening.h"
 #include "gamecode/oracle_set.h"

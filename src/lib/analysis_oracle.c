@@ -18,7 +18,7 @@ static double now_ms(void)
 bool uz_engine_is_builtin(const char *engine)
 {
     int version;
-    return uz_builtin_spec(engine, &version);
+    return uz_oracle_spec_builtin(engine, &version);
 }
 
 void uz_format_k(uint32_t k_milli, char *out, size_t cap)
@@ -42,35 +42,27 @@ uz_result uz_options_model_text(const uz_options *o, bool for_fit, char *out, si
     return UZ_OK;
 }
 
-static uz_result open_builtin(uz_analysis_oracle *oracle, const uz_options *o, int version, int workers,
-                              uz_diag *diag)
-{
-    if (o->nodes > 0 || o->mode || o->hash_mb > 0) {
-        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "engine builtin takes depth only (no nodes, mode or hash)");
-        return UZ_ERR_ARG;
-    }
-    return uz_oracle_set_open_builtin(&oracle->set, version, o->depth > 0 ? o->depth : 0, workers, diag);
-}
-
 uz_result uz_analysis_oracle_open(uz_analysis_oracle *oracle, const uz_options *o, uz_diag *diag)
 {
     memset(oracle, 0, sizeof *oracle);
-    int workers = uz_lib_workers(o);
     double t0 = now_ms();
-    int version;
-    uz_result r;
-    if (uz_builtin_spec(o->engine, &version)) {
-        r = open_builtin(oracle, o, version, workers, diag);
+    uz_oracle_spec spec;
+    uz_oracle_spec_from_options(o, &spec);
+    uz_result r = uz_oracle_spec_check(&spec, diag);
+    if (r != UZ_OK)
+        return r;
+    if (spec.kind == UZ_ORACLE_BUILTIN) {
+        r = uz_oracle_set_open_builtin(&oracle->set, spec.builtin_version, spec.depth, spec.workers, diag);
     } else {
         uz_engine_settings s;
-        if ((r = uz_lib_engine_settings(o, &s, diag)) != UZ_OK)
+        if ((r = uz_lib_engine_settings(&spec, o->on_message, o->user, &s, diag)) != UZ_OK)
             return r;
         if (o->cache_path && !(oracle->cache_path = strdup(o->cache_path))) {
             uz_lib_cache_release(o->cache_path);
             uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
             return UZ_ERR_NOMEM;
         }
-        if ((r = uz_oracle_set_open_engine(&oracle->set, &s, workers, diag)) == UZ_OK)
+        if ((r = uz_oracle_set_open_engine(&oracle->set, &s, spec.workers, diag)) == UZ_OK)
             uz_oracle_set_on_message(oracle->set, o->on_message, o->user); /* (an engine without Chess960) */
     }
     oracle->startup_ms = now_ms() - t0;

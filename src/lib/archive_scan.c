@@ -1,5 +1,6 @@
 /* uz_archive_scan (ucizip_experimental.h): an archive's members as their headers and
  * blocks tell, without an engine: what `ucizip info` shows. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,8 +9,8 @@
 #include "archive/archive.h"
 #include "block/byte_split.h"
 #include "block/game_struct.h"
+#include "gamecode/builtin_member.h"
 #include "gamecode/member.h"
-#include "gamecode/builtin_oracle.h"
 
 /* The public names of the block sizes are the container's. */
 _Static_assert(UZ_BLOCK_GAMES_DEFAULT == UZ_ARCHIVE_BLOCK_GAMES && UZ_BLOCK_GAMES_MAX == UZ_ARCHIVE_MAX_BLOCK_GAMES,
@@ -23,17 +24,12 @@ struct uz_archive_scan {
     uz_lib_model_desc model_desc;
 };
 
+_Static_assert(offsetof(uz_archive_scan, reader) == 0, "uz_lib_scanner_open opens the first member");
+
 uz_result uz_archive_scan_open(uz_archive_scan **out, FILE *f, const char *name, uz_diag *diag)
 {
-    *out = NULL;
-    uz_archive_scan *s = calloc(1, sizeof *s);
-    if (!s || uz_archive_reader_open(&s->reader, f, name ? name : "<archive>") != UZ_OK) {
-        free(s);
-        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
-        return UZ_ERR_NOMEM;
-    }
-    *out = s;
-    return UZ_OK;
+    *out = uz_lib_scanner_open(sizeof **out, f, name, diag);
+    return *out ? UZ_OK : UZ_ERR_NOMEM;
 }
 
 static void copy_split(uz_byte_counts *to, const uz_byte_split *from)

@@ -7,17 +7,17 @@
 #include "game_source.h"
 #include "lib_internal.h"
 #include "block/comment_code.h"
+#include "builtin/builtin_pool.h"
 #include "engine/engine_store.h"
 #include "block/block_codec.h"
-#include "gamecode/builtin_oracle.h"
 #include "gamecode/oracle_set.h"
 
 
 struct uz_compressor {
     uz_options opt;               /* strings borrowed but for cache_path */
     char *cache_path;
+    uz_oracle_spec spec;          /* the oracle the options name */
     uz_engine_settings settings;
-    int workers;
     uz_oracle_set *oracles;       /* the engine (its Chess960 instance started at the first such game) or the builtin */
     uz_model_params params;       /* the model the options name */
     uz_model model;               /* the current archive's (fitted or as named) */
@@ -74,22 +74,12 @@ static uz_result start_pool(uz_compressor *c, uz_diag *diag)
 {
     uz_oracle_set_close(c->oracles);
     c->oracles = NULL;
-    uz_result r = uz_oracle_set_open_engine(&c->oracles, &c->settings, c->workers, diag);
+    uz_result r = uz_oracle_set_open_engine(&c->oracles, &c->settings, c->spec.workers, diag);
     if (r != UZ_OK)
         return r;
     uz_oracle_set_on_message(c->oracles, c->opt.on_message, c->opt.user); /* (an engine without Chess960) */
     keep_engine(c);
     return UZ_OK;
-}
-
-/* --engine builtin[-N]: its searchers (depth from the options) instead of an engine. */
-static uz_result start_builtin(uz_compressor *c, int version, uz_diag *diag)
-{
-    if (c->opt.nodes || c->opt.mode || c->opt.hash_mb) {
-        uz_diag_set(diag, UZ_ERR_ARG, 0, 0, "the builtin takes a depth only (no nodes, mode or hash)");
-        return UZ_ERR_ARG;
-    }
-    return uz_oracle_set_open_builtin(&c->oracles, version, c->opt.depth, c->workers, diag);
 }
 
 /* c->identity: what the archives' headers name of the oracle. */
@@ -112,7 +102,6 @@ uz_result uz_compressor_open(uz_compressor **out, const uz_options *options, uz_
     }
     c->opt = *options;
     c->finished = true; /* until begin */
-    c->workers = uz_lib_workers(options);
     c->block_games = options->block_games ? options->block_games : UZ_ARCHIVE_BLOCK_GAMES;
     if (!(c->games = calloc(c->block_games, sizeof *c->games))) {
         free(c);
@@ -121,16 +110,18 @@ uz_result uz_compressor_open(uz_compressor **out, const uz_options *options, uz_
     }
     for (size_t i = 0; i < c->block_games; i++)
         uz_game_init(&c->games[i]);
-    if ((r = uz_lib_model(options, &c->params, &c->coder, diag)) != UZ_OK ||
+    uz_oracle_spec_from_options(options, &c->spec);
+    if ((r = uz_oracle_spec_check(&c->spec, diag)) != UZ_OK ||
+        (r = uz_lib_model(options, &c->params, &c->coder, diag)) != UZ_OK ||
         (r = uz_model_open(&c->model, &c->params, diag)) != UZ_OK)
         goto fail;
     if ((r = uz_encoder_create(&c->enc, c->coder)) != UZ_OK) {
         uz_diag_set(diag, r, 0, 0, "out of memory");
         goto fail;
     }
-    int version;
-    if (uz_builtin_spec(options->engine, &version)) {
-        if ((r = start_builtin(c, version, diag)) != UZ_OK)
+    if (c->spec.kind == UZ_ORACLE_BUILTIN) { /* its searchers instead of an engine */
+        r = uz_oracle_set_open_builtin(&c->oracles, c->spec.builtin_version, c->spec.depth, c->spec.workers, diag);
+        if (r != UZ_OK)
             goto fail;
         goto source;
     }
@@ -140,7 +131,8 @@ uz_result uz_compressor_open(uz_compressor **out, const uz_options *options, uz_
         goto fail;
     }
     c->opt.cache_path = NULL; /* taken below, released by close */
-    if ((r = uz_lib_engine_settings(options, &c->settings, diag)) != UZ_OK) {
+    c->spec.cache_path = c->cache_path;
+    if ((r = uz_lib_engine_settings(&c->spec, options->on_message, options->user, &c->settings, diag)) != UZ_OK) {
         free(c->cache_path);
         c->cache_path = NULL; /* not taken */
         goto fail;
@@ -390,11 +382,7 @@ uz_result uz_lib_compressor_use_model(uz_compressor *c, const uz_model_params *p
                                       uz_diag *diag)
 {
     c->params = *params;
-    const uz_builtin_pool *builtin = uz_oracle_set_builtin(c->oracles);
-    if (builtin)
-        uz_builtin_model_params(&c->params, uz_builtin_pool_version(builtin), uz_builtin_pool_depth(builtin));
-    else
-        uz_lib_engine_model_params(&c->opt, &c->params);
+    uz_lib_oracle_weights(&c->spec, &c->params);
     if (coder != c->coder) {
         uz_encoder_destroy(c->enc);
         c->enc = NULL;

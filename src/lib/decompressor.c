@@ -6,7 +6,6 @@
 
 #include "lib_internal.h"
 #include "block/block_codec.h"
-#include "gamecode/builtin_oracle.h"
 
 struct uz_decompressor {
     uz_options opt;
@@ -45,7 +44,7 @@ uz_result uz_decompressor_open(uz_decompressor **out, const uz_options *options,
     }
     d->opt = *options;
     d->opt.cache_path = NULL;
-    d->workers = uz_lib_workers(options);
+    d->workers = uz_oracle_workers(options->workers);
     d->md.limits.block_nodes = options->max_block_moves;
     d->md.limits.block_struct_bytes = options->max_block_bytes;
     d->md.limits.engine_memory_mb = options->max_engine_memory_mb;
@@ -62,10 +61,12 @@ uz_result uz_decompressor_open(uz_decompressor **out, const uz_options *options,
         return r;
     }
     int builtin_version;
-    if (options->engine && !uz_builtin_spec(options->engine, &builtin_version)) {
+    if (options->engine && !uz_oracle_spec_builtin(options->engine, &builtin_version)) {
         /* The archive's search settings replace the ones the options give. (A builtin
          * member always names its builtin: "--engine builtin" asks for nothing more.) */
-        if ((r = uz_lib_engine_settings(options, &d->base, diag)) != UZ_OK) {
+        uz_oracle_spec spec;
+        uz_oracle_spec_from_options(options, &spec);
+        if ((r = uz_lib_engine_settings(&spec, options->on_message, options->user, &d->base, diag)) != UZ_OK) {
             free(d->cache_path);
             free(d);
             return r;

@@ -37,6 +37,17 @@ uz_result uz_archive_members(FILE *f, const char *name, uz_member_info *out, siz
     return r;
 }
 
+void *uz_lib_scanner_open(size_t size, FILE *f, const char *name, uz_diag *diag)
+{
+    uz_archive_reader **reader = size >= sizeof *reader ? calloc(1, size) : NULL;
+    if (!reader || uz_archive_reader_open(reader, f, name ? name : "<archive>") != UZ_OK) {
+        free(reader);
+        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
+        return NULL;
+    }
+    return reader;
+}
+
 uz_result uz_archive_check(FILE *f, const char *name, uz_diag *diag)
 {
     uz_archive_reader *reader = NULL;

@@ -3,12 +3,11 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "lib_internal.h"
 #include "archive/archive.h"
 #include "cache/score_cache.h"
-#include "gamecode/builtin_oracle.h"
+#include "gamecode/builtin_member.h"
 #include "model/opening_book.h"
 #include "model/player_model.h"
 
@@ -51,14 +50,6 @@ uz_result uz_lib_check_options(const uz_options *o, uz_diag *diag)
         return UZ_ERR_ARG;
     }
     return UZ_OK;
-}
-
-int uz_lib_workers(const uz_options *o)
-{
-    if (o->workers > 0)
-        return o->workers;
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
 /* ---- persistent score caches ----
@@ -159,26 +150,27 @@ uz_result uz_lib_cache_acquire(const char *path, const uz_score_store **store, u
     return cache_acquire(path, store, warn, user, diag);
 }
 
-uz_result uz_lib_engine_settings(const uz_options *o, uz_engine_settings *s, uz_diag *diag)
+uz_result uz_lib_engine_settings(const uz_oracle_spec *spec, uz_message_fn warn, void *user, uz_engine_settings *s,
+                                 uz_diag *diag)
 {
     const char *dirs[8];
     uz_engine_default_dirs(dirs, 8);
     /* The default engine is the stockfish profile, never a stockfish found in PATH run
      * with other settings (another fingerprint) when the profile is missing. */
-    uz_result r = o->engine ? uz_engine_settings_from_spec(s, o->engine, dirs, diag)
-                            : uz_engine_profile_load(s, "stockfish", dirs, diag);
+    uz_result r = spec->engine ? uz_engine_settings_from_spec(s, spec->engine, dirs, diag)
+                               : uz_engine_profile_load(s, "stockfish", dirs, diag);
     if (r != UZ_OK)
         return r;
-    if (o->depth > 0)
-        s->depth = o->depth;
-    if (o->nodes > 0)
-        s->nodes = (long)o->nodes;
-    if (o->hash_mb > 0)
-        s->hash_mb = o->hash_mb;
-    if (o->mode)
-        uz_engine_mode_parse(o->mode, &s->mode);
-    if (o->cache_path)
-        return cache_acquire(o->cache_path, &s->store, o->on_message, o->user, diag);
+    if (spec->depth > 0)
+        s->depth = spec->depth;
+    if (spec->nodes > 0)
+        s->nodes = (long)spec->nodes;
+    if (spec->hash_mb > 0)
+        s->hash_mb = spec->hash_mb;
+    if (spec->mode)
+        uz_engine_mode_parse(spec->mode, &s->mode);
+    if (spec->cache_path)
+        return cache_acquire(spec->cache_path, &s->store, warn, user, diag);
     return UZ_OK;
 }
 
@@ -192,12 +184,16 @@ uz_model_params uz_lib_model_fit_start(const uz_model_params *params)
     return p;
 }
 
-void uz_lib_engine_model_params(const uz_options *o, uz_model_params *params)
+void uz_lib_oracle_weights(const uz_oracle_spec *spec, uz_model_params *params)
 {
+    if (spec->kind == UZ_ORACLE_BUILTIN) {
+        uz_builtin_model_params(params, spec->builtin_version, spec->depth);
+        return;
+    }
     if (params->kind != UZ_MODEL_PLAYER || params->player_version != 0 || params->player_hash_lo != 0 ||
         params->player_hash_hi != 0)
         return;
-    const bool deep = o->depth >= 2 || o->nodes > 0;
+    const bool deep = spec->depth >= 2 || spec->nodes > 0;
     const uz_player_model *pm =
         uz_pm_builtin_version(deep ? UZ_PM_DEFAULT_VERSION_ENGINE_DEEP : UZ_PM_DEFAULT_VERSION_ENGINE);
     if (pm) {
@@ -209,6 +205,8 @@ void uz_lib_engine_model_params(const uz_options *o, uz_model_params *params)
 
 uz_result uz_lib_model(const uz_options *o, uz_model_params *p, uz_coder_kind *coder, uz_diag *diag)
 {
+    uz_oracle_spec spec;
+    uz_oracle_spec_from_options(o, &spec);
     *p = uz_model_default_params(); /* the rank model's parameters, the reference */
     p->kind = UZ_MODEL_PLAYER;
     bool rank_given = o->k_milli >= 0 || o->floor_milli >= 0 || o->rank_milli >= 0 || o->decay_milli >= 0;
@@ -265,11 +263,7 @@ uz_result uz_lib_model(const uz_options *o, uz_model_params *p, uz_coder_kind *c
     }
     p->book_version = o->book < 0 ? 0 : o->book == 0 ? UZ_BOOK_LATEST : (uint32_t)o->book;
     p->book_hash_lo = p->book_hash_hi = 0; /* uz_model_open records the book's hash */
-    int builtin_version;
-    if (uz_builtin_spec(o->engine, &builtin_version)) /* the player weights trained on its scores */
-        uz_builtin_model_params(p, builtin_version, o->depth);
-    else
-        uz_lib_engine_model_params(o, p);
+    uz_lib_oracle_weights(&spec, p);
     if (!o->coder || strcmp(o->coder, "range") == 0)
         *coder = UZ_CODER_RANGE;
     else if (strcmp(o->coder, "huffman") == 0)

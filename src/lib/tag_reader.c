@@ -1,5 +1,6 @@
 /* uz_tag_reader (ucizip_experimental.h): the games' tags of an archive from its structure
  * streams only, without an engine; the game count from the members' indexes. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,7 +8,6 @@
 #include "archive/archive.h"
 #include "block/game_struct.h"
 #include "block/block_codec.h"
-#include "gamecode/builtin_oracle.h"
 
 struct uz_tag_reader {
     uz_archive_reader *reader;
@@ -27,17 +27,12 @@ struct uz_tag_reader {
     char *cache_path;             /* the persistent cache taken (released at close) */
 };
 
+_Static_assert(offsetof(uz_tag_reader, reader) == 0, "uz_lib_scanner_open opens the first member");
+
 uz_result uz_tag_reader_open(uz_tag_reader **out, FILE *f, const char *name, uz_diag *diag)
 {
-    *out = NULL;
-    uz_tag_reader *r = calloc(1, sizeof *r);
-    if (!r || uz_archive_reader_open(&r->reader, f, name ? name : "<archive>") != UZ_OK) {
-        free(r);
-        uz_diag_set(diag, UZ_ERR_NOMEM, 0, 0, "out of memory");
-        return UZ_ERR_NOMEM;
-    }
-    *out = r;
-    return UZ_OK;
+    *out = uz_lib_scanner_open(sizeof **out, f, name, diag);
+    return *out ? UZ_OK : UZ_ERR_NOMEM;
 }
 
 static void free_games(uz_tag_reader *r)
@@ -124,9 +119,11 @@ uz_result uz_tag_reader_decode_with(uz_tag_reader *r, const uz_options *o, uz_di
         return UZ_ERR_NOMEM;
     }
     int builtin_version;
-    if (o->engine && !uz_builtin_spec(o->engine, &builtin_version)) {
+    if (o->engine && !uz_oracle_spec_builtin(o->engine, &builtin_version)) {
         /* (the cache, if any, becomes the engine's store: released at close) */
-        uz_result res = uz_lib_engine_settings(o, &r->base, diag);
+        uz_oracle_spec spec;
+        uz_oracle_spec_from_options(o, &spec);
+        uz_result res = uz_lib_engine_settings(&spec, o->on_message, o->user, &r->base, diag);
         r->have_base = res == UZ_OK;
         return res;
     }

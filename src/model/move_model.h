@@ -14,14 +14,12 @@
 #include "chess/board.h"
 #include "common/common.h"
 #include "model/player_model.h"
+#include "oracle/oracle.h"
 
-/* Engine scores are int32 centipawns from the mover's point of view. Mate in N
- * (N >= 1) is UZ_SCORE_MATE - N; being mated in N (N >= 0) is -UZ_SCORE_MATE + N.
+/* Scores are the oracles' (oracle/oracle.h): int32 centipawns from the mover's point of
+ * view, mate in N (N >= 1) UZ_SCORE_MATE - N, being mated in N (N >= 0) -UZ_SCORE_MATE + N.
  * Any |score| > UZ_SCORE_MATE_BOUND is a mate score. */
-#ifndef UZ_SCORE_MATE
-#define UZ_SCORE_MATE 100000
-#endif
-#define UZ_SCORE_MATE_BOUND 50000
+#define UZ_SCORE_MATE_BOUND UZ_SCORE_CP_MAX /* beyond every centipawn score */
 
 /* Most symbols (legal moves) one position may have. */
 #define UZ_MODEL_MAX_MOVES 256

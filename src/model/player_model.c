@@ -241,131 +241,220 @@ static bool parse_board_line(uz_player_model *m, int i, const char *line, uint64
     return true;
 }
 
+/* Where the parse of a weights file stands. The parts come in order: the magic line, the
+ * floor, the features, then the hidden layer, the square tables and the board units (each
+ * optional, announced by its count line) and the hash line, which ends the file. */
+typedef struct {
+    uz_player_model *m;
+    uint64_t h; /* FNV-1a 64 of the lines from "floor" on, as written canonically */
+    int stage;  /* 0 magic, 1 floor, 2.. the features, HEAD_STAGES: the optional parts */
+    int units, square_lines, board_lines;
+    bool done; /* the hash line was read */
+} weights_reader;
+
+enum { HEAD_STAGES = 2 + UZ_PM_N_FEATURES };
+
+/* A line of the head (the magic line, the floor, a feature). */
+static uz_result read_head_line(weights_reader *r, const char *line, long lineno, uz_diag *diag)
+{
+    uz_player_model *m = r->m;
+    char name[64], canon[128];
+    long long value;
+    if (r->stage == 0) {
+        unsigned version;
+        if (sscanf(line, "ucizip-player-model %u", &version) != 1 || version == 0) {
+            uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'ucizip-player-model VERSION'");
+            return UZ_ERR_CORRUPT;
+        }
+        m->version = version;
+        return UZ_OK;
+    }
+    int k;
+    if (r->stage == 1) {
+        if (sscanf(line, "floor %lld", &value) != 1 || value < 1 || value > 32768) {
+            uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'floor N' with N in 1..32768");
+            return UZ_ERR_CORRUPT;
+        }
+        m->floor_q16 = (uint32_t)value;
+        k = snprintf(canon, sizeof canon, "floor %u\n", m->floor_q16);
+    } else {
+        int f = r->stage - 2;
+        if (sscanf(line, "%63s %lld", name, &value) != 2 || strcmp(name, feature_names[f]) != 0) {
+            uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected '%s VALUE'", feature_names[f]);
+            return UZ_ERR_CORRUPT;
+        }
+        if (value <= -WEIGHT_LIMIT || value >= WEIGHT_LIMIT) {
+            uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: %s out of range", name);
+            return UZ_ERR_CORRUPT;
+        }
+        m->weight[f] = (int32_t)value;
+        k = snprintf(canon, sizeof canon, "%s %d\n", name, m->weight[f]);
+    }
+    r->h = uz_fnv1a64(r->h, canon, (size_t)k);
+    return UZ_OK;
+}
+
+/* A line of the hidden layer: its count line or a unit. *taken is false when the line
+ * belongs to a later part. */
+static uz_result read_hidden_line(weights_reader *r, const char *line, long lineno, uz_diag *diag, bool *taken)
+{
+    uz_player_model *m = r->m;
+    *taken = true;
+    if (r->stage == HEAD_STAGES && strncmp(line, "hidden ", 7) == 0) {
+        if (!parse_count_line(line, "hidden", UZ_PM_MAX_HIDDEN, &m->n_hidden, &r->h)) {
+            uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'hidden H' with H in 1..%d",
+                        UZ_PM_MAX_HIDDEN);
+            return UZ_ERR_CORRUPT;
+        }
+    } else if (r->units < m->n_hidden) {
+        if (!parse_unit(m, r->units, line, &r->h)) {
+            uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'unit %d BIAS OUT' and %d weights, each within range",
+                        r->units, UZ_PM_N_FEATURES);
+            return UZ_ERR_CORRUPT;
+        }
+        r->units++;
+    } else {
+        *taken = false;
+    }
+    return UZ_OK;
+}
+
+/* A line of the square tables: their count line or a table row; *taken as above. */
+static uz_result read_square_line(weights_reader *r, const char *line, long lineno, uz_diag *diag, bool *taken)
+{
+    uz_player_model *m = r->m;
+    *taken = true;
+    if (m->n_square_buckets == 0 && m->n_board_units == 0 && strncmp(line, "squares ", 8) == 0) {
+        if (!parse_squares_head(m, line, &r->h)) {
+            uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1,
+                        "weights: expected 'squares B BOUND...' with B in 1..%d and B - 1 rising bounds",
+                        UZ_PM_MAX_SQUARE_BUCKETS);
+            return UZ_ERR_CORRUPT;
+        }
+    } else if (r->square_lines < 2 * m->n_square_buckets * UZ_PM_PIECE_TYPES) {
+        if (!parse_square_line(m, r->square_lines, line, &r->h)) {
+            const int per_kind = m->n_square_buckets * UZ_PM_PIECE_TYPES;
+            uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected '%s %d %c' and 64 values, each within range",
+                        r->square_lines < per_kind ? "to" : "from", (r->square_lines % per_kind) / UZ_PM_PIECE_TYPES,
+                        piece_letters[r->square_lines % UZ_PM_PIECE_TYPES]);
+            return UZ_ERR_CORRUPT;
+        }
+        r->square_lines++;
+    } else {
+        *taken = false;
+    }
+    return UZ_OK;
+}
+
+/* A line of the board units: their count line or a unit's line; *taken as above. */
+static uz_result read_board_line(weights_reader *r, const char *line, long lineno, uz_diag *diag, bool *taken)
+{
+    uz_player_model *m = r->m;
+    *taken = true;
+    if (m->n_board_units == 0 && strncmp(line, "board ", 6) == 0) {
+        if (!parse_count_line(line, "board", UZ_PM_MAX_BOARD_UNITS, &m->n_board_units, &r->h)) {
+            uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'board U' with U in 1..%d",
+                        UZ_PM_MAX_BOARD_UNITS);
+            return UZ_ERR_CORRUPT;
+        }
+    } else if (r->board_lines < m->n_board_units * BOARD_LINES_PER_UNIT) {
+        if (!parse_board_line(m, r->board_lines, line, &r->h)) {
+            char name[64];
+            int32_t *unused;
+            board_line_name(m, r->board_lines, name, sizeof name, &unused);
+            uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected '%s' and %d values, each within range", name,
+                        r->board_lines % BOARD_LINES_PER_UNIT ? 64 : 2);
+            return UZ_ERR_CORRUPT;
+        }
+        r->board_lines++;
+    } else {
+        *taken = false;
+    }
+    return UZ_OK;
+}
+
+/* The hash line: the file's hash must be the one of the lines read. */
+static uz_result read_hash_line(weights_reader *r, const char *line, long lineno, uz_diag *diag)
+{
+    unsigned long long stored;
+    if (sscanf(line, "hash %llx", &stored) != 1) {
+        uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'hash HEX' after the %d features (and the hidden layer)",
+                    UZ_PM_N_FEATURES);
+        return UZ_ERR_CORRUPT;
+    }
+    if (stored != r->h) {
+        uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1,
+                    "weights: hash mismatch (file says %016llx, the weights give %016llx): damaged file", stored,
+                    (unsigned long long)r->h);
+        return UZ_ERR_CORRUPT;
+    }
+    r->m->hash = r->h;
+    r->done = true;
+    return UZ_OK;
+}
+
+/* One line that is neither blank nor a comment, into the part it belongs to. */
+static uz_result read_weights_line(weights_reader *r, const char *line, long lineno, uz_diag *diag)
+{
+    uz_result res;
+    bool taken = false;
+    if (r->stage < HEAD_STAGES) {
+        res = read_head_line(r, line, lineno, diag);
+    } else {
+        res = read_hidden_line(r, line, lineno, diag, &taken);
+        if (res == UZ_OK && !taken)
+            res = read_square_line(r, line, lineno, diag, &taken);
+        if (res == UZ_OK && !taken)
+            res = read_board_line(r, line, lineno, diag, &taken);
+        if (res == UZ_OK && !taken)
+            res = read_hash_line(r, line, lineno, diag);
+    }
+    if (r->stage < HEAD_STAGES + 1)
+        r->stage++;
+    return res;
+}
+
+/* The part a file that ends before its hash line lacks. */
+static const char *missing_part(const weights_reader *r)
+{
+    const uz_player_model *m = r->m;
+    if (r->stage == 0)
+        return "header";
+    if (r->stage == 1)
+        return "floor";
+    if (r->stage < HEAD_STAGES)
+        return "features";
+    if (r->units < m->n_hidden)
+        return "hidden units";
+    if (r->square_lines < 2 * m->n_square_buckets * UZ_PM_PIECE_TYPES)
+        return "square tables";
+    if (r->board_lines < m->n_board_units * BOARD_LINES_PER_UNIT)
+        return "board units";
+    return "hash";
+}
+
 uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len, uz_diag *diag)
 {
     if (!m || !text)
         return UZ_ERR_ARG;
     memset(m, 0, sizeof *m);
+    weights_reader r = {.m = m, .h = UZ_FNV1A64_OFFSET};
     const char *p = text, *end = text + len;
     char line[4096];
     long lineno = 0;
-    /* 0 magic, 1 floor, 2.. features, then the hidden layer (optional) and the hash */
-    int stage = 0, units = 0, square_lines = 0, board_lines = 0;
-    const int tail = 2 + UZ_PM_N_FEATURES;
-    bool done = false;
-    uint64_t h = UZ_FNV1A64_OFFSET;
-    while (!done && next_line(&p, end, line, sizeof line, &lineno)) {
+    while (!r.done && next_line(&p, end, line, sizeof line, &lineno)) {
         if (line[0] == '#' || line[0] == 0)
             continue;
         if (strlen(line) == sizeof line - 1) {
             uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: line too long");
             return UZ_ERR_CORRUPT;
         }
-        char name[64];
-        long long value;
-        char canon[128];
-        if (stage == 0) {
-            unsigned version;
-            if (sscanf(line, "ucizip-player-model %u", &version) != 1 || version == 0) {
-                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'ucizip-player-model VERSION'");
-                return UZ_ERR_CORRUPT;
-            }
-            m->version = version;
-        } else if (stage == 1) {
-            if (sscanf(line, "floor %lld", &value) != 1 || value < 1 || value > 32768) {
-                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'floor N' with N in 1..32768");
-                return UZ_ERR_CORRUPT;
-            }
-            m->floor_q16 = (uint32_t)value;
-            int k = snprintf(canon, sizeof canon, "floor %u\n", m->floor_q16);
-            h = uz_fnv1a64(h, canon, (size_t)k);
-        } else if (stage < tail) {
-            int f = stage - 2;
-            if (sscanf(line, "%63s %lld", name, &value) != 2 || strcmp(name, feature_names[f]) != 0) {
-                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected '%s VALUE'", feature_names[f]);
-                return UZ_ERR_CORRUPT;
-            }
-            if (value <= -WEIGHT_LIMIT || value >= WEIGHT_LIMIT) {
-                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: %s out of range", name);
-                return UZ_ERR_CORRUPT;
-            }
-            m->weight[f] = (int32_t)value;
-            int k = snprintf(canon, sizeof canon, "%s %d\n", name, m->weight[f]);
-            h = uz_fnv1a64(h, canon, (size_t)k);
-        } else if (stage == tail && strncmp(line, "hidden ", 7) == 0) {
-            if (!parse_count_line(line, "hidden", UZ_PM_MAX_HIDDEN, &m->n_hidden, &h)) {
-                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'hidden H' with H in 1..%d",
-                            UZ_PM_MAX_HIDDEN);
-                return UZ_ERR_CORRUPT;
-            }
-        } else if (units < m->n_hidden) {
-            if (!parse_unit(m, units, line, &h)) {
-                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1,
-                            "weights: expected 'unit %d BIAS OUT' and %d weights, each within range", units,
-                            UZ_PM_N_FEATURES);
-                return UZ_ERR_CORRUPT;
-            }
-            units++;
-        } else if (m->n_square_buckets == 0 && m->n_board_units == 0 && strncmp(line, "squares ", 8) == 0) {
-            if (!parse_squares_head(m, line, &h)) {
-                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1,
-                            "weights: expected 'squares B BOUND...' with B in 1..%d and B - 1 rising bounds",
-                            UZ_PM_MAX_SQUARE_BUCKETS);
-                return UZ_ERR_CORRUPT;
-            }
-        } else if (square_lines < 2 * m->n_square_buckets * UZ_PM_PIECE_TYPES) {
-            if (!parse_square_line(m, square_lines, line, &h)) {
-                const int per_kind = m->n_square_buckets * UZ_PM_PIECE_TYPES;
-                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected '%s %d %c' and 64 values, each within range",
-                            square_lines < per_kind ? "to" : "from", (square_lines % per_kind) / UZ_PM_PIECE_TYPES,
-                            piece_letters[square_lines % UZ_PM_PIECE_TYPES]);
-                return UZ_ERR_CORRUPT;
-            }
-            square_lines++;
-        } else if (m->n_board_units == 0 && strncmp(line, "board ", 6) == 0) {
-            if (!parse_count_line(line, "board", UZ_PM_MAX_BOARD_UNITS, &m->n_board_units, &h)) {
-                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'board U' with U in 1..%d",
-                            UZ_PM_MAX_BOARD_UNITS);
-                return UZ_ERR_CORRUPT;
-            }
-        } else if (board_lines < m->n_board_units * BOARD_LINES_PER_UNIT) {
-            if (!parse_board_line(m, board_lines, line, &h)) {
-                int32_t *unused;
-                board_line_name(m, board_lines, name, sizeof name, &unused);
-                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected '%s' and %d values, each within range",
-                            name, board_lines % BOARD_LINES_PER_UNIT ? 64 : 2);
-                return UZ_ERR_CORRUPT;
-            }
-            board_lines++;
-        } else {
-            unsigned long long stored;
-            if (sscanf(line, "hash %llx", &stored) != 1) {
-                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1,
-                            "weights: expected 'hash HEX' after the %d features (and the hidden layer)",
-                            UZ_PM_N_FEATURES);
-                return UZ_ERR_CORRUPT;
-            }
-            if (stored != h) {
-                uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1,
-                            "weights: hash mismatch (file says %016llx, the weights give %016llx): damaged file",
-                            stored, (unsigned long long)h);
-                return UZ_ERR_CORRUPT;
-            }
-            m->hash = h;
-            done = true;
-        }
-        if (stage < tail + 1)
-            stage++;
+        uz_result res = read_weights_line(&r, line, lineno, diag);
+        if (res != UZ_OK)
+            return res;
     }
-    if (!done) {
-        uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: file ends early (missing %s)",
-                    stage == 0 ? "header" : stage == 1 ? "floor" : stage < tail ? "features"
-                                                        : units < m->n_hidden ? "hidden units"
-                                                        : square_lines < 2 * m->n_square_buckets * UZ_PM_PIECE_TYPES
-                                                            ? "square tables"
-                                                        : board_lines < m->n_board_units * BOARD_LINES_PER_UNIT
-                                                            ? "board units"
-                                                            : "hash");
+    if (!r.done) {
+        uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: file ends early (missing %s)", missing_part(&r));
         return UZ_ERR_CORRUPT;
     }
     return UZ_OK;

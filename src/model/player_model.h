@@ -185,7 +185,8 @@ typedef struct uz_player_model {
 uz_result uz_player_model_parse(uz_player_model *m, const char *text, size_t len, uz_diag *diag);
 
 /* The weight sets built into the program: every data/player_model/weights-vN.txt,
- * generated into src/model/player_weights.c as their texts and the values parsed from
+ * compiled at build time (scripts/pm_weights.py, each file pinned by its hash in
+ * src/model/meson.build) into player_weights.c as their texts and the values parsed from
  * them (a test checks that they agree). Older sets stay so that archives made before a
  * retraining still decode; the newest is the one new archives use. */
 extern const uz_player_model uz_pm_builtin_sets[];
@@ -195,7 +196,7 @@ extern const int uz_pm_builtin_count;
 /* The weight set new archives use, by oracle: sets are trained on one oracle's scores, so
  * a newer set is not better for another oracle. UCI engines: version 2 (trained on
  * Stockfish 15.1's depth-1 scores), chosen apart at depth 1 (the profiles' default) and for
- * deeper or node-limited searches (uz_lib_engine_model_params), so that a set fitted to
+ * deeper or node-limited searches (uz_lib_oracle_weights), so that a set fitted to
  * depth-1 scores can become the depth-1 default alone; the built-in oracle, by its version: builtin-1 version 9
  * (trained on builtin-1's depth-1 scores: version 5, with a hidden layer and square tables,
  * plus board units fitted with Stockfish's distribution as a teacher; versions 3, 5 and 7
@@ -203,7 +204,7 @@ extern const int uz_pm_builtin_count;
  * and 8 before it). From depth 2 on, the sets of the same recipe fitted to each
  * version's depth-2 scores: builtin-1 version 11, builtin-2 version 12 (9 and 10 before).
  * builtin-3: version 13 (the same recipe on its depth-1 scores); from depth 2 on builtin-2's
- * version 12, which reads its depth-2 scores better than 13 does (doc/builtin.md).
+ * version 12, which reads its depth-2 scores better than 13 does (doc/builtin_measurements.md).
  * An archive names its set, so changing these changes new archives only. */
 #define UZ_PM_DEFAULT_VERSION_ENGINE 2
 #define UZ_PM_DEFAULT_VERSION_ENGINE_DEEP 2

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Checks the module dependency rules (tests/arch/include_rules.txt, explained in
-doc/architecture.md) on every #include of src/ and include/: a module may include its own
-headers, those of the modules its rule lists, and no other module's private headers
-(*_internal.h); a third-party header only in the modules named for it. Known violations
-are allowed file by file, and an allowance that is no longer needed is an error too.
+doc/architecture.md) on every #include of src/, include/ and tools/: a module may include
+its own headers, those of the modules its rule lists, and no other module's private
+headers (*_internal.h); a third-party header only in the modules named for it. Known
+violations are allowed file by file, and an allowance that is no longer needed is an error
+too. A function declared in a module's header must be defined in that module's sources
+(else a program linking the module alone does not link): one declared in src/A/*.h and
+defined in src/B/*.c only is an error.
 
     check_includes.py [--root DIR] [--rules FILE]
 
@@ -17,6 +20,12 @@ import re
 import sys
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]')
+COMMENT_RE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+# The name a function declaration or definition gives: the identifier before its first "("
+# (not one in parentheses: "(*name)(...)" declares a pointer).
+FUNCTION_RE = re.compile(r'(?:^|[\s*])([A-Za-z_]\w*)\s*\(')
+NOT_FUNCTION = {"if", "for", "while", "switch", "return", "sizeof", "defined", "_Static_assert", "_Alignas",
+                "__attribute__"}
 
 
 class Rules:
@@ -53,15 +62,15 @@ def parse_rules(path):
 
 
 def module_of(rel):
-    """'src/chess/board.c' -> 'chess'; 'include/ucizip.h' -> 'include'."""
+    """'src/chess/board.c' -> 'chess'; 'include/ucizip.h' -> 'include'; 'tools/x.c' -> 'tools'."""
     parts = rel.split("/")
-    if parts[0] == "include":
-        return "include"
+    if parts[0] in ("include", "tools"):
+        return parts[0]
     return parts[1] if len(parts) > 2 else None
 
 
 def header_name(rel):
-    """The name rules use: 'engine/oracle.h' for src/engine/oracle.h, 'ucizip.h' for include/."""
+    """The name rules use: 'oracle/oracle.h' for src/oracle/oracle.h, 'ucizip.h' for include/."""
     return rel.split("/", 1)[1]
 
 
@@ -78,11 +87,80 @@ def resolve(root, includer, target, by_basename):
 
 
 def source_files(root):
-    for top in ("src", "include"):
+    for top in ("src", "include", "tools"):
         for dirpath, _, names in os.walk(os.path.join(root, top)):
             for name in sorted(names):
                 if name.endswith((".c", ".h")):
                     yield os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
+
+
+def top_level(text):
+    """text (a C file) without comments, string literals and preprocessor lines, as its
+    top-level pieces: (piece, line, opens_body): the text between one ';' or '}' at brace
+    depth 0 and the next, opens_body telling whether the piece ended with a '{' (a
+    function's or an aggregate's body) rather than a ';'."""
+    text = COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n") if m.group(0)[0] == "/" else '""', text)
+    text = re.sub(r'^[ \t]*#(?:[^\n]*\\\n)*[^\n]*', lambda m: "\n" * m.group(0).count("\n"), text, flags=re.M)
+    depth, start, line, start_line = 0, 0, 1, 1
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            line += 1
+        elif ch == "{":
+            if depth == 0:
+                yield text[start:i], start_line, True
+            depth += 1
+        elif ch == "}":
+            depth = max(depth - 1, 0)
+            if depth == 0:
+                start, start_line = i + 1, line
+        elif ch == ";" and depth == 0:
+            yield text[start:i], start_line, False
+            start, start_line = i + 1, line
+
+
+def function_name(piece):
+    """The function a top-level piece declares or defines (None for anything else: a
+    variable, a typedef, a struct, a static function)."""
+    words = piece.split()
+    if not words or "(" not in piece or words[0] in ("typedef", "static") or "=" in piece.split("(", 1)[0]:
+        return None
+    if re.match(r'\s*(struct|union|enum)\s+\w*\s*$', piece.split("(", 1)[0]):
+        return None
+    m = FUNCTION_RE.search(piece)
+    if not m or m.group(1) in NOT_FUNCTION or piece[:m.start(1)].rstrip().endswith("("):
+        return None
+    return m.group(1)
+
+
+def declared_elsewhere(root, files):
+    """Functions declared in a module's header (src/A/*.h) and defined only in other
+    modules' sources (src/B/*.c): one problem each, naming both. A function defined
+    nowhere in the tree (a generated source's) is not judged."""
+    declared = {}  # name -> (header, line)
+    defined = {}  # name -> set of (module, file)
+    for rel in files:
+        module = module_of(rel)
+        if not rel.startswith("src/") or module is None:
+            continue
+        with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        for piece, line, body in top_level(text):
+            name = function_name(piece)
+            if not name:
+                continue
+            if rel.endswith(".h") and not body:
+                declared.setdefault(name, (rel, line + piece[:piece.find(name)].count("\n")))
+            elif rel.endswith(".c") and body and piece.rstrip().endswith(")"):
+                defined.setdefault(name, set()).add((module, rel))
+    problems = []
+    for name, (header, line) in sorted(declared.items()):
+        where = defined.get(name)
+        if not where or module_of(header) in {m for m, _ in where}:
+            continue
+        others = sorted(where)
+        problems.append("%s:%d: %s is declared in %s but defined in %s (%s)" %
+                        (header, line, name, module_of(header), others[0][0], others[0][1]))
+    return problems
 
 
 def check(root, rules):
@@ -140,6 +218,7 @@ def check(root, rules):
         for header in sorted(rules.allow[name] - {h for (f, h) in used_allow if f == name}):
             problems.append("rules line %d: 'allow %s: %s' is no longer needed: remove it" %
                             (rules.allow_line[name], name, header))
+    problems += declared_elsewhere(root, files)
     return problems, len(files), count
 
 

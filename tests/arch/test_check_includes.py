@@ -2,8 +2,9 @@
 """The include checker is not fooled: on small made-up trees checked with the project's
 real rules file, a forbidden include is caught and named by file:line (also through a
 relative path, a private header, a third-party header, a module without rules, an
-allowance used by another file), an allowed one passes, and an allowance no longer
-needed is reported.
+allowance used by another file, a program of tools/), an allowed one passes, an allowance
+no longer needed is reported, and so is a function declared in one module's header but
+defined in another module's sources.
 
     test_check_includes.py CHECKER RULES
 """
@@ -56,7 +57,7 @@ def base_tree(rules):
             files.setdefault("src/" + h, "/* header */\n")
     for module in ("chess", "common", "engine", "model", "codec", "builtin"):
         files.setdefault("src/%s/%s_stub.h" % (module, module), "/* header */\n")
-    files.setdefault("src/engine/oracle.h", "/* header */\n")
+    files.setdefault("src/oracle/oracle.h", "/* header */\n")
     files.setdefault("src/pgn/pgn.h", "/* header */\n")
     files.setdefault("src/engine/engine_internal.h", "/* header */\n")
     files.setdefault("src/codec/fixed.h", "/* header */\n")
@@ -88,9 +89,9 @@ def main():
     expect("another module's private header is caught even where the module is allowed",
            run(checker, rules, with_file(base, "src/gamecode/g.c", '#include "engine/engine_internal.h"\n')), 1,
            ["src/gamecode/g.c:1: gamecode may not include engine/engine_internal.h (the private header of engine)"])
-    expect("a single allowed header does not open its module",
+    expect("the builtin sees the oracle interface, not the engine",
            run(checker, rules, with_file(base, "src/builtin/search.c",
-                                         '#include "engine/oracle.h"\n#include "engine/engine_stub.h"\n')),
+                                         '#include "oracle/oracle.h"\n#include "engine/engine_stub.h"\n')),
            1, ["src/builtin/search.c:2: builtin may not include engine/engine_stub.h"])
     expect("a third-party header outside its modules is caught",
            run(checker, rules, with_file(base, "src/model/m.c", "#include <stdio.h>\n#include <uv.h>\n")), 1,
@@ -103,6 +104,34 @@ def main():
     expect("an include that leads nowhere is caught",
            run(checker, rules, with_file(base, "src/chess/board.c", '#include "chess/missing.h"\n')), 1,
            ['src/chess/board.c:1: cannot find "chess/missing.h"'])
+    expect("a program of tools/ is checked too",
+           run(checker, rules, with_file(base, "tools/bench.c", '#include "chess/chess_stub.h"\n'
+                                         '#include "engine/engine_internal.h"\n')), 1,
+           ["tools/bench.c:2: tools may not include engine/engine_internal.h (the private header of engine)"])
+    expect("a program of tools/ may include public headers and its own",
+           run(checker, rules, {**base, "tools/bench.c": '#include "chess/chess_stub.h"\n#include "split.h"\n',
+                                "tools/split.h": "/* header */\n"}), 0)
+    # The engine module declaring what gamecode defines: a program linking the engine alone
+    # would not link.
+    engine_header = ("/* The oracle. */\n#include <stdint.h>\n\ntypedef struct uz_x uz_x;\n"
+                     "static inline int uz_x_inline(int a) { return a; }\n"
+                     "int uz_x_count(const uz_x *x);\n"
+                     "uz_result uz_x_create(uz_x **out,\n                     int n);\n"
+                     "extern int (*uz_x_hook)(int);\n")
+    split = with_file(with_file(base, "src/engine/x.h", engine_header), "src/engine/x.c",
+                      '#include "engine/x.h"\nint uz_x_count(const uz_x *x)\n{\n    return x != 0;\n}\n')
+    split = with_file(split, "src/gamecode/x.c", '#include "engine/x.h"\n/* uz_x_count(x) */\n'
+                      'static int helper(void) { return 1; }\nuz_result uz_x_create(uz_x **out, int n)\n{\n'
+                      '    if (n) { *out = 0; }\n    return helper();\n}\n')
+    expect("a function declared in one module and defined in another is caught",
+           run(checker, rules, split), 1,
+           ["src/engine/x.h:7: uz_x_create is declared in engine but defined in gamecode (src/gamecode/x.c)"])
+    expect("only that one: declarations defined in their own module, inline ones and pointers pass",
+           run(checker, rules, split), 1, ["1 include rule violations"])
+    expect("defined in its own module, it passes",
+           run(checker, rules, with_file(split, "src/gamecode/x.c", "/* moved */\n")
+               | {"src/engine/x2.c": '#include "engine/x.h"\nuz_result uz_x_create(uz_x **out, int n)\n'
+                                    '{\n    return n + (out != 0);\n}\n'}), 0)
     # The first allowance of the real rules (or, once they have none, one added to a copy of
     # them), its file fixed: the allowance must go.
     allowed = sorted(path for path in base if path.startswith("src/cli/"))

@@ -10,7 +10,7 @@
 
 #include "../common/uz_test_games.h"
 #include "gamecode/gamecode.h"
-#include "gamecode/score_table.h"
+#include "oracle/score_table.h"
 
 #define MAX_GAMES 16
 

@@ -3,7 +3,7 @@
  * of the test positions (perft positions, Chess960 ones, sample.pgn's games), so the
  * search's results are the specification's. The network sees the board from the side to
  * move: a position and its colour-mirrored twin score the same. */
-#include "builtin/builtin3.h"
+#include "builtin/v3_eval.h"
 #include "builtin_test.h"
 
 /* pos with colours swapped and the board mirrored top to bottom (castling and ep are

@@ -1,10 +1,10 @@
-/* The builtin as an oracle (engine/oracle.h): its identity (name, fingerprint equal to
+/* The builtin as an oracle (oracle/oracle.h): its identity (name, fingerprint equal to
  * the hash of the version's constants, settings text), queries answered in submission
  * order from run only (also those submitted from a callback), scores equal to
  * uz_builtin_score_moves', a bad move count failing only its own query. */
-#include "builtin/builtin1.h"
-#include "builtin/builtin2.h"
-#include "builtin/builtin3.h"
+#include "builtin/v1_search.h"
+#include "builtin/v2_search.h"
+#include "builtin/v3_eval.h"
 #include "builtin_test.h"
 
 typedef struct log_entry {

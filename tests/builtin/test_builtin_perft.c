@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin/builtin1.h"
+#include "builtin/v1_eval.h"
 #include "builtin_test.h"
 
 #define LEAF_LIMIT 300000

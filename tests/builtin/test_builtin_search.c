@@ -214,8 +214,8 @@ static void test_errors(void)
 {
     uz_builtin *b = (uz_builtin *)&b;
     uz_diag diag = {0};
-    CHECK(uz_builtin_create(&b, 0, 1, &diag) == UZ_ERR_UNSUPPORTED && b == NULL && strstr(diag.message, "version 0"));
-    CHECK(uz_builtin_create(&b, 4, 1, &diag) == UZ_ERR_UNSUPPORTED && strstr(diag.message, "version 4"));
+    CHECK(uz_builtin_create(&b, 0, 1, &diag) == UZ_ERR_UNSUPPORTED && b == NULL && strstr(diag.message, "no builtin-0"));
+    CHECK(uz_builtin_create(&b, 4, 1, &diag) == UZ_ERR_UNSUPPORTED && strstr(diag.message, "no builtin-4"));
     for (int v = 1; v <= UZ_BUILTIN_LATEST; v++) {
         CHECK(uz_builtin_create(&b, v, 0, &diag) == UZ_ERR_UNSUPPORTED && strstr(diag.message, "depth"));
         CHECK(uz_builtin_create(&b, v, 4, &diag) == UZ_ERR_UNSUPPORTED && strstr(diag.message, "not 4"));

@@ -5,7 +5,8 @@ same archive for -j1 and -j2, info and list of a builtin archive, transcoding St
 builtin -> Stockfish (each equal to a direct compress), refusals of forged headers (an
 unknown builtin version, a depth out of range, a wrong fingerprint), a Stockfish archive
 still byte-identical to the committed fixture, and the committed builtin-1 and builtin-2
-fixtures decoding to their source games, and the weight set a new archive gets at each depth.
+fixtures decoding to their source games, and the weight set a new archive gets at each depth;
+search settings the builtin does not take refused with one message by compress and stats.
 
 Usage: test_builtin.py UCIZIP"""
 import hashlib
@@ -179,7 +180,7 @@ def refusals(tmp, archives):
     data = read(arc)
     cases = [
         ((b"ucizip builtin-1", b"ucizip builtin-9"), (b"builtin = 1\n", b"builtin = 9\n"),
-         "made with builtin-9, which this ucizip does not have; a newer ucizip decodes it"),
+         "made with builtin-9: this ucizip has no builtin-9"),
         ((b"depth = 1\n", b"depth = 9\n"), (b"\x03\x01\x01", b"\x03\x01\x09"), "builtin-1 at depth 9"),
         ((b"builtin = 1\n", b"builtin = 2\n"), None, "a header naming the builtin"),
     ]
@@ -274,9 +275,25 @@ def fixture():
         check(oracle in info and weights in info, "%s does not name %s and its weights" % (name, oracle.decode()))
 
 
+def search_settings_refused(tmp):
+    """The builtin takes a depth only: compress and the analysis commands refuse a node
+    limit, a mode or a Hash for it with one message (the options' oracle specification),
+    writing nothing."""
+    src = os.path.join(DATA, "fixture_builtin1.pgn")
+    out = os.path.join(tmp, "refused.ucz")
+    for setting in (["--nodes", "1000"], ["--mode", "permove"], ["--hash", "16"]):
+        for cmd in (["compress", src, "-o", out, "-q"], ["stats", src, "-q"]):
+            p = run(*cmd, "--engine", "builtin", *setting, ok=False)
+            err = p.stderr.decode()
+            check(p.returncode != 0 and "the builtin takes a depth only (no nodes, mode or hash)" in err and
+                  err.count("\n") == 1 and not os.path.exists(out),
+                  "%s --engine builtin %s: exit %d, %s" % (cmd[0], " ".join(setting), p.returncode, err))
+
+
 def main():
     use(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="uz-builtin-")
+    search_settings_refused(tmp)
     archives = roundtrips(tmp)
     book_refusals(tmp, archives)
     refusals(tmp, archives)

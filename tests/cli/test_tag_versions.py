@@ -6,7 +6,8 @@ byte and verify; the same games compressed now get key 16 = 2, decode byte for b
 the version 2 models (names in Termination, the number of Link, rating changes from the
 ratings) and fewer tag bytes; a header claiming a tag version from a newer ucizip is
 refused with a clear message; the priors of tag version 2 are the frozen table
-(data/tag_priors/v2.tsv, by its hash) and src/block/tag_prior.c is that table.
+(data/tag_priors/v2.tsv, by its hash), which the build compiles in (scripts/tag_priors.py c)
+only with its frozen hash: a changed table does not build.
 
 usage: test_tag_versions.py UCIZIP EDU_DECODE"""
 import importlib.util
@@ -33,14 +34,25 @@ def fnv1a64(data):
 
 
 def priors():
-    """The frozen table, and its C form made from it."""
+    """The frozen table; its C form is made only from it (the build's step, with the pin)."""
     tsv = os.path.join(ROOT, "data", "tag_priors", "v2.tsv")
-    h = fnv1a64(open(tsv, "rb").read())
+    text = open(tsv, "rb").read()
+    h = fnv1a64(text)
     check(h == PRIORS_FNV1A64, f"{tsv} changed (hash {h:016x}): a new table is a new tag version")
-    made = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "tag_priors.py"), "c", tsv],
-                          capture_output=True).stdout
-    check(made == open(os.path.join(ROOT, "src", "block", "tag_prior.c"), "rb").read(),
-          "src/block/tag_prior.c is not data/tag_priors/v2.tsv's table (scripts/tag_priors.py c)")
+    with tempfile.TemporaryDirectory() as tmp:
+        def to_c(path):
+            return subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "tag_priors.py"), "c", path,
+                                   os.path.join(tmp, "tag_prior.c"), "--pin", f"{PRIORS_FNV1A64:016x}"],
+                                  capture_output=True, text=True)
+        made = to_c(tsv)
+        check(made.returncode == 0 and b"uz__tag_prior" in open(os.path.join(tmp, "tag_prior.c"), "rb").read(),
+              f"the frozen table compiles into C: {made.stderr}")
+        changed = os.path.join(tmp, "v2.tsv")
+        first = text.index(b"\t") + 1
+        open(changed, "wb").write(text[:first] + b"x" + text[first:])
+        made = to_c(changed)
+        check(made.returncode != 0 and "a changed table is a new tag version" in made.stderr,
+              f"a changed table fails the build: {made.stderr}")
 
 
 def edu_module(path):

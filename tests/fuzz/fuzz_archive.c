@@ -18,6 +18,7 @@
 
 #include "block/block_codec.h"
 #include "../../src/lib/lib_internal.h"
+#include "fuzz_target.h"
 
 /* A raw block: the split point and game count from the second byte. */
 static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder *md, const uz_engine_settings *base)

@@ -9,6 +9,7 @@
 
 #include "builtin/builtin.h"
 #include "engine/engine.h"
+#include "fuzz_target.h"
 
 static const struct {
     const char *fen;

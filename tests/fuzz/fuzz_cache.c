@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cache/score_cache.h"
+#include "fuzz_target.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

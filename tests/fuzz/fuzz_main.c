@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz_target.h"
 
 static int run_file(const char *path)
 {

@@ -6,8 +6,7 @@
 #include <string.h>
 
 #include "pgn/pgn.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz_target.h"
 
 static void die(const char *what, const uz_diag *diag)
 {

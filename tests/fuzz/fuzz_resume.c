@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli_resume.h"
+#include "fuzz_target.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

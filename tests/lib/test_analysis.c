@@ -12,8 +12,8 @@
 #define UZ_EXPERIMENTAL_API
 #include "ucizip_experimental.h"
 #include "chess/board.h"
-#include "engine/oracle.h"
-#include "gamecode/builtin_oracle.h"
+#include "builtin/builtin_pool.h"
+#include "oracle/oracle_spec.h"
 
 #include "../common/uz_test.h"
 
@@ -312,7 +312,7 @@ int main(int argc, char **argv)
 
     uz_builtin_pool *direct = NULL;
     int version;
-    CHECK(uz_builtin_spec("builtin", &version) && uz_builtin_pool_create(&direct, version, 0, 1, &d) == UZ_OK);
+    CHECK(uz_oracle_spec_builtin("builtin", &version) && uz_builtin_pool_create(&direct, version, 0, 1, &d) == UZ_OK);
     double k = strtod(uz_analysis_model(a)->k, NULL);
     for (size_t g = 0; g < N_GAMES; g++)
         check_game(a, g, uz_builtin_pool_oracle(direct), k);

@@ -361,7 +361,7 @@ static void test_weights_file(void)
                   memcmp(m.board_piece, b->board_piece, sizeof m.board_piece) == 0 &&
                   memcmp(m.board_to, b->board_to, sizeof m.board_to) == 0 &&
                   memcmp(m.board_from, b->board_from, sizeof m.board_from) == 0,
-              "set %d: the compiled-in weights are the ones of the text (regenerate src/model/player_weights.c)", i);
+              "set %d: the compiled-in weights are the ones of the text (scripts/pm_weights.py)", i);
         CHECK(uz_pm_builtin_find(b->version, b->hash) == b, "set %d is found by its identity", i);
         CHECK(i == 0 || b->version > uz_pm_builtin_sets[i - 1].version, "versions increase");
     }

@@ -1,13 +1,13 @@
 /* builtin-1: the static evaluation. Integer only, tapered between a middlegame and an
  * endgame score by the material on the board:
- *   material and piece-square tables (builtin1_tables.c), mobility of knights,
+ *   material and piece-square tables (v1_tables.c), mobility of knights,
  *   bishops, rooks and queens, king safety (attacks on the king's zone, pawn shield,
  *   open file), pawn structure (doubled, isolated, passed), bishop pair, rooks on open
  *   and half-open files, threats (pieces attacked by pawns or minor pieces, hanging
  *   pieces) and a bonus for the side to move. doc/builtin.md lists every value. */
 #include <stdio.h>
 
-#include "builtin1.h"
+#include "v1_eval.h"
 #include "common/hash.h"
 
 /* Every scalar parameter, by name; frozen with the version. */
@@ -50,7 +50,7 @@ static const int16_t params[PARAM_COUNT] = {
 /* Passed pawn bonus by the rank counted from the pawn's own side (0..7). */
 static const int16_t passed_mg[8] = {0, 5, 10, 15, 25, 45, 70, 0};
 static const int16_t passed_eg[8] = {0, 10, 20, 35, 60, 95, 140, 0};
-/* Game phase: weight of each piece type (uz__b1_phase_weight, builtin1.h); the phase is
+/* Game phase: weight of each piece type (uz__b1_phase_weight, v1_eval.h); the phase is
  * their sum, capped at PHASE_MAX. */
 const int16_t uz__b1_phase_weight[7] = {0, 0, 1, 1, 2, 4, 0};
 #define PHASE_MAX B1_PHASE_MAX

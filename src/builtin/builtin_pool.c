@@ -1,7 +1,7 @@
-/* The builtin's searchers on several threads as one oracle (builtin_oracle.h).
+/* The builtin's searchers on several threads as one oracle (builtin_pool.h).
  *
  * Submitted queries wait in one queue; every searcher thread takes the oldest one,
- * answers it, runs the query's work (engine/oracle.h: the player model's frequencies)
+ * answers it, runs the query's work (oracle/oracle.h: the player model's frequencies)
  * and hands it back. The caller's thread, inside run, runs the callbacks of the answered
  * queries as they come back (their new submissions join the queue at once, so the
  * threads never wait for a whole batch to finish) and searches itself whenever nothing is
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin/builtin.h"
-#include "gamecode/builtin_oracle.h"
+#include "builtin.h"
+#include "builtin_pool.h"
 
 typedef struct searcher_thread {
     uz_builtin_pool *pool;
@@ -46,26 +46,6 @@ struct uz_builtin_pool {
     bool nomem;              /* a submit found no memory: the run fails */
     bool quit;
 };
-
-bool uz_builtin_spec(const char *spec, int *version)
-{
-    if (!spec || strncmp(spec, "builtin", 7) != 0)
-        return false;
-    if (spec[7] == 0) {
-        *version = UZ_BUILTIN_DEFAULT;
-        return true;
-    }
-    if (spec[7] != '-' || spec[8] < '1' || spec[8] > '9')
-        return false;
-    long v = 0;
-    for (const char *p = spec + 8; *p; p++) {
-        if (*p < '0' || *p > '9' || v > 100000)
-            return false;
-        v = v * 10 + (*p - '0');
-    }
-    *version = (int)v;
-    return true;
-}
 
 /* Grows f to hold want queries; false when out of memory. */
 static bool fifo_reserve(query_fifo *f, size_t want)
@@ -231,11 +211,11 @@ void uz_builtin_pool_destroy(uz_builtin_pool *p)
 uz_result uz_builtin_pool_create(uz_builtin_pool **out, int version, int depth, int threads, uz_diag *diag)
 {
     *out = NULL;
-    if (version < 1 || version > UZ_BUILTIN_LATEST) {
-        uz_diag_set(diag, UZ_ERR_UNSUPPORTED, 0, 0, "builtin-%d: this ucizip has builtin-1 to builtin-%d", version,
-                    UZ_BUILTIN_LATEST);
-        return UZ_ERR_UNSUPPORTED;
-    }
+    if (version == 0)
+        version = UZ_BUILTIN_DEFAULT;
+    uz_result r = uz_builtin_check_version(version, diag);
+    if (r != UZ_OK)
+        return r;
     if (depth == 0)
         depth = uz_builtin_default_depth(version);
     if (threads < 1)
@@ -253,7 +233,7 @@ uz_result uz_builtin_pool_create(uz_builtin_pool **out, int version, int depth, 
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->queued, NULL);
     pthread_cond_init(&p->answered, NULL);
-    uz_result r = uz_builtin_oracle_create(&p->identity, version, depth, diag);
+    r = uz_builtin_oracle_create(&p->identity, version, depth, diag);
     for (int i = 0; r == UZ_OK && i < threads; i++) {
         searcher_thread *t = &p->threads[i];
         t->pool = p;

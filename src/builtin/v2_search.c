@@ -9,19 +9,19 @@
  *   - a lazy cut at the first quiescence node when material alone is beyond beta.
  * The evaluation, capture generator and attack tables are builtin-1's (frozen); the
  * full-width node, table, ordering, attack test and the quiescence make/unmake are shared
- * with builtin-1 (builtin_search_internal.h). This file holds what differs on purpose: the
+ * with builtin-1 (search_node.h). This file holds what differs on purpose: the
  * quiescence search and the root. The result depends only on the position: per-position
  * state is a table generation tag and a few killer slots, never a table wipe.
  * builtin-3 runs this same search with another full evaluation (s->evaluate), so a change
  * here changes both versions' scores. doc/builtin.md is the specification. */
 #include <stdio.h>
 
-#include "builtin2.h"
-#include "builtin_search_internal.h"
+#include "search_node.h"
+#include "v2_search.h"
 
 /* Root moves more than this below the best one are reported at the floor. */
 #define ROOT_MARGIN 400
-_Static_assert(B2_MAX_DEPTH <= B1_MAX_DEPTH, "b_node_budget covers builtin-2's depths");
+_Static_assert(B2_MAX_DEPTH <= B_MAX_DEPTH, "b_node_budget covers builtin-2's depths");
 
 static int search(b_search *s, uz_position *pos, const b1_material *mat, int depth, int alpha, int beta, int ply);
 
@@ -30,7 +30,7 @@ static int search(b_search *s, uz_position *pos, const b1_material *mat, int dep
 static int estimate(int material, int positional)
 {
     int v = material + positional;
-    return v > B1_EVAL_MAX ? B1_EVAL_MAX : v < -B1_EVAL_MAX ? -B1_EVAL_MAX : v;
+    return v > B_EVAL_MAX ? B_EVAL_MAX : v < -B_EVAL_MAX ? -B_EVAL_MAX : v;
 }
 
 /* Quiescence, builtin-2's own (builtin-1's differs in its stand-pat score: a full or lazy
@@ -47,7 +47,7 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
 {
     s->nodes++;
     int material = b1_evaluate_material(pos, mat);
-    if (ply >= B1_MAX_PLY || s->nodes > s->budget)
+    if (ply >= B_MAX_PLY || s->nodes > s->budget)
         return qdepth > 0 ? estimate(material, positional) : s->evaluate(s, pos, mat);
     uz_move moves[UZ_MAX_MOVES];
     int keys[UZ_MAX_MOVES];
@@ -57,12 +57,12 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
     if (in_check) {
         n = uz_generate_legal(pos, moves);
         if (n == 0)
-            return -(B1_MATE - ply);
+            return -(B_MATE - ply);
         if (pos->halfmove >= 100)
             return 0;
         if (qdepth == 0)
             positional = s->evaluate(s, pos, mat) - material;
-        best = -B1_INF;
+        best = -B_INF;
     } else {
         if (pos->halfmove >= 100)
             return 0;
@@ -117,13 +117,13 @@ static int search(b_search *s, uz_position *pos, const b1_material *mat, int dep
 }
 
 /* The root window's floor for a best score so far: ROOT_MARGIN + 1 below it (a mate
- * counts as B1_EVAL_MAX), -B1_INF before any move. Never decreases as best grows, so a
+ * counts as B_EVAL_MAX), -B_INF before any move. Never decreases as best grows, so a
  * move that failed low under an earlier floor is below the final one too. */
 static int root_floor(int best)
 {
-    if (best <= -B1_INF)
-        return -B1_INF;
-    return (best > B1_EVAL_MAX ? B1_EVAL_MAX : best) - ROOT_MARGIN - 1;
+    if (best <= -B_INF)
+        return -B_INF;
+    return (best > B_EVAL_MAX ? B_EVAL_MAX : best) - ROOT_MARGIN - 1;
 }
 
 /* builtin-2's full evaluation: builtin-1's. */
@@ -157,7 +157,7 @@ void uz__b2_search_root(b_search *s, b_evaluate_fn evaluate, const uz_position *
         keys[j] = key;
         order[j] = i;
     }
-    int best = -B1_INF;
+    int best = -B_INF;
     for (int k = 0; k < n; k++) {
         int i = order[k];
         b1_material after;
@@ -165,7 +165,7 @@ void uz__b2_search_root(b_search *s, b_evaluate_fn evaluate, const uz_position *
         b_undo undo;
         s->nodes = 0;
         b_make(s->depth == 1, &pos, moves[i], &undo);
-        raw[i] = -search(s, &pos, &after, s->depth - 1, -B1_INF, -root_floor(best), 1);
+        raw[i] = -search(s, &pos, &after, s->depth - 1, -B_INF, -root_floor(best), 1);
         b_unmake(&pos, moves[i], &undo);
         if (raw[i] > best)
             best = raw[i];
@@ -184,7 +184,7 @@ uint64_t uz__b2_hash_constants(uint64_t hash)
              "captures+queen promotions, in-check evasions at qdepth 0-1, losing captures skipped, full eval at qdepth 0 "
              "only, positional part carried; tt %u; delta %d; lazy %d; root margin %d; max ply %d; budget %d %d %d; "
              "mate %d\n",
-             B_TT_SIZE, B_DELTA_MARGIN, B_LAZY_MARGIN, ROOT_MARGIN, B1_MAX_PLY, b_node_budget[1], b_node_budget[2],
-             b_node_budget[3], B1_MATE);
+             B_TT_SIZE, B_DELTA_MARGIN, B_LAZY_MARGIN, ROOT_MARGIN, B_MAX_PLY, b_node_budget[1], b_node_budget[2],
+             b_node_budget[3], B_MATE);
     return uz__b_hash_search(hash, text);
 }

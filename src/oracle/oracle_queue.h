@@ -4,7 +4,7 @@
 #ifndef UZ_ORACLE_QUEUE_H
 #define UZ_ORACLE_QUEUE_H
 
-#include "engine/oracle.h"
+#include "oracle/oracle.h"
 
 typedef struct uz__query_queue {
     uz_query **items;

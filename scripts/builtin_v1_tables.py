@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes src/builtin/builtin1_tables.c: builtin-1's piece-square tables (material
+"""Writes src/builtin/v1_tables.c: builtin-1's piece-square tables (material
 included), from the formulas below, and the attack tables of its move generator (rays,
 knight, king and pawn attacks by square; the lines through each square and the attacks
 along a rank, which compute the same slider attacks as the rays with fewer steps). Run once
@@ -123,8 +123,8 @@ def rank_table():
 
 out = ['/* builtin-1: piece-square tables with material included, white\'s view (a1 = 0;',
        ' * black uses square ^ 56), indexed [piece type][square]; attack tables. Written by',
-       ' * scripts/builtin1_tables.py; frozen (doc/builtin.md gives their hash). */',
-       '#include "builtin1.h"', '',
+       ' * scripts/builtin_v1_tables.py; frozen (doc/builtin.md gives their hash). */',
+       '#include "v1_eval.h"', '',
        'const int16_t uz__b1_pst_mg[7][64] = {', table('mg'), '};', '',
        'const int16_t uz__b1_pst_eg[7][64] = {', table('eg'), '};', '',
        '/* Attack tables: rays by direction (N, NE, E, SE, S, SW, W, NW) and square, the',

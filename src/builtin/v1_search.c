@@ -4,10 +4,14 @@
  * result depends only on the position: per-position state is a table generation tag
  * and a few killer slots, never a table wipe. doc/builtin.md is the specification. This
  * file holds builtin-1's own parts, its quiescence search and root; the full-width node,
- * table, ordering and attack test are shared with builtin-2 (builtin_search_internal.h). */
+ * table, ordering and attack test are shared with builtin-2 (search_node.h). builtin-1
+ * alone runs this file. */
 #include <stdio.h>
 
-#include "builtin_search_internal.h"
+#include "search_node.h"
+#include "v1_search.h"
+
+_Static_assert(B1_MAX_DEPTH <= B_MAX_DEPTH, "b_node_budget covers builtin-1's depths");
 
 static int search(b_search *s, uz_position *pos, const b1_material *mat, int depth, int alpha, int beta, int ply);
 
@@ -20,7 +24,7 @@ static int search(b_search *s, uz_position *pos, const b1_material *mat, int dep
 static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int alpha, int beta, int ply, int qdepth)
 {
     s->nodes++;
-    if (ply >= B1_MAX_PLY || s->nodes > s->budget)
+    if (ply >= B_MAX_PLY || s->nodes > s->budget)
         return uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
     uz_move moves[UZ_MAX_MOVES];
     int keys[UZ_MAX_MOVES];
@@ -30,10 +34,10 @@ static int qsearch(b_search *s, uz_position *pos, const b1_material *mat, int al
     if (in_check) {
         n = uz_generate_legal(pos, moves);
         if (n == 0)
-            return -(B1_MATE - ply);
+            return -(B_MATE - ply);
         if (pos->halfmove >= 100)
             return 0;
-        best = -B1_INF;
+        best = -B_INF;
     } else {
         if (pos->halfmove >= 100)
             return 0;
@@ -99,7 +103,7 @@ void uz__b1_score_moves(b_search *s, const uz_position *root, const uz_move *mov
         b_undo undo;
         s->nodes = 0;
         b_make(s->depth == 1, &pos, moves[i], &undo);
-        int v = -search(s, &pos, &after, s->depth - 1, -B1_INF, B1_INF, 1);
+        int v = -search(s, &pos, &after, s->depth - 1, -B_INF, B_INF, 1);
         b_unmake(&pos, moves[i], &undo);
         scores[i] = b_to_engine_score(v);
         s->total_nodes += (uint64_t)s->nodes;
@@ -113,7 +117,7 @@ uint64_t uz__b1_hash_constants(uint64_t hash)
              "builtin-1 search rules 1: root full window, negamax alpha-beta, qsearch captures+queen promotions, "
              "in-check evasions at qdepth 0-1, losing captures skipped, lazy eval; tt %u; delta %d; lazy %d; max ply %d; "
              "budget %d %d %d; mate %d\n",
-             B_TT_SIZE, B_DELTA_MARGIN, B_LAZY_MARGIN, B1_MAX_PLY, b_node_budget[1], b_node_budget[2], b_node_budget[3],
-             B1_MATE);
+             B_TT_SIZE, B_DELTA_MARGIN, B_LAZY_MARGIN, B_MAX_PLY, b_node_budget[1], b_node_budget[2], b_node_budget[3],
+             B_MATE);
     return uz__b_hash_search(hash, text);
 }

@@ -1,7 +1,7 @@
 /* builtin-1: piece-square tables with material included, white's view (a1 = 0;
  * black uses square ^ 56), indexed [piece type][square]; attack tables. Written by
- * scripts/builtin1_tables.py; frozen (doc/builtin.md gives their hash). */
-#include "builtin1.h"
+ * scripts/builtin_v1_tables.py; frozen (doc/builtin.md gives their hash). */
+#include "v1_eval.h"
 
 const int16_t uz__b1_pst_mg[7][64] = {
     {

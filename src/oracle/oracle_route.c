@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gamecode/gamecode.h"
+#include "oracle/oracle.h"
 #include "oracle_queue.h"
 
 enum { STANDARD, CHESS960 };

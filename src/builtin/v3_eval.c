@@ -1,9 +1,9 @@
 /* builtin-3: the evaluation and the root. The full evaluation is
  *     (builtin-1's evaluation * 25 / 32 + network) / 2     (C division, toward zero)
- * where the network is 768 -> 512 -> 1 (builtin3.h): each hidden unit sums its bias and
+ * where the network is 768 -> 512 -> 1 (v3_eval.h): each hidden unit sums its bias and
  * the rows of the (piece kind, square) pairs on the board, seen from the side to move,
  * and is clipped to [0, 127]; the output is (b2 + sum of clipped unit * w2) / (127 * 64),
- * clamped to +-B1_EVAL_MAX. Every sum is exact (scripts/eval_net_c.py checks the bounds
+ * clamped to +-B_EVAL_MAX. Every sum is exact (scripts/eval_net_c.py checks the bounds
  * on the weights: a hidden sum of the bias and up to 64 rows fits int16, the output int32),
  * so neither the order of the additions nor the width of the SIMD lanes the compiler
  * picks can change a result.
@@ -11,15 +11,17 @@
  * That is what makes the incremental evaluation safe: the searcher keeps the root's sums
  * for both views and evaluates a position by correcting them on the squares where it
  * differs from the root (2 to 4 at depth 1), instead of summing 30-odd rows. The search
- * is builtin-2's (builtin2_search.c). */
+ * is builtin-2's (v2_search.c). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin2.h"
-#include "builtin3.h"
-#include "builtin_search_internal.h"
+#include "search_node.h"
+#include "v2_search.h"
+#include "v3_eval.h"
+
+_Static_assert(B3_MAX_DEPTH <= B_MAX_DEPTH, "b_node_budget covers builtin-3's depths");
 
 _Static_assert(B3_MAX_DEPTH <= B2_MAX_DEPTH, "builtin-3 runs builtin-2's search");
 
@@ -69,7 +71,7 @@ MULTI_TARGET static void sums_from_scratch(const uint8_t *squares, int view, int
 static int output_of(int32_t out)
 {
     int v = out / (B3_QA * B3_QB);
-    return v > B1_EVAL_MAX ? B1_EVAL_MAX : v < -B1_EVAL_MAX ? -B1_EVAL_MAX : v;
+    return v > B_EVAL_MAX ? B_EVAL_MAX : v < -B_EVAL_MAX ? -B_EVAL_MAX : v;
 }
 
 /* The dot product of a block of clipped hidden sums with their output weights: int16

@@ -1,24 +1,39 @@
-/* Internal: the parts of the search that builtin-1 and builtin-2 share (doc/builtin.md,
- * "Shared code"): the searcher's state and transposition table, the attack test, move
- * ordering (MVV-LVA, killers, selection), the quiescence search's make/unmake and
- * capture skipping (delta pruning, losing captures), the full-width search node and the mate scale. Frozen with both
- * versions: a change here changes the scores of both (test_builtin_golden fails), so a
- * later version that wants other behaviour keeps its own copy. The helpers called per node
- * are static inline, so each version's search compiles them into its own code. */
-#ifndef UCIZIP_BUILTIN_SEARCH_INTERNAL_H
-#define UCIZIP_BUILTIN_SEARCH_INTERNAL_H
+/* Internal: the search every version runs (doc/builtin.md, "Shared code"): the score
+ * scale, the searcher's state and transposition table, the attack test, move ordering
+ * (MVV-LVA, killers, selection), the quiescence search's make/unmake and capture skipping
+ * (delta pruning, losing captures), the full-width search node and the conversion to the
+ * engine's score convention. builtin-1 (v1_search.c) and builtin-2 (v2_search.c, which
+ * builtin-3 runs too) each add their own quiescence search and root. Frozen with every
+ * version: a change here that moves one score moves it in all three (test_builtin_golden
+ * fails), so a later version that wants other behaviour keeps its own copy.
+ *
+ * Why a header of inline functions: the node is called once per node with the version's
+ * search() as child; inlined into each version's search(), that call becomes a direct
+ * one and the helpers below compile into the search's own code. Out of line (a .c file)
+ * the same code costs more instructions per ply (doc/builtin_measurements.md, "The shared
+ * search as inline functions"). The parts called once per position or per searcher are
+ * search_node.c. */
+#ifndef UCIZIP_BUILTIN_SEARCH_NODE_H
+#define UCIZIP_BUILTIN_SEARCH_NODE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "builtin1.h"
-#include "engine/engine.h"
+#include "oracle/oracle.h"
+#include "v1_eval.h"
+
+/* Internal score scale: centipawns; mate found at ply p scores B_MATE - p. */
+#define B_MATE 30000
+#define B_INF 31000
+#define B_MATE_BOUND (B_MATE - 256) /* |score| >= this is a mate score */
+#define B_MAX_PLY 32                /* no node deeper than this is expanded */
+#define B_MAX_DEPTH 3               /* the deepest search any version allows */
 
 #define B_TT_SIZE (1u << 16) /* table entries (a power of two: indexed by key bits) */
 #define B_DELTA_MARGIN 200   /* quiescence delta pruning */
 #define B_LAZY_MARGIN 300    /* quiescence lazy cut */
 /* Nodes one root move's search may visit, by depth; past it every node is a leaf. */
-static const int32_t b_node_budget[B1_MAX_DEPTH + 1] = {0, 2000, 16000, 128000};
+static const int32_t b_node_budget[B_MAX_DEPTH + 1] = {0, 2000, 16000, 128000};
 /* Values for delta pruning and the losing-capture test, by piece type. */
 static const int16_t b_see_value[7] = {0, 100, 300, 300, 500, 900, 0};
 
@@ -33,15 +48,16 @@ typedef struct b_tt_entry {
     uint16_t generation; /* the entry belongs to the current position only if equal */
 } b_tt_entry;
 
-/* A searcher of either version (b_search, declared in builtin1.h): the version is the
- * search run on it. */
+/* A searcher of any version (also declared in each version's header): the version is
+ * the search run on it. */
+typedef struct b_search b_search;
 struct b_search {
     int depth;
     int32_t budget;
     int32_t nodes;        /* of the current root move */
     uint64_t total_nodes; /* of the current position */
     uint16_t generation;
-    uz_move killers[B1_MAX_PLY][2];
+    uz_move killers[B_MAX_PLY][2];
     b_tt_entry *tt;
     b1_pawn_cache *pawn_cache; /* the evaluation's (never cleared: a cache only) */
     /* builtin-2 and later: the full evaluation of the version being run, and builtin-3's
@@ -50,7 +66,7 @@ struct b_search {
     struct b3_network_state *network;
 };
 
-/* A searcher for depth (B1_MIN_DEPTH to B1_MAX_DEPTH), NULL when out of memory. */
+/* A searcher for depth (1 to B_MAX_DEPTH), NULL when out of memory. */
 b_search *uz__b_search_create(int depth);
 void uz__b_search_destroy(b_search *s); /* NULL: no-op */
 /* Starts a position: a new table generation (hiding every earlier entry), no killers,
@@ -71,9 +87,10 @@ static inline bool b_attacked_by(const uz_position *pos, int sq, int by)
         return true;
     uint64_t occupied = pos->by_color[0] | pos->by_color[1], queens = pos->by_type[UZ_QUEEN] & them;
     uint64_t rooks = (pos->by_type[UZ_ROOK] & them) | queens, bishops = (pos->by_type[UZ_BISHOP] & them) | queens;
-    uint64_t lines = uz__b1_rays[B1_N][sq] | uz__b1_rays[B1_E][sq] | uz__b1_rays[B1_S][sq] | uz__b1_rays[B1_W][sq];
+    uint64_t lines =
+        uz__b1_rays[B_RAY_N][sq] | uz__b1_rays[B_RAY_E][sq] | uz__b1_rays[B_RAY_S][sq] | uz__b1_rays[B_RAY_W][sq];
     uint64_t diagonals =
-        uz__b1_rays[B1_NE][sq] | uz__b1_rays[B1_SE][sq] | uz__b1_rays[B1_SW][sq] | uz__b1_rays[B1_NW][sq];
+        uz__b1_rays[B_RAY_NE][sq] | uz__b1_rays[B_RAY_SE][sq] | uz__b1_rays[B_RAY_SW][sq] | uz__b1_rays[B_RAY_NW][sq];
     return ((lines & rooks) && (b1_rook_attacks(sq, occupied) & rooks)) ||
            ((diagonals & bishops) && (b1_bishop_attacks(sq, occupied) & bishops));
 }
@@ -120,12 +137,12 @@ static inline int b_capture_key(const uz_position *pos, uz_move m)
 
 static inline int b_score_to_tt(int score, int ply)
 {
-    return score >= B1_MATE_BOUND ? score + ply : score <= -B1_MATE_BOUND ? score - ply : score;
+    return score >= B_MATE_BOUND ? score + ply : score <= -B_MATE_BOUND ? score - ply : score;
 }
 
 static inline int b_score_from_tt(int score, int ply)
 {
-    return score >= B1_MATE_BOUND ? score - ply : score <= -B1_MATE_BOUND ? score + ply : score;
+    return score >= B_MATE_BOUND ? score - ply : score <= -B_MATE_BOUND ? score + ply : score;
 }
 
 /* The quiescence search's own make/unmake: pieces, side, king squares, halfmove clock
@@ -328,7 +345,7 @@ static inline int b_search_node(b_search *s, uz_position *pos, const b1_material
                                 int beta, int ply, b_search_fn *child)
 {
     s->nodes++;
-    if (ply >= B1_MAX_PLY || s->nodes > s->budget)
+    if (ply >= B_MAX_PLY || s->nodes > s->budget)
         return uz__b1_evaluate_cached(pos, mat, s->pawn_cache);
     b_tt_entry *e = &s->tt[pos->key & (B_TT_SIZE - 1)];
     uz_move tt_move = UZ_MOVE_NONE;
@@ -343,11 +360,11 @@ static inline int b_search_node(b_search *s, uz_position *pos, const b1_material
     uint32_t keys[UZ_MAX_MOVES];
     int n = uz__generate_unsorted(pos, moves);
     if (n == 0)
-        return uz_in_check(pos) ? -(B1_MATE - ply) : 0;
+        return uz_in_check(pos) ? -(B_MATE - ply) : 0;
     if (pos->halfmove >= 100)
         return 0;
     b_order_moves(s, pos, moves, n, tt_move, ply, keys);
-    int alpha_in = alpha, best = -B1_INF;
+    int alpha_in = alpha, best = -B_INF;
     uz_move best_move = UZ_MOVE_NONE;
     bool sorted = false;
     for (int i = 0; i < n; i++) {
@@ -389,14 +406,14 @@ static inline int b_search_node(b_search *s, uz_position *pos, const b1_material
     return best;
 }
 
-/* Our internal score (mate at ply p = B1_MATE - p) in the engine convention of
- * engine/engine.h (mate in n moves = UZ_SCORE_MATE - n). */
+/* Our internal score (mate at ply p = B_MATE - p) in the engine convention of
+ * oracle/oracle.h (mate in n moves = UZ_SCORE_MATE - n). */
 static inline int32_t b_to_engine_score(int v)
 {
-    if (v >= B1_MATE_BOUND)
-        return UZ_SCORE_MATE - (B1_MATE - v + 1) / 2;
-    if (v <= -B1_MATE_BOUND)
-        return -UZ_SCORE_MATE + (B1_MATE + v) / 2;
+    if (v >= B_MATE_BOUND)
+        return UZ_SCORE_MATE - (B_MATE - v + 1) / 2;
+    if (v <= -B_MATE_BOUND)
+        return -UZ_SCORE_MATE + (B_MATE + v) / 2;
     return v > UZ_SCORE_CP_MAX ? UZ_SCORE_CP_MAX : v < -UZ_SCORE_CP_MAX ? -UZ_SCORE_CP_MAX : v;
 }
 

@@ -1,11 +1,11 @@
-/* The parts of the search builtin-1 and builtin-2 share that are not inline
- * (builtin_search_internal.h): the searcher's allocation and per-position reset, move
- * selection, and the common tail of their fingerprints. */
+/* The parts of the search every version shares that run once per searcher or per
+ * position, so need not be inline (search_node.h): the searcher's allocation, the
+ * per-position reset, and the common tail of the versions' fingerprints. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin_search_internal.h"
+#include "search_node.h"
 
 b_search *uz__b_search_create(int depth)
 {

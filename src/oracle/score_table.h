@@ -3,8 +3,7 @@
 #ifndef UZ_SCORE_TABLE_H
 #define UZ_SCORE_TABLE_H
 
-#include "engine/engine.h"
-#include "engine/oracle.h"
+#include "oracle/oracle.h"
 
 typedef struct uz__score_entry {
     uint64_t hash;
@@ -22,7 +21,7 @@ struct uz_score_table {
     size_t *slots;                /* open addressing: entry index + 1, 0 = empty */
     size_t n_slots;               /* power of two, at least twice n */
     bool has_identity;
-    char engine_name[UZ_ENGINE_NAME_MAX];
+    char engine_name[UZ_ORACLE_NAME_MAX];
     char fingerprint[32];
     char *settings_text;
 };

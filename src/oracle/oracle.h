@@ -28,6 +28,18 @@
 #include "chess/board.h"
 #include "common/common.h"
 
+/* Score convention (mover's point of view), of every oracle:
+ *   centipawns X          -> X clamped to [-UZ_SCORE_CP_MAX, +UZ_SCORE_CP_MAX]
+ *   we mate in N moves    -> UZ_SCORE_MATE - N   (N >= 1)
+ *   we are mated in N     -> -UZ_SCORE_MATE + N  (N >= 0)
+ * so every mate score lies beyond every centipawn score, and faster mates are better
+ * (the engine bridge maps UCI's "score cp X" / "score mate N" to it). */
+#define UZ_SCORE_MATE 100000
+#define UZ_SCORE_CP_MAX (UZ_SCORE_MATE / 2)
+
+/* Longest engine name an identity carries, with its terminating NUL. */
+#define UZ_ORACLE_NAME_MAX 128
+
 typedef struct uz_query uz_query;
 struct uz_query {
     uz_position pos;              /* in: the position */

@@ -1,5 +1,5 @@
 /* builtin-1: the quiescence search's move generator (captures and queen promotions). */
-#include "builtin1.h"
+#include "v1_eval.h"
 
 #define RANK_1 0xFFULL
 #define RANK_2 0xFF00ULL
@@ -12,7 +12,7 @@
  * line's attacks are computed only when the empty board's line holds a target. */
 static inline uint64_t diagonal_targets(int sq, uint64_t occupied, uint64_t targets)
 {
-    uint64_t diagonal = uz__b1_lines[B1_DIAGONAL][sq], anti = uz__b1_lines[B1_ANTI_DIAGONAL][sq], hits = 0;
+    uint64_t diagonal = uz__b1_lines[B_LINE_DIAGONAL][sq], anti = uz__b1_lines[B_LINE_ANTI_DIAGONAL][sq], hits = 0;
     if (diagonal & targets)
         hits = b1_line_attacks(sq, occupied, diagonal);
     if (anti & targets)
@@ -22,7 +22,7 @@ static inline uint64_t diagonal_targets(int sq, uint64_t occupied, uint64_t targ
 
 static inline uint64_t straight_targets(int sq, uint64_t occupied, uint64_t targets)
 {
-    uint64_t file = uz__b1_lines[B1_FILE][sq], hits = 0;
+    uint64_t file = uz__b1_lines[B_LINE_FILE][sq], hits = 0;
     if (file & targets)
         hits = b1_line_attacks(sq, occupied, file);
     if ((RANK_1 << (sq & 56)) & targets)

@@ -1,40 +1,31 @@
-/* Internal: version 1 of the built-in search (frozen; doc/builtin.md, "builtin-1").
- * Search in builtin1_search.c (with the parts it shares with builtin-2 in
- * builtin_search_internal.h and builtin_search.c), evaluation in builtin1_eval.c, capture
- * generation in builtin1_moves.c. Nothing here may change once released: a change is a
- * new version. */
-#ifndef UCIZIP_BUILTIN1_H
-#define UCIZIP_BUILTIN1_H
+/* Internal: what builtin-1 froze and every version builds on (doc/builtin.md,
+ * "builtin-1"): the attack tables and piece-square tables (v1_tables.c), the material
+ * sums kept move by move, the hand-written evaluation (v1_eval.c: builtin-1 and builtin-2
+ * use it as it is, builtin-3 blends it with its network), the quiescence search's capture
+ * generator (v1_captures.c) and the fingerprint's hashing. A change here that moves one
+ * score moves it in every version (test_builtin_golden fails): such a change is a new
+ * version with its own copy. builtin-1's search is v1_search.h. */
+#ifndef UCIZIP_BUILTIN_V1_EVAL_H
+#define UCIZIP_BUILTIN_V1_EVAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "chess/board.h"
 
-#define B1_MIN_DEPTH 1
-#define B1_MAX_DEPTH 3
-#define B1_DEFAULT_DEPTH 1
-/* FNV-1a 64 of the constants (uz__b1_hash_constants from UZ__FNV_START), in hex. */
-#define B1_FINGERPRINT "6f1b5db48e1dc5c7"
-
-/* Internal score scale: centipawns; mate found at ply p scores B1_MATE - p. */
-#define B1_MATE 30000
-#define B1_INF 31000
-#define B1_MATE_BOUND (B1_MATE - 256) /* |score| >= this is a mate score */
-#define B1_EVAL_MAX 20000             /* the evaluation is clamped to +-this */
-#define B1_MAX_PLY 32                 /* no node deeper than this is expanded */
+#define B_EVAL_MAX 20000 /* the evaluation is clamped to +-this (builtin-3's too) */
 
 static inline int b1_lsb(uint64_t b) { return __builtin_ctzll(b); }
 
 /* Piece-square values with material included, white's view ([type][square]; black
- * reads square ^ 56), middlegame and endgame (builtin1_tables.c). */
+ * reads square ^ 56), middlegame and endgame (v1_tables.c). */
 extern const int16_t uz__b1_pst_mg[7][64];
 extern const int16_t uz__b1_pst_eg[7][64];
 
-/* Attack tables (builtin1_tables.c): rays by direction and square (directions N, NE,
+/* Attack tables (v1_tables.c): rays by direction and square (directions N, NE,
  * E, SE, S, SW, W, NW; the attack test's quick look along the lines), leapers by square,
- * pawns by colour and square; the lines through each square without it (B1_FILE,
- * B1_DIAGONAL a1-h8 wise, B1_ANTI_DIAGONAL h1-a8 wise); a rook's attacks along the
+ * pawns by colour and square; the lines through each square without it (B_LINE_FILE,
+ * B_LINE_DIAGONAL a1-h8 wise, B_LINE_ANTI_DIAGONAL h1-a8 wise); a rook's attacks along the
  * first rank by its file and the occupancy of the b to g files (bit 0 = b). */
 extern const uint64_t uz__b1_rays[8][64];
 extern const uint64_t uz__b1_knight_attacks[64];
@@ -43,8 +34,8 @@ extern const uint64_t uz__b1_pawn_attacks[2][64];
 extern const uint64_t uz__b1_lines[3][64];
 extern const uint8_t uz__b1_rank_attacks[8][64];
 
-enum { B1_N, B1_NE, B1_E, B1_SE, B1_S, B1_SW, B1_W, B1_NW };
-enum { B1_FILE, B1_DIAGONAL, B1_ANTI_DIAGONAL };
+enum { B_RAY_N, B_RAY_NE, B_RAY_E, B_RAY_SE, B_RAY_S, B_RAY_SW, B_RAY_W, B_RAY_NW };
+enum { B_LINE_FILE, B_LINE_DIAGONAL, B_LINE_ANTI_DIAGONAL };
 
 /* The attacks of a slider on sq along a file or a diagonal (line: that line without
  * sq), up to and including the first occupied square each way. Subtracting sq's bit
@@ -68,13 +59,13 @@ static inline uint64_t b1_rank_attacks(int sq, uint64_t occupied)
 
 static inline uint64_t b1_rook_attacks(int sq, uint64_t occupied)
 {
-    return b1_line_attacks(sq, occupied, uz__b1_lines[B1_FILE][sq]) | b1_rank_attacks(sq, occupied);
+    return b1_line_attacks(sq, occupied, uz__b1_lines[B_LINE_FILE][sq]) | b1_rank_attacks(sq, occupied);
 }
 
 static inline uint64_t b1_bishop_attacks(int sq, uint64_t occupied)
 {
-    return b1_line_attacks(sq, occupied, uz__b1_lines[B1_DIAGONAL][sq]) |
-           b1_line_attacks(sq, occupied, uz__b1_lines[B1_ANTI_DIAGONAL][sq]);
+    return b1_line_attacks(sq, occupied, uz__b1_lines[B_LINE_DIAGONAL][sq]) |
+           b1_line_attacks(sq, occupied, uz__b1_lines[B_LINE_ANTI_DIAGONAL][sq]);
 }
 
 /* Squares a piece of type (knight to king) on sq attacks. */
@@ -96,11 +87,6 @@ typedef struct b1_material {
     int phase;
 } b1_material;
 
-/* A searcher (builtin_search_internal.h: its state, shared with builtin-2). */
-typedef struct b_search b_search;
-
-void uz__b1_score_moves(b_search *s, const uz_position *pos, const uz_move *moves, int n, int32_t *scores);
-
 /* The material sums of pos from scratch. */
 void uz__b1_material_init(const uz_position *pos, b1_material *m);
 /* The material sums after move (legal in pos, not yet made) from those of pos
@@ -108,7 +94,7 @@ void uz__b1_material_init(const uz_position *pos, b1_material *m);
 void uz__b1_material_after(const uz_position *pos, uz_move move, const b1_material *m, b1_material *out);
 /* The same for castling, from scratch: the board after the move, recounted. */
 void uz__b1_material_recount(const uz_position *pos, uz_move move, b1_material *out);
-/* The game phase weight of each piece type (builtin1_eval.c). */
+/* The game phase weight of each piece type (v1_eval.c). */
 extern const int16_t uz__b1_phase_weight[7];
 
 static inline void b1_material_after(const uz_position *pos, uz_move move, const b1_material *m, b1_material *out)
@@ -143,7 +129,7 @@ static inline void b1_material_after(const uz_position *pos, uz_move move, const
     out->phase = phase;
 }
 /* The static evaluation of pos (m: its material sums) from the side to move's view, in
- * +-B1_EVAL_MAX. */
+ * +-B_EVAL_MAX. */
 int uz__b1_evaluate(const uz_position *pos, const b1_material *m);
 
 /* The pawn terms of each side, pawn structure (doubled, isolated, passed) and king
@@ -165,14 +151,14 @@ int uz__b1_evaluate_cached(const uz_position *pos, const b1_material *m, b1_pawn
 #define B1_PHASE_MAX 24 /* the game phase is capped at this */
 #define B1_TEMPO 10     /* the side to move's bonus, middlegame and endgame (parameter TEMPO) */
 
-/* A score tapered between mg and eg by the game phase, clamped to +-B1_EVAL_MAX. */
+/* A score tapered between mg and eg by the game phase, clamped to +-B_EVAL_MAX. */
 static inline int b1_taper(int mg, int eg, int phase)
 {
     if (phase > B1_PHASE_MAX)
         phase = B1_PHASE_MAX;
     /* C division truncates toward zero on every compiler (C99 and later). */
     int score = (mg * phase + eg * (B1_PHASE_MAX - phase)) / B1_PHASE_MAX;
-    return score > B1_EVAL_MAX ? B1_EVAL_MAX : score < -B1_EVAL_MAX ? -B1_EVAL_MAX : score;
+    return score > B_EVAL_MAX ? B_EVAL_MAX : score < -B_EVAL_MAX ? -B_EVAL_MAX : score;
 }
 
 static inline int b1_evaluate_material(const uz_position *pos, const b1_material *m)
@@ -190,9 +176,7 @@ int uz__b1_generate_captures(const uz_position *pos, uz_move *moves);
 #define UZ__FNV_START 0xcbf29ce484222325ULL
 uint64_t uz__b1_fnv(uint64_t hash, const char *text);
 /* Feeds every constant of version 1's evaluation (tables and parameters, as decimal
- * text) into hash; uz__b1_hash_constants adds the search's rules and limits: the input
- * of the version's fingerprint. */
+ * text) into hash: the last part of every version's fingerprint input. */
 uint64_t uz__b1_hash_eval(uint64_t hash);
-uint64_t uz__b1_hash_constants(uint64_t hash);
 
 #endif

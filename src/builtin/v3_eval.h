@@ -1,18 +1,18 @@
 /* Internal: version 3 of the built-in search (frozen; doc/builtin.md, "builtin-3").
- * builtin-2's search (builtin2_search.c) with another full evaluation: the average of
+ * builtin-2's search (v2_search.c) with another full evaluation: the average of
  * builtin-1's hand-written evaluation (scaled by 25/32) and a small learned network,
- * 768 inputs -> B3_HIDDEN units clipped to [0, 127] -> 1 output (builtin3_eval.c). The
- * network's integer weights are data (data/eval_net/builtin3-768x512.txt, compiled into
- * builtin3_network.c at build time by scripts/eval_net_c.py); their FNV-1a 64 is frozen
- * below and is part of the fingerprint. Nothing here may change once released: a change
- * is a new version. */
-#ifndef UCIZIP_BUILTIN3_H
-#define UCIZIP_BUILTIN3_H
+ * 768 inputs -> B3_HIDDEN units clipped to [0, 127] -> 1 output (v3_eval.c, which holds
+ * its root too). The network's integer weights are data
+ * (data/eval_net/builtin3-768x512.txt, compiled into v3_network.c at build time by
+ * scripts/eval_net_c.py); their FNV-1a 64 is frozen below and is part of the fingerprint.
+ * Its scores never change once released: a change is a new version. */
+#ifndef UCIZIP_BUILTIN_V3_EVAL_H
+#define UCIZIP_BUILTIN_V3_EVAL_H
 
 #include <stdint.h>
 
-#include "builtin1.h"
 #include "chess/board.h"
+#include "v1_eval.h"
 
 #define B3_MIN_DEPTH 1
 #define B3_MAX_DEPTH 3
@@ -42,7 +42,7 @@ struct b3_network_state *uz__b3_network_create(void);
 void uz__b3_network_destroy(struct b3_network_state *n);
 
 void uz__b3_score_moves(b_search *s, const uz_position *pos, const uz_move *moves, int n, int32_t *scores);
-/* The network's output for pos, side to move's view, in +-B1_EVAL_MAX, computed from
+/* The network's output for pos, side to move's view, in +-B_EVAL_MAX, computed from
  * scratch: the reference the incremental evaluation is tested against. */
 int uz__b3_network_evaluate(const uz_position *pos);
 /* The incremental evaluation: n keeps a reference position's sums (the root's, set at
