@@ -114,10 +114,10 @@ uz_result uz_archive_write_block(uz_archive_writer *w, const uz_block_bytes *b, 
     }
     if (w->n_blocks == w->cap_blocks) {
         size_t cap = w->cap_blocks ? 2 * w->cap_blocks : 64;
-        block_entry *b = realloc(w->blocks, cap * sizeof *b);
-        if (!b)
+        block_entry *blocks = realloc(w->blocks, cap * sizeof *blocks);
+        if (!blocks)
             goto nomem;
-        w->blocks = b;
+        w->blocks = blocks;
         w->cap_blocks = cap;
     }
     unsigned method = b->method;
