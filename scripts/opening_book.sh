@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 work=${1:?usage: scripts/opening_book.sh WORKDIR [OUT.txt]}
 out=${2:-data/opening_book/book-1.txt}
 PLIES=${PLIES:-40} MIN_POSITION=${MIN_POSITION:-8} MIN_MOVE=${MIN_MOVE:-2} MAX_MOVES=${MAX_MOVES:-8}
-WEIGHTS=${WEIGHTS:-2} # the Stockfish default's weight set (UZ_PM_DEFAULT_VERSION_ENGINE)
+WEIGHTS=${WEIGHTS:-2} # the weight set the table is fitted under (book 1: v2, the Stockfish default then)
 export UZ_ENGINES_DIR=$PWD/engines
 mkdir -p "$work"
 training=(../shared/training/human-otb.pgn.zst ../shared/training/human-online.pgn.zst)

@@ -194,10 +194,11 @@ extern const char *const uz_pm_builtin_texts[];
 extern const int uz_pm_builtin_count;
 
 /* The weight set new archives use, by oracle: sets are trained on one oracle's scores, so
- * a newer set is not better for another oracle. UCI engines: version 2 (trained on
- * Stockfish 15.1's depth-1 scores), chosen apart at depth 1 (the profiles' default) and for
- * deeper or node-limited searches (uz_lib_oracle_weights), so that a set fitted to
- * depth-1 scores can become the depth-1 default alone; the built-in oracle, by its version: builtin-1 version 9
+ * a newer set is not better for another oracle. UCI engines: chosen apart at depth 1 (the
+ * profiles' default) and for deeper or node-limited searches (uz_lib_oracle_weights):
+ * version 14 at depth 1 (v2 plus square tables and board units, fitted on 469,066 positions
+ * of Stockfish 15.1's depth-1 scores, training games included; v2 before it), version 2
+ * deeper (trained on the corpus's depth-1 scores; not measured against v14 there); the built-in oracle, by its version: builtin-1 version 9
  * (trained on builtin-1's depth-1 scores: version 5, with a hidden layer and square tables,
  * plus board units fitted with Stockfish's distribution as a teacher; versions 3, 5 and 7
  * before it), builtin-2 version 10 (the same on builtin-2's, over version 6; versions 4, 6
@@ -206,7 +207,7 @@ extern const int uz_pm_builtin_count;
  * builtin-3: version 13 (the same recipe on its depth-1 scores); from depth 2 on builtin-2's
  * version 12, which reads its depth-2 scores better than 13 does (doc/builtin_measurements.md).
  * An archive names its set, so changing these changes new archives only. */
-#define UZ_PM_DEFAULT_VERSION_ENGINE 2
+#define UZ_PM_DEFAULT_VERSION_ENGINE 14
 #define UZ_PM_DEFAULT_VERSION_ENGINE_DEEP 2
 #define UZ_PM_DEFAULT_VERSION_BUILTIN1 9
 #define UZ_PM_DEFAULT_VERSION_BUILTIN2 10

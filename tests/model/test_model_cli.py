@@ -33,11 +33,12 @@ def main():
     # Archives of every model and weight set ever the default decode after any change or
     # retraining to the same games, and their header names what wrote them: the rank
     # model (before the player model), player weights v1, v2 (the first with a hidden layer),
-    # v2 in structure layout 4 with tag version 2 and opening book 1.
+    # v2 in structure layout 4 with tag version 2 and opening book 1, v14 (fitted at scale).
     expected = open(os.path.join(DATA, "fixture_rank.pgn"), "rb").read()
     for fixture, model in (("fixture_rank_model.ucz", "model: rank"), ("fixture_player_v1.ucz", "player v1"),
                            ("fixture_player_v2.ucz", "player v2 "),
-                           ("fixture_player_v2_layout4.ucz", "player v2 ")):
+                           ("fixture_player_v2_layout4.ucz", "player v2 "),
+                           ("fixture_player_v14.ucz", "player v14 ")):
         path, out = os.path.join(DATA, fixture), os.path.join(tmp, fixture + ".pgn")
         run([UCIZIP, "decompress", path, "-o", out] + fast)
         check(open(out, "rb").read() == expected, "%s decodes to its expected games" % fixture)
@@ -45,9 +46,9 @@ def main():
         check(model in info, "%s names '%s': %s" % (fixture, model, info))
 
     # A UCI engine's new archive gets its weight set by depth (src/model/player_model.h:
-    # v2 at depth 1, the default, and deeper); both decode to their source.
+    # v14 at depth 1, the default, v2 deeper); both decode to their source.
     src = os.path.join(DATA, "fixture_rank.pgn")
-    for opts, want in (([], "player v2 "), (["--depth", "2"], "player v2 ")):
+    for opts, want in (([], "player v14 "), (["--depth", "2"], "player v2 ")):
         arc, back = os.path.join(tmp, "depth%s.ucz" % "".join(opts)), os.path.join(tmp, "depth.back")
         run([UCIZIP, "compress", src, "-o", arc, "-q", "-f"] + opts + fast)
         info = run([UCIZIP, "info", arc]).stdout.decode()

@@ -520,5 +520,6 @@ int main(void)
     test_golden(0, true, 0x2f8bcc506fccc27full);
     test_golden_builtin(2, 0xcf1be5c3ffb3d9fdull);
     test_golden_builtin(9, 0x4eb78208e89985e6ull);
+    test_golden_builtin(14, 0xefabfba3d174d932ull);
     return test_finish();
 }
