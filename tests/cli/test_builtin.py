@@ -213,10 +213,10 @@ def refusals(tmp, archives):
 def stockfish_unchanged(tmp):
     """Stockfish archives keep their bytes: the committed fixture is what compressing its
     source with the default settings gives today (while weight set v2 is the newest):
-    structure layout 4, tag version 2, opening book 1. fixture_player_v2.ucz (layout 1, no
+    structure version 4, tag version 2, opening book 1. fixture_player_v2.ucz (structure version 1, no
     book) is the one before them, and player_model_cli decodes both."""
     model_dir = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "model")
-    src, fixture = os.path.join(model_dir, "fixture_rank.pgn"), os.path.join(model_dir, "fixture_player_v2_layout4.ucz")
+    src, fixture = os.path.join(model_dir, "fixture_rank.pgn"), os.path.join(model_dir, "fixture_player_v2_struct4.ucz")
     out = os.path.join(tmp, "fixture_again.ucz")
     run("compress", src, "-o", out, "-q", "-j", "2")
     if b"player v2 " in run("info", out).stdout:
