@@ -260,7 +260,7 @@ typedef struct uz_member_summary {
     const char *coder;                /* "range" or "huffman" */
     uint64_t games, moves, move_bytes, structure_bytes, bytes;
     uz_byte_counts split;
-    /* the coded comments (structure layout 1): their bytes and what they hold */
+    /* the coded comments (structure version 1): their bytes and what they hold */
     uint64_t comment_code_bytes, comments, clocks, engine_comments;
 } uz_member_summary;
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Tag bytes of an archive: for each block, the structure stream's tag sections (names,
-values and, in layouts 1-3, tag_code) compressed on their own the way the writer compresses
+values and, in structure versions 1-3, tag_code) compressed on their own the way the writer compresses
 a structure stream (raw LZMA2 preset 9e and zstd level 19, the smaller kept), summed over
 the blocks. Reads the archive with tools/edu_decode.py (no engine).
 
 usage: scripts/tag_bytes.py ARCHIVE.ucz... [--models]
   prints: archive, games, tag bytes, bytes/game; --models also the model each tag name
-  got in each block (layout 1)"""
+  got in each block (structure version 1)"""
 import ctypes
 import ctypes.util
 import importlib.util
@@ -41,7 +41,7 @@ def packed(data):
 
 
 def structures(data):
-    """(layout, structure stream) of every block of every member."""
+    """(structure version, structure stream) of every block of every member."""
     captured = []
     real = edu.read_structure
 

@@ -4,9 +4,9 @@
 It reads every member of an archive: the header (and its fields), each block (its crc,
 the structure stream decompressed with zstd or raw LZMA2), the structure stream's
 sections (tag names, game records with their tree shapes, tag values column by column,
-comments, text records; in layout 1 the coded tags too; in layouts 2 to 4 the engine-comment
+comments, text records; in structure version 1 the coded tags too; in structure versions 2 to 4 the engine-comment
 code's per-game streams, checked but not decoded: their values need the game's moves; in
-layout 4 the range-coded game records), the index (checked against the
+structure version 4 the range-coded game records), the index (checked against the
 blocks, with the member digest) and the footer (version 2) or the index length (version 3).
 It prints each game's tags and move counts. It does not decode the moves:
 that needs the engine (doc/format.md, "Engine queries") and the move models.
@@ -317,7 +317,7 @@ def read_line(rec, comments, depth, counts):
     return n_nodes
 
 
-# ---- coded records (layout 4; doc/format.md, "Coded records" and "Coders") ----
+# ---- coded records (structure version 4; doc/format.md, "Coded records" and "Coders") ----
 
 class RangeDecoder:
     """The range decoder of "Coders" with the binary models of "Coded comments"."""
@@ -440,7 +440,7 @@ class Records:
 
 
 def read_line_coded(rc, strings, comments, depth, counts):
-    """One line of layout 4's coded records: returns its node count and its coded moves."""
+    """One line of structure version 4's coded records: returns its node count and its coded moves."""
     if depth > 256:
         raise Corrupt("variations nested too deep")
     v = int(depth > 0)
@@ -482,7 +482,7 @@ def read_line_coded(rc, strings, comments, depth, counts):
 
 
 def read_game_coded(rc, strings, comments, text, n_names):
-    """One game of layout 4's coded records."""
+    """One game of structure version 4's coded records."""
     special = rc.bit("special", rc.prev_special)
     rc.prev_special = special
     if special:
@@ -541,7 +541,7 @@ def read_text_record(text):
 
 
 def read_structure(data, n_games, version, tag_version=1):
-    """The games of a block's structure stream (layout `version`, header key 13; its tags
+    """The games of a block's structure stream (structure version `version`, header key 13; its tags
     coded in `tag_version`, key 16): tags, tree counts, text records."""
     r = Reader(data)
     sizes = [r.varint() for _ in range(5 if version == 0 else 7)]
@@ -551,7 +551,7 @@ def read_structure(data, n_games, version, tag_version=1):
             raise Corrupt("structure section past the end")
         sec.append(Reader(data, pos, pos + s))
         pos += s
-    # Layouts 2 and 3: the engine-comment code is every byte after the seventh section.
+    # Structure versions 2 and 3: the engine-comment code is every byte after the seventh section.
     engine = Reader(data, pos, len(data))
     if pos != len(data) and version < 2:
         raise Corrupt("bytes after the structure sections")
@@ -629,7 +629,7 @@ def read_structure(data, n_games, version, tag_version=1):
 # ---- engine comment code (doc/format.md, "Engine comment code") ----
 
 def read_engine_code(r, games):
-    """Layout 2: empty, or each game's range-coded stream with its size. Its values (TCEC
+    """Structure version 2: empty, or each game's range-coded stream with its size. Its values (TCEC
     comments' numbers and principal variations) are coded against the game's positions,
     which need the moves and so the engine: this tool checks the framing only and counts
     the bytes; the comments it would print are their residuals."""

@@ -12,7 +12,7 @@ evaluation of each variant, so a change of the format can be judged before it is
     tools/eval_vs_score.py FILE.pgn [--games N] [--tcec] [--ucizip PATH] [--cache PATH]
 
 With --tcec the evaluations are TCEC's `wv=` values (White's view, in hundredths as
-`wv=` prints them, predicted from the game's last one as layout 2 does).
+`wv=` prints them, predicted from the game's last one as structure version 2 does).
 
 Scores are from the mover's side: `played` is our score of the move played, `best` the
 best score in the position before it, `next` minus the best score of the position after it
@@ -155,7 +155,7 @@ def simulate(games, variant):
             if is_mate:
                 last[side] = None
                 continue
-            if TCEC:  # the game's last value, either side (layout 2's prediction)
+            if TCEC:  # the game's last value, either side (structure version 2's prediction)
                 p = game_last
             else:
                 p = -last[1 - side] if last[1 - side] is not None else (last[side] if last[side] is not None else 0)

@@ -18,10 +18,10 @@
 #define UZ_ARCHIVE_BLOCK_GAMES 1024
 #define UZ_ARCHIVE_MAX_BLOCK_GAMES 65536
 #define UZ_ARCHIVE_MAX_MODEL_PARAMS 8
-/* Layout of the structure stream the writer uses (header key 13); 0 is the layout of
+/* Version of the structure stream the writer uses (header key 13); 0 is the version of
  * members written before the key existed, which every reader still reads. */
 #define UZ_STRUCT_VERSION 4
-/* Coding of the tags in every layout (header key 16; absent: 1, the coded tags of
+/* Coding of the tags in every structure version (header key 16; absent: 1, the coded tags of
  * archives written before the key existed, which every reader still reads). The writer
  * writes the newest. */
 #define UZ_TAG_VERSION 2
@@ -65,9 +65,9 @@ typedef struct uz_archive_header {
     uint32_t block_games;
     char chess960_fingerprint[64]; /* "" or the fingerprint of the engine with the same settings
                                       plus UCI_Chess960 true, which codes the member's Chess960 games */
-    uint32_t struct_version;    /* layout of the blocks' structure streams (0: key 13 absent) */
+    uint32_t struct_version;    /* version of the blocks' structure streams (0: key 13 absent) */
     uint32_t tag_version;       /* coding of their tags (key 16; 1 when absent) */
-    uint32_t comment_revision;  /* key 17: the coded comments' models; 0: absent, the layout's */
+    uint32_t comment_revision;  /* key 17: the coded comments' models; 0: absent, the structure version's */
     char settings_summary[256]; /* readable one-liner for messages (uz_pool_describe); version 3
                                    does not store it: the reader rebuilds it from the fields */
     char created_by[64];        /* "" when not stored (version 3 does not write it) */
@@ -113,9 +113,9 @@ typedef struct uz_archive_block {
     uint64_t text_digest;    /* XXH64 of the block's original text */
     uint64_t struct_stored;  /* compressed size of the structure stream */
     unsigned struct_method;  /* how it is compressed (the block header's method) */
-    uint32_t struct_version; /* its layout: the member header's struct_version */
+    uint32_t struct_version; /* its structure version: the member header's struct_version */
     uint32_t tag_version;    /* its tag coding: the member header's tag_version */
-    uint32_t comment_revision; /* the member header's comment_revision (0: the layout's) */
+    uint32_t comment_revision; /* the member header's comment_revision (0: the structure version's) */
     uz_buf structure;
     uz_buf moves;
     uint64_t offset;         /* of the block in the file */

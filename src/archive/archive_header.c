@@ -21,11 +21,11 @@ enum header_key {
     KEY_CODER = 10,
     KEY_BLOCK_GAMES = 11,
     KEY_CHESS960_FINGERPRINT = 12, /* optional: Chess960 games are engine-coded */
-    KEY_STRUCT_VERSION = 13,       /* optional: the structure stream's layout, absent = 0 */
+    KEY_STRUCT_VERSION = 13,       /* optional: the structure stream's version, absent = 0 */
     KEY_OPENING = 14,              /* optional: opening counts (alpha16, plies), absent = none */
     KEY_BOOK = 15,                 /* optional: the opening book (version, hash_lo, hash_hi), absent = none */
     KEY_TAG_VERSION = 16,          /* optional: the coded tags' version, absent = 1 */
-    KEY_COMMENT_REVISION = 17,     /* optional: the coded comments' models, absent = the layout's */
+    KEY_COMMENT_REVISION = 17,     /* optional: the coded comments' models, absent = the structure version's */
     KEY_FIRST_INFORMATIONAL = 64,
     KEY_SETTINGS_SUMMARY = 64,
     KEY_CREATED_BY = 65,
@@ -232,7 +232,7 @@ static uz_result decode_field(uz_archive_header *h, uint64_t key, const uint8_t 
     case KEY_STRUCT_VERSION:
         r = read_uints(s, n, v, 1, UINT32_MAX);
         if (r == UZ_OK && v[0] > UZ_STRUCT_VERSION) {
-            *why = "structure layout from a newer ucizip";
+            *why = "structure version from a newer ucizip";
             r = UZ_ERR_CORRUPT;
         }
         if (r == UZ_OK && v[0] == 0 && !v3)
@@ -275,7 +275,7 @@ static uz_result decode_field(uz_archive_header *h, uint64_t key, const uint8_t 
             r = UZ_ERR_CORRUPT;
         }
         if (r == UZ_OK && v[0] == 0)
-            r = UZ_ERR_CORRUPT; /* revisions count from 1; absent means the layout's */
+            r = UZ_ERR_CORRUPT; /* revisions count from 1; absent means the structure version's */
         h->comment_revision = (uint32_t)v[0];
         break;
     case KEY_SETTINGS_SUMMARY: r = copy_text(h->settings_summary, sizeof h->settings_summary, s, n); break;

@@ -18,7 +18,7 @@ struct uz_archive_reader {
     uz_decode_limits limits;
     uint32_t struct_version; /* of the current member */
     uint32_t tag_version;
-    uint32_t comment_revision; /* of the current member (0: the layout's) */
+    uint32_t comment_revision; /* of the current member (0: the structure version's) */
     unsigned version;        /* format version of the current member */
 };
 

@@ -332,7 +332,7 @@ static uz_result count_openings(const uz_move_coder *mc, const uz_archive_block 
 }
 
 /* A decoded game's exact bytes, its positions taken from the walk it was decoded with
- * (walk->game: the game): its engine comments rebuilt from the moves (layout 2), its
+ * (walk->game: the game): its engine comments rebuilt from the moves (structure version 2), its
  * final-position tag, its tree rendered with its layout and patched; then checked against
  * its checksum. text is scratch space. number numbers the game in messages. */
 static uz_result finish_game(uz_walk *walk, const uz_block_game *record, const uz_archive_block *block,

@@ -20,17 +20,17 @@ typedef struct uz_block_coder {
     /* Decoding: the member's oracle set, which starts its Chess960 engine at a Chess960
      * game's need (gamecode/oracle_set.h); NULL when moves.oracle answers everything. */
     uz_oracle_set *oracles;
-    unsigned struct_version;   /* encoding: the member's structure layout (header key 13) */
+    unsigned struct_version;   /* encoding: the member's structure version (header key 13) */
     unsigned comment_revision; /* encoding: the member header's key 17 (0: absent) */
     uz_decode_limits limits;   /* decoding; zero: the defaults of limits.h */
 } uz_block_coder;
 
 /* The block coder of a member's decoder: its oracle (or its oracle set), model, coder and
- * limits (a block's layout and versions are the block's own). */
+ * limits (a block's structure version and other versions are the block's own). */
 uz_block_coder uz_block_coder_of_member(uz_member_decoder *md);
 
 /* Codes n games into out (empty; archive/archive.h) with bc's oracle, model, encoder,
- * layout and comment revision: their structure stream (and its packing, when writing it
+ * structure version and comment revision: their structure stream (and its packing, when writing it
  * made one), their move streams, their moves and the digest of their exact bytes
  * (game->raw; a game without them is given its export-format text), ready for
  * uz_archive_write_block. A game whose layout cannot be modelled closely enough is turned
@@ -39,12 +39,12 @@ uz_block_coder uz_block_coder_of_member(uz_member_decoder *md);
  * uz_block_records_new and uz_block_encode_records in one. */
 uz_result uz_block_encode(const uz_block_coder *bc, uz_game *games, size_t n, uz_block_bytes *out, uz_diag *diag);
 
-/* The two halves of uz_block_encode, for a caller that chooses a member's layout from
+/* The two halves of uz_block_encode, for a caller that chooses a member's structure version from
  * the records of its first blocks before it codes them: the records of the n games of a
  * block (uz_block_out_games_new, block/game_struct.h: each game replayed once, by its
  * walk; free them with uz_block_out_games_free), and their coding. struct_version (NULL:
  * not asked) is raised to UZ_STRUCT_VERSION when one of the games has what only that
- * layout codes (engine comments for the engine codes, a tag holding its final position,
+ * structure version codes (engine comments for the engine codes, a tag holding its final position,
  * found from its walk), else left as it is: 1 for a member's first games (the same blocks
  * without header key 13). */
 uz_result uz_block_records_new(uz_block_out_game **recs, uz_game *games, size_t n, unsigned *struct_version,

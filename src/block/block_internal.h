@@ -16,10 +16,10 @@ typedef struct uz__struct_span {
     enum uz__struct_part part;
 } uz__struct_span;
 #define UZ__MAX_STRUCT_SPANS 16
-/* Cuts a structure stream of layout version into its sections (and the section sizes in
+/* Cuts a structure stream of version `version` into its sections (and the section sizes in
  * front, counted as structure), each with its part: tag names, values and coded tags are
  * tags; comments and coded comments are comments; game records and text records are
- * structure; layout 2's engine code is its own part. Returns the number of spans (at most UZ__MAX_STRUCT_SPANS), or -1 if the
+ * structure; version 2's engine code is its own part. Returns the number of spans (at most UZ__MAX_STRUCT_SPANS), or -1 if the
  * stream's section sizes do not fit it. */
 int uz__struct_spans(const uint8_t *data, size_t size, unsigned version, uz__struct_span *out);
 

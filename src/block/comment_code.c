@@ -56,7 +56,7 @@ typedef struct models {
     gamma_model depth;
     bit_model prec[5][3];  /* engine: the time's decimals (0..3), by the previous ones */
     gamma_model time;
-    /* Revision 2 only (layout 3): */
+    /* Revision 2 only (structure version 3): */
     gamma_model cp_by[N_CP_BUCKETS];       /* cp, by the prediction's size */
     gamma_model depth_by[N_SURPRISE];      /* depth, by the size of the cp's error */
     bit_model scale_fits[3];               /* the time printed as cutechess does, by the slot's last */
@@ -125,7 +125,7 @@ static void learn(choice *ch, bool both, int64_t value, int64_t a, int64_t b)
 }
 
 struct uz_comment_coder {
-    unsigned revision; /* of the models: 1 (layouts 1, 2) or 2 (layout 3) */
+    unsigned revision; /* of the models: 1 (structure versions 1, 2) or 2 (structure version 3) */
     uz_bit_coder bits; /* writer (bits.enc) or reader (bits.dec); bits.cost = &cost */
     const uint8_t *data;
     size_t size;
@@ -832,7 +832,7 @@ uz_result uz_comment_coder_finish(uz_comment_coder *c, uz_buf *out)
         return c->size == 0 ? UZ_OK
                             : c->started && uz_decoder_finish(&c->bits.dec) == UZ_OK ? UZ_OK : UZ_ERR_CORRUPT;
     /* A block without a coded comment stores no stream: its comments cost nothing more
-     * than in layout 0. */
+     * than in structure version 0. */
     if (!c->counts.clocks && !c->counts.engine)
         return UZ_OK;
     const uint8_t *data;

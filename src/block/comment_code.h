@@ -1,4 +1,4 @@
-/* Coded comments (structure layout 1): clocks ("[%clk 0:03:00]") and cutechess engine
+/* Coded comments (structure version 1): clocks ("[%clk 0:03:00]") and cutechess engine
  * comments ("+0.10/8 0.30s", "book") are range-coded with adaptive binary models into
  * the structure stream's comment-code section; what is left of such a comment (the text
  * around the clock, with the placeholder "[%clk]" where it was; the text after an engine
@@ -34,15 +34,15 @@ typedef struct uz_comment_counts {
 } uz_comment_counts;
 
 /* The models' revision of a block: the member header's comment_revision (key 17) when it
- * has one (from 1 to UZ_COMMENT_REVISION, archive/archive.h), else its layout's: 2 from
- * layout 3, else 1. Revision 3 is revision 2 with clocks coded by a model of think time. */
-static inline unsigned uz_comment_revision(unsigned layout, unsigned key)
+ * has one (from 1 to UZ_COMMENT_REVISION, archive/archive.h), else its structure version's: 2 from
+ * structure version 3, else 1. Revision 3 is revision 2 with clocks coded by a model of think time. */
+static inline unsigned uz_comment_revision(unsigned struct_version, unsigned key)
 {
-    return key ? key : layout >= 3 ? 2 : 1;
+    return key ? key : struct_version >= 3 ? 2 : 1;
 }
 
 /* Whether a main-line comment of game starts like an engine comment ("+0.10/8 0.30s")
- * that a coder would try to code: for the choice of a member's layout (layout 3 codes
+ * that a coder would try to code: for the choice of a member's structure version (structure version 3 codes
  * them with the models of revision 2; clocks code the same in every revision). */
 bool uz_comment_engine_wanted(const uz_game *game);
 

@@ -1,4 +1,4 @@
-/* Coded engine comments that depend on the position (structure layout 2): TCEC-style
+/* Coded engine comments that depend on the position (structure version 2): TCEC-style
  * comments after a main-line move ("d=18, sd=44, pd=Ke5, mt=2084, tl=6853, ..., pv=Kc1
  * Kf5 ..., mb=+0+0+0+0+0,") keep their text with the values of the known fields taken
  * out; the values are range-coded per game, numbers against the side's previous ones,
@@ -36,7 +36,7 @@ uz_result uz_engine_code_encode(const uz_walk *walk, uz_buf *out, char ***residu
                                 uz_engine_code_counts *counts);
 
 /* Whether a main-line comment of the game names a key of the code (a cheap look: the
- * writer decides per comment); a writer uses layout 2 for a member only then. */
+ * writer decides per comment); a writer uses structure version 2 for a member only then. */
 bool uz_engine_code_wanted(const uz_game *game);
 
 /* Reader: the main-line comments of the walk's game are residuals; its positions are

@@ -35,11 +35,11 @@ typedef struct struct_reader {
     size_t nodes_left;       /* moves left for the current game's tree */
     uint64_t block_nodes_left; /* moves left for the block (a decoder limit) */
     unsigned version;
-    uz_record_coder rc;      /* layout 4: the coded records */
-    uz_cursor strings;       /* layout 4: the records' FENs and order strings */
-    uint64_t game_moves;     /* layout 4: coded moves of the current game (nodes less null moves) */
-    uint64_t marks_left;     /* layout 4: NAGs and variations left for the block */
-    uint64_t tags_left;      /* layout 4: tags left for the block (each takes a byte of values or tag_code) */
+    uz_record_coder rc;      /* structure version 4: the coded records */
+    uz_cursor strings;       /* structure version 4: the records' FENs and order strings */
+    uint64_t game_moves;     /* structure version 4: coded moves of the current game (nodes less null moves) */
+    uint64_t marks_left;     /* structure version 4: NAGs and variations left for the block */
+    uint64_t tags_left;      /* structure version 4: tags left for the block (each takes a byte of values or tag_code) */
 } struct_reader;
 
 static uz_result get_count(uz_cursor *c, size_t *n)
@@ -248,7 +248,7 @@ static uz_result get_game(struct_reader *sr, uz_block_game *record, size_t n_nam
     return get_comments(sr, add_trailing, game, 0);
 }
 
-/* A count of layout 4's records, at most max. */
+/* A count of structure version 4's records, at most max. */
 static uz_result get_number(struct_reader *sr, uz_gamma_set *g, uint64_t max, size_t *n)
 {
     uint64_t v = 0;
@@ -262,7 +262,7 @@ static uz_result get_bit(struct_reader *sr, uz_bit_model *m, unsigned *bit)
     return uz_record_bit(&sr->rc, m, bit) == UZ_OK ? UZ_OK : UZ_ERR_CORRUPT;
 }
 
-/* Layout 4: a line's coded records (put_line_coded in game_struct_write.c). */
+/* Structure version 4: a line's coded records (put_line_coded in game_struct_write.c). */
 static uz_result get_line_coded(struct_reader *sr, uz_line *line, int depth)
 {
     uz_record_models *m = sr->rc.m;
@@ -343,7 +343,7 @@ static uz_result get_line_coded(struct_reader *sr, uz_line *line, int depth)
     return UZ_OK;
 }
 
-/* Layout 4: one game's coded record (put_game_coded); its tag name indexes go to names[]
+/* Structure version 4: one game's coded record (put_game_coded); its tag name indexes go to names[]
  * (n_tags of them). */
 static uz_result get_game_coded(struct_reader *sr, uz_block_game *record, size_t n_names, uint32_t **names,
                                 size_t *n_tags)
@@ -433,7 +433,7 @@ static uz_result get_game_coded(struct_reader *sr, uz_block_game *record, size_t
     return UZ_OK;
 }
 
-/* Layout 1, once the tags are known (the clocks need TimeControl): each comment read as
+/* Structure version 1, once the tags are known (the clocks need TimeControl): each comment read as
  * text is the residual of a coded comment or a text comment; the comment coder decides
  * which, in the writer's order. */
 static uz_result decode_comments(uz_comment_coder *cc, char **comments, size_t n, int slot)
@@ -498,7 +498,7 @@ typedef struct column {
     size_t left;         /* values of the column not yet taken */
 } column;
 
-/* Layout 0: the values of each name, column by column, all text. */
+/* Structure version 0: the values of each name, column by column, all text. */
 static uz_result read_columns(struct_reader *sr, uz_block_game *games, size_t n, char **name_text, size_t n_names, column *cols,
                               uint32_t **tag_names, const size_t *n_tags)
 {
@@ -531,7 +531,7 @@ static uz_result read_columns(struct_reader *sr, uz_block_game *games, size_t n,
     return UZ_OK;
 }
 
-/* Layout 2's engine-code section: empty, or one size and that many bytes per game (a
+/* Structure version 2's engine-code section: empty, or one size and that many bytes per game (a
  * game without a tree has size 0), exactly. With fill, each record gets its game's bytes. */
 static uz_result engine_spans(uz_cursor c, uz_block_game *games, size_t n, bool fill)
 {
@@ -550,7 +550,7 @@ static uz_result engine_spans(uz_cursor c, uz_block_game *games, size_t n, bool 
     return c.p == c.end ? UZ_OK : UZ_ERR_CORRUPT;
 }
 
-/* Layout 4: the records section's check width, coded records and strings (the section is
+/* Structure version 4: the records section's check width, coded records and strings (the section is
  * then consumed: the cursors take over); the block's budgets of tags and marks. */
 static uz_result open_coded_records(struct_reader *sr)
 {
@@ -570,7 +570,7 @@ static uz_result open_coded_records(struct_reader *sr)
     return UZ_OK;
 }
 
-/* uz_block_struct_read, with the coded comments' counts (layout 1) when counts is not NULL. */
+/* uz_block_struct_read, with the coded comments' counts (structure version 1) when counts is not NULL. */
 static uz_result struct_read(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
                              unsigned comment_revision, uz_block_game *games, size_t n, const uz_decode_limits *limits, uz_comment_counts *counts,
                              uz_diag *diag)

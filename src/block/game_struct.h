@@ -1,6 +1,6 @@
 /* The structure stream of a block (doc/format.md): its games' tags, start positions,
  * results, comments, NAGs and the shape of their trees, without the moves (those go to
- * the move streams). The layout numbers are the member header's struct_version
+ * the move streams). The structure version numbers are the member header's struct_version
  * (UZ_STRUCT_VERSION, archive/archive.h). */
 #ifndef UCIZIP_GAME_STRUCT_H
 #define UCIZIP_GAME_STRUCT_H
@@ -32,26 +32,26 @@ typedef struct uz_block_out_game {
  * resolved with its SAN, its text record and its checksum. A game without exact bytes
  * (one built in memory) is given its export-format text as such; a game whose layout
  * cannot be modelled closely enough becomes a verbatim game (its bytes kept, its moves
- * not coded: its walk is empty). current_layout (NULL: not asked), for the choice of a
- * member's layout: set to true when a game has what only the current layout codes
+ * not coded: its walk is empty). current_struct_version (NULL: not asked), for the choice of a
+ * member's structure version: set to true when a game has what only the current structure version codes
  * (engine comments for either engine code, a tag holding its final position, found from
  * its walk), looked at before the game may become verbatim; games are looked at only
  * while it is false. Returns UZ_OK, UZ_ERR_NOMEM or UZ_ERR_ILLEGAL (a move of a tree not
  * legal: never for games from the reader). */
-uz_result uz_block_out_games_new(uz_block_out_game **out, uz_game *games, size_t n, bool *current_layout);
+uz_result uz_block_out_games_new(uz_block_out_game **out, uz_game *games, size_t n, bool *current_struct_version);
 /* Frees the records (not their games); NULL is a no-op. */
 void uz_block_out_games_free(uz_block_out_game *games, size_t n);
 
-/* Appends the structure of a block's n games to b, in the layout `version` (0 or
- * UZ_STRUCT_VERSION; readers take the same number), its coded tags (layouts 1-3) in the
+/* Appends the structure of a block's n games to b, in the structure version `version` (0 or
+ * UZ_STRUCT_VERSION; readers take the same number), its coded tags (structure versions 1-3) in the
  * tag coding `tag_version` (1 or UZ_TAG_VERSION: header key 16) (UZ_ERR_LIMIT, nothing usable written,
  * if a game passes a limit of limits.h that the reader enforces): for each its move-stream
  * length, the crc32 of its exact bytes, tags, start position, result and the annotated
  * tree shape; tag values column by column, comments in their own section, the text
  * records of the games that have a tree (in game order) in the last section
- * (doc/format.md). Verbatim and text-only games keep their bytes as such. From layout 1
+ * (doc/format.md). Verbatim and text-only games keep their bytes as such. From structure version 1
  * the comments are coded with the models of comment_revision, the member header's key 17
- * (0: absent, the layout's; block/comment_code.h); readers take the same number. */
+ * (0: absent, the structure version's; block/comment_code.h); readers take the same number. */
 uz_result uz_block_struct_write(uz_buf *b, unsigned version, unsigned tag_version, unsigned comment_revision,
                                 const uz_block_out_game *games, size_t n);
 /* The same, written to a block's bytes: the stream appended to out->structure and, when
@@ -69,15 +69,15 @@ typedef struct uz_block_game {
      * have their raw bytes instead. */
     uz_game game;
     uint32_t crc;                /* CRC-32 of the game's exact bytes, its bits of crc_mask */
-    uint32_t crc_mask;           /* the bits of the CRC-32 the record keeps: all of them in layouts 0-3;
-                                    layout 4 keeps the low check bits of a game with a tree, none of a
+    uint32_t crc_mask;           /* the bits of the CRC-32 the record keeps: all of them in structure versions 0-3;
+                                    structure version 4 keeps the low check bits of a game with a tree, none of a
                                     verbatim or text-only record (the block's text digest checks them) */
     const uint8_t *moves;        /* its move stream, moves_len bytes (the structure gives the length;
                                     whoever holds the block's move streams sets where) */
     size_t moves_len;
     const uint8_t *text_rec;     /* its text record (uz_game_text_decode); NULL for verbatim and text-only games */
     size_t text_rec_len;
-    const uint8_t *engine_code;  /* layout 2: its coded engine comments (uz_engine_code_decode); length 0: none */
+    const uint8_t *engine_code;  /* structure version 2: its coded engine comments (uz_engine_code_decode); length 0: none */
     size_t engine_code_len;
     uz_walk walk;                /* of game, built by the move decoder as it decodes (owned; empty
                                     before): the positions of what is decoded after the moves */
@@ -97,13 +97,13 @@ uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned versio
                                unsigned comment_revision, uz_block_game *games, size_t n,
                                const uz_decode_limits *limits, uz_diag *diag);
 
-/* Layout 2: sets each record's engine_code (doc/format.md "Engine comment code"), games
- * as uz_block_struct_read gave them (length 0: none; always for layouts 0 and 1).
+/* Structure version 2: sets each record's engine_code (doc/format.md "Engine comment code"), games
+ * as uz_block_struct_read gave them (length 0: none; always for structure versions 0 and 1).
  * UZ_ERR_CORRUPT when the section does not hold exactly one size and its bytes per game.
  * The comments are decoded with uz_engine_code_decode once the game's moves are known. */
 uz_result uz_block_struct_engine_code(const uint8_t *data, size_t size, unsigned version, uz_block_game *games, size_t n);
 
-/* The coded comments of a block of n games (structure layout 1; zeros for layout 0):
+/* The coded comments of a block of n games (structure version 1; zeros for structure version 0):
  * the comment-code section's size and what it holds. Decodes the structure stream. */
 typedef struct uz_struct_comment_info {
     uint64_t code_bytes, comments, clocks, engine;

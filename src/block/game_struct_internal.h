@@ -1,5 +1,5 @@
 /* Shared between the structure stream's writer (game_struct_write.c) and reader
- * (game_struct.c): the layout's sections, flags and limits (doc/format.md, "Structure
+ * (game_struct.c): each structure version's sections, flags and limits (doc/format.md, "Structure
  * stream"). */
 #ifndef UCIZIP_GAME_STRUCT_INTERNAL_H
 #define UCIZIP_GAME_STRUCT_INTERNAL_H
@@ -13,9 +13,9 @@
 
 enum node_flag { NODE_NULL = 1, NODE_NAGS = 2, NODE_COMMENTS = 4, NODE_VARIATIONS = 8, NODE_ORDER = 16 };
 enum game_flag { GAME_HAS_FEN = 1, GAME_RESULT_SHIFT = 1, GAME_VERBATIM = 8, GAME_CHESS960 = 16, GAME_TEXT_ONLY = 32 };
-/* Layout 0 has the first five sections; layout 1 adds the coded comments and tags;
- * layout 2 the engine-comment code, whatever follows the seventh section (no size of its
- * own: a block without engine comments is the same as in layout 1). */
+/* Structure version 0 has the first five sections; structure version 1 adds the coded comments and tags;
+ * structure version 2 the engine-comment code, whatever follows the seventh section (no size of its
+ * own: a block without engine comments is the same as in structure version 1). */
 enum section { SEC_NAMES, SEC_RECORDS, SEC_VALUES, SEC_COMMENTS, SEC_TEXT, SEC_COMMENT_CODE, SEC_TAG_CODE, SEC_ENGINE_CODE,
                N_SECTIONS };
 enum { N_SECTIONS_V0 = SEC_TEXT + 1 };

@@ -16,7 +16,7 @@
 #include "block/tag_code.h"
 #include "common/hash.h"
 
-/* Layout 4: the bits of each game's CRC-32 that its record keeps (doc/format.md, "Coded
+/* Structure version 4: the bits of each game's CRC-32 that its record keeps (doc/format.md, "Coded
  * records": the block's text digest checks every game of a whole block). */
 #define UZ_RECORD_CHECK_BITS 2
 
@@ -28,17 +28,17 @@ typedef struct struct_writer {
     uint32_t *slots;       /* hash table of names: index + 1, 0 = empty; n_slots a power of 2 */
     size_t n_slots;
     size_t game_nodes;     /* moves of the game being written */
-    uz_comment_coder *cc;  /* layout 1: codes each comment's kind (NULL in layout 0) */
-    unsigned version;      /* layout: from 1 the tags go through tag_code */
+    uz_comment_coder *cc;  /* structure version 1: codes each comment's kind (NULL in structure version 0) */
+    unsigned version;      /* structure version: from 1 the tags go through tag_code */
     unsigned tag_version;  /* of tag_code (header key 16) */
-    uz_buf tag_index;      /* layout 1: every tag's name index (uint32_t), in game order */
-    char **residuals;      /* layout 2: the game's main-line comments as engine_code left them (NULL: as is) */
+    uz_buf tag_index;      /* structure version 1: every tag's name index (uint32_t), in game order */
+    char **residuals;      /* structure version 2: the game's main-line comments as engine_code left them (NULL: as is) */
     size_t n_residuals, next_residual;
-    bool any_engine_code;  /* layout 2: a game of the block has coded engine comments */
-    uz_record_coder rc;    /* layout 4: the range-coded records */
-    uz_buf strings;        /* layout 4: the records' FENs and order strings */
-    uint64_t game_moves;   /* layout 4: coded moves of the game being written (nodes less null moves) */
-    uint64_t marks;        /* layout 4: NAGs and variations of the block so far */
+    bool any_engine_code;  /* structure version 2: a game of the block has coded engine comments */
+    uz_record_coder rc;    /* structure version 4: the range-coded records */
+    uz_buf strings;        /* structure version 4: the records' FENs and order strings */
+    uint64_t game_moves;   /* structure version 4: coded moves of the game being written (nodes less null moves) */
+    uint64_t marks;        /* structure version 4: NAGs and variations of the block so far */
     uz_buf *packed;        /* where the stream's packing goes when the writer makes one (NULL: not kept) */
     unsigned *method;      /* and its method */
 } struct_writer;
@@ -55,7 +55,7 @@ static uz_result put_count(uz_buf *b, size_t n)
     return n > MAX_COUNT ? UZ_ERR_LIMIT : uz_buf_put_varint(b, n);
 }
 
-/* A count of the records: a varint (layouts 0-3), or coded with g (layout 4). */
+/* A count of the records: a varint (structure versions 0-3), or coded with g (structure version 4). */
 static uz_result put_number(struct_writer *w, uz_gamma_set *g, size_t n)
 {
     if (n > MAX_COUNT)
@@ -65,7 +65,7 @@ static uz_result put_number(struct_writer *w, uz_gamma_set *g, size_t n)
 }
 
 /* The texts of n comments (their count is the caller's). slot: whose comments (UZ_CC_*),
- * for the comment coder; main: comments of a main-line move (layout 2 takes their
+ * for the comment coder; main: comments of a main-line move (structure version 2 takes their
  * residuals from engine_code). */
 static uz_result put_comments(struct_writer *w, char *const *comments, size_t n, int slot, bool main)
 {
@@ -220,7 +220,7 @@ static void drop_residuals(struct_writer *w)
     w->n_residuals = w->next_residual = 0;
 }
 
-/* Layout 2: the game's coded engine comments, its size first, into the engine-code
+/* Structure version 2: the game's coded engine comments, its size first, into the engine-code
  * section; their residuals for put_comments. */
 static uz_result put_engine_code(struct_writer *w, const uz_block_out_game *rec)
 {
@@ -296,7 +296,7 @@ static uz_result put_game(struct_writer *w, const uz_block_out_game *rec)
     return r;
 }
 
-/* Layout 4: a line's records coded (doc/format.md, "Coded records"); side: the mover of
+/* Structure version 4: a line's records coded (doc/format.md, "Coded records"); side: the mover of
  * its first move. */
 static uz_result put_line_coded(struct_writer *w, const uz_line *line, int depth, int side)
 {
@@ -353,7 +353,7 @@ static uz_result put_line_coded(struct_writer *w, const uz_line *line, int depth
     return r;
 }
 
-/* Layout 4: a game's record coded: its kind and flags, tag names, tree, trailing
+/* Structure version 4: a game's record coded: its kind and flags, tag names, tree, trailing
  * comments, move-stream length and check; its strings (FEN, orders) in w->strings. */
 static uz_result put_game_coded(struct_writer *w, const uz_block_out_game *rec)
 {
@@ -424,7 +424,7 @@ static uz_result put_game_coded(struct_writer *w, const uz_block_out_game *rec)
     return r;
 }
 
-/* Layout 4's records section: the check's width, the coded records with their size, the
+/* Structure version 4's records section: the check's width, the coded records with their size, the
  * records' strings. */
 static uz_result put_coded_records(struct_writer *w)
 {
@@ -454,7 +454,7 @@ static uz_result put_sections(uz_buf *out, const uz_buf *sec, int n_sections)
     return r;
 }
 
-/* The structure stream as written: the sizes of the layout's sections, the sections, and
+/* The structure stream as written: the sizes of its structure version's sections, the sections, and
  * the engine-comment code when there is one. */
 static uz_result put_stream(uz_buf *out, const uz_buf *sec, unsigned version, bool engine_code)
 {

@@ -41,15 +41,16 @@ static uz_result make_verbatim(uz_block_out_game *rec)
 }
 
 /* The walk and text record of one game; *prev / *have_prev: the previous game's layout;
- * current_layout: as uz_block_out_games_new. */
-static uz_result prepare(uz_block_out_game *rec, uz_pgn_layout *prev, bool *have_prev, bool *current_layout)
+ * current_struct_version: as uz_block_out_games_new. */
+static uz_result prepare(uz_block_out_game *rec, uz_pgn_layout *prev, bool *have_prev, bool *current_struct_version)
 {
     uz_game *g = rec->game;
     uz_result r = uz_walk_init(&rec->walk, g);
     if (r == UZ_OK && !g->verbatim && !g->text_only && (r = uz_walk_resolve_all(&rec->walk)) == UZ_OK)
         r = uz_walk_fill_san(&rec->walk);
-    if (r == UZ_OK && current_layout && !*current_layout)
-        *current_layout = uz_engine_code_wanted(g) || uz_comment_engine_wanted(g) || uz_tag_code_final_wanted(&rec->walk);
+    if (r == UZ_OK && current_struct_version && !*current_struct_version)
+        *current_struct_version =
+            uz_engine_code_wanted(g) || uz_comment_engine_wanted(g) || uz_tag_code_final_wanted(&rec->walk);
     if (r == UZ_OK)
         r = ensure_raw(rec);
     if (r != UZ_OK || g->verbatim || g->text_only)
@@ -62,7 +63,7 @@ static uz_result prepare(uz_block_out_game *rec, uz_pgn_layout *prev, bool *have
     return r;
 }
 
-uz_result uz_block_out_games_new(uz_block_out_game **out, uz_game *games, size_t n, bool *current_layout)
+uz_result uz_block_out_games_new(uz_block_out_game **out, uz_game *games, size_t n, bool *current_struct_version)
 {
     uz_block_out_game *recs = calloc(n ? n : 1, sizeof *recs);
     uz_pgn_layout prev;
@@ -72,7 +73,7 @@ uz_result uz_block_out_games_new(uz_block_out_game **out, uz_game *games, size_t
     for (; made < n && r == UZ_OK; made++) {
         uz_block_out_game *rec = &recs[made];
         rec->game = &games[made];
-        if ((r = prepare(rec, &prev, &have_prev, current_layout)) == UZ_OK)
+        if ((r = prepare(rec, &prev, &have_prev, current_struct_version)) == UZ_OK)
             rec->crc = uz_crc32(0, rec->game->raw, rec->game->raw_len);
     }
     if (r != UZ_OK) {

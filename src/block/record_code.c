@@ -1,4 +1,4 @@
-/* Layout 4's range-coded records: see record_code.h. */
+/* Structure version 4's range-coded records: see record_code.h. */
 #include "block/record_code.h"
 
 #include <stdlib.h>

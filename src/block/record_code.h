@@ -1,4 +1,4 @@
-/* Structure layout 4's game records, range-coded (doc/format.md, "Coded records"): the
+/* Structure version 4's game records, range-coded (doc/format.md, "Coded records"): the
  * models and the value codes that the records writer (game_struct_write.c) and reader
  * (game_struct.c) share. Like bit_code.h, each function serves both directions: with an
  * encoder it puts the value, without one it gets it, so the two sides cannot drift apart.

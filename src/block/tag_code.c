@@ -510,7 +510,7 @@ typedef struct tag_writer {
     const uz_block_out_game *games;
     size_t n;
     const uint32_t *tag_names;
-    bool from_moves; /* M_FINAL allowed (layout 3) */
+    bool from_moves; /* M_FINAL allowed (structure version 3) */
 } tag_writer;
 
 /* The value of name k in the first game that has it, or NULL. */

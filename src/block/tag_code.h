@@ -1,4 +1,4 @@
-/* Coded tags (structure layout 1): per tag name a model that turns most of its values
+/* Coded tags (structure version 1): per tag name a model that turns most of its values
  * into one small number (a copy of another tag, the change of a rating or a date, an
  * index into the block's recent names) in the structure stream's tag_code section; a
  * value its model does not fit stays text in the values section. doc/format.md,
@@ -14,13 +14,13 @@
 #include "common/buf.h"
 #include "pgn/pgn.h"
 
-/* How a block's tags are coded: its distinct names and what its layout allows. */
+/* How a block's tags are coded: its distinct names and what its structure version allows. */
 typedef struct uz_tag_coding {
     const char *const *names; /* the block's distinct names, n_names of them */
     size_t n_names;
     /* Writing: whether models may code the values (false: every value is text). */
     bool coded;
-    /* Layout 3 on: the model that derives a value from the moves is allowed (the FEN of
+    /* Structure version 3 on: the model that derives a value from the moves is allowed (the FEN of
      * the main line's final position, chess.com's CurrentPosition). */
     bool from_moves;
     /* Header key 15: 1 the models 0-11, 2 also the models of names and numbers across
@@ -45,7 +45,7 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const uz_tag_codi
                            uint32_t *const *tag_names, const size_t *n_tags);
 
 /* Whether a tag of the walk's game holds the FEN of its main line's final position, taken
- * from the walk (resolved; for the choice of a member's layout: layout 3 derives it from
+ * from the walk (resolved; for the choice of a member's structure version: structure version 3 derives it from
  * the moves). */
 bool uz_tag_code_final_wanted(const uz_walk *walk);
 

@@ -8,7 +8,7 @@
 
 enum model {
     M_PLAIN, M_COPY, M_LASTPART, M_PLIES, M_RESULT, M_ELO, M_DIFF, M_DATE, M_TIME, M_NAME, M_RECENT,
-    M_FINAL,    /* layout 3: the FEN of the main line's final position */
+    M_FINAL,    /* structure version 3: the FEN of the main line's final position */
     M_TEMPLATE, /* tag version 2: a recent value with the players' names as roles (Termination) */
     M_NUMTAIL,  /* tag version 2: text and a number, the number as a change (chess.com's Link) */
     M_PAIRDIFF, /* tag version 2: a rating change from the players' ratings (Lichess) */

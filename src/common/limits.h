@@ -22,7 +22,7 @@
 #define UZ_LIMIT_BLOCK_NODES ((uint64_t)1 << 20)       /* moves of all the block's games */
 #define UZ_LIMIT_BLOCK_STRUCT ((uint64_t)128 << 20)    /* uncompressed structure stream */
 #define UZ_LIMIT_BLOCK_MARKS ((uint64_t)64 << 20)      /* NAGs and variations of all the block's games (structure
-                                                          layout 4 codes one in less than a bit: bounds the reader's work) */
+                                                          structure version 4 codes one in under a bit: bounds the reader's work) */
 
 /* The engine bridge's canonical settings text, terminator included: the size of the engine
  * pool's settings text and of the archive header's field that stores it. */

@@ -9,7 +9,7 @@
 #include "gamecode/oracle_set.h"
 
 /* Fills the fields of a header that do not name the oracle: format version, model,
- * coder, block size, structure layout (the rest zero). */
+ * coder, block size, structure version (the rest zero). */
 void uz_header_fill_coding(uz_archive_header *h, const uz_model_params *model, uz_coder_kind coder,
                            uint32_t block_games);
 /* For a header that leaves the settings to the engine profile (settings_from_profile):

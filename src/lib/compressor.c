@@ -181,7 +181,7 @@ typedef struct batch_block {
 } batch_block;
 
 /* Scores, codes and writes n games: one block, or more where the block limits say so. The
- * records of every block are made first: a member's layout is chosen as they are made (from
+ * records of every block are made first: a member's structure version is chosen as they are made (from
  * its first batch's walks), so that no game is replayed for the choice. */
 static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag *diag)
 {
@@ -192,7 +192,7 @@ static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag 
         r = UZ_ERR_NOMEM;
         uz_diag_set(diag, r, 0, 0, "out of memory");
     }
-    unsigned version = UZ_STRUCT_VERSION; /* a new member's layout (layout 4 codes every game at least as well as 1-3) */
+    unsigned version = UZ_STRUCT_VERSION; /* a new member's (4 codes every game at least as well as 1-3) */
     for (size_t done = 0; r == UZ_OK && done < n; done += blocks[n_blocks++].n) {
         blocks[n_blocks].n = uz_block_fit(games + done, n - done);
         r = uz_block_records_new(&blocks[n_blocks].recs, games + done, blocks[n_blocks].n, c->writer ? NULL : &version,
@@ -437,7 +437,7 @@ const char *uz_compressor_model_text(const uz_compressor *c)
     return c->model_text;
 }
 
-/* What of a member header (its layout aside) differs from this run's, or NULL. */
+/* What of a member header (its structure version aside) differs from this run's, or NULL. */
 static const char *header_mismatch(const uz_archive_header *old, const uz_archive_header *now)
 {
     if (old->version != now->version)
@@ -539,7 +539,7 @@ uz_result uz_compressor_resume(uz_compressor *c, FILE *old, const char *old_name
     /* The interrupted run's member may code Chess960 games: so does this one. */
     if (r == UZ_OK && header.chess960_fingerprint[0] && (r = uz_oracle_set_start_chess960(c->oracles, diag)) == UZ_OK)
         fill_header(c);
-    if (r == UZ_OK) { /* the copied blocks keep their layout */
+    if (r == UZ_OK) { /* the copied blocks keep their structure version */
         c->header.struct_version = header.struct_version;
         c->header.comment_revision = header.comment_revision;
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);

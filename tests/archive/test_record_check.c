@@ -1,4 +1,4 @@
-/* What layout 4's per-game check and the block's text digest catch (doc/format.md, "Coded
+/* What structure version 4's per-game check and the block's text digest catch (doc/format.md, "Coded
  * records"; doc/trust.md): 12 Lichess games coded as one block (synthetic scores from the
  * oracle the fuzz target uses, so no engine), each decoded alone and the whole block
  * decoded. A record whose check bits disagree with its game's text (as after a decode that
@@ -18,7 +18,7 @@
 
 enum { N = 12, WRONG = 5 };
 
-/* The games coded as one block in layout 4; game WRONG's record gets flip xored into its
+/* The games coded as one block in structure version 4; game WRONG's record gets flip xored into its
  * crc32 before it is written. */
 static void encode(uz_oracle *oracle, const uz_model *model, uz_game *games, uint32_t flip, uz_block_bytes *out)
 {

@@ -1,4 +1,4 @@
-/* Coded comments (structure layouts 1 and 3: models of revisions 1 and 2; revision 3 by
+/* Coded comments (structure versions 1 and 3: models of revisions 1 and 2; revision 3 by
  * header key 17), without the
  * engine: the games of PGN files with clocks and engine comments are written as one
  * block's structure stream and read back with every comment identical; the coded kinds are
@@ -19,12 +19,12 @@
 enum { MAX_GAMES = 64, SEC_COMMENT_CODE = 5, N_SECTIONS = 7 };
 
 /* Reads the structure into fresh games; frees them. */
-static uz_result read_back(const uint8_t *data, size_t size, unsigned layout, unsigned revision, size_t n,
+static uz_result read_back(const uint8_t *data, size_t size, unsigned version, unsigned revision, size_t n,
                            const uz_game *orig, bool *same)
 {
     uz_block_game *back = uz_block_games_new(n);
     uz_diag d = {0};
-    uz_result r = back ? uz_block_struct_read(data, size, layout, UZ_TAG_VERSION, revision, back, n, NULL, &d) : UZ_ERR_NOMEM;
+    uz_result r = back ? uz_block_struct_read(data, size, version, UZ_TAG_VERSION, revision, back, n, NULL, &d) : UZ_ERR_NOMEM;
     *same = r == UZ_OK;
     for (size_t i = 0; i < n && r == UZ_OK && orig; i++) {
         const uz_game *g = &back[i].game;
@@ -58,9 +58,9 @@ static void resize_code(const uz_buf *in, int delta, uz_buf *out)
     uz_buf_append(out, body + end, total - end);
 }
 
-/* The comment-code bytes of the first max_games games of path in that layout and comment
- * revision (0: the layout's). */
-static size_t check_file(const char *path, unsigned layout, unsigned revision, size_t max_games, uint64_t want_clocks,
+/* The comment-code bytes of the first max_games games of path in that structure version and comment
+ * revision (0: the structure version's). */
+static size_t check_file(const char *path, unsigned version, unsigned revision, size_t max_games, uint64_t want_clocks,
                          uint64_t want_engine)
 {
     FILE *f = fopen(path, "rb");
@@ -89,30 +89,30 @@ static size_t check_file(const char *path, unsigned layout, unsigned revision, s
     CHECK(uz_block_out_games_new(&recs, games, n, NULL) == UZ_OK, "%s: records", path);
     for (size_t i = 0; i < n && recs; i++)
         CHECK(!games[i].verbatim, "%s: game %zu has a text record", path, i + 1);
-    CHECK(recs && uz_block_struct_write(&st, layout, UZ_TAG_VERSION, revision, recs, n) == UZ_OK, "%s: written", path);
+    CHECK(recs && uz_block_struct_write(&st, version, UZ_TAG_VERSION, revision, recs, n) == UZ_OK, "%s: written", path);
     uz_block_out_games_free(recs, n);
     bool same = false;
-    CHECK(read_back(st.data, st.size, layout, revision, n, games, &same) == UZ_OK && same, "%s (layout %u, revision %u): every comment read back",
-          path, layout, revision);
+    CHECK(read_back(st.data, st.size, version, revision, n, games, &same) == UZ_OK && same, "%s (version %u, revision %u): every comment read back",
+          path, version, revision);
     uz_struct_comment_info info;
     uz_diag d = {0};
-    CHECK(uz_block_struct_comment_info(st.data, st.size, layout, UZ_TAG_VERSION, revision, n, &info, &d) == UZ_OK &&
+    CHECK(uz_block_struct_comment_info(st.data, st.size, version, UZ_TAG_VERSION, revision, n, &info, &d) == UZ_OK &&
               info.clocks == want_clocks && info.engine == want_engine && info.code_bytes > 0,
-          "%s (layout %u): %llu clocks, %llu engine comments coded, %llu bytes", path, layout, (unsigned long long)info.clocks,
+          "%s (version %u): %llu clocks, %llu engine comments coded, %llu bytes", path, version, (unsigned long long)info.clocks,
           (unsigned long long)info.engine, (unsigned long long)info.code_bytes);
     /* A byte too many is never what a writer makes. */
     resize_code(&st, +1, &bad);
-    CHECK(read_back(bad.data, bad.size, layout, revision, n, NULL, &same) == UZ_ERR_CORRUPT, "%s: extra byte refused", path);
+    CHECK(read_back(bad.data, bad.size, version, revision, n, NULL, &same) == UZ_ERR_CORRUPT, "%s: extra byte refused", path);
     /* A byte too few or a flipped bit: refused, or read as other comments. */
     resize_code(&st, -1, &bad);
-    uz_result r = read_back(bad.data, bad.size, layout, revision, n, NULL, &same);
+    uz_result r = read_back(bad.data, bad.size, version, revision, n, NULL, &same);
     CHECK(r == UZ_OK || r == UZ_ERR_CORRUPT, "%s: truncated section: %d", path, (int)r);
     size_t code_at = st.size - info.code_bytes; /* the tag-code section (last) is empty */
     size_t refused = 0, flips = 0;
     for (size_t i = code_at; i < st.size && i < code_at + 64; i++)
         for (int b = 0; b < 8; b++, flips++) {
             st.data[i] ^= (uint8_t)(1 << b);
-            r = read_back(st.data, st.size, layout, revision, n, games, &same);
+            r = read_back(st.data, st.size, version, revision, n, games, &same);
             CHECK(r == UZ_OK || r == UZ_ERR_CORRUPT, "%s: flip at %zu.%d: %d", path, i, b, (int)r);
             refused += r == UZ_ERR_CORRUPT || !same;
             st.data[i] ^= (uint8_t)(1 << b);
@@ -129,22 +129,22 @@ int main(void)
 {
     char buf[4096], own[4096];
     snprintf(own, sizeof own, "%s/pgn/layout/coded_comments.pgn", getenv("UZ_TEST_DATA") ? getenv("UZ_TEST_DATA") : "tests/data");
-    for (unsigned layout = 1; layout <= UZ_STRUCT_VERSION; layout += 2)
+    for (unsigned version = 1; version <= UZ_STRUCT_VERSION; version += 2)
         for (unsigned revision = 0; revision <= UZ_COMMENT_REVISION; revision += UZ_COMMENT_REVISION) {
-            check_file(own, layout, revision, MAX_GAMES, 18, 14);
-            check_file(corpus_path("cat5_chess960_cutechess_python_chess.pgn", buf), layout, revision, MAX_GAMES, 0, 396);
+            check_file(own, version, revision, MAX_GAMES, 18, 14);
+            check_file(corpus_path("cat5_chess960_cutechess_python_chess.pgn", buf), version, revision, MAX_GAMES, 0, 396);
         }
     size_t clocks1 = check_file(corpus_path("cat1_chesscom_live_clk.pgn", buf), 1, 0, MAX_GAMES, 1309, 0);
     size_t clocks3 = check_file(buf, 3, 0, MAX_GAMES, 1309, 0);
-    CHECK(clocks1 == clocks3, "clocks: %zu bytes in layout 1, %zu in layout 3", clocks1, clocks3);
-    /* Revision 3 (key 17) codes the clocks of every layout with the think-time model. */
+    CHECK(clocks1 == clocks3, "clocks: %zu bytes in structure version 1, %zu in structure version 3", clocks1, clocks3);
+    /* Revision 3 (key 17) codes the clocks of every structure version with the think-time model. */
     size_t tenths1 = check_file(buf, 1, 3, MAX_GAMES, 1309, 0);
     size_t tenths3 = check_file(buf, 3, 3, MAX_GAMES, 1309, 0);
     size_t tenths4 = check_file(buf, 4, 3, MAX_GAMES, 1309, 0);
-    CHECK(tenths4 == tenths3, "revision 3 codes clocks alike in layouts 3 and 4: %zu against %zu", tenths4, tenths3);
+    CHECK(tenths4 == tenths3, "revision 3 codes clocks alike in versions 3 and 4: %zu against %zu", tenths4, tenths3);
     printf("chess.com clocks, 16 games: %zu bytes (revisions 1 and 2), %zu (revision 3)\n", clocks1, tenths3);
     CHECK(tenths1 == tenths3 && tenths3 * 100 < clocks1 * 97,
-          "revision 3 codes chess.com clocks at least 3%% smaller: %zu (layout 1), %zu (layout 3) against %zu", tenths1,
+          "revision 3 codes chess.com clocks at least 3%% smaller: %zu (version 1), %zu (version 3) against %zu", tenths1,
           tenths3, clocks1);
     size_t engine1 = check_file(corpus_path("cat3_sirius_cutechess_selfplay.pgn", buf), 1, 0, MAX_GAMES, 0, 8933);
     size_t engine3 = check_file(buf, 3, 0, MAX_GAMES, 0, 8933);

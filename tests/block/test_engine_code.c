@@ -1,4 +1,4 @@
-/* Engine comment code (structure layout 2), without the engine: the games of the TCEC
+/* Engine comment code (structure version 2), without the engine: the games of the TCEC
  * corpus files and of a near-miss file are written as one block's structure stream, read
  * back, given their main-line moves (what the move decoder would do) and their engine
  * comments decoded; every comment must come back exactly. Prints what the coded comments
@@ -91,7 +91,7 @@ static void check_file(const char *path, unsigned min_coded, size_t damage)
     if (verbatim)
         printf("%s: %zu of %zu games kept as text (their text is too far from the rendering)\n", path, verbatim, n);
     CHECK(recs && uz_block_struct_write(&st, UZ_STRUCT_VERSION, UZ_TAG_VERSION, 0, recs, n) == UZ_OK, "%s: written", path);
-    CHECK(recs && uz_block_struct_write(&st1, 1, UZ_TAG_VERSION, 0, recs, n) == UZ_OK, "%s: layout 1 written", path);
+    CHECK(recs && uz_block_struct_write(&st1, 1, UZ_TAG_VERSION, 0, recs, n) == UZ_OK, "%s: structure version 1 written", path);
     uz_block_out_games_free(recs, n);
     bool same = false;
     uz_engine_code_counts counts = {0};
@@ -99,7 +99,7 @@ static void check_file(const char *path, unsigned min_coded, size_t damage)
     CHECK(counts.comments > 0 && counts.coded * 100 >= counts.comments * min_coded, "%s: %llu of %llu comments coded",
           path, (unsigned long long)counts.coded, (unsigned long long)counts.comments);
     printf("%s: %zu games, %llu of %llu main-line comments coded, %llu pv moves: %.2f bits/pv move, %.1f bits/comment "
-           "of other fields, %.3f bits/comment of flags; structure %zu bytes raw (layout 1: %zu)\n",
+           "of other fields, %.3f bits/comment of flags; structure %zu bytes raw (structure version 1: %zu)\n",
            path, n, (unsigned long long)counts.coded, (unsigned long long)counts.comments,
            (unsigned long long)counts.pv_moves,
            counts.pv_moves ? (double)counts.cost_pv / 65536 / (double)counts.pv_moves : 0.0,

@@ -1,9 +1,9 @@
-/* Layout 4's coded records (doc/format.md, "Coded records"), without the engine: every
- * corpus file's games, in blocks of 256, are written as structure streams in layouts 3
+/* Structure version 4's coded records (doc/format.md, "Coded records"), without the engine: every
+ * corpus file's games, in blocks of 256, are written as structure streams in structure versions 3
  * and 4 (each game given a move-stream length and a CRC as a compressor would) and read
  * back; the two readings must be the same games (tags, start positions, results, every
  * node's NAGs, comments, variations and annotation order, trailing comments, verbatim
- * bytes, move-stream lengths), layout 4 keeping the low 2 bits of each CRC. On Lichess and
+ * bytes, move-stream lengths), structure version 4 keeping the low 2 bits of each CRC. On Lichess and
  * master files the packed structure stream must shrink and the records section must take
  * at most 2 bytes a game (the issue's target for the whole per-game structure). Every byte
  * of a Lichess block's coded records changed, and the stream cut short, reads as a result
@@ -94,7 +94,7 @@ static uz_block_game *read_back(const uz_buf *s, unsigned version, size_t n, uz_
     return records;
 }
 
-/* The records section of a layout 4 stream: where its coded part starts and its size. */
+/* The records section of a structure version 4 stream: where its coded part starts and its size. */
 static size_t coded_records(const uz_buf *s, size_t *start)
 {
     uz_cursor c = {s->data, s->data + s->size};
@@ -172,7 +172,7 @@ static void check_file(const char *name, bool target, bool damage_first)
         uz_block_game *back3 = read_back(&s3, 3, n, &r3), *back4 = read_back(&s4, 4, n, &r4);
         CHECK(r3 == UZ_OK && r4 == UZ_OK, "%s: block %zu not read (%d, %d)", name, blocks + 1, r3, r4);
         for (size_t i = 0; i < n && r3 == UZ_OK && r4 == UZ_OK; i++) {
-            CHECK(same_game(&back3[i], &back4[i]), "%s: game %zu differs in layout 4", name, total + i + 1);
+            CHECK(same_game(&back3[i], &back4[i]), "%s: game %zu differs in structure version 4", name, total + i + 1);
             bool tree = !recs[i].game->verbatim && !recs[i].game->text_only;
             CHECK(back3[i].crc == recs[i].crc && back4[i].crc_mask == (tree ? 3u : 0u) &&
                       back4[i].crc == (recs[i].crc & back4[i].crc_mask),
@@ -202,10 +202,10 @@ static void check_file(const char *name, bool target, bool damage_first)
         total += n;
         blocks++;
     }
-    printf("%-48s %5zu games: coded records %.2f bytes a game; structure packed %7zu bytes in layout 3, %7zu in 4\n",
+    printf("%-48s %5zu games: coded records %.2f bytes a game; structure packed %7zu bytes in version 3, %7zu in 4\n",
            name, total, total ? (double)records4 / (double)total : 0.0, packed3, packed4);
     if (target) {
-        CHECK(packed4 < packed3, "%s: layout 4 packs to %zu bytes, layout 3 to %zu", name, packed4, packed3);
+        CHECK(packed4 < packed3, "%s: structure version 4 packs to %zu bytes, version 3 to %zu", name, packed4, packed3);
         CHECK(records4 <= 2 * total, "%s: coded records %zu bytes for %zu games", name, records4, total);
     }
     free(games);

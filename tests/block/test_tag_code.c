@@ -1,7 +1,7 @@
-/* Coded tags (structure layouts 1 and 3), without the engine: the games of real exports and of
- * the near-miss file are written as structure streams in blocks of 64 in both layouts and
+/* Coded tags (structure versions 1 and 3), without the engine: the games of real exports and of
+ * the near-miss file are written as structure streams in blocks of 64 in both structure versions and
  * read back with every tag byte-exact; Lichess blocks must actually code their tags
- * (a non-empty tag_code section, under 70% of the text bytes of layout 0); and every byte of a
+ * (a non-empty tag_code section, under 70% of the text bytes of structure version 0); and every byte of a
  * block's structure stream changed, or the stream cut short, is read back as a clean
  * UZ_ERR_CORRUPT (or, for a change the stream still allows, a result), never a crash. */
 #include <stdio.h>
@@ -151,7 +151,7 @@ static void damage(const uz_buf *s, size_t n)
     free(out);
 }
 
-/* Round trips of a file's games, block by block, in both layouts; prints the text bytes of each. */
+/* Round trips of a file's games, block by block, in both structure versions; prints the text bytes of each. */
 static void check_file(const char *path, bool lichess, bool damage_first)
 {
     source src;
@@ -179,22 +179,22 @@ static void check_file(const char *path, bool lichess, bool damage_first)
         z.size = 0;
         CHECK(uz__pack(s1.data, s1.size, &z, &method) == UZ_OK);
         packed1 += z.size;
-        /* Layout 1 chose its tag coding by packing its candidates, and the packer kept the
+        /* Structure version 1 chose its tag coding by packing its candidates, and the packer kept the
          * winner's packing for the pack above: it must be what packing anew gives. */
         uz_buf fresh = {0};
         CHECK(uz__pack_with(method, s1.data, s1.size, &fresh) == UZ_OK && fresh.size == z.size &&
                   memcmp(fresh.data, z.data, z.size) == 0,
               "%s: block %zu: the kept packing differs from packing anew", path, blocks);
         uz_buf_free(&fresh);
-        /* Layout 0; layout 1 with the tag coding of today and with tag version 1. */
+        /* Structure version 0; structure version 1 with the tag coding of today and with tag version 1. */
         for (unsigned version = 0; version <= 2; version++) {
-            unsigned layout = version ? 1 : 0, tags = version == 1 ? UZ_TAG_VERSION : 1;
-            uz_result rr = read_back(version == 0 ? &s0 : version == 1 ? &s1 : &s1v1, layout, tags, b->n, out);
-            CHECK(rr == UZ_OK, "%s: block %zu layout %u, tag version %u not read (%d)", path, blocks, layout, tags,
-                  (int)rr);
+            unsigned struct_version = version ? 1 : 0, tags = version == 1 ? UZ_TAG_VERSION : 1;
+            uz_result rr = read_back(version == 0 ? &s0 : version == 1 ? &s1 : &s1v1, struct_version, tags, b->n, out);
+            CHECK(rr == UZ_OK, "%s: block %zu structure version %u, tag version %u not read (%d)", path, blocks,
+                  struct_version, tags, (int)rr);
             for (size_t i = 0; i < b->n && rr == UZ_OK; i++)
-                CHECK(same_tags(&b->games[i], &out[i]), "%s: game %zu: tags differ in layout %u, tag version %u", path,
-                      games + i + 1, layout, tags);
+                CHECK(same_tags(&b->games[i], &out[i]), "%s: game %zu: tags differ in structure version %u, tag version %u",
+                      path, games + i + 1, struct_version, tags);
         }
         if (damage_first && blocks == 1)
             damage(&s1, b->n);
@@ -203,12 +203,12 @@ static void check_file(const char *path, bool lichess, bool damage_first)
     CHECK(games > 0, "%s: no game", path);
     if (lichess)
         CHECK(coded_blocks == blocks && values1 * 10 < values0 * 7,
-              "%s: tags not coded (%zu of %zu blocks; text %zu bytes, layout 0 %zu)", path, coded_blocks, blocks, values1,
+              "%s: tags not coded (%zu of %zu blocks; text %zu bytes, structure version 0 %zu)", path, coded_blocks, blocks, values1,
               values0);
-    /* No file's structure grows by more than layout 1's two section sizes per block (the
+    /* No file's structure grows by more than structure version 1's two section sizes per block (the
      * writer keeps a block's tags plain when coding them would not pack smaller). */
-    CHECK(packed1 <= packed0 + 2 * blocks, "%s: structure %zu bytes in layout 1, %zu in layout 0", path, packed1, packed0);
-    printf("%-45s %5zu games: tag text %7zu bytes in layout 0, %7zu in layout 1; %zu of %zu blocks coded; "
+    CHECK(packed1 <= packed0 + 2 * blocks, "%s: structure %zu bytes in version 1, %zu in version 0", path, packed1, packed0);
+    printf("%-45s %5zu games: tag text %7zu bytes in structure version 0, %7zu in version 1; %zu of %zu blocks coded; "
            "structure packed %7zu -> %7zu bytes\n",
            strrchr(path, '/') ? strrchr(path, '/') + 1 : path, games, values0, values1, coded_blocks, blocks, packed0,
            packed1);
@@ -219,10 +219,10 @@ static void check_file(const char *path, bool lichess, bool damage_first)
     source_close(&src);
 }
 
-/* Layout 3 derives a final-position FEN from the moves: read back, the value is empty and
+/* Structure version 3 derives a final-position FEN from the moves: read back, the value is empty and
  * marked; with the moves put back (the archive decoder decodes them) it fills in byte-exact.
  * At least want_derived games must take it; a value that is not the final position (the
- * side to move changed, an empty value) stays text. The same stream read as layout 1 is
+ * side to move changed, an empty value) stays text. The same stream read as structure version 1 is
  * refused when any value was derived. */
 static void check_final(const char *path, size_t want_derived)
 {
@@ -234,9 +234,9 @@ static void check_final(const char *path, size_t want_derived)
     uz_buf s3 = {0};
     size_t derived = 0, games = 0;
     while (read_block(src.r, b)) {
-        CHECK(write_block(b, 3, UZ_TAG_VERSION, &s3) == UZ_OK, "%s: layout 3 not written", path);
+        CHECK(write_block(b, 3, UZ_TAG_VERSION, &s3) == UZ_OK, "%s: structure version 3 not written", path);
         uz_result rr = read_back(&s3, 3, UZ_TAG_VERSION, b->n, out);
-        CHECK(rr == UZ_OK, "%s: layout 3 not read (%d)", path, (int)rr);
+        CHECK(rr == UZ_OK, "%s: structure version 3 not read (%d)", path, (int)rr);
         size_t in_block = 0;
         for (size_t i = 0; i < b->n && rr == UZ_OK; i++) {
             uz_game *g = &out[i];
@@ -252,10 +252,10 @@ static void check_final(const char *path, size_t want_derived)
                       "%s: game %zu: not filled", path, games + i + 1);
                 uz_walk_free(&w);
             }
-            CHECK(same_tags(&b->games[i], g), "%s: game %zu: tags differ in layout 3", path, games + i + 1);
+            CHECK(same_tags(&b->games[i], g), "%s: game %zu: tags differ in structure version 3", path, games + i + 1);
         }
         if (in_block)
-            CHECK(read_back(&s3, 1, UZ_TAG_VERSION, b->n, out) == UZ_ERR_CORRUPT, "%s: a derived value read in layout 1", path);
+            CHECK(read_back(&s3, 1, UZ_TAG_VERSION, b->n, out) == UZ_ERR_CORRUPT, "%s: a derived value read in structure version 1", path);
         derived += in_block;
         games += b->n;
     }

@@ -213,8 +213,8 @@ def refusals(tmp, archives):
 def stockfish_unchanged(tmp):
     """Stockfish archives keep their bytes: the committed fixture is what compressing its
     source with the default settings gives today (while weight set v14 is the newest):
-    structure layout 4, tag version 2, opening book 1. fixture_player_v2_layout4.ucz (weight
-    set v2) and fixture_player_v2.ucz (layout 1, no book) are the ones before it, and
+    structure version 4, tag version 2, opening book 1. fixture_player_v2_struct4.ucz (weight
+    set v2) and fixture_player_v2.ucz (structure version 1, no book) are the ones before it, and
     player_model_cli decodes them all."""
     model_dir = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "model")
     src, fixture = os.path.join(model_dir, "fixture_rank.pgn"), os.path.join(model_dir, "fixture_player_v14.ucz")

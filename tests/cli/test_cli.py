@@ -209,7 +209,7 @@ def main():
     check(rj["method"] == "Glicko-2" and rj["games"] == 6 and capa["games"] == 3 and capa["wins"] == 1
           and capa["draws"] == 1, "ratings counts")
     check(rj["players"] == sorted(rj["players"], key=lambda x: -x["rating"]), "ratings sorted")
-    # chess.com's CurrentPosition is derived from the moves (layout 3): list shows it as null
+    # chess.com's CurrentPosition is derived from the moves (structure version 3): list shows it as null
     # and refuses to filter on it, extract decodes the games to filter on it; decompress
     # gives the bytes back
     live = open(corpus("cat1_chesscom_live_clk.pgn"), "rb").read()
@@ -281,7 +281,7 @@ def main():
     check(proc.returncode != 0, "interrupted compress exits non-zero")
     check(not [f for f in os.listdir(tmp) if f.startswith("killed.ucz")], "nothing left after an interrupt")
 
-    # coded comments (structure layout 1): info counts the clocks and engine comments coded,
+    # coded comments (structure version 1): info counts the clocks and engine comments coded,
     # the near misses of coded_comments.pgn stay text, every byte comes back
     near = os.path.join(SRC, "tests", "data", "pgn", "layout", "coded_comments.pgn")
     for path, clocks, engine in ((near, 18, 14), (corpus("cat1_chesscom_live_clk.pgn"), 1309, 0)):

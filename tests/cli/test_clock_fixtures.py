@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Coded clocks across revisions of the comment models (doc/format.md, "Coded comments"):
 tests/data/clocks/fixture_clocks_rev2.ucz, written by ucizip before header key 17 existed
-(layout 3: three chess.com games with 0.1 s clocks and a cutechess game, so the clocks in
+(structure version 3: three chess.com games with 0.1 s clocks and a cutechess game, so the clocks in
 revision 2's models), still decodes byte for byte, whole and game by game; the same file
 compressed now (revision 3, key 17) decodes byte for byte too and its clocks take fewer
 bytes. Built-in oracle (--engine builtin): the subject is the structure stream.

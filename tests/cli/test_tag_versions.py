@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Coded tags by version (doc/format.md, "Coded tags", header key 16): the committed
-archives written before tag version 2 existed (tests/data/tags: Lichess games in layout 1
-and chess.com games in layout 3, coded tags of version 1, no key 16) still decode byte for
+archives written before tag version 2 existed (tests/data/tags: Lichess games in structure version 1
+and chess.com games in structure version 3, coded tags of version 1, no key 16) still decode byte for
 byte and verify; the same games compressed now get key 16 = 2, decode byte for byte, take
 the version 2 models (names in Termination, the number of Link, rating changes from the
 ratings) and fewer tag bytes; a header claiming a tag version from a newer ucizip is
@@ -101,14 +101,14 @@ def main():
     edu = edu_module(sys.argv[2])
     priors()
     with tempfile.TemporaryDirectory() as tmp:
-        for name, layout, model in (("lichess", 1, ("WhiteRatingDiff", edu.PAIRDIFF)),
+        for name, struct_version, model in (("lichess", 1, ("WhiteRatingDiff", edu.PAIRDIFF)),
                                     ("chesscom", 3, ("Termination", edu.TEMPLATE))):
             pgn = os.path.join(DATA, f"tags_v1_{name}.pgn")
             old = os.path.join(DATA, f"tags_v1_{name}.ucz")
             want = open(pgn, "rb").read()
             h = header_of(edu, old)
-            check(h["tag_version"] == 1 and h["struct_version"] == layout,
-                  f"{old}: tag version {h['tag_version']}, layout {h['struct_version']}")
+            check(h["tag_version"] == 1 and h["struct_version"] == struct_version,
+                  f"{old}: tag version {h['tag_version']}, structure version {h['struct_version']}")
             check(run("decompress", old, "-o", "-").stdout == want, f"{old} does not decode to {pgn}")
             run("verify", old)
             new = os.path.join(tmp, f"{name}.ucz")

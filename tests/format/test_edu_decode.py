@@ -21,7 +21,7 @@ FILES = ["cat4_handwritten_edge_cases.pgn", "cat4_handwritten_semicolon_comments
          "cat1_lichess_marathon_2025.pgn", "cat1_chesscom_live_clk.pgn"]
 # ... and every kind of value the tag models must leave as text (tests/data/pgn/layout; tag
 # version 2's models at their edges);
-# TCEC comments make a layout 2 archive (the engine-comment code's framing is checked)
+# TCEC comments make a structure version 2 archive (the engine-comment code's framing is checked)
 DATA_FILES = ["tag_near_misses.pgn", "tag_v2_near_misses.pgn", "tcec_near_miss.pgn"]
 
 failures = 0

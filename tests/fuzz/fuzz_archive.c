@@ -5,9 +5,9 @@
  * Input: first byte even -> the rest is an archive file; odd -> the rest is a raw block
  * (structure stream, then move streams) given to uz_block_decode, which skips the
  * container's checksums so that the fuzzer reaches the structure and move decoders; with
- * bit 2 of the first byte the structure stream is in layout 1 (coded comments and tags),
- * with bits 2 and 3 in layout 3 (engine comment code, comment models of revision 2, tags
- * derived from the moves), with bits 2 and 4 in layout 4 (layout 3 with range-coded game
+ * bit 2 of the first byte the structure stream is in structure version 1 (coded comments and tags),
+ * with bits 2 and 3 in structure version 3 (engine comment code, comment models of revision 2, tags
+ * derived from the moves), with bits 2 and 4 in structure version 4 (structure version 3 with range-coded game
  * records); with bit 5 its tags are coded in tag version 2 (header key 16); bit 6 with
  * bit 2 codes the comments with the newest models (header key 17, revision 3: clocks by
  * think time). */
@@ -39,7 +39,7 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
         return;
     size_t start = 2, split = 2 + (size - 2) * data[1] / 256;
     uz_archive_block block = {0};
-    if (data[0] & 4) { /* structure layout 1, 3 or 4: its size in two more bytes (little-endian) */
+    if (data[0] & 4) { /* structure version 1, 3 or 4: its size in two more bytes (little-endian) */
         if (size < 4 || (start = 4) + (data[2] | (size_t)data[3] << 8) > size)
             return;
         split = 4 + (data[2] | (size_t)data[3] << 8);

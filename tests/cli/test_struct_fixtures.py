@@ -1,13 +1,13 @@
 #!/usr/bin/python3
-"""Archives decode forever: the committed builtin archives of tests/data/layouts, each
-written by the ucizip of its day in one structure layout (header key 13, doc/format.md
+"""Archives decode forever: the committed builtin archives of tests/data/struct_versions, each
+written by the ucizip of its day in one structure version (header key 13, doc/format.md
 "Structure stream"), decode to their source PGN byte for byte, pass verify, and give every
 game's exact bytes when each game is extracted alone (`extract --game N`, the records read
 without decoding the other games' moves). The sources mix Lichess games, FEN starts,
 Chess960, comments, NAGs, variations, clocks, verbatim games and text after the last game;
-records_layout3 starts with a cutechess game (engine comments: layout 3).
+records_struct3 starts with a cutechess game (engine comments: structure version 3).
 
-Usage: test_layout_fixtures.py UCIZIP"""
+Usage: test_struct_fixtures.py UCIZIP"""
 import json
 import os
 import sys
@@ -15,13 +15,13 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import check, run, summary, use  # noqa: E402
 
-DATA = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "layouts")
-# (archive, its source, the layout its header names)
-FIXTURES = (("records_layout1.ucz", "records_layout1.pgn", 1),
-            ("records_layout3.ucz", "records_layout3.pgn", 3))
+DATA = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "struct_versions")
+# (archive, its source, the structure version its header names)
+FIXTURES = (("records_struct1.ucz", "records_struct1.pgn", 1),
+            ("records_struct3.ucz", "records_struct3.pgn", 3))
 
 
-def header_layout(data):
+def header_struct_version(data):
     """Header key 13 of an archive's first member (version 3: absent means 1)."""
     def varint(p):
         v = s = 0
@@ -33,22 +33,23 @@ def header_layout(data):
             if b < 128:
                 return v, p
     hlen, p = varint(10)
-    end, layout = p + hlen, 1
+    end, version = p + hlen, 1
     while p < end:
         key, p = varint(p)
         n, p = varint(p)
         if key == 13:
-            layout = varint(p)[0]
+            version = varint(p)[0]
         p += n
-    return layout
+    return version
 
 
 def main():
     use(sys.argv[1])
-    for name, source, layout in FIXTURES:
+    for name, source, version in FIXTURES:
         arc, src = os.path.join(DATA, name), os.path.join(DATA, source)
         want = open(src, "rb").read()
-        check(header_layout(open(arc, "rb").read()) == layout, "%s is not a layout %d archive" % (name, layout))
+        check(header_struct_version(open(arc, "rb").read()) == version,
+              "%s is not a structure version %d archive" % (name, version))
         check(run("decompress", arc, "-o", "-").stdout == want, "%s does not decode to %s" % (name, source))
         check(run("verify", arc).returncode == 0, "%s does not verify" % name)
         n = json.loads(run("info", arc, "--json").stdout)[0]["games"]
