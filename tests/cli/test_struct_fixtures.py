@@ -14,6 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import check, run, summary, use  # noqa: E402
+from ucz_bytes import read_varint  # noqa: E402
 
 DATA = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "struct_versions")
 # (archive, its source, the structure version its header names)
@@ -23,22 +24,13 @@ FIXTURES = (("records_struct1.ucz", "records_struct1.pgn", 1),
 
 def header_struct_version(data):
     """Header key 13 of an archive's first member (version 3: absent means 1)."""
-    def varint(p):
-        v = s = 0
-        while True:
-            b = data[p]
-            p += 1
-            v |= (b & 127) << s
-            s += 7
-            if b < 128:
-                return v, p
-    hlen, p = varint(10)
+    hlen, p = read_varint(data, 10)
     end, version = p + hlen, 1
     while p < end:
-        key, p = varint(p)
-        n, p = varint(p)
+        key, p = read_varint(data, p)
+        n, p = read_varint(data, p)
         if key == 13:
-            version = varint(p)[0]
+            version = read_varint(data, p)[0]
         p += n
     return version
 
