@@ -11,6 +11,10 @@
  *       PREFIX.board (64 bytes per position, squares seen from the mover: 0 empty, 1..6
  *       the mover's pawn..king, 7..12 the opponent's) and PREFIX.score (n_legal int64 per
  *       position: the weights' score of each move, uz_pm_scores plus the square tables)
+ *   ucizip-features GAMES.pgn --boards-only --out PREFIX
+ *       no engine scores: PREFIX.pos (rank_bits and pm_bits 0), PREFIX.moves and
+ *       PREFIX.board only, of every main-line position with two legal moves or more (what
+ *       a policy over the board is trained on: scripts/policy_experiment.py)
  *   ucizip-features GAMES.pgn --hashes
  *       prints the hash (FNV-1a 64 of the canonical PGN text) of every game
  */
@@ -65,10 +69,34 @@ static char *read_all(const char *path, size_t *len)
     return buf;
 }
 
+/* The position's moves (per move: piece type (1..6) << 12 | from << 6 | to) and board (0
+ * empty, 1..6 the mover's pawn..king, 7..12 the opponent's), squares seen from the mover. */
+static void write_board(const uz_position *pos, const uz_move *legal, int n, FILE *fmoves, FILE *fboard)
+{
+    for (int k = 0; k < n; k++) {
+        int from = UZ_MOVE_FROM(legal[k]), to = UZ_MOVE_TO(legal[k]);
+        int type = UZ_PIECE_TYPE(pos->squares[from]);
+        if (pos->side)
+            from ^= 56, to ^= 56;
+        uint16_t m = (uint16_t)(type << 12 | from << 6 | to);
+        fwrite(&m, sizeof m, 1, fmoves);
+    }
+    uint8_t board[64];
+    for (int sq = 0; sq < 64; sq++) {
+        int p = pos->squares[sq ^ (pos->side ? 56 : 0)];
+        board[sq] = (uint8_t)(p ? UZ_PIECE_TYPE(p) + (UZ_PIECE_COLOR(p) != pos->side ? 6 : 0) : 0);
+    }
+    fwrite(board, 1, sizeof board, fboard);
+}
+
+#define USAGE                                                                                      \
+    "usage: ucizip-features GAMES.pgn (--scores DUMP --out PREFIX [--weights FILE] | --boards-only --out PREFIX " \
+    "| --hashes)\n"
+
 int main(int argc, char **argv)
 {
     const char *pgn = NULL, *scores_path = NULL, *out = NULL, *weights = NULL;
-    bool hashes = false;
+    bool hashes = false, boards_only = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--scores") && i + 1 < argc)
             scores_path = argv[++i];
@@ -78,15 +106,17 @@ int main(int argc, char **argv)
             weights = argv[++i];
         else if (!strcmp(argv[i], "--hashes"))
             hashes = true;
+        else if (!strcmp(argv[i], "--boards-only"))
+            boards_only = true;
         else if (!pgn && argv[i][0] != '-')
             pgn = argv[i];
         else {
-            fprintf(stderr, "usage: ucizip-features GAMES.pgn (--scores DUMP --out PREFIX [--weights FILE] | --hashes)\n");
+            fprintf(stderr, "%s", USAGE);
             return 2;
         }
     }
-    if (!pgn || (!hashes && (!scores_path || !out))) {
-        fprintf(stderr, "usage: ucizip-features GAMES.pgn (--scores DUMP --out PREFIX [--weights FILE] | --hashes)\n");
+    if (!pgn || (!hashes && (!(scores_path || boards_only) || !out))) {
+        fprintf(stderr, "%s", USAGE);
         return 2;
     }
     uz_diag diag = {0};
@@ -119,17 +149,17 @@ int main(int argc, char **argv)
     FILE *dump = NULL, *fpos = NULL, *ffeat = NULL, *fmoves = NULL, *fboard = NULL, *fscore = NULL;
     if (!hashes) {
         char path[4096];
-        dump = fopen(scores_path, "r");
+        dump = fopen(boards_only ? "/dev/null" : scores_path, "r");
         snprintf(path, sizeof path, "%s.pos", out);
         fpos = fopen(path, "wb");
         snprintf(path, sizeof path, "%s.feat", out);
-        ffeat = fopen(path, "wb");
+        ffeat = fopen(boards_only ? "/dev/null" : path, "wb");
         snprintf(path, sizeof path, "%s.moves", out);
         fmoves = fopen(path, "wb");
         snprintf(path, sizeof path, "%s.board", out);
         fboard = fopen(path, "wb");
         snprintf(path, sizeof path, "%s.score", out);
-        fscore = fopen(path, "wb");
+        fscore = fopen(boards_only ? "/dev/null" : path, "wb");
         if (!dump || !fpos || !ffeat || !fmoves || !fboard || !fscore) {
             fprintf(stderr, "ucizip-features: cannot open the score dump or the outputs\n");
             return 1;
@@ -171,17 +201,27 @@ int main(int argc, char **argv)
             const uz_step *st = &w.steps[i];
             if (!st->main_line || st->node->move == UZ_MOVE_NULL || st->n_legal < 2)
                 continue;
-            int played, n;
-            if (fscanf(dump, "%d %d", &played, &n) != 2 || n != st->n_legal || played != st->played) {
+            int played = st->played, n = st->n_legal;
+            if (!boards_only &&
+                (fscanf(dump, "%d %d", &played, &n) != 2 || n != st->n_legal || played != st->played)) {
                 fprintf(stderr, "ucizip-features: %s: game %d does not match the score dump\n", pgn, gi + 1);
                 status = 1;
                 break;
             }
-            for (int k = 0; k < n; k++)
+            for (int k = 0; k < n && !boards_only; k++)
                 if (fscanf(dump, "%" SCNd32, &scores[k]) != 1)
                     status = 1;
             const uz_position *pos = &w.before[i];
             uz_generate_legal(pos, legal);
+            pos_record rec = {.game_hash = h, .key = pos->key, .game_index = gi,
+                              .ply = 2 * ((int)pos->fullmove - 1) + pos->side, .n = n, .played = played,
+                              .elo = pg.elo[pos->side], .played_move = st->node->move};
+            if (boards_only) {
+                fwrite(&rec, sizeof rec, 1, fpos);
+                write_board(pos, legal, n, fmoves, fboard);
+                positions++;
+                continue;
+            }
             struct timespec t0, t1;
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
             uz_pm_history hist;
@@ -192,9 +232,6 @@ int main(int argc, char **argv)
             uint32_t total = uz_pm_frequencies(&pm, s, n, freq);
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
             model_ns += (t1.tv_sec - t0.tv_sec) * 1000000000.0 + (t1.tv_nsec - t0.tv_nsec);
-            pos_record rec = {.game_hash = h, .key = pos->key, .game_index = gi,
-                              .ply = 2 * ((int)pos->fullmove - 1) + pos->side, .n = n, .played = played,
-                              .elo = pg.elo[pos->side], .played_move = st->node->move};
             rec.pm_bits = uz_coder_cost_bits(UZ_CODER_RANGE, freq, n, total, played);
             total = uz_model_score_frequencies(&rank, scores, n, freq);
             rec.rank_bits = uz_coder_cost_bits(UZ_CODER_RANGE, freq, n, total, played);
@@ -202,21 +239,7 @@ int main(int argc, char **argv)
                 x16[k] = (int16_t)(x[k] > 32767 ? 32767 : x[k] < -32768 ? -32768 : x[k]);
             fwrite(&rec, sizeof rec, 1, fpos);
             fwrite(x16, sizeof *x16, (size_t)n * UZ_PM_N_FEATURES, ffeat);
-            /* per move: piece type (1..6) << 12 | from << 6 | to, squares seen from the mover */
-            for (int k = 0; k < n; k++) {
-                int from = UZ_MOVE_FROM(legal[k]), to = UZ_MOVE_TO(legal[k]);
-                int type = UZ_PIECE_TYPE(pos->squares[from]);
-                if (pos->side)
-                    from ^= 56, to ^= 56;
-                uint16_t m = (uint16_t)(type << 12 | from << 6 | to);
-                fwrite(&m, sizeof m, 1, fmoves);
-            }
-            uint8_t board[64];
-            for (int sq = 0; sq < 64; sq++) {
-                int p = pos->squares[sq ^ (pos->side ? 56 : 0)];
-                board[sq] = (uint8_t)(p ? UZ_PIECE_TYPE(p) + (UZ_PIECE_COLOR(p) != pos->side ? 6 : 0) : 0);
-            }
-            fwrite(board, 1, sizeof board, fboard);
+            write_board(pos, legal, n, fmoves, fboard);
             fwrite(s, sizeof *s, (size_t)n, fscore);
             positions++;
         }
@@ -227,7 +250,7 @@ int main(int argc, char **argv)
     }
     if (!hashes) {
         int extra;
-        if (status == 0 && fscanf(dump, "%d", &extra) == 1) {
+        if (status == 0 && !boards_only && fscanf(dump, "%d", &extra) == 1) {
             fprintf(stderr, "ucizip-features: %s: the score dump has more positions than the games\n", pgn);
             status = 1;
         }
