@@ -55,6 +55,7 @@ struct uz_clock_coder {
     const uint8_t *data;
     size_t size;
     bool started;      /* reader: dec initialised (on the first comment) */
+    uint64_t n_clocks; /* reader: the clocks the stream holds */
     models *m;
     side_state side[2];
     int prev_flag;
@@ -246,6 +247,8 @@ static uz_result code_game(uz_clock_coder *c, const uz_walk *walk, char **texts)
             c->prev_flag = (int)flag;
             if (r != UZ_OK || !flag)
                 continue;
+            if (!c->bits.enc && c->counts.clocks >= c->n_clocks)
+                return UZ_ERR_CORRUPT; /* more than the section says */
             before = c->cost;
             r = code_clock(c, mover, &f, &v);
             c->counts.cost_clocks += c->cost - before;
@@ -305,12 +308,13 @@ uz_result uz_clock_writer_create(uz_clock_coder **out)
     return r;
 }
 
-uz_result uz_clock_reader_create(uz_clock_coder **out, const uint8_t *data, size_t size)
+uz_result uz_clock_reader_create(uz_clock_coder **out, const uint8_t *data, size_t size, uint64_t n_clocks)
 {
     uz_result r = create(out);
     if (r == UZ_OK) {
         (*out)->data = data;
         (*out)->size = size;
+        (*out)->n_clocks = n_clocks;
     }
     return r;
 }
@@ -359,7 +363,10 @@ uz_result uz_clock_decode_game(uz_clock_coder *c, const uz_walk *walk)
 uz_result uz_clock_coder_finish(uz_clock_coder *c, uz_buf *out)
 {
     if (!c->bits.enc)
-        return c->size == 0 || (c->started && uz_decoder_finish(&c->bits.dec) == UZ_OK) ? UZ_OK : UZ_ERR_CORRUPT;
+        return c->counts.clocks == c->n_clocks &&
+                       (c->size == 0 || (c->started && uz_decoder_finish(&c->bits.dec) == UZ_OK))
+                   ? UZ_OK
+                   : UZ_ERR_CORRUPT;
     if (!c->counts.clocks) /* a block without a clock stores no stream */
         return UZ_OK;
     const uint8_t *data;

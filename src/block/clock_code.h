@@ -29,9 +29,10 @@ typedef struct uz_clock_counts {
 } uz_clock_counts;
 
 /* A writer codes into a buffer of its own; a reader decodes data[0..size) (borrowed; size
- * 0: the block codes no clock, and every game decodes to what it holds). */
+ * 0: the block codes no clock, and every game decodes to what it holds), which holds
+ * n_clocks clocks. */
 uz_result uz_clock_writer_create(uz_clock_coder **out);
-uz_result uz_clock_reader_create(uz_clock_coder **out, const uint8_t *data, size_t size);
+uz_result uz_clock_reader_create(uz_clock_coder **out, const uint8_t *data, size_t size, uint64_t n_clocks);
 void uz_clock_coder_destroy(uz_clock_coder *c);
 
 /* Writer: the clocks of the main-line comments of the walk's game (resolved, its moves
@@ -47,7 +48,8 @@ uz_result uz_clock_encode_game(uz_clock_coder *c, const uz_walk *walk, char ***t
 uz_result uz_clock_decode_game(uz_clock_coder *c, const uz_walk *walk);
 
 /* Writer: appends the coded bytes to out (nothing when no clock was coded).
- * Reader: UZ_OK when the stream was consumed exactly, else UZ_ERR_CORRUPT. */
+ * Reader: UZ_OK when the stream was consumed exactly and held its number of clocks, else
+ * UZ_ERR_CORRUPT. */
 uz_result uz_clock_coder_finish(uz_clock_coder *c, uz_buf *out);
 
 uz_clock_counts uz_clock_coder_counts(const uz_clock_coder *c);
