@@ -470,30 +470,13 @@ static uz_result decode_line(uz_comment_coder *cc, uz_line *line, int side)
     return r;
 }
 
-/* The comment-code section split: from comment revision 4, a non-empty section starts with the
- * number of clocks the clock code holds (block/clock_code.h), its size and its bytes, the
- * comment coder's stream after them; before, all of it is the comment coder's. */
-static uz_result split_comment_code(uz_cursor code, unsigned revision, uz_cursor *clocks, uint64_t *n_clocks,
-                                    uz_cursor *comments)
-{
-    uint64_t len = 0;
-    *n_clocks = 0;
-    if (revision >= 4 && code.p != code.end &&
-        (uz_cursor_varint(&code, n_clocks) != UZ_OK || uz_cursor_varint(&code, &len) != UZ_OK ||
-         len > (uint64_t)(code.end - code.p) || (len == 0) != (*n_clocks == 0)))
-        return UZ_ERR_CORRUPT;
-    *clocks = (uz_cursor){code.p, code.p + len};
-    *comments = (uz_cursor){code.p + len, code.end};
-    return UZ_OK;
-}
-
 static uz_result decode_block_comments(const uz_cursor *section, unsigned revision, uz_block_game *games, size_t n,
                                        uz_comment_counts *counts)
 {
     uz_comment_coder *cc;
     uz_cursor clocks, code[1];
     uint64_t n_clocks;
-    if (split_comment_code(*section, revision, &clocks, &n_clocks, code) != UZ_OK)
+    if (uz__split_comment_code(*section, revision, &clocks, &n_clocks, code) != UZ_OK)
         return UZ_ERR_CORRUPT;
     uz_result r = uz_comment_reader_create(&cc, revision, code->p, (size_t)(code->end - code->p));
     for (size_t i = 0; i < n && r == UZ_OK; i++) {
@@ -714,27 +697,6 @@ uz_result uz_block_struct_engine_code(const uint8_t *data, size_t size, unsigned
     if (k == 2 + SEC_ENGINE_CODE)
         c = (uz_cursor){spans[k - 1].p, spans[k - 1].p + spans[k - 1].n};
     return engine_spans(c, games, n, true);
-}
-
-uz_result uz_block_struct_clock_code(const uint8_t *data, size_t size, unsigned version, unsigned comment_revision,
-                                     const uint8_t **code, size_t *len, uint64_t *n_clocks)
-{
-    uz__struct_span spans[UZ__MAX_STRUCT_SPANS];
-    *code = NULL;
-    *len = 0;
-    *n_clocks = 0;
-    if (!data || version < 1 || uz_comment_revision(version, comment_revision) < 4)
-        return UZ_OK;
-    int k = uz__struct_spans(data, size, version, spans);
-    if (k < 1 + SEC_COMMENT_CODE + 1)
-        return UZ_ERR_CORRUPT;
-    const uz__struct_span *sec = &spans[1 + SEC_COMMENT_CODE];
-    uz_cursor clocks, comments;
-    if (split_comment_code((uz_cursor){sec->p, sec->p + sec->n}, 4, &clocks, n_clocks, &comments) != UZ_OK)
-        return UZ_ERR_CORRUPT;
-    *code = clocks.p;
-    *len = (size_t)(clocks.end - clocks.p);
-    return UZ_OK;
 }
 
 uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
