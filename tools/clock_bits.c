@@ -1,9 +1,12 @@
 /* ucizip-clock-bits: what the coded comments' clocks ("[%clk 0:02:59.6]") cost, in bits a
  * clocked ply, under each revision of the comment models (doc/format.md, "Coded
- * comments"). Every file is one block's coder, the games' main-line comments coded as the
- * structure stream codes them (slot: the mover). With --whole the clocks are first cut to
- * whole seconds (".d" dropped), as Lichess writes them: the floor of such clocks measured
- * on the same games. Used by scripts/clock_bits.sh. */
+ * comments" and "Clock code"). Every file is one block's coder, the games' main-line comments
+ * coded as the structure stream codes them (slot: the mover; revision 4: the clock code, from
+ * each game's walk). With --whole the clocks are first cut to whole seconds (".d" dropped), as
+ * Lichess writes them: the floor of such clocks measured on the same games. With --cross
+ * (revision 4), the training part in two halves by game hash (mod 5: 1-2 and 3-4): the initial
+ * state trained on the first, the bits measured on the second, all files together: how the
+ * clock code's contexts were chosen without the held-out games. Used by scripts/clock_bits.sh. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,12 +54,12 @@ static bool code_game_clocks(uz_game *game, reading *rd)
     return rd->ok;
 }
 
-static int sub_split = -1; /* experiments: 0 the training games of hash % 5 in {1, 2}, 1 those in {3, 4} */
+static int half = -1; /* --cross: 0 the training games of hash % 5 in {1, 2}, 1 those in {3, 4} */
 
 static bool code_game(const uz_game *game, void *ctx)
 {
     reading *rd = ctx;
-    if (sub_split >= 0 && (uz_tool_game_hash(game) % 5 >= 3) != (sub_split == 1))
+    if (half >= 0 && (uz_tool_game_hash(game) % 5 >= 3) != (half == 1))
         return true;
     if (rd->clocks) /* (the game is the reader's, read again for the next one) */
         return code_game_clocks((uz_game *)game, rd);
@@ -82,7 +85,7 @@ static bool code_game(const uz_game *game, void *ctx)
 static int usage(void)
 {
     fprintf(stderr, "usage: ucizip-clock-bits [--split train|held-out|all] [--revision N] [--whole] "
-                    "[--write-prior OUT.h] GAMES.pgn...\n");
+                    "[--write-prior OUT.inc | --cross] GAMES.pgn...\n");
     return 2;
 }
 
@@ -115,11 +118,50 @@ static bool write_prior(const char *path, const uz_bit_model *m, size_t count, u
     return fclose(f) == 0 && used > 0;
 }
 
+/* --cross: revision 4's initial state trained on the first half of the files' training games
+ * (from models at p = 1/2, n = 0), then each file's second half coded from it. */
+static int cross_check(char **files, int n_files, bool whole)
+{
+    reading train = {.whole = whole, .ok = true};
+    if (uz_clock_writer_create(&train.clocks) != UZ_OK)
+        return 1;
+    size_t count;
+    uz_bit_model *m = uz_clock_prior_models(train.clocks, &count);
+    for (size_t k = 0; k < count; k++)
+        m[k] = (uz_bit_model){32768, 0, m[k].cap};
+    half = 0;
+    for (int k = 0; k < n_files && train.ok; k++)
+        train.ok = uz_tool_read_games("ucizip-clock-bits", files[k], UZ_TOOL_SPLIT_TRAIN, code_game, &train);
+    half = 1;
+    uint64_t clocks = 0, cost = 0;
+    for (int k = 0; k < n_files && train.ok; k++) {
+        reading rd = {.whole = whole, .ok = true};
+        if (uz_clock_writer_create(&rd.clocks) != UZ_OK)
+            break;
+        uz_bit_model *start = uz_clock_prior_models(rd.clocks, &count);
+        for (size_t q = 0; q < count; q++)
+            start[q] = (uz_bit_model){m[q].p, m[q].n < PRIOR_N ? m[q].n : PRIOR_N, start[q].cap};
+        train.ok = uz_tool_read_games("ucizip-clock-bits", files[k], UZ_TOOL_SPLIT_TRAIN, code_game, &rd) && rd.ok;
+        uz_clock_counts c = uz_clock_coder_counts(rd.clocks);
+        double bits = (double)(c.cost_clocks + c.cost_flags) / 65536.0;
+        printf("%s\t%" PRIu64 " clocks\t%.0f bits\t%.3f bits a clock\n", files[k], c.clocks, bits,
+               c.clocks ? bits / (double)c.clocks : 0.0);
+        clocks += c.clocks, cost += c.cost_clocks + c.cost_flags;
+        uz_clock_coder_destroy(rd.clocks);
+    }
+    uz_clock_coder_destroy(train.clocks);
+    if (!train.ok)
+        return 1;
+    printf("all\t%" PRIu64 " clocks\t%.0f bits\t%.3f bits a clock\n", clocks, (double)cost / 65536.0,
+           clocks ? (double)cost / 65536.0 / (double)clocks : 0.0);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int split = UZ_TOOL_SPLIT_ALL;
     unsigned revision = 3;
-    bool whole = false;
+    bool whole = false, cross = false;
     const char *prior = NULL;
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
@@ -135,6 +177,8 @@ int main(int argc, char **argv)
             revision = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--whole"))
             whole = true;
+        else if (!strcmp(argv[i], "--cross"))
+            cross = true;
         else if (!strcmp(argv[i], "--write-prior") && i + 1 < argc)
             prior = argv[++i];
         else
@@ -142,35 +186,8 @@ int main(int argc, char **argv)
     }
     if (i == argc || revision < 1 || revision > 4 || (prior && revision < 3))
         return usage();
-    if (getenv("UZ_CLOCK_CV")) { /* experiments: prior from sub-split 0, measured on 1 */
-        reading a = {.whole = whole, .ok = true};
-        if (uz_clock_writer_create(&a.clocks) != UZ_OK)
-            return 1;
-        size_t count;
-        uz_bit_model *m = uz_clock_prior_models(a.clocks, &count);
-        for (size_t k = 0; k < count; k++)
-            m[k] = (uz_bit_model){32768, 0, m[k].cap};
-        sub_split = 0;
-        for (int k = i; k < argc; k++)
-            uz_tool_read_games("x", argv[k], UZ_TOOL_SPLIT_TRAIN, code_game, &a);
-        sub_split = 1;
-        uint64_t clocks = 0, cost = 0;
-        for (int k = i; k < argc; k++) {
-            reading b = {.whole = whole, .ok = true};
-            uz_clock_writer_create(&b.clocks);
-            uz_bit_model *mb = uz_clock_prior_models(b.clocks, &count);
-            for (size_t q = 0; q < count; q++)
-                mb[q] = (uz_bit_model){m[q].p, m[q].n < 30 ? m[q].n : 30, mb[q].cap};
-            uz_tool_read_games("x", argv[k], UZ_TOOL_SPLIT_TRAIN, code_game, &b);
-            uz_clock_counts n = uz_clock_coder_counts(b.clocks);
-            clocks += n.clocks, cost += n.cost_clocks + n.cost_flags;
-            printf("%s\t%.3f\n", argv[k], n.cost_clocks / 65536.0 / n.clocks);
-            uz_clock_coder_destroy(b.clocks);
-        }
-        printf("cv\t%" PRIu64 "\t%.3f\n", clocks, cost / 65536.0 / clocks);
-        uz_clock_coder_destroy(a.clocks);
-        return 0;
-    }
+    if (cross)
+        return cross_check(argv + i, argc - i, whole);
     if (prior) { /* one coder over every file */
         reading rd = {.whole = whole, .ok = true};
         if (revision == 4 ? uz_clock_writer_create(&rd.clocks) != UZ_OK
