@@ -95,26 +95,13 @@ static uz_result code_signed(uz_clock_coder *c, gamma_model *g, unsigned ctx, in
     return r;
 }
 
-/* The side's next spend in tenths, from its last two and the other side's last, as much of
- * one as of the other (comment revision 3's prediction); -1 when it has spent nothing yet. */
-static int64_t predicted_spend(const side_state *st, const side_state *op)
-{
-    if (st->n_spends == 0)
-        return -1;
-    int64_t own = st->n_spends > 1 ? (3 * st->spend[0] + st->spend[1]) / 4 : st->spend[0];
-    if (op->n_spends == 0)
-        return own < 0 ? 0 : own;
-    int64_t p = (own + op->spend[0]) / 2;
-    return p < 0 ? 0 : p;
-}
-
 /* The context class of a spend (N_CLASS of them): whether the move recaptures (on the
  * square of the previous move's capture: often played at once) and the time left, by the
  * bit length of its tenths in four steps (short of time, players premove). On the training
  * part, split in two (the initial state trained on one half, measured on the other),
  * these two cut 0.09 bits a clock; a forced move, a check evasion, a check, another
  * capture, the number of legal moves or the first 16 plies each cost more to learn than
- * they gave (doc/format.md, "Clock code"). */
+ * they gave (doc/benchmarks.md, "Clocks coded after the moves"). */
 static unsigned move_class(const move_facts *f, int64_t left_tenths)
 {
     unsigned bits = uz_bit_length((uint64_t)(left_tenths > 0 ? left_tenths : 0)) / 4;
@@ -137,7 +124,7 @@ static uz_result code_clock(uz_clock_coder *c, int mover, const move_facts *f, u
     uz_result r = uz_bit_code(&c->bits, &c->m->whole[st->prev_whole][op->prev_whole], &whole);
     if (r != UZ_OK)
         return r;
-    int64_t pred = predicted_spend(st, op);
+    int64_t pred = uz_clock_predicted_spend(st->n_spends, st->spend, op->n_spends, op->spend[0]);
     int64_t unit = whole ? 10 : 1;
     int64_t ref = ref_tenths / unit + c->inc * (10 / unit);
     int64_t spent = ref - (10 * v->secs + v->tenth) / unit;

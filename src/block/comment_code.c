@@ -264,20 +264,6 @@ static uz_result code_clock(uz_comment_coder *c, int slot, fields *f)
     return UZ_OK;
 }
 
-/* Revision 3: the slot's next spend in tenths, predicted from its last two and the other
- * side's last, as much of one as of the other (players keep a rhythm, and answer quickly
- * what was played quickly); -1 when the slot has spent nothing yet. */
-static int64_t predicted_spend(const clock_state *st, const clock_state *op)
-{
-    if (st->n_spends == 0)
-        return -1;
-    int64_t own = st->n_spends > 1 ? (3 * st->spend[0] + st->spend[1]) / 4 : st->spend[0];
-    if (!op || op->n_spends == 0)
-        return own < 0 ? 0 : own;
-    int64_t p = (own + op->spend[0]) / 2;
-    return p < 0 ? 0 : p;
-}
-
 /* Revision 3: the clock as the time spent against the same reference as revision 1,
  * first whether the tenths digit is 0 (Lichess's whole seconds, or chance). If it is, the
  * spend in whole seconds (from the reference rounded down) as revision 1 codes it; else
@@ -298,7 +284,9 @@ static uz_result code_clock_tenths(uz_comment_coder *c, int slot, fields *f)
     uz_result r = code_bit(c, &c->m.whole[st->prev_whole][op ? op->prev_whole : 2], &whole);
     if (r != UZ_OK)
         return r;
-    int64_t pred = predicted_spend(st, op);
+    /* (the slot's next spend in tenths predicted from its last two and the other side's last) */
+    int64_t pred = op ? uz_clock_predicted_spend(st->n_spends, st->spend, op->n_spends, op->spend[0])
+                      : uz_clock_predicted_spend(st->n_spends, st->spend, 0, 0);
     int64_t unit = whole ? 10 : 1;
     int64_t ref = ref_tenths / unit + c->inc * (10 / unit);
     int64_t spent = ref - (10 * f->secs + f->tenth) / unit;
