@@ -27,7 +27,7 @@
 #define UZ_TAG_VERSION 2
 /* The newest revision of the coded comments' models (header key 17; doc/format.md,
  * "Coded comments"). */
-#define UZ_COMMENT_REVISION 3
+#define UZ_COMMENT_REVISION 4
 
 /* The summary a reader gives a version 3 header that stores neither settings nor a
  * summary: the engine name, then this. */

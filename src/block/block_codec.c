@@ -5,6 +5,7 @@
 #include <xxhash.h>
 
 #include "block/block_codec.h"
+#include "block/clock_code.h"
 #include "block/engine_code.h"
 #include "block/game_struct.h"
 #include "block/game_text.h"
@@ -331,15 +332,34 @@ static uz_result count_openings(const uz_move_coder *mc, const uz_archive_block 
     return UZ_OK;
 }
 
+/* Comment revision 4: the clocks of the games before the wanted ones (all[from..first), their
+ * moves decoded), for the state the wanted ones' clocks start from. */
+static uz_result earlier_clocks(uz_clock_coder *clocks, uz_block_game *all, const uz_result *results, size_t from,
+                                size_t first, const uz_archive_block *block, uint64_t game_base, uz_diag *diag)
+{
+    for (size_t i = from; i < first; i++) {
+        if (results[i] != UZ_OK)
+            return corrupt_game(diag, block, game_base + i + 1, "its move stream does not decode");
+        uz_result r = uz_clock_decode_game(clocks, &all[i].walk);
+        if (r == UZ_ERR_NOMEM)
+            uz_diag_set(diag, r, 0, 0, "out of memory");
+        if (r != UZ_OK)
+            return r == UZ_ERR_NOMEM ? r : corrupt_game(diag, block, game_base + i + 1, "its clocks do not decode");
+    }
+    return UZ_OK;
+}
+
 /* A decoded game's exact bytes, its positions taken from the walk it was decoded with
  * (walk->game: the game): its engine comments rebuilt from the moves (structure version 2), its
  * final-position tag, its tree rendered with its layout and patched; then checked against
  * its checksum. text is scratch space. number numbers the game in messages. */
-static uz_result finish_game(uz_walk *walk, const uz_block_game *record, const uz_archive_block *block,
-                             uint64_t number, uz_buf *text, uz_diag *diag)
+static uz_result finish_game(uz_walk *walk, const uz_block_game *record, uz_clock_coder *clocks,
+                             const uz_archive_block *block, uint64_t number, uz_buf *text, uz_diag *diag)
 {
     uz_game *game = walk->game;
-    uz_result r = uz_engine_code_decode(walk, record->engine_code, record->engine_code_len, NULL);
+    uz_result r = clocks ? uz_clock_decode_game(clocks, walk) : UZ_OK; /* (over the engine code's residuals) */
+    if (r == UZ_OK)
+        r = uz_engine_code_decode(walk, record->engine_code, record->engine_code_len, NULL);
     if (r == UZ_OK)
         r = uz_tag_code_fill_final(walk);
     if (r == UZ_ERR_NOMEM) {
@@ -347,7 +367,7 @@ static uz_result finish_game(uz_walk *walk, const uz_block_game *record, const u
         return r;
     }
     if (r != UZ_OK)
-        return corrupt_game(diag, block, number, "its engine comments or final position do not decode");
+        return corrupt_game(diag, block, number, "its clocks, engine comments or final position do not decode");
     if (record->text_rec) {
         r = uz_walk_fill_san(walk);
         if (r == UZ_OK)
@@ -415,6 +435,7 @@ uz_result uz_block_decode(const uz_block_coder *bc, const uz_archive_block *bloc
     uz_coded_game *coded = calloc(n, sizeof *coded);
     uz_buf text = {0};
     uz_opening *opening = NULL;
+    uz_clock_coder *clocks = NULL;
     const uz_model *model = bc->moves.model;
     uz_move_coder mc = bc->moves;
     uz_block_game *wanted = all + first;
@@ -426,10 +447,30 @@ uz_result uz_block_decode(const uz_block_coder *bc, const uz_archive_block *bloc
         uz_diag_set(diag, r, 0, 0, "out of memory");
         goto out;
     }
-    if ((r = member_oracle(bc, block, wanted, count, game_base + first + 1, &mc.oracle, diag)) != UZ_OK ||
-        (r = count_openings(&mc, block, all, coded, first, opening, results, game_base, diag)) != UZ_OK)
+    /* Comment revision 4's clocks decode game after game from the block's first: the games before
+     * the wanted ones are then decoded whole. */
+    const uint8_t *clock_code;
+    size_t clock_len, from = first;
+    uint64_t n_clocks;
+    if (uz_block_struct_clock_code(block->structure.data, block->structure.size, block->struct_version,
+                                   block->comment_revision, &clock_code, &clock_len, &n_clocks) != UZ_OK) {
+        r = corrupt_game(diag, block, game_base + 1, "malformed structure stream");
         goto out;
-    r = uz_decode_games(&mc, opening, 0, coded + first, count, results + first, diag);
+    }
+    if (clock_len) {
+        from = 0;
+        if ((r = uz_clock_reader_create(&clocks, clock_code, clock_len, n_clocks)) != UZ_OK) {
+            uz_diag_set(diag, r, 0, 0, "out of memory");
+            goto out;
+        }
+    }
+    if ((r = member_oracle(bc, block, all + from, first + count - from, game_base + from + 1, &mc.oracle, diag)) !=
+            UZ_OK ||
+        (r = count_openings(&mc, block, all, coded, from, opening, results, game_base, diag)) != UZ_OK)
+        goto out;
+    r = uz_decode_games(&mc, opening, 0, coded + from, first + count - from, results + from, diag);
+    if (r == UZ_OK && from < first)
+        r = earlier_clocks(clocks, all, results, from, first, block, game_base, diag);
     /* The wanted games move to the caller's array (their walks with them: the trees stay
      * where they are); the others were only parsed. */
     for (size_t i = 0; i < count; i++) {
@@ -443,11 +484,14 @@ uz_result uz_block_decode(const uz_block_coder *bc, const uz_archive_block *bloc
         if (results[first + i] != UZ_OK)
             r = corrupt_game(diag, block, number, "its move stream does not decode");
         else
-            r = finish_game(&wanted[i].walk, &wanted[i], block, number, &text, diag);
+            r = finish_game(&wanted[i].walk, &wanted[i], clocks, block, number, &text, diag);
     }
+    if (r == UZ_OK && clocks && first + count == n && uz_clock_coder_finish(clocks, NULL) != UZ_OK)
+        r = corrupt_game(diag, block, game_base + n, "the block's clock code does not end where its last game does");
     if (r == UZ_OK && first == 0 && count == n)
         r = check_digest(games, n, block, game_base, diag);
 out:
+    uz_clock_coder_destroy(clocks);
     uz_block_games_free(all, n);
     free(results);
     free(coded);

@@ -9,13 +9,13 @@
 #include <string.h>
 
 #include "block/bit_code.h"
+#include "block/clock_text.h"
 #include "common/limits.h"
 
 enum kind { KIND_TEXT, KIND_CLOCK, KIND_ENGINE, KIND_BOOK };
 
-#define PLACEHOLDER "[%clk]"
 #define CLOCK_OPEN "[%clk "
-#define MAX_CLOCK_SECS 359999999 /* 99999:59:59 */
+#define MAX_CLOCK_SECS UZ_CLOCK_MAX_SECS
 #define MAX_CP 9999999           /* 99999.99 */
 #define MAX_SMALL 99999          /* depth, mate distance */
 #define MAX_TIME 999999999       /* engine time in units of its precision */
@@ -264,20 +264,6 @@ static uz_result code_clock(uz_comment_coder *c, int slot, fields *f)
     return UZ_OK;
 }
 
-/* Revision 3: the slot's next spend in tenths, predicted from its last two and the other
- * side's last, as much of one as of the other (players keep a rhythm, and answer quickly
- * what was played quickly); -1 when the slot has spent nothing yet. */
-static int64_t predicted_spend(const clock_state *st, const clock_state *op)
-{
-    if (st->n_spends == 0)
-        return -1;
-    int64_t own = st->n_spends > 1 ? (3 * st->spend[0] + st->spend[1]) / 4 : st->spend[0];
-    if (!op || op->n_spends == 0)
-        return own < 0 ? 0 : own;
-    int64_t p = (own + op->spend[0]) / 2;
-    return p < 0 ? 0 : p;
-}
-
 /* Revision 3: the clock as the time spent against the same reference as revision 1,
  * first whether the tenths digit is 0 (Lichess's whole seconds, or chance). If it is, the
  * spend in whole seconds (from the reference rounded down) as revision 1 codes it; else
@@ -298,7 +284,9 @@ static uz_result code_clock_tenths(uz_comment_coder *c, int slot, fields *f)
     uz_result r = code_bit(c, &c->m.whole[st->prev_whole][op ? op->prev_whole : 2], &whole);
     if (r != UZ_OK)
         return r;
-    int64_t pred = predicted_spend(st, op);
+    /* (the slot's next spend in tenths predicted from its last two and the other side's last) */
+    int64_t pred = op ? uz_clock_predicted_spend(st->n_spends, st->spend, op->n_spends, op->spend[0])
+                      : uz_clock_predicted_spend(st->n_spends, st->spend, 0, 0);
     int64_t unit = whole ? 10 : 1;
     int64_t ref = ref_tenths / unit + c->inc * (10 / unit);
     int64_t spent = ref - (10 * f->secs + f->tenth) / unit;
@@ -524,30 +512,8 @@ static uz_result render(const fields *f, const char *res, size_t len, uz_buf *ou
     char num[128]; /* the longest: five 64-bit numbers, signs, separators */
     int n = 0;
     out->size = 0;
-    if (f->kind == KIND_CLOCK) {
-        const char *at = NULL;
-        for (size_t i = 0; i + sizeof PLACEHOLDER - 1 <= len && !at; i++)
-            if (memcmp(res + i, PLACEHOLDER, sizeof PLACEHOLDER - 1) == 0)
-                at = res + i;
-        if (!at)
-            return UZ_ERR_CORRUPT;
-        n = put_text(num, "[%clk ");
-        n += put_decimal(num + n, (long long)(f->secs / 3600), 0);
-        num[n++] = ':';
-        n += put_decimal(num + n, (int)(f->secs / 60 % 60), 2);
-        num[n++] = ':';
-        n += put_decimal(num + n, (int)(f->secs % 60), 2);
-        if (f->tenth) {
-            num[n++] = '.';
-            n += put_decimal(num + n, f->tenth, 0);
-        }
-        num[n++] = ']';
-        size_t head = (size_t)(at - res), tail = len - head - (sizeof PLACEHOLDER - 1);
-        uz_result r = uz_buf_append(out, res, head);
-        if (r == UZ_OK)
-            r = uz_buf_append(out, num, (size_t)n);
-        return r == UZ_OK ? uz_buf_append(out, at + sizeof PLACEHOLDER - 1, tail) : r;
-    }
+    if (f->kind == KIND_CLOCK)
+        return uz_clock_text_render((uz_clock_value){f->secs, f->tenth}, res, len, out);
     if (f->kind == KIND_BOOK)
         n = put_text(num, "book");
     else {
@@ -576,54 +542,16 @@ static uz_result render(const fields *f, const char *res, size_t len, uz_buf *ou
     return r == UZ_OK ? uz_buf_append(out, res, len) : r;
 }
 
-/* Up to max decimal digits at *p (at least one): their value, *p moved past them. */
-static bool parse_digits(const char **p, int max, int64_t *v, int *count)
-{
-    int k = 0;
-    int64_t x = 0;
-    while (**p >= '0' && **p <= '9' && k < max) {
-        x = 10 * x + (**p - '0');
-        (*p)++;
-        k++;
-    }
-    *v = x;
-    if (count)
-        *count = k;
-    return k > 0 && !(**p >= '0' && **p <= '9');
-}
-
-/* A clock at the first "[%clk " of text: its fields, *at where it starts; the end, or
- * NULL when there is none. */
-static const char *scan_clock(const char *text, fields *f, const char **at)
-{
-    const char *p;
-    int64_t h, m, s, d = 0;
-    if (!(*at = strstr(text, CLOCK_OPEN)))
-        return NULL;
-    p = *at + sizeof CLOCK_OPEN - 1;
-    if (!parse_digits(&p, 5, &h, NULL) || *p++ != ':' || !parse_digits(&p, 2, &m, NULL) || *p++ != ':' ||
-        !parse_digits(&p, 2, &s, NULL))
-        return NULL;
-    if (*p == '.' && (p++, !parse_digits(&p, 1, &d, NULL)))
-        return NULL;
-    if (*p++ != ']')
-        return NULL;
-    f->kind = KIND_CLOCK;
-    f->secs = h * 3600 + m * 60 + s;
-    f->tenth = (int)d;
-    return p;
-}
-
 /* A clock: its fields and the residual in c->text. The print check happens later. */
 static bool parse_clock(uz_comment_coder *c, const char *text, fields *f)
 {
-    const char *at, *p = scan_clock(text, f, &at);
-    if (!p)
+    uz_clock_value v;
+    if (!uz_clock_text_residual(text, &v, &c->text))
         return false;
-    c->text.size = 0;
-    return uz_buf_append(&c->text, text, (size_t)(at - text)) == UZ_OK &&
-           uz_buf_append(&c->text, PLACEHOLDER, sizeof PLACEHOLDER - 1) == UZ_OK &&
-           uz_buf_append(&c->text, p, strlen(p)) == UZ_OK;
+    f->kind = KIND_CLOCK;
+    f->secs = v.secs;
+    f->tenth = v.tenth;
+    return true;
 }
 
 /* "book" alone (TCEC's "book, mb=..." compresses better as text among TCEC's other
@@ -645,19 +573,19 @@ static const char *scan_engine(const char *text, fields *f)
         if (*p == 'M') {
             p++;
             f->mate = true;
-            if (!parse_digits(&p, 5, &f->mate_n, NULL))
+            if (!uz_parse_digits(&p, 5, &f->mate_n, NULL))
                 return NULL;
         } else {
             f->mate = false;
-            if (!parse_digits(&p, 5, &a, NULL) || *p++ != '.' || !parse_digits(&p, 2, &b, &k) || k != 2)
+            if (!uz_parse_digits(&p, 5, &a, NULL) || *p++ != '.' || !uz_parse_digits(&p, 2, &b, &k) || k != 2)
                 return NULL;
             f->cp = (f->sign ? -1 : 1) * (a * 100 + b);
         }
-        if (*p++ != '/' || !parse_digits(&p, 5, &f->depth, NULL) || *p++ != ' ' || !parse_digits(&p, 6, &a, NULL))
+        if (*p++ != '/' || !uz_parse_digits(&p, 5, &f->depth, NULL) || *p++ != ' ' || !uz_parse_digits(&p, 6, &a, NULL))
             return NULL;
         f->prec = 0;
         b = 0;
-        if (*p == '.' && (p++, !parse_digits(&p, 3, &b, &f->prec)))
+        if (*p == '.' && (p++, !uz_parse_digits(&p, 3, &b, &f->prec)))
             return NULL;
         if (*p++ != 's')
             return NULL;
@@ -738,22 +666,6 @@ void uz_comment_coder_destroy(uz_comment_coder *c)
     free(c);
 }
 
-/* "base" or "base+inc", in seconds (at most 9 digits each). */
-static void parse_time_control(uz_comment_coder *c, const char *tc)
-{
-    const char *p = tc;
-    int64_t base, inc = 0;
-    c->base = c->inc = 0;
-    if (!parse_digits(&p, 9, &base, NULL))
-        return;
-    if (*p == '+' && (p++, !parse_digits(&p, 9, &inc, NULL)))
-        return;
-    if (*p)
-        return;
-    c->base = base;
-    c->inc = inc;
-}
-
 void uz_comment_coder_begin_game(uz_comment_coder *c, const uz_game *game)
 {
     for (int s = 0; s < N_SLOTS; s++) {
@@ -761,12 +673,7 @@ void uz_comment_coder_begin_game(uz_comment_coder *c, const uz_game *game)
         c->clk[s] = (clock_state){.prev_whole = 2};
         c->eng[s] = (engine_state){.prev_prec = 4, .prev_fits = 2};
     }
-    c->base = c->inc = 0;
-    for (size_t i = 0; i < game->n_tags; i++)
-        if (strcmp(game->tags[i].name, "TimeControl") == 0) {
-            parse_time_control(c, game->tags[i].value);
-            break;
-        }
+    uz_clock_time_control(game, &c->base, &c->inc);
 }
 
 uz_result uz_comment_encode(uz_comment_coder *c, int slot, size_t index, const char *text, const char **residual,

@@ -470,10 +470,14 @@ static uz_result decode_line(uz_comment_coder *cc, uz_line *line, int side)
     return r;
 }
 
-static uz_result decode_block_comments(const uz_cursor *code, unsigned revision, uz_block_game *games, size_t n,
+static uz_result decode_block_comments(const uz_cursor *section, unsigned revision, uz_block_game *games, size_t n,
                                        uz_comment_counts *counts)
 {
     uz_comment_coder *cc;
+    uz_cursor clocks, code[1];
+    uint64_t n_clocks;
+    if (uz__split_comment_code(*section, revision, &clocks, &n_clocks, code) != UZ_OK)
+        return UZ_ERR_CORRUPT;
     uz_result r = uz_comment_reader_create(&cc, revision, code->p, (size_t)(code->end - code->p));
     for (size_t i = 0; i < n && r == UZ_OK; i++) {
         uz_game *game = &games[i].game;
@@ -722,6 +726,16 @@ uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigne
         info->comments = counts.comments;
         info->clocks = counts.clocks;
         info->cost_clocks = counts.cost_clocks;
+        /* Comment revision 4's main-line clocks are decoded after the moves: their share is their
+         * code's bytes, their number the one the section gives. */
+        const uint8_t *clock_code;
+        size_t clock_len;
+        uint64_t n_clocks;
+        if (uz_block_struct_clock_code(data, size, version, comment_revision, &clock_code, &clock_len, &n_clocks) ==
+            UZ_OK) {
+            info->cost_clocks += (uint64_t)clock_len << 19;
+            info->clocks += n_clocks;
+        }
         info->cost_engine = counts.cost_engine;
         info->cost_text = counts.cost_text;
         info->engine = counts.engine;

@@ -103,6 +103,13 @@ uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned versio
  * The comments are decoded with uz_engine_code_decode once the game's moves are known. */
 uz_result uz_block_struct_engine_code(const uint8_t *data, size_t size, unsigned version, uz_block_game *games, size_t n);
 
+/* Comment revision 4: the block's clock code (block/clock_code.h), *code[0..*len) in the
+ * structure stream, and the number of clocks it holds (0 and length 0: none; always before
+ * revision 4). UZ_ERR_CORRUPT when the comment-code section does not start with them. Its
+ * clocks are decoded once the games' moves are known, game after game from the block's first. */
+uz_result uz_block_struct_clock_code(const uint8_t *data, size_t size, unsigned version, unsigned comment_revision,
+                                     const uint8_t **code, size_t *len, uint64_t *n_clocks);
+
 /* The coded comments of a block of n games (structure version 1; zeros for structure version 0):
  * the comment-code section's size and what it holds. Decodes the structure stream. */
 typedef struct uz_struct_comment_info {

@@ -4,6 +4,10 @@
 #ifndef UCIZIP_GAME_STRUCT_INTERNAL_H
 #define UCIZIP_GAME_STRUCT_INTERNAL_H
 
+#include <stdint.h>
+
+#include "common/buf.h"
+#include "common/common.h"
 #include "common/limits.h"
 
 /* The writer refuses what the reader would refuse: both use limits.h. */
@@ -22,5 +26,12 @@ enum { N_SECTIONS_V0 = SEC_TEXT + 1 };
 
 /* The sections whose sizes lead the stream. */
 static inline int sections_of(unsigned version) { return version == 0 ? N_SECTIONS_V0 : SEC_TAG_CODE + 1; }
+
+/* The comment-code section (code) split (comment_sections.c): from comment revision 4 a non-empty
+ * section starts with the clock code's number of clocks, size and bytes (*clocks), the comment
+ * coder's stream after them (*comments); before revision 4 all of it is the comment coder's.
+ * UZ_ERR_CORRUPT when the head does not read. */
+uz_result uz__split_comment_code(uz_cursor code, unsigned revision, uz_cursor *clocks, uint64_t *n_clocks,
+                                 uz_cursor *comments);
 
 #endif

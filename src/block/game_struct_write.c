@@ -9,6 +9,7 @@
 #include "block/game_struct.h"
 
 #include "archive/packer.h"
+#include "block/clock_code.h"
 #include "block/comment_code.h"
 #include "block/engine_code.h"
 #include "block/game_struct_internal.h"
@@ -29,6 +30,7 @@ typedef struct struct_writer {
     size_t n_slots;
     size_t game_nodes;     /* moves of the game being written */
     uz_comment_coder *cc;  /* structure version 1: codes each comment's kind (NULL in structure version 0) */
+    uz_clock_coder *clocks; /* comment revision 4: the main-line clocks, coded from the walks (else NULL) */
     unsigned version;      /* structure version: from 1 the tags go through tag_code */
     unsigned tag_version;  /* of tag_code (header key 16) */
     uz_buf tag_index;      /* structure version 1: every tag's name index (uint32_t), in game order */
@@ -239,6 +241,17 @@ static uz_result put_engine_code(struct_writer *w, const uz_block_out_game *rec)
     return r;
 }
 
+/* Comment revision 4: the game's main-line clocks into the clock code; their residuals (over the
+ * engine comment code's) for put_comments. */
+static uz_result put_clock_code(struct_writer *w, const uz_block_out_game *rec)
+{
+    if (!w->clocks)
+        return UZ_OK;
+    if (w->version < 2)
+        drop_residuals(w); /* (the previous game's: put_engine_code drops them from version 2) */
+    return uz_clock_encode_game(w->clocks, &rec->walk, &w->residuals, &w->n_residuals);
+}
+
 static uz_result put_game(struct_writer *w, const uz_block_out_game *rec)
 {
     const uz_game *game = rec->game;
@@ -250,6 +263,8 @@ static uz_result put_game(struct_writer *w, const uz_block_out_game *rec)
         r = uz_buf_append(b, crc_bytes, 4);
     if (r == UZ_OK && w->version >= 2)
         r = put_engine_code(w, rec);
+    if (r == UZ_OK)
+        r = put_clock_code(w, rec);
     if (game->verbatim || game->text_only) {
         /* No tags, the flag, the exact bytes in the comments section. */
         if (r == UZ_OK)
@@ -362,6 +377,8 @@ static uz_result put_game_coded(struct_writer *w, const uz_block_out_game *rec)
     unsigned special = game->verbatim || game->text_only, text_only = game->text_only;
     uz_result r = put_engine_code(w, rec);
     if (r == UZ_OK)
+        r = put_clock_code(w, rec);
+    if (r == UZ_OK)
         r = uz_record_bit(&w->rc, &m->special[w->rc.prev_special], &special);
     w->rc.prev_special = (int)special;
     if (special) {
@@ -440,6 +457,30 @@ static uz_result put_coded_records(struct_writer *w)
     if (r == UZ_OK)
         r = uz_buf_append(b, w->strings.data, w->strings.size);
     uz_buf_free(&code);
+    return r;
+}
+
+/* The comment-code section: the comment coder's stream, after the clock code's number of clocks,
+ * size and bytes from comment revision 4 (nothing when both are empty). */
+static uz_result put_comment_code(struct_writer *w)
+{
+    uz_buf clocks = {0}, *sec = &w->sec[SEC_COMMENT_CODE];
+    uz_result r = w->clocks ? uz_clock_coder_finish(w->clocks, &clocks) : UZ_OK;
+    if (r == UZ_OK)
+        r = uz_comment_coder_finish(w->cc, sec);
+    if (r == UZ_OK && w->clocks && (clocks.size || sec->size)) {
+        uz_buf head = {0};
+        r = uz_buf_put_varint(&head, uz_clock_coder_counts(w->clocks).clocks);
+        if (r == UZ_OK)
+            r = uz_buf_put_varint(&head, clocks.size);
+        if (r == UZ_OK)
+            r = uz_buf_append(&head, clocks.data, clocks.size);
+        if (r == UZ_OK)
+            r = uz_buf_append(&head, sec->data, sec->size);
+        uz_buf_free(sec);
+        *sec = head;
+    }
+    uz_buf_free(&clocks);
     return r;
 }
 
@@ -548,6 +589,8 @@ static uz_result write_struct(uz_buf *out, uz_buf *packed, unsigned *method, uns
         r = uz_buf_append(&w.sec[SEC_TEXT], games[i].text_rec.data, games[i].text_rec.size);
     if (r == UZ_OK && version >= 1)
         r = uz_comment_writer_create(&w.cc, uz_comment_revision(version, comment_revision));
+    if (r == UZ_OK && version >= 1 && uz_comment_revision(version, comment_revision) >= 4)
+        r = uz_clock_writer_create(&w.clocks);
     if (r == UZ_OK && version >= 4)
         r = uz_record_writer_init(&w.rc, UZ_RECORD_CHECK_BITS);
     for (size_t i = 0; i < n && r == UZ_OK; i++)
@@ -555,8 +598,9 @@ static uz_result write_struct(uz_buf *out, uz_buf *packed, unsigned *method, uns
     if (r == UZ_OK && version >= 4)
         r = put_coded_records(&w);
     if (r == UZ_OK && w.cc)
-        r = uz_comment_coder_finish(w.cc, &w.sec[SEC_COMMENT_CODE]);
+        r = put_comment_code(&w);
     uz_comment_coder_destroy(w.cc);
+    uz_clock_coder_destroy(w.clocks);
     uz_record_coder_free(&w.rc);
     uz_buf_free(&w.strings);
     if (r == UZ_OK)

@@ -1,10 +1,14 @@
 #!/usr/bin/python3
-"""Coded clocks across revisions of the comment models (doc/format.md, "Coded comments"):
-tests/data/clocks/fixture_clocks_rev2.ucz, written by ucizip before header key 17 existed
-(structure version 3: three chess.com games with 0.1 s clocks and a cutechess game, so the clocks in
-revision 2's models), still decodes byte for byte, whole and game by game; the same file
-compressed now (revision 3, key 17) decodes byte for byte too and its clocks take fewer
-bytes. Built-in oracle (--engine builtin): the subject is the structure stream.
+"""Coded clocks across revisions of the comment models (doc/format.md, "Coded comments" and
+"Clock code"): tests/data/clocks/fixture_clocks_rev2.ucz, written by ucizip before header key
+17 existed (structure version 3: three chess.com games with 0.1 s clocks and a cutechess game,
+so the clocks in revision 2's models), and fixture_clocks_rev3.ucz, the same file written by
+ucizip at aabc2b9 (structure version 4, key 17 = 3: clocks by think time in the structure
+stream), still decode byte for byte, whole and game by game; revision 3's clocks take fewer
+bytes than revision 2's. The same file compressed now (revision 4: main-line clocks coded
+after the moves, whose games decode game by game only after the ones before them) decodes
+byte for byte too, whole and game by game. Built-in oracle (--engine builtin): the subject is
+the structure stream.
 
 Usage: test_clock_fixtures.py UCIZIP"""
 import json
@@ -18,6 +22,7 @@ from harness import check, run, summary, use  # noqa: E402
 DATA = os.path.join(os.environ.get("UZ_TEST_DATA", "tests/data"), "clocks")
 PGN = os.path.join(DATA, "clocks.pgn")
 FIXTURE = os.path.join(DATA, "fixture_clocks_rev2.ucz")
+FIXTURE3 = os.path.join(DATA, "fixture_clocks_rev3.ucz")
 N_GAMES = 4
 
 
@@ -46,12 +51,13 @@ def main():
     use(sys.argv[1])
     with tempfile.TemporaryDirectory() as tmp:
         decodes_exactly(tmp, FIXTURE, "revision 2 fixture")
+        decodes_exactly(tmp, FIXTURE3, "revision 3 fixture")
         now = os.path.join(tmp, "now.ucz")
         run("compress", "--engine", "builtin", "-f", PGN, "-o", now)
-        decodes_exactly(tmp, now, "revision 3 archive")
-        old, new = clock_bytes(FIXTURE), clock_bytes(now)
-        print("clocks: %d bytes (revision 2), %d (revision 3)" % (old, new))
-        check(new < old, "revision 3 codes the clocks smaller: %d bytes against %d" % (new, old))
+        decodes_exactly(tmp, now, "revision 4 archive")
+        old, rev3, new = clock_bytes(FIXTURE), clock_bytes(FIXTURE3), clock_bytes(now)
+        print("clocks: %d bytes (revision 2), %d (revision 3), %d (revision 4)" % (old, rev3, new))
+        check(rev3 < old, "revision 3 codes the clocks smaller: %d bytes against %d" % (rev3, old))
     return summary()
 
 

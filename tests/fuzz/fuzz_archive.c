@@ -9,8 +9,9 @@
  * with bits 2 and 3 in structure version 3 (engine comment code, comment models of revision 2, tags
  * derived from the moves), with bits 2 and 4 in structure version 4 (structure version 3 with range-coded game
  * records); with bit 5 its tags are coded in tag version 2 (header key 16); bit 6 with
- * bit 2 codes the comments with the newest models (header key 17, revision 3: clocks by
- * think time). */
+ * bit 2 codes the comments with the models of revision 3 (header key 17: clocks by think
+ * time); bit 7 with bits 2 and 4 decodes the block with every version the newest (comment
+ * revision 4: main-line clocks coded after the moves). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
             return;
         split = 4 + (data[2] | (size_t)data[3] << 8);
         block.struct_version = (data[0] & 16) ? 4 : (data[0] & 8) ? 3 : 1;
-        block.comment_revision = (data[0] & 64) ? UZ_COMMENT_REVISION : 0;
+        block.comment_revision = (data[0] & 128) && (data[0] & 16) ? UZ_COMMENT_REVISION : (data[0] & 64) ? 3 : 0;
     }
     block.tag_version = (data[0] & 32) ? 2 : 1;
     block.n_games = 1 + data[1] % 8;
