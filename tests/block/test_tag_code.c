@@ -13,6 +13,7 @@
 #include "block/game_struct.h"
 #include "block/game_text.h"
 #include "block/tag_code.h"
+#include "block/tag_code_internal.h"
 #include "../common/uz_test.h"
 
 enum { BLOCK = 64 };
@@ -232,7 +233,7 @@ static void check_final(const char *path, size_t want_derived)
     block *b = src.b;
     uz_game *out = src.out;
     uz_buf s3 = {0};
-    size_t derived = 0, games = 0;
+    size_t derived = 0, games = 0, kinds[8] = {0};
     while (read_block(src.r, b)) {
         CHECK(write_block(b, 3, UZ_TAG_VERSION, &s3) == UZ_OK, "%s: structure version 3 not written", path);
         uz_result rr = read_back(&s3, 3, UZ_TAG_VERSION, b->n, out);
@@ -240,15 +241,19 @@ static void check_final(const char *path, size_t want_derived)
         size_t in_block = 0;
         for (size_t i = 0; i < b->n && rr == UZ_OK; i++) {
             uz_game *g = &out[i];
-            if (g->final_fen_tag) {
-                in_block++;
-                CHECK(g->tags[g->final_fen_tag - 1].value[0] == 0, "%s: game %zu: a derived value before the moves",
-                      path, games + i + 1);
+            if (g->n_derived) {
+                in_block += g->n_derived;
+                for (size_t d = 0; d < g->n_derived; d++) {
+                    size_t t = g->derived[d].tag;
+                    kinds[g->derived[d].kind < 8 ? g->derived[d].kind : 0]++;
+                    CHECK(t < g->n_tags && strcmp(g->tags[t].value, b->games[i].tags[t].value) != 0,
+                          "%s: game %zu: a derived value before the moves", path, games + i + 1);
+                }
                 for (size_t j = 0; j < g->main.n_nodes && j < b->games[i].main.n_nodes; j++)
                     g->main.nodes[j].move = b->games[i].main.nodes[j].move;
                 uz_walk w; /* the decoded game's walk, as the move decoder leaves it */
                 CHECK(uz_walk_init(&w, g) == UZ_OK && uz_walk_resolve_all(&w) == UZ_OK &&
-                          uz_tag_code_fill_final(&w) == UZ_OK,
+                          uz_tag_code_fill_derived(&w) == UZ_OK && g->n_derived == 0,
                       "%s: game %zu: not filled", path, games + i + 1);
                 uz_walk_free(&w);
             }
@@ -259,10 +264,12 @@ static void check_final(const char *path, size_t want_derived)
         derived += in_block;
         games += b->n;
     }
-    CHECK(derived >= want_derived, "%s: %zu of %zu games derive a tag from the moves, want %zu", path, derived, games,
+    CHECK(derived >= want_derived, "%s: %zu tags of %zu games derived from the moves, want %zu", path, derived, games,
           want_derived);
-    printf("%-45s %5zu games: %zu final positions derived from the moves\n",
-           strrchr(path, '/') ? strrchr(path, '/') + 1 : path, games, derived);
+    printf("%-45s %5zu games: %zu tags derived from the moves (final positions %zu, ECO %zu, Opening %zu, "
+           "moves of a text %zu)\n",
+           strrchr(path, '/') ? strrchr(path, '/') + 1 : path, games, derived, kinds[DERIVED_FEN], kinds[DERIVED_ECO],
+           kinds[DERIVED_OPENING], kinds[DERIVED_MOVES]);
     uz_buf_free(&s3);
     source_close(&src);
 }
