@@ -820,16 +820,21 @@ def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
             c = next(codes[k])
             ref = seen.get(p)
             v = None
-            derived = (m == FINAL and c != 0) or (m in (ECO, OPENING) and c == 1) or \
-                (m == MOVETAIL and c != 0 and (c - 1) // HEADS > 0)
+            derived = (m == FINAL and c != 0) or (m in (ECO, OPENING) and c == 1)
             n_derived += derived
             if n_derived > DERIVED_MAX:
                 raise Corrupt("more than 8 values of a game derived from the moves")
-            if m == MOVETAIL:  # the head; with moves, the value is the head then moves (not known here)
-                head_i, y = (c - 1) % HEADS, (c - 1) // HEADS
-                if c and (head_i > len(own_recent[k]) or y > 65536 * 64):
-                    raise Corrupt("bad head or moves")
+            if m == MOVETAIL:  # a template: with an opening name (byte 1) or moves, not known here
+                head_i, a = (c - 1) % HEADS, (c - 1) // HEADS
+                if c and (head_i > len(own_recent[k]) or a // 16 > 65536 * 64):
+                    raise Corrupt("bad template or moves")
                 head = next(texts[k]) if c == 0 or head_i == 0 else own_recent[k][head_i - 1][0]
+                if c and b"\x01" not in head and a % 16:
+                    raise Corrupt("an opening name's index without a name")
+                derived = c != 0 and (b"\x01" in head or a >= 16)
+                n_derived += derived
+                if n_derived > DERIVED_MAX:
+                    raise Corrupt("more than 8 values of a game derived from the moves")
                 recent_put(own_recent[k], head)
                 value = None if derived else head
             elif m in (ECO, OPENING) and c >= 1:  # 1: the opening's (not known here); 2...: a recent value

@@ -72,17 +72,30 @@ static const uz__opening_row *row_of(const uz_position *pos)
     return s->row ? &uz__opening_rows[s->row - 1] : NULL;
 }
 
-const uz__opening_row *uz_opening_of(const uz_walk *walk, size_t *plies)
+/* Whether the walk's main line may have an opening: known, standard chess, no null move. */
+static bool has_opening(const uz_walk *walk)
 {
     pthread_once(&index_once, index_build);
     if (!index_slots || !walk->has_final || walk->final.chess960)
-        return NULL;
+        return false;
     for (size_t i = 0; i < walk->n_main; i++)
         if (walk->steps[walk->main[i]].node->move == UZ_MOVE_NULL)
-            return NULL;
-    for (size_t i = walk->n_main; i > 0; i--) { /* the position after main-line move i */
-        const uz_position *pos = i < walk->n_main ? &walk->before[walk->main[i]] : &walk->final;
-        const uz__opening_row *row = row_of(pos);
+            return false;
+    return true;
+}
+
+/* The row of the position after main-line move i (1 <= i <= n_main), or NULL. */
+static const uz__opening_row *row_after(const uz_walk *walk, size_t i)
+{
+    return row_of(i < walk->n_main ? &walk->before[walk->main[i]] : &walk->final);
+}
+
+const uz__opening_row *uz_opening_of(const uz_walk *walk, size_t *plies)
+{
+    if (!has_opening(walk))
+        return NULL;
+    for (size_t i = walk->n_main; i > 0; i--) {
+        const uz__opening_row *row = row_after(walk, i);
         if (row) {
             if (plies)
                 *plies = i;
@@ -90,4 +103,20 @@ const uz__opening_row *uz_opening_of(const uz_walk *walk, size_t *plies)
         }
     }
     return NULL;
+}
+
+size_t uz_opening_names_of(const uz_walk *walk, const char **names, size_t max)
+{
+    size_t n = 0;
+    if (!has_opening(walk))
+        return 0;
+    for (size_t i = walk->n_main; i > 0 && n < max; i--) {
+        const uz__opening_row *row = row_after(walk, i);
+        bool seen = !row;
+        for (size_t k = 0; k < n && !seen; k++)
+            seen = strcmp(names[k], row->name) == 0;
+        if (!seen)
+            names[n++] = row->name;
+    }
+    return n;
 }

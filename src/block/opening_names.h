@@ -17,4 +17,9 @@
  * *plies (optional): the main-line moves played to reach it. */
 const uz__opening_row *uz_opening_of(const uz_walk *walk, size_t *plies);
 
+/* The names of the rows of all the positions of the walk's main line that are in the table,
+ * from the last position back, each name once (its first time): at most max into names, the
+ * number written; 0 where uz_opening_of gives NULL. */
+size_t uz_opening_names_of(const uz_walk *walk, const char **names, size_t max);
+
 #endif

@@ -52,6 +52,7 @@ typedef struct coder {
     bool has_last_elo;
     size_t final_game; /* game number + 1 of the last value M_FINAL took (one per game) */
     size_t derived_game, n_derived; /* the writer's derived values (pgn.h) in game number derived_game - 1 */
+    char *head;                     /* the writer's last M_MOVETAIL template (the text it stores) */
 } coder;
 
 static void free_owned(coder *c)
@@ -67,6 +68,7 @@ static void coder_free(coder *c)
         free(c->lists[k].e);
     free_owned(c);
     free(c->owned);
+    free(c->head);
     free(c->lists);
     free(c->model);
     free(c->param);
@@ -462,33 +464,47 @@ static uz_result encode_opening(coder *c, const uz_block_out_game *rec, size_t g
     return list_put(&c->lists[k], value);
 }
 
-/* Tag version 3's model 17: 0 text, else 1 + head + HEADS × moves, where head is 0 (the
- * head is a text) or 1 + an entry of the name's recent list of heads, and moves 0 (the value
- * is its head) or 1 + the arg of the main-line moves that end it. *head_len: the text's length. */
+/* Tag version 3's model 17: 0 text, else 1 + h + HEADS × (name + HEAD_NAMES × moves): the
+ * template of the value's head (uz__tag_head_template) is a text (h = 0: *text) or entry h − 1
+ * of the name's recent list of templates; name the index of the opening name in it; moves 0
+ * (the value is its head) or 1 + the arg of the main-line moves that end it. */
 static uz_result encode_tail(coder *c, const uz_block_out_game *rec, size_t g, size_t k, const char *value,
-                             uint64_t *code, size_t *head_len)
+                             uint64_t *code, const char **text)
 {
     uint32_t arg = 0;
+    unsigned name = 0;
     size_t len = strlen(value);
-    bool moves = has_final(rec->game) && uz__tag_tail_split(&rec->walk, value, &len, &arg) && take_derived(c, g);
-    char *head = malloc(len + 1);
-    if (!head)
+    bool known = has_final(rec->game), moves = known && uz__tag_tail_split(&rec->walk, value, &len, &arg);
+    free(c->head);
+    c->head = NULL;
+    if (memchr(value, 1, len)) { /* a byte 1 of its own: the value is a text */
+        *code = 0;
+        return list_put_copy(c, &c->lists[k], value);
+    }
+    if (!(c->head = known ? uz__tag_head_template(&rec->walk, value, len, &name) : malloc(len + 1)))
         return UZ_ERR_NOMEM;
-    memcpy(head, value, len);
-    head[len] = 0;
-    int i = recent_find(c->lists[k].e, c->lists[k].n, head);
-    *code = i < 0 && !moves ? 0 : 1 + (uint64_t)(i + 1) + HEADS * (moves ? 1 + (uint64_t)arg : 0);
-    *head_len = i < 0 ? len : SIZE_MAX;
-    uz_result r = list_put_copy(c, &c->lists[k], head);
-    free(head);
-    return r;
+    if (!known)
+        memcpy(c->head, value, len), c->head[len] = 0;
+    bool derived = (moves || strchr(c->head, 1)) && take_derived(c, g);
+    if (!derived) { /* no room left: the head is the whole value */
+        free(c->head);
+        if (!(c->head = malloc(strlen(value) + 1)))
+            return UZ_ERR_NOMEM;
+        strcpy(c->head, value);
+        moves = false, name = 0;
+    }
+    int i = recent_find(c->lists[k].e, c->lists[k].n, c->head);
+    *code = i < 0 && !derived ? 0
+                              : 1 + (uint64_t)(i + 1) + HEADS * (name + (uint64_t)HEAD_NAMES * (moves ? 1 + (uint64_t)arg : 0));
+    *text = i < 0 ? c->head : NULL;
+    return list_put_copy(c, &c->lists[k], c->head);
 }
 
 /* The code of the value of game's tag pos (name k): 0 when its model does not fit it (its
- * text then stored whole). *text_len: how much of the value goes to the values section as
- * a text (SIZE_MAX: none). Updates the state. */
+ * text then stored whole). *text: what goes to the values section as a text (NULL: nothing;
+ * valid until the next call). Updates the state. */
 static uz_result encode_value(coder *c, const uz_block_out_game *rec, size_t g, size_t k, size_t pos, uint64_t *code_out,
-                              size_t *text_len)
+                              const char **text)
 {
     const uz_game *game = rec->game;
     const char *value = game->tags[pos].value, *r;
@@ -497,7 +513,7 @@ static uz_result encode_value(coder *c, const uz_block_out_game *rec, size_t g, 
     int64_t v = 0;
     char buf[NUM_BUF];
     uz_result res;
-    *text_len = SIZE_MAX;
+    *text = NULL;
     switch (m) {
     case M_COPY:
     case M_LASTPART:
@@ -547,7 +563,7 @@ static uz_result encode_value(coder *c, const uz_block_out_game *rec, size_t g, 
             return res;
         break;
     case M_MOVETAIL:
-        if ((res = encode_tail(c, rec, g, k, value, &code, text_len)) != UZ_OK)
+        if ((res = encode_tail(c, rec, g, k, value, &code, text)) != UZ_OK)
             return res;
         break;
     case M_PLAIN:
@@ -558,7 +574,7 @@ static uz_result encode_value(coder *c, const uz_block_out_game *rec, size_t g, 
         break;
     }
     if (code == 0)
-        *text_len = strlen(value);
+        *text = value;
     *code_out = code;
     return update(c, game, g, k, pos, value, code != 0, v);
 }
@@ -637,15 +653,16 @@ static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz
             size_t name = *idx++;
             const char *value = game->tags[t].value;
             uint64_t code;
-            size_t text_len; /* of the value's text stored (SIZE_MAX: none) */
-            r = encode_value(c, &tw->games[g], g, name, t, &code, &text_len);
+            const char *text; /* the value's text stored (NULL: none) */
+            r = encode_value(c, &tw->games[g], g, name, t, &code, &text);
+            size_t text_len = text ? strlen(text) : 0;
             if (r != UZ_OK)
                 break;
             if (codes) {
                 if (c->model[name] != M_PLAIN)
                     r = uz_buf_put_varint(&codes[name], code);
-                if (r == UZ_OK && text_len != SIZE_MAX)
-                    r = text_len > UZ_LIMIT_TEXT ? UZ_ERR_LIMIT : uz_buf_put_string(&texts[name], value, text_len);
+                if (r == UZ_OK && text)
+                    r = text_len > UZ_LIMIT_TEXT ? UZ_ERR_LIMIT : uz_buf_put_string(&texts[name], text, text_len);
             } else if (name == k && entropy) {
                 if (n_col == cap_col) {
                     uint64_t *more = realloc(col, (cap_col = cap_col ? 2 * cap_col : 256) * sizeof *col);
@@ -656,9 +673,9 @@ static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz
                     col = more;
                 }
                 col[n_col++] = code;
-                *cost += text_len == SIZE_MAX ? 0 : 8 * (text_len + 1);
+                *cost += text ? 8 * (text_len + 1) : 0;
             } else if (name == k)
-                *cost += (code ? varint_len(code) + (text_len == SIZE_MAX ? 0 : text_len + 1)
+                *cost += (code ? varint_len(code) + (text ? text_len + 1 : 0)
                                : strlen(value) + 1 + (c->model[name] != M_PLAIN)) *
                          (c->tag_version >= 2 ? 8 : 1);
         }
@@ -974,18 +991,22 @@ static uz_result add_derived(uz_game *game, unsigned kind, uint32_t arg)
     return UZ_OK;
 }
 
-/* Model 17's head and moves (code != 0) into *value (the head) and the game's derived tags. */
+/* Model 17's template, name and moves (code != 0): *value the template, derived (its name put
+ * in, its moves added) once the moves are decoded when it has a name or moves. */
 static uz_result decode_tail(coder *c, column *col, uz_game *game, size_t k, uint64_t code, char **text,
                              size_t *text_cap, const char **value)
 {
-    uint64_t head = (code - 1) % HEADS, moves = (code - 1) / HEADS;
+    uint64_t head = (code - 1) % HEADS, arg = (code - 1) / HEADS;
     uz_result r = UZ_OK;
     if (head == 0 && (r = read_text(col, text, text_cap)) != UZ_OK)
         return r;
-    if (head > c->lists[k].n || moves > (uint64_t)(TAIL_FIRST + 1) << 6)
+    if (head > c->lists[k].n || arg / HEAD_NAMES > (uint64_t)(TAIL_FIRST + 1) << 6)
         return UZ_ERR_CORRUPT;
     *value = head ? c->lists[k].e[head - 1].s : *text;
-    if (moves && (r = add_derived(game, DERIVED_MOVES, (uint32_t)(moves - 1))) != UZ_OK)
+    bool name = strchr(*value, 1) != NULL;
+    if (!name && arg % HEAD_NAMES) /* a name's index without a name */
+        return UZ_ERR_CORRUPT;
+    if ((name || arg >= HEAD_NAMES) && (r = add_derived(game, DERIVED_MOVES, (uint32_t)arg)) != UZ_OK)
         return r;
     return list_put_copy(c, &c->lists[k], *value);
 }

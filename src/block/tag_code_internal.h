@@ -18,7 +18,7 @@ enum model {
     M_PAIRDIFF, /* tag version 2: a rating change from the players' ratings (Lichess) */
     M_ECO,      /* tag version 3: the ECO code of the game's opening (opening_names.h) */
     M_OPENING,  /* tag version 3: the name of the game's opening */
-    M_MOVETAIL, /* tag version 3: a text then moves of the main line (chess.com's ECOUrl) */
+    M_MOVETAIL, /* tag version 3: a text with an opening's name, then main-line moves (chess.com's ECOUrl) */
     N_MODELS
 };
 
@@ -34,6 +34,7 @@ enum {
     NUM_BUF = 64,           /* room for any number model's text (and a plies count) */
     TAIL_DIGITS = 18,       /* the number of a M_NUMTAIL value: at most 18 digits */
     HEADS = RECENT + 1,     /* M_MOVETAIL's heads: a text, or an entry of the recent list */
+    HEAD_NAMES = 16,        /* ... an opening name in a head: one of the line's last 16 */
     TAIL_MOVES = 32,        /* M_MOVETAIL's moves: at most 32 */
     TAIL_FIRST = 65535,     /* ... from a main-line move of index at most this */
 };
@@ -43,7 +44,8 @@ enum derived_kind {
     DERIVED_FEN = 1, /* the FEN of the main line's final position; arg: its form (1 whole, 2 four fields) */
     DERIVED_ECO,     /* the ECO code of the game's opening */
     DERIVED_OPENING, /* its name */
-    DERIVED_MOVES,   /* the value read so far (M_MOVETAIL's head) then main-line moves; arg: tail_arg */
+    DERIVED_MOVES,   /* M_MOVETAIL's head (the value read so far) with its name, then main-line moves;
+                        arg: the name's index + HEAD_NAMES x (0, or 1 + uz__tail_arg) */
 };
 
 /* The text of a number model's value v (in range); buf holds NUM_BUF bytes. */
@@ -67,8 +69,13 @@ const char *uz__tag_opening(unsigned m, const uz_walk *walk);
  * that end it, as chess.com writes them in a URL (doc/format.md); false when it does not end
  * so. The walk resolved, its moves known. */
 bool uz__tag_tail_split(const uz_walk *walk, const char *value, size_t *head_len, uint32_t *arg);
-/* The text of the moves of arg (malloc'd, into *out), appended to head; UZ_ERR_CORRUPT when
- * the main line has no such moves. */
-uz_result uz__tag_tail_text(const uz_walk *walk, const char *head, uint32_t arg, char **out);
+/* M_MOVETAIL's template of the head (its first len bytes, no byte 1) into *tmpl (malloc'd):
+ * the longest of the walk's opening names written as in a URL (HEAD_NAMES of them, from the
+ * last position back) found in it, its first occurrence replaced by the byte 1, *name its
+ * index; the head itself (*name 0) when none is found. NULL: out of memory. */
+char *uz__tag_head_template(const uz_walk *walk, const char *head, size_t len, unsigned *name);
+/* A DERIVED_MOVES value (malloc'd, into *out): the template with its byte 1 as the name of
+ * arg, then arg's moves; UZ_ERR_CORRUPT when the walk has no such name or moves. */
+uz_result uz__tag_tail_text(const uz_walk *walk, const char *tmpl, uint32_t arg, char **out);
 
 #endif

@@ -1,6 +1,6 @@
 /* The values of coded tags version 3 derived from the moves (doc/format.md, "Coded tags"):
- * the opening's ECO code and name (models 15, 16) and the main-line moves that end a text
- * (model 17, chess.com's ECOUrl: ".../openings/Sicilian-Defense-Canal-Attack-3...Nc6-4.O-O").
+ * the opening's ECO code and name (models 15, 16), and an opening name and the main-line moves
+ * in a text (model 17, chess.com's ECOUrl: ".../openings/Sicilian-Defense-Open-2...Nc6-3.d4").
  * Shared by the writer (which looks for them in a value) and the reader (which makes the
  * value once the moves are decoded). */
 #include <stdio.h>
@@ -46,6 +46,68 @@ static size_t move_text(const uz_walk *walk, size_t i, bool first, char *out)
     return (size_t)snprintf(out, MOVE_TEXT_MAX, "-%s", san);
 }
 
+/* An opening name as a URL writes it (into out, URL_NAME_MAX bytes; truncated there): its
+ * words joined by '-', a word a run of ASCII letters and digits, apostrophes dropped and the
+ * accented letters of Latin-1 (UTF-8 C3 80 to C3 BF) and c acute as their base letter;
+ * every other byte ends a word ("King's Indian Defense: Normal Variation" ->
+ * "Kings-Indian-Defense-Normal-Variation", "Réti Opening" -> "Reti-Opening"). */
+enum { URL_NAME_MAX = 256 };
+static void url_name(const char *name, char *out)
+{
+    static const char latin1[] = "AAAAAAACEEEEIIIIDNOOOOO-OUUUUY-saaaaaaaceeeeiiiidnooooo-ouuuuy-y";
+    const unsigned char *s = (const unsigned char *)name;
+    size_t n = 0;
+    bool gap = false;
+    for (; *s && n + 2 < URL_NAME_MAX; s++) {
+        char c = 0;
+        if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9'))
+            c = (char)*s;
+        else if (*s == 0xC3 && s[1] >= 0x80 && s[1] <= 0xBF)
+            c = latin1[*++s - 0x80];
+        else if (*s == 0xC4 && (s[1] == 0x86 || s[1] == 0x87))
+            c = *++s == 0x86 ? 'C' : 'c';
+        else if (*s == '\'')
+            continue;
+        if (c == 0 || c == '-') {
+            gap = n > 0;
+            continue;
+        }
+        if (gap)
+            out[n++] = '-';
+        out[n++] = c;
+        gap = false;
+    }
+    out[n] = 0;
+}
+
+char *uz__tag_head_template(const uz_walk *walk, const char *head, size_t len, unsigned *name)
+{
+    const char *names[HEAD_NAMES];
+    size_t n = uz_opening_names_of(walk, names, HEAD_NAMES), best_len = 0, at = 0;
+    *name = 0;
+    for (size_t j = 0; j < n; j++) {
+        char text[URL_NAME_MAX];
+        url_name(names[j], text);
+        size_t t = strlen(text);
+        for (size_t p = 0; t > best_len && p + t <= len; p++)
+            if (memcmp(head + p, text, t) == 0) {
+                best_len = t, at = p, *name = (unsigned)j;
+                break;
+            }
+    }
+    char *tmpl = malloc(len + 1);
+    if (!tmpl)
+        return NULL;
+    size_t o = 0;
+    memcpy(tmpl, head, best_len ? at : len), o = best_len ? at : len;
+    if (best_len) {
+        tmpl[o++] = 1;
+        memcpy(tmpl + o, head + at + best_len, len - at - best_len), o += len - at - best_len;
+    }
+    tmpl[o] = 0;
+    return tmpl;
+}
+
 bool uz__tag_tail_split(const uz_walk *walk, const char *value, size_t *head_len, uint32_t *arg)
 {
     size_t len = strlen(value);
@@ -77,19 +139,36 @@ bool uz__tag_tail_split(const uz_walk *walk, const char *value, size_t *head_len
     return false;
 }
 
-uz_result uz__tag_tail_text(const uz_walk *walk, const char *head, uint32_t arg, char **out)
+uz_result uz__tag_tail_text(const uz_walk *walk, const char *tmpl, uint32_t arg, char **out)
 {
-    size_t conn = arg & 1, n = ((arg >> 1) & 31) + 1, first = arg >> 6, h = strlen(head);
+    uint32_t moves = arg / HEAD_NAMES, tail = moves - 1;
+    size_t conn = tail & 1, n = moves ? ((tail >> 1) & 31) + 1 : 0, first = tail >> 6, h = strlen(tmpl);
+    const char *names[HEAD_NAMES];
+    char name[URL_NAME_MAX] = "";
+    const char *slot = strchr(tmpl, 1);
     *out = NULL;
-    if (!move_known(walk, first + n - 1))
+    if (slot) {
+        if (uz_opening_names_of(walk, names, HEAD_NAMES) <= arg % HEAD_NAMES)
+            return UZ_ERR_CORRUPT;
+        url_name(names[arg % HEAD_NAMES], name);
+    }
+    if (n && !move_known(walk, first + n - 1))
         return UZ_ERR_CORRUPT;
-    char *v = malloc(h + 3 + n * MOVE_TEXT_MAX + 1);
+    size_t name_len = strlen(name);
+    char *v = malloc(h + name_len + 3 + n * MOVE_TEXT_MAX + 1);
     if (!v)
         return UZ_ERR_NOMEM;
-    memcpy(v, head, h);
-    size_t p = h + (size_t)snprintf(v + h, 4, "%s", conn ? "..." : "-");
+    size_t p = slot ? (size_t)(slot - tmpl) : h;
+    memcpy(v, tmpl, p);
+    if (slot) {
+        memcpy(v + p, name, name_len), p += name_len;
+        memcpy(v + p, slot + 1, h - (size_t)(slot + 1 - tmpl)), p += h - (size_t)(slot + 1 - tmpl);
+    }
+    if (n)
+        p += (size_t)snprintf(v + p, 4, "%s", conn ? "..." : "-");
     for (size_t i = 0; i < n; i++)
         p += move_text(walk, first + i, i == 0, v + p);
+    v[p] = 0;
     if (p > UZ_LIMIT_TEXT) {
         free(v);
         return UZ_ERR_CORRUPT;
