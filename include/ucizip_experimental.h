@@ -111,8 +111,8 @@ uz_result uz_game_write_uci(FILE *out, const uz_game *game);
 uz_result uz_game_read_tags(uz_game *game, uz_diag *diag);
 
 /* The game's tags in the order of the input: how many, the i-th (0-based; value NULL for
- * the tag derived from the moves of a game not decoded), and the value of the first
- * named name (NULL: none). */
+ * a tag derived from the moves of a game not decoded), and the value of the first
+ * named name (NULL: none, or derived from the moves of a game not decoded). */
 size_t uz_game_tag_count(const uz_game *game);
 void uz_game_tag_at(const uz_game *game, size_t i, const char **name, const char **value);
 const char *uz_game_tag_value(const uz_game *game, const char *name);

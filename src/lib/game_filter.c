@@ -34,12 +34,15 @@ size_t uz_game_tag_count(const uz_game *game)
 void uz_game_tag_at(const uz_game *game, size_t i, const char **name, const char **value)
 {
     *name = game->tags[i].name;
-    *value = game->tags[i].value;
+    *value = uz_game_tag_derived(game, i) ? NULL : game->tags[i].value; /* not known before the moves */
 }
 
 const char *uz_game_tag_value(const uz_game *game, const char *name)
 {
-    return uz_game_tag(game, name);
+    for (size_t i = 0; i < game->n_tags; i++)
+        if (strcmp(game->tags[i].name, name) == 0)
+            return uz_game_tag_derived(game, i) ? NULL : game->tags[i].value;
+    return NULL;
 }
 
 size_t uz_game_derived_tag(const uz_game *game)
