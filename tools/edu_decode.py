@@ -824,14 +824,14 @@ def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
             n_derived += derived
             if n_derived > DERIVED_MAX:
                 raise Corrupt("more than 8 values of a game derived from the moves")
-            if m == MOVETAIL:  # a template: with an opening name (byte 1) or moves, not known here
+            if m == MOVETAIL:  # a template: with an opening name (byte 1), the ECO (2) or moves, not known here
                 head_i, a = (c - 1) % HEADS, (c - 1) // HEADS
                 if c and (head_i > len(own_recent[k]) or a // 16 > 65536 * 64):
                     raise Corrupt("bad template or moves")
                 head = next(texts[k]) if c == 0 or head_i == 0 else own_recent[k][head_i - 1][0]
                 if c and b"\x01" not in head and a % 16:
                     raise Corrupt("an opening name's index without a name")
-                derived = c != 0 and (b"\x01" in head or a >= 16)
+                derived = c != 0 and (b"\x01" in head or b"\x02" in head or a >= 16)
                 n_derived += derived
                 if n_derived > DERIVED_MAX:
                     raise Corrupt("more than 8 values of a game derived from the moves")

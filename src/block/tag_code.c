@@ -464,6 +464,17 @@ static uz_result encode_opening(coder *c, const uz_block_out_game *rec, size_t g
     return list_put(&c->lists[k], value);
 }
 
+/* The value of the game's first tag named ECO, which a template of model 17 may hold (as
+ * the byte 2), or NULL: none, or one of model 17 itself (not known before its own moves). */
+static const char *eco_of(const coder *c, const uz_game *game)
+{
+    const char *eco = uz_game_tag(game, "ECO");
+    for (size_t j = 0; eco && j < c->n_names; j++)
+        if (strcmp(c->name_text[j], "ECO") == 0 && c->model[j] == M_MOVETAIL)
+            return NULL;
+    return eco;
+}
+
 /* Tag version 3's model 17: 0 text, else 1 + h + HEADS × (name + HEAD_NAMES × moves): the
  * template of the value's head (uz__tag_head_template) is a text (h = 0: *text) or entry h − 1
  * of the name's recent list of templates; name the index of the opening name in it; moves 0
@@ -477,15 +488,16 @@ static uz_result encode_tail(coder *c, const uz_block_out_game *rec, size_t g, s
     bool known = has_final(rec->game), moves = known && uz__tag_tail_split(&rec->walk, value, &len, &arg);
     free(c->head);
     c->head = NULL;
-    if (memchr(value, 1, len)) { /* a byte 1 of its own: the value is a text */
+    if (memchr(value, 1, len) || memchr(value, 2, len)) { /* a byte 1 or 2 of its own: the value is a text */
         *code = 0;
         return list_put_copy(c, &c->lists[k], value);
     }
-    if (!(c->head = known ? uz__tag_head_template(&rec->walk, value, len, &name) : malloc(len + 1)))
+    const char *eco = eco_of(c, rec->game);
+    if (!(c->head = known ? uz__tag_head_template(&rec->walk, value, len, eco, &name) : malloc(len + 1)))
         return UZ_ERR_NOMEM;
     if (!known)
         memcpy(c->head, value, len), c->head[len] = 0;
-    bool derived = (moves || strchr(c->head, 1)) && take_derived(c, g);
+    bool derived = (moves || strpbrk(c->head, "\x01\x02")) && take_derived(c, g);
     if (!derived) { /* no room left: the head is the whole value */
         free(c->head);
         if (!(c->head = malloc(strlen(value) + 1)))
@@ -494,8 +506,8 @@ static uz_result encode_tail(coder *c, const uz_block_out_game *rec, size_t g, s
         moves = false, name = 0;
     }
     int i = recent_find(c->lists[k].e, c->lists[k].n, c->head);
-    *code = i < 0 && !derived ? 0
-                              : 1 + (uint64_t)(i + 1) + HEADS * (name + (uint64_t)HEAD_NAMES * (moves ? 1 + (uint64_t)arg : 0));
+    uint64_t arg_code = name + (uint64_t)HEAD_NAMES * (moves ? 1 + (uint64_t)arg : 0);
+    *code = i < 0 && !derived ? 0 : 1 + (uint64_t)(i + 1) + HEADS * arg_code;
     *text = i < 0 ? c->head : NULL;
     return list_put_copy(c, &c->lists[k], c->head);
 }
@@ -910,8 +922,18 @@ static uz_result derived_value(const uz_walk *walk, const uz_derived_tag *d, cha
     *out = NULL;
     if (d->tag >= walk->game->n_tags || !has_final(walk->game) || !walk->has_final)
         return UZ_ERR_CORRUPT;
-    if (d->kind == DERIVED_MOVES)
-        return uz__tag_tail_text(walk, walk->game->tags[d->tag].value, d->arg, out);
+    if (d->kind == DERIVED_MOVES) { /* after the others: its ECO is known, unless it is one too */
+        const char *eco = NULL;
+        for (size_t t = 0; t < walk->game->n_tags && !eco; t++)
+            if (strcmp(walk->game->tags[t].name, "ECO") == 0)
+                eco = walk->game->tags[t].value;
+        for (size_t i = 0; eco && i < walk->game->n_derived; i++) {
+            const uz_derived_tag *other = &walk->game->derived[i];
+            if (other->kind == DERIVED_MOVES && strcmp(walk->game->tags[other->tag].name, "ECO") == 0)
+                eco = NULL;
+        }
+        return uz__tag_tail_text(walk, walk->game->tags[d->tag].value, d->arg, eco, out);
+    }
     if (d->kind == DERIVED_FEN)
         final_fen(&walk->final, (int)d->arg, fen), text = fen;
     else if (d->kind == DERIVED_ECO || d->kind == DERIVED_OPENING)
@@ -927,15 +949,18 @@ static uz_result derived_value(const uz_walk *walk, const uz_derived_tag *d, cha
 uz_result uz_tag_code_fill_derived(const uz_walk *walk)
 {
     uz_game *game = walk->game;
-    for (size_t i = 0; i < game->n_derived; i++) {
-        char *value;
-        uz_result r = derived_value(walk, &game->derived[i], &value);
-        if (r != UZ_OK)
-            return r;
-        uz_tag *tag = &game->tags[game->derived[i].tag];
-        free(tag->value);
-        tag->value = value;
-    }
+    for (int pass = 0; pass < 2; pass++) /* model 17's values last: they may hold the ECO */
+        for (size_t i = 0; i < game->n_derived; i++) {
+            char *value;
+            if ((game->derived[i].kind == DERIVED_MOVES) != (pass == 1))
+                continue;
+            uz_result r = derived_value(walk, &game->derived[i], &value);
+            if (r != UZ_OK)
+                return r;
+            uz_tag *tag = &game->tags[game->derived[i].tag];
+            free(tag->value);
+            tag->value = value;
+        }
     game->n_derived = 0;
     return UZ_OK;
 }
@@ -1003,10 +1028,10 @@ static uz_result decode_tail(coder *c, column *col, uz_game *game, size_t k, uin
     if (head > c->lists[k].n || arg / HEAD_NAMES > (uint64_t)(TAIL_FIRST + 1) << 6)
         return UZ_ERR_CORRUPT;
     *value = head ? c->lists[k].e[head - 1].s : *text;
-    bool name = strchr(*value, 1) != NULL;
+    bool name = strchr(*value, 1) != NULL, eco = strchr(*value, 2) != NULL;
     if (!name && arg % HEAD_NAMES) /* a name's index without a name */
         return UZ_ERR_CORRUPT;
-    if ((name || arg >= HEAD_NAMES) && (r = add_derived(game, DERIVED_MOVES, (uint32_t)arg)) != UZ_OK)
+    if ((name || eco || arg >= HEAD_NAMES) && (r = add_derived(game, DERIVED_MOVES, (uint32_t)arg)) != UZ_OK)
         return r;
     return list_put_copy(c, &c->lists[k], *value);
 }
@@ -1130,7 +1155,8 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const uz_tag_codi
     for (size_t k = 0; k < n_names && coded; k++) {
         uint64_t m, p = 0, p2 = 0;
         if (uz_cursor_varint(code, &m) != UZ_OK || m >= N_MODELS || (m == M_FINAL && !from_moves) ||
-            (m > M_FINAL && tag_version < 2) || (m > M_PAIRDIFF && (tag_version < 3 || !from_moves)) || (has_param((unsigned)m) && uz_cursor_varint(code, &p) != UZ_OK) ||
+            (m > M_FINAL && tag_version < 2) || (m > M_PAIRDIFF && (tag_version < 3 || !from_moves)) ||
+            (has_param((unsigned)m) && uz_cursor_varint(code, &p) != UZ_OK) ||
             (has_param2((unsigned)m) && uz_cursor_varint(code, &p2) != UZ_OK))
             goto out;
         /* COPY, LASTPART, ELO and PAIRDIFF refer to another name; DATE and TIME may refer to

@@ -69,13 +69,15 @@ const char *uz__tag_opening(unsigned m, const uz_walk *walk);
  * that end it, as chess.com writes them in a URL (doc/format.md); false when it does not end
  * so. The walk resolved, its moves known. */
 bool uz__tag_tail_split(const uz_walk *walk, const char *value, size_t *head_len, uint32_t *arg);
-/* M_MOVETAIL's template of the head (its first len bytes, no byte 1) into *tmpl (malloc'd):
- * the longest of the walk's opening names written as in a URL (HEAD_NAMES of them, from the
- * last position back) found in it, its first occurrence replaced by the byte 1, *name its
- * index; the head itself (*name 0) when none is found. NULL: out of memory. */
-char *uz__tag_head_template(const uz_walk *walk, const char *head, size_t len, unsigned *name);
-/* A DERIVED_MOVES value (malloc'd, into *out): the template with its byte 1 as the name of
- * arg, then arg's moves; UZ_ERR_CORRUPT when the walk has no such name or moves. */
-uz_result uz__tag_tail_text(const uz_walk *walk, const char *tmpl, uint32_t arg, char **out);
+/* M_MOVETAIL's template of the head (its first len bytes, no byte 1 or 2) into *tmpl
+ * (malloc'd): the longest of the walk's opening names written as in a URL (HEAD_NAMES of
+ * them, from the last position back) found in it, its first occurrence replaced by the byte
+ * 1 (*name its index; 0 when none is found), then the first occurrence of eco (the game's
+ * ECO tag, NULL: none) in what is left by the byte 2. NULL: out of memory. */
+char *uz__tag_head_template(const uz_walk *walk, const char *head, size_t len, const char *eco, unsigned *name);
+/* A DERIVED_MOVES value (malloc'd, into *out): the template with its first byte 1 as the
+ * name of arg and its first byte 2 as eco, then arg's moves; UZ_ERR_CORRUPT when the walk has
+ * no such name or moves, or there is no eco for a byte 2. */
+uz_result uz__tag_tail_text(const uz_walk *walk, const char *tmpl, uint32_t arg, const char *eco, char **out);
 
 #endif

@@ -80,31 +80,45 @@ static void url_name(const char *name, char *out)
     out[n] = 0;
 }
 
-char *uz__tag_head_template(const uz_walk *walk, const char *head, size_t len, unsigned *name)
+/* Where text (t bytes, t >= 1) first occurs in s (n bytes), or SIZE_MAX. */
+static size_t find(const char *s, size_t n, const char *text, size_t t)
+{
+    for (size_t p = 0; p + t <= n; p++)
+        if (memcmp(s + p, text, t) == 0)
+            return p;
+    return SIZE_MAX;
+}
+
+/* s (n bytes) with its t bytes at `at` replaced by the byte hole, in place: the new length. */
+static size_t punch(char *s, size_t n, size_t at, size_t t, char hole)
+{
+    s[at] = hole;
+    memmove(s + at + 1, s + at + t, n - at - t);
+    return n - t + 1;
+}
+
+char *uz__tag_head_template(const uz_walk *walk, const char *head, size_t len, const char *eco, unsigned *name)
 {
     const char *names[HEAD_NAMES];
     size_t n = uz_opening_names_of(walk, names, HEAD_NAMES), best_len = 0, at = 0;
+    char text[URL_NAME_MAX];
     *name = 0;
     for (size_t j = 0; j < n; j++) {
-        char text[URL_NAME_MAX];
         url_name(names[j], text);
-        size_t t = strlen(text);
-        for (size_t p = 0; t > best_len && p + t <= len; p++)
-            if (memcmp(head + p, text, t) == 0) {
-                best_len = t, at = p, *name = (unsigned)j;
-                break;
-            }
+        size_t t = strlen(text), p = t > best_len ? find(head, len, text, t) : SIZE_MAX;
+        if (p != SIZE_MAX)
+            best_len = t, at = p, *name = (unsigned)j;
     }
     char *tmpl = malloc(len + 1);
     if (!tmpl)
         return NULL;
-    size_t o = 0;
-    memcpy(tmpl, head, best_len ? at : len), o = best_len ? at : len;
-    if (best_len) {
-        tmpl[o++] = 1;
-        memcpy(tmpl + o, head + at + best_len, len - at - best_len), o += len - at - best_len;
-    }
-    tmpl[o] = 0;
+    memcpy(tmpl, head, len);
+    if (best_len)
+        len = punch(tmpl, len, at, best_len, 1);
+    size_t e = eco ? strlen(eco) : 0, p = e && !strpbrk(eco, "\x01\x02") ? find(tmpl, len, eco, e) : SIZE_MAX;
+    if (p != SIZE_MAX)
+        len = punch(tmpl, len, p, e, 2);
+    tmpl[len] = 0;
     return tmpl;
 }
 
@@ -139,31 +153,35 @@ bool uz__tag_tail_split(const uz_walk *walk, const char *value, size_t *head_len
     return false;
 }
 
-uz_result uz__tag_tail_text(const uz_walk *walk, const char *tmpl, uint32_t arg, char **out)
+uz_result uz__tag_tail_text(const uz_walk *walk, const char *tmpl, uint32_t arg, const char *eco, char **out)
 {
     uint32_t moves = arg / HEAD_NAMES, tail = moves - 1;
-    size_t conn = tail & 1, n = moves ? ((tail >> 1) & 31) + 1 : 0, first = tail >> 6, h = strlen(tmpl);
+    size_t conn = tail & 1, n = moves ? ((tail >> 1) & 31) + 1 : 0, first = tail >> 6;
     const char *names[HEAD_NAMES];
     char name[URL_NAME_MAX] = "";
-    const char *slot = strchr(tmpl, 1);
+    const char *hole_name = strchr(tmpl, 1), *hole_eco = strchr(tmpl, 2);
     *out = NULL;
-    if (slot) {
+    if (hole_name) {
         if (uz_opening_names_of(walk, names, HEAD_NAMES) <= arg % HEAD_NAMES)
             return UZ_ERR_CORRUPT;
         url_name(names[arg % HEAD_NAMES], name);
     }
-    if (n && !move_known(walk, first + n - 1))
+    if ((hole_eco && !eco) || (n && !move_known(walk, first + n - 1)))
         return UZ_ERR_CORRUPT;
-    size_t name_len = strlen(name);
-    char *v = malloc(h + name_len + 3 + n * MOVE_TEXT_MAX + 1);
+    size_t h = strlen(tmpl), name_len = strlen(name), eco_len = hole_eco ? strlen(eco) : 0;
+    if (h + name_len + eco_len > UZ_LIMIT_TEXT)
+        return UZ_ERR_CORRUPT;
+    char *v = malloc(h + name_len + eco_len + 3 + n * MOVE_TEXT_MAX + 1);
     if (!v)
         return UZ_ERR_NOMEM;
-    size_t p = slot ? (size_t)(slot - tmpl) : h;
-    memcpy(v, tmpl, p);
-    if (slot) {
-        memcpy(v + p, name, name_len), p += name_len;
-        memcpy(v + p, slot + 1, h - (size_t)(slot + 1 - tmpl)), p += h - (size_t)(slot + 1 - tmpl);
-    }
+    size_t p = 0;
+    for (const char *t = tmpl; *t; t++) /* the first byte 1 and the first byte 2 filled in */
+        if (t == hole_name)
+            memcpy(v + p, name, name_len), p += name_len;
+        else if (t == hole_eco)
+            memcpy(v + p, eco, eco_len), p += eco_len;
+        else
+            v[p++] = *t;
     if (n)
         p += (size_t)snprintf(v + p, 4, "%s", conn ? "..." : "-");
     for (size_t i = 0; i < n; i++)
