@@ -111,15 +111,16 @@ uz_result uz_game_write_uci(FILE *out, const uz_game *game);
 uz_result uz_game_read_tags(uz_game *game, uz_diag *diag);
 
 /* The game's tags in the order of the input: how many, the i-th (0-based; value NULL for
- * the tag derived from the moves of a game not decoded), and the value of the first
- * named name (NULL: none). */
+ * a tag derived from the moves of a game not decoded), and the value of the first
+ * named name (NULL: none, or derived from the moves of a game not decoded). */
 size_t uz_game_tag_count(const uz_game *game);
 void uz_game_tag_at(const uz_game *game, size_t i, const char **name, const char **value);
 const char *uz_game_tag_value(const uz_game *game, const char *name);
 
-/* 1 + the index of the tag whose value an archive derives from the moves (a final
- * position's FEN), 0 when there is none. */
+/* 1 + the index of the first tag whose value an archive derives from the moves (a final
+ * position's FEN, the opening's name), 0 when there is none; whether tag i (0-based) is one. */
 size_t uz_game_derived_tag(const uz_game *game);
+bool uz_game_tag_derived(const uz_game *game, size_t i);
 
 /* "1-0", "0-1", "1/2-1/2" or "*". */
 const char *uz_game_result_text(const uz_game *game);

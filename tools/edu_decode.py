@@ -178,7 +178,7 @@ TEXT_KEYS = {1: ("engine_name", 128), 2: ("fingerprint", 64), 8: ("engine_settin
              12: ("chess960_fingerprint", 64), 64: ("settings_text", 256), 65: ("created_by", 64)}
 INT_KEYS = {3: ("depth", 1000), 4: ("nodes", M64), 5: ("mode", 2), 6: ("hash_mb", 0xFFFFFFFF),
             7: ("threads", 0xFFFFFFFF), 10: ("coder", 255), 11: ("block_games", 65536),
-            13: ("struct_version", 4), 16: ("tag_version", 2), 17: ("comment_revision", 3)}
+            13: ("struct_version", 4), 16: ("tag_version", 3), 17: ("comment_revision", 4)}
 MODEL_PARAMS = {1: 2, 2: 4, 3: 3}
 
 
@@ -647,7 +647,11 @@ def read_engine_code(r, games):
 
 # ---- coded tags (doc/format.md, "Coded tags") ----
 
-PLAIN, COPY, LASTPART, PLIES, RESULT, ELO, DIFF, DATE, TIME, NAME, RECENT, FINAL, TEMPLATE, NUMTAIL, PAIRDIFF = range(15)
+PLAIN, COPY, LASTPART, PLIES, RESULT, ELO, DIFF, DATE, TIME, NAME, RECENT, FINAL, TEMPLATE, NUMTAIL, PAIRDIFF, \
+    ECO, OPENING, MOVETAIL = range(18)
+DERIVED = (FINAL, ECO, OPENING, MOVETAIL)  # models whose values may come from the moves
+HEADS = 257  # model 17: a head is a text (0) or an entry of the name's recent heads
+DERIVED_MAX = 8
 WITH_PARAM = (COPY, LASTPART, ELO, DATE, TIME, PAIRDIFF)
 TAIL_MAX = 10 ** 18 - 1
 RECENT_MAX = 256
@@ -759,7 +763,8 @@ def tag_priors():
 def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
     n = len(names)
     models = []
-    top = PAIRDIFF if tag_version >= 2 else FINAL if version >= 3 else RECENT
+    top = (MOVETAIL if version >= 3 else PAIRDIFF) if tag_version >= 3 else PAIRDIFF if tag_version >= 2 \
+        else FINAL if version >= 3 else RECENT
     for k in range(n):
         if not code.left() and k == 0:  # an empty section: every name plain
             models = [(PLAIN, 0, 0)] * n
@@ -768,6 +773,7 @@ def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
         p = code.varint() if m in WITH_PARAM else 0
         p2 = code.varint() if m == PAIRDIFF else 0
         if m > top or (m == FINAL and version < 3) or \
+                (m in (ECO, OPENING, MOVETAIL) and version < 3) or \
                 (m in WITH_PARAM and (p == k or p > n or (p == n and m not in (DATE, TIME)))) or \
                 (m == PAIRDIFF and (p2 == k or p2 == p or p2 >= n)):
             raise Corrupt("bad tag model")
@@ -779,7 +785,7 @@ def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
     for k in range(n):
         col = [code.varint() for _ in range(uses[k])] if models[k][0] != PLAIN else [0] * uses[k]
         codes.append(iter(col))
-        n_texts.append(col.count(0))
+        n_texts.append(sum(1 for c in col if c == 0 or (models[k][0] == MOVETAIL and (c - 1) % HEADS == 0)))
     if code.left():
         raise Corrupt("bytes left over in the tag code section")
     texts = [iter([values.string(LIMIT_TEXT) for _ in range(n_texts[k])]) for k in range(n)]
@@ -789,7 +795,7 @@ def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
     own_recent = [[] for _ in range(n)]  # model RECENT: each name's own list
     if tag_version >= 2:  # models 10 and 12: the lists start as the name's priors
         for k in range(n):
-            if models[k][0] in (RECENT, TEMPLATE):
+            if models[k][0] in (RECENT, TEMPLATE, ECO, OPENING):
                 own_recent[k] = [[v, 0] for v in tag_priors().get(names[k], [])]
     last_elo = None
     prev = [None] * n
@@ -808,12 +814,34 @@ def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
         tags, seen = [], {}
         g["tags"] = tags
         final_taken = False
+        n_derived = 0
         for k in g["tag_names"]:
             m, p, p2 = models[k]
             c = next(codes[k])
             ref = seen.get(p)
             v = None
-            if c == 0:
+            derived = (m == FINAL and c != 0) or (m in (ECO, OPENING) and c == 1)
+            n_derived += derived
+            if n_derived > DERIVED_MAX:
+                raise Corrupt("more than 8 values of a game derived from the moves")
+            if m == MOVETAIL:  # a template: with an opening name (byte 1), the ECO (2) or moves, not known here
+                head_i, a = (c - 1) % HEADS, (c - 1) // HEADS
+                if c and (head_i > len(own_recent[k]) or a // 16 > 65536 * 64):
+                    raise Corrupt("bad template or moves")
+                head = next(texts[k]) if c == 0 or head_i == 0 else own_recent[k][head_i - 1][0]
+                if c and b"\x01" not in head and a % 16:
+                    raise Corrupt("an opening name's index without a name")
+                derived = c != 0 and (b"\x01" in head or b"\x02" in head or a >= 16)
+                n_derived += derived
+                if n_derived > DERIVED_MAX:
+                    raise Corrupt("more than 8 values of a game derived from the moves")
+                recent_put(own_recent[k], head)
+                value = None if derived else head
+            elif m in (ECO, OPENING) and c >= 1:  # 1: the opening's (not known here); 2...: a recent value
+                if c - 2 >= len(own_recent[k]):
+                    raise Corrupt("bad recent value")
+                value = None if c == 1 else own_recent[k][c - 2][0]
+            elif c == 0:
                 value = next(texts[k])
             elif m in (COPY, LASTPART, PLIES, RESULT):
                 if c != 1 or (m in (COPY, LASTPART) and ref is None):
@@ -860,7 +888,7 @@ def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
                 if not lo <= v <= hi:
                     raise Corrupt("coded tag value out of range")
                 value = format_number(kind, v)
-            if m in (NAME, RECENT):
+            if m in (NAME, RECENT) or (m in (ECO, OPENING) and c != 1):
                 recent_put(recent_names if m == NAME else own_recent[k], value)
             elif m == TEMPLATE:
                 t = template_of(value, template_roles(g, seen, white_k, black_k))
@@ -874,7 +902,7 @@ def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
                     recent_put(players, ref, v)
             elif v is not None:
                 prev[k] = v
-            if m != FINAL:  # (a value of a FINAL column is never referred to)
+            if m not in DERIVED:  # (a value of a column that derives values is never referred to)
                 seen[k] = value
             tags.append((names[k], value.decode("utf-8", "replace") if value is not None else None))
     return games

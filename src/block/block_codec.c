@@ -361,7 +361,7 @@ static uz_result finish_game(uz_walk *walk, const uz_block_game *record, uz_cloc
     if (r == UZ_OK)
         r = uz_engine_code_decode(walk, record->engine_code, record->engine_code_len, NULL);
     if (r == UZ_OK)
-        r = uz_tag_code_fill_final(walk);
+        r = uz_tag_code_fill_derived(walk);
     if (r == UZ_ERR_NOMEM) {
         uz_diag_set(diag, r, 0, 0, "out of memory");
         return r;

@@ -51,6 +51,8 @@ typedef struct coder {
     int64_t last_elo;
     bool has_last_elo;
     size_t final_game; /* game number + 1 of the last value M_FINAL took (one per game) */
+    size_t derived_game, n_derived; /* the writer's derived values (pgn.h) in game number derived_game - 1 */
+    char *head;                     /* the writer's last M_MOVETAIL template (the text it stores) */
 } coder;
 
 static void free_owned(coder *c)
@@ -66,6 +68,7 @@ static void coder_free(coder *c)
         free(c->lists[k].e);
     free_owned(c);
     free(c->owned);
+    free(c->head);
     free(c->lists);
     free(c->model);
     free(c->param);
@@ -112,14 +115,16 @@ static uz_result coder_init(coder *c, const char *const *names, size_t n_names, 
 
 static uz_result list_put(struct recent_list *l, const char *s);
 
-/* Tag version 2: the recent lists of the names with model 10 or 12 start as the name's
- * priors, entry 0 first (the priors are static: the lists borrow them). */
+/* Tag version 2: the recent lists of the names with model 10 or 12 (version 3: also 15 and
+ * 16) start as the name's priors, entry 0 first (the priors are static: the lists borrow them). */
 static uz_result seed_priors(coder *c)
 {
     uz_result r = UZ_OK;
     for (size_t k = 0; k < c->n_names && c->tag_version >= 2 && r == UZ_OK; k++) {
         size_t n = 0;
-        const char *const *prior = c->model[k] == M_RECENT || c->model[k] == M_TEMPLATE ? uz__tag_prior(c->name_text[k], &n) : NULL;
+        unsigned m = c->model[k];
+        bool listed = m == M_RECENT || m == M_TEMPLATE || m == M_ECO || m == M_OPENING;
+        const char *const *prior = listed ? uz__tag_prior(c->name_text[k], &n) : NULL;
         while (n > 0 && r == UZ_OK)
             r = list_put(&c->lists[k], prior[--n]);
     }
@@ -133,7 +138,7 @@ static uz_result coder_reset(coder *c)
     memset(c->seen_game, 0, (c->n_names ? c->n_names : 1) * sizeof *c->seen_game);
     c->n_recent_names = c->n_players = 0;
     c->has_last_elo = false;
-    c->final_game = 0;
+    c->final_game = c->derived_game = 0;
     for (size_t k = 0; k < c->n_names; k++)
         c->lists[k].n = 0;
     free_owned(c);
@@ -195,12 +200,14 @@ static uz_result list_put_copy(coder *c, struct recent_list *l, const char *s)
     return list_put(l, copy);
 }
 
-/* The value of the last earlier tag named j in the current game (game number g), or NULL. */
-/* The value of name j in game g when seen there (never one derived from the moves: a
- * reader knows it only after them). */
+/* Whether a model's values may be derived from the moves (a reader knows them only after them). */
+static bool model_derives(unsigned m) { return m == M_FINAL || m == M_ECO || m == M_OPENING || m == M_MOVETAIL; }
+
+/* The value of name j in game g when seen there (never one of a model that derives values
+ * from the moves). */
 static const char *ref_text(const coder *c, const uz_game *game, size_t g, uint32_t j)
 {
-    if (j >= c->n_names || c->seen_game[j] != g + 1 || c->model[j] == M_FINAL)
+    if (j >= c->n_names || c->seen_game[j] != g + 1 || model_derives(c->model[j]))
         return NULL;
     return game->tags[c->seen_pos[j]].value;
 }
@@ -433,9 +440,83 @@ static bool tail_fits(const coder *c, size_t k, const char *value, int64_t *numb
 static uint64_t zigzag(int64_t v) { return v < 0 ? ((uint64_t)(-(v + 1)) << 1) | 1 : (uint64_t)v << 1; }
 static int64_t unzigzag(uint64_t u) { return u & 1 ? -(int64_t)(u >> 1) - 1 : (int64_t)(u >> 1); }
 
-/* The code of the value of game's tag pos (name k): 0 when its model does not fit it.
- * Updates the state. */
-static uz_result encode_value(coder *c, const uz_block_out_game *rec, size_t g, size_t k, size_t pos, uint64_t *code_out)
+/* Whether the writer may derive one more value of game g from the moves (at most
+ * UZ_DERIVED_MAX a game), counting it. */
+static bool take_derived(coder *c, size_t g)
+{
+    if (c->derived_game != g + 1)
+        c->derived_game = g + 1, c->n_derived = 0;
+    return c->n_derived < UZ_DERIVED_MAX ? ++c->n_derived, true : false;
+}
+
+/* Tag version 3's models 15 and 16: 1 the opening's value, else 2 + an entry of the name's
+ * recent list (which takes the values not derived), 0 text. */
+static uz_result encode_opening(coder *c, const uz_block_out_game *rec, size_t g, size_t k, const char *value,
+                                uint64_t *code)
+{
+    const char *derived = has_final(rec->game) ? uz__tag_opening(c->model[k], &rec->walk) : NULL;
+    if (derived && strcmp(derived, value) == 0 && take_derived(c, g)) {
+        *code = 1;
+        return UZ_OK;
+    }
+    int i = recent_find(c->lists[k].e, c->lists[k].n, value);
+    *code = i >= 0 ? (uint64_t)i + 2 : 0;
+    return list_put(&c->lists[k], value);
+}
+
+/* The value of the game's first tag named ECO, which a template of model 17 may hold (as
+ * the byte 2), or NULL: none, or one of model 17 itself (not known before its own moves). */
+static const char *eco_of(const coder *c, const uz_game *game)
+{
+    const char *eco = uz_game_tag(game, "ECO");
+    for (size_t j = 0; eco && j < c->n_names; j++)
+        if (strcmp(c->name_text[j], "ECO") == 0 && c->model[j] == M_MOVETAIL)
+            return NULL;
+    return eco;
+}
+
+/* Tag version 3's model 17: 0 text, else 1 + h + HEADS × (name + HEAD_NAMES × moves): the
+ * template of the value's head (uz__tag_head_template) is a text (h = 0: *text) or entry h − 1
+ * of the name's recent list of templates; name the index of the opening name in it; moves 0
+ * (the value is its head) or 1 + the arg of the main-line moves that end it. */
+static uz_result encode_tail(coder *c, const uz_block_out_game *rec, size_t g, size_t k, const char *value,
+                             uint64_t *code, const char **text)
+{
+    uint32_t arg = 0;
+    unsigned name = 0;
+    size_t len = strlen(value);
+    bool known = has_final(rec->game), moves = known && uz__tag_tail_split(&rec->walk, value, &len, &arg);
+    free(c->head);
+    c->head = NULL;
+    if (memchr(value, 1, len) || memchr(value, 2, len)) { /* a byte 1 or 2 of its own: the value is a text */
+        *code = 0;
+        return list_put_copy(c, &c->lists[k], value);
+    }
+    const char *eco = eco_of(c, rec->game);
+    if (!(c->head = known ? uz__tag_head_template(&rec->walk, value, len, eco, &name) : malloc(len + 1)))
+        return UZ_ERR_NOMEM;
+    if (!known)
+        memcpy(c->head, value, len), c->head[len] = 0;
+    bool derived = (moves || strpbrk(c->head, "\x01\x02")) && take_derived(c, g);
+    if (!derived) { /* no room left: the head is the whole value */
+        free(c->head);
+        if (!(c->head = malloc(strlen(value) + 1)))
+            return UZ_ERR_NOMEM;
+        strcpy(c->head, value);
+        moves = false, name = 0;
+    }
+    int i = recent_find(c->lists[k].e, c->lists[k].n, c->head);
+    uint64_t arg_code = name + (uint64_t)HEAD_NAMES * (moves ? 1 + (uint64_t)arg : 0);
+    *code = i < 0 && !derived ? 0 : 1 + (uint64_t)(i + 1) + HEADS * arg_code;
+    *text = i < 0 ? c->head : NULL;
+    return list_put_copy(c, &c->lists[k], c->head);
+}
+
+/* The code of the value of game's tag pos (name k): 0 when its model does not fit it (its
+ * text then stored whole). *text: what goes to the values section as a text (NULL: nothing;
+ * valid until the next call). Updates the state. */
+static uz_result encode_value(coder *c, const uz_block_out_game *rec, size_t g, size_t k, size_t pos, uint64_t *code_out,
+                              const char **text)
 {
     const uz_game *game = rec->game;
     const char *value = game->tags[pos].value, *r;
@@ -443,6 +524,8 @@ static uz_result encode_value(coder *c, const uz_block_out_game *rec, size_t g, 
     uint64_t code = 0;
     int64_t v = 0;
     char buf[NUM_BUF];
+    uz_result res;
+    *text = NULL;
     switch (m) {
     case M_COPY:
     case M_LASTPART:
@@ -458,6 +541,8 @@ static uz_result encode_value(coder *c, const uz_block_out_game *rec, size_t g, 
         break;
     case M_FINAL:
         code = c->final_game != g + 1 ? (uint64_t)final_form_of(&rec->walk, value) : 0;
+        if (code && !take_derived(c, g))
+            code = 0;
         if (code)
             c->final_game = g + 1;
         break;
@@ -484,6 +569,15 @@ static uz_result encode_value(coder *c, const uz_block_out_game *rec, size_t g, 
         if (tail_fits(c, k, value, &v))
             code = 1 + zigzag(v - c->prev[k]);
         break;
+    case M_ECO:
+    case M_OPENING:
+        if ((res = encode_opening(c, rec, g, k, value, &code)) != UZ_OK)
+            return res;
+        break;
+    case M_MOVETAIL:
+        if ((res = encode_tail(c, rec, g, k, value, &code, text)) != UZ_OK)
+            return res;
+        break;
     case M_PLAIN:
         break;
     default:
@@ -491,6 +585,8 @@ static uz_result encode_value(coder *c, const uz_block_out_game *rec, size_t g, 
             code = 1 + zigzag(v - reference(c, game, g, k));
         break;
     }
+    if (code == 0)
+        *text = value;
     *code_out = code;
     return update(c, game, g, k, pos, value, code != 0, v);
 }
@@ -569,14 +665,16 @@ static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz
             size_t name = *idx++;
             const char *value = game->tags[t].value;
             uint64_t code;
-            r = encode_value(c, &tw->games[g], g, name, t, &code);
+            const char *text; /* the value's text stored (NULL: none) */
+            r = encode_value(c, &tw->games[g], g, name, t, &code, &text);
+            size_t text_len = text ? strlen(text) : 0;
             if (r != UZ_OK)
                 break;
             if (codes) {
                 if (c->model[name] != M_PLAIN)
                     r = uz_buf_put_varint(&codes[name], code);
-                if (r == UZ_OK && code == 0)
-                    r = strlen(value) > UZ_LIMIT_TEXT ? UZ_ERR_LIMIT : uz_buf_put_string(&texts[name], value, strlen(value));
+                if (r == UZ_OK && text)
+                    r = text_len > UZ_LIMIT_TEXT ? UZ_ERR_LIMIT : uz_buf_put_string(&texts[name], text, text_len);
             } else if (name == k && entropy) {
                 if (n_col == cap_col) {
                     uint64_t *more = realloc(col, (cap_col = cap_col ? 2 * cap_col : 256) * sizeof *col);
@@ -587,9 +685,10 @@ static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz
                     col = more;
                 }
                 col[n_col++] = code;
-                *cost += code ? 0 : 8 * (strlen(value) + 1);
+                *cost += text ? 8 * (text_len + 1) : 0;
             } else if (name == k)
-                *cost += (code ? varint_len(code) : strlen(value) + 1 + (c->model[name] != M_PLAIN)) *
+                *cost += (code ? varint_len(code) + (text ? text_len + 1 : 0)
+                               : strlen(value) + 1 + (c->model[name] != M_PLAIN)) *
                          (c->tag_version >= 2 ? 8 : 1);
         }
     }
@@ -672,8 +771,8 @@ static uz_result choose_models(const tag_writer *tw, coder *c)
         chosen_m[k] = M_PLAIN, chosen_p[k] = 0;
         if (k >= MODEL_NAMES)
             continue;
-        uint8_t cand_m[16 + 2 * COPY_SCAN_NAMES];
-        uint32_t cand_p[16 + 2 * COPY_SCAN_NAMES], cand_p2[16 + 2 * COPY_SCAN_NAMES] = {0};
+        uint8_t cand_m[24 + 2 * COPY_SCAN_NAMES];
+        uint32_t cand_p[24 + 2 * COPY_SCAN_NAMES], cand_p2[24 + 2 * COPY_SCAN_NAMES] = {0};
         size_t n_cand = 0, len;
 #define CANDIDATE(m, p) (cand_m[n_cand] = (m), cand_p[n_cand++] = (uint32_t)(p))
         if (copy_of[k] < n_names)
@@ -717,6 +816,13 @@ static uz_result choose_models(const tag_writer *tw, coder *c)
             size_t other = find_name(tw, n_names, white ? "BlackElo" : "WhiteElo", 8);
             if ((white || black) && own < n_names && other < n_names)
                 cand_p2[n_cand] = (uint32_t)other, CANDIDATE(M_PAIRDIFF, own);
+        }
+        if (c->tag_version >= 3 && tw->from_moves) {
+            if (strcmp(name, "ECO") == 0)
+                CANDIDATE(M_ECO, 0);
+            if (strcmp(name, "Opening") == 0)
+                CANDIDATE(M_OPENING, 0);
+            CANDIDATE(M_MOVETAIL, 0);
         }
 #undef CANDIDATE
         uint64_t best = UINT64_MAX, cost;
@@ -808,23 +914,54 @@ bool uz_tag_code_final_wanted(const uz_walk *walk)
     return false;
 }
 
-uz_result uz_tag_code_fill_final(const uz_walk *walk)
+/* The value of a derived tag d of the walk's game (malloc'd, into *out). */
+static uz_result derived_value(const uz_walk *walk, const uz_derived_tag *d, char **out)
+{
+    char fen[UZ_FEN_MAX];
+    const char *text = NULL;
+    *out = NULL;
+    if (d->tag >= walk->game->n_tags || !has_final(walk->game) || !walk->has_final)
+        return UZ_ERR_CORRUPT;
+    if (d->kind == DERIVED_MOVES) { /* after the others: its ECO is known, unless it is one too */
+        const char *eco = NULL;
+        for (size_t t = 0; t < walk->game->n_tags && !eco; t++)
+            if (strcmp(walk->game->tags[t].name, "ECO") == 0)
+                eco = walk->game->tags[t].value;
+        for (size_t i = 0; eco && i < walk->game->n_derived; i++) {
+            const uz_derived_tag *other = &walk->game->derived[i];
+            if (other->kind == DERIVED_MOVES && strcmp(walk->game->tags[other->tag].name, "ECO") == 0)
+                eco = NULL;
+        }
+        return uz__tag_tail_text(walk, walk->game->tags[d->tag].value, d->arg, eco, out);
+    }
+    if (d->kind == DERIVED_FEN)
+        final_fen(&walk->final, (int)d->arg, fen), text = fen;
+    else if (d->kind == DERIVED_ECO || d->kind == DERIVED_OPENING)
+        text = uz__tag_opening(d->kind == DERIVED_ECO ? M_ECO : M_OPENING, walk);
+    if (!text)
+        return UZ_ERR_CORRUPT;
+    if (!(*out = malloc(strlen(text) + 1)))
+        return UZ_ERR_NOMEM;
+    strcpy(*out, text);
+    return UZ_OK;
+}
+
+uz_result uz_tag_code_fill_derived(const uz_walk *walk)
 {
     uz_game *game = walk->game;
-    char fen[UZ_FEN_MAX];
-    if (!game->final_fen_tag)
-        return UZ_OK;
-    if (game->final_fen_tag > game->n_tags || !has_final(game) || !walk->has_final)
-        return UZ_ERR_CORRUPT;
-    final_fen(&walk->final, game->final_fen_form, fen);
-    uz_tag *tag = &game->tags[game->final_fen_tag - 1];
-    char *value = malloc(strlen(fen) + 1);
-    if (!value)
-        return UZ_ERR_NOMEM;
-    strcpy(value, fen);
-    free(tag->value);
-    tag->value = value;
-    game->final_fen_tag = 0;
+    for (int pass = 0; pass < 2; pass++) /* model 17's values last: they may hold the ECO */
+        for (size_t i = 0; i < game->n_derived; i++) {
+            char *value;
+            if ((game->derived[i].kind == DERIVED_MOVES) != (pass == 1))
+                continue;
+            uz_result r = derived_value(walk, &game->derived[i], &value);
+            if (r != UZ_OK)
+                return r;
+            uz_tag *tag = &game->tags[game->derived[i].tag];
+            free(tag->value);
+            tag->value = value;
+        }
+    game->n_derived = 0;
     return UZ_OK;
 }
 
@@ -844,6 +981,61 @@ static bool skip_text(uz_cursor *c)
     return uz_cursor_string(c, UZ_LIMIT_TEXT, &s, &n) == UZ_OK && !memchr(s, 0, n);
 }
 
+/* The texts in the values section that a code of model m brings: 1 for the code 0 (the
+ * value), and for model 17's codes whose head is a text. */
+static size_t code_texts(unsigned m, uint64_t code)
+{
+    return code == 0 || (m == M_MOVETAIL && (code - 1) % HEADS == 0);
+}
+
+/* The column's next text into *text (grown as needed). */
+static uz_result read_text(column *col, char **text, size_t *text_cap)
+{
+    const uint8_t *s;
+    size_t n;
+    if (uz_cursor_string(&col->texts, UZ_LIMIT_TEXT, &s, &n) != UZ_OK || memchr(s, 0, n))
+        return UZ_ERR_CORRUPT;
+    if (n + 1 > *text_cap) {
+        char *t = realloc(*text, n + 1);
+        if (!t)
+            return UZ_ERR_NOMEM;
+        *text = t;
+        *text_cap = n + 1;
+    }
+    memcpy(*text, s, n);
+    (*text)[n] = 0;
+    return UZ_OK;
+}
+
+/* Marks game's next tag as derived from the moves (the reader's side of take_derived). */
+static uz_result add_derived(uz_game *game, unsigned kind, uint32_t arg)
+{
+    if (game->n_derived == UZ_DERIVED_MAX)
+        return UZ_ERR_CORRUPT;
+    game->derived[game->n_derived++] = (uz_derived_tag){game->n_tags, kind, arg};
+    return UZ_OK;
+}
+
+/* Model 17's template, name and moves (code != 0): *value the template, derived (its name put
+ * in, its moves added) once the moves are decoded when it has a name or moves. */
+static uz_result decode_tail(coder *c, column *col, uz_game *game, size_t k, uint64_t code, char **text,
+                             size_t *text_cap, const char **value)
+{
+    uint64_t head = (code - 1) % HEADS, arg = (code - 1) / HEADS;
+    uz_result r = UZ_OK;
+    if (head == 0 && (r = read_text(col, text, text_cap)) != UZ_OK)
+        return r;
+    if (head > c->lists[k].n || arg / HEAD_NAMES > (uint64_t)(TAIL_FIRST + 1) << 6)
+        return UZ_ERR_CORRUPT;
+    *value = head ? c->lists[k].e[head - 1].s : *text;
+    bool name = strchr(*value, 1) != NULL, eco = strchr(*value, 2) != NULL;
+    if (!name && arg % HEAD_NAMES) /* a name's index without a name */
+        return UZ_ERR_CORRUPT;
+    if ((name || eco || arg >= HEAD_NAMES) && (r = add_derived(game, DERIVED_MOVES, (uint32_t)arg)) != UZ_OK)
+        return r;
+    return list_put_copy(c, &c->lists[k], *value);
+}
+
 /* Decodes the value of game's next tag (name k) into the game. */
 static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, size_t k, const char *name, char **text,
                               size_t *text_cap)
@@ -854,23 +1046,27 @@ static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, si
     char buf[NUM_BUF];
     const char *value = NULL, *r;
     char *made = NULL; /* a value made here */
+    uz_result res;
     if (m != M_PLAIN && uz_cursor_varint(&col->codes, &code) != UZ_OK)
         return UZ_ERR_CORRUPT;
-    if (code == 0) {
-        const uint8_t *s;
-        size_t n;
-        if (uz_cursor_string(&col->texts, UZ_LIMIT_TEXT, &s, &n) != UZ_OK || memchr(s, 0, n))
-            return UZ_ERR_CORRUPT;
-        if (n + 1 > *text_cap) {
-            char *t = realloc(*text, n + 1);
-            if (!t)
-                return UZ_ERR_NOMEM;
-            *text = t;
-            *text_cap = n + 1;
-        }
-        memcpy(*text, s, n);
-        (*text)[n] = 0;
+    if (m == M_MOVETAIL) {
+        if ((res = code ? decode_tail(c, col, game, k, code, text, text_cap, &value)
+                        : read_text(col, text, text_cap)) != UZ_OK)
+            return res;
+        if (!code && (res = list_put_copy(c, &c->lists[k], value = *text)) != UZ_OK)
+            return res;
+    } else if (code == 0) {
+        if ((res = read_text(col, text, text_cap)) != UZ_OK)
+            return res;
         value = *text;
+    } else if ((m == M_ECO || m == M_OPENING) && code == 1) {
+        if ((res = add_derived(game, m == M_ECO ? DERIVED_ECO : DERIVED_OPENING, 0)) != UZ_OK)
+            return res;
+        value = ""; /* until the moves are decoded */
+    } else if (m == M_ECO || m == M_OPENING) {
+        if (code - 2 >= c->lists[k].n)
+            return UZ_ERR_CORRUPT;
+        value = c->lists[k].e[code - 2].s;
     } else if (m == M_COPY || m == M_LASTPART || m == M_PLIES || m == M_RESULT) {
         if (code != 1)
             return UZ_ERR_CORRUPT;
@@ -883,11 +1079,11 @@ static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, si
         else
             value = m == M_COPY ? r : last_part(r);
     } else if (m == M_FINAL) {
-        if (code > 2 || game->final_fen_tag || c->final_game == g + 1)
+        if (code > 2 || c->final_game == g + 1)
             return UZ_ERR_CORRUPT;
+        if ((res = add_derived(game, DERIVED_FEN, (uint32_t)code)) != UZ_OK)
+            return res;
         c->final_game = g + 1;
-        game->final_fen_tag = game->n_tags + 1;
-        game->final_fen_form = (int)code;
         value = ""; /* until the moves are decoded */
     } else if (m == M_NAME) {
         if (code > c->n_recent_names)
@@ -925,9 +1121,12 @@ static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, si
         value = buf;
     }
     size_t pos = game->n_tags;
-    uz_result res = uz_game_add_tag(game, name, value);
+    res = uz_game_add_tag(game, name, value);
     free(made);
-    if (res == UZ_OK) /* the state keeps the game's own copy, which lives on */
+    bool derived = (m == M_ECO || m == M_OPENING) && code == 1;
+    if (res == UZ_OK && (m == M_ECO || m == M_OPENING) && !derived) /* the game's own copy, which lives on */
+        res = list_put(&c->lists[k], game->tags[pos].value);
+    if (res == UZ_OK)
         res = update(c, game, g, k, pos, game->tags[pos].value, code != 0, v);
     return res;
 }
@@ -956,7 +1155,8 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const uz_tag_codi
     for (size_t k = 0; k < n_names && coded; k++) {
         uint64_t m, p = 0, p2 = 0;
         if (uz_cursor_varint(code, &m) != UZ_OK || m >= N_MODELS || (m == M_FINAL && !from_moves) ||
-            (m > M_FINAL && tag_version < 2) || (has_param((unsigned)m) && uz_cursor_varint(code, &p) != UZ_OK) ||
+            (m > M_FINAL && tag_version < 2) || (m > M_PAIRDIFF && (tag_version < 3 || !from_moves)) ||
+            (has_param((unsigned)m) && uz_cursor_varint(code, &p) != UZ_OK) ||
             (has_param2((unsigned)m) && uz_cursor_varint(code, &p2) != UZ_OK))
             goto out;
         /* COPY, LASTPART, ELO and PAIRDIFF refer to another name; DATE and TIME may refer to
@@ -983,7 +1183,7 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const uz_tag_codi
             uint64_t x;
             if (uz_cursor_varint(code, &x) != UZ_OK)
                 goto out;
-            col->n_texts += x == 0;
+            col->n_texts += code_texts(c.model[k], x);
         }
         col->codes.end = code->p;
     }

@@ -23,8 +23,9 @@ typedef struct uz_tag_coding {
     /* Structure version 3 on: the model that derives a value from the moves is allowed (the FEN of
      * the main line's final position, chess.com's CurrentPosition). */
     bool from_moves;
-    /* Header key 15: 1 the models 0-11, 2 also the models of names and numbers across
-     * tags (12-14) and the recent lists started from the frozen priors (tag_prior.h). */
+    /* Header key 16: 1 the models 0-11, 2 also the models of names and numbers across
+     * tags (12-14) and the recent lists started from the frozen priors (tag_prior.h), 3 also
+     * the models of values derived from the moves (15-17: the opening, a text's moves). */
     unsigned tag_version;
 } uz_tag_coding;
 
@@ -40,7 +41,7 @@ uz_result uz_tag_code_write(uz_buf *code, uz_buf *values, const uz_tag_coding *t
 /* Reads them back: tag_names[i][0..n_tags[i]) are game i's name indexes from its record;
  * each game's main line must already be read (PlyCount is its length). The two cursors
  * must be consumed exactly. UZ_ERR_CORRUPT on any inconsistency. A value derived from the
- * moves is left empty, its tag named by game->final_fen_tag. */
+ * moves is left unknown (empty, or the text before its moves), its tag in game->derived. */
 uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const uz_tag_coding *tc, uz_block_game *games, size_t n,
                            uint32_t *const *tag_names, const size_t *n_tags);
 
@@ -50,9 +51,10 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const uz_tag_codi
 bool uz_tag_code_final_wanted(const uz_walk *walk);
 
 /* Once the moves of the walk's game are decoded (the walk resolved with them, its final
- * position known: the move decoder's, uz_decode_games): sets the value game->final_fen_tag
- * names (nothing when none), from the walk's final position. UZ_ERR_CORRUPT when the main
- * line has no final position. */
-uz_result uz_tag_code_fill_final(const uz_walk *walk);
+ * position known: the move decoder's, uz_decode_games): sets the values of the game's
+ * derived tags (game->derived: a final position's FEN, the opening's ECO code or name, a
+ * text's moves) from the walk, and empties the list. UZ_ERR_CORRUPT when the moves do not
+ * give one (no final position, no opening, fewer moves). */
+uz_result uz_tag_code_fill_derived(const uz_walk *walk);
 
 #endif

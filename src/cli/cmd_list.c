@@ -71,7 +71,7 @@ static json_t *game_json(const list_state *st, const cli_tag_game *g, long plies
     for (size_t i = 0; tags && i < uz_game_tag_count(game); i++) { /* every tag, in order: [name, value] */
         const char *name, *value;
         uz_game_tag_at(game, i, &name, &value);
-        if (uz_game_derived_tag(game) == i + 1) /* derived from the moves: not known without them */
+        if (uz_game_tag_derived(game, i)) /* derived from the moves: not known without them */
             value = NULL;
         json_t *pair = json_pack("[o, o]", cli_json_text(name), cli_json_text(value));
         if (pair && value && !cli_json_is_utf8(value, strlen(value))) /* the exact bytes third */

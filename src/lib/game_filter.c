@@ -34,17 +34,28 @@ size_t uz_game_tag_count(const uz_game *game)
 void uz_game_tag_at(const uz_game *game, size_t i, const char **name, const char **value)
 {
     *name = game->tags[i].name;
-    *value = game->tags[i].value;
+    *value = uz_game_tag_derived(game, i) ? NULL : game->tags[i].value; /* not known before the moves */
 }
 
 const char *uz_game_tag_value(const uz_game *game, const char *name)
 {
-    return uz_game_tag(game, name);
+    for (size_t i = 0; i < game->n_tags; i++)
+        if (strcmp(game->tags[i].name, name) == 0)
+            return uz_game_tag_derived(game, i) ? NULL : game->tags[i].value;
+    return NULL;
 }
 
 size_t uz_game_derived_tag(const uz_game *game)
 {
-    return game->final_fen_tag;
+    return game->n_derived ? game->derived[0].tag + 1 : 0;
+}
+
+bool uz_game_tag_derived(const uz_game *game, size_t i)
+{
+    for (size_t d = 0; d < game->n_derived; d++)
+        if (game->derived[d].tag == i)
+            return true;
+    return false;
 }
 
 const char *uz_game_result_text(const uz_game *game)
@@ -120,12 +131,12 @@ bool uz_game_filter_match(const uz_game_filter *f, const uz_game *game)
 
 const char *uz_game_filter_derived(const uz_game_filter *f, const uz_game *game)
 {
-    if (!f || !game->final_fen_tag)
-        return NULL;
-    const char *name = game->tags[game->final_fen_tag - 1].name;
-    for (size_t c = 0; c < f->tags.n; c++)
-        if (strcmp(f->tags.conds[c].name, name) == 0)
-            return name;
+    for (size_t d = 0; f && d < game->n_derived; d++) {
+        const char *name = game->tags[game->derived[d].tag].name;
+        for (size_t c = 0; c < f->tags.n; c++)
+            if (strcmp(f->tags.conds[c].name, name) == 0)
+                return name;
+    }
     return NULL;
 }
 

@@ -24,9 +24,11 @@ uz_result uz_lib_game_tags(uz_game *game, uint64_t number, uz_lib_tag_pairs *pai
     }
     for (size_t i = 0; i < game->n_tags; i++) {
         pairs->pairs[i].name = game->tags[i].name;
-        /* Before the moves are decoded the derived value is empty: say it is unknown. */
-        bool unknown = game->final_fen_tag == i + 1 && !game->tags[i].value[0];
-        pairs->pairs[i].value = unknown ? NULL : game->tags[i].value;
+        /* Before the moves are decoded a derived value is not known: say so. */
+        bool derived = false;
+        for (size_t d = 0; d < game->n_derived; d++)
+            derived |= game->derived[d].tag == i;
+        pairs->pairs[i].value = derived ? NULL : game->tags[i].value;
     }
     memset(out, 0, sizeof *out);
     out->number = number;

@@ -51,6 +51,15 @@ typedef enum uz_game_result {
     UZ_RESULT_DRAW,        /* "1/2-1/2" */
 } uz_game_result;
 
+/* A tag of a game read from an archive whose value is derived from the moves once they are
+ * decoded; what kind and args mean is the archive's (block/tag_code.h). */
+#define UZ_DERIVED_MAX 8
+typedef struct uz_derived_tag {
+    size_t tag;    /* the tag's index */
+    unsigned kind; /* how its value is made */
+    uint32_t arg;
+} uz_derived_tag;
+
 typedef struct uz_game {
     uz_tag *tags;             /* in file order; the writer puts the seven-tag roster first */
     size_t n_tags;
@@ -70,10 +79,10 @@ typedef struct uz_game {
                                  nothing else is set */
     bool text_only;           /* not a game: the input's bytes after its last game (whitespace,
                                  comments, anything the reader found no game in), in raw */
-    size_t final_fen_tag;     /* 1 + the index of the tag whose value an archive derives from the
-                                 moves (the FEN of the main line's final position): empty until
-                                 they are decoded (uz_tag_code_fill_final); 0 for none */
-    int final_fen_form;       /* of that value: 1 the whole FEN, 2 its first four fields */
+    uz_derived_tag derived[UZ_DERIVED_MAX]; /* the tags whose values an archive derives from the
+                                 moves (a final position's FEN, the opening's name): unknown until
+                                 they are decoded (uz_tag_code_fill_derived), n_derived of them */
+    size_t n_derived;
     long first_line;          /* line of the game's first token in its input */
     long number;              /* 1-based game number in its input */
 } uz_game;

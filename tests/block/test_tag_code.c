@@ -13,6 +13,7 @@
 #include "block/game_struct.h"
 #include "block/game_text.h"
 #include "block/tag_code.h"
+#include "block/tag_code_internal.h"
 #include "../common/uz_test.h"
 
 enum { BLOCK = 64 };
@@ -123,12 +124,38 @@ static bool same_tags(const uz_game *a, const uz_game *b)
     return true;
 }
 
-/* Every byte changed two ways, and every cut: a result or UZ_ERR_CORRUPT, no crash. */
-static void damage(const uz_buf *s, size_t n)
+/* The derived values of the games read back (out) filled with the moves of the games written (b),
+ * as the archive decoder fills them: UZ_OK, or UZ_ERR_CORRUPT for a game they do not fit. */
+static uz_result fill_derived(const block *b, uz_game *out, size_t n, size_t *filled)
+{
+    uz_result worst = UZ_OK;
+    for (size_t i = 0; i < n && i < b->n; i++) {
+        uz_game *g = &out[i];
+        if (!g->n_derived)
+            continue;
+        for (size_t j = 0; j < g->main.n_nodes && j < b->games[i].main.n_nodes; j++)
+            g->main.nodes[j].move = b->games[i].main.nodes[j].move;
+        uz_walk w; /* the decoded game's walk, as the move decoder leaves it */
+        uz_result r = uz_walk_init(&w, g);
+        if (r == UZ_OK)
+            r = uz_walk_resolve_all(&w);
+        r = r == UZ_OK ? uz_tag_code_fill_derived(&w) : UZ_ERR_CORRUPT;
+        *filled += r == UZ_OK;
+        if (r != UZ_OK)
+            worst = r;
+        uz_walk_free(&w);
+    }
+    return worst;
+}
+
+/* Every byte changed two ways, and every cut: a result or UZ_ERR_CORRUPT, no crash. With b
+ * (structure version 3, tag version 3), a result's derived values are filled from b's moves
+ * too: each fills in or is UZ_ERR_CORRUPT. */
+static void damage(const uz_buf *s, size_t n, unsigned version, const block *b)
 {
     uz_game *out = calloc(BLOCK, sizeof *out);
     uz_buf bad = {0};
-    size_t bad_results = 0;
+    size_t bad_results = 0, filled = 0;
     for (size_t i = 0; i < n; i++)
         uz_game_init(&out[i]);
     uz_buf_append(&bad, s->data, s->size);
@@ -136,15 +163,20 @@ static void damage(const uz_buf *s, size_t n)
         static const uint8_t flips[] = {0x01, 0x80};
         for (int f = 0; f < 2; f++) {
             bad.data[p] ^= flips[f];
-            uz_result r = read_back(&bad, 1, UZ_TAG_VERSION, n, out);
+            uz_result r = read_back(&bad, version, UZ_TAG_VERSION, n, out);
             bad_results += r != UZ_OK && r != UZ_ERR_CORRUPT && r != UZ_ERR_LIMIT;
+            if (r == UZ_OK && b) {
+                r = fill_derived(b, out, n, &filled);
+                bad_results += r != UZ_OK && r != UZ_ERR_CORRUPT;
+            }
             bad.data[p] ^= flips[f];
         }
         uz_buf cut = {bad.data, p, bad.cap};
-        uz_result r = read_back(&cut, 1, UZ_TAG_VERSION, n, out);
+        uz_result r = read_back(&cut, version, UZ_TAG_VERSION, n, out);
         bad_results += r != UZ_ERR_CORRUPT;
     }
     CHECK(bad_results == 0, "%zu damaged streams gave another error than UZ_ERR_CORRUPT", bad_results);
+    CHECK(!b || filled > 0, "no damaged stream read with derived values to fill");
     for (size_t i = 0; i < n; i++)
         uz_game_clear(&out[i]);
     uz_buf_free(&bad);
@@ -197,7 +229,7 @@ static void check_file(const char *path, bool lichess, bool damage_first)
                       path, games + i + 1, struct_version, tags);
         }
         if (damage_first && blocks == 1)
-            damage(&s1, b->n);
+            damage(&s1, b->n, 1, NULL);
         games += b->n;
     }
     CHECK(games > 0, "%s: no game", path);
@@ -219,12 +251,13 @@ static void check_file(const char *path, bool lichess, bool damage_first)
     source_close(&src);
 }
 
-/* Structure version 3 derives a final-position FEN from the moves: read back, the value is empty and
- * marked; with the moves put back (the archive decoder decodes them) it fills in byte-exact.
+/* Structure version 3 derives a final-position FEN from the moves, and tag version 3 the opening's ECO
+ * code and name and the moves that end a text (chess.com's ECOUrl): read back, such a value is not
+ * known and marked; with the moves put back (the archive decoder decodes them) it fills in byte-exact.
  * At least want_derived games must take it; a value that is not the final position (the
  * side to move changed, an empty value) stays text. The same stream read as structure version 1 is
  * refused when any value was derived. */
-static void check_final(const char *path, size_t want_derived)
+static void check_final(const char *path, size_t want_derived, bool damage_first)
 {
     source src;
     if (!source_open(&src, path))
@@ -232,7 +265,7 @@ static void check_final(const char *path, size_t want_derived)
     block *b = src.b;
     uz_game *out = src.out;
     uz_buf s3 = {0};
-    size_t derived = 0, games = 0;
+    size_t derived = 0, games = 0, kinds[8] = {0};
     while (read_block(src.r, b)) {
         CHECK(write_block(b, 3, UZ_TAG_VERSION, &s3) == UZ_OK, "%s: structure version 3 not written", path);
         uz_result rr = read_back(&s3, 3, UZ_TAG_VERSION, b->n, out);
@@ -240,15 +273,19 @@ static void check_final(const char *path, size_t want_derived)
         size_t in_block = 0;
         for (size_t i = 0; i < b->n && rr == UZ_OK; i++) {
             uz_game *g = &out[i];
-            if (g->final_fen_tag) {
-                in_block++;
-                CHECK(g->tags[g->final_fen_tag - 1].value[0] == 0, "%s: game %zu: a derived value before the moves",
-                      path, games + i + 1);
+            if (g->n_derived) {
+                in_block += g->n_derived;
+                for (size_t d = 0; d < g->n_derived; d++) {
+                    size_t t = g->derived[d].tag;
+                    kinds[g->derived[d].kind < 8 ? g->derived[d].kind : 0]++;
+                    CHECK(t < g->n_tags && strcmp(g->tags[t].value, b->games[i].tags[t].value) != 0,
+                          "%s: game %zu: a derived value before the moves", path, games + i + 1);
+                }
                 for (size_t j = 0; j < g->main.n_nodes && j < b->games[i].main.n_nodes; j++)
                     g->main.nodes[j].move = b->games[i].main.nodes[j].move;
                 uz_walk w; /* the decoded game's walk, as the move decoder leaves it */
                 CHECK(uz_walk_init(&w, g) == UZ_OK && uz_walk_resolve_all(&w) == UZ_OK &&
-                          uz_tag_code_fill_final(&w) == UZ_OK,
+                          uz_tag_code_fill_derived(&w) == UZ_OK && g->n_derived == 0,
                       "%s: game %zu: not filled", path, games + i + 1);
                 uz_walk_free(&w);
             }
@@ -256,13 +293,17 @@ static void check_final(const char *path, size_t want_derived)
         }
         if (in_block)
             CHECK(read_back(&s3, 1, UZ_TAG_VERSION, b->n, out) == UZ_ERR_CORRUPT, "%s: a derived value read in structure version 1", path);
+        if (damage_first && games == 0)
+            damage(&s3, b->n, 3, b);
         derived += in_block;
         games += b->n;
     }
-    CHECK(derived >= want_derived, "%s: %zu of %zu games derive a tag from the moves, want %zu", path, derived, games,
+    CHECK(derived >= want_derived, "%s: %zu tags of %zu games derived from the moves, want %zu", path, derived, games,
           want_derived);
-    printf("%-45s %5zu games: %zu final positions derived from the moves\n",
-           strrchr(path, '/') ? strrchr(path, '/') + 1 : path, games, derived);
+    printf("%-45s %5zu games: %zu tags derived from the moves (final positions %zu, ECO %zu, Opening %zu, "
+           "moves of a text %zu)\n",
+           strrchr(path, '/') ? strrchr(path, '/') + 1 : path, games, derived, kinds[DERIVED_FEN], kinds[DERIVED_ECO],
+           kinds[DERIVED_OPENING], kinds[DERIVED_MOVES]);
     uz_buf_free(&s3);
     source_close(&src);
 }
@@ -277,7 +318,7 @@ int main(int argc, char **argv)
     char buf[4096];
     snprintf(buf, sizeof buf, "%s/pgn/layout/tag_near_misses.pgn", getenv("UZ_TEST_DATA") ? getenv("UZ_TEST_DATA") : "tests/data");
     check_file(buf, false, true);
-    check_final(buf, 2); /* the whole FEN, and the four fields with FinalFEN then text */
+    check_final(buf, 2, false); /* the whole FEN, and the four fields with FinalFEN then text */
     /* Tag version 2's models at their edges (names inside names, an empty name, numbers
      * with a leading zero or 19 digits, ratings that are not numbers); every byte damaged. */
     snprintf(buf, sizeof buf, "%s/pgn/layout/tag_v2_near_misses.pgn", getenv("UZ_TEST_DATA") ? getenv("UZ_TEST_DATA") : "tests/data");
@@ -286,8 +327,13 @@ int main(int argc, char **argv)
     check_file(corpus_path("cat1_lichess_rated_blitz_rapid.pgn", buf), true, false);
     check_file(corpus_path("cat2_carlsen_chesscom_clk.pgn", buf), false, false);
     check_file(corpus_path("cat2_capablanca_crlf.pgn", buf), false, false);
-    check_final(corpus_path("cat2_carlsen_chesscom_clk.pgn", buf), 148);
-    check_final(corpus_path("cat1_chesscom_live_clk.pgn", buf), 17);
+    /* Tag version 3 derives ECO, ECOUrl's moves and the final position: at least so many. */
+    check_final(corpus_path("cat2_carlsen_chesscom_clk.pgn", buf), 148 + 116 + 150, false);
+    check_final(corpus_path("cat1_chesscom_live_clk.pgn", buf), 17 + 12 + 12, false);
+    /* Every byte of a block of six chess.com games damaged, the derived values filled. */
+    snprintf(buf, sizeof buf, "%s/tags/tags_v1_chesscom.pgn", getenv("UZ_TEST_DATA") ? getenv("UZ_TEST_DATA") : "tests/data");
+    check_final(buf, 6 + 4, true);
+    check_final(corpus_path("cat1_lichess_casual_humans_vs_ai_level5.pgn", buf), 536 + 452, false);
     check_file(corpus_path("cat4_pgn_extract_odds_mixed_latin1_utf8.pgn", buf), false, false);
     return test_finish();
 }

@@ -228,6 +228,12 @@ def main():
     p = run("extract", carc, "--tag", "CurrentPosition==" + fens[1].decode())
     check(p.stdout.count(b"[Event ") == 1 and b'[CurrentPosition "%s"]' % fens[1] in p.stdout,
           "extract --tag decodes the games to filter on a derived tag")
+    # Tag version 3 derives chess.com's ECOUrl from the moves and the opening table (its opening
+    # name and moves): listed as null too, and extract --tag decodes the games to filter on it
+    check(all(["ECOUrl", None] in g["tags"] for g in cj), "a derived ECOUrl lists as null")
+    p = run("extract", carc, "--tag", "ECOUrl=Canal-Attack-3...Nc6")
+    check(p.stdout.count(b"[Event ") == 1 and b"Sicilian-Defense-Canal-Attack-3...Nc6-4.O-O-e5-5.c3" in p.stdout,
+          "extract --tag filters on a derived ECOUrl")
     # extract --tag decodes the matching games only (the engine is needed for those)
     sel = run("extract", arc, "--tag", "Black=Bfx", "--canonical").stdout
     games_b = [b"[" + g if not g.startswith(b"[") else g for g in canonical.split(b"\n\n[")]

@@ -1,13 +1,16 @@
 #!/usr/bin/python3
 """Coded tags by version (doc/format.md, "Coded tags", header key 16): the committed
 archives written before tag version 2 existed (tests/data/tags: Lichess games in structure version 1
-and chess.com games in structure version 3, coded tags of version 1, no key 16) still decode byte for
-byte and verify; the same games compressed now get key 16 = 2, decode byte for byte, take
-the version 2 models (names in Termination, the number of Link, rating changes from the
-ratings) and fewer tag bytes; a header claiming a tag version from a newer ucizip is
-refused with a clear message; the priors of tag version 2 are the frozen table
+and chess.com games in structure version 3, coded tags of version 1, no key 16) and before tag
+version 3 existed (the same games written by the code of aabc2b9: key 16 = 2, structure version 4)
+still decode byte for byte and verify; the same games compressed now get key 16 = 3, decode byte
+for byte, take the version 2 models (names in Termination, the number of Link, rating changes
+from the ratings) and the version 3 ones (ECO from the opening table, chess.com's ECOUrl with
+the game's moves) and fewer tag bytes than in version 2; a header claiming a tag version from a
+newer ucizip is refused with a clear message; the priors of tag version 2 are the frozen table
 (data/tag_priors/v2.tsv, by its hash), which the build compiles in (scripts/tag_priors.py c)
-only with its frozen hash: a changed table does not build.
+only with its frozen hash: a changed table does not build; the same for tag version 3's opening
+table (data/openings, scripts/opening_table.py).
 
 usage: test_tag_versions.py UCIZIP EDU_DECODE"""
 import importlib.util
@@ -24,6 +27,7 @@ from harness import check, run, summary, use  # noqa: E402
 DATA = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "tags")
 ROOT = os.environ.get("UZ_SRC_ROOT", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 PRIORS_FNV1A64 = 0xf560acaa91d78bfe  # of data/tag_priors/v2.tsv: every archive of tag version 2 depends on it
+OPENINGS_FNV1A64 = 0xf2591eb943871c26  # of data/openings/a.tsv ... e.tsv one after the other: tag version 3's
 
 
 def fnv1a64(data):
@@ -53,6 +57,27 @@ def priors():
         made = to_c(changed)
         check(made.returncode != 0 and "a changed table is a new tag version" in made.stderr,
               f"a changed table fails the build: {made.stderr}")
+
+
+def opening_table():
+    """Tag version 3's frozen opening table; its C form is made only from it, with the pin."""
+    paths = [os.path.join(ROOT, "data", "openings", f"{c}.tsv") for c in "abcde"]
+    h = 0xcbf29ce484222325
+    for p in paths:
+        for b in open(p, "rb").read():
+            h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    check(h == OPENINGS_FNV1A64, f"data/openings changed (hash {h:016x}): a new table is a new tag version")
+    with tempfile.TemporaryDirectory() as tmp:
+        def to_c(files):
+            return subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "opening_table.py"), "c",
+                                   os.path.join(tmp, "opening_table.c"), "--pin", f"{OPENINGS_FNV1A64:016x}"] + files,
+                                  capture_output=True, text=True)
+        made = to_c(paths)
+        check(made.returncode == 0 and b"uz__opening_rows" in open(os.path.join(tmp, "opening_table.c"), "rb").read(),
+              f"the frozen opening table compiles into C: {made.stderr}")
+        made = to_c(paths[::-1])
+        check(made.returncode != 0 and "a changed table is a new tag version" in made.stderr,
+              f"the opening table in another order fails the build: {made.stderr}")
 
 
 def edu_module(path):
@@ -100,33 +125,41 @@ def main():
     use(sys.argv[1])
     edu = edu_module(sys.argv[2])
     priors()
+    opening_table()
     with tempfile.TemporaryDirectory() as tmp:
-        for name, struct_version, model in (("lichess", 1, ("WhiteRatingDiff", edu.PAIRDIFF)),
-                                    ("chesscom", 3, ("Termination", edu.TEMPLATE))):
+        for name, struct_version, wanted in (
+                ("lichess", 1, [("WhiteRatingDiff", edu.PAIRDIFF), ("ECO", edu.ECO)]),
+                ("chesscom", 3, [("Termination", edu.TEMPLATE), ("ECO", edu.ECO), ("ECOUrl", edu.MOVETAIL)])):
             pgn = os.path.join(DATA, f"tags_v1_{name}.pgn")
-            old = os.path.join(DATA, f"tags_v1_{name}.ucz")
             want = open(pgn, "rb").read()
-            h = header_of(edu, old)
-            check(h["tag_version"] == 1 and h["struct_version"] == struct_version,
-                  f"{old}: tag version {h['tag_version']}, structure version {h['struct_version']}")
-            check(run("decompress", old, "-o", "-").stdout == want, f"{old} does not decode to {pgn}")
-            run("verify", old)
+            sizes = []
+            for version, old_struct in ((1, struct_version), (2, 4)):
+                old = os.path.join(DATA, f"tags_v{version}_{name}.ucz")
+                h = header_of(edu, old)
+                check(h["tag_version"] == version and h["struct_version"] == old_struct,
+                      f"{old}: tag version {h['tag_version']}, structure version {h['struct_version']}")
+                check(run("decompress", old, "-o", "-").stdout == want, f"{old} does not decode to {pgn}")
+                run("verify", old)
+                sizes.append(tag_bytes(old))
             new = os.path.join(tmp, f"{name}.ucz")
             run("compress", "--engine", "builtin", pgn, "-o", new)
-            check(header_of(edu, new)["tag_version"] == 2, f"{new}: not tag version 2")
+            check(header_of(edu, new)["tag_version"] == 3, f"{new}: not tag version 3")
             check(run("decompress", new, "-o", "-").stdout == want, f"{new} does not decode to {pgn}")
-            check(model in models(edu, new), f"{new}: {model[0]} does not take model {model[1]}")
-            before, after = tag_bytes(old), tag_bytes(new)
-            check(after < before, f"{name}: tags {after} bytes in version 2, {before} in version 1")
-            print(f"{name}: tag bytes {before} in version 1, {after} in version 2")
-        # A member header claiming tag version 3: key 16's field (the body's last: key 16,
-        # a one-byte string, the varint 2) changed, the header's crc made anew.
+            got = models(edu, new)
+            for model in wanted:
+                check(model in got, f"{new}: {model[0]} does not take model {model[1]}")
+            after = tag_bytes(new)
+            check(sizes[1] < sizes[0] and after < sizes[1],
+                  f"{name}: tags {sizes[0]} bytes in version 1, {sizes[1]} in version 2, {after} in version 3")
+            print(f"{name}: tag bytes {sizes[0]} in version 1, {sizes[1]} in version 2, {after} in version 3")
+        # A member header claiming tag version 4: key 16's field (the body's last: key 16,
+        # a one-byte string, the varint 3) changed, the header's crc made anew.
         data = bytearray(open(os.path.join(tmp, "lichess.ucz"), "rb").read())
         hlen = data[10]  # magic, version (u16), then the body's length: one varint byte here
         crc_at = 11 + hlen
-        check(hlen < 128 and data[crc_at - 3:crc_at] == bytes([16, 1, 2]), "key 16 does not end the header body")
-        if hlen < 128 and data[crc_at - 3:crc_at] == bytes([16, 1, 2]):
-            data[crc_at - 1] = 3
+        check(hlen < 128 and data[crc_at - 3:crc_at] == bytes([16, 1, 3]), "key 16 does not end the header body")
+        if hlen < 128 and data[crc_at - 3:crc_at] == bytes([16, 1, 3]):
+            data[crc_at - 1] = 4
             data[crc_at:crc_at + 4] = zlib.crc32(bytes(data[11:crc_at])).to_bytes(4, "little")
             bad = os.path.join(tmp, "newer.ucz")
             open(bad, "wb").write(bytes(data))

@@ -11,7 +11,8 @@
  * records); with bit 5 its tags are coded in tag version 2 (header key 16); bit 6 with
  * bit 2 codes the comments with the models of revision 3 (header key 17: clocks by think
  * time); bit 7 with bits 2 and 4 decodes the block with every version the newest (comment
- * revision 4: main-line clocks coded after the moves). */
+ * revision 4: main-line clocks coded after the moves; tag version 3: values derived from
+ * the moves). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,8 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
         block.comment_revision = (data[0] & 128) && (data[0] & 16) ? UZ_COMMENT_REVISION : (data[0] & 64) ? 3 : 0;
     }
     block.tag_version = (data[0] & 32) ? 2 : 1;
+    if ((data[0] & (128 | 16 | 4)) == (128 | 16 | 4))
+        block.tag_version = UZ_TAG_VERSION;
     block.n_games = 1 + data[1] % 8;
     block.tree_moves = md->limits.block_nodes;
     block.structure = (uz_buf){(uint8_t *)data + start, split - start, 0};
