@@ -13,6 +13,9 @@
 
 static const char *const key_name[N_KEYS] = {"d",  "sd", "pd", "mt", "tl", "s",   "n",  "pv", "tb",
                                              "h",  "ph", "wv", "ev", "R50", "Rd", "Rr", "mb"};
+_Static_assert(N_KEYS == UZ_ENGINE_KEYS, "the keys counted");
+
+const char *uz_engine_code_key(int k) { return k >= 0 && k < N_KEYS ? key_name[k] : "?"; }
 
 /* ---- text helpers shared by both directions ---- */
 
@@ -166,7 +169,7 @@ typedef struct field {
     size_t len;
 } field;
 
-static uz_result code_field(coder *c, const context *x, int side, field *f, uz_buf *out)
+static uz_result code_field_value(coder *c, const context *x, int side, field *f, uz_buf *out)
 {
     side_state *own = &c->side[side];
     int key = f->key;
@@ -208,6 +211,16 @@ static uz_result code_field(coder *c, const context *x, int side, field *f, uz_b
     if ((r = code_number(c, x, side, key, &value, &decimals)) != UZ_OK)
         return r;
     return out ? uz_buf_append(out, num, (size_t)print_number(num, sizeof num, value, decimals)) : UZ_OK;
+}
+
+/* code_field_value, its cost counted to its key (for reports). */
+static uz_result code_field(coder *c, const context *x, int side, field *f, uz_buf *out)
+{
+    uint64_t before = c->counts.cost_fields + c->counts.cost_pv;
+    uz_result r = code_field_value(c, x, side, f, out);
+    c->counts.cost_key[f->key] += c->counts.cost_fields + c->counts.cost_pv - before;
+    c->counts.n_key[f->key]++;
+    return r;
 }
 
 /* Whether the writer can code the value of a field (else it stays in the residual). */
@@ -462,6 +475,10 @@ static void add_counts(uz_engine_code_counts *to, const uz_engine_code_counts *f
     to->cost_pv += from->cost_pv;
     to->cost_fields += from->cost_fields;
     to->cost_flags += from->cost_flags;
+    for (int k = 0; k < N_KEYS; k++) {
+        to->cost_key[k] += from->cost_key[k];
+        to->n_key[k] += from->n_key[k];
+    }
 }
 
 uz_result uz_engine_code_encode(const uz_walk *walk, uz_buf *out, char ***residuals, size_t *n_residuals,

@@ -20,12 +20,18 @@
 
 /* What one coder coded (or decoded): for reports, not part of the format. Costs are
  * ideal code lengths in 1/65536 bit. */
+#define UZ_ENGINE_KEYS 17 /* the keys whose values are coded (uz_engine_code_key) */
 typedef struct uz_engine_code_counts {
     uint64_t comments;   /* main-line comments seen */
     uint64_t coded;      /* of them coded */
     uint64_t pv_moves;   /* moves of coded principal variations */
     uint64_t cost_pv, cost_fields, cost_flags;
+    uint64_t cost_key[UZ_ENGINE_KEYS]; /* by key: its literal flag and its value (pv: with its moves) */
+    uint64_t n_key[UZ_ENGINE_KEYS];    /* fields of the key coded (literal or not) */
 } uz_engine_code_counts;
+
+/* The name of key k (0 <= k < UZ_ENGINE_KEYS) as the comments spell it ("d", "sd", ...). */
+const char *uz_engine_code_key(int k);
 
 /* Writer: the main-line comments of the walk's game that can be coded, its positions taken
  * from the walk (resolved, its moves known). residuals gets one entry per

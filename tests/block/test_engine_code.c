@@ -105,6 +105,12 @@ static void check_file(const char *path, unsigned min_coded, size_t damage)
            counts.pv_moves ? (double)counts.cost_pv / 65536 / (double)counts.pv_moves : 0.0,
            counts.coded ? (double)counts.cost_fields / 65536 / (double)counts.coded : 0.0,
            counts.comments ? (double)counts.cost_flags / 65536 / (double)counts.comments : 0.0, st.size, st1.size);
+    printf("  per key: bits a field (fields; KB in all)\n");
+    for (int k = 0; k < UZ_ENGINE_KEYS; k++)
+        if (counts.n_key[k])
+            printf("  %-4s %8.2f (%llu; %.1f KB)\n", uz_engine_code_key(k),
+                   (double)counts.cost_key[k] / 65536 / (double)counts.n_key[k], (unsigned long long)counts.n_key[k],
+                   (double)counts.cost_key[k] / 65536 / 8 / 1000);
     if (damage) {
         /* A byte too many after the section is refused. */
         uz_buf bad = {0};
