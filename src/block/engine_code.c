@@ -99,6 +99,14 @@ static void material(const uz_position *pos, char *out, size_t cap)
 
 /* ---- the fields ---- */
 
+/* Revision 2: whether n is coded as speed x search time, the time against mt: the
+ * comment has s and mt, 0 < s < 10^10 and 0 <= mt < 10^8. */
+static bool nodes_by_time(const coder *c)
+{
+    return c->revision >= 2 && c->cur_has[K_S] && c->cur_has[K_MT] && c->cur[K_S] > 0 && c->cur[K_S] < 10000000000 &&
+           c->cur[K_MT] >= 0 && c->cur[K_MT] < SEARCH_TIME_MAX;
+}
+
 static int64_t predict(const coder *c, const context *x, int side, int key)
 {
     const side_state *own = &c->side[side], *opp = &c->side[1 - side];
@@ -106,7 +114,8 @@ static int64_t predict(const coder *c, const context *x, int side, int key)
     case K_TL:
         if (own->has[K_TL])
             return own->last[K_TL] - (c->cur_has[K_MT] ? c->cur[K_MT] : 0) + c->inc_ms;
-        return c->base_ms - (c->cur_has[K_MT] ? c->cur[K_MT] : 0);
+        /* (revision 1 left the first move's increment out) */
+        return c->base_ms - (c->cur_has[K_MT] ? c->cur[K_MT] : 0) + (c->revision >= 2 ? c->inc_ms : 0);
     case K_N:
         /* nodes = speed x time (in ms); the product only where it cannot overflow */
         if (c->cur_has[K_S] && c->cur_has[K_MT] && c->cur[K_S] >= 0 && c->cur[K_S] < 10000000000 && c->cur[K_MT] >= 0 &&
@@ -123,6 +132,8 @@ static int64_t predict(const coder *c, const context *x, int side, int key)
         break;
     case K_WV:
     case K_EV:
+        if (c->revision >= 2 && own->has[key]) /* the side's own last evaluation is the closer */
+            return own->last[key];
         return c->has_eval[key] ? c->last_eval[key] : 0;
     case K_R50:
         return 50 - (x->after->halfmove + 1) / 2;
@@ -143,7 +154,25 @@ static uz_result code_number(coder *c, const context *x, int side, int key, int6
     *decimals = (int)(2 * hi + lo);
     if (*decimals > MAX_DECIMALS)
         return UZ_ERR_CORRUPT;
-    int64_t pred = predict(c, x, side, key), d = *value - pred;
+    int64_t pred = predict(c, x, side, key), d;
+    if (key == K_N && *decimals == 0 && nodes_by_time(c)) {
+        /* Revision 2: n = s x t ÷ 1000 + a small rest, t the engine's search time in ms, which
+         * is mt or a few ms off: the writer's t is n x 1000 / s rounded (mt when out of range). */
+        int64_t s = c->cur[K_S], mt = c->cur[K_MT], t = mt;
+        if (c->bits.enc && *value >= 0) {
+            int64_t t_est = (*value * 1000 + s / 2) / s;
+            if (t_est < SEARCH_TIME_MAX)
+                t = t_est;
+        }
+        int64_t dt = t - mt;
+        if ((r = code_signed(c, &c->m.search_time, &own->v_search_time, &dt)) != UZ_OK)
+            return r;
+        t = mt + dt;
+        if (t < 0 || t >= SEARCH_TIME_MAX)
+            return UZ_ERR_CORRUPT;
+        pred = s * t / 1000;
+    }
+    d = *value - pred;
     if ((r = code_signed(c, &c->m.num[key], &own->v[key], &d)) != UZ_OK)
         return r;
     *value = pred + d;
@@ -481,8 +510,8 @@ static void add_counts(uz_engine_code_counts *to, const uz_engine_code_counts *f
     }
 }
 
-uz_result uz_engine_code_encode(const uz_walk *walk, uz_buf *out, char ***residuals, size_t *n_residuals,
-                                uz_engine_code_counts *counts)
+uz_result uz_engine_code_encode(const uz_walk *walk, unsigned revision, uz_buf *out, char ***residuals,
+                                size_t *n_residuals, uz_engine_code_counts *counts)
 {
     const uz_game *game = walk->game;
     *residuals = NULL;
@@ -498,6 +527,7 @@ uz_result uz_engine_code_encode(const uz_walk *walk, uz_buf *out, char ***residu
     uz_result r = UZ_ERR_NOMEM;
     if (!c || !res || uz_encoder_create(&c->bits.enc, UZ_CODER_RANGE) != UZ_OK)
         goto out;
+    c->revision = uz_engine_revision(revision);
     r = code_main_line(c, walk, mv, res);
     if (r == UZ_OK && c->counts.coded) {
         const uint8_t *data;
@@ -523,7 +553,8 @@ out:
     return r;
 }
 
-uz_result uz_engine_code_decode(const uz_walk *walk, const uint8_t *data, size_t size, uz_engine_code_counts *counts)
+uz_result uz_engine_code_decode(const uz_walk *walk, unsigned revision, const uint8_t *data, size_t size,
+                                uz_engine_code_counts *counts)
 {
     const uz_game *game = walk->game;
     if (size == 0)
@@ -537,6 +568,7 @@ uz_result uz_engine_code_decode(const uz_walk *walk, const uint8_t *data, size_t
     uz_result r = UZ_ERR_NOMEM;
     if (!c)
         goto out;
+    c->revision = uz_engine_revision(revision);
     r = UZ_ERR_CORRUPT;
     if (uz_decoder_init(&c->bits.dec, UZ_CODER_RANGE, data, size) != UZ_OK)
         goto out;

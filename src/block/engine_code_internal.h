@@ -22,6 +22,7 @@ enum key { K_D, K_SD, K_PD, K_MT, K_TL, K_S, K_N, K_PV, K_TB, K_H, K_PH, K_WV, K
 #define MAX_DIGITS 13       /* of a number's integer part */
 #define MAX_DECIMALS 3
 #define MAX_VALUE 9999999999999 /* of a number times 10^decimals: MAX_DIGITS nines */
+#define SEARCH_TIME_MAX 100000000 /* ms: revision 2 codes n from s and a search time below it */
 
 /* ---- adaptive binary models (block/bit_code.h; n capped at 60) ---- */
 
@@ -52,6 +53,7 @@ typedef struct models {
     bit_model hit[N_SOURCES][N_BUCKETS][3]; /* a candidate is the move: by source, ply bucket, proposers - 1 */
     gamma_model num[N_KEYS];
     gamma_model rank[N_BUCKETS];     /* the move's rank among the others */
+    gamma_model search_time;         /* revision 2: n's search time less mt */
 } models;
 
 /* One side's previous coded values and variation. */
@@ -61,6 +63,7 @@ typedef struct side_state {
     uint64_t v[N_KEYS];          /* previous coded value of the key (context) */
     int lit[N_KEYS];             /* 0 coded, 1 literal, 2 none yet */
     int prev_coded;              /* 0 text, 1 coded, 2 none yet */
+    uint64_t v_search_time;      /* revision 2: previous coded search time less mt (context) */
     bool has_pv;
     uz_move pv[MAX_PV];
     size_t pv_len, pv_root;      /* moves, the ply of its first */
@@ -75,6 +78,7 @@ typedef struct tt_entry {
 } tt_entry;
 
 typedef struct coder {
+    unsigned revision;           /* of the code: 1 or 2 */
     tt_entry pv_tt[1 << TT_BITS], game_tt[1 << TT_BITS];
     uint64_t seen[4096 / 64];    /* the moves (from, to) of both sides' last variations */
     uz_bit_coder bits;           /* writer (bits.enc) or reader (bits.dec); bits.cost: where bits count */

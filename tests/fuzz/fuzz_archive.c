@@ -46,6 +46,8 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
         block.struct_version = (data[0] & 16) ? 4 : (data[0] & 8) ? 3 : 1;
         block.comment_revision = (data[0] & 64) ? UZ_COMMENT_REVISION : 0;
     }
+    if ((data[0] & 128) && (data[0] & 4) && (data[0] & 16)) /* every version the newest */
+        block.engine_revision = UZ_ENGINE_REVISION;
     block.tag_version = (data[0] & 32) ? 2 : 1;
     block.n_games = 1 + data[1] % 8;
     block.tree_moves = md->limits.block_nodes;
