@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "block/engine_code_internal.h"
+#include "builtin/builtin.h"
 #include "common/limits.h"
 
 static const char *const key_name[N_KEYS] = {"d",  "sd", "pd", "mt", "tl", "s",   "n",  "pv", "tb",
@@ -504,6 +505,10 @@ static void add_counts(uz_engine_code_counts *to, const uz_engine_code_counts *f
     to->cost_pv += from->cost_pv;
     to->cost_fields += from->cost_fields;
     to->cost_flags += from->cost_flags;
+    to->cost_pv_stop += from->cost_pv_stop;
+    to->cost_pv_hit += from->cost_pv_hit;
+    to->cost_pv_rank += from->cost_pv_rank;
+    to->pv_ranked += from->pv_ranked;
     for (int k = 0; k < N_KEYS; k++) {
         to->cost_key[k] += from->cost_key[k];
         to->n_key[k] += from->n_key[k];
@@ -546,8 +551,10 @@ out:
     for (size_t i = 0; res && i < total; i++)
         free(res[i]);
     free(res);
-    if (c)
+    if (c) {
         uz_encoder_destroy(c->bits.enc);
+        uz_builtin_destroy(c->searcher);
+    }
     free(c);
     free(mv);
     return r;
@@ -578,6 +585,8 @@ uz_result uz_engine_code_decode(const uz_walk *walk, unsigned revision, const ui
     if (r == UZ_OK && counts)
         add_counts(counts, &c->counts);
 out:
+    if (c)
+        uz_builtin_destroy(c->searcher);
     free(c);
     free(mv);
     return r;

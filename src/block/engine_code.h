@@ -26,6 +26,8 @@ typedef struct uz_engine_code_counts {
     uint64_t coded;      /* of them coded */
     uint64_t pv_moves;   /* moves of coded principal variations */
     uint64_t cost_pv, cost_fields, cost_flags;
+    uint64_t cost_pv_stop, cost_pv_hit, cost_pv_rank; /* of cost_pv: stop bits, candidates' bits, ranks */
+    uint64_t pv_ranked;  /* pv moves coded by their rank (no candidate was the move) */
     uint64_t cost_key[UZ_ENGINE_KEYS]; /* by key: its literal flag and its value (pv: with its moves) */
     uint64_t n_key[UZ_ENGINE_KEYS];    /* fields of the key coded (literal or not) */
 } uz_engine_code_counts;

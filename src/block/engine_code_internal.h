@@ -19,6 +19,13 @@ enum key { K_D, K_SD, K_PD, K_MT, K_TL, K_S, K_N, K_PV, K_TB, K_H, K_PH, K_WV, K
 #define MAX_PV 256          /* longer variations stay text */
 #define SEEN_BONUS 120      /* a move of either side's last variation, in the order of the others */
 #define RECAPTURE_BONUS 100 /* a move to where the last move went */
+/* Revision 2 ranks by the built-in oracle's scores (centipawns, clamped) plus these (chosen
+ * on the training part of the TCEC corpus file), and codes the rank in a context of the
+ * gap between the first two scores in GAP_UNIT steps. */
+#define SEEN_BONUS_CP 60
+#define RECAPTURE_BONUS_CP 40
+#define SCORE_CLAMP 1500
+#define GAP_UNIT 40
 #define MAX_DIGITS 13       /* of a number's integer part */
 #define MAX_DECIMALS 3
 #define MAX_VALUE 9999999999999 /* of a number times 10^decimals: MAX_DIGITS nines */
@@ -82,6 +89,7 @@ typedef struct coder {
     tt_entry pv_tt[1 << TT_BITS], game_tt[1 << TT_BITS];
     uint64_t seen[4096 / 64];    /* the moves (from, to) of both sides' last variations */
     uz_bit_coder bits;           /* writer (bits.enc) or reader (bits.dec); bits.cost: where bits count */
+    struct uz_builtin *searcher; /* revision 2: ranks variation moves (made at the first need) */
     models m;
     side_state side[2];
     int64_t last_eval[N_KEYS];   /* wv, ev: the last value of either side */

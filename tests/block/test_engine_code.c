@@ -104,6 +104,10 @@ static size_t check_revision(const char *path, unsigned revision, uz_game *games
            counts.pv_moves ? (double)counts.cost_pv / 65536 / (double)counts.pv_moves : 0.0,
            counts.coded ? (double)counts.cost_fields / 65536 / (double)counts.coded : 0.0,
            counts.comments ? (double)counts.cost_flags / 65536 / (double)counts.comments : 0.0, s->size);
+    printf("  pv: stop bits %.1f KB, candidates %.1f KB, ranks %.1f KB (%llu moves ranked, %.2f bits each)\n",
+           (double)counts.cost_pv_stop / 65536 / 8000, (double)counts.cost_pv_hit / 65536 / 8000,
+           (double)counts.cost_pv_rank / 65536 / 8000, (unsigned long long)counts.pv_ranked,
+           counts.pv_ranked ? (double)counts.cost_pv_rank / 65536 / (double)counts.pv_ranked : 0.0);
     printf("  per key: bits a field (fields; KB in all)\n");
     for (int k = 0; k < UZ_ENGINE_KEYS; k++)
         if (counts.n_key[k])
@@ -155,9 +159,15 @@ static void check_file(const char *path, unsigned min_coded, size_t damage, bool
         uz_game_clear(&games[i]);
 }
 
-int main(void)
+/* With arguments: those PGN files only, measured in both revisions (for development). */
+int main(int argc, char **argv)
 {
     char buf[4096];
+    if (argc > 1) {
+        for (int i = 1; i < argc; i++)
+            check_file(argv[i], 0, 0, false);
+        return test_finish();
+    }
     snprintf(buf, sizeof buf, "%s/pgn/layout/tcec_near_miss.pgn", getenv("UZ_TEST_DATA") ? getenv("UZ_TEST_DATA") : "tests/data");
     check_file(buf, 90, 64, false);
     check_file(corpus_path("cat5_chess960_tcec_double_frc.pgn", buf), 99, 4, true);
