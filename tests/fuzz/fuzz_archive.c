@@ -10,7 +10,8 @@
  * derived from the moves), with bits 2 and 4 in structure version 4 (structure version 3 with range-coded game
  * records); with bit 5 its tags are coded in tag version 2 (header key 16); bit 6 with
  * bit 2 codes the comments with the newest models (header key 17, revision 3: clocks by
- * think time). */
+ * think time); bit 7 with bits 2 and 4 decodes every part in its newest version: the engine
+ * comments in the newest engine code revision (header key 18). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
