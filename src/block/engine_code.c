@@ -138,6 +138,11 @@ static int64_t predict(const coder *c, const context *x, int side, int key)
         return c->has_eval[key] ? c->last_eval[key] : 0;
     case K_R50:
         return 50 - (x->after->halfmove + 1) / 2;
+    case K_PH:
+        /* revision 2: the share of the side's ponder moves that were played, in 0.1 % */
+        if (c->revision >= 2)
+            return own->ponder_moves ? 1000 * own->ponder_hits / own->ponder_moves : 0;
+        break;
     default:
         break;
     }
@@ -155,6 +160,10 @@ static uz_result code_number(coder *c, const context *x, int side, int key, int6
     *decimals = (int)(2 * hi + lo);
     if (*decimals > MAX_DECIMALS)
         return UZ_ERR_CORRUPT;
+    if (key == K_PH && c->revision >= 2 && c->has_pd) { /* this comment's pd counts */
+        own->ponder_moves++;
+        own->ponder_hits += strcmp(c->cur_pd, x->last_san) == 0;
+    }
     int64_t pred = predict(c, x, side, key), d;
     if (key == K_N && *decimals == 0 && nodes_by_time(c)) {
         /* Revision 2: n = s x t ÷ 1000 + a small rest, t the engine's search time in ms, which
@@ -277,6 +286,21 @@ static bool codable(const coder *c, const context *x, int key, const char *s, si
 
 /* ---- comments ---- */
 
+/* A pd field's value (coded: the ponder prediction; literal: its text), for ph. */
+static void note_pd(coder *c, const field *f, const char *literal, size_t len)
+{
+    if (f->key != K_PD)
+        return;
+    c->has_pd = true;
+    if (!f->literal)
+        snprintf(c->cur_pd, sizeof c->cur_pd, "%s", c->pd);
+    else if (len < sizeof c->cur_pd) {
+        memcpy(c->cur_pd, literal, len);
+        c->cur_pd[len] = 0;
+    } else
+        c->cur_pd[0] = 0;
+}
+
 /* Writer: the comment's fields and residual; false when it has no key. The reader's
  * rebuild is checked against the text before anything is coded. */
 static bool split(const coder *c, const context *x, const char *text, size_t len, field *fields, size_t *n_fields,
@@ -326,8 +350,9 @@ static uz_result rebuild(coder *c, const context *x, int side, const char *res, 
         if (r != UZ_OK)
             return r;
         i = vs;
+        size_t ve = f.literal ? value_end(res, len, vs) : vs;
+        note_pd(c, &f, res + vs, ve - vs);
         if (f.literal) {
-            size_t ve = value_end(res, len, vs);
             if ((r = uz_buf_append(out, res + vs, ve - vs)) != UZ_OK)
                 return r;
             i = ve;
@@ -358,6 +383,7 @@ static void parse_time_control(coder *c, const char *tc)
 static void begin_comment(coder *c, int side)
 {
     memset(c->cur_has, 0, sizeof c->cur_has);
+    c->has_pd = false;
     snprintf(c->pd, sizeof c->pd, "%s", c->side[side].has_pv ? c->side[side].pv1 : "");
 }
 
@@ -441,8 +467,10 @@ static uz_result encode_comment(coder *c, const context *x, int side, const char
     begin_comment(c, side);
     unsigned coded = split(c, x, text, strlen(text), fields, &n_fields, residual);
     uz_result r = code_flag(c, side, &coded);
-    for (size_t f = 0; r == UZ_OK && coded && f < n_fields; f++)
+    for (size_t f = 0; r == UZ_OK && coded && f < n_fields; f++) {
         r = code_field(c, x, side, &fields[f], NULL);
+        note_pd(c, &fields[f], fields[f].text, fields[f].len);
+    }
     if (r != UZ_OK || !coded)
         return r;
     if (!(*kept = malloc(residual->size + 1)))
@@ -485,13 +513,16 @@ static uz_result code_main_line(coder *c, const uz_walk *walk, const uz_move *mv
     begin_game(c, game);
     uz__pv_fill_game_tt(c, mv, walk);
     size_t k = 0;
+    char last_san[UZ_SAN_MAX] = ""; /* of the move before node i (revision 2) */
     for (size_t i = 0; i < game->main.n_nodes && r == UZ_OK; i++) {
         uz_node *nd = &game->main.nodes[i];
-        context x = {mv, game->main.n_nodes, i, uz_walk_main_before(walk, i), uz_walk_main_after(walk, i)};
+        context x = {mv, game->main.n_nodes, i, uz_walk_main_before(walk, i), uz_walk_main_after(walk, i), last_san};
         int side = x.before->side;
         for (size_t j = 0; j < nd->n_comments && r == UZ_OK; j++, k++)
             r = c->bits.enc ? encode_comment(c, &x, side, nd->comments[j], &kept[k], &buf)
                             : decode_comment(c, &x, side, &nd->comments[j], &buf);
+        if (c->revision >= 2)
+            uz_san_format(x.before, mv[i], last_san);
     }
     uz_buf_free(&buf);
     return r;

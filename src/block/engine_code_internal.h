@@ -71,6 +71,7 @@ typedef struct side_state {
     int lit[N_KEYS];             /* 0 coded, 1 literal, 2 none yet */
     int prev_coded;              /* 0 text, 1 coded, 2 none yet */
     uint64_t v_search_time;      /* revision 2: previous coded search time less mt (context) */
+    int64_t ponder_moves, ponder_hits; /* revision 2: its comments with a pd, those whose pd was played */
     bool has_pv;
     uz_move pv[MAX_PV];
     size_t pv_len, pv_root;      /* moves, the ply of its first */
@@ -100,6 +101,8 @@ typedef struct coder {
     int64_t cur[N_KEYS];
     bool cur_has[N_KEYS];
     char pd[UZ_SAN_MAX];         /* the side's ponder prediction when the comment began ("" none) */
+    bool has_pd;                 /* the comment has a pd field (coded or literal), its value cur_pd */
+    char cur_pd[UZ_SAN_MAX];     /* ("" when longer than a SAN) */
 } coder;
 
 static inline void init_models(models *m) { uz_bit_models_init((bit_model *)m, sizeof *m / sizeof(bit_model), CAP); }
@@ -132,6 +135,7 @@ typedef struct context {
     size_t ply;                  /* the move the comment follows */
     const uz_position *before;   /* the position before it, and after it */
     const uz_position *after;
+    const char *last_san;        /* the SAN of the main line's move before it ("" at ply 0) */
 } context;
 
 /* ---- principal variations (engine_pv.c) ---- */
