@@ -162,7 +162,7 @@ static uz_result code_number(coder *c, const context *x, int side, int key, int6
         return UZ_ERR_CORRUPT;
     if (key == K_PH && c->revision >= 2 && c->has_pd) { /* this comment's pd counts */
         own->ponder_moves++;
-        own->ponder_hits += strcmp(c->cur_pd, x->last_san) == 0;
+        own->ponder_hits += c->cur_pd[0] && strcmp(c->cur_pd, x->last_san) == 0; /* ("" matches nothing) */
     }
     int64_t pred = predict(c, x, side, key), d;
     if (key == K_N && *decimals == 0 && nodes_by_time(c)) {
