@@ -99,7 +99,7 @@ static size_t check_revision(const char *path, unsigned revision, uz_game *games
           path, (unsigned long long)counts.coded, (unsigned long long)counts.comments);
     printf("%s, revision %u: %zu games, %llu of %llu main-line comments coded, %llu pv moves: %.2f bits/pv move, "
            "%.1f bits/comment of other fields, %.3f bits/comment of flags; structure %zu bytes raw\n",
-           path, revision, n, (unsigned long long)counts.coded, (unsigned long long)counts.comments,
+           path, uz_engine_revision(revision), n, (unsigned long long)counts.coded, (unsigned long long)counts.comments,
            (unsigned long long)counts.pv_moves,
            counts.pv_moves ? (double)counts.cost_pv / 65536 / (double)counts.pv_moves : 0.0,
            counts.coded ? (double)counts.cost_fields / 65536 / (double)counts.coded : 0.0,
