@@ -178,7 +178,8 @@ TEXT_KEYS = {1: ("engine_name", 128), 2: ("fingerprint", 64), 8: ("engine_settin
              12: ("chess960_fingerprint", 64), 64: ("settings_text", 256), 65: ("created_by", 64)}
 INT_KEYS = {3: ("depth", 1000), 4: ("nodes", M64), 5: ("mode", 2), 6: ("hash_mb", 0xFFFFFFFF),
             7: ("threads", 0xFFFFFFFF), 10: ("coder", 255), 11: ("block_games", 65536),
-            13: ("struct_version", 4), 16: ("tag_version", 3), 17: ("comment_revision", 4)}
+            13: ("struct_version", 4), 16: ("tag_version", 3), 17: ("comment_revision", 4),
+            18: ("engine_revision", 2)}
 MODEL_PARAMS = {1: 2, 2: 4, 3: 3}
 
 

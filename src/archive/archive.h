@@ -28,6 +28,10 @@
 /* The newest revision of the coded comments' models (header key 17; doc/format.md,
  * "Coded comments"). */
 #define UZ_COMMENT_REVISION 4
+/* The newest revision of the engine comment code's models (header key 18, absent: 1, the
+ * code of every archive written before the key existed; doc/format.md, "Engine comment
+ * code"). */
+#define UZ_ENGINE_REVISION 2
 
 /* The summary a reader gives a version 3 header that stores neither settings nor a
  * summary: the engine name, then this. */
@@ -68,6 +72,7 @@ typedef struct uz_archive_header {
     uint32_t struct_version;    /* version of the blocks' structure streams (0: key 13 absent) */
     uint32_t tag_version;       /* coding of their tags (key 16; 1 when absent) */
     uint32_t comment_revision;  /* key 17: the coded comments' models; 0: absent, the structure version's */
+    uint32_t engine_revision;   /* key 18: the engine comment code's revision; 0: absent, revision 1 */
     char settings_summary[256]; /* readable one-liner for messages (uz_pool_describe); version 3
                                    does not store it: the reader rebuilds it from the fields */
     char created_by[64];        /* "" when not stored (version 3 does not write it) */
@@ -116,6 +121,7 @@ typedef struct uz_archive_block {
     uint32_t struct_version; /* its structure version: the member header's struct_version */
     uint32_t tag_version;    /* its tag coding: the member header's tag_version */
     uint32_t comment_revision; /* the member header's comment_revision (0: the structure version's) */
+    uint32_t engine_revision;  /* the member header's engine_revision (0: absent, revision 1) */
     uz_buf structure;
     uz_buf moves;
     uint64_t offset;         /* of the block in the file */

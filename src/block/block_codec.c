@@ -211,7 +211,8 @@ uz_result uz_block_encode_records(const uz_block_coder *bc, uz_block_out_game *r
     }
     uz_buf *structure = &out->structure;
     size_t before = structure->size;
-    r = uz_block_struct_write_block(out, bc->struct_version, UZ_TAG_VERSION, bc->comment_revision, recs, n);
+    r = uz_block_struct_write_block(out, bc->struct_version, UZ_TAG_VERSION, bc->comment_revision, bc->engine_revision,
+                                    recs, n);
     if (r == UZ_OK && structure->size - before > UZ_LIMIT_BLOCK_STRUCT)
         r = UZ_ERR_LIMIT;
     if (r == UZ_ERR_LIMIT) {
@@ -359,7 +360,7 @@ static uz_result finish_game(uz_walk *walk, const uz_block_game *record, uz_cloc
     uz_game *game = walk->game;
     uz_result r = clocks ? uz_clock_decode_game(clocks, walk) : UZ_OK; /* (over the engine code's residuals) */
     if (r == UZ_OK)
-        r = uz_engine_code_decode(walk, record->engine_code, record->engine_code_len, NULL);
+        r = uz_engine_code_decode(walk, block->engine_revision, record->engine_code, record->engine_code_len, NULL);
     if (r == UZ_OK)
         r = uz_tag_code_fill_derived(walk);
     if (r == UZ_ERR_NOMEM) {

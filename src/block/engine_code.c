@@ -9,10 +9,14 @@
 #include <string.h>
 
 #include "block/engine_code_internal.h"
+#include "builtin/builtin.h"
 #include "common/limits.h"
 
 static const char *const key_name[N_KEYS] = {"d",  "sd", "pd", "mt", "tl", "s",   "n",  "pv", "tb",
                                              "h",  "ph", "wv", "ev", "R50", "Rd", "Rr", "mb"};
+_Static_assert(N_KEYS == UZ_ENGINE_KEYS, "the keys counted");
+
+const char *uz_engine_code_key(int k) { return k >= 0 && k < N_KEYS ? key_name[k] : "?"; }
 
 /* ---- text helpers shared by both directions ---- */
 
@@ -96,6 +100,14 @@ static void material(const uz_position *pos, char *out, size_t cap)
 
 /* ---- the fields ---- */
 
+/* Revision 2: whether n is coded as speed x search time, the time against mt: the
+ * comment has s and mt, 0 < s < 10^10 and 0 <= mt < 10^8. */
+static bool nodes_by_time(const coder *c)
+{
+    return c->revision >= 2 && c->cur_has[K_S] && c->cur_has[K_MT] && c->cur[K_S] > 0 && c->cur[K_S] < 10000000000 &&
+           c->cur[K_MT] >= 0 && c->cur[K_MT] < SEARCH_TIME_MAX;
+}
+
 static int64_t predict(const coder *c, const context *x, int side, int key)
 {
     const side_state *own = &c->side[side], *opp = &c->side[1 - side];
@@ -103,7 +115,8 @@ static int64_t predict(const coder *c, const context *x, int side, int key)
     case K_TL:
         if (own->has[K_TL])
             return own->last[K_TL] - (c->cur_has[K_MT] ? c->cur[K_MT] : 0) + c->inc_ms;
-        return c->base_ms - (c->cur_has[K_MT] ? c->cur[K_MT] : 0);
+        /* (revision 1 left the first move's increment out) */
+        return c->base_ms - (c->cur_has[K_MT] ? c->cur[K_MT] : 0) + (c->revision >= 2 ? c->inc_ms : 0);
     case K_N:
         /* nodes = speed x time (in ms); the product only where it cannot overflow */
         if (c->cur_has[K_S] && c->cur_has[K_MT] && c->cur[K_S] >= 0 && c->cur[K_S] < 10000000000 && c->cur[K_MT] >= 0 &&
@@ -120,9 +133,16 @@ static int64_t predict(const coder *c, const context *x, int side, int key)
         break;
     case K_WV:
     case K_EV:
+        if (c->revision >= 2 && own->has[key]) /* the side's own last evaluation is the closer */
+            return own->last[key];
         return c->has_eval[key] ? c->last_eval[key] : 0;
     case K_R50:
         return 50 - (x->after->halfmove + 1) / 2;
+    case K_PH:
+        /* revision 2: the share of the side's ponder moves that were played, in 0.1 % */
+        if (c->revision >= 2)
+            return own->ponder_moves ? 1000 * own->ponder_hits / own->ponder_moves : 0;
+        break;
     default:
         break;
     }
@@ -140,7 +160,29 @@ static uz_result code_number(coder *c, const context *x, int side, int key, int6
     *decimals = (int)(2 * hi + lo);
     if (*decimals > MAX_DECIMALS)
         return UZ_ERR_CORRUPT;
-    int64_t pred = predict(c, x, side, key), d = *value - pred;
+    if (key == K_PH && c->revision >= 2 && c->has_pd) { /* this comment's pd counts */
+        own->ponder_moves++;
+        own->ponder_hits += c->cur_pd[0] && strcmp(c->cur_pd, x->last_san) == 0; /* ("" matches nothing) */
+    }
+    int64_t pred = predict(c, x, side, key), d;
+    if (key == K_N && *decimals == 0 && nodes_by_time(c)) {
+        /* Revision 2: n = s x t ÷ 1000 + a small rest, t the engine's search time in ms, which
+         * is mt or a few ms off: the writer's t is n x 1000 / s rounded (mt when out of range). */
+        int64_t s = c->cur[K_S], mt = c->cur[K_MT], t = mt;
+        if (c->bits.enc && *value >= 0) {
+            int64_t t_est = (*value * 1000 + s / 2) / s;
+            if (t_est < SEARCH_TIME_MAX)
+                t = t_est;
+        }
+        int64_t dt = t - mt;
+        if ((r = code_signed(c, &c->m.search_time, &own->v_search_time, &dt)) != UZ_OK)
+            return r;
+        t = mt + dt;
+        if (t < 0 || t >= SEARCH_TIME_MAX)
+            return UZ_ERR_CORRUPT;
+        pred = s * t / 1000;
+    }
+    d = *value - pred;
     if ((r = code_signed(c, &c->m.num[key], &own->v[key], &d)) != UZ_OK)
         return r;
     *value = pred + d;
@@ -166,7 +208,7 @@ typedef struct field {
     size_t len;
 } field;
 
-static uz_result code_field(coder *c, const context *x, int side, field *f, uz_buf *out)
+static uz_result code_field_value(coder *c, const context *x, int side, field *f, uz_buf *out)
 {
     side_state *own = &c->side[side];
     int key = f->key;
@@ -210,6 +252,16 @@ static uz_result code_field(coder *c, const context *x, int side, field *f, uz_b
     return out ? uz_buf_append(out, num, (size_t)print_number(num, sizeof num, value, decimals)) : UZ_OK;
 }
 
+/* code_field_value, its cost counted to its key (for reports). */
+static uz_result code_field(coder *c, const context *x, int side, field *f, uz_buf *out)
+{
+    uint64_t before = c->counts.cost_fields + c->counts.cost_pv;
+    uz_result r = code_field_value(c, x, side, f, out);
+    c->counts.cost_key[f->key] += c->counts.cost_fields + c->counts.cost_pv - before;
+    c->counts.n_key[f->key]++;
+    return r;
+}
+
 /* Whether the writer can code the value of a field (else it stays in the residual). */
 static bool codable(const coder *c, const context *x, int key, const char *s, size_t len)
 {
@@ -233,6 +285,21 @@ static bool codable(const coder *c, const context *x, int key, const char *s, si
 }
 
 /* ---- comments ---- */
+
+/* A pd field's value (coded: the ponder prediction; literal: its text), for ph. */
+static void note_pd(coder *c, const field *f, const char *literal, size_t len)
+{
+    if (f->key != K_PD)
+        return;
+    c->has_pd = true;
+    if (!f->literal)
+        snprintf(c->cur_pd, sizeof c->cur_pd, "%s", c->pd);
+    else if (len < sizeof c->cur_pd) {
+        memcpy(c->cur_pd, literal, len);
+        c->cur_pd[len] = 0;
+    } else
+        c->cur_pd[0] = 0;
+}
 
 /* Writer: the comment's fields and residual; false when it has no key. The reader's
  * rebuild is checked against the text before anything is coded. */
@@ -283,8 +350,9 @@ static uz_result rebuild(coder *c, const context *x, int side, const char *res, 
         if (r != UZ_OK)
             return r;
         i = vs;
+        size_t ve = f.literal ? value_end(res, len, vs) : vs;
+        note_pd(c, &f, res + vs, ve - vs);
         if (f.literal) {
-            size_t ve = value_end(res, len, vs);
             if ((r = uz_buf_append(out, res + vs, ve - vs)) != UZ_OK)
                 return r;
             i = ve;
@@ -315,6 +383,7 @@ static void parse_time_control(coder *c, const char *tc)
 static void begin_comment(coder *c, int side)
 {
     memset(c->cur_has, 0, sizeof c->cur_has);
+    c->has_pd = false;
     snprintf(c->pd, sizeof c->pd, "%s", c->side[side].has_pv ? c->side[side].pv1 : "");
 }
 
@@ -398,8 +467,10 @@ static uz_result encode_comment(coder *c, const context *x, int side, const char
     begin_comment(c, side);
     unsigned coded = split(c, x, text, strlen(text), fields, &n_fields, residual);
     uz_result r = code_flag(c, side, &coded);
-    for (size_t f = 0; r == UZ_OK && coded && f < n_fields; f++)
+    for (size_t f = 0; r == UZ_OK && coded && f < n_fields; f++) {
         r = code_field(c, x, side, &fields[f], NULL);
+        note_pd(c, &fields[f], fields[f].text, fields[f].len);
+    }
     if (r != UZ_OK || !coded)
         return r;
     if (!(*kept = malloc(residual->size + 1)))
@@ -442,13 +513,16 @@ static uz_result code_main_line(coder *c, const uz_walk *walk, const uz_move *mv
     begin_game(c, game);
     uz__pv_fill_game_tt(c, mv, walk);
     size_t k = 0;
+    char last_san[UZ_SAN_MAX] = ""; /* of the move before node i (revision 2) */
     for (size_t i = 0; i < game->main.n_nodes && r == UZ_OK; i++) {
         uz_node *nd = &game->main.nodes[i];
-        context x = {mv, game->main.n_nodes, i, uz_walk_main_before(walk, i), uz_walk_main_after(walk, i)};
+        context x = {mv, game->main.n_nodes, i, uz_walk_main_before(walk, i), uz_walk_main_after(walk, i), last_san};
         int side = x.before->side;
         for (size_t j = 0; j < nd->n_comments && r == UZ_OK; j++, k++)
             r = c->bits.enc ? encode_comment(c, &x, side, nd->comments[j], &kept[k], &buf)
                             : decode_comment(c, &x, side, &nd->comments[j], &buf);
+        if (c->revision >= 2)
+            uz_san_format(x.before, mv[i], last_san);
     }
     uz_buf_free(&buf);
     return r;
@@ -462,10 +536,18 @@ static void add_counts(uz_engine_code_counts *to, const uz_engine_code_counts *f
     to->cost_pv += from->cost_pv;
     to->cost_fields += from->cost_fields;
     to->cost_flags += from->cost_flags;
+    to->cost_pv_stop += from->cost_pv_stop;
+    to->cost_pv_hit += from->cost_pv_hit;
+    to->cost_pv_rank += from->cost_pv_rank;
+    to->pv_ranked += from->pv_ranked;
+    for (int k = 0; k < N_KEYS; k++) {
+        to->cost_key[k] += from->cost_key[k];
+        to->n_key[k] += from->n_key[k];
+    }
 }
 
-uz_result uz_engine_code_encode(const uz_walk *walk, uz_buf *out, char ***residuals, size_t *n_residuals,
-                                uz_engine_code_counts *counts)
+uz_result uz_engine_code_encode(const uz_walk *walk, unsigned revision, uz_buf *out, char ***residuals,
+                                size_t *n_residuals, uz_engine_code_counts *counts)
 {
     const uz_game *game = walk->game;
     *residuals = NULL;
@@ -481,6 +563,7 @@ uz_result uz_engine_code_encode(const uz_walk *walk, uz_buf *out, char ***residu
     uz_result r = UZ_ERR_NOMEM;
     if (!c || !res || uz_encoder_create(&c->bits.enc, UZ_CODER_RANGE) != UZ_OK)
         goto out;
+    c->revision = uz_engine_revision(revision);
     r = code_main_line(c, walk, mv, res);
     if (r == UZ_OK && c->counts.coded) {
         const uint8_t *data;
@@ -499,14 +582,17 @@ out:
     for (size_t i = 0; res && i < total; i++)
         free(res[i]);
     free(res);
-    if (c)
+    if (c) {
         uz_encoder_destroy(c->bits.enc);
+        uz_builtin_destroy(c->searcher);
+    }
     free(c);
     free(mv);
     return r;
 }
 
-uz_result uz_engine_code_decode(const uz_walk *walk, const uint8_t *data, size_t size, uz_engine_code_counts *counts)
+uz_result uz_engine_code_decode(const uz_walk *walk, unsigned revision, const uint8_t *data, size_t size,
+                                uz_engine_code_counts *counts)
 {
     const uz_game *game = walk->game;
     if (size == 0)
@@ -520,6 +606,7 @@ uz_result uz_engine_code_decode(const uz_walk *walk, const uint8_t *data, size_t
     uz_result r = UZ_ERR_NOMEM;
     if (!c)
         goto out;
+    c->revision = uz_engine_revision(revision);
     r = UZ_ERR_CORRUPT;
     if (uz_decoder_init(&c->bits.dec, UZ_CODER_RANGE, data, size) != UZ_OK)
         goto out;
@@ -529,6 +616,8 @@ uz_result uz_engine_code_decode(const uz_walk *walk, const uint8_t *data, size_t
     if (r == UZ_OK && counts)
         add_counts(counts, &c->counts);
 out:
+    if (c)
+        uz_builtin_destroy(c->searcher);
     free(c);
     free(mv);
     return r;

@@ -20,20 +20,33 @@
 
 /* What one coder coded (or decoded): for reports, not part of the format. Costs are
  * ideal code lengths in 1/65536 bit. */
+#define UZ_ENGINE_KEYS 17 /* the keys whose values are coded (uz_engine_code_key) */
 typedef struct uz_engine_code_counts {
     uint64_t comments;   /* main-line comments seen */
     uint64_t coded;      /* of them coded */
     uint64_t pv_moves;   /* moves of coded principal variations */
     uint64_t cost_pv, cost_fields, cost_flags;
+    uint64_t cost_pv_stop, cost_pv_hit, cost_pv_rank; /* of cost_pv: stop bits, candidates' bits, ranks */
+    uint64_t pv_ranked;  /* pv moves coded by their rank (no candidate was the move) */
+    uint64_t cost_key[UZ_ENGINE_KEYS]; /* by key: its literal flag and its value (pv: with its moves) */
+    uint64_t n_key[UZ_ENGINE_KEYS];    /* fields of the key coded (literal or not) */
 } uz_engine_code_counts;
 
-/* Writer: the main-line comments of the walk's game that can be coded, its positions taken
+/* The name of key k (0 <= k < UZ_ENGINE_KEYS) as the comments spell it ("d", "sd", ...). */
+const char *uz_engine_code_key(int k);
+
+/* Revisions of the code (header key 18; doc/format.md, "Engine comment code"): 1 (the key
+ * absent, 0) or 2 (UZ_ENGINE_REVISION: better predicted numbers). */
+static inline unsigned uz_engine_revision(unsigned key) { return key ? key : 1; }
+
+/* Writer: the main-line comments of the walk's game that can be coded, in revision
+ * uz_engine_revision(revision), its positions taken
  * from the walk (resolved, its moves known). residuals gets one entry per
  * main-line node comment (in order): NULL where the comment stays as it is, else the
  * comment's residual (malloc'd; free each with free, and the array). The game's coded
  * bytes are appended to out: nothing when no comment is coded. counts (optional) adds up. */
-uz_result uz_engine_code_encode(const uz_walk *walk, uz_buf *out, char ***residuals, size_t *n_residuals,
-                                uz_engine_code_counts *counts);
+uz_result uz_engine_code_encode(const uz_walk *walk, unsigned revision, uz_buf *out, char ***residuals,
+                                size_t *n_residuals, uz_engine_code_counts *counts);
 
 /* Whether a main-line comment of the game names a key of the code (a cheap look: the
  * writer decides per comment); a writer uses structure version 2 for a member only then. */
@@ -41,9 +54,10 @@ bool uz_engine_code_wanted(const uz_game *game);
 
 /* Reader: the main-line comments of the walk's game are residuals; its positions are
  * taken from the walk (resolved, its moves known: the move decoder's, uz_decode_games);
- * data[0..size) its coded bytes (size 0: nothing to do). The coded comments are rebuilt in
+ * revision as the writer's; data[0..size) its coded bytes (size 0: nothing to do). The coded comments are rebuilt in
  * place.
  * UZ_ERR_CORRUPT when the bytes do not decode or are not consumed exactly. */
-uz_result uz_engine_code_decode(const uz_walk *walk, const uint8_t *data, size_t size, uz_engine_code_counts *counts);
+uz_result uz_engine_code_decode(const uz_walk *walk, unsigned revision, const uint8_t *data, size_t size,
+                                uz_engine_code_counts *counts);
 
 #endif

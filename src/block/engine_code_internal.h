@@ -19,9 +19,17 @@ enum key { K_D, K_SD, K_PD, K_MT, K_TL, K_S, K_N, K_PV, K_TB, K_H, K_PH, K_WV, K
 #define MAX_PV 256          /* longer variations stay text */
 #define SEEN_BONUS 120      /* a move of either side's last variation, in the order of the others */
 #define RECAPTURE_BONUS 100 /* a move to where the last move went */
+/* Revision 2 ranks by the built-in oracle's scores (centipawns, clamped) plus these (chosen
+ * on the training part of the TCEC corpus file), and codes the rank in a context of the
+ * gap between the first two scores in GAP_UNIT steps. */
+#define SEEN_BONUS_CP 60
+#define RECAPTURE_BONUS_CP 40
+#define SCORE_CLAMP 1500
+#define GAP_UNIT 40
 #define MAX_DIGITS 13       /* of a number's integer part */
 #define MAX_DECIMALS 3
 #define MAX_VALUE 9999999999999 /* of a number times 10^decimals: MAX_DIGITS nines */
+#define SEARCH_TIME_MAX 100000000 /* ms: revision 2 codes n from s and a search time below it */
 
 /* ---- adaptive binary models (block/bit_code.h; n capped at 60) ---- */
 
@@ -52,6 +60,7 @@ typedef struct models {
     bit_model hit[N_SOURCES][N_BUCKETS][3]; /* a candidate is the move: by source, ply bucket, proposers - 1 */
     gamma_model num[N_KEYS];
     gamma_model rank[N_BUCKETS];     /* the move's rank among the others */
+    gamma_model search_time;         /* revision 2: n's search time less mt */
 } models;
 
 /* One side's previous coded values and variation. */
@@ -61,6 +70,8 @@ typedef struct side_state {
     uint64_t v[N_KEYS];          /* previous coded value of the key (context) */
     int lit[N_KEYS];             /* 0 coded, 1 literal, 2 none yet */
     int prev_coded;              /* 0 text, 1 coded, 2 none yet */
+    uint64_t v_search_time;      /* revision 2: previous coded search time less mt (context) */
+    int64_t ponder_moves, ponder_hits; /* revision 2: its comments with a pd, those whose pd was played */
     bool has_pv;
     uz_move pv[MAX_PV];
     size_t pv_len, pv_root;      /* moves, the ply of its first */
@@ -75,9 +86,11 @@ typedef struct tt_entry {
 } tt_entry;
 
 typedef struct coder {
+    unsigned revision;           /* of the code: 1 or 2 */
     tt_entry pv_tt[1 << TT_BITS], game_tt[1 << TT_BITS];
     uint64_t seen[4096 / 64];    /* the moves (from, to) of both sides' last variations */
     uz_bit_coder bits;           /* writer (bits.enc) or reader (bits.dec); bits.cost: where bits count */
+    struct uz_builtin *searcher; /* revision 2: ranks variation moves (made at the first need) */
     models m;
     side_state side[2];
     int64_t last_eval[N_KEYS];   /* wv, ev: the last value of either side */
@@ -88,6 +101,8 @@ typedef struct coder {
     int64_t cur[N_KEYS];
     bool cur_has[N_KEYS];
     char pd[UZ_SAN_MAX];         /* the side's ponder prediction when the comment began ("" none) */
+    bool has_pd;                 /* the comment has a pd field (coded or literal), its value cur_pd */
+    char cur_pd[UZ_SAN_MAX];     /* ("" when longer than a SAN) */
 } coder;
 
 static inline void init_models(models *m) { uz_bit_models_init((bit_model *)m, sizeof *m / sizeof(bit_model), CAP); }
@@ -120,6 +135,7 @@ typedef struct context {
     size_t ply;                  /* the move the comment follows */
     const uz_position *before;   /* the position before it, and after it */
     const uz_position *after;
+    const char *last_san;        /* the SAN of the main line's move before it ("" at ply 0) */
 } context;
 
 /* ---- principal variations (engine_pv.c) ---- */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "block/engine_code_internal.h"
+#include "builtin/builtin.h"
 
 /* A previous variation as a source of predictions: the move it has at each ply of the
  * variation being coded while the moves so far follow it. */
@@ -79,6 +80,22 @@ static int move_score(uz_position *pos, uz_move m)
     return score;
 }
 
+/* Revision 2: the built-in oracle's scores of the legal moves (canonical order), builtin-1
+ * at depth 1, clamped to +-SCORE_CLAMP centipawns (mates too); the searcher is made at the
+ * first need. */
+static uz_result builtin_scores(coder *c, const uz_position *pos, const uz_move *legal, int n, int32_t *scores)
+{
+    if (!c->searcher) {
+        uz_diag d = {0};
+        if (uz_builtin_create(&c->searcher, 1, 1, &d) != UZ_OK)
+            return UZ_ERR_NOMEM;
+    }
+    uz_builtin_score_moves(c->searcher, pos, legal, n, scores);
+    for (int j = 0; j < n; j++)
+        scores[j] = scores[j] > SCORE_CLAMP ? SCORE_CLAMP : scores[j] < -SCORE_CLAMP ? -SCORE_CLAMP : scores[j];
+    return UZ_OK;
+}
+
 static bool tt_get(const tt_entry *tt, const uz_position *pos, uz_move *m)
 {
     const tt_entry *e = &tt[pos->key & ((1u << TT_BITS) - 1)];
@@ -113,6 +130,40 @@ static void seen_fill(coder *c)
 static int bucket(size_t i)
 {
     return i == 0 ? 0 : i < 8 ? 1 : i < 24 ? 2 : 3;
+}
+
+/* The legal moves that are not candidates, by score, highest first, ties in generation
+ * order: rest[0..*n) and their scores. Revision 1 scores by move_score, revision 2 by the
+ * built-in oracle; both add the bonuses of a move seen in the last variations and of a
+ * recapture (prev: the last move made, or none). */
+static uz_result rank_rest(coder *c, uz_position *pos, const uz_move *legal, int n_legal, const uz_move *cand,
+                           int n_cand, uz_move prev, uz_move *rest, int *score, int *n)
+{
+    int32_t searched[UZ_MAX_MOVES];
+    uz_result r;
+    if (c->revision >= 2 && (r = builtin_scores(c, pos, legal, n_legal, searched)) != UZ_OK)
+        return r;
+    *n = 0;
+    for (int j = 0; j < n_legal; j++) {
+        bool is_cand = false;
+        for (int k = 0; k < n_cand; k++)
+            is_cand |= cand[k] == legal[j];
+        if (is_cand)
+            continue;
+        bool seen = seen_has(c, legal[j]), recapture = prev != UZ_MOVE_NONE && UZ_MOVE_TO(legal[j]) == UZ_MOVE_TO(prev);
+        int at = *n, sc = c->revision >= 2
+                              ? searched[j] + (seen ? SEEN_BONUS_CP : 0) + (recapture ? RECAPTURE_BONUS_CP : 0)
+                              : move_score(pos, legal[j]) + (seen ? SEEN_BONUS : 0) + (recapture ? RECAPTURE_BONUS : 0);
+        while (at > 0 && score[at - 1] < sc) {
+            score[at] = score[at - 1];
+            rest[at] = rest[at - 1];
+            at--;
+        }
+        score[at] = sc;
+        rest[at] = legal[j];
+        (*n)++;
+    }
+    return UZ_OK;
 }
 
 /* A variation from the position before the commented move: per ply a stop bit, then the
@@ -150,16 +201,19 @@ uz_result uz__pv_code(coder *c, const context *x, int side, uz_move *pv, size_t 
         uz_move own;
         int own_state = source_move(&src[1], i, &own) ? 1 : src[1].aligned && src[1].moves ? 2 : 0;
         unsigned stop = c->bits.enc ? i == *len : 0;
+        uint64_t before = c->counts.cost_pv;
         if (i >= MAX_PV)
             stop = 1;
         else if ((r = code_bit(c, &c->m.stop[bucket(i)][own_state], &stop)) != UZ_OK)
             return r;
+        c->counts.cost_pv_stop += c->counts.cost_pv - before;
         if (stop)
             break;
         uz_move legal[UZ_MAX_MOVES];
         int n_legal = uz_generate_legal(&pos, legal);
         uz_move m = c->bits.enc ? pv[i] : UZ_MOVE_NONE;
         bool found = false;
+        before = c->counts.cost_pv;
         for (int k = 0; k < n_cand && !found; k++) {
             unsigned hit = c->bits.enc ? m == cand[k] : 0;
             if ((r = code_bit(c, &c->m.hit[from[k]][bucket(i)][(votes[k] < 3 ? votes[k] : 3) - 1], &hit)) != UZ_OK)
@@ -169,28 +223,14 @@ uz_result uz__pv_code(coder *c, const context *x, int side, uz_move *pv, size_t 
                 found = true;
             }
         }
+        c->counts.cost_pv_hit += c->counts.cost_pv - before;
         if (!found) {
-            /* The other legal moves by score, ties in generation order. */
+            before = c->counts.cost_pv;
+            c->counts.pv_ranked++;
             int score[UZ_MAX_MOVES], n = 0;
             uz_move rest[UZ_MAX_MOVES];
-            for (int j = 0; j < n_legal; j++) {
-                bool is_cand = false;
-                for (int k = 0; k < n_cand; k++)
-                    is_cand |= cand[k] == legal[j];
-                if (is_cand)
-                    continue;
-                int sc = move_score(&pos, legal[j]) + (seen_has(c, legal[j]) ? SEEN_BONUS : 0), at = n;
-                if (prev != UZ_MOVE_NONE && UZ_MOVE_TO(legal[j]) == UZ_MOVE_TO(prev))
-                    sc += RECAPTURE_BONUS;
-                while (at > 0 && score[at - 1] < sc) {
-                    score[at] = score[at - 1];
-                    rest[at] = rest[at - 1];
-                    at--;
-                }
-                score[at] = sc;
-                rest[at] = legal[j];
-                n++;
-            }
+            if ((r = rank_rest(c, &pos, legal, n_legal, cand, n_cand, prev, rest, score, &n)) != UZ_OK)
+                return r;
             uint64_t rank = 0;
             if (c->bits.enc)
                 while (rank < (uint64_t)n && rest[rank] != m)
@@ -199,11 +239,16 @@ uz_result uz__pv_code(coder *c, const context *x, int side, uz_move *pv, size_t 
                 return UZ_ERR_ARG; /* (the writer checked every move) */
             uint64_t v = rank + 1;
             unsigned nctx = uz_bit_length((uint64_t)n);
+            if (c->revision >= 2) { /* how far the first stands out, and many moves or few */
+                int gap = n >= 2 ? score[0] - score[1] : 8 * GAP_UNIT;
+                nctx = (gap < GAP_UNIT ? 0 : gap < 3 * GAP_UNIT ? 1 : gap < 8 * GAP_UNIT ? 2 : 3) + 4 * (n > 12);
+            }
             if ((r = code_gamma(c, &c->m.rank[bucket(i)], nctx < GAMMA_CTX ? nctx : GAMMA_CTX - 1, &v)) != UZ_OK)
                 return r;
             if (v > (uint64_t)n)
                 return UZ_ERR_CORRUPT;
             m = rest[v - 1];
+            c->counts.cost_pv_rank += c->counts.cost_pv - before;
         }
         pv[i] = m;
         for (int s = SRC_GAME; s <= SRC_OPP; s++) {

@@ -51,15 +51,19 @@ void uz_block_out_games_free(uz_block_out_game *games, size_t n);
  * records of the games that have a tree (in game order) in the last section
  * (doc/format.md). Verbatim and text-only games keep their bytes as such. From structure version 1
  * the comments are coded with the models of comment_revision, the member header's key 17
- * (0: absent, the structure version's; block/comment_code.h); readers take the same number. */
+ * (0: absent, the structure version's; block/comment_code.h); readers take the same number.
+ * From structure version 2 the engine comments are coded in the newest engine code
+ * revision (UZ_ENGINE_REVISION, header key 18). */
 uz_result uz_block_struct_write(uz_buf *b, unsigned version, unsigned tag_version, unsigned comment_revision,
                                 const uz_block_out_game *games, size_t n);
-/* The same, written to a block's bytes: the stream appended to out->structure and, when
+/* The same, its engine comments in engine_revision (header key 18; 0: absent, revision 1),
+ * written to a block's bytes: the stream appended to out->structure and, when
  * the writer packed it already (to choose its tag coding) and out->structure was empty,
  * its packing in out->packed and out->method, which uz_archive_write_block then writes
  * as it is; out->packed stays empty otherwise. */
 uz_result uz_block_struct_write_block(uz_block_bytes *out, unsigned version, unsigned tag_version,
-                                      unsigned comment_revision, const uz_block_out_game *games, size_t n);
+                                      unsigned comment_revision, unsigned engine_revision,
+                                      const uz_block_out_game *games, size_t n);
 /* One game of a block as its structure stream gives it, and what decoding the game
  * further needs. The record owns the game; the byte ranges point into the block's
  * streams (borrowed: valid while the block is). */

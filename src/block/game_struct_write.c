@@ -33,6 +33,7 @@ typedef struct struct_writer {
     uz_clock_coder *clocks; /* comment revision 4: the main-line clocks, coded from the walks (else NULL) */
     unsigned version;      /* structure version: from 1 the tags go through tag_code */
     unsigned tag_version;  /* of tag_code (header key 16) */
+    unsigned engine_revision; /* of engine_code (header key 18; 0: absent, revision 1) */
     uz_buf tag_index;      /* structure version 1: every tag's name index (uint32_t), in game order */
     char **residuals;      /* structure version 2: the game's main-line comments as engine_code left them (NULL: as is) */
     size_t n_residuals, next_residual;
@@ -231,7 +232,8 @@ static uz_result put_engine_code(struct_writer *w, const uz_block_out_game *rec)
     drop_residuals(w);
     uz_result r = game->verbatim || game->text_only
                       ? UZ_OK
-                      : uz_engine_code_encode(&rec->walk, &code, &w->residuals, &w->n_residuals, NULL);
+                      : uz_engine_code_encode(&rec->walk, w->engine_revision, &code, &w->residuals, &w->n_residuals,
+                                              NULL);
     if (r == UZ_OK)
         r = uz_buf_put_varint(&w->sec[SEC_ENGINE_CODE], code.size);
     if (r == UZ_OK)
@@ -577,11 +579,13 @@ static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *ga
 /* uz_block_struct_write, and where the stream's packing goes when the writer makes one
  * (packed NULL: dropped). */
 static uz_result write_struct(uz_buf *out, uz_buf *packed, unsigned *method, unsigned version, unsigned tag_version,
-                              unsigned comment_revision, const uz_block_out_game *games, size_t n)
+                              unsigned comment_revision, unsigned engine_revision, const uz_block_out_game *games,
+                              size_t n)
 {
     struct_writer w = {0};
     w.version = version;
     w.tag_version = tag_version;
+    w.engine_revision = engine_revision;
     w.packed = packed;
     w.method = method;
     uz_result r = UZ_OK;
@@ -632,14 +636,15 @@ static uz_result write_struct(uz_buf *out, uz_buf *packed, unsigned *method, uns
 uz_result uz_block_struct_write(uz_buf *out, unsigned version, unsigned tag_version, unsigned comment_revision,
                                 const uz_block_out_game *games, size_t n)
 {
-    return write_struct(out, NULL, NULL, version, tag_version, comment_revision, games, n);
+    return write_struct(out, NULL, NULL, version, tag_version, comment_revision, UZ_ENGINE_REVISION, games, n);
 }
 
 uz_result uz_block_struct_write_block(uz_block_bytes *out, unsigned version, unsigned tag_version,
-                                      unsigned comment_revision, const uz_block_out_game *games, size_t n)
+                                      unsigned comment_revision, unsigned engine_revision,
+                                      const uz_block_out_game *games, size_t n)
 {
     /* A packing is the whole stream's: kept only for a stream written from its start. */
     bool whole = out->structure.size == 0;
     return write_struct(&out->structure, whole ? &out->packed : NULL, &out->method, version, tag_version,
-                        comment_revision, games, n);
+                        comment_revision, engine_revision, games, n);
 }

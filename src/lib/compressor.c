@@ -7,6 +7,7 @@
 #include "game_source.h"
 #include "lib_internal.h"
 #include "block/comment_code.h"
+#include "block/engine_code.h"
 #include "builtin/builtin_pool.h"
 #include "engine/engine_store.h"
 #include "block/block_codec.h"
@@ -205,11 +206,17 @@ static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag 
         for (size_t i = 0; i < n && !c->header.comment_revision; i++)
             if (uz_comment_clock_wanted(&games[i]))
                 c->header.comment_revision = UZ_COMMENT_REVISION;
+        /* Key 18 likewise: a member whose first games have engine comments. */
+        c->header.engine_revision = 0;
+        for (size_t i = 0; i < n && !c->header.engine_revision; i++)
+            if (uz_engine_code_wanted(&games[i]))
+                c->header.engine_revision = UZ_ENGINE_REVISION;
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
     }
     uz_block_coder bc = {.moves = {.oracle = uz_oracle_set_oracle(c->oracles), .model = &c->model, .enc = c->enc},
                          .struct_version = c->header.struct_version,
-                         .comment_revision = c->header.comment_revision};
+                         .comment_revision = c->header.comment_revision,
+                         .engine_revision = c->header.engine_revision};
     for (size_t b = 0; r == UZ_OK && b < n_blocks; b++) {
         size_t k = blocks[b].n;
         uz_block_bytes out = {0};
@@ -542,6 +549,7 @@ uz_result uz_compressor_resume(uz_compressor *c, FILE *old, const char *old_name
     if (r == UZ_OK) { /* the copied blocks keep their structure version */
         c->header.struct_version = header.struct_version;
         c->header.comment_revision = header.comment_revision;
+        c->header.engine_revision = header.engine_revision;
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
     }
     /* Packing is deterministic: the blocks are copied as they are, the index rebuilt. */

@@ -55,8 +55,8 @@ static void put_le32(uint8_t *p, uint32_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* The same header with field key's value replaced by value (fixed part, body, CRC). */
-static void replace_field(const uz_buf *in, uint64_t key, const char *value, uz_buf *out)
+/* The same header with field key's value replaced by value[0..len) (fixed part, body, CRC). */
+static void replace_field_n(const uz_buf *in, uint64_t key, const char *value, size_t len, uz_buf *out)
 {
     /* version 3: magic, version, then the body's length as a varint */
     uz_cursor lc = {in->data + 10, in->data + in->size};
@@ -72,7 +72,7 @@ static void replace_field(const uz_buf *in, uint64_t key, const char *value, uz_
             break;
         uz_buf_put_varint(&body, k);
         if (k == key)
-            uz_buf_put_string(&body, value, strlen(value));
+            uz_buf_put_string(&body, value, len);
         else
             uz_buf_put_string(&body, (const char *)s, n);
     }
@@ -84,6 +84,11 @@ static void replace_field(const uz_buf *in, uint64_t key, const char *value, uz_
     uz_buf_append(out, body.data, body.size);
     uz_buf_append(out, crc, 4);
     uz_buf_free(&body);
+}
+
+static void replace_field(const uz_buf *in, uint64_t key, const char *value, uz_buf *out)
+{
+    replace_field_n(in, key, value, strlen(value), out);
 }
 
 int main(void)
@@ -142,20 +147,45 @@ int main(void)
     {
         static uz_archive_header hv, bv;
         uz_buf v1 = {0}, damaged = {0};
-        CHECK(back.tag_version == UZ_TAG_VERSION && UZ_TAG_VERSION == 2, "tag version %u read back", back.tag_version);
+        CHECK(back.tag_version == UZ_TAG_VERSION && UZ_TAG_VERSION == 3, "tag version %u read back", back.tag_version);
         hv = h;
         hv.tag_version = 1;
         CHECK(header_bytes(&hv, &v1, &d) == UZ_OK, "%s", d.message);
         CHECK(v1.size + 3 == good.size, "key 16 takes 3 bytes (%zu, %zu)", v1.size, good.size);
         CHECK(read_header_bytes(&v1, &bv, &d) == UZ_OK && bv.tag_version == 1, "no key 16: tag version 1");
-        const char *bad_values[] = {"\x03", "", "\x02\x02"};
+        const char *bad_values[] = {"\x04", "", "\x02\x02"};
         for (size_t i = 0; i < sizeof bad_values / sizeof *bad_values; i++) {
             replace_field(&good, 16, bad_values[i], &damaged);
             CHECK(read_header_bytes(&damaged, &bv, &d) == UZ_ERR_CORRUPT, "bad key 16 value %zu accepted", i);
         }
-        replace_field(&good, 16, "\x03", &damaged);
+        replace_field(&good, 16, "\x04", &damaged);
         CHECK(read_header_bytes(&damaged, &bv, &d) == UZ_ERR_CORRUPT && strstr(d.message, "newer"), "%s", d.message);
         uz_buf_free(&v1);
+        uz_buf_free(&damaged);
+    }
+
+    /* The engine code's revision (key 18): absent is revision 1 (0, every archive written
+     * before the key existed); the newest round-trips in 3 bytes; a revision from a newer
+     * ucizip, 0, an empty value or two varints are refused. */
+    {
+        static uz_archive_header he, be;
+        uz_buf with = {0}, damaged = {0};
+        CHECK(back.engine_revision == 0, "no key 18 read as revision %u", back.engine_revision);
+        he = h;
+        he.engine_revision = UZ_ENGINE_REVISION;
+        CHECK(header_bytes(&he, &with, &d) == UZ_OK, "%s", d.message);
+        CHECK(with.size == good.size + 3, "key 18 takes 3 bytes (%zu, %zu)", with.size, good.size);
+        CHECK(read_header_bytes(&with, &be, &d) == UZ_OK && be.engine_revision == UZ_ENGINE_REVISION,
+              "key 18 read back as %u", be.engine_revision);
+        const char *bad_values[] = {"\x03", "\x00", "", "\x02\x02"};
+        for (size_t i = 0; i < sizeof bad_values / sizeof *bad_values; i++) {
+            size_t len = i == 1 ? 1 : strlen(bad_values[i]);
+            replace_field_n(&with, 18, bad_values[i], len, &damaged);
+            CHECK(read_header_bytes(&damaged, &be, &d) == UZ_ERR_CORRUPT, "bad key 18 value %zu accepted", i);
+        }
+        replace_field(&with, 18, "\x03", &damaged);
+        CHECK(read_header_bytes(&damaged, &be, &d) == UZ_ERR_CORRUPT && strstr(d.message, "newer"), "%s", d.message);
+        uz_buf_free(&with);
         uz_buf_free(&damaged);
     }
 

@@ -46,7 +46,8 @@ static uz_result compress(uz_pool *pool, uz_pool *pool960, uz_oracle *oracle, ga
         size_t k = l->n - i < BLOCK ? l->n - i : BLOCK;
         uz_block_coder bc = {.moves = {.oracle = oracle, .model = &model, .enc = enc},
                              .struct_version = header.struct_version,
-                             .comment_revision = header.comment_revision};
+                             .comment_revision = header.comment_revision,
+                             .engine_revision = header.engine_revision};
         uz_block_bytes out = {0};
         r = uz_block_encode(&bc, l->games + i, k, &out, &d);
         if (r == UZ_OK)

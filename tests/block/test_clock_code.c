@@ -87,7 +87,7 @@ static uz_result read_back(const uz_buf *st, unsigned version, size_t n, const u
         uz_walk w;
         if ((r = uz_walk_init(&w, g)) == UZ_OK && (r = uz_walk_resolve_all(&w)) == UZ_OK &&
             (r = uz_clock_decode_game(clocks, &w)) == UZ_OK)
-            r = uz_engine_code_decode(&w, back[i].engine_code, back[i].engine_code_len, NULL);
+            r = uz_engine_code_decode(&w, UZ_ENGINE_REVISION, back[i].engine_code, back[i].engine_code_len, NULL);
         uz_walk_free(&w);
         *same = *same && r == UZ_OK && same_comments(&orig[i].main, &g->main) &&
                 same_list(orig[i].trailing_comments, orig[i].n_trailing_comments, g->trailing_comments,

@@ -12,7 +12,7 @@
  * bit 2 codes the comments with the models of revision 3 (header key 17: clocks by think
  * time); bit 7 with bits 2 and 4 decodes the block with every version the newest (comment
  * revision 4: main-line clocks coded after the moves; tag version 3: values derived from
- * the moves). */
+ * the moves; engine code revision 2, header key 18). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +48,8 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
         block.struct_version = (data[0] & 16) ? 4 : (data[0] & 8) ? 3 : 1;
         block.comment_revision = (data[0] & 128) && (data[0] & 16) ? UZ_COMMENT_REVISION : (data[0] & 64) ? 3 : 0;
     }
+    if ((data[0] & 128) && (data[0] & 4) && (data[0] & 16)) /* every version the newest */
+        block.engine_revision = UZ_ENGINE_REVISION;
     block.tag_version = (data[0] & 32) ? 2 : 1;
     if ((data[0] & (128 | 16 | 4)) == (128 | 16 | 4))
         block.tag_version = UZ_TAG_VERSION;
