@@ -2,7 +2,7 @@
 """Educational decoder of .ucz archives, written from doc/format.md alone.
 
 It reads every member of an archive: the header (and its fields), each block (its crc,
-the structure stream decompressed with zstd or raw LZMA2), the structure stream's
+the structure stream decompressed with zstd, raw LZMA2 or zstd over the prose dictionary), the structure stream's
 sections (tag names, game records with their tree shapes, tag values column by column,
 comments, text records; in structure version 1 the coded tags too; in structure versions 2 to 4 the engine-comment
 code's per-game streams, checked but not decoded: their values need the game's moves; in
@@ -15,7 +15,8 @@ that needs the engine (doc/format.md, "Engine queries") and the move models.
     tools/edu_decode.py ARCHIVE.ucz --json     one JSON object per game (tags, counts)
     tools/edu_decode.py ARCHIVE.ucz --header   the member headers too
 
-Needs only Python 3 and libzstd (through ctypes) for blocks stored with zstd.
+Needs only Python 3 and libzstd (through ctypes) for blocks stored with zstd, and
+data/prose_dict/v1.txt for those of method 3.
 """
 import ctypes
 import ctypes.util
@@ -140,18 +141,28 @@ def xxh64(data, seed=0):
 _zstd = None
 
 
-def unzstd(data, size):
+PROSE_DICT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "prose_dict", "v1.txt")
+
+
+def unzstd(data, size, dictionary=b""):
+    """One zstd frame of exactly size bytes; with a dictionary (method 3: the prose
+    dictionary, raw content), the frame is decoded as if the dictionary came before it."""
     global _zstd
     if _zstd is None:
         name = ctypes.util.find_library("zstd")
         if not name:
             raise Corrupt("a block is stored with zstd and libzstd was not found")
         _zstd = ctypes.CDLL(name)
-        _zstd.ZSTD_decompress.restype = ctypes.c_size_t
-        _zstd.ZSTD_decompress.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t]
+        _zstd.ZSTD_createDCtx.restype = ctypes.c_void_p
+        _zstd.ZSTD_freeDCtx.argtypes = [ctypes.c_void_p]
+        _zstd.ZSTD_decompress_usingDict.restype = ctypes.c_size_t
+        _zstd.ZSTD_decompress_usingDict.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p,
+                                                    ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t]
         _zstd.ZSTD_isError.argtypes = [ctypes.c_size_t]
     out = ctypes.create_string_buffer(max(size, 1))
-    got = _zstd.ZSTD_decompress(out, size, data, len(data))
+    dctx = _zstd.ZSTD_createDCtx()
+    got = _zstd.ZSTD_decompress_usingDict(dctx, out, size, data, len(data), dictionary, len(dictionary))
+    _zstd.ZSTD_freeDCtx(dctx)
     if _zstd.ZSTD_isError(got) or got != size:
         raise Corrupt("the structure stream does not decompress to its size")
     return out.raw[:size]
@@ -910,6 +921,9 @@ def read_member(data, pos):
             structure = unzstd(stored, raw)
         elif method == 2:
             structure = unlzma2(stored, raw)
+        elif method == 3:
+            with open(PROSE_DICT, "rb") as f:
+                structure = unzstd(stored, raw, f.read())
         else:
             raise Corrupt(f"unknown structure method {method}")
         block_games = read_structure(structure, n_games, header.get("struct_version", 0), header["tag_version"])
