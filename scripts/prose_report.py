@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """The prose comments of annotated files against the best general-purpose coders of the
 prose alone (doc/benchmarks.md, "Prose comments"): for each file, the bytes of its prose
-(every comment with its `[%...]` commands taken out, one a line, the empty ones left out)
-raw and packed by `xz -9e`, `zstd -19 --ultra`, `zstd -19` with a dictionary that
+(every comment as ucizip's comments stream keeps it: its clock commands, which ucizip
+codes apart, taken out, line ends as LF; one a line, the empty ones left out; each ended
+by a NUL for the prose dictionary, as ucizip frames them) raw and packed by `xz -9e`, `zstd -19 --ultra`, `zstd -19` with a dictionary that
 `zstd --train` makes of the prose dictionary's texts (64 KiB), `zstd -19` over the prose
 dictionary itself as raw content (what structure-stream method 3 does), and PPMd (order 6,
 16 MiB: 7-Zip's PPMdH through Debian's python3-ppmd, when installed); then what ucizip's
@@ -25,22 +26,24 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from prose_dict import COMMAND, COMMENT, TAG_LINE  # noqa: E402
+from prose_dict import COMMENT, TAG_LINE, lf  # noqa: E402
 from stream_report import CORPUS, FEATURES, ROOT, UCIZIP, held_out_text  # noqa: E402
 
 FILES = ("cat1_uscf_otb_club_annotated.pgn", "cat4_python_chess_immortal_games_crlf.pgn",
          "cat4_pychess_lichess_studies.pgn")
-DICT = os.path.join(ROOT, "data", "prose_dict", "v1.txt")
+DICT = os.path.join(ROOT, "data", "prose_dict", "v1.bin")
+CLOCK = re.compile(rb"\[%clk [^\]]*\]")
 
 
 def prose(pgn):
-    """The prose of pgn (bytes): its comments without markup commands, one a line."""
+    """The prose of pgn (bytes): its comments without their clocks, with LF line ends (as
+    the comments section keeps them)."""
     out = []
     for m in COMMENT.finditer(TAG_LINE.sub(b"", pgn)):
-        text = COMMAND.sub(b"", m.group(1) if m.group(1) is not None else m.group(2))
+        text = CLOCK.sub(b"", lf(m.group(1) if m.group(1) is not None else m.group(2)))
         if text.strip():
             out.append(text)
-    return b"\n".join(out)
+    return out
 
 
 def packed(cmd, data):
@@ -63,7 +66,7 @@ def trained_dict(tmp):
     """A 64 KiB dictionary `zstd --train` makes of the prose dictionary's texts."""
     samples = os.path.join(tmp, "samples")
     os.mkdir(samples)
-    for i, text in enumerate(open(DICT, "rb").read().split(b"\n")):
+    for i, text in enumerate(open(DICT, "rb").read().split(b"\0")):
         with open(os.path.join(samples, "%06d" % i), "wb") as f:
             f.write(text)
     path = os.path.join(tmp, "trained.dict")
@@ -105,10 +108,12 @@ def main():
             data = open(os.path.join(args.corpus, name), "rb").read()
             if args.part == "held-out":
                 data, _ = held_out_text(os.path.join(args.corpus, name), args.ucizip, args.features)
-            text = prose(data)
+            texts = prose(data)
+            text = b"".join(t + b"\n" for t in texts)  # one a line; NUL-ended as the dictionary frames them
             coders = [packed(["xz", "-9e", "-c"], text), packed(["zstd", "-19", "--ultra", "-c", "-q"], text),
                       packed(["zstd", "-19", "-D", trained, "-c", "-q"], text),
-                      packed(["zstd", "-19", "-D", DICT, "-c", "-q"], text), ppmd_size(text)]
+                      packed(["zstd", "-19", "-D", DICT, "-c", "-q"], b"".join(t + b"\0" for t in texts)),
+                      ppmd_size(text)]
             now, games = comment_bytes(args.ucizip, args.engine, data, tmp)
             row = [name[:-4], games, len(text)] + ["n/a" if c is None else c for c in coders]
             if args.old:

@@ -19,6 +19,7 @@ struct uz_archive_reader {
     uint32_t struct_version; /* of the current member */
     uint32_t tag_version;
     uint32_t comment_revision; /* of the current member (0: the structure version's) */
+    uint32_t comment_text;     /* of the current member (0: strings) */
     unsigned version;        /* format version of the current member */
 };
 

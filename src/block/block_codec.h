@@ -22,6 +22,7 @@ typedef struct uz_block_coder {
     uz_oracle_set *oracles;
     unsigned struct_version;   /* encoding: the member's structure version (header key 13) */
     unsigned comment_revision; /* encoding: the member header's key 17 (0: absent) */
+    unsigned comment_text;     /* encoding: the member header's key 19 (0: absent, strings) */
     uz_decode_limits limits;   /* decoding; zero: the defaults of limits.h */
 } uz_block_coder;
 

@@ -2,7 +2,7 @@
  * real annotated games that the dictionary never saw (the held-out games of the club file,
  * tests/data/prose/club_held_out.pgn):
  * - the packer keeps it there, and it is well below zstd and LZMA2 alone;
- * - its bytes are level 19's with data/prose_dict/v1.txt loaded as libzstd loads any
+ * - its bytes are level 19's with data/prose_dict/v1.bin loaded as libzstd loads any
  *   dictionary, and libzstd's one-call decoder reads them with that file: the compiled-in
  *   dictionary is the file the format names;
  * - read as method 1 (no dictionary) it does not give the text back; damaged, it is refused
@@ -71,7 +71,7 @@ static void test_prose(const uint8_t *text, size_t n, const uint8_t *dict, size_
           ref_size);
     ZSTD_DCtx *d = ZSTD_createDCtx();
     size_t got = ZSTD_decompress_usingDict(d, out, n + 1, p.data, p.size, dict, dict_n);
-    CHECK(got == n && memcmp(out, text, n) == 0, "libzstd decodes method 3 with data/prose_dict/v1.txt");
+    CHECK(got == n && memcmp(out, text, n) == 0, "libzstd decodes method 3 with data/prose_dict/v1.bin");
     ZSTD_freeDCtx(d);
     ZSTD_freeCCtx(c);
     free(ref);
@@ -103,7 +103,7 @@ int main(void)
     char path[4096];
     size_t n = 0, dict_n = 0, lichess_n = 0;
     uint8_t *text = read_path("UZ_TEST_DATA", "prose/club_held_out.pgn", &n);
-    uint8_t *dict = read_path("UZ_SRC_ROOT", "data/prose_dict/v1.txt", &dict_n);
+    uint8_t *dict = read_path("UZ_SRC_ROOT", "data/prose_dict/v1.bin", &dict_n);
     if (text && dict)
         test_prose(text, n, dict, dict_n);
     uint8_t *lichess = (uint8_t *)test_slurp(corpus_path("cat1_lichess_rated_blitz_rapid.pgn", path), &lichess_n);

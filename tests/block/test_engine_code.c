@@ -33,7 +33,7 @@ static uz_result read_back(const uint8_t *data, size_t size, size_t n, const uz_
 {
     uz_block_game *back = uz_block_games_new(n);
     uz_diag d = {0};
-    uz_result r = back ? uz_block_struct_read(data, size, UZ_STRUCT_VERSION, UZ_TAG_VERSION, 0, back, n, NULL, &d) : UZ_ERR_NOMEM;
+    uz_result r = back ? uz_block_struct_read(data, size, UZ_STRUCT_VERSION, UZ_TAG_VERSION, 0, 0, back, n, NULL, &d) : UZ_ERR_NOMEM;
     if (r == UZ_OK)
         r = uz_block_struct_engine_code(data, size, UZ_STRUCT_VERSION, back, n);
     *same = r == UZ_OK;
@@ -90,8 +90,8 @@ static void check_file(const char *path, unsigned min_coded, size_t damage)
         verbatim += games[i].verbatim;
     if (verbatim)
         printf("%s: %zu of %zu games kept as text (their text is too far from the rendering)\n", path, verbatim, n);
-    CHECK(recs && uz_block_struct_write(&st, UZ_STRUCT_VERSION, UZ_TAG_VERSION, 0, recs, n) == UZ_OK, "%s: written", path);
-    CHECK(recs && uz_block_struct_write(&st1, 1, UZ_TAG_VERSION, 0, recs, n) == UZ_OK, "%s: structure version 1 written", path);
+    CHECK(recs && uz_block_struct_write(&st, UZ_STRUCT_VERSION, UZ_TAG_VERSION, 0, 0, recs, n) == UZ_OK, "%s: written", path);
+    CHECK(recs && uz_block_struct_write(&st1, 1, UZ_TAG_VERSION, 0, 0, recs, n) == UZ_OK, "%s: structure version 1 written", path);
     uz_block_out_games_free(recs, n);
     bool same = false;
     uz_engine_code_counts counts = {0};

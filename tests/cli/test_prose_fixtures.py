@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Prose comments and structure-stream method 3 (doc/format.md, "Block": zstd over the
 prose dictionary): tests/data/prose/fixture_method2.ucz, written by ucizip before method 3
-existed (its block packed with method 2, raw LZMA2), still decodes byte for byte, whole
-and game by game; the same games compressed now are packed with method 3, decode byte for
+existed (its block packed with method 2, raw LZMA2; its comment texts strings), still
+decodes byte for byte, whole and game by game; the same games compressed now are packed
+with method 3 and their comment texts end with a NUL (header key 19 = 2), decode byte for
 byte too, their comments take at least a fifth fewer bytes, tools/edu_decode.py (written
 from the format document) reads their tags, and a damaged block of method 3 is refused
 with a one-line error, leaving no output. The games are the club file's held-out games,
@@ -51,7 +52,7 @@ def block_of(edu_decode, archive):
     r = edu.Reader(data, start + 1)
     for _ in range(6):
         r.varint()
-    return method, r.pos + 12, zsize, games
+    return (method, header.get("comment_text", 1)), r.pos + 12, zsize, games
 
 
 def main():
@@ -64,7 +65,8 @@ def main():
         decodes_exactly(tmp, now, "method 3 archive")
         old_method, _, _, _ = block_of(edu_decode, FIXTURE)
         method, offset, zsize, games = block_of(edu_decode, now)
-        check(old_method == 2 and method == 3, "methods: fixture %d, now %d" % (old_method, method))
+        check(old_method == (2, 1) and method == (3, 2),
+              "method and key 19: fixture %s, now %s" % (old_method, method))
         with open(PGN, encoding="utf-8") as f:
             events = re.findall(r'^\[Event "([^"]*)"\]', f.read(), re.M)
         check([dict(g["tags"]).get("Event") for g in games] == events, "edu_decode reads the games' tags")

@@ -10,7 +10,8 @@
  * derived from the moves), with bits 2 and 4 in structure version 4 (structure version 3 with range-coded game
  * records); with bit 5 its tags are coded in tag version 2 (header key 16); bit 6 with
  * bit 2 codes the comments with the newest models (header key 17, revision 3: clocks by
- * think time). */
+ * think time); bit 7 (with bits 2 and 4) reads every part in its newest version: the
+ * comments section's texts each ended by a NUL (header key 19 = 2). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,8 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
         block.comment_revision = (data[0] & 64) ? UZ_COMMENT_REVISION : 0;
     }
     block.tag_version = (data[0] & 32) ? 2 : 1;
+    if (data[0] & 128) /* every version the newest: the comments section's framing (key 19) */
+        block.comment_text = UZ_COMMENT_TEXT_NUL;
     block.n_games = 1 + data[1] % 8;
     block.tree_moves = md->limits.block_nodes;
     block.structure = (uz_buf){(uint8_t *)data + start, split - start, 0};
