@@ -2,8 +2,9 @@
 """Where an archive's bytes go, file by file: for every corpus file, the bytes a game of
 each stream of `ucizip info --json` (moves; tags; per-game structure: records, text
 records, section sizes; clocks; engine comments; other comments and the text of verbatim
-games; overhead: headers, block headers, index), the archive's size, and the archive and
-`zstd -19` as a percentage of `xz -9` of the same text.
+games; overhead: headers, block headers, index), the archive's size and its bytes a game
+beside those of `xz -9` and `zstd -19` of the same text, and the archive as a percentage
+of each; a last row sums the files.
 
 The oracle is the builtin (`--engine builtin`, depth 1) by default, for speed: a whole
 corpus run takes minutes, and every stream but the moves is the same with any oracle
@@ -109,17 +110,25 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
-    print("Bytes a game of each stream (`ucizip info --json`), %s, oracle %s; archive, zstd -19 as %% of xz -9."
-          % ("held-out games" if args.part == "held-out" else "whole files", args.engine))
+    print("Bytes a game of each stream (`ucizip info --json`), %s, oracle %s; the archive, `xz -9` and `zstd -19`"
+          " a game; the archive as %% of each." % ("held-out games" if args.part == "held-out" else "whole files",
+                                                  args.engine))
     print()
-    print("| file | games | " + " | ".join(HEADS) + " | archive | % of xz | zstd % of xz |")
-    print("|---|---:|" + "---:|" * len(HEADS) + "---:|---:|---:|")
+    print("| file | games | " + " | ".join(HEADS) + " | archive | a game | xz -9 | zstd -19 | % of xz | % of zstd |")
+    print("|---|---:|" + "---:|" * len(HEADS) + "---:|---:|---:|---:|---:|---:|")
+    total = {"file": "all files", "exact": True, "games": 0, "bytes": 0, "xz": 0, "zstd": 0,
+             "split": {s: 0 for s in STREAMS}}
     for r in rows:
+        for k in ("games", "bytes", "xz", "zstd"):
+            total[k] += r[k]
+        for s in STREAMS:
+            total["split"][s] += r["split"][s]
+    for r in rows + ([total] if len(rows) > 1 else []):
         g = max(r["games"], 1)
         cells = ["%.1f" % (r["split"][s] / g) for s in STREAMS]
-        print("| %s%s | %d | %s | %d | %.1f | %.1f |" % (
+        print("| %s%s | %d | %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f |" % (
             r["file"].removesuffix(".pgn"), "" if r["exact"] else " *", r["games"], " | ".join(cells), r["bytes"],
-            100.0 * r["bytes"] / r["xz"], 100.0 * r["zstd"] / r["xz"]))
+            r["bytes"] / g, r["xz"] / g, r["zstd"] / g, 100.0 * r["bytes"] / r["xz"], 100.0 * r["bytes"] / r["zstd"]))
 
 
 if __name__ == "__main__":

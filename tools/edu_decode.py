@@ -2,7 +2,7 @@
 """Educational decoder of .ucz archives, written from doc/format.md alone.
 
 It reads every member of an archive: the header (and its fields), each block (its crc,
-the structure stream decompressed with zstd or raw LZMA2), the structure stream's
+the structure stream decompressed with zstd, raw LZMA2 or zstd over the prose dictionary), the structure stream's
 sections (tag names, game records with their tree shapes, tag values column by column,
 comments, text records; in structure version 1 the coded tags too; in structure versions 2 to 4 the engine-comment
 code's per-game streams, checked but not decoded: their values need the game's moves; in
@@ -15,7 +15,8 @@ that needs the engine (doc/format.md, "Engine queries") and the move models.
     tools/edu_decode.py ARCHIVE.ucz --json     one JSON object per game (tags, counts)
     tools/edu_decode.py ARCHIVE.ucz --header   the member headers too
 
-Needs only Python 3 and libzstd (through ctypes) for blocks stored with zstd.
+Needs only Python 3 and libzstd (through ctypes) for blocks stored with zstd, and
+data/prose_dict/v1.bin for those of method 3.
 """
 import ctypes
 import ctypes.util
@@ -80,6 +81,21 @@ class Reader:
         return s
 
 
+class NulTexts(Reader):
+    """The comments section when header key 19 is 2: each comment text then a NUL byte; the
+    bytes of verbatim and text-only records (nul_ok) stay strings."""
+
+    def string(self, limit=None, nul_ok=False):
+        if nul_ok:
+            return Reader.string(self, limit, nul_ok)
+        end = self.data.find(b"\0", self.pos, self.end)
+        if end < 0 or (limit is not None and end - self.pos > limit):
+            raise Corrupt("a comment text without its NUL")
+        s = self.data[self.pos:end]
+        self.pos = end + 1
+        return s
+
+
 def crc32(*parts):
     c = 0
     for p in parts:
@@ -140,18 +156,28 @@ def xxh64(data, seed=0):
 _zstd = None
 
 
-def unzstd(data, size):
+PROSE_DICT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "prose_dict", "v1.bin")
+
+
+def unzstd(data, size, dictionary=b""):
+    """One zstd frame of exactly size bytes; with a dictionary (method 3: the prose
+    dictionary, raw content), the frame is decoded as if the dictionary came before it."""
     global _zstd
     if _zstd is None:
         name = ctypes.util.find_library("zstd")
         if not name:
             raise Corrupt("a block is stored with zstd and libzstd was not found")
         _zstd = ctypes.CDLL(name)
-        _zstd.ZSTD_decompress.restype = ctypes.c_size_t
-        _zstd.ZSTD_decompress.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t]
+        _zstd.ZSTD_createDCtx.restype = ctypes.c_void_p
+        _zstd.ZSTD_freeDCtx.argtypes = [ctypes.c_void_p]
+        _zstd.ZSTD_decompress_usingDict.restype = ctypes.c_size_t
+        _zstd.ZSTD_decompress_usingDict.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p,
+                                                    ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t]
         _zstd.ZSTD_isError.argtypes = [ctypes.c_size_t]
     out = ctypes.create_string_buffer(max(size, 1))
-    got = _zstd.ZSTD_decompress(out, size, data, len(data))
+    dctx = _zstd.ZSTD_createDCtx()
+    got = _zstd.ZSTD_decompress_usingDict(dctx, out, size, data, len(data), dictionary, len(dictionary))
+    _zstd.ZSTD_freeDCtx(dctx)
     if _zstd.ZSTD_isError(got) or got != size:
         raise Corrupt("the structure stream does not decompress to its size")
     return out.raw[:size]
@@ -179,7 +205,7 @@ TEXT_KEYS = {1: ("engine_name", 128), 2: ("fingerprint", 64), 8: ("engine_settin
 INT_KEYS = {3: ("depth", 1000), 4: ("nodes", M64), 5: ("mode", 2), 6: ("hash_mb", 0xFFFFFFFF),
             7: ("threads", 0xFFFFFFFF), 10: ("coder", 255), 11: ("block_games", 65536),
             13: ("struct_version", 4), 16: ("tag_version", 3), 17: ("comment_revision", 4),
-            18: ("engine_revision", 2)}
+            18: ("engine_revision", 2), 19: ("comment_text", 2)}
 MODEL_PARAMS = {1: 2, 2: 4, 3: 3}
 
 
@@ -242,7 +268,7 @@ def read_header(r):
             else:
                 name, cap = INT_KEYS[key]
                 if len(ints) != 1 or ints[0] > cap or (key == 13 and ints[0] == 0 and version == 2) or \
-                        (key in (16, 17) and ints[0] == 0):  # 17, comment models (not decoded here): 1 to 3
+                        (key in (16, 17, 19) and ints[0] == 0):  # 17, comment models (not decoded here): 1 to 3
                     raise Corrupt(f"header field {name} malformed")
                 h[name] = ints[0]
         elif key < 64:
@@ -541,9 +567,10 @@ def read_text_record(text):
             "end_eols": end_eols, "patch_ops": n_ops}
 
 
-def read_structure(data, n_games, version, tag_version=1):
+def read_structure(data, n_games, version, tag_version=1, comment_text=1):
     """The games of a block's structure stream (structure version `version`, header key 13; its tags
-    coded in `tag_version`, key 16): tags, tree counts, text records."""
+    coded in `tag_version`, key 16; its comment texts framed by `comment_text`, key 19):
+    tags, tree counts, text records."""
     r = Reader(data)
     sizes = [r.varint() for _ in range(5 if version == 0 else 7)]
     sec, pos = [], r.pos
@@ -558,6 +585,8 @@ def read_structure(data, n_games, version, tag_version=1):
         raise Corrupt("bytes after the structure sections")
     # The comments section serves the trees and the trailing comments in record order.
     names_r, rec, values, comments, text = sec[:5]
+    if comment_text == 2:
+        comments = NulTexts(data, comments.pos, comments.end)
     names = [names_r.string(LIMIT_TEXT).decode("utf-8", "replace") for _ in range(count(names_r))]
     if names_r.left():
         raise Corrupt("bytes after the tag names")
@@ -939,9 +968,13 @@ def read_member(data, pos):
             structure = unzstd(stored, raw)
         elif method == 2:
             structure = unlzma2(stored, raw)
+        elif method == 3:
+            with open(PROSE_DICT, "rb") as f:
+                structure = unzstd(stored, raw, f.read())
         else:
             raise Corrupt(f"unknown structure method {method}")
-        block_games = read_structure(structure, n_games, header.get("struct_version", 0), header["tag_version"])
+        block_games = read_structure(structure, n_games, header.get("struct_version", 0), header["tag_version"],
+                                     header.get("comment_text", 1))
         if sum(g["moves_len"] for g in block_games) != moves_size:
             raise Corrupt("the games' move streams do not add up to the block's")
         nodes = sum(g["counts"]["nodes"] for g in block_games if g["kind"] == "game")

@@ -130,6 +130,7 @@ static uz_result read_header_from(uz_archive_reader *r, const uint8_t fixed[HEAD
         r->tag_version = h->tag_version;
         r->comment_revision = h->comment_revision;
         r->engine_revision = h->engine_revision;
+        r->comment_text = h->comment_text;
         r->version = version;
     }
     uz_buf_free(&body);
@@ -273,6 +274,7 @@ static uz_result read_block_body(uz_archive_reader *r, uint64_t start, uz_archiv
     block->tag_version = r->tag_version;
     block->comment_revision = r->comment_revision;
     block->engine_revision = r->engine_revision;
+    block->comment_text = r->comment_text;
     block->offset = start;
     block->stored_size = r->offset - start;
     return UZ_OK;
@@ -483,7 +485,7 @@ static uz_result read_block_at(FILE *f, const char *name, const member_map *m, c
         return res;
     uz_archive_reader rd = {.f = f, .name = name, .offset = m->start + m->blocks[b].offset,
                             .struct_version = header->struct_version, .tag_version = header->tag_version,
-                            .comment_revision = header->comment_revision,
+                            .comment_revision = header->comment_revision, .comment_text = header->comment_text,
                             .engine_revision = header->engine_revision, .version = m->version};
     uint8_t tag;
     uint64_t start = rd.offset;

@@ -32,6 +32,10 @@
  * code of every archive written before the key existed; doc/format.md, "Engine comment
  * code"). */
 #define UZ_ENGINE_REVISION 2
+/* The framing of the comments section's texts (header key 19): 1 (key absent) a string
+ * each, 2 each text then a NUL byte (doc/format.md, "Structure stream"). */
+#define UZ_COMMENT_TEXT_STRING 1
+#define UZ_COMMENT_TEXT_NUL 2
 
 /* The summary a reader gives a version 3 header that stores neither settings nor a
  * summary: the engine name, then this. */
@@ -73,6 +77,7 @@ typedef struct uz_archive_header {
     uint32_t tag_version;       /* coding of their tags (key 16; 1 when absent) */
     uint32_t comment_revision;  /* key 17: the coded comments' models; 0: absent, the structure version's */
     uint32_t engine_revision;   /* key 18: the engine comment code's revision; 0: absent, revision 1 */
+    uint32_t comment_text;      /* key 19: UZ_COMMENT_TEXT_*; 0: absent, strings */
     char settings_summary[256]; /* readable one-liner for messages (uz_pool_describe); version 3
                                    does not store it: the reader rebuilds it from the fields */
     char created_by[64];        /* "" when not stored (version 3 does not write it) */
@@ -122,6 +127,7 @@ typedef struct uz_archive_block {
     uint32_t tag_version;    /* its tag coding: the member header's tag_version */
     uint32_t comment_revision; /* the member header's comment_revision (0: the structure version's) */
     uint32_t engine_revision;  /* the member header's engine_revision (0: absent, revision 1) */
+    uint32_t comment_text;     /* the member header's comment_text (0: strings) */
     uz_buf structure;
     uz_buf moves;
     uint64_t offset;         /* of the block in the file */

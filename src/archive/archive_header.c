@@ -27,6 +27,7 @@ enum header_key {
     KEY_TAG_VERSION = 16,          /* optional: the coded tags' version, absent = 1 */
     KEY_COMMENT_REVISION = 17,     /* optional: the coded comments' models, absent = the structure version's */
     KEY_ENGINE_REVISION = 18,      /* optional: the engine comment code's revision, absent = 1 */
+    KEY_COMMENT_TEXT = 19,         /* optional: the comments section's framing, absent = strings */
     KEY_FIRST_INFORMATIONAL = 64,
     KEY_SETTINGS_SUMMARY = 64,
     KEY_CREATED_BY = 65,
@@ -141,6 +142,8 @@ uz_result uz__header_encode(uz_buf *b, const uz_archive_header *h)
         U1(KEY_COMMENT_REVISION, h->comment_revision);
     if (h->engine_revision)
         U1(KEY_ENGINE_REVISION, h->engine_revision);
+    if (h->comment_text > UZ_COMMENT_TEXT_STRING)
+        U1(KEY_COMMENT_TEXT, h->comment_text);
 #undef U1
 #undef S1
     return r;
@@ -290,6 +293,16 @@ static uz_result decode_field(uz_archive_header *h, uint64_t key, const uint8_t 
         if (r == UZ_OK && v[0] == 0)
             r = UZ_ERR_CORRUPT; /* revisions count from 1; absent means revision 1 */
         h->engine_revision = (uint32_t)v[0];
+        break;
+    case KEY_COMMENT_TEXT:
+        r = read_uints(s, n, v, 1, UINT32_MAX);
+        if (r == UZ_OK && v[0] > UZ_COMMENT_TEXT_NUL) {
+            *why = "comment framing from a newer ucizip";
+            r = UZ_ERR_CORRUPT;
+        }
+        if (r == UZ_OK && v[0] == 0)
+            r = UZ_ERR_CORRUPT;
+        h->comment_text = (uint32_t)v[0];
         break;
     case KEY_SETTINGS_SUMMARY: r = copy_text(h->settings_summary, sizeof h->settings_summary, s, n); break;
     case KEY_CREATED_BY: r = copy_text(h->created_by, sizeof h->created_by, s, n); break;

@@ -20,6 +20,7 @@ struct uz_archive_reader {
     uint32_t tag_version;
     uint32_t comment_revision; /* of the current member (0: the structure version's) */
     uint32_t engine_revision;  /* of the current member (0: absent, revision 1) */
+    uint32_t comment_text;     /* of the current member (0: strings) */
     unsigned version;        /* format version of the current member */
 };
 

@@ -102,7 +102,8 @@ static void report_limit(const uz_block_out_game *recs, size_t n, uz_diag *diag)
         uz_buf b = {0};
         uz_block_out_game alone = recs[i];
         alone.moves_len = 0, alone.crc = 0, alone.text_rec = (uz_buf){0};
-        uz_result r = uz_block_struct_write(&b, UZ_STRUCT_VERSION, UZ_TAG_VERSION, UZ_COMMENT_REVISION, &alone, 1);
+        uz_result r = uz_block_struct_write(&b, UZ_STRUCT_VERSION, UZ_TAG_VERSION, UZ_COMMENT_REVISION, UZ_COMMENT_TEXT_NUL,
+                                              &alone, 1);
         bool over = r == UZ_ERR_LIMIT || b.size > UZ_LIMIT_BLOCK_STRUCT;
         uz_buf_free(&b);
         if (over) {
@@ -120,14 +121,14 @@ static void report_limit(const uz_block_out_game *recs, size_t n, uz_diag *diag)
 
 /* Parses back a structure stream just written: compress never writes what decompress
  * would refuse. Cheap next to scoring the moves. */
-static uz_result check_structure(const uz_buf *structure, unsigned version, unsigned comment_revision,
-                                 const uz_block_out_game *recs, size_t n, uz_diag *diag)
+static uz_result check_structure(const uz_buf *structure, const uz_block_coder *bc, const uz_block_out_game *recs,
+                                 size_t n, uz_diag *diag)
 {
     uz_block_game *back = uz_block_games_new(n);
     uz_result r = UZ_ERR_NOMEM;
     if (back) {
-        r = uz_block_struct_read(structure->data, structure->size, version, UZ_TAG_VERSION, comment_revision, back, n,
-                                 NULL, diag);
+        r = uz_block_struct_read(structure->data, structure->size, bc->struct_version, UZ_TAG_VERSION,
+                                 bc->comment_revision, bc->comment_text, back, n, NULL, diag);
         for (size_t i = 0; i < n && r == UZ_OK; i++)
             if (back[i].moves_len != recs[i].moves_len || back[i].crc != (recs[i].crc & back[i].crc_mask))
                 r = UZ_ERR_CORRUPT;
@@ -211,7 +212,8 @@ uz_result uz_block_encode_records(const uz_block_coder *bc, uz_block_out_game *r
     }
     uz_buf *structure = &out->structure;
     size_t before = structure->size;
-    r = uz_block_struct_write_block(out, bc->struct_version, UZ_TAG_VERSION, bc->comment_revision, bc->engine_revision,
+    r = uz_block_struct_write_block(out, bc->struct_version, UZ_TAG_VERSION, bc->comment_revision, bc->comment_text,
+                                    bc->engine_revision,
                                     recs, n);
     if (r == UZ_OK && structure->size - before > UZ_LIMIT_BLOCK_STRUCT)
         r = UZ_ERR_LIMIT;
@@ -221,7 +223,7 @@ uz_result uz_block_encode_records(const uz_block_coder *bc, uz_block_out_game *r
     }
     if (r == UZ_OK) {
         uz_buf written = {structure->data + before, structure->size - before, 0};
-        if ((r = check_structure(&written, bc->struct_version, bc->comment_revision, recs, n, diag)) != UZ_OK)
+        if ((r = check_structure(&written, bc, recs, n, diag)) != UZ_OK)
             goto out_reported;
     }
 out:
@@ -288,7 +290,7 @@ static uz_result read_records(const uz_decode_limits *limits, const uz_archive_b
     const uint8_t *data = block->structure.data;
     size_t size = block->structure.size;
     uz_result r = uz_block_struct_read(data, size, block->struct_version, block->tag_version, block->comment_revision,
-                                       all, n, &lim, diag);
+                                       block->comment_text, all, n, &lim, diag);
     if (r == UZ_ERR_LIMIT)
         r = corrupt_game(diag, block, game_base + 1, "more moves than the block header says");
     else if (r != UZ_OK && r != UZ_ERR_NOMEM)

@@ -23,6 +23,7 @@ typedef struct uz_block_coder {
     unsigned struct_version;   /* encoding: the member's structure version (header key 13) */
     unsigned comment_revision; /* encoding: the member header's key 17 (0: absent) */
     unsigned engine_revision;  /* encoding: the member header's key 18 (0: absent, revision 1) */
+    unsigned comment_text;     /* encoding: the member header's key 19 (0: absent, strings) */
     uz_decode_limits limits;   /* decoding; zero: the defaults of limits.h */
 } uz_block_coder;
 

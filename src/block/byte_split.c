@@ -49,7 +49,7 @@ uz_result uz_byte_split_add_block(uz_byte_split *s, const uz_archive_block *b)
     uz_diag ignored = {0};
     uint64_t clocks = 0, engine = 0;
     if (coded && uz_block_struct_comment_info(b->structure.data, b->structure.size, b->struct_version, b->tag_version,
-                                              b->comment_revision, b->n_games,
+                                              b->comment_revision, b->comment_text, b->n_games,
                                               &info, &ignored) == UZ_OK) {
         /* In whole bits (a block's stream is below 2^33 bits): coded * bits stays below 2^64. */
         uint64_t c_bits = info.cost_clocks >> 16, e_bits = info.cost_engine >> 16, t_bits = info.cost_text >> 16;

@@ -35,6 +35,7 @@ typedef struct struct_reader {
     size_t nodes_left;       /* moves left for the current game's tree */
     uint64_t block_nodes_left; /* moves left for the block (a decoder limit) */
     unsigned version;
+    unsigned comment_text;   /* the comments section's framing (header key 19; UZ_COMMENT_TEXT_*, 0: strings) */
     uz_record_coder rc;      /* structure version 4: the coded records */
     uz_cursor strings;       /* structure version 4: the records' FENs and order strings */
     uint64_t game_moves;     /* structure version 4: coded moves of the current game (nodes less null moves) */
@@ -91,6 +92,22 @@ static uz_result add_trailing(void *game, const char *text, size_t len)
     return uz_game_add_trailing_comment(game, text, len);
 }
 
+/* The next comment text of the comments section, framed as the member's key 19 says: a
+ * string, or the bytes up to a NUL (which is consumed). */
+static uz_result get_comment_text(struct_reader *sr, const uint8_t **s, size_t *len)
+{
+    uz_cursor *c = &sr->sec[SEC_COMMENTS];
+    if (sr->comment_text != UZ_COMMENT_TEXT_NUL)
+        return get_bytes(c, s, len);
+    const uint8_t *end = memchr(c->p, 0, (size_t)(c->end - c->p));
+    if (!end || (size_t)(end - c->p) > MAX_TEXT)
+        return UZ_ERR_CORRUPT;
+    *s = c->p;
+    *len = (size_t)(end - c->p);
+    c->p = end + 1;
+    return UZ_OK;
+}
+
 /* n comments' texts from the comment stream. */
 static uz_result get_comment_texts(struct_reader *sr, add_comment_fn add, void *owner, size_t n)
 {
@@ -98,7 +115,7 @@ static uz_result get_comment_texts(struct_reader *sr, add_comment_fn add, void *
     for (size_t i = 0; i < n; i++) {
         const uint8_t *s;
         size_t len;
-        if ((r = get_bytes(&sr->sec[SEC_COMMENTS], &s, &len)) != UZ_OK || (r = add(owner, (const char *)s, len)) != UZ_OK)
+        if ((r = get_comment_text(sr, &s, &len)) != UZ_OK || (r = add(owner, (const char *)s, len)) != UZ_OK)
             return r;
     }
     return UZ_OK;
@@ -576,10 +593,10 @@ static uz_result open_coded_records(struct_reader *sr)
 
 /* uz_block_struct_read, with the coded comments' counts (structure version 1) when counts is not NULL. */
 static uz_result struct_read(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
-                             unsigned comment_revision, uz_block_game *games, size_t n, const uz_decode_limits *limits, uz_comment_counts *counts,
-                             uz_diag *diag)
+                             unsigned comment_revision, unsigned comment_text, uz_block_game *games, size_t n,
+                             const uz_decode_limits *limits, uz_comment_counts *counts, uz_diag *diag)
 {
-    struct_reader sr = {.version = version};
+    struct_reader sr = {.version = version, .comment_text = comment_text};
     uz_decode_limits lim = uz_decode_limits_or_default(limits);
     sr.block_nodes_left = lim.block_nodes;
     static const uint8_t empty[1];
@@ -700,20 +717,21 @@ uz_result uz_block_struct_engine_code(const uint8_t *data, size_t size, unsigned
 }
 
 uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
-                               unsigned comment_revision, uz_block_game *games, size_t n,
+                               unsigned comment_revision, unsigned comment_text, uz_block_game *games, size_t n,
                                const uz_decode_limits *limits, uz_diag *diag)
 {
-    return struct_read(data, size, version, tag_version, comment_revision, games, n, limits, NULL, diag);
+    return struct_read(data, size, version, tag_version, comment_revision, comment_text, games, n, limits, NULL, diag);
 }
 
 uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
-                                       unsigned comment_revision, size_t n, uz_struct_comment_info *info,
-                                       uz_diag *diag)
+                                       unsigned comment_revision, unsigned comment_text, size_t n,
+                                       uz_struct_comment_info *info, uz_diag *diag)
 {
     *info = (uz_struct_comment_info){0};
     uz_block_game *games = uz_block_games_new(n);
     uz_comment_counts counts = {0};
-    uz_result r = games ? struct_read(data, size, version, tag_version, comment_revision, games, n, NULL, &counts, diag)
+    uz_result r = games ? struct_read(data, size, version, tag_version, comment_revision, comment_text, games, n, NULL,
+                                      &counts, diag)
                         : UZ_ERR_NOMEM;
     uz_block_games_free(games, n);
     if (r == UZ_OK && version >= 1) {

@@ -51,18 +51,20 @@ void uz_block_out_games_free(uz_block_out_game *games, size_t n);
  * records of the games that have a tree (in game order) in the last section
  * (doc/format.md). Verbatim and text-only games keep their bytes as such. From structure version 1
  * the comments are coded with the models of comment_revision, the member header's key 17
- * (0: absent, the structure version's; block/comment_code.h); readers take the same number.
+ * (0: absent, the structure version's; block/comment_code.h); the comments section's texts
+ * are framed by comment_text, the header's key 19 (UZ_COMMENT_TEXT_*; 0: absent, strings);
+ * readers take the same numbers.
  * From structure version 2 the engine comments are coded in the newest engine code
  * revision (UZ_ENGINE_REVISION, header key 18). */
 uz_result uz_block_struct_write(uz_buf *b, unsigned version, unsigned tag_version, unsigned comment_revision,
-                                const uz_block_out_game *games, size_t n);
+                                unsigned comment_text, const uz_block_out_game *games, size_t n);
 /* The same, its engine comments in engine_revision (header key 18; 0: absent, revision 1),
  * written to a block's bytes: the stream appended to out->structure and, when
  * the writer packed it already (to choose its tag coding) and out->structure was empty,
  * its packing in out->packed and out->method, which uz_archive_write_block then writes
  * as it is; out->packed stays empty otherwise. */
 uz_result uz_block_struct_write_block(uz_block_bytes *out, unsigned version, unsigned tag_version,
-                                      unsigned comment_revision, unsigned engine_revision,
+                                      unsigned comment_revision, unsigned comment_text, unsigned engine_revision,
                                       const uz_block_out_game *games, size_t n);
 /* One game of a block as its structure stream gives it, and what decoding the game
  * further needs. The record owns the game; the byte ranges point into the block's
@@ -98,7 +100,7 @@ void uz_block_games_free(uz_block_game *games, size_t n);
  * they are allocated. Returns UZ_OK, UZ_ERR_CORRUPT, UZ_ERR_LIMIT or UZ_ERR_NOMEM (diag
  * says which); on error every game is left empty. */
 uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
-                               unsigned comment_revision, uz_block_game *games, size_t n,
+                               unsigned comment_revision, unsigned comment_text, uz_block_game *games, size_t n,
                                const uz_decode_limits *limits, uz_diag *diag);
 
 /* Structure version 2: sets each record's engine_code (doc/format.md "Engine comment code"), games
@@ -121,7 +123,8 @@ typedef struct uz_struct_comment_info {
     uint64_t cost_clocks, cost_engine, cost_text; /* coded bits by kind, in 1/65536 bit */
 } uz_struct_comment_info;
 uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
-                                       unsigned comment_revision, size_t n, uz_struct_comment_info *info,
+                                       unsigned comment_revision, unsigned comment_text, size_t n,
+                                       uz_struct_comment_info *info,
                                        uz_diag *diag);
 
 #endif

@@ -34,6 +34,7 @@ typedef struct struct_writer {
     unsigned version;      /* structure version: from 1 the tags go through tag_code */
     unsigned tag_version;  /* of tag_code (header key 16) */
     unsigned engine_revision; /* of engine_code (header key 18; 0: absent, revision 1) */
+    unsigned comment_text; /* the comments section's framing (header key 19; UZ_COMMENT_TEXT_*, 0: strings) */
     uz_buf tag_index;      /* structure version 1: every tag's name index (uint32_t), in game order */
     char **residuals;      /* structure version 2: the game's main-line comments as engine_code left them (NULL: as is) */
     size_t n_residuals, next_residual;
@@ -51,6 +52,19 @@ static uz_result put_text(uz_buf *b, const char *s)
 {
     size_t n = strlen(s);
     return n > MAX_TEXT ? UZ_ERR_LIMIT : uz_buf_put_string(b, s, n);
+}
+
+/* A comment's text (no NUL) in the comments section, framed as the member's key 19 says: a
+ * string, or the text then a NUL (which leaves prose as prose for the packer's dictionary). */
+static uz_result put_comment_text(struct_writer *w, const char *s, size_t n)
+{
+    uz_buf *b = &w->sec[SEC_COMMENTS];
+    if (n > MAX_TEXT)
+        return UZ_ERR_LIMIT;
+    if (w->comment_text != UZ_COMMENT_TEXT_NUL)
+        return uz_buf_put_string(b, s, n);
+    uz_result r = uz_buf_append(b, s, n);
+    return r == UZ_OK ? uz_buf_append(b, "", 1) : r;
 }
 
 static uz_result put_count(uz_buf *b, size_t n)
@@ -83,7 +97,7 @@ static uz_result put_comments(struct_writer *w, char *const *comments, size_t n,
             w->next_residual++;
         }
         if (!w->cc) {
-            r = put_text(&w->sec[SEC_COMMENTS], text);
+            r = put_comment_text(w, text, strlen(text));
             continue;
         }
         const char *residual;
@@ -91,7 +105,7 @@ static uz_result put_comments(struct_writer *w, char *const *comments, size_t n,
         if (strlen(comments[i]) > MAX_TEXT)
             return UZ_ERR_LIMIT;
         if ((r = uz_comment_encode(w->cc, slot, i, text, &residual, &len)) == UZ_OK)
-            r = uz_buf_put_string(&w->sec[SEC_COMMENTS], residual, len);
+            r = put_comment_text(w, residual, len);
     }
     return r;
 }
@@ -579,13 +593,14 @@ static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *ga
 /* uz_block_struct_write, and where the stream's packing goes when the writer makes one
  * (packed NULL: dropped). */
 static uz_result write_struct(uz_buf *out, uz_buf *packed, unsigned *method, unsigned version, unsigned tag_version,
-                              unsigned comment_revision, unsigned engine_revision, const uz_block_out_game *games,
-                              size_t n)
+                              unsigned comment_revision, unsigned comment_text, unsigned engine_revision,
+                              const uz_block_out_game *games, size_t n)
 {
     struct_writer w = {0};
     w.version = version;
     w.tag_version = tag_version;
     w.engine_revision = engine_revision;
+    w.comment_text = comment_text;
     w.packed = packed;
     w.method = method;
     uz_result r = UZ_OK;
@@ -634,17 +649,18 @@ static uz_result write_struct(uz_buf *out, uz_buf *packed, unsigned *method, uns
 }
 
 uz_result uz_block_struct_write(uz_buf *out, unsigned version, unsigned tag_version, unsigned comment_revision,
-                                const uz_block_out_game *games, size_t n)
+                                unsigned comment_text, const uz_block_out_game *games, size_t n)
 {
-    return write_struct(out, NULL, NULL, version, tag_version, comment_revision, UZ_ENGINE_REVISION, games, n);
+    return write_struct(out, NULL, NULL, version, tag_version, comment_revision, comment_text, UZ_ENGINE_REVISION, games,
+                        n);
 }
 
 uz_result uz_block_struct_write_block(uz_block_bytes *out, unsigned version, unsigned tag_version,
-                                      unsigned comment_revision, unsigned engine_revision,
+                                      unsigned comment_revision, unsigned comment_text, unsigned engine_revision,
                                       const uz_block_out_game *games, size_t n)
 {
     /* A packing is the whole stream's: kept only for a stream written from its start. */
     bool whole = out->structure.size == 0;
     return write_struct(&out->structure, whole ? &out->packed : NULL, &out->method, version, tag_version,
-                        comment_revision, engine_revision, games, n);
+                        comment_revision, comment_text, engine_revision, games, n);
 }

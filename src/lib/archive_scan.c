@@ -54,7 +54,7 @@ static void add_comment_info(const uz_archive_block *b, uz_member_summary *m)
     uz_struct_comment_info info;
     uz_diag ignored = {0};
     if (b->struct_version < 1 || uz_block_struct_comment_info(b->structure.data, b->structure.size, b->struct_version,
-                                                              b->tag_version, b->comment_revision,
+                                                              b->tag_version, b->comment_revision, b->comment_text,
                                                               b->n_games, &info, &ignored) != UZ_OK)
         return;
     m->comment_code_bytes += info.code_bytes;

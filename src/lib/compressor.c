@@ -181,6 +181,20 @@ typedef struct batch_block {
     size_t n;
 } batch_block;
 
+/* Whether a game has comments around its main line (before it, after its end, or after a
+ * move and not a clock's): what makes a member's comment texts worth NUL endings (header
+ * key 19; a clock's residual costs the same either way, the key three bytes). */
+static bool has_main_comments(const uz_game *game)
+{
+    if (game->verbatim || game->text_only)
+        return false;
+    bool any = game->main.n_pre_comments > 0 || game->n_trailing_comments > 0;
+    for (size_t i = 0; !any && i < game->main.n_nodes; i++)
+        for (size_t j = 0; !any && j < game->main.nodes[i].n_comments; j++)
+            any = !strstr(game->main.nodes[i].comments[j], "[%clk ");
+    return any;
+}
+
 /* Scores, codes and writes n games: one block, or more where the block limits say so. The
  * records of every block are made first: a member's structure version is chosen as they are made (from
  * its first batch's walks), so that no game is replayed for the choice. */
@@ -211,11 +225,16 @@ static uz_result code_games(uz_compressor *c, uz_game *games, size_t n, uz_diag 
         for (size_t i = 0; i < n && !c->header.engine_revision; i++)
             if (uz_engine_code_wanted(&games[i]))
                 c->header.engine_revision = UZ_ENGINE_REVISION;
+        /* Key 19 likewise: where the first games have comments (prose packs better without lengths). */
+        c->header.comment_text = 0;
+        for (size_t i = 0; i < n && !c->header.comment_text; i++)
+            if (has_main_comments(&games[i]))
+                c->header.comment_text = UZ_COMMENT_TEXT_NUL;
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
     }
     uz_block_coder bc = {.moves = {.oracle = uz_oracle_set_oracle(c->oracles), .model = &c->model, .enc = c->enc},
                          .struct_version = c->header.struct_version,
-                         .comment_revision = c->header.comment_revision,
+                         .comment_revision = c->header.comment_revision, .comment_text = c->header.comment_text,
                          .engine_revision = c->header.engine_revision};
     for (size_t b = 0; r == UZ_OK && b < n_blocks; b++) {
         size_t k = blocks[b].n;
@@ -550,6 +569,7 @@ uz_result uz_compressor_resume(uz_compressor *c, FILE *old, const char *old_name
         c->header.struct_version = header.struct_version;
         c->header.comment_revision = header.comment_revision;
         c->header.engine_revision = header.engine_revision;
+        c->header.comment_text = header.comment_text;
         r = uz_archive_writer_open(&c->writer, c->out, &c->header, diag);
     }
     /* Packing is deterministic: the blocks are copied as they are, the index rebuilt. */

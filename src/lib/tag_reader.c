@@ -77,7 +77,7 @@ static uz_result next_block(uz_tag_reader *r, uz_diag *diag)
         if ((res = reserve(r, b->n_games, diag)) != UZ_OK)
             return res;
         res = uz_block_struct_read(b->structure.data, b->structure.size, b->struct_version, b->tag_version,
-                                   b->comment_revision, r->games, b->n_games, NULL,
+                                   b->comment_revision, b->comment_text, r->games, b->n_games, NULL,
                                    diag);
         if (res != UZ_OK)
             return res;

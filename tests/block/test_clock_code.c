@@ -72,7 +72,7 @@ static uz_result read_back(const uz_buf *st, unsigned version, size_t n, const u
     const uint8_t *code;
     size_t len;
     uint64_t n_clocks;
-    uz_result r = back ? uz_block_struct_read(st->data, st->size, version, UZ_TAG_VERSION, 4, back, n, NULL, &d)
+    uz_result r = back ? uz_block_struct_read(st->data, st->size, version, UZ_TAG_VERSION, 4, 0, back, n, NULL, &d)
                        : UZ_ERR_NOMEM;
     if (r == UZ_OK)
         r = uz_block_struct_engine_code(st->data, st->size, version, back, n);
@@ -135,11 +135,11 @@ static size_t check_file(const char *path, unsigned version, unsigned revision, 
     uz_buf st = {0}, bad = {0};
     uz_block_out_game *recs = NULL;
     CHECK(uz_block_out_games_new(&recs, games, n, NULL) == UZ_OK, "%s: records", path);
-    CHECK(recs && uz_block_struct_write(&st, version, UZ_TAG_VERSION, revision, recs, n) == UZ_OK, "%s: written", path);
+    CHECK(recs && uz_block_struct_write(&st, version, UZ_TAG_VERSION, revision, 0, recs, n) == UZ_OK, "%s: written", path);
     uz_block_out_games_free(recs, n);
     uz_struct_comment_info info;
     uz_diag d = {0};
-    CHECK(uz_block_struct_comment_info(st.data, st.size, version, UZ_TAG_VERSION, revision, n, &info, &d) == UZ_OK &&
+    CHECK(uz_block_struct_comment_info(st.data, st.size, version, UZ_TAG_VERSION, revision, 0, n, &info, &d) == UZ_OK &&
               info.clocks == want_clocks,
           "%s (version %u, revision %u): %llu clocks counted, %llu wanted", path, version, revision,
           (unsigned long long)info.clocks, (unsigned long long)want_clocks);

@@ -19,13 +19,17 @@
 
 enum { MAX_GAMES = 64, SEC_COMMENT_CODE = 5, N_SECTIONS = 7 };
 
+/* The comments section's framing (header key 19) the checks write and read with. */
+static unsigned comment_text;
+
 /* Reads the structure into fresh games; frees them. */
 static uz_result read_back(const uint8_t *data, size_t size, unsigned version, unsigned revision, size_t n,
                            const uz_game *orig, bool *same)
 {
     uz_block_game *back = uz_block_games_new(n);
     uz_diag d = {0};
-    uz_result r = back ? uz_block_struct_read(data, size, version, UZ_TAG_VERSION, revision, back, n, NULL, &d) : UZ_ERR_NOMEM;
+    uz_result r = back ? uz_block_struct_read(data, size, version, UZ_TAG_VERSION, revision, comment_text, back, n,
+                                                        NULL, &d) : UZ_ERR_NOMEM;
     *same = r == UZ_OK;
     for (size_t i = 0; i < n && r == UZ_OK && orig; i++) {
         const uz_game *g = &back[i].game;
@@ -90,14 +94,15 @@ static size_t check_file(const char *path, unsigned version, unsigned revision, 
     CHECK(uz_block_out_games_new(&recs, games, n, NULL) == UZ_OK, "%s: records", path);
     for (size_t i = 0; i < n && recs; i++)
         CHECK(!games[i].verbatim, "%s: game %zu has a text record", path, i + 1);
-    CHECK(recs && uz_block_struct_write(&st, version, UZ_TAG_VERSION, revision, recs, n) == UZ_OK, "%s: written", path);
+    CHECK(recs && uz_block_struct_write(&st, version, UZ_TAG_VERSION, revision, comment_text, recs, n) == UZ_OK, "%s: written", path);
     uz_block_out_games_free(recs, n);
     bool same = false;
     CHECK(read_back(st.data, st.size, version, revision, n, games, &same) == UZ_OK && same, "%s (version %u, revision %u): every comment read back",
           path, version, revision);
     uz_struct_comment_info info;
     uz_diag d = {0};
-    CHECK(uz_block_struct_comment_info(st.data, st.size, version, UZ_TAG_VERSION, revision, n, &info, &d) == UZ_OK &&
+    CHECK(uz_block_struct_comment_info(st.data, st.size, version, UZ_TAG_VERSION, revision, comment_text, n, &info, &d) ==
+                  UZ_OK &&
               info.clocks == want_clocks && info.engine == want_engine && info.code_bytes > 0,
           "%s (version %u): %llu clocks, %llu engine comments coded, %llu bytes", path, version, (unsigned long long)info.clocks,
           (unsigned long long)info.engine, (unsigned long long)info.code_bytes);
@@ -130,12 +135,15 @@ int main(void)
 {
     char buf[4096], own[4096];
     snprintf(own, sizeof own, "%s/pgn/layout/coded_comments.pgn", getenv("UZ_TEST_DATA") ? getenv("UZ_TEST_DATA") : "tests/data");
-    for (unsigned version = 1; version <= UZ_STRUCT_VERSION; version += 2)
-        for (unsigned revision = 0; revision <= 3; revision += 3) { /* (revision 4's main-line clocks need the
-                                                                        moves: test_clock_code) */
-            check_file(own, version, revision, MAX_GAMES, 18, 14);
-            check_file(corpus_path("cat5_chess960_cutechess_python_chess.pgn", buf), version, revision, MAX_GAMES, 0, 396);
-        }
+    /* Both framings of the comments section (key 19 absent, and 2: each text then a NUL). */
+    for (comment_text = 0; comment_text <= UZ_COMMENT_TEXT_NUL; comment_text += UZ_COMMENT_TEXT_NUL)
+        for (unsigned version = 1; version <= UZ_STRUCT_VERSION; version += 2)
+            for (unsigned revision = 0; revision <= UZ_COMMENT_REVISION; revision += UZ_COMMENT_REVISION) {
+                check_file(own, version, revision, MAX_GAMES, 18, 14);
+                check_file(corpus_path("cat5_chess960_cutechess_python_chess.pgn", buf), version, revision, MAX_GAMES, 0,
+                           396);
+            }
+    comment_text = 0;
     size_t clocks1 = check_file(corpus_path("cat1_chesscom_live_clk.pgn", buf), 1, 0, MAX_GAMES, 1309, 0);
     size_t clocks3 = check_file(buf, 3, 0, MAX_GAMES, 1309, 0);
     CHECK(clocks1 == clocks3, "clocks: %zu bytes in structure version 1, %zu in structure version 3", clocks1, clocks3);

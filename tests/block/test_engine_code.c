@@ -35,7 +35,7 @@ static uz_result read_back(const uint8_t *data, size_t size, unsigned revision, 
 {
     uz_block_game *back = uz_block_games_new(n);
     uz_diag d = {0};
-    uz_result r = back ? uz_block_struct_read(data, size, UZ_STRUCT_VERSION, UZ_TAG_VERSION, 0, back, n, NULL, &d) : UZ_ERR_NOMEM;
+    uz_result r = back ? uz_block_struct_read(data, size, UZ_STRUCT_VERSION, UZ_TAG_VERSION, 0, 0, back, n, NULL, &d) : UZ_ERR_NOMEM;
     if (r == UZ_OK)
         r = uz_block_struct_engine_code(data, size, UZ_STRUCT_VERSION, back, n);
     *same = r == UZ_OK;
@@ -87,7 +87,7 @@ static size_t check_revision(const char *path, unsigned revision, uz_game *games
     uz_block_out_game *recs = NULL;
     /* As the compressor makes them: a game whose text is too far from the rendering kept as it is. */
     CHECK(uz_block_out_games_new(&recs, games, n, NULL) == UZ_OK, "%s: records", path);
-    CHECK(recs && uz_block_struct_write_block(&st, UZ_STRUCT_VERSION, UZ_TAG_VERSION, 0, revision, recs, n) == UZ_OK,
+    CHECK(recs && uz_block_struct_write_block(&st, UZ_STRUCT_VERSION, UZ_TAG_VERSION, 0, 0, revision, recs, n) == UZ_OK,
           "%s: written in revision %u", path, revision);
     uz_block_out_games_free(recs, n);
     const uz_buf *s = &st.structure;

@@ -90,7 +90,7 @@ static uz_block_game *read_back(const uz_buf *s, unsigned version, size_t n, uz_
 {
     uz_block_game *records = uz_block_games_new(n);
     uz_diag d = {0};
-    *r = uz_block_struct_read(s->data, s->size, version, UZ_TAG_VERSION, 0, records, n, NULL, &d);
+    *r = uz_block_struct_read(s->data, s->size, version, UZ_TAG_VERSION, 0, 0, records, n, NULL, &d);
     return records;
 }
 
@@ -166,7 +166,7 @@ static void check_file(const char *name, bool target, bool damage_first)
             recs[i].moves_len = recs[i].walk.n_steps ? (recs[i].walk.n_steps * 3 + i % 7) / 8 : 0;
         uz_buf s3 = {0}, s4 = {0}, z = {0};
         unsigned method;
-        CHECK(recs && uz_block_struct_write(&s3, 3, UZ_TAG_VERSION, 0, recs, n) == UZ_OK && uz_block_struct_write(&s4, 4, UZ_TAG_VERSION, 0, recs, n) == UZ_OK,
+        CHECK(recs && uz_block_struct_write(&s3, 3, UZ_TAG_VERSION, 0, 0, recs, n) == UZ_OK && uz_block_struct_write(&s4, 4, UZ_TAG_VERSION, 0, 0, recs, n) == UZ_OK,
               "%s: block %zu not written", name, blocks + 1);
         uz_result r3, r4;
         uz_block_game *back3 = read_back(&s3, 3, n, &r3), *back4 = read_back(&s4, 4, n, &r4);

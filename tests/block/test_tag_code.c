@@ -82,7 +82,7 @@ static uz_result write_block(block *b, unsigned version, unsigned tags, uz_buf *
     out->size = 0;
     uz_result r = uz_block_out_games_new(&recs, b->games, b->n, NULL);
     if (r == UZ_OK)
-        r = uz_block_struct_write(out, version, tags, 0, recs, b->n);
+        r = uz_block_struct_write(out, version, tags, 0, 0, recs, b->n);
     uz_block_out_games_free(recs, b->n);
     return r;
 }
@@ -91,7 +91,7 @@ static uz_result read_back(const uz_buf *s, unsigned version, unsigned tags, siz
 {
     uz_block_game *records = uz_block_games_new(n);
     uz_diag d = {0};
-    uz_result r = records ? uz_block_struct_read(s->data, s->size, version, tags, 0, records, n, NULL, &d) : UZ_ERR_NOMEM;
+    uz_result r = records ? uz_block_struct_read(s->data, s->size, version, tags, 0, 0, records, n, NULL, &d) : UZ_ERR_NOMEM;
     for (size_t i = 0; i < n && records; i++) { /* the games move to out */
         uz_game_clear(&out[i]);
         out[i] = records[i].game;

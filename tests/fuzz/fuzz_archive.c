@@ -12,7 +12,8 @@
  * bit 2 codes the comments with the models of revision 3 (header key 17: clocks by think
  * time); bit 7 with bits 2 and 4 decodes the block with every version the newest (comment
  * revision 4: main-line clocks coded after the moves; tag version 3: values derived from
- * the moves; engine code revision 2, header key 18). */
+ * the moves; engine code revision 2, header key 18); bit 7 alone frames the comments
+ * section's texts each ended by a NUL (header key 19 = 2). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,8 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
     block.tag_version = (data[0] & 32) ? 2 : 1;
     if ((data[0] & (128 | 16 | 4)) == (128 | 16 | 4))
         block.tag_version = UZ_TAG_VERSION;
+    if (data[0] & 128) /* every version the newest: the comments section's framing (key 19) */
+        block.comment_text = UZ_COMMENT_TEXT_NUL;
     block.n_games = 1 + data[1] % 8;
     block.tree_moves = md->limits.block_nodes;
     block.structure = (uz_buf){(uint8_t *)data + start, split - start, 0};
