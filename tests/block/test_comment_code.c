@@ -138,7 +138,7 @@ int main(void)
     /* Both framings of the comments section (key 19 absent, and 2: each text then a NUL). */
     for (comment_text = 0; comment_text <= UZ_COMMENT_TEXT_NUL; comment_text += UZ_COMMENT_TEXT_NUL)
         for (unsigned version = 1; version <= UZ_STRUCT_VERSION; version += 2)
-            for (unsigned revision = 0; revision <= UZ_COMMENT_REVISION; revision += UZ_COMMENT_REVISION) {
+            for (unsigned revision = 0; revision <= 3; revision += 3) { /* (revision 4: test_clock_code) */
                 check_file(own, version, revision, MAX_GAMES, 18, 14);
                 check_file(corpus_path("cat5_chess960_cutechess_python_chess.pgn", buf), version, revision, MAX_GAMES, 0,
                            396);
