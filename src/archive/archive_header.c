@@ -184,6 +184,23 @@ static uz_result read_uints(const uint8_t *s, size_t n, uint64_t *v, int count, 
     return c.p == c.end ? UZ_OK : UZ_ERR_CORRUPT;
 }
 
+/* A version or revision key (16-19): one varint from 1 (absent means the oldest, so 0 is
+ * never written) to the newest this ucizip knows; a higher one is refused as newer (*why). */
+static uz_result read_revision(const uint8_t *s, size_t n, uint64_t newest, const char *newer, const char **why,
+                               uint32_t *out)
+{
+    uint64_t v[1] = {0};
+    uz_result r = read_uints(s, n, v, 1, UINT32_MAX);
+    if (r == UZ_OK && v[0] > newest) {
+        *why = newer;
+        r = UZ_ERR_CORRUPT;
+    }
+    if (r == UZ_OK && v[0] == 0)
+        r = UZ_ERR_CORRUPT;
+    *out = (uint32_t)v[0];
+    return r;
+}
+
 /* A fingerprint field: version 3's 8 bytes, or version 2's text (the key 2 of a version
  * 2 header may be empty, its key 12 not). */
 static uz_result read_fingerprint(bool v3, const uint8_t *s, size_t n, char *out, size_t cap, bool may_be_empty)
@@ -265,44 +282,16 @@ static uz_result decode_field(uz_archive_header *h, uint64_t key, const uint8_t 
         break;
     }
     case KEY_TAG_VERSION:
-        r = read_uints(s, n, v, 1, UINT32_MAX);
-        if (r == UZ_OK && v[0] > UZ_TAG_VERSION) {
-            *why = "tag coding from a newer ucizip";
-            r = UZ_ERR_CORRUPT;
-        }
-        if (r == UZ_OK && v[0] == 0)
-            r = UZ_ERR_CORRUPT;
-        h->tag_version = (uint32_t)v[0];
+        r = read_revision(s, n, UZ_TAG_VERSION, "tag coding from a newer ucizip", why, &h->tag_version);
         break;
     case KEY_COMMENT_REVISION:
-        r = read_uints(s, n, v, 1, UINT32_MAX);
-        if (r == UZ_OK && v[0] > UZ_COMMENT_REVISION) {
-            *why = "comment models from a newer ucizip";
-            r = UZ_ERR_CORRUPT;
-        }
-        if (r == UZ_OK && v[0] == 0)
-            r = UZ_ERR_CORRUPT; /* revisions count from 1; absent means the structure version's */
-        h->comment_revision = (uint32_t)v[0];
+        r = read_revision(s, n, UZ_COMMENT_REVISION, "comment models from a newer ucizip", why, &h->comment_revision);
         break;
     case KEY_ENGINE_REVISION:
-        r = read_uints(s, n, v, 1, UINT32_MAX);
-        if (r == UZ_OK && v[0] > UZ_ENGINE_REVISION) {
-            *why = "engine comment code from a newer ucizip";
-            r = UZ_ERR_CORRUPT;
-        }
-        if (r == UZ_OK && v[0] == 0)
-            r = UZ_ERR_CORRUPT; /* revisions count from 1; absent means revision 1 */
-        h->engine_revision = (uint32_t)v[0];
+        r = read_revision(s, n, UZ_ENGINE_REVISION, "engine comment code from a newer ucizip", why, &h->engine_revision);
         break;
     case KEY_COMMENT_TEXT:
-        r = read_uints(s, n, v, 1, UINT32_MAX);
-        if (r == UZ_OK && v[0] > UZ_COMMENT_TEXT_NUL) {
-            *why = "comment framing from a newer ucizip";
-            r = UZ_ERR_CORRUPT;
-        }
-        if (r == UZ_OK && v[0] == 0)
-            r = UZ_ERR_CORRUPT;
-        h->comment_text = (uint32_t)v[0];
+        r = read_revision(s, n, UZ_COMMENT_TEXT_NUL, "comment framing from a newer ucizip", why, &h->comment_text);
         break;
     case KEY_SETTINGS_SUMMARY: r = copy_text(h->settings_summary, sizeof h->settings_summary, s, n); break;
     case KEY_CREATED_BY: r = copy_text(h->created_by, sizeof h->created_by, s, n); break;
