@@ -12,17 +12,13 @@ version. It also checks that every sum the C evaluation forms is exact: the hidd
 up to 64 rows) in int16, the output (bias plus every unit at its cap times its weight) in
 int32. Needs only the standard library."""
 import argparse
+import os
 import sys
 
-FNV_START, FNV_PRIME, MASK = 0xcbf29ce484222325, 0x100000001b3, (1 << 64) - 1
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fnv1a import fnv1a64  # noqa: E402
+
 QA = 127
-
-
-def fnv1a64(data):
-    h = FNV_START
-    for b in data:
-        h = ((h ^ b) * FNV_PRIME) & MASK
-    return h
 
 
 def read_weights(text, hidden):

@@ -11,19 +11,15 @@ format: keys in increasing order, moves in UCI form, counts >= 1 with a position
 below 2^24 (the mixing's 64-bit products need it), the weight table's shape. Needs only
 the standard library."""
 import argparse
+import os
 import sys
 
-FNV_START, FNV_PRIME, MASK = 0xcbf29ce484222325, 0x100000001b3, (1 << 64) - 1
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fnv1a import fnv1a64  # noqa: E402
+
 # The weight table's shape (src/model/opening_book.h): count, ply, rating, time control.
 COUNT_BUCKETS, PLY_BUCKETS, ELO_BUCKETS, TC_BUCKETS = 8, 5, 5, 4
 PROMO = {"": 0, "n": 2, "b": 3, "r": 4, "q": 5}
-
-
-def fnv1a64(data):
-    h = FNV_START
-    for b in data:
-        h = ((h ^ b) * FNV_PRIME) & MASK
-    return h
 
 
 def square(text):

@@ -11,13 +11,11 @@ data/openings/README.md), which ucizip plays out once to find a game's opening f
 Frozen: every archive of tag version 3 depends on these rows and their order (a changed
 table is a new tag version)."""
 import argparse
+import os
 import sys
 
-
-def fnv1a64(data, h=0xcbf29ce484222325):
-    for b in data:
-        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
-    return h
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fnv1a import fnv1a64  # noqa: E402
 
 
 def c_string(s):

@@ -14,22 +14,18 @@ the sets with their pins), so an edited or damaged weight set fails the build in
 changing a frozen version: a new set is a new version. Needs only the standard library.
 """
 import argparse
+import os
 import re
 import sys
 
-FNV_OFFSET, FNV_PRIME = 0xcbf29ce484222325, 0x100000001b3
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fnv1a import fnv1a64 as fnv1a  # noqa: E402
 
 
 def feature_names(header="src/model/player_model.h"):
     text = open(header).read()
     block = text[text.index("#define UZ_PM_FEATURES(X)"):text.index("#define UZ_PM_ENUM")]
     return re.findall(r"X\((\w+), '(\w)'\)", block)
-
-
-def fnv1a(data, h=FNV_OFFSET):
-    for b in data:
-        h = ((h ^ b) * FNV_PRIME) & 0xFFFFFFFFFFFFFFFF
-    return h
 
 
 PIECES = "PNBRQK"

@@ -23,6 +23,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fnv1a import fnv1a64  # noqa: E402
+
 COMMENT = re.compile(rb"\{([^}]*)\}|;([^\r\n]*)")
 TAG_LINE = re.compile(rb'(?m)^\[[A-Za-z0-9_]+ "(?:[^"\\]|\\.)*"\][ \t]*\r?$')
 COMMAND = re.compile(rb"\[%[^\]]*\]")  # [%clk ...], [%eval ...], [%csl ...]: not prose
@@ -78,13 +81,6 @@ def build(argv):
     while sum(len(c) + 1 for c in out) > MAX_BYTES:
         out.pop(0)
     sys.stdout.buffer.write(b"".join(c + b"\0" for c in out))
-
-
-def fnv1a64(data):
-    h = 0xcbf29ce484222325
-    for b in data:
-        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
-    return h
 
 
 def to_c(argv):

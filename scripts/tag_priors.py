@@ -16,10 +16,14 @@ The TSV: one line per entry, name TAB value, values escaped as \\\\, \\t, \\n, \
 a name's entries in order (entry 0, the most frequent, first). Frozen: a changed table is
 a new tag version."""
 import argparse
+import os
 import collections
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fnv1a import fnv1a64  # noqa: E402
 
 TAG = re.compile(r'^\[([A-Za-z0-9_]+) "((?:[^"\\]|\\.)*)"\]\s*$')
 MIN_SHARE = 0.05  # a value's share of a source's games with its name ...
@@ -127,13 +131,6 @@ def c_string(s):
     for b in s.encode("utf-8"):
         out.append(chr(b) if 32 <= b < 127 and chr(b) not in '"\\?' else "\\%03o" % b)
     return '"' + "".join(out) + '"'
-
-
-def fnv1a64(data):
-    h = 0xcbf29ce484222325
-    for b in data:
-        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
-    return h
 
 
 def to_c(argv):

@@ -12,18 +12,15 @@ the corpus's held-out part stays unseen whatever is taken here.
 Usage: scripts/training_games_sample.py OUT [--every 40] [--parts 16]
 """
 import argparse
+import sys
 import os
 import subprocess
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fnv1a import fnv1a64  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TRAINING = os.path.join(ROOT, "..", "shared", "training")
-
-
-def fnv1a64(data):
-    h = 0xcbf29ce484222325
-    for b in data:
-        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
-    return h
 
 
 def games(path):
