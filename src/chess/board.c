@@ -44,13 +44,15 @@
 #define KING_SET(b) ((KING_ROW(b) | (KING_ROW(b) << 8) | (KING_ROW(b) >> 8)) & ~(b))
 #define WHITE_PAWN_SET(b) (SIDE1(b) << 8)
 #define BLACK_PAWN_SET(b) (SIDE1(b) >> 8)
-/* The whole diagonal (a1-h8 direction) and anti-diagonal through sq. */
+/* The whole diagonal (a1-h8 direction) and anti-diagonal through sq. (Each shift count is
+ * masked to 0..63: the branch not taken would be negative, which clang warns of even there;
+ * in the branch taken it is 0..56 and the mask changes nothing.) */
 #define DIAGONAL_OF(sq)                                                                            \
-    ((sq) / 8 >= (sq) % 8 ? 0x8040201008040201ULL << (8 * ((sq) / 8 - (sq) % 8))                 \
-                          : 0x8040201008040201ULL >> (8 * ((sq) % 8 - (sq) / 8)))
+    ((sq) / 8 >= (sq) % 8 ? 0x8040201008040201ULL << ((8 * ((sq) / 8 - (sq) % 8)) & 63)          \
+                          : 0x8040201008040201ULL >> ((8 * ((sq) % 8 - (sq) / 8)) & 63))
 #define ANTI_DIAGONAL_OF(sq)                                                                       \
-    ((sq) / 8 + (sq) % 8 >= 7 ? 0x0102040810204080ULL << (8 * ((sq) / 8 + (sq) % 8 - 7))          \
-                              : 0x0102040810204080ULL >> (8 * (7 - (sq) / 8 - (sq) % 8)))
+    ((sq) / 8 + (sq) % 8 >= 7 ? 0x0102040810204080ULL << ((8 * ((sq) / 8 + (sq) % 8 - 7)) & 63)   \
+                              : 0x0102040810204080ULL >> ((8 * (7 - (sq) / 8 - (sq) % 8)) & 63))
 
 #define KNIGHT_OF(sq) KNIGHT_SET(UZ__BB(sq))
 #define KING_OF(sq) KING_SET(UZ__BB(sq))
