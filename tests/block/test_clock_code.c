@@ -17,6 +17,7 @@
 #include "block/game_struct.h"
 #include "block/game_text.h"
 #include "../common/uz_test.h"
+#include "read_games.h"
 #include "same_comments.h"
 
 enum { MAX_GAMES = 64 };
@@ -100,38 +101,13 @@ static uz_result read_back(const uz_buf *st, unsigned version, size_t n, const u
     return r;
 }
 
-static size_t read_games(const char *path, uz_game *games)
-{
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL, "cannot open %s", path);
-    if (!f)
-        return 0;
-    uz_pgn_reader *rd = uz_pgn_reader_open(f, path);
-    uz_pgn_reader_keep_raw(rd, true);
-    size_t n = 0;
-    while (n < MAX_GAMES) {
-        uz_diag d = {0};
-        uz_game_init(&games[n]);
-        uz_result r = uz_pgn_read_game(rd, &games[n], &d);
-        if (r != UZ_OK) {
-            uz_game_clear(&games[n]);
-            CHECK(r == UZ_DONE, "%s: game %zu not read", path, n + 1);
-            break;
-        }
-        n++;
-    }
-    uz_pgn_reader_close(rd);
-    fclose(f);
-    return n;
-}
-
 /* The first MAX_GAMES games of path in structure version `version`, comment revision `revision`:
  * read back exactly (revision 4: with its clock code), want_clocks clocks counted; damage
  * refused (revision 4). Returns the comment-code section's bytes. */
 static size_t check_file(const char *path, unsigned version, unsigned revision, uint64_t want_clocks)
 {
     static uz_game games[MAX_GAMES];
-    size_t n = read_games(path, games);
+    size_t n = read_games(path, games, MAX_GAMES);
     uz_buf st = {0}, bad = {0};
     uz_block_out_game *recs = NULL;
     CHECK(uz_block_out_games_new(&recs, games, n, NULL) == UZ_OK, "%s: records", path);

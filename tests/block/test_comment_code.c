@@ -15,6 +15,7 @@
 #include "block/game_struct.h"
 #include "block/game_text.h"
 #include "../common/uz_test.h"
+#include "read_games.h"
 #include "same_comments.h"
 
 enum { MAX_GAMES = 64, SEC_COMMENT_CODE = 5, N_SECTIONS = 7 };
@@ -68,28 +69,9 @@ static void resize_code(const uz_buf *in, int delta, uz_buf *out)
 static size_t check_file(const char *path, unsigned version, unsigned revision, size_t max_games, uint64_t want_clocks,
                          uint64_t want_engine)
 {
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL, "cannot open %s", path);
-    if (!f)
-        return 0;
-    uz_pgn_reader *rd = uz_pgn_reader_open(f, path);
-    uz_pgn_reader_keep_raw(rd, true);
     static uz_game games[MAX_GAMES];
-    size_t n = 0;
+    size_t n = read_games(path, games, max_games < MAX_GAMES ? max_games : MAX_GAMES);
     uz_buf st = {0}, bad = {0};
-    while (n < max_games) {
-        uz_diag d = {0};
-        uz_game_init(&games[n]);
-        uz_result r = uz_pgn_read_game(rd, &games[n], &d);
-        if (r != UZ_OK) {
-            uz_game_clear(&games[n]);
-            CHECK(r == UZ_DONE, "%s: game %zu not read", path, n + 1);
-            break;
-        }
-        n++;
-    }
-    uz_pgn_reader_close(rd);
-    fclose(f);
     uz_block_out_game *recs = NULL;
     CHECK(uz_block_out_games_new(&recs, games, n, NULL) == UZ_OK, "%s: records", path);
     for (size_t i = 0; i < n && recs; i++)

@@ -14,6 +14,7 @@
 #include "block/game_struct.h"
 #include "block/game_text.h"
 #include "../common/uz_test.h"
+#include "read_games.h"
 #include "same_comments.h"
 
 enum { MAX_GAMES = 256 };
@@ -50,31 +51,6 @@ static uz_result read_back(const uint8_t *data, size_t size, unsigned revision, 
     }
     uz_block_games_free(back, n);
     return r;
-}
-
-static size_t read_games(const char *path, uz_game *games)
-{
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL, "cannot open %s", path);
-    if (!f)
-        return 0;
-    uz_pgn_reader *rd = uz_pgn_reader_open(f, path);
-    uz_pgn_reader_keep_raw(rd, true);
-    size_t n = 0;
-    while (n < MAX_GAMES) {
-        uz_diag d = {0};
-        uz_game_init(&games[n]);
-        uz_result r = uz_pgn_read_game(rd, &games[n], &d);
-        if (r != UZ_OK) {
-            uz_game_clear(&games[n]);
-            CHECK(r == UZ_DONE, "%s: game %zu not read", path, n + 1);
-            break;
-        }
-        n++;
-    }
-    uz_pgn_reader_close(rd);
-    fclose(f);
-    return n;
 }
 
 /* The file's games written in revision (header key 18) and read back: their coded
@@ -148,7 +124,7 @@ static size_t check_revision(const char *path, unsigned revision, uz_game *games
 static void check_file(const char *path, unsigned min_coded, size_t damage, bool shrinks)
 {
     static uz_game games[MAX_GAMES];
-    size_t n = read_games(path, games), verbatim = 0;
+    size_t n = read_games(path, games, MAX_GAMES), verbatim = 0;
     CHECK(n > 0, "%s: no game", path);
     for (size_t i = 0; i < n; i++)
         verbatim += games[i].verbatim;
