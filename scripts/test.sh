@@ -8,7 +8,12 @@ builddir=${UZ_BUILDDIR:-build}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-meson test -C "$builddir" --print-errorlogs --num-processes 2 "$@" 2>&1 | tee "$log" || status=$?
+# One test a core, at least 2 and at most 8 (UZ_TEST_JOBS overrides): the engine tests
+# start engines of their own, and a test's memory under the sanitizers is a few hundred MB.
+jobs=${UZ_TEST_JOBS:-$(nproc)}
+(( jobs < 2 )) && jobs=2
+(( jobs > 8 )) && jobs=8
+meson test -C "$builddir" --print-errorlogs --num-processes "$jobs" "$@" 2>&1 | tee "$log" || status=$?
 count() { awk -v k="$1" '$1 == k {print $2}' "$log" | tail -n 1; }
 ok=$(count "Ok:"); fail=$(count "Fail:"); timeout=$(count "Timeout:"); skipped=$(count "Skipped:")
 echo "${ok:-0} passed, $(( ${fail:-0} + ${timeout:-0} )) failed, ${skipped:-0} skipped"

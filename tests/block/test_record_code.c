@@ -181,11 +181,15 @@ static void check_file(const char *name, bool target, bool damage_first)
         }
         size_t start;
         records4 += coded_records(&s4, &start);
-        CHECK(uz__pack(s3.data, s3.size, &z, &method) == UZ_OK);
-        packed3 += z.size;
-        z.size = 0;
-        CHECK(uz__pack(s4.data, s4.size, &z, &method) == UZ_OK);
-        packed4 += z.size;
+        /* Packing is what costs here (LZMA2 9e and zstd 19 over megabytes of engine
+         * comments): only the files with a size target are packed. */
+        if (target) {
+            CHECK(uz__pack(s3.data, s3.size, &z, &method) == UZ_OK);
+            packed3 += z.size;
+            z.size = 0;
+            CHECK(uz__pack(s4.data, s4.size, &z, &method) == UZ_OK);
+            packed4 += z.size;
+        }
         if (damage_first && blocks == 0) {
             size_t tried = 0, refused = damage(&s4, n, &tried);
             printf("%s: %zu of %zu damaged coded records refused by the structure reader alone\n", name, refused, tried);
@@ -202,9 +206,10 @@ static void check_file(const char *name, bool target, bool damage_first)
         total += n;
         blocks++;
     }
-    printf("%-48s %5zu games: coded records %.2f bytes a game; structure packed %7zu bytes in version 3, %7zu in 4\n",
-           name, total, total ? (double)records4 / (double)total : 0.0, packed3, packed4);
+    printf("%-48s %5zu games: coded records %.2f bytes a game\n", name, total,
+           total ? (double)records4 / (double)total : 0.0);
     if (target) {
+        printf("%-48s structure packed %7zu bytes in version 3, %7zu in 4\n", name, packed3, packed4);
         CHECK(packed4 < packed3, "%s: structure version 4 packs to %zu bytes, version 3 to %zu", name, packed4, packed3);
         CHECK(records4 <= 2 * total, "%s: coded records %zu bytes for %zu games", name, records4, total);
     }
@@ -218,6 +223,12 @@ int main(void)
     char path[4096];
     corpus_path(FILES[0], path); /* (skips the test without the corpus) */
     for (size_t i = 0; i < sizeof FILES / sizeof *FILES; i++) {
+        /* UZ_TEST_SHORT (CI's sanitizer run): not the two large TCEC files, whose engine
+         * comments (each variation move ranked by the built-in oracle) take most of the
+         * time; the plain run reads them. */
+        if (getenv("UZ_TEST_SHORT") && (strcmp(FILES[i], "cat3_tcec_engine_games_full_comments.pgn") == 0 ||
+                                        strcmp(FILES[i], "cat5_chess960_tcec_frc.pgn") == 0))
+            continue;
         bool target = false;
         for (size_t k = 0; k < sizeof TARGETS / sizeof *TARGETS; k++)
             target |= strcmp(FILES[i], TARGETS[k]) == 0;
