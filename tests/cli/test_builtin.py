@@ -212,16 +212,17 @@ def refusals(tmp, archives):
 
 def stockfish_unchanged(tmp):
     """Stockfish archives keep their bytes: the committed fixture is what compressing its
-    source with the default settings gives today (while weight set v14 is the newest):
-    structure version 4, tag version 3, opening book 1, the structure stream packed with the
-    prose dictionary (method 3). fixture_player_v14.ucz (tag version 2, method 2),
+    source with the default settings gives today (while weight set v15 is the newest):
+    weight set v15 (v14 and the policy over the board), structure version 4, tag version 3,
+    opening book 1, the structure stream packed with the prose dictionary (method 3).
+    fixture_player_v14_tag3.ucz (weight set v14), fixture_player_v14.ucz (tag version 2, method 2),
     fixture_player_v2_struct4.ucz (weight set v2) and fixture_player_v2.ucz (structure version
     1, no book) are the ones before it, and player_model_cli decodes them all."""
     model_dir = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "model")
-    src, fixture = os.path.join(model_dir, "fixture_rank.pgn"), os.path.join(model_dir, "fixture_player_v14_tag3.ucz")
+    src, fixture = os.path.join(model_dir, "fixture_rank.pgn"), os.path.join(model_dir, "fixture_player_v15.ucz")
     out = os.path.join(tmp, "fixture_again.ucz")
     run("compress", src, "-o", out, "-q", "-j", "2")
-    if b"player v14 " in run("info", out).stdout:
+    if b"player v15 " in run("info", out).stdout:
         check(read(out) == read(fixture), "a Stockfish compress no longer gives the committed fixture's bytes")
 
 
