@@ -207,10 +207,10 @@ extern const int uz_pm_builtin_count;
  * corpus's training part: scripts/policy_beta.py); version 14 before it (v2 plus square
  * tables and board units, fitted on 469,066 positions of Stockfish 15.1's depth-1 scores,
  * training games included), v2 before that; version 2
- * deeper (trained on the corpus's depth-1 scores; not measured against v14 there); the built-in oracle, by its version: builtin-1 version 9
- * (trained on builtin-1's depth-1 scores: version 5, with a hidden layer and square tables,
- * plus board units fitted with Stockfish's distribution as a teacher; versions 3, 5 and 7
- * before it), builtin-2 version 10 (the same on builtin-2's, over version 6; versions 4, 6
+ * deeper (trained on the corpus's depth-1 scores; not measured against v14 there); the built-in oracle, by its version: builtin-1 version 16
+ * (version 9 plus the policy over the board), version 9 before it (trained on builtin-1's
+ * depth-1 scores: version 5, with a hidden layer and square tables, plus board units
+ * fitted with Stockfish's distribution as a teacher; versions 3, 5 and 7 before it), builtin-2 version 10 (the same on builtin-2's, over version 6; versions 4, 6
  * and 8 before it). From depth 2 on, the sets of the same recipe fitted to each
  * version's depth-2 scores: builtin-1 version 11, builtin-2 version 12 (9 and 10 before).
  * builtin-3: version 13 (the same recipe on its depth-1 scores); from depth 2 on builtin-2's
@@ -218,7 +218,7 @@ extern const int uz_pm_builtin_count;
  * An archive names its set, so changing these changes new archives only. */
 #define UZ_PM_DEFAULT_VERSION_ENGINE 15
 #define UZ_PM_DEFAULT_VERSION_ENGINE_DEEP 2
-#define UZ_PM_DEFAULT_VERSION_BUILTIN1 9
+#define UZ_PM_DEFAULT_VERSION_BUILTIN1 16
 #define UZ_PM_DEFAULT_VERSION_BUILTIN2 10
 #define UZ_PM_DEFAULT_VERSION_BUILTIN1_DEEP 11
 #define UZ_PM_DEFAULT_VERSION_BUILTIN2_DEEP 12

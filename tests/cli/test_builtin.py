@@ -227,11 +227,11 @@ def stockfish_unchanged(tmp):
 
 
 def weights_by_depth(tmp):
-    """A new archive gets the weight set fitted to its oracle's scores at its depth: v9,
-    v10 and v13 at depth 1, v11 and v12 (builtin-2's, for builtin-3 too) from depth 2 on; a transcode to depth 2 gives the archive a
+    """A new archive gets the weight set fitted to its oracle's scores at its depth: v16
+    (v9 and the policy over the board), v10 and v13 at depth 1, v11 and v12 (builtin-2's, for builtin-3 too) from depth 2 on; a transcode to depth 2 gives the archive a
     direct compress at depth 2 gives, and every archive decodes to its source."""
     src = os.path.join(DATA, "fixture_builtin1.pgn")
-    for engine, want1, want2 in (("builtin", b"player v9 ", b"player v11 "),
+    for engine, want1, want2 in (("builtin", b"player v16 ", b"player v11 "),
                                  ("builtin-2", b"player v10 ", b"player v12 "),
                                  ("builtin-3", b"player v13 ", b"player v12 ")):
         arcs = {}
@@ -251,7 +251,8 @@ def fixture():
     with v5 (square tables), with v7 (board units) and with v9 (its set, board units fitted
     with a teacher), builtin-2 with v4, v6, v8 and v10; at depth 2, builtin-1 with v9 (its
     set there until v11) and v11, builtin-2 with v10 and v12; builtin-3 with v13 (depth 1)
-    and v12 (depth 2); builtin-1 with v9 and opening book 1."""
+    and v12 (depth 2); builtin-1 with v9 and opening book 1; builtin-1 with v16 (v9 and the
+    policy over the board) and opening book 1."""
     src = os.path.join(DATA, "fixture_builtin1.pgn")
     for name, oracle, weights in (("fixture_builtin1.ucz", b"ucizip builtin-1", b"player v2"),
                                   ("fixture_builtin1_v3.ucz", b"ucizip builtin-1", b"player v3"),
@@ -268,7 +269,8 @@ def fixture():
                                   ("fixture_builtin2_d2_v12.ucz", b"ucizip builtin-2; depth 2", b"player v12 "),
                                   ("fixture_builtin3_v13.ucz", b"ucizip builtin-3", b"player v13 "),
                                   ("fixture_builtin3_d2_v12.ucz", b"ucizip builtin-3; depth 2", b"player v12 "),
-                                  ("fixture_builtin1_v9_book1.ucz", b"ucizip builtin-1", b"opening book v1 ")):
+                                  ("fixture_builtin1_v9_book1.ucz", b"ucizip builtin-1", b"opening book v1 "),
+                                  ("fixture_builtin1_v16.ucz", b"ucizip builtin-1", b"player v16 ")):
         arc = os.path.join(DATA, name)
         if not os.path.exists(arc):
             check(False, "no fixture %s" % arc)

@@ -571,6 +571,7 @@ int main(void)
     test_golden_builtin(9, 0x4eb78208e89985e6ull);
     test_golden_builtin(14, 0xefabfba3d174d932ull);
     test_golden_builtin(15, 0x826d3d46f930ac77ull);
+    test_golden_builtin(16, 0xb3f0ddc511d818d4ull);
     test_policy_line();
     return test_finish();
 }
