@@ -33,7 +33,8 @@ PIECE_CODES = "PNBRQKpnbrqk"  # the board units' pieces: upper case the mover's
 MAX_BOARD_UNITS = 16
 
 
-def weights_text(version, floor_q16, names, weights_q16, comments=(), units=None, squares=None, board=None):
+def weights_text(version, floor_q16, names, weights_q16, comments=(), units=None, squares=None, board=None,
+                 policy=None):
     body = "floor %d\n" % floor_q16 + "".join("%s %d\n" % (n, w) for n, w in zip(names, weights_q16))
     if units:  # hidden layer: "unit K BIAS OUT W..." (bias, W in Q32; OUT in Q16 log2 units)
         body += "hidden %d\n" % len(units) + "".join(
@@ -54,15 +55,18 @@ def weights_text(version, floor_q16, names, weights_q16, comments=(), units=None
             for kind in ("to", "from"):
                 for t in range(6):
                     body += "b%s %d %s %s\n" % (kind, j, PIECES[t], " ".join(str(int(v)) for v in board[kind][j][t]))
+    if policy:  # (version, the policy file's FNV-1a 64, beta Q16): the policy over the board
+        body += "policy %d %016x %d\n" % policy
     h = fnv1a(body.encode())
     head = "".join("# %s\n" % c for c in comments)
     return head + "ucizip-player-model %d\n" % version + body + "hash %016x\n" % h, h
 
 
-def parse(path, units=None, squares=None, board=None):
+def parse(path, units=None, squares=None, board=None, policy=None):
     """(version, floor, weights) of a weights file (its hash is checked by the C parser);
-    the hidden layer's units (bias, out, weights) are appended to units when given, and
-    the square tables set into the dict squares ("bounds", "to", "from") when given."""
+    the hidden layer's units (bias, out, weights) are appended to units when given, the
+    square tables set into the dict squares ("bounds", "to", "from"), the board units into
+    board and the policy line into policy ("version", "hash", "beta") when given."""
     version, floor, ws = None, None, []
     for line in open(path):
         f = line.split()
@@ -99,6 +103,9 @@ def parse(path, units=None, squares=None, board=None):
         elif f[0] in ("bto", "bfrom"):
             if board is not None:
                 board[f[0][1:]][int(f[1])][PIECES.index(f[2])] = [int(v) for v in f[3:]]
+        elif f[0] == "policy":
+            if policy is not None:
+                policy.update(version=int(f[1]), hash=int(f[2], 16), beta=int(f[3]))
         elif f[0] not in ("hash", "hidden"):
             ws.append(int(f[1]))
     return version, floor, ws
@@ -109,8 +116,8 @@ def c_source(files):
     sets, texts = [], []
     for path in files:
         text = open(path).read()
-        units, squares, board = [], {}, {}
-        version, floor_q16, ws = parse(path, units, squares, board)
+        units, squares, board, policy = [], {}, {}, {}
+        version, floor_q16, ws = parse(path, units, squares, board, policy)
         h = int(re.search(r"^hash ([0-9a-f]+)$", text, re.M).group(1), 16)
         wl = ",".join(("\n            " if i % 8 == 0 else " ") + str(w) for i, w in enumerate(ws))
         hidden = ""
@@ -138,6 +145,9 @@ def c_source(files):
                            len(board["bias"]), ", ".join(str(v) for v in board["bias"]),
                            ", ".join(str(v) for v in board["out"]), by_square(board["piece"]),
                            by_square(board["to"]), by_square(board["from"])))
+        if policy:
+            hidden += "        .policy_version = %d,\n        .policy_hash = 0x%016xull,\n        .policy_beta = %d,\n" % (
+                policy["version"], policy["hash"], policy["beta"])
         sets.append("    {\n        .version = %d,\n        .hash = 0x%016xull,\n        .weight = {%s},\n"
                     "        .floor_q16 = %d,\n%s    },\n" % (version, h, wl, floor_q16, hidden))
         lines = "".join('    "%s\\n"\n' % l.replace("\\", "\\\\").replace('"', '\\"') for l in text.splitlines())
@@ -150,11 +160,12 @@ def c_source(files):
             % ", ".join("text_v%d" % parse(p)[0] for p in files))
 
 
-def write(version, floor_q16, weights_q16, comments=(), root=".", units=None, squares=None, board=None):
+def write(version, floor_q16, weights_q16, comments=(), root=".", units=None, squares=None, board=None,
+          policy=None):
     """Writes data/player_model/weights-vVERSION.txt; returns the hash of its weights. The
     build compiles it in once src/model/meson.build lists it with its pin (pin_line)."""
     names = [n for n, _ in feature_names(root + "/src/model/player_model.h")]
-    text, h = weights_text(version, floor_q16, names, weights_q16, comments, units, squares, board)
+    text, h = weights_text(version, floor_q16, names, weights_q16, comments, units, squares, board, policy)
     open(root + "/data/player_model/weights-v%d.txt" % version, "w").write(text)
     return h
 

@@ -6,6 +6,7 @@
 #   test_builtin_network  builtin-3's incremental network against its from-scratch sums
 #   player_model, move_model, pm_identity   golden frequencies, fast path = reference
 #   opening_book          golden frequencies with the opening book mixed in
+#   policy                the policy over the board: its logits = the reference's, golden hash
 #   builtin_noengine      the committed builtin fixture archives decoded, no engine in reach
 # -march=native takes the vector paths this machine has (builtin-3's AVX2 clone, wider
 # auto-vectorisation); -O0 takes none.
@@ -18,10 +19,10 @@ cd "$(dirname "$0")/.."
 
 configs=("$@")
 [ ${#configs[@]} -gt 0 ] || configs=("gcc -O0" "gcc -O2 -march=native" "clang -O2" "clang -O3 -march=native")
-targets=(ucizip tests/builtin/test_builtin_golden tests/builtin/test_builtin_network
+targets=(ucizip tools/ucizip-features tests/builtin/test_builtin_golden tests/builtin/test_builtin_network
          tests/model/test_player_model tests/model/test_move_model tests/model/test_pm_identity
          tests/model/test_opening_book)
-tests=(test_builtin_golden test_builtin_network player_model move_model pm_identity opening_book builtin_noengine)
+tests=(test_builtin_golden test_builtin_network player_model move_model pm_identity opening_book policy builtin_noengine)
 
 status=0
 for config in "${configs[@]}"; do

@@ -15,6 +15,8 @@
  *       no engine scores: PREFIX.pos (rank_bits and pm_bits 0), PREFIX.moves and
  *       PREFIX.board only, of every main-line position with two legal moves or more (what
  *       a policy over the board is trained on: scripts/policy_experiment.py)
+ *   ... --policy N (with either): also PREFIX.policy, n_legal int32 per position: each
+ *       move's logit under the policy over the board of version N (model/policy.h)
  *   ucizip-features GAMES.pgn --hashes
  *       prints the hash (FNV-1a 64 of the canonical PGN text) of every game
  */
@@ -27,6 +29,7 @@
 #include "codec/coder.h"
 #include "gamecode/gamecode.h"
 #include "model/move_model.h"
+#include "model/policy.h"
 #include "pgn/pgn.h"
 #include "model/player_model.h"
 #include "game_split.h"
@@ -71,8 +74,14 @@ static char *read_all(const char *path, size_t *len)
 
 /* The position's moves (per move: piece type (1..6) << 12 | from << 6 | to) and board (0
  * empty, 1..6 the mover's pawn..king, 7..12 the opponent's), squares seen from the mover. */
-static void write_board(const uz_position *pos, const uz_move *legal, int n, FILE *fmoves, FILE *fboard)
+static void write_board(const uz_position *pos, const uz_move *legal, int n, FILE *fmoves, FILE *fboard,
+                        const uz_policy_net *policy, FILE *fpolicy)
 {
+    if (policy) {
+        int32_t logit[UZ_MAX_MOVES];
+        uz_policy_logits(policy, pos, legal, n, logit);
+        fwrite(logit, sizeof *logit, (size_t)n, fpolicy);
+    }
     for (int k = 0; k < n; k++) {
         int from = UZ_MOVE_FROM(legal[k]), to = UZ_MOVE_TO(legal[k]);
         int type = UZ_PIECE_TYPE(pos->squares[from]);
@@ -91,12 +100,13 @@ static void write_board(const uz_position *pos, const uz_move *legal, int n, FIL
 
 #define USAGE                                                                                      \
     "usage: ucizip-features GAMES.pgn (--scores DUMP --out PREFIX [--weights FILE] | --boards-only --out PREFIX " \
-    "| --hashes)\n"
+    "| --hashes) [--policy N]\n"
 
 int main(int argc, char **argv)
 {
     const char *pgn = NULL, *scores_path = NULL, *out = NULL, *weights = NULL;
     bool hashes = false, boards_only = false;
+    const uz_policy_net *policy = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--scores") && i + 1 < argc)
             scores_path = argv[++i];
@@ -104,7 +114,13 @@ int main(int argc, char **argv)
             out = argv[++i];
         else if (!strcmp(argv[i], "--weights") && i + 1 < argc)
             weights = argv[++i];
-        else if (!strcmp(argv[i], "--hashes"))
+        else if (!strcmp(argv[i], "--policy") && i + 1 < argc) {
+            policy = uz_policy_version((uint32_t)atoi(argv[++i]));
+            if (!policy) {
+                fprintf(stderr, "ucizip-features: no policy of version %s\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--hashes"))
             hashes = true;
         else if (!strcmp(argv[i], "--boards-only"))
             boards_only = true;
@@ -146,7 +162,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "ucizip-features: %s: cannot open\n", pgn);
         return 1;
     }
-    FILE *dump = NULL, *fpos = NULL, *ffeat = NULL, *fmoves = NULL, *fboard = NULL, *fscore = NULL;
+    FILE *dump = NULL, *fpos = NULL, *ffeat = NULL, *fmoves = NULL, *fboard = NULL, *fscore = NULL,
+         *fpolicy = NULL;
     if (!hashes) {
         char path[4096];
         dump = fopen(boards_only ? "/dev/null" : scores_path, "r");
@@ -160,7 +177,9 @@ int main(int argc, char **argv)
         fboard = fopen(path, "wb");
         snprintf(path, sizeof path, "%s.score", out);
         fscore = fopen(boards_only ? "/dev/null" : path, "wb");
-        if (!dump || !fpos || !ffeat || !fmoves || !fboard || !fscore) {
+        snprintf(path, sizeof path, "%s.policy", out);
+        fpolicy = fopen(policy ? path : "/dev/null", "wb");
+        if (!dump || !fpos || !ffeat || !fmoves || !fboard || !fscore || !fpolicy) {
             fprintf(stderr, "ucizip-features: cannot open the score dump or the outputs\n");
             return 1;
         }
@@ -218,7 +237,7 @@ int main(int argc, char **argv)
                               .elo = pg.elo[pos->side], .played_move = st->node->move};
             if (boards_only) {
                 fwrite(&rec, sizeof rec, 1, fpos);
-                write_board(pos, legal, n, fmoves, fboard);
+                write_board(pos, legal, n, fmoves, fboard, policy, fpolicy);
                 positions++;
                 continue;
             }
@@ -239,7 +258,7 @@ int main(int argc, char **argv)
                 x16[k] = (int16_t)(x[k] > 32767 ? 32767 : x[k] < -32768 ? -32768 : x[k]);
             fwrite(&rec, sizeof rec, 1, fpos);
             fwrite(x16, sizeof *x16, (size_t)n * UZ_PM_N_FEATURES, ffeat);
-            write_board(pos, legal, n, fmoves, fboard);
+            write_board(pos, legal, n, fmoves, fboard, policy, fpolicy);
             fwrite(s, sizeof *s, (size_t)n, fscore);
             positions++;
         }
@@ -255,7 +274,8 @@ int main(int argc, char **argv)
             status = 1;
         }
         fclose(dump);
-        if (fclose(fpos) != 0 || fclose(ffeat) != 0 || fclose(fmoves) != 0 || fclose(fboard) != 0 || fclose(fscore) != 0)
+        if (fclose(fpos) != 0 || fclose(ffeat) != 0 || fclose(fmoves) != 0 || fclose(fboard) != 0 || fclose(fscore) != 0 ||
+            fclose(fpolicy) != 0)
             status = 1;
         if (status == 0)
             fprintf(stderr, "%s: %d games, %ld positions, player model %.1f us/position\n", pgn, gi, positions,

@@ -13,6 +13,7 @@
 #include "codec/fixed.h"
 #include "model/move_model.h"
 #include "common/hash.h"
+#include "model/policy.h"
 
 #define UZ_PM_NAME(name, group) #name,
 #define UZ_PM_GROUP(name, group) group,
@@ -373,6 +374,37 @@ static uz_result read_board_line(weights_reader *r, const char *line, long linen
     return UZ_OK;
 }
 
+/* The policy line "policy V HEX BETA": a built-in policy, named by version and hash. */
+static uz_result read_policy_line(weights_reader *r, const char *line, long lineno, uz_diag *diag, bool *taken)
+{
+    uz_player_model *m = r->m;
+    if (m->policy_version || strncmp(line, "policy ", 7) != 0)
+        return UZ_OK;
+    *taken = true;
+    unsigned version;
+    unsigned long long hash;
+    long long beta;
+    char canon[128];
+    if (sscanf(line, "policy %u %llx %lld", &version, &hash, &beta) != 3 || version == 0 || beta < 0 ||
+        beta > UZ_PM_MAX_POLICY_BETA) {
+        uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: expected 'policy V HEX BETA' with BETA in 0..%d",
+                    UZ_PM_MAX_POLICY_BETA);
+        return UZ_ERR_CORRUPT;
+    }
+    const uz_policy_net *net = uz_policy_version(version);
+    if (!net || uz_policy_hash(net) != (uint64_t)hash) {
+        uz_diag_set(diag, UZ_ERR_CORRUPT, lineno, 1, "weights: policy %u with hash %016llx is not built in", version,
+                    hash);
+        return UZ_ERR_CORRUPT;
+    }
+    m->policy_version = version;
+    m->policy_hash = (uint64_t)hash;
+    m->policy_beta = (int32_t)beta;
+    int k = snprintf(canon, sizeof canon, "policy %u %016llx %d\n", version, hash, m->policy_beta);
+    r->h = uz_fnv1a64(r->h, canon, (size_t)k);
+    return UZ_OK;
+}
+
 /* The hash line: the file's hash must be the one of the lines read. */
 static uz_result read_hash_line(weights_reader *r, const char *line, long lineno, uz_diag *diag)
 {
@@ -400,12 +432,16 @@ static uz_result read_weights_line(weights_reader *r, const char *line, long lin
     bool taken = false;
     if (r->stage < HEAD_STAGES) {
         res = read_head_line(r, line, lineno, diag);
+    } else if (r->m->policy_version) { /* the policy line is the last before the hash */
+        res = read_hash_line(r, line, lineno, diag);
     } else {
         res = read_hidden_line(r, line, lineno, diag, &taken);
         if (res == UZ_OK && !taken)
             res = read_square_line(r, line, lineno, diag, &taken);
         if (res == UZ_OK && !taken)
             res = read_board_line(r, line, lineno, diag, &taken);
+        if (res == UZ_OK && !taken)
+            res = read_policy_line(r, line, lineno, diag, &taken);
         if (res == UZ_OK && !taken)
             res = read_hash_line(r, line, lineno, diag);
     }

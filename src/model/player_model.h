@@ -134,6 +134,7 @@ void uz_pm_features(const uz_position *pos, const uz_move *moves, const int32_t 
  * (sum over j of board_out[j] * tanh_q16(pre-activation j)) / 65536 (Q16 log2 units, one
  * C division) with the hidden layer's tanh. The board part is summed once per position. */
 #define UZ_PM_MAX_BOARD_UNITS 16
+#define UZ_PM_MAX_POLICY_BETA 262144 /* 4.0 in Q16 */
 #define UZ_PM_PIECE_CODES 12
 
 /* A loaded weight set. weight[f] is in Q16 log2 units per feature unit. A set may add a
@@ -159,6 +160,9 @@ typedef struct uz_player_model {
     int32_t board_piece[UZ_PM_PIECE_CODES][64][UZ_PM_MAX_BOARD_UNITS]; /* Q16 */
     int32_t board_to[UZ_PM_PIECE_TYPES][64][UZ_PM_MAX_BOARD_UNITS];    /* Q16 */
     int32_t board_from[UZ_PM_PIECE_TYPES][64][UZ_PM_MAX_BOARD_UNITS];  /* Q16 */
+    uint32_t policy_version;   /* 0: none; else the policy over the board (model/policy.h) */
+    uint64_t policy_hash;      /* its data file's FNV-1a 64 */
+    int32_t policy_beta;       /* Q16: a move's score gains policy_beta x its logit / 65536 */
 } uz_player_model;
 
 /* Parses a weights file's text:
@@ -179,6 +183,9 @@ typedef struct uz_player_model {
  *                           values, a1 .. h8 seen from the mover
  *   bto J T V...            for T = P N B R Q K: 64 values, the move's to square
  *   bfrom J T V...          the same for the from square
+ *   policy V HEX BETA     optional: the policy over the board of version V, whose data
+ *                         file has FNV-1a 64 HEX (one built in: refused otherwise); each
+ *                         move's score gains BETA (Q16, 0..262144) x its logit / 65536
  *   hash HEX              FNV-1a 64 of the lines from "floor" on as written (each with its \n)
  * Refuses (UZ_ERR_CORRUPT, diag with the line) anything else: a missing or unknown
  * feature, a value out of range, a wrong hash. */
@@ -196,20 +203,22 @@ extern const int uz_pm_builtin_count;
 /* The weight set new archives use, by oracle: sets are trained on one oracle's scores, so
  * a newer set is not better for another oracle. UCI engines: chosen apart at depth 1 (the
  * profiles' default) and for deeper or node-limited searches (uz_lib_oracle_weights):
- * version 14 at depth 1 (v2 plus square tables and board units, fitted on 469,066 positions
- * of Stockfish 15.1's depth-1 scores, training games included; v2 before it), version 2
- * deeper (trained on the corpus's depth-1 scores; not measured against v14 there); the built-in oracle, by its version: builtin-1 version 9
- * (trained on builtin-1's depth-1 scores: version 5, with a hidden layer and square tables,
- * plus board units fitted with Stockfish's distribution as a teacher; versions 3, 5 and 7
- * before it), builtin-2 version 10 (the same on builtin-2's, over version 6; versions 4, 6
+ * version 15 at depth 1 (version 14 plus the policy over the board, beta fitted on the
+ * corpus's training part: scripts/policy_beta.py); version 14 before it (v2 plus square
+ * tables and board units, fitted on 469,066 positions of Stockfish 15.1's depth-1 scores,
+ * training games included), v2 before that; version 2
+ * deeper (trained on the corpus's depth-1 scores; not measured against v14 there); the built-in oracle, by its version: builtin-1 version 16
+ * (version 9 plus the policy over the board), version 9 before it (trained on builtin-1's
+ * depth-1 scores: version 5, with a hidden layer and square tables, plus board units
+ * fitted with Stockfish's distribution as a teacher; versions 3, 5 and 7 before it), builtin-2 version 10 (the same on builtin-2's, over version 6; versions 4, 6
  * and 8 before it). From depth 2 on, the sets of the same recipe fitted to each
  * version's depth-2 scores: builtin-1 version 11, builtin-2 version 12 (9 and 10 before).
  * builtin-3: version 13 (the same recipe on its depth-1 scores); from depth 2 on builtin-2's
  * version 12, which reads its depth-2 scores better than 13 does (doc/builtin_measurements.md).
  * An archive names its set, so changing these changes new archives only. */
-#define UZ_PM_DEFAULT_VERSION_ENGINE 14
+#define UZ_PM_DEFAULT_VERSION_ENGINE 15
 #define UZ_PM_DEFAULT_VERSION_ENGINE_DEEP 2
-#define UZ_PM_DEFAULT_VERSION_BUILTIN1 9
+#define UZ_PM_DEFAULT_VERSION_BUILTIN1 16
 #define UZ_PM_DEFAULT_VERSION_BUILTIN2 10
 #define UZ_PM_DEFAULT_VERSION_BUILTIN1_DEEP 11
 #define UZ_PM_DEFAULT_VERSION_BUILTIN2_DEEP 12
@@ -228,8 +237,8 @@ const uz_player_model *uz_pm_builtin_find(uint32_t version, uint64_t hash);
  * in features: a move's whole score is this plus uz_pm_board_scores. */
 void uz_pm_scores(const uz_player_model *m, const int32_t *x, int n, const bool *mask, int64_t *s);
 
-/* Adds the parts of each move's score that read the board, the square tables and the
- * board units, to s (nothing for a set without them). */
+/* Adds the parts of each move's score that read the board, the square tables, the
+ * board units and the policy over the board, to s (nothing for a set without them). */
 void uz_pm_board_scores(const uz_player_model *m, const uz_position *pos, const uz_move *moves, int n,
                          int64_t *s);
 

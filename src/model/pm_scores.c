@@ -7,6 +7,7 @@
 #include <assert.h>
 
 #include "pm_internal.h"
+#include "model/policy.h"
 
 /* tanh(i / 64) x 65536 rounded, i = 0..256: constants, not libm, so that every machine
  * computes the same activations (archive format); entry 257 repeats entry 256 so that
@@ -211,6 +212,16 @@ static void board_unit_scores(const uz_player_model *m, const uz_position *pos, 
     }
 }
 
+/* beta x the policy's logit: exact in the model's normalisation, since the policy's own
+ * normalisation is the same for every move of the position. */
+static void policy_scores(const uz_player_model *m, const uz_position *pos, const uz_move *moves, int n, int64_t *s)
+{
+    int32_t logit[UZ_MAX_MOVES];
+    uz_policy_logits(uz_policy_version(m->policy_version), pos, moves, n, logit);
+    for (int i = 0; i < n; i++) /* |logit| < 2^31, beta <= 2^18: no overflow */
+        s[i] += (int64_t)m->policy_beta * logit[i] / 65536;
+}
+
 void uz_pm_board_scores(const uz_player_model *m, const uz_position *pos, const uz_move *moves, int n,
                         int64_t *s)
 {
@@ -218,6 +229,8 @@ void uz_pm_board_scores(const uz_player_model *m, const uz_position *pos, const 
         square_table_scores(m, pos, moves, n, s);
     if (m->n_board_units)
         board_unit_scores(m, pos, moves, n, s);
+    if (m->policy_version)
+        policy_scores(m, pos, moves, n, s);
 }
 
 void uz_pm_move_scores(const uz_player_model *m, const uz_position *pos, const uz_move *moves,

@@ -212,25 +212,26 @@ def refusals(tmp, archives):
 
 def stockfish_unchanged(tmp):
     """Stockfish archives keep their bytes: the committed fixture is what compressing its
-    source with the default settings gives today (while weight set v14 is the newest):
-    structure version 4, tag version 3, opening book 1, the structure stream packed with the
-    prose dictionary (method 3). fixture_player_v14.ucz (tag version 2, method 2),
+    source with the default settings gives today (while weight set v15 is the newest):
+    weight set v15 (v14 and the policy over the board), structure version 4, tag version 3,
+    opening book 1, the structure stream packed with the prose dictionary (method 3).
+    fixture_player_v14_tag3.ucz (weight set v14), fixture_player_v14.ucz (tag version 2, method 2),
     fixture_player_v2_struct4.ucz (weight set v2) and fixture_player_v2.ucz (structure version
     1, no book) are the ones before it, and player_model_cli decodes them all."""
     model_dir = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "model")
-    src, fixture = os.path.join(model_dir, "fixture_rank.pgn"), os.path.join(model_dir, "fixture_player_v14_tag3.ucz")
+    src, fixture = os.path.join(model_dir, "fixture_rank.pgn"), os.path.join(model_dir, "fixture_player_v15.ucz")
     out = os.path.join(tmp, "fixture_again.ucz")
     run("compress", src, "-o", out, "-q", "-j", "2")
-    if b"player v14 " in run("info", out).stdout:
+    if b"player v15 " in run("info", out).stdout:
         check(read(out) == read(fixture), "a Stockfish compress no longer gives the committed fixture's bytes")
 
 
 def weights_by_depth(tmp):
-    """A new archive gets the weight set fitted to its oracle's scores at its depth: v9,
-    v10 and v13 at depth 1, v11 and v12 (builtin-2's, for builtin-3 too) from depth 2 on; a transcode to depth 2 gives the archive a
+    """A new archive gets the weight set fitted to its oracle's scores at its depth: v16
+    (v9 and the policy over the board), v10 and v13 at depth 1, v11 and v12 (builtin-2's, for builtin-3 too) from depth 2 on; a transcode to depth 2 gives the archive a
     direct compress at depth 2 gives, and every archive decodes to its source."""
     src = os.path.join(DATA, "fixture_builtin1.pgn")
-    for engine, want1, want2 in (("builtin", b"player v9 ", b"player v11 "),
+    for engine, want1, want2 in (("builtin", b"player v16 ", b"player v11 "),
                                  ("builtin-2", b"player v10 ", b"player v12 "),
                                  ("builtin-3", b"player v13 ", b"player v12 ")):
         arcs = {}
@@ -250,7 +251,8 @@ def fixture():
     with v5 (square tables), with v7 (board units) and with v9 (its set, board units fitted
     with a teacher), builtin-2 with v4, v6, v8 and v10; at depth 2, builtin-1 with v9 (its
     set there until v11) and v11, builtin-2 with v10 and v12; builtin-3 with v13 (depth 1)
-    and v12 (depth 2); builtin-1 with v9 and opening book 1."""
+    and v12 (depth 2); builtin-1 with v9 and opening book 1; builtin-1 with v16 (v9 and the
+    policy over the board) and opening book 1."""
     src = os.path.join(DATA, "fixture_builtin1.pgn")
     for name, oracle, weights in (("fixture_builtin1.ucz", b"ucizip builtin-1", b"player v2"),
                                   ("fixture_builtin1_v3.ucz", b"ucizip builtin-1", b"player v3"),
@@ -267,7 +269,8 @@ def fixture():
                                   ("fixture_builtin2_d2_v12.ucz", b"ucizip builtin-2; depth 2", b"player v12 "),
                                   ("fixture_builtin3_v13.ucz", b"ucizip builtin-3", b"player v13 "),
                                   ("fixture_builtin3_d2_v12.ucz", b"ucizip builtin-3; depth 2", b"player v12 "),
-                                  ("fixture_builtin1_v9_book1.ucz", b"ucizip builtin-1", b"opening book v1 ")):
+                                  ("fixture_builtin1_v9_book1.ucz", b"ucizip builtin-1", b"opening book v1 "),
+                                  ("fixture_builtin1_v16.ucz", b"ucizip builtin-1", b"player v16 ")):
         arc = os.path.join(DATA, name)
         if not os.path.exists(arc):
             check(False, "no fixture %s" % arc)

@@ -63,7 +63,7 @@ def main():
                  "fixture_builtin1_v7.ucz", "fixture_builtin2_v8.ucz", "fixture_builtin1_v9.ucz",
                  "fixture_builtin2_v10.ucz", "fixture_builtin1_d2_v9.ucz", "fixture_builtin2_d2_v10.ucz",
                  "fixture_builtin1_d2_v11.ucz", "fixture_builtin2_d2_v12.ucz", "fixture_builtin3_v13.ucz",
-                 "fixture_builtin3_d2_v12.ucz", "fixture_builtin1_v9_book1.ucz"):
+                 "fixture_builtin3_d2_v12.ucz", "fixture_builtin1_v9_book1.ucz", "fixture_builtin1_v16.ucz"):
         fixture = os.path.join(data, name)
         check(os.path.exists(fixture), "no fixture %s" % fixture)
         if os.path.exists(fixture):

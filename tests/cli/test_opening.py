@@ -45,8 +45,10 @@ def main():
     use(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="uz-opening-")
     # (file, the least gain measured on its first 60 games, with some margin: Kasparov's
-    # games share long openings, Lichess blitz ones short ones)
-    for name, gain in (("cat2_kasparov_career_crlf.pgn", 0.01), ("cat1_lichess_rated_blitz_rapid.pgn", 0.004)):
+    # games share long openings, Lichess blitz ones short ones; builtin-1's weight set 16
+    # reads the policy over the board, which knows the common openings too, so the counts
+    # gain less on top of it: 1.0 % and 0.33 % measured with it)
+    for name, gain in (("cat2_kasparov_career_crlf.pgn", 0.006), ("cat1_lichess_rated_blitz_rapid.pgn", 0.002)):
         archive, orig, full = roundtrip(tmp, name, NO_BOOK)
         info = run("info", archive).stdout.decode()
         check("opening counts a=1.5 over 32 plies" in info, "%s: info does not show the opening counts: %s" % (name, info))

@@ -13,13 +13,15 @@
  * time); bit 7 with bits 2 and 4 decodes the block with every version the newest (comment
  * revision 4: main-line clocks coded after the moves; tag version 3: values derived from
  * the moves; engine code revision 2, header key 18); bit 7 alone frames the comments
- * section's texts each ended by a NUL (header key 19 = 2). */
+ * section's texts each ended by a NUL (header key 19 = 2) and codes the moves with the
+ * engines' newest player-model weight set (v15: the policy over the board). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "block/block_codec.h"
+#include "model/player_model.h"
 #include "../../src/lib/lib_internal.h"
 #include "fuzz_target.h"
 
@@ -36,6 +38,14 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
     h.n_model_params = (uint32_t)uz_model_param_count(p.kind);
     for (uint32_t i = 0; i < h.n_model_params; i++)
         h.model_params[i] = params[i];
+    if (data[0] & 128) { /* every version the newest: the engines' newest weight set */
+        const uz_player_model *pm = uz_pm_builtin_version(UZ_PM_DEFAULT_VERSION_ENGINE);
+        h.model_kind = UZ_MODEL_PLAYER;
+        h.n_model_params = 3;
+        h.model_params[0] = pm->version;
+        h.model_params[1] = (uint32_t)pm->hash;
+        h.model_params[2] = (uint32_t)(pm->hash >> 32);
+    }
     h.coder = (data[0] & 2) ? UZ_CODER_HUFFMAN : UZ_CODER_RANGE;
     uz_diag diag = {0};
     if (uz_member_decoder_open(md, &h, base, 1, &diag) != UZ_OK)

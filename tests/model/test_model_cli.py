@@ -34,13 +34,15 @@ def main():
     # retraining to the same games, and their header names what wrote them: the rank
     # model (before the player model), player weights v1, v2 (the first with a hidden layer),
     # v2 in structure version 4 with tag version 2 and opening book 1, v14 (fitted at scale),
-    # v14 with tag version 3 (ECO and Opening derived from the moves).
+    # v14 with tag version 3 (ECO and Opening derived from the moves), v15 (v14 and the
+    # policy over the board).
     expected = open(os.path.join(DATA, "fixture_rank.pgn"), "rb").read()
     for fixture, model in (("fixture_rank_model.ucz", "model: rank"), ("fixture_player_v1.ucz", "player v1"),
                            ("fixture_player_v2.ucz", "player v2 "),
                            ("fixture_player_v2_struct4.ucz", "player v2 "),
                            ("fixture_player_v14.ucz", "player v14 "),
-                           ("fixture_player_v14_tag3.ucz", "player v14 ")):
+                           ("fixture_player_v14_tag3.ucz", "player v14 "),
+                           ("fixture_player_v15.ucz", "player v15 ")):
         path, out = os.path.join(DATA, fixture), os.path.join(tmp, fixture + ".pgn")
         run([UCIZIP, "decompress", path, "-o", out] + fast)
         check(open(out, "rb").read() == expected, "%s decodes to its expected games" % fixture)
@@ -48,9 +50,9 @@ def main():
         check(model in info, "%s names '%s': %s" % (fixture, model, info))
 
     # A UCI engine's new archive gets its weight set by depth (src/model/player_model.h:
-    # v14 at depth 1, the default, v2 deeper); both decode to their source.
+    # v15 at depth 1, the default, v2 deeper); both decode to their source.
     src = os.path.join(DATA, "fixture_rank.pgn")
-    for opts, want in (([], "player v14 "), (["--depth", "2"], "player v2 ")):
+    for opts, want in (([], "player v15 "), (["--depth", "2"], "player v2 ")):
         arc, back = os.path.join(tmp, "depth%s.ucz" % "".join(opts)), os.path.join(tmp, "depth.back")
         run([UCIZIP, "compress", src, "-o", arc, "-q", "-f"] + opts + fast)
         info = run([UCIZIP, "info", arc]).stdout.decode()

@@ -141,7 +141,7 @@ static void test_refusals(void)
 }
 
 /* Frequencies of the first plies of a Sicilian Najdorf under weight set 2 (named: the
- * engines' default is v14 now) with and without the book, with made-up scores (a fixed
+ * engines' default is v15 now) with and without the book, with made-up scores (a fixed
  * pattern: the arithmetic, not the engine, is pinned), folded into one hash. */
 static uint64_t golden(uint32_t book_version, int *mixed)
 {

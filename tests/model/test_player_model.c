@@ -360,7 +360,9 @@ static void test_weights_file(void)
                   memcmp(m.board_out, b->board_out, sizeof m.board_out) == 0 &&
                   memcmp(m.board_piece, b->board_piece, sizeof m.board_piece) == 0 &&
                   memcmp(m.board_to, b->board_to, sizeof m.board_to) == 0 &&
-                  memcmp(m.board_from, b->board_from, sizeof m.board_from) == 0,
+                  memcmp(m.board_from, b->board_from, sizeof m.board_from) == 0 &&
+                  m.policy_version == b->policy_version && m.policy_hash == b->policy_hash &&
+                  m.policy_beta == b->policy_beta,
               "set %d: the compiled-in weights are the ones of the text (scripts/pm_weights.py)", i);
         CHECK(uz_pm_builtin_find(b->version, b->hash) == b, "set %d is found by its identity", i);
         CHECK(i == 0 || b->version > uz_pm_builtin_sets[i - 1].version, "versions increase");
@@ -438,6 +440,53 @@ static void test_weights_file(void)
           "unit weight too large: %s", d.message);
     test_square_tables(w);
     test_board_units(w);
+}
+
+/* The policy line of a weight set: read from set 15's text; an unknown policy version,
+ * a policy hash that is not the built-in one, a beta out of range are refused (naming
+ * the line), and so is a policy line anywhere but last. */
+static void test_policy_line(void)
+{
+    const uz_player_model *b = uz_pm_builtin_version(15);
+    CHECK(b && b->policy_version == 1 && b->policy_beta > 0, "set 15 names policy 1");
+    int idx = -1;
+    for (int i = 0; i < uz_pm_builtin_count; i++)
+        if (&uz_pm_builtin_sets[i] == b)
+            idx = i;
+    if (idx < 0)
+        return;
+    static const char *const bad[] = {"policy 2 d4c5a4805ae1a33c 100", "policy 1 d4c5a4805ae1a33d 100",
+                                      "policy 1 d4c5a4805ae1a33c -1"};
+    static const char *const why[] = {"not built in", "not built in", "expected 'policy"};
+    for (int k = 0; k < 3; k++) {
+        char *t = strdup(uz_pm_builtin_texts[idx]);
+        char *line = strstr(t, "\npolicy ") + 1;
+        /* the line rewritten in place, padded with spaces to its length */
+        size_t len = (size_t)(strchr(line, '\n') - line), n = strlen(bad[k]);
+        memset(line, ' ', len);
+        memcpy(line, bad[k], n);
+        uz_player_model m;
+        uz_diag d = {0};
+        CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT && strstr(d.message, why[k]) &&
+                  d.line > 1,
+              "bad policy line %d refused: %ld %s", k, d.line, d.message);
+        free(t);
+    }
+    /* the policy line moved before the board units: refused */
+    const char *text = uz_pm_builtin_texts[idx];
+    const char *pl = strstr(text, "\npolicy ") + 1, *board = strstr(text, "\nboard ") + 1;
+    size_t pl_len = (size_t)(strchr(pl, '\n') - pl) + 1, total = strlen(text);
+    char *t = malloc(total + 1);
+    size_t at = (size_t)(board - text);
+    memcpy(t, text, at);
+    memcpy(t + at, pl, pl_len);
+    memcpy(t + at + pl_len, board, (size_t)(pl - board));
+    memcpy(t + at + pl_len + (size_t)(pl - board), pl + pl_len, total - (size_t)(pl - text) - pl_len + 1);
+    uz_player_model m;
+    uz_diag d = {0};
+    CHECK(uz_player_model_parse(&m, t, strlen(t), &d) == UZ_ERR_CORRUPT, "policy line before the board units: %s",
+          d.message);
+    free(t);
 }
 
 /* Features, scores and frequencies of a few positions under the weight set m, hashed. */
@@ -521,5 +570,8 @@ int main(void)
     test_golden_builtin(2, 0xcf1be5c3ffb3d9fdull);
     test_golden_builtin(9, 0x4eb78208e89985e6ull);
     test_golden_builtin(14, 0xefabfba3d174d932ull);
+    test_golden_builtin(15, 0x826d3d46f930ac77ull);
+    test_golden_builtin(16, 0xb3f0ddc511d818d4ull);
+    test_policy_line();
     return test_finish();
 }

@@ -13,6 +13,7 @@
 #include "model/move_model.h"
 #include "gamecode/gamecode.h"
 #include "model/player_model.h"
+#include "model/policy.h"
 #include "pgn/pgn.h"
 #include "pm_reference.h"
 
@@ -142,6 +143,19 @@ static void ref_square_scores(const uz_player_model *m, const uz_position *pos, 
     }
 }
 
+/* The policy's part: beta x each move's logit (the logits themselves are checked against
+ * their own reference, scripts/policy_net.py, by the test policy). */
+static void ref_policy_scores(const uz_player_model *m, const uz_position *pos, const uz_move *legal, int n,
+                              int64_t *s)
+{
+    if (!m->policy_version)
+        return;
+    int32_t logit[UZ_MAX_MOVES];
+    uz_policy_logits(uz_policy_version(m->policy_version), pos, legal, n, logit);
+    for (int i = 0; i < n; i++)
+        s[i] += (int64_t)m->policy_beta * logit[i] / 65536;
+}
+
 typedef struct totals {
     long positions, moves, mismatches;
 } totals;
@@ -158,6 +172,7 @@ static void check_model(const uz_player_model *m, const uz_position *pos, const 
     ref_pm_scores(m, x_ref, n, NULL, s_ref);
     ref_square_scores(m, pos, legal, n, s_ref);
     ref_pm_board_units(m, pos, legal, n, s_ref);
+    ref_policy_scores(m, pos, legal, n, s_ref);
     uz_pm_scores(m, x_new, n, NULL, s_dense);
     uz_pm_board_scores(m, pos, legal, n, s_dense);
     uz_pm_move_scores(m, pos, legal, scores, n, g, h, s_fast);
