@@ -8,7 +8,8 @@ still decode byte for byte and verify; the same games compressed now get key 16 
 for byte, take the version 2 models (names in Termination, the number of Link, rating changes
 from the ratings) and the version 3 ones (ECO from the opening table, chess.com's ECOUrl with
 the game's moves), and fewer tag bytes than in each version before (version 4: the codes
-range-coded, read here by edu_decode too); a header claiming a tag version from a
+range-coded, read here by edu_decode too), also in a block with more tags than bytes of tag
+codes and values (the London 1851 corpus file); a header claiming a tag version from a
 newer ucizip is refused with a clear message; the priors of tag version 2 are the frozen table
 (data/tag_priors/v2.tsv, by its hash), which the build compiles in (scripts/tag_priors.py c)
 only with its frozen hash: a changed table does not build; the same for tag version 3's opening
@@ -17,8 +18,8 @@ table (data/openings, scripts/opening_table.py).
 usage: test_tag_versions.py UCIZIP EDU_DECODE"""
 import importlib.util
 import json
-import re
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -178,6 +179,16 @@ def main():
                   f"{after} in version 4")
             print(f"{name}: tag bytes {sizes[0]} in version 1, {sizes[1]} in version 2, {sizes[2]} in version 3, "
                   f"{after} in version 4")
+        # A block whose range-coded codes are so cheap that its tags outnumber the bytes of its
+        # values and tag_code sections (the London 1851 games: `1851.??.??`, `""` ratings, the
+        # same event): the reader's budget of tags allows them in tag version 4.
+        london = os.path.join(os.environ.get("UZ_CORPUS_DIR", ""), "cat2_london_1851_crlf.pgn")
+        check(os.path.exists(london), f"{london}: missing (UZ_CORPUS_DIR)")
+        if os.path.exists(london):
+            packed = os.path.join(tmp, "london.ucz")
+            run("compress", "--engine", "builtin", london, "-o", packed)
+            check(run("decompress", packed, "-o", "-").stdout == open(london, "rb").read(),
+                  f"{packed} does not decode to {london}")
         # A member header claiming tag version 5: key 16's field (the body's last: key 16,
         # a one-byte string, the varint 4) changed, the header's crc made anew.
         data = bytearray(open(os.path.join(tmp, "lichess.ucz"), "rb").read())
