@@ -791,8 +791,8 @@ def tag_priors():
 
 
 def tag_code_ranged(rc):
-    """Tag version 4: one code of a column, in the context of its previous code (0, 1, more)."""
-    ctx = min(getattr(rc, "prev_code", 1), 2)
+    """Tag version 4: one code of a column, in the context of whether its previous code was 0."""
+    ctx = 1 if getattr(rc, "prev_code", 1) else 0
     if rc.bit("escape"):  # a code of 2^46 or more: its high and low 32 bits
         hi, lo = rc.gamma("code", ctx) - 1, rc.gamma("code", ctx) - 1
         if hi >= 1 << 32 or lo >= 1 << 32 or hi < 1 << 14:

@@ -1,15 +1,17 @@
 /* Tag version 4's codes, range-coded (doc/format.md, "Coded tags", tag version 4): each
  * coded column's codes, in names order, go through adaptive Elias-gamma models of their
  * own (bit_code.h) in place of varints that a general compressor packs. The models start
- * afresh with every column; the context is the column's previous code (0, 1, or more). */
+ * afresh with every column; the context is whether the column's previous code was a text (0):
+ * on the training part of the corpus, finer contexts (by the previous code's bit length) cost
+ * small files more than they gained. */
 #include <stdlib.h>
 
 #include "block/bit_code.h"
 #include "block/record_code.h"
 #include "block/tag_code_internal.h"
 
-/* A column's code contexts: its previous code 0 (text), 1, or more (none before: 1). */
-enum { CODE_CONTEXTS = 3 };
+/* A column's code contexts: its previous code 0 (a text) or not (none before: not). */
+enum { CODE_CONTEXTS = 2 };
 
 /* Codes of 2^46 and above (only model 13's long numbers reach them) are two gamma values,
  * the high and the low 32 bits, after an escape bit. */
@@ -20,7 +22,7 @@ typedef struct column_models {
     uz_bit_model escape;
 } column_models;
 
-static unsigned context_of(uint64_t prev) { return prev > 2 ? 2 : (unsigned)prev; }
+static unsigned context_of(uint64_t prev) { return prev != 0; }
 
 /* One code of a column (put or get) with its models, *prev its previous code (updated). */
 static uz_result code_one(uz_bit_coder *bits, column_models *m, uint64_t *prev, uint64_t *v)
