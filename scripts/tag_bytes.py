@@ -45,9 +45,9 @@ def structures(data):
     captured = []
     real = edu.read_structure
 
-    def spy(structure, n_games, version, tag_version=1):
+    def spy(structure, n_games, version, *rest):  # (tag version, comment framing: as edu_decode passes them)
         captured.append((version, structure))
-        return real(structure, n_games, version, tag_version)
+        return real(structure, n_games, version, *rest)
 
     edu.read_structure = spy
     try:

@@ -204,7 +204,7 @@ TEXT_KEYS = {1: ("engine_name", 128), 2: ("fingerprint", 64), 8: ("engine_settin
              12: ("chess960_fingerprint", 64), 64: ("settings_text", 256), 65: ("created_by", 64)}
 INT_KEYS = {3: ("depth", 1000), 4: ("nodes", M64), 5: ("mode", 2), 6: ("hash_mb", 0xFFFFFFFF),
             7: ("threads", 0xFFFFFFFF), 10: ("coder", 255), 11: ("block_games", 65536),
-            13: ("struct_version", 4), 16: ("tag_version", 3), 17: ("comment_revision", 4),
+            13: ("struct_version", 4), 16: ("tag_version", 4), 17: ("comment_revision", 4),
             18: ("engine_revision", 2), 19: ("comment_text", 2)}
 MODEL_PARAMS = {1: 2, 2: 4, 3: 3}
 
@@ -790,6 +790,20 @@ def tag_priors():
     return _priors
 
 
+def tag_code_ranged(rc):
+    """Tag version 4: one code of a column, in the context of whether its previous code was 0."""
+    ctx = 1 if getattr(rc, "prev_code", 1) else 0
+    if rc.bit("escape"):  # a code of 2^46 or more: its high and low 32 bits
+        hi, lo = rc.gamma("code", ctx) - 1, rc.gamma("code", ctx) - 1
+        if hi >= 1 << 32 or lo >= 1 << 32 or hi < 1 << 14:
+            raise Corrupt("bad escaped tag code")
+        v = hi << 32 | lo
+    else:
+        v = rc.gamma("code", ctx) - 1
+    rc.prev_code = v
+    return v
+
+
 def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
     n = len(names)
     models = []
@@ -812,10 +826,22 @@ def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
     black_k = names.index("Black") if "Black" in names else n
     tails = [None] * n  # model 13: each name's last (text, number)
     codes, n_texts = [], []
+    ranged = None
+    if tag_version >= 4 and any(m[0] != PLAIN for m in models):  # the codes range-coded, to the section's end
+        ranged = Records(code.bytes(code.left(), "tag codes"), 0)
     for k in range(n):
-        col = [code.varint() for _ in range(uses[k])] if models[k][0] != PLAIN else [0] * uses[k]
+        if models[k][0] == PLAIN:
+            col = [0] * uses[k]
+        elif ranged:
+            col = [tag_code_ranged(ranged) for _ in range(uses[k])]
+        else:
+            col = [code.varint() for _ in range(uses[k])]
+        if ranged:  # the next column's models start afresh
+            ranged.models, ranged.prev_code = {}, 1
         codes.append(iter(col))
         n_texts.append(sum(1 for c in col if c == 0 or (models[k][0] == MOVETAIL and (c - 1) % HEADS == 0)))
+    if ranged:
+        ranged.dec.finish()
     if code.left():
         raise Corrupt("bytes left over in the tag code section")
     texts = [iter([values.string(LIMIT_TEXT) for _ in range(n_texts[k])]) for k in range(n)]

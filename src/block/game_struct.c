@@ -40,7 +40,8 @@ typedef struct struct_reader {
     uz_cursor strings;       /* structure version 4: the records' FENs and order strings */
     uint64_t game_moves;     /* structure version 4: coded moves of the current game (nodes less null moves) */
     uint64_t marks_left;     /* structure version 4: NAGs and variations left for the block */
-    uint64_t tags_left;      /* structure version 4: tags left for the block (each takes a byte of values or tag_code) */
+    uint64_t tags_left;      /* structure version 4: tags left for the block (open_coded_records) */
+    unsigned tag_version;    /* header key 16 */
 } struct_reader;
 
 static uz_result get_count(uz_cursor *c, size_t *n)
@@ -586,8 +587,11 @@ static uz_result open_coded_records(struct_reader *sr)
     sr->strings = (uz_cursor){c->p + size, c->end};
     c->p = c->end;
     sr->marks_left = UZ_LIMIT_BLOCK_MARKS;
+    /* Each tag takes a byte of values or tag_code; in tag version 4 a range-coded code takes at
+     * least two binary decisions, each at least -log2(4095/4096) bits: over 1/11,400 of a byte. */
     sr->tags_left = (uint64_t)(sr->sec[SEC_VALUES].end - sr->sec[SEC_VALUES].p) +
-                    (uint64_t)(sr->sec[SEC_TAG_CODE].end - sr->sec[SEC_TAG_CODE].p);
+                    (uint64_t)(sr->sec[SEC_TAG_CODE].end - sr->sec[SEC_TAG_CODE].p) *
+                        (sr->tag_version >= 4 ? UZ_TAG_CODES_PER_BYTE : 1);
     return UZ_OK;
 }
 
@@ -596,7 +600,7 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
                              unsigned comment_revision, unsigned comment_text, uz_block_game *games, size_t n,
                              const uz_decode_limits *limits, uz_comment_counts *counts, uz_diag *diag)
 {
-    struct_reader sr = {.version = version, .comment_text = comment_text};
+    struct_reader sr = {.version = version, .comment_text = comment_text, .tag_version = tag_version};
     uz_decode_limits lim = uz_decode_limits_or_default(limits);
     sr.block_nodes_left = lim.block_nodes;
     static const uint8_t empty[1];

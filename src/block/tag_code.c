@@ -692,8 +692,8 @@ static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz
                          (c->tag_version >= 2 ? 8 : 1);
         }
     }
-    if (r == UZ_OK && entropy)
-        *cost += codes_cost(col, n_col);
+    if (r == UZ_OK && entropy) /* version 4 range-codes the codes in order; before, a packer saw them */
+        *cost += c->tag_version >= 4 ? uz__tag_codes_cost(col, n_col) : codes_cost(col, n_col);
     free(col);
     return r;
 }
@@ -877,8 +877,11 @@ static uz_result emit(const tag_writer *tw, coder *c, uz_buf *code, uz_buf *valu
         if (r == UZ_OK && has_param2(c->model[k]))
             r = uz_buf_put_varint(code, c->param2[k]);
     }
+    if (r == UZ_OK && any && c->tag_version >= 4)
+        r = uz__tag_codes_pack(code, codes, c->model, n_names);
     for (size_t k = 0; k < n_names && r == UZ_OK; k++) {
-        r = uz_buf_append(code, codes[k].data, codes[k].size);
+        if (c->tag_version < 4)
+            r = uz_buf_append(code, codes[k].data, codes[k].size);
         if (r == UZ_OK)
             r = uz_buf_append(values, texts[k].data, texts[k].size);
     }
@@ -1131,6 +1134,24 @@ static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, si
     return res;
 }
 
+/* Tag version 4: the rest of the tag_code section, the range-coded codes, read into each coded
+ * column's varints (*out, one buffer a name); the section is then consumed. */
+static uz_result unpack_codes(uz_cursor *code, const coder *c, const column *cols, uz_buf **out)
+{
+    size_t n_names = c->n_names, *count = malloc((n_names ? n_names : 1) * sizeof *count);
+    *out = calloc(n_names ? n_names : 1, sizeof **out);
+    if (!count || !*out) {
+        free(count);
+        return UZ_ERR_NOMEM;
+    }
+    for (size_t k = 0; k < n_names; k++)
+        count[k] = cols[k].count;
+    uz_result r = uz__tag_codes_unpack(code->p, (size_t)(code->end - code->p), c->model, count, n_names, *out);
+    free(count);
+    code->p = code->end;
+    return r;
+}
+
 uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const uz_tag_coding *tc, uz_block_game *games, size_t n,
                            uint32_t *const *tag_names, const size_t *n_tags)
 {
@@ -1143,6 +1164,7 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const uz_tag_codi
     if (r != UZ_OK)
         return r;
     column *cols = calloc(n_names ? n_names : 1, sizeof *cols);
+    uz_buf *unpacked = NULL; /* version 4: each column's codes */
     char *text = NULL;
     size_t text_cap = 0;
     r = UZ_ERR_NOMEM;
@@ -1172,20 +1194,26 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const uz_tag_codi
     for (size_t i = 0; i < n; i++)
         for (size_t t = 0; t < n_tags[i]; t++)
             cols[tag_names[i][t]].count++;
+    if (coded && tag_version >= 4 && (r = unpack_codes(code, &c, cols, &unpacked)) != UZ_OK)
+        goto out;
+    r = UZ_ERR_CORRUPT;
     for (size_t k = 0; k < n_names; k++) {
         column *col = &cols[k];
         col->n_texts = col->count;
         if (c.model[k] == M_PLAIN)
             continue;
-        col->codes.p = code->p;
+        /* version 4: the column's codes as varints, read from the range-coded stream */
+        uz_cursor own = {unpacked ? unpacked[k].data : NULL, unpacked ? unpacked[k].data + unpacked[k].size : NULL};
+        uz_cursor *src = unpacked ? &own : code;
+        col->codes.p = src->p;
         col->n_texts = 0;
         for (size_t v = 0; v < col->count; v++) {
             uint64_t x;
-            if (uz_cursor_varint(code, &x) != UZ_OK)
+            if (uz_cursor_varint(src, &x) != UZ_OK)
                 goto out;
             col->n_texts += code_texts(c.model[k], x);
         }
-        col->codes.end = code->p;
+        col->codes.end = src->p;
     }
     if (code->p != code->end)
         goto out;
@@ -1209,6 +1237,9 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const uz_tag_codi
         }
     r = UZ_OK;
 out:
+    for (size_t k = 0; unpacked && k < n_names; k++)
+        uz_buf_free(&unpacked[k]);
+    free(unpacked);
     free(text);
     free(cols);
     coder_free(&c);

@@ -14,6 +14,10 @@
 #include "common/buf.h"
 #include "pgn/pgn.h"
 
+/* Tag version 4: the most tags a byte of the tag_code section may hold (the block's budget of
+ * tags, doc/format.md "Coded records": a range-coded code costs over 1/11,400 of a byte). */
+#define UZ_TAG_CODES_PER_BYTE 16384
+
 /* How a block's tags are coded: its distinct names and what its structure version allows. */
 typedef struct uz_tag_coding {
     const char *const *names; /* the block's distinct names, n_names of them */

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/buf.h"
 #include "pgn/game_walk.h"
 
 enum model {
@@ -79,5 +80,15 @@ char *uz__tag_head_template(const uz_walk *walk, const char *head, size_t len, c
  * name of arg and its first byte 2 as eco, then arg's moves; UZ_ERR_CORRUPT when the walk has
  * no such name or moves, or there is no eco for a byte 2. */
 uz_result uz__tag_tail_text(const uz_walk *walk, const char *tmpl, uint32_t arg, const char *eco, char **out);
+
+/* Tag version 4 (tag_code_range.c): what the codes of one column cost range-coded, in bits. */
+uint64_t uz__tag_codes_cost(const uint64_t *codes, size_t n);
+/* Range-codes the columns' codes (cols[k]: name k's codes as varints; plain names skipped)
+ * in names order, appending the stream to out. */
+uz_result uz__tag_codes_pack(uz_buf *out, const uz_buf *cols, const uint8_t *model, size_t n_names);
+/* Reads such a stream (exactly size bytes) back: count[k] codes of each name k whose model is
+ * not plain, appended to cols[k] as varints. UZ_ERR_CORRUPT on a bad stream. */
+uz_result uz__tag_codes_unpack(const uint8_t *data, size_t size, const uint8_t *model, const size_t *count,
+                               size_t n_names, uz_buf *cols);
 
 #endif

@@ -3,10 +3,13 @@
 archives written before tag version 2 existed (tests/data/tags: Lichess games in structure version 1
 and chess.com games in structure version 3, coded tags of version 1, no key 16) and before tag
 version 3 existed (the same games written by the code of aabc2b9: key 16 = 2, structure version 4)
-still decode byte for byte and verify; the same games compressed now get key 16 = 3, decode byte
+and before tag version 4 existed (written by the code of 93d4254: key 16 = 3, structure version 4)
+still decode byte for byte and verify; the same games compressed now get key 16 = 4, decode byte
 for byte, take the version 2 models (names in Termination, the number of Link, rating changes
 from the ratings) and the version 3 ones (ECO from the opening table, chess.com's ECOUrl with
-the game's moves) and fewer tag bytes than in version 2; a header claiming a tag version from a
+the game's moves), and fewer tag bytes than in each version before (version 4: the codes
+range-coded, read here by edu_decode too), also in a block with more tags than bytes of tag
+codes and values (the London 1851 corpus file); a header claiming a tag version from a
 newer ucizip is refused with a clear message; the priors of tag version 2 are the frozen table
 (data/tag_priors/v2.tsv, by its hash), which the build compiles in (scripts/tag_priors.py c)
 only with its frozen hash: a changed table does not build; the same for tag version 3's opening
@@ -16,6 +19,7 @@ usage: test_tag_versions.py UCIZIP EDU_DECODE"""
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -121,6 +125,22 @@ def models(edu, path):
     return seen
 
 
+TAG = re.compile(rb'\[([A-Za-z0-9_]+) "([^"]*)"\]')
+
+
+def pgn_tags(text):
+    """Every tag of a PGN text as (name, value), in order."""
+    return [m.groups() for line in text.splitlines() for m in [TAG.fullmatch(line.strip())] if m]
+
+
+def edu_tags(archive):
+    """The tags tools/edu_decode.py reads from an archive as (name, value); value None for a
+    value derived from the moves (it prints `[Name (from the moves)]`)."""
+    out = subprocess.run([sys.executable, sys.argv[2], archive], capture_output=True)
+    check(out.returncode == 0, f"edu_decode {archive}: {out.stderr[-300:]!r}")
+    return [m.groups() for m in re.finditer(rb'\[([A-Za-z0-9_]+) (?:"([^"]*)"|\(from the moves\))\]', out.stdout)]
+
+
 def main():
     use(sys.argv[1])
     edu = edu_module(sys.argv[2])
@@ -133,7 +153,7 @@ def main():
             pgn = os.path.join(DATA, f"tags_v1_{name}.pgn")
             want = open(pgn, "rb").read()
             sizes = []
-            for version, old_struct in ((1, struct_version), (2, 4)):
+            for version, old_struct in ((1, struct_version), (2, 4), (3, 4)):
                 old = os.path.join(DATA, f"tags_v{version}_{name}.ucz")
                 h = header_of(edu, old)
                 check(h["tag_version"] == version and h["struct_version"] == old_struct,
@@ -143,23 +163,40 @@ def main():
                 sizes.append(tag_bytes(old))
             new = os.path.join(tmp, f"{name}.ucz")
             run("compress", "--engine", "builtin", pgn, "-o", new)
-            check(header_of(edu, new)["tag_version"] == 3, f"{new}: not tag version 3")
+            check(header_of(edu, new)["tag_version"] == 4, f"{new}: not tag version 4")
             check(run("decompress", new, "-o", "-").stdout == want, f"{new} does not decode to {pgn}")
+            for archive in (new, os.path.join(DATA, f"tags_v3_{name}.ucz")):  # the independent reader agrees
+                got, expected = edu_tags(archive), pgn_tags(want)
+                check(len(got) == len(expected) and all(g[0] == e[0] and g[1] in (None, e[1]) for g, e in zip(got, expected))
+                      and sum(g[1] is not None for g in got) > len(got) // 2,
+                      f"edu_decode: {archive}'s tags are not those of {pgn}")
             got = models(edu, new)
             for model in wanted:
                 check(model in got, f"{new}: {model[0]} does not take model {model[1]}")
             after = tag_bytes(new)
-            check(sizes[1] < sizes[0] and after < sizes[1],
-                  f"{name}: tags {sizes[0]} bytes in version 1, {sizes[1]} in version 2, {after} in version 3")
-            print(f"{name}: tag bytes {sizes[0]} in version 1, {sizes[1]} in version 2, {after} in version 3")
-        # A member header claiming tag version 4: key 16's field (the body's last: key 16,
-        # a one-byte string, the varint 3) changed, the header's crc made anew.
+            check(sizes[1] < sizes[0] and sizes[2] < sizes[1] and after < sizes[2],
+                  f"{name}: tags {sizes[0]} bytes in version 1, {sizes[1]} in version 2, {sizes[2]} in version 3, "
+                  f"{after} in version 4")
+            print(f"{name}: tag bytes {sizes[0]} in version 1, {sizes[1]} in version 2, {sizes[2]} in version 3, "
+                  f"{after} in version 4")
+        # A block whose range-coded codes are so cheap that its tags outnumber the bytes of its
+        # values and tag_code sections (the London 1851 games: `1851.??.??`, `""` ratings, the
+        # same event): the reader's budget of tags allows them in tag version 4.
+        london = os.path.join(os.environ.get("UZ_CORPUS_DIR", ""), "cat2_london_1851_crlf.pgn")
+        check(os.path.exists(london), f"{london}: missing (UZ_CORPUS_DIR)")
+        if os.path.exists(london):
+            packed = os.path.join(tmp, "london.ucz")
+            run("compress", "--engine", "builtin", london, "-o", packed)
+            check(run("decompress", packed, "-o", "-").stdout == open(london, "rb").read(),
+                  f"{packed} does not decode to {london}")
+        # A member header claiming tag version 5: key 16's field (the body's last: key 16,
+        # a one-byte string, the varint 4) changed, the header's crc made anew.
         data = bytearray(open(os.path.join(tmp, "lichess.ucz"), "rb").read())
         hlen = data[10]  # magic, version (u16), then the body's length: one varint byte here
         crc_at = 11 + hlen
-        check(hlen < 128 and data[crc_at - 3:crc_at] == bytes([16, 1, 3]), "key 16 does not end the header body")
-        if hlen < 128 and data[crc_at - 3:crc_at] == bytes([16, 1, 3]):
-            data[crc_at - 1] = 4
+        check(hlen < 128 and data[crc_at - 3:crc_at] == bytes([16, 1, 4]), "key 16 does not end the header body")
+        if hlen < 128 and data[crc_at - 3:crc_at] == bytes([16, 1, 4]):
+            data[crc_at - 1] = 5
             data[crc_at:crc_at + 4] = zlib.crc32(bytes(data[11:crc_at])).to_bytes(4, "little")
             bad = os.path.join(tmp, "newer.ucz")
             open(bad, "wb").write(bytes(data))

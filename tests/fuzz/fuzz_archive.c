@@ -11,10 +11,10 @@
  * records); with bit 5 its tags are coded in tag version 2 (header key 16); bit 6 with
  * bit 2 codes the comments with the models of revision 3 (header key 17: clocks by think
  * time); bit 7 with bits 2 and 4 decodes the block with every version the newest (comment
- * revision 4: main-line clocks coded after the moves; tag version 3: values derived from
- * the moves; engine code revision 2, header key 18); bit 7 alone frames the comments
- * section's texts each ended by a NUL (header key 19 = 2) and codes the moves with the
- * engines' newest player-model weight set (v15: the policy over the board). */
+ * revision 4: main-line clocks coded after the moves; tag version 4: values derived from
+ * the moves, the codes range-coded; engine code revision 2, header key 18); bit 7 alone
+ * frames the comments section's texts each ended by a NUL (header key 19 = 2) and codes the
+ * moves with the engines' newest player-model weight set (v15: the policy over the board). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
