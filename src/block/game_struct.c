@@ -592,6 +592,11 @@ static uz_result open_coded_records(struct_reader *sr)
     sr->tags_left = (uint64_t)(sr->sec[SEC_VALUES].end - sr->sec[SEC_VALUES].p) +
                     (uint64_t)(sr->sec[SEC_TAG_CODE].end - sr->sec[SEC_TAG_CODE].p) *
                         (sr->tag_version >= 4 ? UZ_TAG_CODES_PER_BYTE : 1);
+    /* That budget grows 16,384 tags a byte: tag version 4 also caps it at the most tags
+     * a writer puts in one block (uz_block_fit), so a small hostile block cannot make the
+     * reader allocate gigabytes of tags. */
+    if (sr->tag_version >= 4 && sr->tags_left > UZ_LIMIT_LIST)
+        sr->tags_left = UZ_LIMIT_LIST;
     return UZ_OK;
 }
 

@@ -33,6 +33,9 @@ typedef struct coder {
     uint32_t *param;   /* per name: the other name it refers to (n_names: none) */
     uint32_t *param2;  /* per name: M_PAIRDIFF's second name */
     size_t white_k, black_k; /* the names `White` and `Black` (n_names: none), M_TEMPLATE's roles */
+    size_t eco_k;            /* the name `ECO` (n_names: none) */
+    const uz_game *eco_game; /* the game whose first ECO value eco is (eco_of: one lookup a game) */
+    const char *eco;
     const char **tail_prefix; /* per name: M_NUMTAIL's last text before the number (borrowed) ... */
     size_t *tail_len;         /* ... and its length; the number is in prev */
     char **owned;             /* the templates the lists hold */
@@ -88,10 +91,12 @@ static uz_result coder_init(coder *c, const char *const *names, size_t n_names, 
     c->name_text = names;
     c->n_names = n_names;
     c->tag_version = tag_version;
-    c->white_k = c->black_k = n_names;
+    c->white_k = c->black_k = c->eco_k = n_names;
     for (size_t k = 0; k < n_names; k++) {
         if (strcmp(names[k], "White") == 0)
             c->white_k = k;
+        if (strcmp(names[k], "ECO") == 0)
+            c->eco_k = k;
         if (strcmp(names[k], "Black") == 0)
             c->black_k = k;
     }
@@ -466,13 +471,16 @@ static uz_result encode_opening(coder *c, const uz_block_out_game *rec, size_t g
 
 /* The value of the game's first tag named ECO, which a template of model 17 may hold (as
  * the byte 2), or NULL: none, or one of model 17 itself (not known before its own moves). */
-static const char *eco_of(const coder *c, const uz_game *game)
+static const char *eco_of(coder *c, const uz_game *game)
 {
-    const char *eco = uz_game_tag(game, "ECO");
-    for (size_t j = 0; eco && j < c->n_names; j++)
-        if (strcmp(c->name_text[j], "ECO") == 0 && c->model[j] == M_MOVETAIL)
-            return NULL;
-    return eco;
+    /* Looked up once a game: a value per tag would make a game of many tags quadratic. */
+    if (c->eco_game != game) {
+        c->eco_game = game;
+        c->eco = uz_game_tag(game, "ECO");
+    }
+    if (c->eco_k < c->n_names && c->model[c->eco_k] == M_MOVETAIL)
+        return NULL;
+    return c->eco;
 }
 
 /* Tag version 3's model 17: 0 text, else 1 + h + HEADS × (name + HEAD_NAMES × moves): the

@@ -10,6 +10,7 @@
 
 #include "archive/archive.h"
 #include "archive/packer.h"
+#include "block/block_codec.h"
 #include "block/game_struct.h"
 #include "block/game_text.h"
 #include "block/tag_code.h"
@@ -309,6 +310,42 @@ static void check_final(const char *path, size_t want_derived, bool damage_first
 }
 
 /* With arguments: those files (no damage, no coding expected). */
+/* Tag version 4 codes a repeated tag in a fraction of a bit, so a block's budget of tags
+ * grows 16,384 a byte of tag codes; the reader also caps it at the most tags a writer puts
+ * in one block (UZ_LIMIT_LIST, uz_block_fit). A block of two games of 600,000 tags each,
+ * written past uz_block_fit, is refused by the reader, not decoded into a million tags:
+ * the hostile form of it would make a few kilobytes allocate gigabytes. */
+static void check_block_tag_cap(void)
+{
+    enum { PER_GAME = 600000 };
+    block *b = calloc(1, sizeof *b);
+    b->n = 2;
+    for (size_t g = 0; g < b->n; g++) {
+        uz_game_init(&b->games[g]);
+        for (size_t i = 0; i < PER_GAME; i++)
+            if (uz_game_add_tag(&b->games[g], "Annotator", "?") != UZ_OK)
+                break;
+        CHECK(b->games[g].n_tags == PER_GAME, "game %zu: %zu tags", g, b->games[g].n_tags);
+    }
+    CHECK(uz_block_fit(b->games, b->n) == 1, "uz_block_fit puts the two games in blocks of their own");
+    uz_buf s = {0};
+    uz_game out[2];
+    uz_game_init(&out[0]), uz_game_init(&out[1]);
+    CHECK(write_block(b, UZ_STRUCT_VERSION, 4, &s) == UZ_OK, "the block is written");
+    uz_result r = read_back(&s, UZ_STRUCT_VERSION, 4, b->n, out);
+    CHECK(r == UZ_ERR_CORRUPT, "%zu bytes claiming %d tags: refused (%d)", s.size, 2 * PER_GAME, (int)r);
+    /* Each game alone is within the cap and reads back. */
+    b->n = 1;
+    CHECK(write_block(b, UZ_STRUCT_VERSION, 4, &s) == UZ_OK && read_back(&s, UZ_STRUCT_VERSION, 4, 1, out) == UZ_OK &&
+              out[0].n_tags == PER_GAME,
+          "one game of %d tags reads back (%zu bytes)", PER_GAME, s.size);
+    b->n = 2;
+    for (size_t g = 0; g < 2; g++)
+        uz_game_clear(&b->games[g]), uz_game_clear(&out[g]);
+    uz_buf_free(&s);
+    free(b);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -335,5 +372,6 @@ int main(int argc, char **argv)
     check_final(buf, 6 + 4, true);
     check_final(corpus_path("cat1_lichess_casual_humans_vs_ai_level5.pgn", buf), 536 + 452, false);
     check_file(corpus_path("cat4_pgn_extract_odds_mixed_latin1_utf8.pgn", buf), false, false);
+    check_block_tag_cap();
     return test_finish();
 }

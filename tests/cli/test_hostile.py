@@ -150,6 +150,19 @@ def main():
     check(d.returncode == 0 and d.stdout.count(b"\n[N") == n - 1 and last in d.stdout, "%d tag names come back" % n)
     os.remove(src)
 
+    # ---- one tag name repeated in one game: each value coded without a search of the game ----
+    # (the ECO value was looked up once a tag: an hour for a million tags)
+    src, out = path("repeated.pgn"), path("repeated.ucz")
+    text = b'[Annotator "?"]\n' * n + b'[ECO "C20"]\n\n1. e4 e5 *\n'
+    open(src, "wb").write(text)
+    p, mb, cpu = measured("compress", *FAST, src, "-o", out)
+    check(p.returncode == 0, "%d repeated tags compress: %s" % (n, p.stderr[:300]))
+    print("{:,} repeated tags: compress {:.1f} s CPU, {:.0f} MB, {:,} bytes".format(n, cpu, mb, os.path.getsize(out)))
+    check(cpu < 60, "%d repeated tags took %.1f s of CPU" % (n, cpu))
+    d = run("decompress", out, "-o", "-")
+    check(d.returncode == 0 and d.stdout == text, "%d repeated tags come back byte for byte" % n)
+    os.remove(src)
+
     # ---- the node bomb: 64 games claiming a million moves each ----
     records = bomb_record(1_000_000) * 64
     raw = structure(records)
