@@ -20,9 +20,13 @@ for book moves. For every such main-line comment of the given files this prints:
   TimeControl `MOVES/BASE+INC` or `BASE+INC`), in contexts of the evaluation's surprise
   and the depth's residual.
 
-The entropies are those of fixed histograms, one per context, fitted to the very data they
-measure: a floor for an adaptive coder with the same predictions and contexts (it pays
-for learning the histograms besides), not a coder. With `--report JSON` (the `--json` of
+The floor is the entropy of fixed histograms, one per context, fitted to the very data they
+measure: an adaptive coder with the same predictions and contexts pays for learning the
+histograms besides. The adaptive figure is a naive such coder's cost (adaptive counts per
+context over the whole file, as the block-wide models of "Coded comments" adapt, but over
+a flat alphabet where the real coder's Elias-gamma binarisation shares what it learns
+between nearby values): compare its rows with each other (does a context pay for what it
+costs to learn?) rather than with the archive. Neither is a format. With `--report JSON` (the `--json` of
 scripts/stream_report.py for the same part) it also prints the bits a comment that the
 engine comment stream may take for the archive to be a given share of `xz -9`.
 
@@ -92,7 +96,7 @@ def games_of(data):
     for chunk in re.split(r"\n(?=\[Event )", text):
         tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', chunk, re.M))
         body = re.sub(r'^\[.*\]$', "", chunk, flags=re.M)
-        san, out, depth = None, [], 0
+        san, out = None, []
         for m in TOKEN.finditer(body):
             if m.group(2):
                 continue  # (a variation without nesting: not the main line)
@@ -100,19 +104,35 @@ def games_of(data):
                 out.append((san, m.group(1)[1:-1]))
             elif m.group(3):
                 san = m.group(3)
-        yield tags, out, depth
+        yield tags, out
+
+
+SPAN = 64  # the adaptive estimate's alphabet: residuals -SPAN..SPAN, and an escape
 
 
 class Floor:
-    """Histograms of residuals by (field, prediction, context)."""
+    """Histograms of residuals by (field, prediction, context); and the cost of coding them
+    in that order with adaptive counts per context (a Krichevsky-Trofimov estimate over
+    -SPAN..SPAN and an escape, the escaped value then in Elias-gamma bits), which pays for
+    the learning as a coder does."""
 
     def __init__(self):
         self.h = collections.defaultdict(lambda: collections.defaultdict(collections.Counter))
+        self.seen = collections.defaultdict(lambda: collections.defaultdict(collections.Counter))
+        self.adaptive = collections.Counter()
 
     def add(self, name, ctx, value):
-        self.h[name][ctx][value] += 1
+        v = int(value)
+        self.h[name][ctx][v] += 1
+        c = self.seen[name][ctx]
+        sym = v if -SPAN <= v <= SPAN else "esc"
+        self.adaptive[name] -= math.log2((c[sym] + 0.5) / (sum(c.values()) + 0.5 * (2 * SPAN + 2)))
+        if sym == "esc":
+            self.adaptive[name] += 2 * math.floor(math.log2(2 * abs(v) + 1)) + 1
+        c[sym] += 1
 
     def bits(self, name):
+        """The fixed histograms' entropy and the count of values."""
         total, n = 0.0, 0
         for c in self.h[name].values():
             m = sum(c.values())
@@ -122,7 +142,7 @@ class Floor:
 
 
 def measure(games, fl, forms):
-    for tags, comments, _ in games:
+    for tags, comments in games:
         tc = time_control(tags)
         cp, depth, ms, rem, rem_at, moves = [None, None], [None, None], [None, None], [0, 0], [0, 0], [0, 0]
         if tc:
@@ -203,10 +223,12 @@ def main():
         n = sum(forms[k] for k in ("book", "centipawns", "mate"))
         print("## %s (%s)\n" % (name, "whole file" if args.part == "all" else "held-out games"))
         print("Main-line comments after a move: " + ", ".join("%s %d" % kv for kv in sorted(forms.items())))
-        print("\n| field: prediction, contexts | values | bits each | bits a cutechess comment |\n|---|---:|---:|---:|")
+        print("\n| field: prediction, contexts | values | floor: bits each | adaptive: bits each | adaptive: bits a"
+              " cutechess comment |\n|---|---:|---:|---:|---:|")
         for key in fl.h:
             total, m = fl.bits(key)
-            print("| %s | %d | %.3f | %.3f |" % (key, m, total / max(m, 1), total / max(n, 1)))
+            print("| %s | %d | %.3f | %.3f | %.3f |" % (key, m, total / max(m, 1), fl.adaptive[key] / max(m, 1),
+                                                     fl.adaptive[key] / max(n, 1)))
         r = report.get(name)
         if r and n:
             others = r["bytes"] - r["split"]["engine_comments"]
