@@ -79,3 +79,17 @@ uz_result uz_gamma_code(uz_bit_coder *c, uz_bit_model *len_models, uz_bit_model 
     *v = x;
     return UZ_OK;
 }
+
+uz_result uz_signed_code(uz_bit_coder *c, uz_gamma_set24 *g, unsigned extra, unsigned n_extra, uint64_t *prev_v,
+                         int64_t *s)
+{
+    unsigned lctx = uz_bit_length(*prev_v) / 2;
+    unsigned cap = UZ_GAMMA_SET24_CTX / n_extra - 1;
+    uint64_t v = uz_zigzag1(*s);
+    uz_result r = uz_gamma_code(c, g->len[(lctx < cap ? lctx : cap) * n_extra + extra], g->top, g->low, &v);
+    if (r != UZ_OK)
+        return r;
+    *s = uz_unzigzag1(v);
+    *prev_v = v;
+    return UZ_OK;
+}

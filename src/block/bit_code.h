@@ -39,6 +39,22 @@ uz_result uz_bit_code(uz_bit_coder *c, uz_bit_model *m, unsigned *bit);
 uz_result uz_gamma_code(uz_bit_coder *c, uz_bit_model *len, uz_bit_model (*top)[4], uz_bit_model (*low)[UZ_GAMMA_MAX],
                         uint64_t *v);
 
+/* A model set for gamma-coded values in UZ_GAMMA_SET24_CTX contexts (the coded comments'
+ * and the cutechess comments' numbers). */
+#define UZ_GAMMA_SET24_CTX 24
+typedef struct uz_gamma_set24 {
+    uz_bit_model len[UZ_GAMMA_SET24_CTX][UZ_GAMMA_MAX];
+    uz_bit_model top[UZ_GAMMA_MAX][4];             /* first two mantissa bits: by L and the bits so far */
+    uz_bit_model low[UZ_GAMMA_MAX][UZ_GAMMA_MAX];  /* the others: by L and position */
+} uz_gamma_set24;
+
+/* A signed value *s as zigzag + 1 with set g in context
+ * min(bitlen(*prev_v) / 2, UZ_GAMMA_SET24_CTX / n_extra - 1) * n_extra + extra, *prev_v the
+ * value (zigzag + 1) last coded this way, which it becomes (doc/format.md, "Coded comments",
+ * "Numbers"). */
+uz_result uz_signed_code(uz_bit_coder *c, uz_gamma_set24 *g, unsigned extra, unsigned n_extra, uint64_t *prev_v,
+                         int64_t *s);
+
 /* Signed values as zigzag + 1: 0, -1, 1, -2, ... as 1, 2, 3, 4, ... */
 static inline uint64_t uz_zigzag1(int64_t s) { return s >= 0 ? 2 * (uint64_t)s + 1 : 2 * (uint64_t)(-(s + 1)) + 2; }
 static inline int64_t uz_unzigzag1(uint64_t v) { return v & 1 ? (int64_t)(v >> 1) : -(int64_t)(v >> 1); }

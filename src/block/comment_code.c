@@ -10,18 +10,14 @@
 
 #include "block/bit_code.h"
 #include "block/clock_text.h"
+#include "block/cutechess_code.h"
 #include "common/limits.h"
 
 enum kind { KIND_TEXT, KIND_CLOCK, KIND_ENGINE, KIND_BOOK };
 
 #define CLOCK_OPEN "[%clk "
 #define MAX_CLOCK_SECS UZ_CLOCK_MAX_SECS
-#define MAX_CP 9999999           /* 99999.99 */
-#define MAX_SMALL 99999          /* depth, mate distance */
-#define MAX_TIME 999999999       /* engine time in units of its precision */
 #define N_SLOTS 3
-#define N_CP_BUCKETS 4 /* |predicted cp|: 0, 1-30, 31-150, more */
-#define N_SURPRISE 4   /* |cp - predicted cp|: 0, 1-10, more; 3 for a mate score */
 #define SPEND_MAG 12   /* clock, revision 3: contexts by the predicted spend's bit length */
 
 /* ---- adaptive binary models ---- */
@@ -33,14 +29,8 @@ enum kind { KIND_TEXT, KIND_CLOCK, KIND_ENGINE, KIND_BOOK };
  * clock files). */
 typedef uz_bit_model bit_model;
 
-/* Elias-gamma binarisation (uz_gamma_code) in GAMMA_CTX contexts. */
-#define GAMMA_MAX UZ_GAMMA_MAX
-#define GAMMA_CTX 24
-typedef struct gamma_model {
-    bit_model len[GAMMA_CTX][GAMMA_MAX];
-    bit_model top[GAMMA_MAX][4]; /* first two mantissa bits: by L and the bits so far */
-    bit_model low[GAMMA_MAX][GAMMA_MAX]; /* the others: by L and position */
-} gamma_model;
+/* Elias-gamma binarisation (uz_gamma_code) in UZ_GAMMA_SET24_CTX contexts. */
+typedef uz_gamma_set24 gamma_model;
 
 /* Every model of a coder: only bit_model arrays (initialised as one array). */
 typedef struct models {
@@ -49,18 +39,7 @@ typedef struct models {
     bit_model tenth_flag[3][3]; /* clock: tenths digit != 0, by slot kind and previous digit */
     bit_model tenth[16];   /* clock: the digit - 1, four bits as a binary tree */
     /* (the engine comments' models and revision 3's clocks from here on: cap 120) */
-    bit_model mate[4];     /* engine: mate score, by previous mate and first comment */
-    bit_model mate_sign[3];
-    gamma_model mate_n;
-    gamma_model cp;
-    gamma_model depth;
-    bit_model prec[5][3];  /* engine: the time's decimals (0..3), by the previous ones */
-    gamma_model time;
-    /* Revision 2 only (structure version 3): */
-    gamma_model cp_by[N_CP_BUCKETS];       /* cp, by the prediction's size */
-    gamma_model depth_by[N_SURPRISE];      /* depth, by the size of the cp's error */
-    bit_model scale_fits[3];               /* the time printed as cutechess does, by the slot's last */
-    gamma_model scaled_time[3];            /* its place on it, by how far apart the two times predicted from are */
+    uz_cute_models eng;    /* engine comments (cutechess_code.h) */
     /* Revision 3 clocks: whether a clock is in whole seconds and its spend in whole seconds
      * (cap 30, as revision 1's), then the spends in tenths (cap 120, initial state from
      * clock_prior.inc) */
@@ -84,45 +63,13 @@ typedef struct clock_state {
     int prev_whole;    /* 2 none, else whether the last clock's tenths digit was 0 */
 } clock_state;
 
-typedef struct engine_state {
-    bool has_prev;
-    bool prev_mate;
-    int prev_sign;     /* of the previous mate score */
-    int64_t prev_mate_n, prev_cp, prev_depth, prev_ms;
-    int prev_prec;     /* 4: none yet */
-    int prev_fits;     /* revision 2: 2 none yet, else whether the last time fitted the scale */
-    uint64_t cp_v, depth_v, time_v;
-} engine_state;
-
 /* The fields of one coded comment. */
 typedef struct fields {
     int kind;
     int64_t secs;      /* clock: whole seconds */
     int tenth;         /* clock: 0..9 */
-    bool mate;         /* engine: mate score (sign, mate_n) or centipawns (cp) */
-    int sign;          /* 1: negative */
-    int64_t mate_n, cp, depth, time;
-    int prec;          /* decimals of time (seconds) */
+    uz_cute_fields eng; /* engine, book */
 } fields;
-
-/* Two predictions of the evaluation (the second only when the other side has one) and
- * their recent errors, decaying sums over the block: the one that erred less is used. */
-typedef struct choice {
-    uint64_t err[2];
-} choice;
-
-static int64_t choose(const choice *ch, bool both, int64_t a, int64_t b)
-{
-    return both && ch->err[1] < ch->err[0] ? b : a;
-}
-
-static void learn(choice *ch, bool both, int64_t value, int64_t a, int64_t b)
-{
-    if (!both)
-        return;
-    ch->err[0] += (uint64_t)(value > a ? value - a : a - value) - ch->err[0] / 16;
-    ch->err[1] += (uint64_t)(value > b ? value - b : b - value) - ch->err[1] / 16;
-}
 
 struct uz_comment_coder {
     unsigned revision; /* of the models: 1 (structure versions 1, 2) or 2 (structure version 3) */
@@ -133,8 +80,8 @@ struct uz_comment_coder {
     models m;
     int prev_kind[N_SLOTS];
     clock_state clk[N_SLOTS];
-    engine_state eng[N_SLOTS];
-    choice eval_choice;
+    uz_cute_side eng[N_SLOTS];
+    uz_cute_choice eval_choice;
     int64_t base, inc; /* TimeControl in seconds, 0 when absent or not "base[+inc]" */
     uz_buf text;       /* the residual (writer) or the comment (reader) handed out */
     uz_comment_counts counts;
@@ -156,7 +103,7 @@ typedef struct clock_prior {
 static void init_models(models *m, unsigned revision)
 {
     bit_model *b = (bit_model *)m;
-    size_t engine_from = offsetof(models, mate) / sizeof *b; /* the engine comments' models come last, */
+    size_t engine_from = offsetof(models, eng) / sizeof *b; /* the engine comments' models come last, */
     size_t secs_from = offsetof(models, whole) / sizeof *b, tenths_from = offsetof(models, spend_first) / sizeof *b;
     for (size_t i = 0; i < sizeof *m / sizeof *b; i++) /* but revision 3's whole seconds */
         b[i] = (bit_model){32768, 0, i < engine_from || (i >= secs_from && i < tenths_from) ? 30 : 120};
@@ -190,15 +137,7 @@ static uz_result code_signed_at(uz_comment_coder *c, gamma_model *g, unsigned ct
 static uz_result code_signed(uz_comment_coder *c, gamma_model *g, unsigned extra, unsigned n_extra, uint64_t *prev_v,
                              int64_t *s)
 {
-    unsigned lctx = uz_bit_length(*prev_v) / 2;
-    unsigned cap = GAMMA_CTX / n_extra - 1;
-    uint64_t v = uz_zigzag1(*s);
-    uz_result r = code_gamma(c, g, (lctx < cap ? lctx : cap) * n_extra + extra, &v);
-    if (r != UZ_OK)
-        return r;
-    *s = uz_unzigzag1(v);
-    *prev_v = v;
-    return UZ_OK;
+    return uz_signed_code(&c->bits, g, extra, n_extra, prev_v, s);
 }
 
 /* ---- the fields of each kind ---- */
@@ -319,127 +258,6 @@ static uz_result code_clock_tenths(uz_comment_coder *c, int slot, fields *f)
     return UZ_OK;
 }
 
-static const int64_t pow10_of[4] = {1, 10, 100, 1000};
-
-/* cutechess prints a move's time with 3 decimals below 0.1 s, else with 2: on that scale
- * 0..99 are milliseconds and 100 + i is 0.1 s + i centiseconds. The place on the scale of
- * time t with k decimals, or -1 when the time is not printed so. */
-static int64_t scaled_of(int64_t t, int prec)
-{
-    if (prec == 3 && t < 100)
-        return t;
-    if (prec == 2 && t >= 10)
-        return 90 + t;
-    return -1;
-}
-
-static void time_of_scaled(int64_t at, int64_t *t, int *prec)
-{
-    *prec = at < 100 ? 3 : 2;
-    *t = at < 100 ? at : at - 90;
-}
-
-/* Evaluation, depth and time, each against the slot's previous engine comment or, where
- * the other side has one, a prediction that also takes its last one. */
-static uz_result code_engine(uz_comment_coder *c, int slot, fields *f)
-{
-    engine_state *st = &c->eng[slot];
-    const engine_state *op = slot != UZ_CC_OTHER ? &c->eng[1 - slot] : NULL;
-    bool both = op && op->has_prev; /* depth and time: the mean of the side's previous and the other side's last */
-    unsigned mate = f->mate, surprise = N_SURPRISE - 1;
-    uz_result r = code_bit(c, &c->m.mate[st->prev_mate + 2 * !st->has_prev], &mate);
-    if (r != UZ_OK)
-        return r;
-    f->mate = mate;
-    if (mate) {
-        unsigned sign = (unsigned)f->sign;
-        uint64_t unused = 0;
-        int64_t d = f->mate_n - (st->prev_mate ? st->prev_mate_n : 0);
-        if ((r = code_bit(c, &c->m.mate_sign[st->prev_mate ? st->prev_sign : 2], &sign)) != UZ_OK ||
-            (r = code_signed(c, &c->m.mate_n, st->prev_mate, 2, &unused, &d)) != UZ_OK)
-            return r;
-        f->sign = (int)sign;
-        f->mate_n = (st->prev_mate ? st->prev_mate_n : 0) + d;
-        if (f->mate_n < 0 || f->mate_n > MAX_SMALL)
-            return UZ_ERR_CORRUPT;
-        st->prev_sign = f->sign;
-        st->prev_mate_n = f->mate_n;
-    } else {
-        /* The side's previous evaluation, or the opponent's last one negated (both sides
-         * of a self-play game agree). */
-        bool has_opp = op && op->has_prev && !op->prev_mate;
-        int64_t own = st->prev_cp, opp = has_opp ? -op->prev_cp : own;
-        int64_t pred = choose(&c->eval_choice, has_opp, own, opp);
-        int64_t d = f->cp - pred;
-        int64_t size = pred < 0 ? -pred : pred;
-        gamma_model *g = c->revision < 2 ? &c->m.cp : &c->m.cp_by[size == 0 ? 0 : size <= 30 ? 1 : size <= 150 ? 2 : 3];
-        if ((r = code_signed(c, g, !st->has_prev, 2, &st->cp_v, &d)) != UZ_OK)
-            return r;
-        surprise = d == 0 ? 0 : d >= -10 && d <= 10 ? 1 : 2;
-        f->cp = pred + d;
-        if (f->cp < -MAX_CP || f->cp > MAX_CP)
-            return UZ_ERR_CORRUPT;
-        learn(&c->eval_choice, has_opp, f->cp, own, opp);
-        st->prev_cp = f->cp;
-    }
-    st->prev_mate = mate;
-    int64_t pred = both ? (st->prev_depth + op->prev_depth + 1) / 2 : st->prev_depth;
-    int64_t d = f->depth - pred;
-    gamma_model *dg = c->revision < 2 ? &c->m.depth : &c->m.depth_by[surprise];
-    /* (revision 2: also whether the two depths predicted from differ) */
-    unsigned split = c->revision >= 2 && both && st->prev_depth != op->prev_depth;
-    if ((r = code_signed(c, dg, !st->has_prev + 2 * split, c->revision >= 2 ? 4 : 2, &st->depth_v, &d)) != UZ_OK)
-        return r;
-    f->depth = pred + d;
-    if (f->depth < 0 || f->depth > MAX_SMALL)
-        return UZ_ERR_CORRUPT;
-    st->prev_depth = f->depth;
-    int64_t pred_ms = both ? (st->prev_ms + op->prev_ms) / 2 : st->prev_ms;
-    if (c->revision >= 2) {
-        /* First whether the time is printed as cutechess prints it (see scaled); then
-         * its place on that scale, else the decimals and value as in revision 1. */
-        unsigned fits = scaled_of(f->time, f->prec) >= 0;
-        if ((r = code_bit(c, &c->m.scale_fits[st->prev_fits], &fits)) != UZ_OK)
-            return r;
-        st->prev_fits = (int)fits;
-        if (fits) {
-            int64_t at = scaled_of(pred_ms < 100 ? pred_ms : pred_ms / 10, pred_ms < 100 ? 3 : 2);
-            d = c->bits.enc ? scaled_of(f->time, f->prec) - at : 0;
-            int64_t gap = both ? st->prev_ms - op->prev_ms : 0;
-            gap = gap < 0 ? -gap : gap;
-            unsigned apart = gap * 32 <= pred_ms ? 0 : gap * 8 <= pred_ms ? 1 : 2;
-            if ((r = code_signed(c, &c->m.scaled_time[apart], at < 100, 2, &st->time_v, &d)) != UZ_OK)
-                return r;
-            if (at + d < 0 || at + d > MAX_TIME)
-                return UZ_ERR_CORRUPT;
-            time_of_scaled(at + d, &f->time, &f->prec);
-            st->prev_ms = f->time * pow10_of[3 - f->prec];
-            st->prev_prec = f->prec;
-            st->has_prev = true;
-            return UZ_OK;
-        }
-    }
-    /* The time's decimals as two bits, then its value in those units against the
-     * prediction in ms rounded down to them. */
-    unsigned hi = (unsigned)f->prec >> 1, lo = (unsigned)f->prec & 1;
-    bit_model *pm = c->m.prec[st->prev_prec];
-    if ((r = code_bit(c, &pm[0], &hi)) != UZ_OK || (r = code_bit(c, &pm[1 + hi], &lo)) != UZ_OK)
-        return r;
-    f->prec = (int)(2 * hi + lo);
-    int64_t unit = pow10_of[3 - f->prec];
-    pred = pred_ms / unit;
-    d = f->time - pred;
-    if ((r = code_signed(c, &c->m.time, (unsigned)f->prec, 4, &st->time_v, &d)) != UZ_OK)
-        return r;
-    f->time = pred + d;
-    if (f->time < 0 || f->time > MAX_TIME)
-        return UZ_ERR_CORRUPT;
-    st->prev_ms = f->time * unit;
-    st->prev_prec = f->prec;
-    st->has_prev = true;
-    return UZ_OK;
-}
-
 static uz_result code_fields_of_kind(uz_comment_coder *c, int slot, bool later, fields *f)
 {
     uz_result r = code_kind(c, slot, later, &f->kind);
@@ -452,7 +270,8 @@ static uz_result code_fields_of_kind(uz_comment_coder *c, int slot, bool later, 
     }
     if (f->kind == KIND_ENGINE) {
         c->counts.engine++;
-        return code_engine(c, slot, f);
+        return uz_cute_code(&c->bits, &c->m.eng, c->revision, &c->eval_choice, &c->eng[slot],
+                            slot != UZ_CC_OTHER ? &c->eng[1 - slot] : NULL, &f->eng);
     }
     c->counts.engine += f->kind == KIND_BOOK;
     return UZ_OK;
@@ -478,68 +297,14 @@ static uz_result code_fields(uz_comment_coder *c, int slot, bool later, fields *
  * placeholder replaced by "[%clk H:MM:SS]", ".d" after SS when d != 0. Engine: the
  * evaluation ("+1.25", "-0.05", "0.00", "+M5", "-M3"), "/depth ", the time with its
  * decimals and "s", then the residual. Book: "book" then the residual. */
-/* v in decimal at p as printf's "%0*lld" writes it with width (zeros after the sign up to
- * width characters in all); returns the characters written (at most 20 past width).
- * render runs for every coded comment, twice (the encoder's check, the decoder), and
- * snprintf there was 2 % of compressing engine games. */
-static int put_decimal(char *p, long long v, int width)
-{
-    char digits[20];
-    int n = 0, len = 0;
-    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do {
-        digits[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        p[len++] = '-';
-    while (len + n < width)
-        p[len++] = '0';
-    while (n)
-        p[len++] = digits[--n];
-    return len;
-}
-
-static int put_text(char *p, const char *text)
-{
-    size_t n = strlen(text);
-    memcpy(p, text, n);
-    return (int)n;
-}
-
 static uz_result render(const fields *f, const char *res, size_t len, uz_buf *out)
 {
-    char num[128]; /* the longest: five 64-bit numbers, signs, separators */
-    int n = 0;
     out->size = 0;
     if (f->kind == KIND_CLOCK)
         return uz_clock_text_render((uz_clock_value){f->secs, f->tenth}, res, len, out);
-    if (f->kind == KIND_BOOK)
-        n = put_text(num, "book");
-    else {
-        if (f->mate) {
-            num[n++] = f->sign ? '-' : '+';
-            num[n++] = 'M';
-            n += put_decimal(num + n, (long long)f->mate_n, 0);
-        } else {
-            int64_t a = f->cp < 0 ? -f->cp : f->cp;
-            n = put_text(num, f->cp > 0 ? "+" : f->cp < 0 ? "-" : "");
-            n += put_decimal(num + n, (long long)(a / 100), 0);
-            num[n++] = '.';
-            n += put_decimal(num + n, (int)(a % 100), 2);
-        }
-        num[n++] = '/';
-        n += put_decimal(num + n, (long long)f->depth, 0);
-        num[n++] = ' ';
-        n += put_decimal(num + n, (long long)(f->time / pow10_of[f->prec]), 0);
-        if (f->prec) {
-            num[n++] = '.';
-            n += put_decimal(num + n, (long long)(f->time % pow10_of[f->prec]), f->prec);
-        }
-        num[n++] = 's';
-    }
-    uz_result r = uz_buf_append(out, num, (size_t)n);
-    return r == UZ_OK ? uz_buf_append(out, res, len) : r;
+    uz_cute_fields eng = f->eng; /* (a reader's fields: the kind decoded says whether book) */
+    eng.book = f->kind == KIND_BOOK;
+    return uz_cute_render(&eng, res, len, out);
 }
 
 /* A clock: its fields and the residual in c->text. The print check happens later. */
@@ -554,43 +319,11 @@ static bool parse_clock(uz_comment_coder *c, const char *text, fields *f)
     return true;
 }
 
-/* "book" alone (TCEC's "book, mb=..." compresses better as text among TCEC's other
- * comments), or "EVAL/DEPTH TIMEs..." at the start of text: its fields; where the
- * residual starts, or NULL. */
+/* An engine comment or "book" (uz_cute_scan): its kind; where its residual starts, or NULL. */
 static const char *scan_engine(const char *text, fields *f)
 {
-    const char *p = text;
-    if (strcmp(p, "book") == 0) {
-        f->kind = KIND_BOOK;
-        p += 4;
-    } else {
-        int64_t a, b;
-        int k;
-        f->kind = KIND_ENGINE;
-        f->sign = *p == '-';
-        if (*p == '+' || *p == '-')
-            p++;
-        if (*p == 'M') {
-            p++;
-            f->mate = true;
-            if (!uz_parse_digits(&p, 5, &f->mate_n, NULL))
-                return NULL;
-        } else {
-            f->mate = false;
-            if (!uz_parse_digits(&p, 5, &a, NULL) || *p++ != '.' || !uz_parse_digits(&p, 2, &b, &k) || k != 2)
-                return NULL;
-            f->cp = (f->sign ? -1 : 1) * (a * 100 + b);
-        }
-        if (*p++ != '/' || !uz_parse_digits(&p, 5, &f->depth, NULL) || *p++ != ' ' || !uz_parse_digits(&p, 6, &a, NULL))
-            return NULL;
-        f->prec = 0;
-        b = 0;
-        if (*p == '.' && (p++, !uz_parse_digits(&p, 3, &b, &f->prec)))
-            return NULL;
-        if (*p++ != 's')
-            return NULL;
-        f->time = a * pow10_of[f->prec] + b;
-    }
+    const char *p = uz_cute_scan(text, &f->eng);
+    f->kind = f->eng.book ? KIND_BOOK : KIND_ENGINE;
     return p;
 }
 
@@ -671,7 +404,7 @@ void uz_comment_coder_begin_game(uz_comment_coder *c, const uz_game *game)
     for (int s = 0; s < N_SLOTS; s++) {
         c->prev_kind[s] = 4;
         c->clk[s] = (clock_state){.prev_whole = 2};
-        c->eng[s] = (engine_state){.prev_prec = 4, .prev_fits = 2};
+        c->eng[s] = uz_cute_side_init();
     }
     uz_clock_time_control(game, &c->base, &c->inc);
 }
