@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """Engine comments across revisions of the engine code (doc/format.md, "Engine comment
 code"): tests/data/engine_code/*_rev1.ucz, written by ucizip before header key 18 existed
-(revision 1: two TCEC games and a TCEC double-FRC game; three cutechess games), still
-decode byte for byte, whole and game by game; the same files compressed now (revision 2,
-key 18) decode byte for byte too, and the TCEC games' engine comments take fewer bytes.
+(revision 1: two TCEC games and a TCEC double-FRC game; three cutechess games), and
+engine_rev2.ucz, the same TCEC games written by ucizip at 93d4254 (revision 2, key 18 = 2),
+still decode byte for byte, whole and game by game; the same files compressed now (revision 2)
+decode byte for byte too, and the TCEC games' engine comments take fewer bytes than in
+revision 1.
 Built-in oracle (--engine builtin): the subject is the structure stream.
 
 Usage: test_engine_fixtures.py UCIZIP"""
@@ -16,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import check, run, summary, use  # noqa: E402
 
 DATA = os.path.join(os.environ.get("UZ_TEST_DATA", "tests/data"), "engine_code")
-FIXTURES = ("engine_rev1", "cutechess_rev1")
+FIXTURES = ("engine_rev1", "engine_rev2", "cutechess_rev1")
 
 
 def decodes_exactly(tmp, archive, pgn, tag):
@@ -48,7 +50,7 @@ def main():
             run("compress", "--engine", "builtin", "-f", pgn, "-o", now)
             decodes_exactly(tmp, now, pgn, "%s compressed now" % name)
             before, after = member(old)["split"]["engine_comments"], member(now)["split"]["engine_comments"]
-            print("%s: engine comments %d bytes (revision 1), %d (now)" % (name, before, after))
+            print("%s: engine comments %d bytes (fixture), %d (now)" % (name, before, after))
             if name == "engine_rev1":
                 check(after < before, "revision 2 codes the TCEC comments smaller: %d bytes against %d" % (after, before))
     return summary()
