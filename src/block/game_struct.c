@@ -587,14 +587,12 @@ static uz_result open_coded_records(struct_reader *sr)
     sr->strings = (uz_cursor){c->p + size, c->end};
     c->p = c->end;
     sr->marks_left = UZ_LIMIT_BLOCK_MARKS;
-    /* Each tag takes a byte of values or tag_code; in tag version 4 a range-coded code takes at
-     * least two binary decisions, each at least -log2(4095/4096) bits: over 1/11,400 of a byte. */
+    /* Each tag takes a byte of values or tag_code; in tag version 4 a range-coded code takes
+     * over 1/11,400 of a byte (two binary decisions, each at least -log2(4095/4096) bits), and
+     * the block at most the tags a writer puts in one (uz_block_fit): no hostile gigabytes. */
     sr->tags_left = (uint64_t)(sr->sec[SEC_VALUES].end - sr->sec[SEC_VALUES].p) +
                     (uint64_t)(sr->sec[SEC_TAG_CODE].end - sr->sec[SEC_TAG_CODE].p) *
                         (sr->tag_version >= 4 ? UZ_TAG_CODES_PER_BYTE : 1);
-    /* That budget grows 16,384 tags a byte: tag version 4 also caps it at the most tags
-     * a writer puts in one block (uz_block_fit), so a small hostile block cannot make the
-     * reader allocate gigabytes of tags. */
     if (sr->tag_version >= 4 && sr->tags_left > UZ_LIMIT_LIST)
         sr->tags_left = UZ_LIMIT_LIST;
     return UZ_OK;
