@@ -593,8 +593,7 @@ static uz_result open_coded_records(struct_reader *sr)
     sr->tags_left = (uint64_t)(sr->sec[SEC_VALUES].end - sr->sec[SEC_VALUES].p) +
                     (uint64_t)(sr->sec[SEC_TAG_CODE].end - sr->sec[SEC_TAG_CODE].p) *
                         (sr->tag_version >= 4 ? UZ_TAG_CODES_PER_BYTE : 1);
-    if (sr->tag_version >= 4 && sr->tags_left > UZ_LIMIT_LIST)
-        sr->tags_left = UZ_LIMIT_LIST;
+    sr->tags_left = sr->tag_version >= 4 && sr->tags_left > UZ_LIMIT_LIST ? UZ_LIMIT_LIST : sr->tags_left;
     return UZ_OK;
 }
 
