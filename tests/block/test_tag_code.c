@@ -193,7 +193,7 @@ static void check_file(const char *path, bool lichess, bool damage_first)
     block *b = src.b;
     uz_game *out = src.out;
     uz_buf s0 = {0}, s1 = {0}, s1v1 = {0};
-    size_t games = 0, values0 = 0, values1 = 0, tags_v1 = 0, coded_blocks = 0, blocks = 0, start, packed0 = 0, packed1 = 0;
+    size_t games = 0, values0 = 0, values1 = 0, coded_blocks = 0, blocks = 0, start, packed0 = 0, packed1 = 0;
     uz_buf z = {0};
     unsigned method;
     while (read_block(src.r, b)) {
@@ -201,7 +201,6 @@ static void check_file(const char *path, bool lichess, bool damage_first)
         CHECK(write_block(b, 0, 1, &s0) == UZ_OK && write_block(b, 1, UZ_TAG_VERSION, &s1) == UZ_OK &&
                   write_block(b, 1, 1, &s1v1) == UZ_OK,
               "%s: block %zu not written", path, blocks);
-        tags_v1 += section(&s1v1, 7, 2, &start);
         values0 += section(&s0, 5, 2, &start);
         values1 += section(&s1, 7, 2, &start);
         coded_blocks += section(&s1, 7, 6, &start) > 0;

@@ -83,7 +83,7 @@ static void test_counts(void)
     const char *a[] = {"g1f3", "d7d5", "d2d4"}, *t[] = {"d2d4", "d7d5", "g1f3"};
     uz_position p1 = pos, p2 = pos;
     for (int i = 0; i < 3; i++) {
-        uz_move m1, m2;
+        uz_move m1 = UZ_MOVE_NONE, m2 = UZ_MOVE_NONE;
         uz_undo u;
         CHECK(uz_move_from_uci(&p1, a[i], &m1) == UZ_OK && uz_move_from_uci(&p2, t[i], &m2) == UZ_OK, "moves");
         uz_make_move(&p1, m1, &u);
