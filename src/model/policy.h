@@ -2,7 +2,7 @@
  * scripts/policy_net.py from a net scripts/policy_experiment.py trained on the human
  * training games), that reads the whole board and gives each legal move a logit: how
  * likely a human is to play it, the engine's scores aside. Integer-only, the same bits on
- * every machine and compiler (tests/model/test_policy.c; the reference of the arithmetic
+ * every machine and compiler (tests/model/test_policy.py; the reference of the arithmetic
  * is scripts/policy_net.py). The player model adds beta x the logit to each move's score
  * when its weight set names a policy (player_model.h, the "policy" line). */
 #ifndef UCIZIP_POLICY_H
