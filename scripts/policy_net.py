@@ -39,7 +39,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fnv1a import fnv1a64  # noqa: E402
+from fnv1a import check_pin, fnv1a64  # noqa: E402
 
 MAGIC = b"UZPOLICY"
 INPUT_BITS = 12
@@ -173,9 +173,7 @@ def c_array(ctype, name, values, per_line=24):
 def to_c(args):
     data = open(args.bin, "rb").read()
     h = fnv1a64(data)
-    if h != int(args.pin, 16):
-        sys.exit(f"{args.bin}: FNV-1a 64 {h:016x}, but the policy froze {args.pin}: "
-                 "a changed policy is a new policy version")
+    check_pin(h, args.pin, args.bin, "policy", "a new policy version")
     p = Policy(data)
     if not 1 <= p.hidden <= 256:  # policy.c's MAX_HIDDEN
         sys.exit(f"{args.bin}: {p.hidden} hidden units, policy.c takes 1..256")

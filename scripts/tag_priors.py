@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fnv1a import fnv1a64  # noqa: E402
+from fnv1a import check_pin, fnv1a64  # noqa: E402
 
 TAG = re.compile(r'^\[([A-Za-z0-9_]+) "((?:[^"\\]|\\.)*)"\]\s*$')
 MIN_SHARE = 0.05  # a value's share of a source's games with its name ...
@@ -140,9 +140,7 @@ def to_c(argv):
     ap.add_argument("--pin", required=True, help="the FNV-1a 64 the table froze, in hex")
     args = ap.parse_args(argv)
     h = fnv1a64(open(args.tsv, "rb").read())
-    if h != int(args.pin, 16):
-        sys.exit(f"{args.tsv}: FNV-1a 64 {h:016x}, but the table froze {args.pin}: "
-                 "a changed table is a new tag version")
+    check_pin(h, args.pin, args.tsv, "table", "a new tag version")
     with open(args.out, "w", encoding="utf-8") as out:
         out.write(c_source(read_tsv(args.tsv)))
 
