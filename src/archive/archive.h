@@ -24,7 +24,7 @@
 /* Coding of the tags in every structure version (header key 16; absent: 1, the coded tags of
  * archives written before the key existed, which every reader still reads). The writer
  * writes the newest. */
-#define UZ_TAG_VERSION 4
+#define UZ_TAG_VERSION 5
 /* The newest revision of the coded comments' models (header key 17; doc/format.md,
  * "Coded comments"). */
 #define UZ_COMMENT_REVISION 4

@@ -56,6 +56,8 @@ typedef struct coder {
     size_t final_game; /* game number + 1 of the last value M_FINAL took (one per game) */
     size_t derived_game, n_derived; /* the writer's derived values (pgn.h) in game number derived_game - 1 */
     char *head;                     /* the writer's last M_MOVETAIL template (the text it stores) */
+    const char *token;              /* the writer's last M_TOKEN identifier (in the value) ... */
+    size_t token_len;               /* ... and its length (0: none) */
 } coder;
 
 static void free_owned(coder *c)
@@ -520,6 +522,30 @@ static uz_result encode_tail(coder *c, const uz_block_out_game *rec, size_t g, s
     return list_put_copy(c, &c->lists[k], c->head);
 }
 
+/* Tag version 5's model 18: 0 text, else 1 + h: the value is a head, a text (h = 0: *text) or
+ * entry h − 1 of the name's recent heads, then an identifier (c->token) of uz__token_length. */
+static uz_result encode_token(coder *c, size_t k, const char *value, uint64_t *code, const char **text)
+{
+    size_t len = strlen(value);
+    c->token_len = uz__token_length(value);
+    c->token = value + len - c->token_len;
+    if (c->token_len == 0) {
+        *code = 0;
+        return UZ_OK;
+    }
+    char *head = malloc(len - c->token_len + 1);
+    if (!head)
+        return UZ_ERR_NOMEM;
+    memcpy(head, value, len - c->token_len);
+    head[len - c->token_len] = 0;
+    int i = recent_find(c->lists[k].e, c->lists[k].n, head);
+    *code = 1 + (uint64_t)(i + 1);
+    free(c->head); /* (kept until the next value: *text may be it) */
+    c->head = head;
+    *text = i < 0 ? head : NULL;
+    return list_put_copy(c, &c->lists[k], head);
+}
+
 /* The code of the value of game's tag pos (name k): 0 when its model does not fit it (its
  * text then stored whole). *text: what goes to the values section as a text (NULL: nothing;
  * valid until the next call). Updates the state. */
@@ -586,6 +612,10 @@ static uz_result encode_value(coder *c, const uz_block_out_game *rec, size_t g, 
         if ((res = encode_tail(c, rec, g, k, value, &code, text)) != UZ_OK)
             return res;
         break;
+    case M_TOKEN:
+        if ((res = encode_token(c, k, value, &code, text)) != UZ_OK)
+            return res;
+        break;
     case M_PLAIN:
         break;
     default:
@@ -632,6 +662,28 @@ static const char *first_value(const tag_writer *tw, size_t k)
     return NULL;
 }
 
+/* Whether name k's values look like identifiers for M_TOKEN: at least two of them end in one, and
+ * all those have the same length, at least TOKEN_WRITER_MIN (database keys such as Lichess's
+ * game ids; names and words, which a packer codes better from their letters, vary in length). */
+enum { TOKEN_WRITER_MIN = 6 };
+static bool token_column(const tag_writer *tw, size_t k)
+{
+    const uint32_t *idx = tw->tag_names;
+    size_t len = 0, n = 0;
+    for (size_t g = 0; g < tw->n; g++) {
+        const uz_game *game = tw->games[g].game;
+        if (game->verbatim || game->text_only)
+            continue;
+        for (size_t t = 0; t < game->n_tags; t++) {
+            size_t l = *idx++ == k ? uz__token_length(game->tags[t].value) : 0;
+            if (l && n++ && l != len)
+                return false;
+            len = l ? l : len;
+        }
+    }
+    return n >= 2 && len >= TOKEN_WRITER_MIN;
+}
+
 /* Runs the coder over the block: the estimated cost in bytes of column k (its codes, and
  * its text values with a length byte), or with out, the codes and texts of every column. */
 static int cmp_u64(const void *a, const void *b)
@@ -657,11 +709,24 @@ static uint64_t codes_cost(uint64_t *codes, size_t n)
     return bits_q16 >> 16;
 }
 
+/* Appends a code of model m to col as varints, with M_TOKEN's identifier (c->token) after it. */
+static uz_result put_code(uz_buf *col, const coder *c, unsigned m, uint64_t code)
+{
+    uz_result r = uz_buf_put_varint(col, code);
+    if (r != UZ_OK || m != M_TOKEN || code == 0)
+        return r;
+    r = uz_buf_put_varint(col, c->token_len);
+    for (size_t i = 0; i < c->token_len && r == UZ_OK; i++)
+        r = uz_buf_put_varint(col, (uint64_t)uz__token_symbol((unsigned char)c->token[i]));
+    return r;
+}
+
 static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz_buf *texts, uint64_t *cost)
 {
     const uint32_t *idx = tw->tag_names;
     uint64_t *col = NULL; /* version 2's estimate: column k's codes */
     size_t n_col = 0, cap_col = 0;
+    uz_buf ranged = {0}; /* version 4's: column k's codes as varints */
     bool entropy = !codes && c->tag_version >= 2 && c->model[k] != M_PLAIN;
     uz_result r = coder_reset(c);
     *cost = 0;
@@ -680,9 +745,12 @@ static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz
                 break;
             if (codes) {
                 if (c->model[name] != M_PLAIN)
-                    r = uz_buf_put_varint(&codes[name], code);
+                    r = put_code(&codes[name], c, c->model[name], code);
                 if (r == UZ_OK && text)
                     r = text_len > UZ_LIMIT_TEXT ? UZ_ERR_LIMIT : uz_buf_put_string(&texts[name], text, text_len);
+            } else if (name == k && entropy && c->tag_version >= 4) {
+                r = put_code(&ranged, c, c->model[name], code);
+                *cost += text ? 8 * (text_len + 1) : 0;
             } else if (name == k && entropy) {
                 if (n_col == cap_col) {
                     uint64_t *more = realloc(col, (cap_col = cap_col ? 2 * cap_col : 256) * sizeof *col);
@@ -701,8 +769,9 @@ static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz
         }
     }
     if (r == UZ_OK && entropy) /* version 4 range-codes the codes in order; before, a packer saw them */
-        *cost += c->tag_version >= 4 ? uz__tag_codes_cost(col, n_col) : codes_cost(col, n_col);
+        *cost += c->tag_version >= 4 ? uz__tag_codes_cost(&ranged, c->model[k]) : codes_cost(col, n_col);
     free(col);
+    uz_buf_free(&ranged);
     return r;
 }
 
@@ -832,6 +901,8 @@ static uz_result choose_models(const tag_writer *tw, coder *c)
                 CANDIDATE(M_OPENING, 0);
             CANDIDATE(M_MOVETAIL, 0);
         }
+        if (c->tag_version >= 5 && token_column(tw, k))
+            CANDIDATE(M_TOKEN, 0);
 #undef CANDIDATE
         uint64_t best = UINT64_MAX, cost;
         uint8_t best_m = M_PLAIN;
@@ -996,8 +1067,21 @@ static bool skip_text(uz_cursor *c)
  * value), and for model 17's codes whose head is a text. */
 static size_t code_texts(unsigned m, uint64_t code)
 {
-    return code == 0 || (m == M_MOVETAIL && (code - 1) % HEADS == 0);
+    return code == 0 || (m == M_MOVETAIL && (code - 1) % HEADS == 0) || (m == M_TOKEN && code == 1);
 }
+
+/* Skips M_TOKEN's identifier after a code that is not 0 (its length, then its symbols). */
+static bool skip_token(uz_cursor *c)
+{
+    uint64_t len, sym;
+    if (uz_cursor_varint(c, &len) != UZ_OK || len == 0 || len > TOKEN_MAX)
+        return false;
+    for (uint64_t i = 0; i < len; i++)
+        if (uz_cursor_varint(c, &sym) != UZ_OK || sym >= TOKEN_SYMBOLS)
+            return false;
+    return true;
+}
+
 
 /* The column's next text into *text (grown as needed). */
 static uz_result read_text(column *col, char **text, size_t *text_cap)
@@ -1025,6 +1109,31 @@ static uz_result add_derived(uz_game *game, unsigned kind, uint32_t arg)
         return UZ_ERR_CORRUPT;
     game->derived[game->n_derived++] = (uz_derived_tag){game->n_tags, kind, arg};
     return UZ_OK;
+}
+
+/* Model 18's value (code != 0): its head, a text or a recent one, then its identifier, read
+ * from the column's codes, into *made (malloc'd). */
+static uz_result decode_token(coder *c, column *col, size_t k, uint64_t code, char **text, size_t *text_cap,
+                              char **made)
+{
+    uint64_t h = code - 1, len, sym;
+    uz_result r = UZ_OK;
+    if (h == 0 && (r = read_text(col, text, text_cap)) != UZ_OK)
+        return r;
+    if (h > c->lists[k].n || uz_cursor_varint(&col->codes, &len) != UZ_OK || len == 0 || len > TOKEN_MAX)
+        return UZ_ERR_CORRUPT;
+    const char *head = h ? c->lists[k].e[h - 1].s : *text;
+    size_t n = strlen(head);
+    if (!(*made = malloc(n + len + 1)))
+        return UZ_ERR_NOMEM;
+    memcpy(*made, head, n);
+    for (uint64_t i = 0; i < len; i++) {
+        if (uz_cursor_varint(&col->codes, &sym) != UZ_OK || sym >= TOKEN_SYMBOLS)
+            return UZ_ERR_CORRUPT;
+        (*made)[n + i] = uz__token_alphabet[sym];
+    }
+    (*made)[n + len] = 0;
+    return list_put_copy(c, &c->lists[k], head);
 }
 
 /* Model 17's template, name and moves (code != 0): *value the template, derived (its name put
@@ -1066,6 +1175,12 @@ static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, si
             return res;
         if (!code && (res = list_put_copy(c, &c->lists[k], value = *text)) != UZ_OK)
             return res;
+    } else if (m == M_TOKEN && code) {
+        if ((res = decode_token(c, col, k, code, text, text_cap, &made)) != UZ_OK) {
+            free(made);
+            return res;
+        }
+        value = made;
     } else if (code == 0) {
         if ((res = read_text(col, text, text_cap)) != UZ_OK)
             return res;
@@ -1185,7 +1300,8 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const uz_tag_codi
     for (size_t k = 0; k < n_names && coded; k++) {
         uint64_t m, p = 0, p2 = 0;
         if (uz_cursor_varint(code, &m) != UZ_OK || m >= N_MODELS || (m == M_FINAL && !from_moves) ||
-            (m > M_FINAL && tag_version < 2) || (m > M_PAIRDIFF && (tag_version < 3 || !from_moves)) ||
+            (m > M_FINAL && tag_version < 2) || (m > M_PAIRDIFF && m <= M_MOVETAIL && (tag_version < 3 || !from_moves)) ||
+            (m == M_TOKEN && tag_version < 5) ||
             (has_param((unsigned)m) && uz_cursor_varint(code, &p) != UZ_OK) ||
             (has_param2((unsigned)m) && uz_cursor_varint(code, &p2) != UZ_OK))
             goto out;
@@ -1217,7 +1333,7 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const uz_tag_codi
         col->n_texts = 0;
         for (size_t v = 0; v < col->count; v++) {
             uint64_t x;
-            if (uz_cursor_varint(src, &x) != UZ_OK)
+            if (uz_cursor_varint(src, &x) != UZ_OK || (c.model[k] == M_TOKEN && x && !skip_token(src)))
                 goto out;
             col->n_texts += code_texts(c.model[k], x);
         }

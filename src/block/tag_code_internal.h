@@ -20,6 +20,7 @@ enum model {
     M_ECO,      /* tag version 3: the ECO code of the game's opening (opening_names.h) */
     M_OPENING,  /* tag version 3: the name of the game's opening */
     M_MOVETAIL, /* tag version 3: a text with an opening's name, then main-line moves (chess.com's ECOUrl) */
+    M_TOKEN,    /* tag version 5: a recent head, then an identifier coded by its characters (Lichess's Site) */
     N_MODELS
 };
 
@@ -38,7 +39,18 @@ enum {
     HEAD_NAMES = 16,        /* ... an opening name in a head: one of the line's last 16 */
     TAIL_MOVES = 32,        /* M_MOVETAIL's moves: at most 32 */
     TAIL_FIRST = 65535,     /* ... from a main-line move of index at most this */
+    TOKEN_MAX = 64,         /* M_TOKEN's identifier: at most 64 characters ... */
+    TOKEN_SYMBOLS = 64,     /* ... of uz__token_alphabet */
 };
+
+/* M_TOKEN's characters, symbol i being uz__token_alphabet[i]: digits, capitals, small letters,
+ * '-' and '_' (base64url's, in ASCII order but for the last two). */
+extern const char uz__token_alphabet[TOKEN_SYMBOLS + 1];
+/* The symbol of character ch, or -1 when it is not one of them. */
+int uz__token_symbol(int ch);
+/* The length of value's identifier (M_TOKEN): its longest tail of the alphabet's characters, 0
+ * when that is empty or longer than TOKEN_MAX. */
+size_t uz__token_length(const char *value);
 
 /* What a derived tag (pgn.h, uz_derived_tag) of a game read from an archive is made from. */
 enum derived_kind {
@@ -81,13 +93,16 @@ char *uz__tag_head_template(const uz_walk *walk, const char *head, size_t len, c
  * no such name or moves, or there is no eco for a byte 2. */
 uz_result uz__tag_tail_text(const uz_walk *walk, const char *tmpl, uint32_t arg, const char *eco, char **out);
 
-/* Tag version 4 (tag_code_range.c): what the codes of one column cost range-coded, in bits. */
-uint64_t uz__tag_codes_cost(const uint64_t *codes, size_t n);
-/* Range-codes the columns' codes (cols[k]: name k's codes as varints; plain names skipped)
- * in names order, appending the stream to out. */
+/* Tag version 4 (tag_code_range.c): what the codes of one column of model m cost range-coded,
+ * in bits: the column's codes as varints, each code of M_TOKEN that is not 0 followed by its
+ * identifier's length and symbols as varints. */
+uint64_t uz__tag_codes_cost(const uz_buf *col, unsigned m);
+/* Range-codes the columns' codes (cols[k]: name k's codes as varints, as above; plain names
+ * skipped) in names order, appending the stream to out. */
 uz_result uz__tag_codes_pack(uz_buf *out, const uz_buf *cols, const uint8_t *model, size_t n_names);
 /* Reads such a stream (exactly size bytes) back: count[k] codes of each name k whose model is
- * not plain, appended to cols[k] as varints. UZ_ERR_CORRUPT on a bad stream. */
+ * not plain, appended to cols[k] as varints (with M_TOKEN's identifiers, as above).
+ * UZ_ERR_CORRUPT on a bad stream. */
 uz_result uz__tag_codes_unpack(const uint8_t *data, size_t size, const uint8_t *model, const size_t *count,
                                size_t n_names, uz_buf *cols);
 
