@@ -204,7 +204,7 @@ TEXT_KEYS = {1: ("engine_name", 128), 2: ("fingerprint", 64), 8: ("engine_settin
              12: ("chess960_fingerprint", 64), 64: ("settings_text", 256), 65: ("created_by", 64)}
 INT_KEYS = {3: ("depth", 1000), 4: ("nodes", M64), 5: ("mode", 2), 6: ("hash_mb", 0xFFFFFFFF),
             7: ("threads", 0xFFFFFFFF), 10: ("coder", 255), 11: ("block_games", 65536),
-            13: ("struct_version", 4), 16: ("tag_version", 4), 17: ("comment_revision", 4),
+            13: ("struct_version", 4), 16: ("tag_version", 5), 17: ("comment_revision", 4),
             18: ("engine_revision", 2), 19: ("comment_text", 2)}
 MODEL_PARAMS = {1: 2, 2: 4, 3: 3}
 
@@ -678,7 +678,9 @@ def read_engine_code(r, games):
 # ---- coded tags (doc/format.md, "Coded tags") ----
 
 PLAIN, COPY, LASTPART, PLIES, RESULT, ELO, DIFF, DATE, TIME, NAME, RECENT, FINAL, TEMPLATE, NUMTAIL, PAIRDIFF, \
-    ECO, OPENING, MOVETAIL = range(18)
+    ECO, OPENING, MOVETAIL, TOKEN = range(19)
+TOKEN_ALPHABET = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"  # model 18's symbols
+TOKEN_MAX = 64
 DERIVED = (FINAL, ECO, OPENING, MOVETAIL)  # models whose values may come from the moves
 HEADS = 257  # model 17: a head is a text (0) or an entry of the name's recent heads
 DERIVED_MAX = 8
@@ -790,6 +792,20 @@ def tag_priors():
     return _priors
 
 
+def tag_token_ranged(rc):
+    """Tag version 5, model 18: an identifier after its code, its length then its symbols down a tree."""
+    n = rc.gamma("token_len")
+    if n > TOKEN_MAX:
+        raise Corrupt("identifier too long")
+    out = bytearray()
+    for _ in range(n):
+        node = 1
+        for _ in range(6):
+            node = 2 * node + rc.dec.bit(rc.models.setdefault(("token_tree", node), [32768, 0, 255]))
+        out.append(TOKEN_ALPHABET[node - 64])
+    return bytes(out)
+
+
 def tag_code_ranged(rc):
     """Tag version 4: one code of a column, in the context of whether its previous code was 0."""
     ctx = 1 if getattr(rc, "prev_code", 1) else 0
@@ -807,8 +823,8 @@ def tag_code_ranged(rc):
 def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
     n = len(names)
     models = []
-    top = (MOVETAIL if version >= 3 else PAIRDIFF) if tag_version >= 3 else PAIRDIFF if tag_version >= 2 \
-        else FINAL if version >= 3 else RECENT
+    top = (TOKEN if tag_version >= 5 else MOVETAIL if version >= 3 else PAIRDIFF) if tag_version >= 3 \
+        else PAIRDIFF if tag_version >= 2 else FINAL if version >= 3 else RECENT
     for k in range(n):
         if not code.left() and k == 0:  # an empty section: every name plain
             models = [(PLAIN, 0, 0)] * n
@@ -826,6 +842,7 @@ def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
     black_k = names.index("Black") if "Black" in names else n
     tails = [None] * n  # model 13: each name's last (text, number)
     codes, n_texts = [], []
+    tokens = [[] for _ in range(n)]  # model 18: each column's identifiers, in order
     ranged = None
     if tag_version >= 4 and any(m[0] != PLAIN for m in models):  # the codes range-coded, to the section's end
         ranged = Records(code.bytes(code.left(), "tag codes"), 0)
@@ -833,13 +850,19 @@ def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
         if models[k][0] == PLAIN:
             col = [0] * uses[k]
         elif ranged:
-            col = [tag_code_ranged(ranged) for _ in range(uses[k])]
+            col = []
+            for _ in range(uses[k]):
+                col.append(tag_code_ranged(ranged))
+                if models[k][0] == TOKEN and col[-1]:
+                    tokens[k].append(tag_token_ranged(ranged))
         else:
             col = [code.varint() for _ in range(uses[k])]
         if ranged:  # the next column's models start afresh
             ranged.models, ranged.prev_code = {}, 1
         codes.append(iter(col))
-        n_texts.append(sum(1 for c in col if c == 0 or (models[k][0] == MOVETAIL and (c - 1) % HEADS == 0)))
+        n_texts.append(sum(1 for c in col if c == 0 or (models[k][0] == MOVETAIL and (c - 1) % HEADS == 0)
+                           or (models[k][0] == TOKEN and c == 1)))
+    tokens = [iter(t) for t in tokens]
     if ranged:
         ranged.dec.finish()
     if code.left():
@@ -893,6 +916,12 @@ def read_coded_tags(code, values, names, games, uses, version=1, tag_version=1):
                     raise Corrupt("more than 8 values of a game derived from the moves")
                 recent_put(own_recent[k], head)
                 value = None if derived else head
+            elif m == TOKEN and c:  # a head (a text, or a recent one), then the identifier
+                if c - 1 > len(own_recent[k]):
+                    raise Corrupt("bad recent head")
+                head = next(texts[k]) if c == 1 else own_recent[k][c - 2][0]
+                recent_put(own_recent[k], head)
+                value = head + next(tokens[k])
             elif m in (ECO, OPENING) and c >= 1:  # 1: the opening's (not known here); 2...: a recent value
                 if c - 2 >= len(own_recent[k]):
                     raise Corrupt("bad recent value")

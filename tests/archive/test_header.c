@@ -147,18 +147,18 @@ int main(void)
     {
         static uz_archive_header hv, bv;
         uz_buf v1 = {0}, damaged = {0};
-        CHECK(back.tag_version == UZ_TAG_VERSION && UZ_TAG_VERSION == 4, "tag version %u read back", back.tag_version);
+        CHECK(back.tag_version == UZ_TAG_VERSION && UZ_TAG_VERSION == 5, "tag version %u read back", back.tag_version);
         hv = h;
         hv.tag_version = 1;
         CHECK(header_bytes(&hv, &v1, &d) == UZ_OK, "%s", d.message);
         CHECK(v1.size + 3 == good.size, "key 16 takes 3 bytes (%zu, %zu)", v1.size, good.size);
         CHECK(read_header_bytes(&v1, &bv, &d) == UZ_OK && bv.tag_version == 1, "no key 16: tag version 1");
-        const char *bad_values[] = {"\x05", "", "\x02\x02"};
+        const char *bad_values[] = {"\x06", "", "\x02\x02"};
         for (size_t i = 0; i < sizeof bad_values / sizeof *bad_values; i++) {
             replace_field(&good, 16, bad_values[i], &damaged);
             CHECK(read_header_bytes(&damaged, &bv, &d) == UZ_ERR_CORRUPT, "bad key 16 value %zu accepted", i);
         }
-        replace_field(&good, 16, "\x05", &damaged);
+        replace_field(&good, 16, "\x06", &damaged);
         CHECK(read_header_bytes(&damaged, &bv, &d) == UZ_ERR_CORRUPT && strstr(d.message, "newer"), "%s", d.message);
         uz_buf_free(&v1);
         uz_buf_free(&damaged);
