@@ -72,7 +72,7 @@ static uint64_t game_struct_bound(const uz_game *g)
 {
     uint64_t b = 128 + UZ_FEN_MAX + (g->raw ? g->raw_len : 0) + line_struct_bound(&g->main);
     for (size_t i = 0; i < g->n_tags; i++)
-        b += 12 + strlen(g->tags[i].name) + strlen(g->tags[i].value);
+        b += uz_tag_bytes(strlen(g->tags[i].name), strlen(g->tags[i].value));
     for (size_t i = 0; i < g->n_trailing_comments; i++)
         b += 4 + strlen(g->trailing_comments[i]);
     return b;

@@ -606,9 +606,7 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
     uz_decode_limits lim = uz_decode_limits_or_default(limits);
     sr.block_nodes_left = lim.block_nodes;
     static const uint8_t empty[1];
-    if (!data) /* (size 0: nothing to point into) */
-        data = empty, size = 0;
-    uz_cursor head = {data, data + size};
+    uz_cursor head = data ? (uz_cursor){data, data + size} : (uz_cursor){empty, empty}; /* (NULL: size 0) */
     uz_result r = UZ_ERR_CORRUPT;
     uint32_t **tag_names = calloc(n ? n : 1, sizeof *tag_names);
     size_t *n_tags = calloc(n ? n : 1, sizeof *n_tags);
@@ -669,13 +667,14 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
             cols[tag_names[i][t]].left++;
     }
     r = UZ_ERR_CORRUPT;
-    if (version >= 4 && (uz_record_finish(&sr.rc, NULL) != UZ_OK || sr.strings.p != sr.strings.end))
-        goto out;
-    if (sr.sec[SEC_RECORDS].p != sr.sec[SEC_RECORDS].end || sr.sec[SEC_COMMENTS].p != sr.sec[SEC_COMMENTS].end ||
-        sr.sec[SEC_TEXT].p != sr.sec[SEC_TEXT].end)
+    uint64_t tag_left; /* (a name or a recent value is stored once, however many tags repeat it) */
+    if ((version >= 4 && (uz_record_finish(&sr.rc, NULL) != UZ_OK || sr.strings.p != sr.strings.end)) ||
+        sr.sec[SEC_RECORDS].p != sr.sec[SEC_RECORDS].end || sr.sec[SEC_COMMENTS].p != sr.sec[SEC_COMMENTS].end ||
+        sr.sec[SEC_TEXT].p != sr.sec[SEC_TEXT].end ||
+        (r = uz_tag_names_budget((const char *const *)name_text, n_names, tag_names, n_tags, n, &tag_left)) != UZ_OK)
         goto out;
     if (version) {
-        uz_tag_coding tc = {(const char *const *)name_text, n_names, false, version >= 3, tag_version};
+        uz_tag_coding tc = {(const char *const *)name_text, n_names, false, version >= 3, tag_version, &tag_left};
         if ((r = uz_tag_code_read(&sr.sec[SEC_TAG_CODE], &sr.sec[SEC_VALUES], &tc, games, n, tag_names, n_tags)) != UZ_OK)
             goto out;
     } else if ((r = read_columns(&sr, games, n, name_text, n_names, cols, tag_names, n_tags)) != UZ_OK)

@@ -43,6 +43,7 @@ typedef struct struct_writer {
     uz_buf strings;        /* structure version 4: the records' FENs and order strings */
     uint64_t game_moves;   /* structure version 4: coded moves of the game being written (nodes less null moves) */
     uint64_t marks;        /* structure version 4: NAGs and variations of the block so far */
+    uint64_t tag_bytes;    /* the block's tags as a reader makes them (uz_tag_bytes), at most UZ_LIMIT_BLOCK_STRUCT */
     uz_buf *packed;        /* where the stream's packing goes when the writer makes one (NULL: not kept) */
     unsigned *method;      /* and its method */
 } struct_writer;
@@ -197,8 +198,12 @@ static uz_result grow_slots(struct_writer *w)
 }
 
 /* Index of a tag name, added on first use. */
-static uz_result name_index(struct_writer *w, const char *name, size_t *index)
+static uz_result name_index(struct_writer *w, const uz_tag *tag, size_t *index)
 {
+    const char *name = tag->name;
+    w->tag_bytes += uz_tag_bytes(strlen(name), strlen(tag->value));
+    if (w->tag_bytes > UZ_LIMIT_BLOCK_STRUCT) /* what a reader refuses (uz_block_fit keeps blocks below) */
+        return UZ_ERR_LIMIT;
     uz_result r = grow_slots(w);
     if (r != UZ_OK)
         return r;
@@ -297,7 +302,7 @@ static uz_result put_game(struct_writer *w, const uz_block_out_game *rec)
         r = put_count(b, game->n_tags);
     for (size_t i = 0; i < game->n_tags && r == UZ_OK; i++) {
         size_t k;
-        r = name_index(w, game->tags[i].name, &k);
+        r = name_index(w, &game->tags[i], &k);
         if (r == UZ_OK)
             r = uz_buf_put_varint(b, k);
         uint32_t k32 = (uint32_t)k;
@@ -422,7 +427,7 @@ static uz_result put_game_coded(struct_writer *w, const uz_block_out_game *rec)
     uint32_t state = 0;
     for (size_t i = 0; i <= game->n_tags && r == UZ_OK; i++) {
         size_t k = 0;
-        if (i < game->n_tags && (r = name_index(w, game->tags[i].name, &k)) != UZ_OK)
+        if (i < game->n_tags && (r = name_index(w, &game->tags[i], &k)) != UZ_OK)
             break;
         uint64_t v = i < game->n_tags ? k + 1 : 0; /* 0: the end */
         uint32_t k32 = (uint32_t)k;
@@ -555,7 +560,7 @@ static uz_result keep_smaller_tags(struct_writer *w, const uz_block_out_game *ga
     for (int s = 0; s < N_SECTIONS && r == UZ_OK; s++)
         if (s != SEC_VALUES && s != SEC_TAG_CODE)
             plain[s] = w->sec[s]; /* borrowed */
-    uz_tag_coding tc = {(const char *const *)w->names, w->n_names, false, false, w->tag_version};
+    uz_tag_coding tc = {(const char *const *)w->names, w->n_names, false, false, w->tag_version, NULL};
     r = uz_tag_code_write(&plain[SEC_TAG_CODE], &plain[SEC_VALUES], &tc, games, n, (const uint32_t *)w->tag_index.data);
     if (r == UZ_OK) {
         pthread_t thread;
@@ -629,7 +634,7 @@ static uz_result write_struct(uz_buf *out, uz_buf *packed, unsigned *method, uns
         if (r == UZ_OK && !version)
             r = uz_buf_append(&w.sec[SEC_VALUES], w.columns[k].data, w.columns[k].size);
     }
-    uz_tag_coding tc = {(const char *const *)w.names, w.n_names, true, version >= 3, tag_version};
+    uz_tag_coding tc = {(const char *const *)w.names, w.n_names, true, version >= 3, tag_version, NULL};
     if (r == UZ_OK && version)
         r = uz_tag_code_write(&w.sec[SEC_TAG_CODE], &w.sec[SEC_VALUES], &tc, games, n, (const uint32_t *)w.tag_index.data);
     if (r == UZ_OK && w.sec[SEC_TAG_CODE].size)

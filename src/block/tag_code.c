@@ -56,6 +56,7 @@ typedef struct coder {
     size_t final_game; /* game number + 1 of the last value M_FINAL took (one per game) */
     size_t derived_game, n_derived; /* the writer's derived values (pgn.h) in game number derived_game - 1 */
     char *head;                     /* the writer's last M_MOVETAIL template (the text it stores) */
+    uint64_t *bytes_left;           /* the reader's budget of decoded tag bytes (uz_tag_coding; NULL: none) */
     const char *token;              /* the writer's last M_TOKEN identifier (in the value) ... */
     size_t token_len;               /* ... and its length (0: none) */
 } coder;
@@ -1246,7 +1247,13 @@ static uz_result decode_value(coder *c, column *col, uz_game *game, size_t g, si
         uz__tag_format_number(number_kind(m), v, buf);
         value = buf;
     }
-    size_t pos = game->n_tags;
+    size_t pos = game->n_tags, len = strlen(value);
+    if (c->bytes_left && len > *c->bytes_left) {
+        free(made);
+        return UZ_ERR_CORRUPT; /* more than any block a writer makes (uz_tag_bytes) */
+    }
+    if (c->bytes_left)
+        *c->bytes_left -= len;
     res = uz_game_add_tag(game, name, value);
     free(made);
     bool derived = (m == M_ECO || m == M_OPENING) && code == 1;
@@ -1286,6 +1293,7 @@ uz_result uz_tag_code_read(uz_cursor *code, uz_cursor *values, const uz_tag_codi
     uz_result r = coder_init(&c, names, n_names, tag_version);
     if (r != UZ_OK)
         return r;
+    c.bytes_left = tc->bytes_left;
     column *cols = calloc(n_names ? n_names : 1, sizeof *cols);
     uz_buf *unpacked = NULL; /* version 4: each column's codes */
     char *text = NULL;
@@ -1368,4 +1376,21 @@ out:
     free(cols);
     coder_free(&c);
     return r;
+}
+
+uz_result uz_tag_names_budget(const char *const *names, size_t n_names, uint32_t *const *tag_names,
+                              const size_t *n_tags, size_t n, uint64_t *left)
+{
+    uint64_t *len = malloc((n_names ? n_names : 1) * sizeof *len); /* (a long name measured once) */
+    if (!len)
+        return UZ_ERR_NOMEM;
+    for (size_t k = 0; k < n_names; k++)
+        len[k] = uz_tag_bytes(strlen(names[k]), 0);
+    uint64_t used = 0;
+    for (size_t i = 0; i < n && used <= UZ_LIMIT_BLOCK_STRUCT; i++)
+        for (size_t t = 0; t < n_tags[i] && used <= UZ_LIMIT_BLOCK_STRUCT; t++)
+            used += len[tag_names[i][t]];
+    free(len);
+    *left = used <= UZ_LIMIT_BLOCK_STRUCT ? UZ_LIMIT_BLOCK_STRUCT - used : 0;
+    return used <= UZ_LIMIT_BLOCK_STRUCT ? UZ_OK : UZ_ERR_CORRUPT;
 }

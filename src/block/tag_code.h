@@ -12,6 +12,7 @@
 
 #include "block/game_struct.h"
 #include "common/buf.h"
+#include "common/limits.h"
 #include "pgn/pgn.h"
 
 /* Tag version 4: the most tags a byte of the tag_code section may hold (the block's budget of
@@ -31,7 +32,21 @@ typedef struct uz_tag_coding {
      * tags (12-14) and the recent lists started from the frozen priors (tag_prior.h), 3 also
      * the models of values derived from the moves (15-17: the opening, a text's moves). */
     unsigned tag_version;
+    /* Reading: the block's budget of decoded tag bytes (uz_tag_names_budget), each value's length
+     * taken from it; a value that passes it is corrupt (NULL: no budget). */
+    uint64_t *bytes_left;
 } uz_tag_coding;
+
+/* What a tag counts against its block's budget of decoded tags, UZ_LIMIT_BLOCK_STRUCT: its name,
+ * its value and 12 bytes, as uz_block_fit counts them, so that no block a writer makes passes
+ * it. A reader holds every block to it: a name or a recent value is stored once however many
+ * tags repeat it, and a few bytes must not make a decoder copy it a million times. */
+static inline uint64_t uz_tag_bytes(size_t name_len, size_t value_len) { return 12 + (uint64_t)name_len + value_len; }
+
+/* Reading: the budget left for a block's tag values once its tags' names are counted
+ * (tag_names[i][0..n_tags[i]) index names); UZ_ERR_CORRUPT when the names alone pass it. */
+uz_result uz_tag_names_budget(const char *const *names, size_t n_names, uint32_t *const *tag_names,
+                              const size_t *n_tags, size_t n, uint64_t *left);
 
 /* Writes the tags of a block's games (their records: a final position comes from the
  * game's walk): the tag_code section to code, the text values,

@@ -349,6 +349,121 @@ static void check_identifiers(const char *path, size_t min_saved)
     source_close(&src);
 }
 
+/* A structure version 0 stream of one game (no moves) whose n_tags tags all name the block's one
+ * name, of name_len bytes, each with the value "v". */
+static void stream_of_one_name(uz_buf *s, size_t name_len, size_t n_tags)
+{
+    uz_buf names = {0}, records = {0}, values = {0};
+    char *name = malloc(name_len);
+    memset(name, 'N', name_len);
+    uz_buf_put_varint(&names, 1);
+    uz_buf_put_string(&names, name, name_len);
+    uz_buf_put_varint(&records, 0);        /* moves_len */
+    uz_buf_append(&records, "\0\0\0\0", 4); /* crc */
+    uz_buf_put_varint(&records, n_tags);
+    for (size_t t = 0; t < n_tags; t++) {
+        uz_buf_put_varint(&records, 0);
+        uz_buf_put_string(&values, "v", 1);
+    }
+    static const uint8_t empty_game[] = {0, 0, 0, 0, 0}; /* flags, line (pre-comments, nodes, annotated), trailing */
+    uz_buf_append(&records, empty_game, sizeof empty_game);
+    static const uint8_t text[6] = {0}; /* an empty text record */
+    s->size = 0;
+    uz_buf_put_varint(s, names.size);
+    uz_buf_put_varint(s, records.size);
+    uz_buf_put_varint(s, values.size);
+    uz_buf_put_varint(s, 0);
+    uz_buf_put_varint(s, sizeof text);
+    uz_buf_append(s, names.data, names.size);
+    uz_buf_append(s, records.data, records.size);
+    uz_buf_append(s, values.data, values.size);
+    uz_buf_append(s, text, sizeof text);
+    uz_buf_free(&names);
+    uz_buf_free(&records);
+    uz_buf_free(&values);
+    free(name);
+}
+
+/* A structure version 1 stream (tag version 1) of one game whose n_tags tags all name "T", the
+ * first a value of value_len bytes stored as text, the others model 10's code 1: that value again. */
+static void stream_of_one_value(uz_buf *s, size_t value_len, size_t n_tags)
+{
+    uz_buf names = {0}, records = {0}, values = {0}, tag_code = {0};
+    char *value = malloc(value_len);
+    memset(value, 'v', value_len);
+    uz_buf_put_varint(&names, 1);
+    uz_buf_put_string(&names, "T", 1);
+    uz_buf_put_varint(&records, 0);
+    uz_buf_append(&records, "\0\0\0\0", 4);
+    uz_buf_put_varint(&records, n_tags);
+    uz_buf_put_varint(&tag_code, 10); /* model 10, recent value */
+    for (size_t t = 0; t < n_tags; t++) {
+        uz_buf_put_varint(&records, 0);
+        uz_buf_put_varint(&tag_code, t > 0);
+    }
+    uz_buf_put_string(&values, value, value_len);
+    static const uint8_t empty_game[] = {0, 0, 0, 0, 0}, text[6] = {0};
+    uz_buf_append(&records, empty_game, sizeof empty_game);
+    s->size = 0;
+    const uz_buf *sec[] = {&names, &records, &values};
+    for (int i = 0; i < 3; i++)
+        uz_buf_put_varint(s, sec[i]->size);
+    uz_buf_put_varint(s, 0);            /* comments */
+    uz_buf_put_varint(s, sizeof text);
+    uz_buf_put_varint(s, 0);            /* comment_code */
+    uz_buf_put_varint(s, tag_code.size);
+    for (int i = 0; i < 3; i++)
+        uz_buf_append(s, sec[i]->data, sec[i]->size);
+    uz_buf_append(s, text, sizeof text);
+    uz_buf_append(s, tag_code.data, tag_code.size);
+    uz_buf_free(&names);
+    uz_buf_free(&records);
+    uz_buf_free(&values);
+    uz_buf_free(&tag_code);
+    free(value);
+}
+
+/* A block's tags as decoded are bounded (uz_tag_bytes, UZ_LIMIT_BLOCK_STRUCT: what uz_block_fit
+ * keeps every block below): a name, or a recent value, is stored once however many tags repeat
+ * it, so a few kilobytes once packed could otherwise make a decoder copy a megabyte name 300
+ * times (or 16 MiB a million times). The same name 100 times reads back; 300 times is refused
+ * before a copy is made. The writer refuses (UZ_ERR_LIMIT) the block a reader would. */
+static void check_tag_bytes_bound(void)
+{
+    uz_buf s = {0};
+    uz_game out[1];
+    uz_game_init(&out[0]);
+    stream_of_one_name(&s, 1 << 20, 100);
+    uz_result r = read_back(&s, 0, 1, 1, out);
+    CHECK(r == UZ_OK && out[0].n_tags == 100 && strlen(out[0].tags[99].name) == 1 << 20,
+          "a 1 MiB name 100 times: read back (%d)", (int)r);
+    stream_of_one_name(&s, 1 << 20, 300);
+    r = read_back(&s, 0, 1, 1, out);
+    CHECK(r == UZ_ERR_CORRUPT, "a 1 MiB name 300 times (%zu bytes): refused (%d)", s.size, (int)r);
+    stream_of_one_value(&s, 1 << 20, 100);
+    r = read_back(&s, 1, 1, 1, out);
+    CHECK(r == UZ_OK && out[0].n_tags == 100 && strlen(out[0].tags[99].value) == 1 << 20,
+          "a 1 MiB recent value 100 times: read back (%d)", (int)r);
+    stream_of_one_value(&s, 1 << 20, 300);
+    r = read_back(&s, 1, 1, 1, out);
+    CHECK(r == UZ_ERR_CORRUPT, "a 1 MiB recent value 300 times (%zu bytes): refused (%d)", s.size, (int)r);
+    /* The writer: one game of 200 tags of a 1 MiB value (API-made: no PGN game holds that much). */
+    block *b = calloc(1, sizeof *b);
+    b->n = 1;
+    uz_game_init(&b->games[0]);
+    char *big = malloc((1 << 20) + 1);
+    memset(big, 'v', 1 << 20);
+    big[1 << 20] = 0;
+    for (int t = 0; t < 200; t++)
+        uz_game_add_tag(&b->games[0], "Big", big);
+    CHECK(write_block(b, UZ_STRUCT_VERSION, UZ_TAG_VERSION, &s) == UZ_ERR_LIMIT, "the writer refuses 200 MiB of tags");
+    uz_game_clear(&b->games[0]);
+    uz_game_clear(&out[0]);
+    free(big);
+    free(b);
+    uz_buf_free(&s);
+}
+
 /* With arguments: those files (no damage, no coding expected). */
 /* Tag version 4 codes a repeated tag in a fraction of a bit, so a block's budget of tags
  * grows 16,384 a byte of tag codes; the reader also caps it at the most tags a writer puts
@@ -419,5 +534,6 @@ int main(int argc, char **argv)
     check_file(corpus_path("cat4_pgn_extract_odds_mixed_latin1_utf8.pgn", buf), false, false);
     if (!getenv("UZ_TEST_SHORT")) /* (CI's sanitizer run: a million tags are the plain run's) */
         check_block_tag_cap();
+    check_tag_bytes_bound();
     return test_finish();
 }
