@@ -5,7 +5,9 @@ written by the ucizip of its day in one structure version (header key 13, doc/fo
 game's exact bytes when each game is extracted alone (`extract --game N`, the records read
 without decoding the other games' moves). The sources mix Lichess games, FEN starts,
 Chess960, comments, NAGs, variations, clocks, verbatim games and text after the last game;
-records_struct3 starts with a cutechess game (engine comments: structure version 3).
+records_struct3 starts with a cutechess game (engine comments: structure version 3);
+records_struct4 is the same games written by the code of b4b52cf (structure version 4: coded
+records, their models starting at p = 1/2).
 
 Usage: test_struct_fixtures.py UCIZIP"""
 import json
@@ -19,7 +21,8 @@ from ucz_bytes import read_varint  # noqa: E402
 DATA = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "struct_versions")
 # (archive, its source, the structure version its header names)
 FIXTURES = (("records_struct1.ucz", "records_struct1.pgn", 1),
-            ("records_struct3.ucz", "records_struct3.pgn", 3))
+            ("records_struct3.ucz", "records_struct3.pgn", 3),
+            ("records_struct4.ucz", "records_struct3.pgn", 4))
 
 
 def header_struct_version(data):
