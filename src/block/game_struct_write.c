@@ -611,7 +611,7 @@ static uz_result write_struct(uz_buf *out, uz_buf *packed, unsigned *method, uns
     if (r == UZ_OK && version >= 1 && uz_comment_revision(version, comment_revision) >= 4)
         r = uz_clock_writer_create(&w.clocks);
     if (r == UZ_OK && version >= 4)
-        r = uz_record_writer_init(&w.rc, UZ_RECORD_CHECK_BITS);
+        r = uz_record_writer_init(&w.rc, version, UZ_RECORD_CHECK_BITS);
     for (size_t i = 0; i < n && r == UZ_OK; i++)
         r = version >= 4 ? put_game_coded(&w, &games[i]) : put_game(&w, &games[i]);
     if (r == UZ_OK && version >= 4)

@@ -1,11 +1,13 @@
-/* Structure version 4's game records, range-coded (doc/format.md, "Coded records"): the
+/* Structure versions 4 and 5's game records, range-coded (doc/format.md, "Coded records"): the
  * models and the value codes that the records writer (game_struct_write.c) and reader
  * (game_struct.c) share. Like bit_code.h, each function serves both directions: with an
  * encoder it puts the value, without one it gets it, so the two sides cannot drift apart.
  * A standard file's records are nearly all alike (the same tag names in the same order,
  * no annotations, a text record like the one before), so most of their decisions cost a
  * thousandth of a bit; what is left is each game's length, result, move-stream length and
- * its short check. */
+ * its short check. Structure version 5 starts the models from a trained state (record_prior5.inc)
+ * instead of p = 1/2, so that a small file starts where a big one ends, and predicts a tag
+ * name not seen yet in its place as the next new name (the names are numbered in first use). */
 #ifndef UCIZIP_RECORD_CODE_H
 #define UCIZIP_RECORD_CODE_H
 
@@ -45,6 +47,7 @@ typedef struct uz_record_models {
 
 typedef struct uz_record_coder {
     uz_bit_coder bits;   /* bits.enc: writer; else reader */
+    unsigned version;    /* the structure version: 4 or 5 */
     uint64_t cost;       /* coded bits, in 1/65536 bit (bits.cost points here) */
     uz_record_models *m; /* owned */
     unsigned check_bits; /* of each game with a tree */
@@ -54,23 +57,43 @@ typedef struct uz_record_coder {
      * k + 1 after name k; a value 0 is the end, k + 1 name k, UINT32_MAX none yet. */
     uint32_t *succ;
     size_t n_succ;
+    uint32_t names_seen; /* the block's tag names so far (they are numbered in first use) */
+    /* Training (uz_record_train): every decision coded again with train_m into a stream thrown away. */
+    uz_record_models *train_m; /* borrowed; NULL: not training */
+    uz_bit_coder train;
 } uz_record_coder;
 
+/* What learns a reader's decisions (uz_record_train): models, and the decisions' cost with them
+ * (in 1/65536 bit) added to cost. */
+typedef struct uz_record_training {
+    uz_record_models *models;
+    uint64_t cost;
+} uz_record_training;
+
 /* A writer (c->bits.enc set, coding into its own encoder) or a reader of size bytes at
- * code (borrowed). UZ_ERR_NOMEM, UZ_ERR_CORRUPT (a reader's stream cannot start). */
-uz_result uz_record_writer_init(uz_record_coder *c, unsigned check_bits);
-uz_result uz_record_reader_init(uz_record_coder *c, unsigned check_bits, const uint8_t *code, size_t size);
+ * code (borrowed), of structure version `version` (4 or later; a later one codes as 5).
+ * UZ_ERR_NOMEM, UZ_ERR_CORRUPT (a reader's stream cannot start). */
+uz_result uz_record_writer_init(uz_record_coder *c, unsigned version, unsigned check_bits);
+uz_result uz_record_reader_init(uz_record_coder *c, unsigned version, unsigned check_bits, const uint8_t *code,
+                                size_t size);
 /* Writer: the coded bytes appended to out; reader: UZ_OK when the stream was consumed
  * exactly (uz_decoder_finish). */
 uz_result uz_record_finish(uz_record_coder *c, uz_buf *out);
 void uz_record_coder_free(uz_record_coder *c);
+
+/* For the training of record_prior5.inc (tools/record_bits.c): from now on, every decision is
+ * also coded with t->models (borrowed) as a writer would, which thereby learn it, its cost added
+ * to t->cost. UZ_ERR_NOMEM. */
+uz_result uz_record_train(uz_record_coder *c, uz_record_training *t);
 
 /* A bit with model m. */
 uz_result uz_record_bit(uz_record_coder *c, uz_bit_model *m, unsigned *bit);
 /* *v >= 0 (at most max; a reader's larger value is corrupt) as gamma(v + 1) with set g. */
 uz_result uz_record_count(uz_record_coder *c, uz_gamma_set *g, uint64_t max, uint64_t *v);
 /* The next tag name after state *state: *v = 0 the end, k + 1 name k (a reader's k must
- * be below n_names); *state becomes *v. */
+ * be below n_names); *state becomes *v. The prediction is the name that followed the state
+ * last time in the block; with none yet, in structure version 5, the next new name (the
+ * block's names are numbered in first use). */
 uz_result uz_record_tag_name(uz_record_coder *c, uint32_t *state, size_t n_names, uint64_t *v);
 /* A game's move-stream length given its coded moves (tree nodes less null moves), against
  * the block's bytes per move so far. */
@@ -78,5 +101,11 @@ uz_result uz_record_moves_len(uz_record_coder *c, uint64_t moves, uint64_t *len)
 /* The low check_bits of crc (raw bits, most significant first); a reader gets them into
  * *crc (the other bits 0). */
 uz_result uz_record_check(uz_record_coder *c, uint32_t *crc);
+
+/* Every record model, one after the other (a uz_record_models seen as an array): the
+ * index of record_prior5.inc's entries; the count is frozen with it. */
+#define UZ_RECORD_N_MODELS 58541
+/* The trained initial state of structure version 5's models set in m (the others untouched). */
+void uz_record_models_prior(uz_record_models *m);
 
 #endif

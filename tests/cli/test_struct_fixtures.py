@@ -7,7 +7,8 @@ without decoding the other games' moves). The sources mix Lichess games, FEN sta
 Chess960, comments, NAGs, variations, clocks, verbatim games and text after the last game;
 records_struct3 starts with a cutechess game (engine comments: structure version 3);
 records_struct4 is the same games written by the code of b4b52cf (structure version 4: coded
-records, their models starting at p = 1/2).
+records, their models starting at p = 1/2); records_struct5 the same games in structure version 5
+(the models' trained start, src/block/record_prior5.inc: a changed table fails here).
 
 Usage: test_struct_fixtures.py UCIZIP"""
 import json
@@ -22,7 +23,8 @@ DATA = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "struct_versions")
 # (archive, its source, the structure version its header names)
 FIXTURES = (("records_struct1.ucz", "records_struct1.pgn", 1),
             ("records_struct3.ucz", "records_struct3.pgn", 3),
-            ("records_struct4.ucz", "records_struct3.pgn", 4))
+            ("records_struct4.ucz", "records_struct3.pgn", 4),
+            ("records_struct5.ucz", "records_struct3.pgn", 5))
 
 
 def header_struct_version(data):
