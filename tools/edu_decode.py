@@ -414,7 +414,8 @@ RECORD_BITS = (("special", 2), ("text_only",), ("has_fen",), ("chess960", 2), ("
                ("order",))
 RECORD_SETS = ([("tag_name",)] + [("pre_comments", v) for v in (0, 1)] + [("nodes", v) for v in (0, 1)] +
                [("comments", v) for v in (0, 1)] + [("trailing",), ("nag_count",), ("nag",), ("variations",)] +
-               [("moves_len", x) for x in range(12)])
+               [("moves_len", x) for x in range(12)] + [("text_rec",)])
+RECORD_N_TEXTS = 16
 
 
 def record_model_keys():
@@ -436,13 +437,19 @@ _record_prior = None
 
 
 def record_prior():
-    """Structure version 5's initial states: {key: (p, n)} from the table's {index, p, n} entries."""
+    """Structure version 5's table: the initial states {key: (p, n)} from its {index, p, n} entries,
+    and its common text records (bytes)."""
     global _record_prior
     if _record_prior is None:
         keys = record_model_keys()
         text = open(RECORD_PRIOR).read()
-        text = text[text.index("{", text.index("record_priors")):]
-        _record_prior = {keys[int(i)]: (int(p), int(n)) for i, p, n in re.findall(r"\{(\d+), (\d+), (\d+)\}", text)}
+        at = text.index("record_priors")
+        texts = [bytes.fromhex(h.replace("\\x", "")) for n, h in
+                 re.findall(r'\{(\d+), "((?:\\x[0-9a-f]{2})*)"\}', text[text.index("record_texts"):at])]
+        if len(texts) != RECORD_N_TEXTS:
+            raise Corrupt("record_prior5.inc does not hold 16 text records")
+        models = {keys[int(i)]: (int(p), int(n)) for i, p, n in re.findall(r"\{(\d+), (\d+), (\d+)\}", text[at:])}
+        _record_prior = models, texts
     return _record_prior
 
 
@@ -454,13 +461,31 @@ class Records:
         self.dec = RangeDecoder(data)
         self.models = {}
         if version >= 5:
-            self.models = {k: [p, n, RECORD_CAP] for k, (p, n) in record_prior().items()}
+            self.models = {k: [p, n, RECORD_CAP] for k, (p, n) in record_prior()[0].items()}
         self.version = version
         self.check_bits = check_bits
         self.prev_special = 0
         self.sum_len = self.sum_moves = 0
         self.succ = {}
         self.names_seen = 0
+        self.prev_text = None
+
+    def text_record(self, text):
+        """A game's text record (step 4): structure version 4 the next of the text section;
+        version 5 the previous game's, a common one of the table, or the next of the section."""
+        c = self.count(RECORD_N_TEXTS + 1, "text_rec") if self.version >= 5 else RECORD_N_TEXTS + 1
+        if c == 0:
+            if self.prev_text is None:
+                raise Corrupt("a text record like the previous one in a block's first game")
+            layout = read_text_record(Reader(self.prev_text))
+        elif c <= RECORD_N_TEXTS:
+            self.prev_text = record_prior()[1][c - 1]
+            layout = read_text_record(Reader(self.prev_text))
+        else:
+            start = text.pos
+            layout = read_text_record(text)
+            self.prev_text = text.data[start:text.pos]
+        return layout
 
     def bit(self, *key):
         return self.dec.bit(self.models.setdefault(key, [32768, 0, RECORD_CAP]))
@@ -578,7 +603,7 @@ def read_game_coded(rc, strings, comments, text, n_names):
     if len(names) > LIMIT_LIST:
         raise Corrupt("too many tags")
     g["tag_names"] = names
-    g["layout"] = read_text_record(text)
+    g["layout"] = rc.text_record(text)
     counts = {"nodes": 0, "null": 0, "nags": 0, "comments": 0, "variations": 0}
     g["plies"], moves = read_line_coded(rc, strings, comments, 0, counts)
     odd = g["plies"] & 1

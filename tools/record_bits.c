@@ -153,7 +153,56 @@ static int add_archive(const char *path, totals *t)
 /* Reads every block of the archive (structure version 5) with t learning its records' decisions;
  * with start, t's models are set to *start before each block (what a block's coding costs from
  * there), else they go on from block to block. */
-static int read_archive(const char *path, uz_record_training *t, const uz_record_models *start, uint64_t *games)
+/* The text records that a block cannot take from the game before (doc/format.md, "Coded records",
+ * step 4: the block's first and each that differs from the one before), each counted once an
+ * archive: how many archives have it (a file whose every game has a layout of its own counts no
+ * more than a file of one layout). */
+typedef struct text_count {
+    uint8_t bytes[64];
+    size_t len;
+    uint64_t count;
+    int archive; /* the last archive that counted it */
+} text_count;
+typedef struct text_counts {
+    text_count *items;
+    size_t n, cap;
+    int archive; /* the archive being read */
+} text_counts;
+
+static void count_texts(text_counts *tc, const uz_archive_block *b)
+{
+    uz_block_game *games = uz_block_games_new(b->n_games);
+    uz_diag d = {0};
+    if (!games || uz_block_struct_read(b->structure.data, b->structure.size, b->struct_version, b->tag_version,
+                                       b->comment_revision, b->comment_text, games, b->n_games, NULL, &d) != UZ_OK) {
+        uz_block_games_free(games, b->n_games);
+        return;
+    }
+    const uz_block_game *prev = NULL;
+    for (size_t i = 0; i < b->n_games; i++) {
+        const uz_block_game *g = &games[i];
+        if (!g->text_rec || g->text_rec_len > sizeof tc->items->bytes)
+            continue;
+        bool same = prev && prev->text_rec_len == g->text_rec_len && !memcmp(prev->text_rec, g->text_rec, g->text_rec_len);
+        prev = g;
+        size_t k = 0;
+        while (!same && k < tc->n && (tc->items[k].len != g->text_rec_len || memcmp(tc->items[k].bytes, g->text_rec, g->text_rec_len)))
+            k++;
+        if (same || (k == tc->n && tc->n == tc->cap &&
+                     !(tc->items = realloc(tc->items, (tc->cap = tc->cap ? 2 * tc->cap : 64) * sizeof *tc->items))))
+            continue;
+        if (k == tc->n) {
+            tc->items[tc->n++] = (text_count){.len = g->text_rec_len, .archive = -1};
+            memcpy(tc->items[k].bytes, g->text_rec, g->text_rec_len);
+        }
+        tc->items[k].count += tc->items[k].archive != tc->archive;
+        tc->items[k].archive = tc->archive;
+    }
+    uz_block_games_free(games, b->n_games);
+}
+
+static int read_archive(const char *path, uz_record_training *t, const uz_record_models *start, uint64_t *games,
+                        text_counts *texts)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -174,6 +223,8 @@ static int read_archive(const char *path, uz_record_training *t, const uz_record
             }
             if (start)
                 *t->models = *start;
+            if (texts)
+                count_texts(texts, &b);
             *games += b.n_games;
             res = uz_block_struct_read_models(b.structure.data, b.structure.size, b.struct_version, b.tag_version,
                                               b.comment_revision, b.comment_text, b.n_games, t, &d);
@@ -194,13 +245,15 @@ static int read_archive(const char *path, uz_record_training *t, const uz_record
 /* The archives' trained states: each archive's record models after its records, decoded from
  * p = 1/2, n = 0 with counts capped at TRAIN_CAP, summed: sum_p[k] the sum of p times n,
  * sum_n[k] of n. */
-static int train(char **paths, int n, double *sum_p, double *sum_n, uz_record_models *m)
+static int train(char **paths, int n, double *sum_p, double *sum_n, uz_record_models *m, text_counts *texts)
 {
     for (int i = 0; i < n; i++) {
         uz_record_training t = {m, 0};
         uint64_t games = 0;
         uz_bit_models_init((uz_bit_model *)m, UZ_RECORD_N_MODELS, TRAIN_CAP);
-        if (read_archive(paths[i], &t, NULL, &games))
+        if (texts)
+            texts->archive = i;
+        if (read_archive(paths[i], &t, NULL, &games, texts))
             return 1;
         const uz_bit_model *b = (const uz_bit_model *)m;
         for (size_t k = 0; k < UZ_RECORD_N_MODELS; k++)
@@ -225,17 +278,36 @@ static void start_models(uz_record_models *m, const double *sum_p, const double 
 }
 
 /* record_prior5.inc: the start of start_models, every model whose count is not 0. */
-static int write_prior(const char *out, const uz_record_models *m, int n_archives)
+static int by_count(const void *a, const void *b)
 {
+    const text_count *x = a, *y = b;
+    return x->count != y->count ? (x->count < y->count ? 1 : -1) : memcmp(x->bytes, y->bytes, sizeof x->bytes);
+}
+
+/* record_prior5.inc: the UZ_RECORD_N_TEXTS text records counted most, then the start of
+ * start_models, every model whose count is not 0. */
+static int write_prior(const char *out, const uz_record_models *m, int n_archives, text_counts *texts)
+{
+    if (texts->n < UZ_RECORD_N_TEXTS)
+        return 1;
+    qsort(texts->items, texts->n, sizeof *texts->items, by_count);
     FILE *f = fopen(out, "w");
     if (!f)
         return 1;
     fprintf(f, "/* Generated by ucizip-record-bits --write-prior (tools/record_bits.c, scripts/record_prior.sh)\n"
                " * from %d archives of the training part of ../shared/corpus and of ../shared/training: the\n"
-               " * initial state of structure version 5's record models (index in uz_record_models, p, n).\n"
-               " * Frozen: archives depend on it. */\n"
-               "static const record_prior record_priors[] = {\n",
+               " * text records that a block most often could not take from the game before (length, bytes),\n"
+               " * and the initial state of structure version 5's record models (index in uz_record_models,\n"
+               " * p, n). Frozen: archives depend on it. */\n"
+               "static const record_text record_texts[] = {\n",
             n_archives);
+    for (size_t k = 0; k < UZ_RECORD_N_TEXTS; k++) {
+        fprintf(f, "    {%zu, \"", texts->items[k].len);
+        for (size_t i = 0; i < texts->items[k].len; i++)
+            fprintf(f, "\\x%02x", texts->items[k].bytes[i]);
+        fprintf(f, "\"}, /* %" PRIu64 " archives */\n", texts->items[k].count);
+    }
+    fprintf(f, "};\nstatic const record_prior record_priors[] = {\n");
     size_t used = 0;
     const uz_bit_model *b = (const uz_bit_model *)m;
     for (size_t k = 0; k < UZ_RECORD_N_MODELS; k++)
@@ -256,7 +328,7 @@ static int cross(char **paths, int n, const unsigned *counts, int n_counts, doub
     int split = 0;
     while (split < n && strcmp(paths[split], "--"))
         split++;
-    if (split == n || train(paths, split, sum_p, sum_n, m))
+    if (split == n || train(paths, split, sum_p, sum_n, m, NULL))
         return 1;
     uz_record_models *start = malloc(sizeof *start);
     if (!start)
@@ -271,7 +343,7 @@ static int cross(char **paths, int n, const unsigned *counts, int n_counts, doub
             start_models(start, sum_p, sum_n, counts[c]);
             uz_record_training t = {m, 0};
             uint64_t games = 0;
-            if (read_archive(paths[i], &t, start, &games))
+            if (read_archive(paths[i], &t, start, &games, NULL))
                 return 1;
             if (c == 0)
                 printf("\t%" PRIu64, games);
@@ -295,9 +367,11 @@ int main(int argc, char **argv)
         return 1;
     int rc = 2;
     if (i + 2 < argc && !strcmp(argv[i], "--write-prior")) {
-        rc = train(argv + i + 2, argc - i - 2, sum_p, sum_n, m);
+        text_counts texts = {0};
+        rc = train(argv + i + 2, argc - i - 2, sum_p, sum_n, m, &texts);
         start_models(m, sum_p, sum_n, prior_n);
-        rc = rc ? rc : write_prior(argv[i + 1], m, argc - i - 2);
+        rc = rc ? rc : write_prior(argv[i + 1], m, argc - i - 2, &texts);
+        free(texts.items);
     } else if (i + 1 < argc && !strcmp(argv[i], "--cross")) {
         static const unsigned counts[] = {0, 2, 4, 8, 12, 16, 24, 32, 48};
         rc = cross(argv + i + 1, argc - i - 1, counts, sizeof counts / sizeof *counts, sum_p, sum_n, m);

@@ -426,10 +426,8 @@ static uz_result get_game_coded(struct_reader *sr, uz_block_game *record, size_t
         }
         (*names)[(*n_tags)++] = (uint32_t)(v - 1);
     }
-    record->text_rec = sr->sec[SEC_TEXT].p;
-    if (uz__game_text_skip(&sr->sec[SEC_TEXT]) != UZ_OK)
-        return UZ_ERR_CORRUPT;
-    record->text_rec_len = (size_t)(sr->sec[SEC_TEXT].p - record->text_rec);
+    if ((r = uz_record_text(&sr->rc, &record->text_rec, &record->text_rec_len, NULL, &sr->sec[SEC_TEXT])) != UZ_OK)
+        return r == UZ_ERR_NOMEM ? r : UZ_ERR_CORRUPT;
     size_t n;
     sr->nodes_left = UZ_PGN_MAX_MOVES;
     sr->game_moves = 0;

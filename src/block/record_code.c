@@ -4,15 +4,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "block/block_internal.h"
+
 _Static_assert(sizeof(uz_record_models) == UZ_RECORD_N_MODELS * sizeof(uz_bit_model),
                "the record models are frozen with record_prior5.inc: a new layout is a new structure version");
 
+typedef struct record_text {
+    size_t len;
+    const char *bytes;
+} record_text;
 typedef struct record_prior {
     uint16_t at; /* the model's index in uz_record_models */
     uint16_t p;
     uint8_t n;
 } record_prior;
 #include "block/record_prior5.inc"
+_Static_assert(sizeof record_texts / sizeof record_texts[0] == UZ_RECORD_N_TEXTS, "record_prior5.inc's text records");
 
 void uz_record_models_prior(uz_record_models *m)
 {
@@ -187,6 +194,40 @@ uz_result uz_record_moves_len(uz_record_coder *c, uint64_t moves, uint64_t *len)
     *len = (uint64_t)got;
     c->sum_len += *len;
     c->sum_moves += moves;
+    return UZ_OK;
+}
+
+uz_result uz_record_text(uz_record_coder *c, const uint8_t **rec, size_t *len, uz_buf *text_out, uz_cursor *text_in)
+{
+    uint64_t v = UZ_RECORD_N_TEXTS + 1; /* (structure version 4: always the next of the section, not coded) */
+    for (uint64_t k = 0; c->bits.enc && c->version >= 5 && k <= UZ_RECORD_N_TEXTS; k++) {
+        const uint8_t *t = k ? (const uint8_t *)record_texts[k - 1].bytes : c->prev_text;
+        size_t n = k ? record_texts[k - 1].len : c->prev_text_len;
+        if (t && n == *len && memcmp(t, *rec, n) == 0) {
+            v = k;
+            break;
+        }
+    }
+    uz_result r = c->version >= 5 ? uz_record_count(c, &c->m->text_rec, UZ_RECORD_N_TEXTS + 1, &v) : UZ_OK;
+    if (r != UZ_OK)
+        return r;
+    if (v == 0 && !c->prev_text)
+        return UZ_ERR_CORRUPT;
+    if (c->bits.enc) {
+        if (v == UZ_RECORD_N_TEXTS + 1 && (r = uz_buf_append(text_out, *rec, *len)) != UZ_OK)
+            return r;
+    } else if (v == 0) {
+        *rec = c->prev_text, *len = c->prev_text_len;
+    } else if (v <= UZ_RECORD_N_TEXTS) {
+        *rec = (const uint8_t *)record_texts[v - 1].bytes, *len = record_texts[v - 1].len;
+    } else {
+        *rec = text_in->p;
+        if (uz__game_text_skip(text_in) != UZ_OK)
+            return UZ_ERR_CORRUPT;
+        *len = (size_t)(text_in->p - *rec);
+    }
+    c->prev_text = *rec;
+    c->prev_text_len = *len;
     return UZ_OK;
 }
 

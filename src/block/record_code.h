@@ -22,6 +22,8 @@
 #define UZ_RECORD_CAP 60
 /* Contexts of the move-stream length: the bit length of its prediction, at most this. */
 #define UZ_RECORD_LEN_CONTEXTS 12
+/* Structure version 5: the common text records of record_prior5.inc. */
+#define UZ_RECORD_N_TEXTS 16
 /* The widest per-game check. */
 #define UZ_RECORD_MAX_CHECK_BITS 32
 
@@ -43,6 +45,7 @@ typedef struct uz_record_models {
     uz_gamma_set tag_name;                       /* a tag name not predicted (0 the end, k + 1 name k) */
     uz_gamma_set pre_comments[2], nodes[2], comments[2], trailing, nag_count, nag, variations;
     uz_gamma_set moves_len[UZ_RECORD_LEN_CONTEXTS];
+    uz_gamma_set text_rec;                       /* structure version 5: where a game's text record is */
 } uz_record_models;
 
 typedef struct uz_record_coder {
@@ -58,6 +61,8 @@ typedef struct uz_record_coder {
     uint32_t *succ;
     size_t n_succ;
     uint32_t names_seen; /* the block's tag names so far (they are numbered in first use) */
+    const uint8_t *prev_text; /* structure version 5: the previous game's text record (NULL: none yet) */
+    size_t prev_text_len;
     /* Training (uz_record_train): every decision coded again with train_m into a stream thrown away. */
     uz_record_models *train_m; /* borrowed; NULL: not training */
     uz_bit_coder train;
@@ -98,13 +103,21 @@ uz_result uz_record_tag_name(uz_record_coder *c, uint32_t *state, size_t n_names
 /* A game's move-stream length given its coded moves (tree nodes less null moves), against
  * the block's bytes per move so far. */
 uz_result uz_record_moves_len(uz_record_coder *c, uint64_t moves, uint64_t *len);
+/* A game's text record (step 4 of "Coded records"): in structure version 4 the next of the text
+ * section; in structure version 5 where it is, as a count with the set text_rec: 0 the same
+ * as the previous game's with a tree in the block (none: corrupt), k + 1 the common text record k
+ * of record_prior5.inc, UZ_RECORD_N_TEXTS + 1 the next of the text section. Writer: the record is
+ * *rec (*len bytes), appended to text when it is the next of the section; reader: *rec and *len
+ * are set, the section's read from text (advanced past it). UZ_ERR_CORRUPT, UZ_ERR_NOMEM. */
+uz_result uz_record_text(uz_record_coder *c, const uint8_t **rec, size_t *len, uz_buf *text_out, uz_cursor *text_in);
+
 /* The low check_bits of crc (raw bits, most significant first); a reader gets them into
  * *crc (the other bits 0). */
 uz_result uz_record_check(uz_record_coder *c, uint32_t *crc);
 
 /* Every record model, one after the other (a uz_record_models seen as an array): the
  * index of record_prior5.inc's entries; the count is frozen with it. */
-#define UZ_RECORD_N_MODELS 58541
+#define UZ_RECORD_N_MODELS 61085
 /* The trained initial state of structure version 5's models set in m (the others untouched). */
 void uz_record_models_prior(uz_record_models *m);
 
