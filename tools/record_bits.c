@@ -145,7 +145,7 @@ static int add_archive(const char *path, totals *t)
 /* The most count a trained state may say by default (--prior-n): where a block starts, which its
  * own games soon move. scripts/record_prior.sh --cross chose it: the records of the other half
  * of the corpus's training part took fewest bytes from counts 4 to 8 (Lichess and master files
- * alike at 4 and 8, the odd files better at 4; 24 cost 3 % more, the untrained start 4 %). */
+ * alike at 4 and 8, the odd files better at 4; 24 cost 3 % more, the untrained start about 5 %). */
 #define PRIOR_N 4
 /* The count cap while training: the archive's last few hundred decisions of each model. */
 #define TRAIN_CAP 255
