@@ -8,6 +8,7 @@
 
 _Static_assert(sizeof(uz_record_models) == UZ_RECORD_N_MODELS * sizeof(uz_bit_model),
                "the record models are frozen with record_prior5.inc: a new layout is a new structure version");
+_Static_assert(UZ_RECORD_N_MODELS <= 65536, "record_prior5.inc's indexes are 16 bits");
 
 typedef struct record_text {
     size_t len;
