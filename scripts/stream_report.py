@@ -37,16 +37,17 @@ STREAMS = ("moves", "tags", "structure", "clocks", "engine_comments", "comments"
 HEADS = ("moves", "tags", "struct.", "clocks", "engine c.", "comments", "overhead")
 
 
-def held_out_text(path, ucizip, features):
-    """The held-out games of path: their exact bytes when the file cuts into games at
-    `[Event ` lines, else their canonical PGN; and whether they are exact."""
+def held_out_text(path, ucizip, features, keep=lambda h: h % 5 == 0):
+    """The held-out games of path (or those whose hash keep() takes, e.g. the training part's):
+    their exact bytes when the file cuts into games at `[Event ` lines, else their canonical
+    PGN; and whether they are exact."""
     hashes = [int(h, 16) for h in subprocess.run([features, path, "--hashes"], capture_output=True, text=True,
                                                  check=True).stdout.split()]
     data = open(path, "rb").read()
     starts = [m.start() for m in re.finditer(rb"(?m)^\[Event ", data)]
     if len(starts) == len(hashes) and starts:
         bounds = [0] + starts[1:] + [len(data)]
-        return b"".join(data[bounds[i]:bounds[i + 1]] for i, h in enumerate(hashes) if h % 5 == 0), True
+        return b"".join(data[bounds[i]:bounds[i + 1]] for i, h in enumerate(hashes) if keep(h)), True
     # Export format: a game is its tag block (if any) and its movetext, each ended by a blank line.
     text = subprocess.run([ucizip, "pgn", path], capture_output=True, check=True).stdout
     games, tags = [], b""
@@ -58,7 +59,7 @@ def held_out_text(path, ucizip, features):
             tags = b""
     if len(games) != len(hashes):
         return None, False
-    return b"".join(g.rstrip(b"\n") + b"\n\n" for g, h in zip(games, hashes) if h % 5 == 0), False
+    return b"".join(g.rstrip(b"\n") + b"\n\n" for g, h in zip(games, hashes) if keep(h)), False
 
 
 def packed_size(cmd, data):

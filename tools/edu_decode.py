@@ -6,7 +6,7 @@ the structure stream decompressed with zstd, raw LZMA2 or zstd over the prose di
 sections (tag names, game records with their tree shapes, tag values column by column,
 comments, text records; in structure version 1 the coded tags too; in structure versions 2 to 4 the engine-comment
 code's per-game streams, checked but not decoded: their values need the game's moves; in
-structure version 4 the range-coded game records), the index (checked against the
+structure versions 4 and 5 the range-coded game records), the index (checked against the
 blocks, with the member digest) and the footer (version 2) or the index length (version 3).
 It prints each game's tags and move counts. It does not decode the moves:
 that needs the engine (doc/format.md, "Engine queries") and the move models.
@@ -16,7 +16,8 @@ that needs the engine (doc/format.md, "Engine queries") and the move models.
     tools/edu_decode.py ARCHIVE.ucz --header   the member headers too
 
 Needs only Python 3 and libzstd (through ctypes) for blocks stored with zstd, and
-data/prose_dict/v1.bin for those of method 3.
+data/prose_dict/v1.bin for those of method 3, and src/block/record_prior5.inc for structure
+version 5.
 """
 import ctypes
 import ctypes.util
@@ -204,7 +205,7 @@ TEXT_KEYS = {1: ("engine_name", 128), 2: ("fingerprint", 64), 8: ("engine_settin
              12: ("chess960_fingerprint", 64), 64: ("settings_text", 256), 65: ("created_by", 64)}
 INT_KEYS = {3: ("depth", 1000), 4: ("nodes", M64), 5: ("mode", 2), 6: ("hash_mb", 0xFFFFFFFF),
             7: ("threads", 0xFFFFFFFF), 10: ("coder", 255), 11: ("block_games", 65536),
-            13: ("struct_version", 4), 16: ("tag_version", 5), 17: ("comment_revision", 4),
+            13: ("struct_version", 5), 16: ("tag_version", 5), 17: ("comment_revision", 4),
             18: ("engine_revision", 2), 19: ("comment_text", 2)}
 MODEL_PARAMS = {1: 2, 2: 4, 3: 3}
 
@@ -405,18 +406,86 @@ class RangeDecoder:
 
 
 RECORD_CAP = 60
+RECORD_PRIOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "block", "record_prior5.inc")
+# The record models in the order of structure version 5's table (doc/format.md, "Coded records"):
+# the bits (name, the sizes of their indexes), then the gamma sets (name, their indexes).
+RECORD_BITS = (("special", 2), ("text_only",), ("has_fen",), ("chess960", 2), ("result", 2, 3), ("tag_hit", 2),
+               ("annotated", 2, 2), ("null", 2), ("has_nags", 2), ("has_comments", 2, 2), ("has_variations", 2),
+               ("order",))
+RECORD_SETS = ([("tag_name",)] + [("pre_comments", v) for v in (0, 1)] + [("nodes", v) for v in (0, 1)] +
+               [("comments", v) for v in (0, 1)] + [("trailing",), ("nag_count",), ("nag",), ("variations",)] +
+               [("moves_len", x) for x in range(12)] + [("text_rec",)])
+RECORD_N_TEXTS = 16
+
+
+def record_model_keys():
+    """Every record model's key (as Records names it), in the table's order."""
+    keys = []
+    for name, *dims in RECORD_BITS:
+        idx = [()]
+        for d in dims:
+            idx = [i + (k,) for i in idx for k in range(d)]
+        keys += [(name,) + i for i in idx]
+    for key in RECORD_SETS:
+        keys += [(key, "len", k) for k in range(48)]
+        keys += [(key, "top", k, t) for k in range(48) for t in range(4)]
+        keys += [(key, "low", k, i) for k in range(48) for i in range(48)]
+    return keys
+
+
+_record_prior = None
+
+
+def record_prior():
+    """Structure version 5's table: the initial states {key: (p, n)} from its {index, p, n} entries,
+    and its common text records (bytes)."""
+    global _record_prior
+    if _record_prior is None:
+        keys = record_model_keys()
+        text = open(RECORD_PRIOR).read()
+        at = text.index("record_priors")
+        texts = [bytes.fromhex(h.replace("\\x", "")) for n, h in
+                 re.findall(r'\{(\d+), "((?:\\x[0-9a-f]{2})*)"\}', text[text.index("record_texts"):at])]
+        if len(texts) != RECORD_N_TEXTS:
+            raise Corrupt("record_prior5.inc does not hold 16 text records")
+        models = {keys[int(i)]: (int(p), int(n)) for i, p, n in re.findall(r"\{(\d+), (\d+), (\d+)\}", text[at:])}
+        _record_prior = models, texts
+    return _record_prior
 
 
 class Records:
-    """The models of a block's coded records, made on first use (p = 1/2, n = 0)."""
+    """The models of a block's coded records, made on first use (p = 1/2, n = 0; structure version 5:
+    the trained state of its table where it has one)."""
 
-    def __init__(self, data, check_bits):
+    def __init__(self, data, check_bits, version=4):
         self.dec = RangeDecoder(data)
         self.models = {}
+        if version >= 5:
+            self.models = {k: [p, n, RECORD_CAP] for k, (p, n) in record_prior()[0].items()}
+        self.version = version
         self.check_bits = check_bits
         self.prev_special = 0
         self.sum_len = self.sum_moves = 0
         self.succ = {}
+        self.names_seen = 0
+        self.prev_text = None
+
+    def text_record(self, text):
+        """A game's text record (step 4): structure version 4 the next of the text section;
+        version 5 the previous game's, a common one of the table, or the next of the section."""
+        c = self.count(RECORD_N_TEXTS + 1, "text_rec") if self.version >= 5 else RECORD_N_TEXTS + 1
+        if c == 0:
+            if self.prev_text is None:
+                raise Corrupt("a text record like the previous one in a block's first game")
+            layout = read_text_record(Reader(self.prev_text))
+        elif c <= RECORD_N_TEXTS:
+            self.prev_text = record_prior()[1][c - 1]
+            layout = read_text_record(Reader(self.prev_text))
+        else:
+            start = text.pos
+            layout = read_text_record(text)
+            self.prev_text = text.data[start:text.pos]
+        return layout
 
     def bit(self, *key):
         return self.dec.bit(self.models.setdefault(key, [32768, 0, RECORD_CAP]))
@@ -440,13 +509,18 @@ class Records:
 
     def tag_name(self, state, n_names):
         pred = self.succ.get(state)
-        if pred is not None and self.bit("tag_hit", pred == 0):
+        if pred is None and self.version >= 5:  # the next new name (the names are numbered in first use)
+            pred = self.names_seen + 1
+        if pred is not None and self.bit("tag_hit", int(pred == 0)):
+            if pred > n_names:
+                raise Corrupt("a predicted tag name past the names")
             v = pred
         else:
             v = self.count(n_names, "tag_name")
             if v == pred:
                 raise Corrupt("a missed tag name prediction coded as itself")
         self.succ[state] = v
+        self.names_seen = max(self.names_seen, v)
         return v
 
     def moves_len(self, moves):
@@ -529,7 +603,7 @@ def read_game_coded(rc, strings, comments, text, n_names):
     if len(names) > LIMIT_LIST:
         raise Corrupt("too many tags")
     g["tag_names"] = names
-    g["layout"] = read_text_record(text)
+    g["layout"] = rc.text_record(text)
     counts = {"nodes": 0, "null": 0, "nags": 0, "comments": 0, "variations": 0}
     g["plies"], moves = read_line_coded(rc, strings, comments, 0, counts)
     odd = g["plies"] & 1
@@ -595,7 +669,7 @@ def read_structure(data, n_games, version, tag_version=1, comment_text=1):
         check_bits, code_size = rec.varint(), rec.varint()
         if check_bits > 32:
             raise Corrupt("a check wider than 32 bits")
-        rc = Records(rec.bytes(code_size, "coded records"), check_bits)
+        rc = Records(rec.bytes(code_size, "coded records"), check_bits, version)
         for _ in range(n_games):
             g = read_game_coded(rc, rec, comments, text, len(names))
             if any(k >= len(names) for k in g["tag_names"]):

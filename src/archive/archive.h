@@ -20,7 +20,7 @@
 #define UZ_ARCHIVE_MAX_MODEL_PARAMS 8
 /* Version of the structure stream the writer uses (header key 13); 0 is the version of
  * members written before the key existed, which every reader still reads. */
-#define UZ_STRUCT_VERSION 4
+#define UZ_STRUCT_VERSION 5
 /* Coding of the tags in every structure version (header key 16; absent: 1, the coded tags of
  * archives written before the key existed, which every reader still reads). The writer
  * writes the newest. */

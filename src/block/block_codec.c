@@ -269,7 +269,10 @@ static uz_result read_records(const uz_decode_limits *limits, const uz_archive_b
 {
     size_t n = block->n_games;
     *out = NULL;
-    if (n > block->structure.size / 5) /* a game's record takes at least 5 bytes */
+    /* Up to structure version 4 a game's record takes at least 5 bytes (from version 4 its text
+     * record); in version 5 a game like the one before takes a fraction of a bit, and the
+     * container's bound on a block's games (65,536) is what bounds the records allocated. */
+    if (block->struct_version < 5 && n > block->structure.size / 5)
         return corrupt_game(diag, block, game_base + 1, "more games than the structure stream can hold");
     /* The block's claimed move count bounds what the structure may allocate (and the
      * engine searches); checked against the decoder's limit before anything else. */

@@ -6,6 +6,7 @@
 #include "archive/packer.h"
 #include "block/block_internal.h"
 #include "block/game_struct.h"
+#include "block/game_struct_internal.h"
 
 void uz_byte_split_init(uz_byte_split *s)
 {
@@ -17,6 +18,38 @@ void uz_byte_split_init(uz_byte_split *s)
 static uint64_t share(uint64_t a, uint64_t b, uint64_t c)
 {
     return c ? a * b / c : 0;
+}
+
+int uz__struct_spans(const uint8_t *data, size_t size, unsigned version, uz__struct_span *out)
+{
+    uz_cursor head = {data, data + size};
+    uint64_t sizes[N_SECTIONS] = {0};
+    int n_sections = sections_of(version);
+    if (version > UZ_STRUCT_VERSION || n_sections + 1 > UZ__MAX_STRUCT_SPANS)
+        return -1;
+    for (int s = 0; s < n_sections; s++)
+        if (uz_cursor_varint(&head, &sizes[s]) != UZ_OK)
+            return -1;
+    out[0] = (uz__struct_span){data, (size_t)(head.p - data), UZ__PART_STRUCTURE};
+    const uint8_t *p = head.p;
+    for (int s = 0; s < n_sections; s++) {
+        if (sizes[s] > (uint64_t)(head.end - p))
+            return -1;
+        enum uz__struct_part part = UZ__PART_STRUCTURE;
+        if (s == SEC_NAMES || s == SEC_VALUES || s == SEC_TAG_CODE)
+            part = UZ__PART_TAGS;
+        else if (s == SEC_COMMENTS)
+            part = UZ__PART_COMMENTS;
+        else if (s == SEC_COMMENT_CODE)
+            part = UZ__PART_COMMENT_CODE;
+        out[1 + s] = (uz__struct_span){p, (size_t)sizes[s], part};
+        p += sizes[s];
+    }
+    if (version >= 2 && p <= head.end) { /* the engine code: the rest */
+        out[1 + n_sections] = (uz__struct_span){p, (size_t)(head.end - p), UZ__PART_ENGINE_CODE};
+        return 2 + n_sections;
+    }
+    return p == head.end ? 1 + n_sections : -1;
 }
 
 uz_result uz_byte_split_add_block(uz_byte_split *s, const uz_archive_block *b)

@@ -426,10 +426,8 @@ static uz_result get_game_coded(struct_reader *sr, uz_block_game *record, size_t
         }
         (*names)[(*n_tags)++] = (uint32_t)(v - 1);
     }
-    record->text_rec = sr->sec[SEC_TEXT].p;
-    if (uz__game_text_skip(&sr->sec[SEC_TEXT]) != UZ_OK)
-        return UZ_ERR_CORRUPT;
-    record->text_rec_len = (size_t)(sr->sec[SEC_TEXT].p - record->text_rec);
+    if ((r = uz_record_text(&sr->rc, &record->text_rec, &record->text_rec_len, NULL, &sr->sec[SEC_TEXT])) != UZ_OK)
+        return r == UZ_ERR_NOMEM ? r : UZ_ERR_CORRUPT;
     size_t n;
     sr->nodes_left = UZ_PGN_MAX_MOVES;
     sr->game_moves = 0;
@@ -581,7 +579,7 @@ static uz_result open_coded_records(struct_reader *sr)
     if (uz_cursor_varint(c, &check_bits) != UZ_OK || check_bits > UZ_RECORD_MAX_CHECK_BITS ||
         uz_cursor_varint(c, &size) != UZ_OK || size > (uint64_t)(c->end - c->p))
         return UZ_ERR_CORRUPT;
-    uz_result r = uz_record_reader_init(&sr->rc, (unsigned)check_bits, c->p, (size_t)size);
+    uz_result r = uz_record_reader_init(&sr->rc, sr->version, (unsigned)check_bits, c->p, (size_t)size);
     if (r != UZ_OK)
         return r;
     sr->strings = (uz_cursor){c->p + size, c->end};
@@ -597,10 +595,13 @@ static uz_result open_coded_records(struct_reader *sr)
     return UZ_OK;
 }
 
-/* uz_block_struct_read, with the coded comments' counts (structure version 1) when counts is not NULL. */
+/* uz_block_struct_read, with the coded comments' counts (structure version 1) when counts is not NULL,
+ * and (structure version 4 and later) every record decision also learnt by training when it is not
+ * NULL. */
 static uz_result struct_read(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
                              unsigned comment_revision, unsigned comment_text, uz_block_game *games, size_t n,
-                             const uz_decode_limits *limits, uz_comment_counts *counts, uz_diag *diag)
+                             const uz_decode_limits *limits, uz_comment_counts *counts, uz_record_training *training,
+                             uz_diag *diag)
 {
     struct_reader sr = {.version = version, .comment_text = comment_text, .tag_version = tag_version};
     uz_decode_limits lim = uz_decode_limits_or_default(limits);
@@ -656,6 +657,8 @@ static uz_result struct_read(const uint8_t *data, size_t size, unsigned version,
     if (sr.sec[SEC_NAMES].p != sr.sec[SEC_NAMES].end)
         goto out;
     if (version >= 4 && (r = open_coded_records(&sr)) != UZ_OK)
+        goto out;
+    if (version >= 4 && training && (r = uz_record_train(&sr.rc, training)) != UZ_OK)
         goto out;
     /* Game records (comments are read from their stream as the records need them). */
     for (size_t i = 0; i < n; i++) {
@@ -725,7 +728,19 @@ uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned versio
                                unsigned comment_revision, unsigned comment_text, uz_block_game *games, size_t n,
                                const uz_decode_limits *limits, uz_diag *diag)
 {
-    return struct_read(data, size, version, tag_version, comment_revision, comment_text, games, n, limits, NULL, diag);
+    return struct_read(data, size, version, tag_version, comment_revision, comment_text, games, n, limits, NULL, NULL, diag);
+}
+
+uz_result uz_block_struct_read_models(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
+                                      unsigned comment_revision, unsigned comment_text, size_t n,
+                                      uz_record_training *training, uz_diag *diag)
+{
+    uz_block_game *games = uz_block_games_new(n);
+    uz_result r = games ? struct_read(data, size, version, tag_version, comment_revision, comment_text, games, n, NULL,
+                                      NULL, training, diag)
+                        : UZ_ERR_NOMEM;
+    uz_block_games_free(games, n);
+    return r;
 }
 
 uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
@@ -736,7 +751,7 @@ uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigne
     uz_block_game *games = uz_block_games_new(n);
     uz_comment_counts counts = {0};
     uz_result r = games ? struct_read(data, size, version, tag_version, comment_revision, comment_text, games, n, NULL,
-                                      &counts, diag)
+                                      &counts, NULL, diag)
                         : UZ_ERR_NOMEM;
     uz_block_games_free(games, n);
     if (r == UZ_OK && version >= 1) {
@@ -764,36 +779,4 @@ uz_result uz_block_struct_comment_info(const uint8_t *data, size_t size, unsigne
         info->engine = counts.engine;
     }
     return r;
-}
-
-int uz__struct_spans(const uint8_t *data, size_t size, unsigned version, uz__struct_span *out)
-{
-    uz_cursor head = {data, data + size};
-    uint64_t sizes[N_SECTIONS] = {0};
-    int n_sections = sections_of(version);
-    if (version > UZ_STRUCT_VERSION || n_sections + 1 > UZ__MAX_STRUCT_SPANS)
-        return -1;
-    for (int s = 0; s < n_sections; s++)
-        if (uz_cursor_varint(&head, &sizes[s]) != UZ_OK)
-            return -1;
-    out[0] = (uz__struct_span){data, (size_t)(head.p - data), UZ__PART_STRUCTURE};
-    const uint8_t *p = head.p;
-    for (int s = 0; s < n_sections; s++) {
-        if (sizes[s] > (uint64_t)(head.end - p))
-            return -1;
-        enum uz__struct_part part = UZ__PART_STRUCTURE;
-        if (s == SEC_NAMES || s == SEC_VALUES || s == SEC_TAG_CODE)
-            part = UZ__PART_TAGS;
-        else if (s == SEC_COMMENTS)
-            part = UZ__PART_COMMENTS;
-        else if (s == SEC_COMMENT_CODE)
-            part = UZ__PART_COMMENT_CODE;
-        out[1 + s] = (uz__struct_span){p, (size_t)sizes[s], part};
-        p += sizes[s];
-    }
-    if (version >= 2 && p <= head.end) { /* the engine code: the rest */
-        out[1 + n_sections] = (uz__struct_span){p, (size_t)(head.end - p), UZ__PART_ENGINE_CODE};
-        return 2 + n_sections;
-    }
-    return p == head.end ? 1 + n_sections : -1;
 }

@@ -103,6 +103,15 @@ uz_result uz_block_struct_read(const uint8_t *data, size_t size, unsigned versio
                                unsigned comment_revision, unsigned comment_text, uz_block_game *games, size_t n,
                                const uz_decode_limits *limits, uz_diag *diag);
 
+/* For the training of structure version 5's initial model state (tools/record_bits.c): reads the
+ * structure of a block of n games (structure version 4 or later) as uz_block_struct_read does, and
+ * every decision of its records is also learnt by training's models, its cost with them added
+ * to training's cost (block/record_code.h: uz_record_train). */
+struct uz_record_training;
+uz_result uz_block_struct_read_models(const uint8_t *data, size_t size, unsigned version, unsigned tag_version,
+                                      unsigned comment_revision, unsigned comment_text, size_t n,
+                                      struct uz_record_training *training, uz_diag *diag);
+
 /* Structure version 2: sets each record's engine_code (doc/format.md "Engine comment code"), games
  * as uz_block_struct_read gave them (length 0: none; always for structure versions 0 and 1).
  * UZ_ERR_CORRUPT when the section does not hold exactly one size and its bytes per game.

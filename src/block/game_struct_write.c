@@ -435,6 +435,10 @@ static uz_result put_game_coded(struct_writer *w, const uz_block_out_game *rec)
         if (r == UZ_OK && i < game->n_tags)
             r = uz_buf_append(&w->tag_index, &k32, sizeof k32);
     }
+    const uint8_t *text = rec->text_rec.data;
+    size_t text_len = rec->text_rec.size;
+    if (r == UZ_OK)
+        r = uz_record_text(&w->rc, &text, &text_len, &w->sec[SEC_TEXT], NULL);
     w->game_nodes = 0;
     w->game_moves = 0;
     uz_comment_coder_begin_game(w->cc, game);
@@ -609,14 +613,14 @@ static uz_result write_struct(uz_buf *out, uz_buf *packed, unsigned *method, uns
     w.packed = packed;
     w.method = method;
     uz_result r = UZ_OK;
-    for (size_t i = 0; i < n && r == UZ_OK; i++)
+    for (size_t i = 0; i < n && r == UZ_OK && version < 4; i++) /* (from structure version 4: uz_record_text) */
         r = uz_buf_append(&w.sec[SEC_TEXT], games[i].text_rec.data, games[i].text_rec.size);
     if (r == UZ_OK && version >= 1)
         r = uz_comment_writer_create(&w.cc, uz_comment_revision(version, comment_revision));
     if (r == UZ_OK && version >= 1 && uz_comment_revision(version, comment_revision) >= 4)
         r = uz_clock_writer_create(&w.clocks);
     if (r == UZ_OK && version >= 4)
-        r = uz_record_writer_init(&w.rc, UZ_RECORD_CHECK_BITS);
+        r = uz_record_writer_init(&w.rc, version, UZ_RECORD_CHECK_BITS);
     for (size_t i = 0; i < n && r == UZ_OK; i++)
         r = version >= 4 ? put_game_coded(&w, &games[i]) : put_game(&w, &games[i]);
     if (r == UZ_OK && version >= 4)

@@ -1,13 +1,17 @@
-/* Structure version 4's coded records (doc/format.md, "Coded records"), without the engine: every
- * corpus file's games, in blocks of 256, are written as structure streams in structure versions 3
- * and 4 (each game given a move-stream length and a CRC as a compressor would) and read
- * back; the two readings must be the same games (tags, start positions, results, every
+/* Structure versions 4 and 5's coded records (doc/format.md, "Coded records"), without the engine:
+ * every corpus file's games, in blocks of 256, are written as structure streams in structure
+ * versions 3, 4 and 5 (each game given a move-stream length and a CRC as a compressor would) and
+ * read back; the readings must be the same games (tags, start positions, results, every
  * node's NAGs, comments, variations and annotation order, trailing comments, verbatim
- * bytes, move-stream lengths), structure version 4 keeping the low 2 bits of each CRC. On Lichess and
- * master files the packed structure stream must shrink and the records section must take
- * at most 2 bytes a game (the issue's target for the whole per-game structure). Every byte
- * of a Lichess block's coded records changed, and the stream cut short, reads as a result
- * or a clean UZ_ERR_CORRUPT, never a crash. */
+ * bytes, move-stream lengths), structure versions 4 and 5 keeping the low 2 bits of each CRC. On
+ * Lichess and master files the packed structure stream must shrink and the records section must
+ * take at most 2 bytes a game (the issue's target for the whole per-game structure). Structure
+ * version 5's trained initial state and common text records (record_prior5.inc) must make the
+ * structure of the small Lichess and master files (40 and 70 games, one block) smaller than
+ * version 4's, and their coded records at most SMALL_BOUND bytes a game, which version 4's do
+ * not meet. Every byte of a Lichess block's
+ * coded records changed, and the stream cut short, reads as a result or a clean
+ * UZ_ERR_CORRUPT, never a crash, in both structure versions. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +36,12 @@ static const char *const FILES[] = {
     "cat4_python_chess_utf8_bom.pgn", "cat4_sirius_kbn_endgame_fen_no_blank_lines.pgn",
     "cat4_sirius_tagless_book_lines.pgn", "cat5_chess960_chesscom_humans_clk.pgn",
     "cat5_chess960_cutechess_python_chess.pgn", "cat5_chess960_tcec_double_frc.pgn", "cat5_chess960_tcec_frc.pgn"};
+/* Small files: structure version 5's coded records (which say where each text record is, most of
+ * them in none of the text section's bytes) must take at most SMALL_BOUND bytes a game there
+ * (structure version 4: 2.23 and 2.36 without the text records; version 5: 1.88 and 2.16 with
+ * them), and the packed structure stream less than version 4's. */
+static const char *const SMALL[] = {"cat1_lichess_marathon_2025.pgn", "cat2_tata_steel_2022_masters.pgn"};
+#define SMALL_BOUND 2.2
 /* Files whose records must take at most 2 bytes a game, and whose stream must shrink. */
 static const char *const TARGETS[] = {"cat1_lichess_rated_blitz_rapid.pgn", "cat2_kasparov_career_crlf.pgn",
                                       "cat1_lichess_casual_humans_vs_ai_level5.pgn",
@@ -94,6 +104,16 @@ static uz_block_game *read_back(const uz_buf *s, unsigned version, size_t n, uz_
     return records;
 }
 
+/* The size of section k of a structure stream (doc/format.md, "Structure stream"). */
+static size_t section_size(const uz_buf *s, int k)
+{
+    uz_cursor c = {s->data, s->data + s->size};
+    uint64_t size = 0;
+    for (int i = 0; i <= k; i++)
+        uz_cursor_varint(&c, &size);
+    return (size_t)size;
+}
+
 /* The records section of a structure version 4 stream: where its coded part starts and its size. */
 static size_t coded_records(const uz_buf *s, size_t *start)
 {
@@ -110,7 +130,7 @@ static size_t coded_records(const uz_buf *s, size_t *start)
 
 /* Every byte of the coded records changed two ways, and every cut of the stream inside
  * them: a result or UZ_ERR_CORRUPT, no crash; returns how many were refused. */
-static size_t damage(const uz_buf *s, size_t n, size_t *tried)
+static size_t damage(const uz_buf *s, unsigned version, size_t n, size_t *tried)
 {
     size_t start, len = coded_records(s, &start), refused = 0, bad_results = 0;
     uz_buf bad = {0};
@@ -120,7 +140,7 @@ static size_t damage(const uz_buf *s, size_t n, size_t *tried)
         for (int f = 0; f < 2; f++) {
             uz_result r;
             bad.data[p] ^= flips[f];
-            uz_block_games_free(read_back(&bad, 4, n, &r), n);
+            uz_block_games_free(read_back(&bad, version, n, &r), n);
             bad.data[p] ^= flips[f];
             refused += r == UZ_ERR_CORRUPT;
             bad_results += r != UZ_OK && r != UZ_ERR_CORRUPT && r != UZ_ERR_LIMIT;
@@ -128,7 +148,7 @@ static size_t damage(const uz_buf *s, size_t n, size_t *tried)
         }
         uz_result r;
         uz_buf cut = {bad.data, p, bad.cap};
-        uz_block_games_free(read_back(&cut, 4, n, &r), n);
+        uz_block_games_free(read_back(&cut, version, n, &r), n);
         bad_results += r != UZ_ERR_CORRUPT;
     }
     CHECK(bad_results == 0, "%zu damaged streams gave another error than UZ_ERR_CORRUPT", bad_results);
@@ -136,7 +156,7 @@ static size_t damage(const uz_buf *s, size_t n, size_t *tried)
     return refused;
 }
 
-static void check_file(const char *name, bool target, bool damage_first)
+static void check_file(const char *name, bool target, bool small, bool damage_first)
 {
     char path[4096];
     corpus_path(name, path);
@@ -147,7 +167,7 @@ static void check_file(const char *name, bool target, bool damage_first)
     uz_pgn_reader *rd = uz_pgn_reader_open(f, path);
     uz_pgn_reader_keep_raw(rd, true);
     uz_game *games = calloc(BLOCK, sizeof *games);
-    size_t total = 0, records4 = 0, packed3 = 0, packed4 = 0, blocks = 0;
+    size_t total = 0, records4 = 0, records5 = 0, text5 = 0, packed3 = 0, packed4 = 0, packed5 = 0, blocks = 0;
     for (;;) {
         size_t n = 0;
         for (uz_diag d = {0}; n < BLOCK; n++) {
@@ -164,50 +184,73 @@ static void check_file(const char *name, bool target, bool damage_first)
         /* As a compressor would: a move-stream length of about 3 bits a ply. */
         for (size_t i = 0; recs && i < n; i++)
             recs[i].moves_len = recs[i].walk.n_steps ? (recs[i].walk.n_steps * 3 + i % 7) / 8 : 0;
-        uz_buf s3 = {0}, s4 = {0}, z = {0};
+        uz_buf s3 = {0}, s4 = {0}, s5 = {0}, z = {0};
         unsigned method;
-        CHECK(recs && uz_block_struct_write(&s3, 3, UZ_TAG_VERSION, 0, 0, recs, n) == UZ_OK && uz_block_struct_write(&s4, 4, UZ_TAG_VERSION, 0, 0, recs, n) == UZ_OK,
+        CHECK(recs && uz_block_struct_write(&s3, 3, UZ_TAG_VERSION, 0, 0, recs, n) == UZ_OK &&
+                  uz_block_struct_write(&s4, 4, UZ_TAG_VERSION, 0, 0, recs, n) == UZ_OK &&
+                  uz_block_struct_write(&s5, 5, UZ_TAG_VERSION, 0, 0, recs, n) == UZ_OK,
               "%s: block %zu not written", name, blocks + 1);
-        uz_result r3, r4;
-        uz_block_game *back3 = read_back(&s3, 3, n, &r3), *back4 = read_back(&s4, 4, n, &r4);
-        CHECK(r3 == UZ_OK && r4 == UZ_OK, "%s: block %zu not read (%d, %d)", name, blocks + 1, r3, r4);
-        for (size_t i = 0; i < n && r3 == UZ_OK && r4 == UZ_OK; i++) {
+        uz_result r3, r4, r5;
+        uz_block_game *back3 = read_back(&s3, 3, n, &r3), *back4 = read_back(&s4, 4, n, &r4),
+                      *back5 = read_back(&s5, 5, n, &r5);
+        CHECK(r3 == UZ_OK && r4 == UZ_OK && r5 == UZ_OK, "%s: block %zu not read (%d, %d, %d)", name, blocks + 1, r3,
+              r4, r5);
+        for (size_t i = 0; i < n && r3 == UZ_OK && r4 == UZ_OK && r5 == UZ_OK; i++) {
             CHECK(same_game(&back3[i], &back4[i]), "%s: game %zu differs in structure version 4", name, total + i + 1);
+            CHECK(same_game(&back3[i], &back5[i]), "%s: game %zu differs in structure version 5", name, total + i + 1);
             bool tree = !recs[i].game->verbatim && !recs[i].game->text_only;
-            CHECK(back3[i].crc == recs[i].crc && back4[i].crc_mask == (tree ? 3u : 0u) &&
-                      back4[i].crc == (recs[i].crc & back4[i].crc_mask),
-                  "%s: game %zu: check %08x/%08x, crc %08x", name, total + i + 1, back4[i].crc, back4[i].crc_mask,
-                  recs[i].crc);
+            for (int v = 0; v < 2; v++) {
+                const uz_block_game *b = v ? &back5[i] : &back4[i];
+                CHECK(back3[i].crc == recs[i].crc && b->crc_mask == (tree ? 3u : 0u) && b->crc == (recs[i].crc & b->crc_mask),
+                      "%s: game %zu: check %08x/%08x, crc %08x", name, total + i + 1, b->crc, b->crc_mask, recs[i].crc);
+            }
         }
         size_t start;
         records4 += coded_records(&s4, &start);
+        records5 += coded_records(&s5, &start);
+        text5 += section_size(&s5, 4);
         /* Packing is what costs here (LZMA2 9e and zstd 19 over megabytes of engine
          * comments): only the files with a size target are packed. */
-        if (target) {
+        if (small) {
+            CHECK(uz__pack(s5.data, s5.size, &z, &method) == UZ_OK);
+            packed5 += z.size;
+            z.size = 0;
+        }
+        if (target || small) {
             CHECK(uz__pack(s3.data, s3.size, &z, &method) == UZ_OK);
             packed3 += z.size;
             z.size = 0;
             CHECK(uz__pack(s4.data, s4.size, &z, &method) == UZ_OK);
             packed4 += z.size;
         }
-        if (damage_first && blocks == 0) {
-            size_t tried = 0, refused = damage(&s4, n, &tried);
-            printf("%s: %zu of %zu damaged coded records refused by the structure reader alone\n", name, refused, tried);
+        for (unsigned v = 4; damage_first && blocks == 0 && v <= 5; v++) {
+            size_t tried = 0, refused = damage(v == 4 ? &s4 : &s5, v, n, &tried);
+            printf("%s: %zu of %zu damaged coded records of structure version %u refused by the structure reader alone\n",
+                   name, refused, tried, v);
             CHECK(refused * 2 > tried, "%s: only %zu of %zu damaged coded records refused", name, refused, tried);
         }
         uz_block_games_free(back3, n);
         uz_block_games_free(back4, n);
+        uz_block_games_free(back5, n);
         uz_block_out_games_free(recs, n);
         uz_buf_free(&s3);
         uz_buf_free(&s4);
+        uz_buf_free(&s5);
         uz_buf_free(&z);
         for (size_t i = 0; i < n; i++)
             uz_game_clear(&games[i]);
         total += n;
         blocks++;
     }
-    printf("%-48s %5zu games: coded records %.2f bytes a game\n", name, total,
-           total ? (double)records4 / (double)total : 0.0);
+    double g = total ? (double)total : 1.0;
+    printf("%-48s %5zu games: coded records %.2f bytes a game in structure version 4, %.2f in 5 (and %.2f of text "
+           "records)\n", name, total, (double)records4 / g, (double)records5 / g, (double)text5 / g);
+    if (small) {
+        printf("%-48s structure packed %7zu bytes in version 4, %7zu in 5\n", name, packed4, packed5);
+        CHECK(packed5 < packed4, "%s: structure version 5 packs to %zu bytes, version 4 to %zu", name, packed5, packed4);
+        CHECK((double)records5 <= SMALL_BOUND * g, "%s: coded records %.2f bytes a game in structure version 5", name,
+              (double)records5 / g);
+    }
     if (target) {
         printf("%-48s structure packed %7zu bytes in version 3, %7zu in 4\n", name, packed3, packed4);
         CHECK(packed4 < packed3, "%s: structure version 4 packs to %zu bytes, version 3 to %zu", name, packed4, packed3);
@@ -232,7 +275,10 @@ int main(void)
         bool target = false;
         for (size_t k = 0; k < sizeof TARGETS / sizeof *TARGETS; k++)
             target |= strcmp(FILES[i], TARGETS[k]) == 0;
-        check_file(FILES[i], target, strcmp(FILES[i], "cat1_lichess_marathon_2025.pgn") == 0);
+        bool small = false;
+        for (size_t k = 0; k < sizeof SMALL / sizeof *SMALL; k++)
+            small |= strcmp(FILES[i], SMALL[k]) == 0;
+        check_file(FILES[i], target, small, strcmp(FILES[i], "cat1_lichess_marathon_2025.pgn") == 0);
     }
     return test_finish();
 }

@@ -213,9 +213,9 @@ def refusals(tmp, archives):
 def stockfish_unchanged(tmp):
     """Stockfish archives keep their bytes: the committed fixture is what compressing its
     source with the default settings gives today (while weight set v15 is the newest):
-    weight set v15 (v14 and the policy over the board), structure version 4, tag version 5,
+    weight set v15 (v14 and the policy over the board), structure version 5, tag version 5,
     opening book 1, the structure stream packed with the prose dictionary (method 3).
-    fixture_player_v15_tag4.ucz (tag version 4), fixture_player_v14_tag3.ucz (weight set v14), fixture_player_v14.ucz (tag version 2, method 2),
+    fixture_player_v15_struct4.ucz (structure version 4, tag version 4), fixture_player_v14_tag3.ucz (weight set v14), fixture_player_v14.ucz (tag version 2, method 2),
     fixture_player_v2_struct4.ucz (weight set v2) and fixture_player_v2.ucz (structure version
     1, no book) are the ones before it, and player_model_cli decodes them all."""
     model_dir = os.path.join(os.environ.get("UZ_TEST_DATA", ""), "model")

@@ -10,7 +10,8 @@
  * derived from the moves), with bits 2 and 4 in structure version 4 (structure version 3 with range-coded game
  * records); with bit 5 its tags are coded in tag version 2 (header key 16); bit 6 with
  * bit 2 codes the comments with the models of revision 3 (header key 17: clocks by think
- * time); bit 7 with bits 2 and 4 decodes the block with every version the newest (comment
+ * time); bit 7 with bits 2 and 4 decodes the block with every version the newest (structure
+ * version 5: the record models' trained start; comment
  * revision 4: main-line clocks coded after the moves; tag version 4: values derived from
  * the moves, the codes range-coded; engine code revision 2, header key 18); bit 7 alone
  * frames the comments section's texts each ended by a NUL (header key 19 = 2) and codes the
@@ -56,7 +57,7 @@ static void decode_raw_block(const uint8_t *data, size_t size, uz_member_decoder
         if (size < 4 || (start = 4) + (data[2] | (size_t)data[3] << 8) > size)
             return;
         split = 4 + (data[2] | (size_t)data[3] << 8);
-        block.struct_version = (data[0] & 16) ? 4 : (data[0] & 8) ? 3 : 1;
+        block.struct_version = (data[0] & 16) ? ((data[0] & 128) ? UZ_STRUCT_VERSION : 4) : (data[0] & 8) ? 3 : 1;
         block.comment_revision = (data[0] & 128) && (data[0] & 16) ? UZ_COMMENT_REVISION : (data[0] & 64) ? 3 : 0;
     }
     if ((data[0] & 128) && (data[0] & 4) && (data[0] & 16)) /* every version the newest */

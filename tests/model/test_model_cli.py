@@ -35,15 +35,15 @@ def main():
     # model (before the player model), player weights v1, v2 (the first with a hidden layer),
     # v2 in structure version 4 with tag version 2 and opening book 1, v14 (fitted at scale),
     # v14 with tag version 3 (ECO and Opening derived from the moves), v15 (v14 and the
-    # policy over the board) with tag version 4, and with tag version 5 (Lichess's Site
-    # as an identifier).
+    # policy over the board) in structure version 4 with tag version 4, and in structure
+    # version 5 with tag version 5 (Lichess's Site as an identifier).
     expected = open(os.path.join(DATA, "fixture_rank.pgn"), "rb").read()
     for fixture, model in (("fixture_rank_model.ucz", "model: rank"), ("fixture_player_v1.ucz", "player v1"),
                            ("fixture_player_v2.ucz", "player v2 "),
                            ("fixture_player_v2_struct4.ucz", "player v2 "),
                            ("fixture_player_v14.ucz", "player v14 "),
                            ("fixture_player_v14_tag3.ucz", "player v14 "),
-                           ("fixture_player_v15_tag4.ucz", "player v15 "),
+                           ("fixture_player_v15_struct4.ucz", "player v15 "),
                            ("fixture_player_v15.ucz", "player v15 ")):
         path, out = os.path.join(DATA, fixture), os.path.join(tmp, fixture + ".pgn")
         run([UCIZIP, "decompress", path, "-o", out] + fast)
