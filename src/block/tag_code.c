@@ -12,6 +12,7 @@
 #include "block/tag_prior.h"
 #include "chess/board.h"
 #include "codec/fixed.h"
+#include "common/hash.h"
 #include "common/limits.h"
 
 static bool has_param(unsigned m)
@@ -663,35 +664,55 @@ static const char *first_value(const tag_writer *tw, size_t k)
     return NULL;
 }
 
-/* Whether name k's values look like identifiers for M_TOKEN: at least two of them end in one, and
- * all those have the same length, at least TOKEN_WRITER_MIN (database keys such as Lichess's
- * game ids; names and words, which a packer codes better from their letters, vary in length). */
-enum { TOKEN_WRITER_MIN = 6 };
-static bool token_column(const tag_writer *tw, size_t k)
-{
-    const uint32_t *idx = tw->tag_names;
-    size_t len = 0, n = 0;
-    for (size_t g = 0; g < tw->n; g++) {
-        const uz_game *game = tw->games[g].game;
-        if (game->verbatim || game->text_only)
-            continue;
-        for (size_t t = 0; t < game->n_tags; t++) {
-            size_t l = *idx++ == k ? uz__token_length(game->tags[t].value) : 0;
-            if (l && n++ && l != len)
-                return false;
-            len = l ? l : len;
-        }
-    }
-    return n >= 2 && len >= TOKEN_WRITER_MIN;
-}
-
-/* Runs the coder over the block: the estimated cost in bytes of column k (its codes, and
- * its text values with a length byte), or with out, the codes and texts of every column. */
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
 }
+
+/* Whether name k's values look like identifiers for M_TOKEN: at least two of them end in one,
+ * all those of the same length, at least TOKEN_WRITER_MIN, and three in four of them distinct
+ * (database keys such as Lichess's game ids or FIDE ids, a player's coming back; names and
+ * words, which a packer codes better from their letters, vary in length or repeat:
+ * `Exchange Variation`, `Classical Variation`). */
+enum { TOKEN_WRITER_MIN = 6 };
+static bool token_column(const tag_writer *tw, size_t k)
+{
+    const uint32_t *idx = tw->tag_names;
+    size_t len = 0, n = 0, cap = 0;
+    uint64_t *seen = NULL; /* the identifiers' hashes */
+    bool fits = true;
+    for (size_t g = 0; g < tw->n && fits; g++) {
+        const uz_game *game = tw->games[g].game;
+        if (game->verbatim || game->text_only)
+            continue;
+        for (size_t t = 0; t < game->n_tags && fits; t++) {
+            const char *value = game->tags[t].value;
+            size_t l = *idx++ == k ? uz__token_length(value) : 0;
+            if (!l)
+                continue;
+            uint64_t *more = n < cap ? seen : realloc(seen, (cap = cap ? 2 * cap : 64) * sizeof *seen);
+            if ((n && l != len) || !more) {
+                fits = false;
+                break;
+            }
+            seen = more, len = l;
+            seen[n++] = uz_fnv1a64(UZ_FNV1A64_OFFSET, value + strlen(value) - l, l);
+        }
+    }
+    if (fits && n >= 2 && len >= TOKEN_WRITER_MIN) {
+        size_t distinct = 1;
+        qsort(seen, n, sizeof *seen, cmp_u64);
+        for (size_t i = 1; i < n; i++)
+            distinct += seen[i] != seen[i - 1];
+        fits = 4 * distinct >= 3 * n;
+    }
+    free(seen);
+    return fits && n >= 2 && len >= TOKEN_WRITER_MIN;
+}
+
+/* Runs the coder over the block: the estimated cost in bytes of column k (its codes, and
+ * its text values with a length byte), or with out, the codes and texts of every column. */
 
 /* Tag version 2's estimate of what a column's codes cost once packed, in bits: each
  * code's share of the column (the empirical entropy of the codes) plus, once per
