@@ -7,7 +7,10 @@
 # ucizip-record-bits --write-prior (tools/record_bits.c). What a structure version 5 writer
 # codes does not depend on the table (only what each decision costs), so the table in the
 # tree does not change the one made. Frozen once archives use it: a new table is a new
-# structure version.
+# structure version. The frozen table is the one this script made at 70c5eac (the tags then
+# in tag version 4): run from a later tree, whose writer codes the training games' tags in tag
+# version 5, it makes a table that differs in a few of the last models' states (the same one
+# each run); to remake the frozen table byte for byte, run it at 70c5eac.
 # With --cross, no table: the states trained on half of the corpus's training part (hash mod 5
 # in {1, 2}) and the ../shared/training games, and what the records of each file's other half
 # (3, 4) cost from them, for each count the table may give (how --prior-n was chosen without

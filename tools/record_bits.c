@@ -87,7 +87,10 @@ static uint64_t coded_size(const span *records)
     return code;
 }
 
-static int add_archive(const char *path, totals *t)
+/* Reads every block of every member of the archive at path, handing each to fn (which returns
+ * UZ_OK to go on); 0, or 1 with a message on stderr. */
+typedef uz_result (*block_fn)(const char *path, uz_archive_block *b, uz_diag *d, void *ctx);
+static int for_each_block(const char *path, block_fn fn, void *ctx)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -100,37 +103,8 @@ static int add_archive(const char *path, totals *t)
     uz_diag d = {0};
     uz_result res = uz_archive_reader_open(&r, f, path);
     while (res == UZ_OK && (res = uz_archive_read_header(r, &h, &d)) == UZ_OK) {
-        while ((res = uz_archive_read_block(r, &b, &d)) == UZ_OK) {
-            span spans[MAX_SPANS];
-            int n = b.struct_version >= 1 ? cut_stream(b.structure.data, b.structure.size, spans) : -1;
-            uz_byte_split split;
-            uz_byte_split_init(&split);
-            if (n < 0 || uz_byte_split_add_block(&split, &b) != UZ_OK) {
-                fprintf(stderr, "ucizip-record-bits: %s: unreadable structure stream\n", path);
-                res = UZ_ERR_CORRUPT;
-                break;
-            }
-            uint64_t all = packed_without(&b, spans, n, -1);
-            uz_buf z = {0};
-            t->frame += uz__pack_with(b.struct_method, NULL, 0, &z) == UZ_OK ? z.size : 0;
-            uz_buf_free(&z);
-            t->games += b.n_games;
-            t->stored += b.struct_stored;
-            t->split_structure += split.structure;
-            t->head += spans[SPAN_HEAD].n;
-            t->records += spans[SPAN_RECORDS].n;
-            t->coded += b.struct_version >= 4 ? coded_size(&spans[SPAN_RECORDS]) : 0;
-            t->text += spans[SPAN_TEXT].n;
-            t->cost_records += all - packed_without(&b, spans, n, SPAN_RECORDS);
-            t->cost_text += all - packed_without(&b, spans, n, SPAN_TEXT);
-            /* The head's cost: the stream packed less the sections alone, one after the other. */
-            uz_buf s = {0};
-            for (int i = 1; i < n; i++)
-                uz_buf_append(&s, spans[i].p, spans[i].n);
-            t->cost_head += all - (uz__pack_with(b.struct_method, s.data, s.size, &z) == UZ_OK ? z.size : 0);
-            uz_buf_free(&s);
-            uz_buf_free(&z);
-        }
+        while ((res = uz_archive_read_block(r, &b, &d)) == UZ_OK && (res = fn(path, &b, &d, ctx)) == UZ_OK)
+            ;
         if (res == UZ_DONE)
             res = UZ_OK;
     }
@@ -141,6 +115,44 @@ static int add_archive(const char *path, totals *t)
     fclose(f);
     return res == UZ_DONE || res == UZ_OK ? 0 : 1;
 }
+
+/* One block's structure bytes into the totals (ctx). */
+static uz_result add_block(const char *path, uz_archive_block *b, uz_diag *d, void *ctx)
+{
+    (void)d;
+    totals *t = ctx;
+    span spans[MAX_SPANS];
+    int n = b->struct_version >= 1 ? cut_stream(b->structure.data, b->structure.size, spans) : -1;
+    uz_byte_split split;
+    uz_byte_split_init(&split);
+    if (n < 0 || uz_byte_split_add_block(&split, b) != UZ_OK) {
+        fprintf(stderr, "ucizip-record-bits: %s: unreadable structure stream\n", path);
+        return UZ_ERR_CORRUPT;
+    }
+    uint64_t all = packed_without(b, spans, n, -1);
+    uz_buf z = {0};
+    t->frame += uz__pack_with(b->struct_method, NULL, 0, &z) == UZ_OK ? z.size : 0;
+    uz_buf_free(&z);
+    t->games += b->n_games;
+    t->stored += b->struct_stored;
+    t->split_structure += split.structure;
+    t->head += spans[SPAN_HEAD].n;
+    t->records += spans[SPAN_RECORDS].n;
+    t->coded += b->struct_version >= 4 ? coded_size(&spans[SPAN_RECORDS]) : 0;
+    t->text += spans[SPAN_TEXT].n;
+    t->cost_records += all - packed_without(b, spans, n, SPAN_RECORDS);
+    t->cost_text += all - packed_without(b, spans, n, SPAN_TEXT);
+    /* The head's cost: the stream packed less the sections alone, one after the other. */
+    uz_buf s = {0};
+    for (int i = 1; i < n; i++)
+        uz_buf_append(&s, spans[i].p, spans[i].n);
+    t->cost_head += all - (uz__pack_with(b->struct_method, s.data, s.size, &z) == UZ_OK ? z.size : 0);
+    uz_buf_free(&s);
+    uz_buf_free(&z);
+    return UZ_OK;
+}
+
+static int add_archive(const char *path, totals *t) { return for_each_block(path, add_block, t); }
 
 /* The most count a trained state may say by default (--prior-n): where a block starts, which its
  * own games soon move. scripts/record_prior.sh --cross chose it: the records of the other half
@@ -201,45 +213,35 @@ static void count_texts(text_counts *tc, const uz_archive_block *b)
     uz_block_games_free(games, b->n_games);
 }
 
+typedef struct reading {
+    uz_record_training *t;
+    const uz_record_models *start;
+    uint64_t *games;
+    text_counts *texts;
+} reading;
+
+/* One block's records through the training models (ctx, a reading). */
+static uz_result read_block(const char *path, uz_archive_block *b, uz_diag *d, void *ctx)
+{
+    reading *rd = ctx;
+    if (b->struct_version < 5) {
+        fprintf(stderr, "ucizip-record-bits: %s: structure version %u, not 5\n", path, b->struct_version);
+        return UZ_ERR_CORRUPT;
+    }
+    if (rd->start)
+        *rd->t->models = *rd->start;
+    if (rd->texts)
+        count_texts(rd->texts, b);
+    *rd->games += b->n_games;
+    return uz_block_struct_read_models(b->structure.data, b->structure.size, b->struct_version, b->tag_version,
+                                       b->comment_revision, b->comment_text, b->n_games, rd->t, d);
+}
+
 static int read_archive(const char *path, uz_record_training *t, const uz_record_models *start, uint64_t *games,
                         text_counts *texts)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "ucizip-record-bits: %s: cannot open\n", path);
-        return 1;
-    }
-    uz_archive_reader *r = NULL;
-    uz_archive_header h;
-    uz_archive_block b = {0};
-    uz_diag d = {0};
-    uz_result res = uz_archive_reader_open(&r, f, path);
-    while (res == UZ_OK && (res = uz_archive_read_header(r, &h, &d)) == UZ_OK) {
-        while ((res = uz_archive_read_block(r, &b, &d)) == UZ_OK) {
-            if (b.struct_version < 5) {
-                fprintf(stderr, "ucizip-record-bits: %s: structure version %u, not 5\n", path, b.struct_version);
-                res = UZ_ERR_CORRUPT;
-                break;
-            }
-            if (start)
-                *t->models = *start;
-            if (texts)
-                count_texts(texts, &b);
-            *games += b.n_games;
-            res = uz_block_struct_read_models(b.structure.data, b.structure.size, b.struct_version, b.tag_version,
-                                              b.comment_revision, b.comment_text, b.n_games, t, &d);
-            if (res != UZ_OK)
-                break;
-        }
-        if (res == UZ_DONE)
-            res = UZ_OK;
-    }
-    if (res != UZ_DONE && res != UZ_OK)
-        fprintf(stderr, "ucizip-record-bits: %s: %s\n", path, d.message);
-    uz_archive_block_free(&b);
-    uz_archive_reader_close(r);
-    fclose(f);
-    return res == UZ_DONE || res == UZ_OK ? 0 : 1;
+    reading rd = {t, start, games, texts};
+    return for_each_block(path, read_block, &rd);
 }
 
 /* The archives' trained states: each archive's record models after its records, decoded from
