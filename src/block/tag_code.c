@@ -700,7 +700,8 @@ static bool token_column(const tag_writer *tw, size_t k)
             seen[n++] = uz_fnv1a64(UZ_FNV1A64_OFFSET, value + strlen(value) - l, l);
         }
     }
-    if (fits && n >= 2 && len >= TOKEN_WRITER_MIN) {
+    fits = fits && n >= 2 && len >= TOKEN_WRITER_MIN;
+    if (fits) {
         size_t distinct = 1;
         qsort(seen, n, sizeof *seen, cmp_u64);
         for (size_t i = 1; i < n; i++)
@@ -708,11 +709,8 @@ static bool token_column(const tag_writer *tw, size_t k)
         fits = 4 * distinct >= 3 * n;
     }
     free(seen);
-    return fits && n >= 2 && len >= TOKEN_WRITER_MIN;
+    return fits;
 }
-
-/* Runs the coder over the block: the estimated cost in bytes of column k (its codes, and
- * its text values with a length byte), or with out, the codes and texts of every column. */
 
 /* Tag version 2's estimate of what a column's codes cost once packed, in bits: each
  * code's share of the column (the empirical entropy of the codes) plus, once per
@@ -743,6 +741,8 @@ static uz_result put_code(uz_buf *col, const coder *c, unsigned m, uint64_t code
     return r;
 }
 
+/* Runs the coder over the block: the estimated cost in bytes of column k (its codes, and
+ * its text values with a length byte), or with out, the codes and texts of every column. */
 static uz_result run(const tag_writer *tw, coder *c, size_t k, uz_buf *codes, uz_buf *texts, uint64_t *cost)
 {
     const uint32_t *idx = tw->tag_names;
