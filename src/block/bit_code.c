@@ -2,6 +2,7 @@
 #include "block/bit_code.h"
 
 #include <pthread.h>
+#include <string.h>
 
 #include "codec/fixed.h"
 
@@ -19,8 +20,13 @@ static void bit_cost_init(void)
 
 void uz_bit_models_init(uz_bit_model *m, size_t count, uint8_t cap)
 {
-    for (size_t i = 0; i < count; i++)
-        m[i] = (uz_bit_model){32768, 0, cap};
+    if (count == 0)
+        return;
+    m[0] = (uz_bit_model){32768, 0, cap};
+    /* Copies of what is done, doubling: readers set up tens of thousands of models a block,
+     * and a copy is one checked range under the sanitizers where a loop is one a model. */
+    for (size_t done = 1; done < count; done *= 2)
+        memcpy(m + done, m, (done < count - done ? done : count - done) * sizeof *m);
 }
 
 unsigned uz_bit_length(uint64_t v)

@@ -77,8 +77,8 @@ static void init_models(models *m)
 {
     bit_model *b = (bit_model *)m;
     size_t tenths_from = offsetof(models, spend_first) / sizeof *b;
-    for (size_t i = 0; i < sizeof *m / sizeof *b; i++)
-        b[i] = (bit_model){32768, 0, i < tenths_from ? 30 : 120};
+    uz_bit_models_init(b, tenths_from, 30);
+    uz_bit_models_init(b + tenths_from, sizeof *m / sizeof *b - tenths_from, 120);
     for (size_t i = 0; i < sizeof clock_priors / sizeof clock_priors[0]; i++) {
         bit_model *x = b + tenths_from + clock_priors[i].at;
         x->p = clock_priors[i].p;

@@ -105,8 +105,9 @@ static void init_models(models *m, unsigned revision)
     bit_model *b = (bit_model *)m;
     size_t engine_from = offsetof(models, eng) / sizeof *b; /* the engine comments' models come last, */
     size_t secs_from = offsetof(models, whole) / sizeof *b, tenths_from = offsetof(models, spend_first) / sizeof *b;
-    for (size_t i = 0; i < sizeof *m / sizeof *b; i++) /* but revision 3's whole seconds */
-        b[i] = (bit_model){32768, 0, i < engine_from || (i >= secs_from && i < tenths_from) ? 30 : 120};
+    uz_bit_models_init(b, sizeof *m / sizeof *b, 120);
+    uz_bit_models_init(b, engine_from, 30);
+    uz_bit_models_init(b + secs_from, tenths_from - secs_from, 30); /* but revision 3's whole seconds */
     if (revision >= 3)
         for (size_t i = 0; i < sizeof clock_priors / sizeof clock_priors[0]; i++) {
             bit_model *x = &m->spend_first.len[0][0] + clock_priors[i].at;

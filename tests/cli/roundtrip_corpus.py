@@ -5,14 +5,16 @@ the input, and pgn-extract (an independent PGN reader) must read the same games 
 Prints one line per file: bytes, archive size, xz -9 size, and the verdicts.
 
 usage: roundtrip_corpus.py UCIZIP PGN_OR_DIR... [--depth N] [--sample K] [--workers N] [--cache PATH]
-                          [--engine E]
+                          [--engine E] [--jobs N]
   --sample K   only the first K games of each file (sanitizer runs)
   --workers N  engine processes (1 for many small files: start-up dominates)
-  --cache PATH a persistent score cache for compress and decompress: decompress then takes
-               the scores compress searched (the engine's own determinism is tested elsewhere)
+  --cache PATH persistent score caches for compress and decompress, PATH-FILE for each file:
+               decompress then takes the scores compress searched (the engine's own
+               determinism is tested elsewhere)
   --engine E   compress with engine E (builtin: the built-in oracle, for files whose subject
-               is their layout, not the oracle); decompress takes the archive's"""
-import hashlib, os, shutil, subprocess, sys, tempfile
+               is their layout, not the oracle); decompress takes the archive's
+  --jobs N     files round-tripped side by side (default: one a core)"""
+import concurrent.futures, hashlib, os, shutil, subprocess, sys, tempfile
 
 
 def pgn_extract():
@@ -55,6 +57,9 @@ def main():
         i = args.index("--workers"); workers = args[i + 1]; del args[i:i + 2]
     if "--engine" in args:
         i = args.index("--engine"); engine = args[i + 1]; del args[i:i + 2]
+    jobs = os.cpu_count() or 1
+    if "--jobs" in args:
+        i = args.index("--jobs"); jobs = int(args[i + 1]); del args[i:i + 2]
     if "--sample" in args:
         i = args.index("--sample"); sample = int(args[i + 1]); del args[i:i + 2]
     if len(args) < 2:
@@ -67,35 +72,45 @@ def main():
         else:
             files.append(p)
     tool = pgn_extract()
-    failed = 0
     tmp = tempfile.mkdtemp()
+
+    def one(f):
+        """The verdict line of one file and whether it passed."""
+        name = os.path.basename(f)
+        src = f
+        if sample:
+            src = os.path.join(tmp, name)
+            first_games(f, src, sample)
+        arc, out = os.path.join(tmp, name + ".ucz"), os.path.join(tmp, name + ".out")
+        # (a cache of the file's own: files run side by side, each writing its cache)
+        w = (["--workers", workers] if workers else []) + (["--cache", cache + "-" + name] if cache else [])
+        cmd = [uz, "compress", "-q", "-f", src, "-o", arc] + (["--depth", depth] if depth else []) + w
+        cmd += ["--engine", engine] if engine else []
+        c = subprocess.run(cmd, capture_output=True)
+        d = subprocess.run([uz, "decompress", "-f", arc, "-o", out] + w, capture_output=True) if c.returncode == 0 else c
+        if c.returncode != 0 or d.returncode != 0:
+            return f"FAIL {name}: {(c.stderr or d.stderr).decode(errors='replace').strip()}", False
+        same = open(src, "rb").read() == open(out, "rb").read()
+        peer = "-"
+        if tool:
+            peer = "same" if extract_digest(tool, src) == extract_digest(tool, out) else "DIFFERENT"
+        size, asize = os.path.getsize(src), os.path.getsize(arc)
+        xz = len(subprocess.run(["xz", "-9", "-c", src], capture_output=True).stdout)
+        ok = same and peer != "DIFFERENT"
+        return (f"{'ok  ' if ok else 'FAIL'} {name}: {size} bytes, archive {asize} ({100.0 * asize / xz:.0f}% of xz -9 {xz}); "
+                f"byte-identical {'yes' if same else 'NO'}; pgn-extract {peer}"), ok
+
+    failed = 0
     try:
-        for f in files:
-            name = os.path.basename(f)
-            src = f
-            if sample:
-                src = os.path.join(tmp, name)
-                first_games(f, src, sample)
-            arc, out = os.path.join(tmp, name + ".ucz"), os.path.join(tmp, name + ".out")
-            w = (["--workers", workers] if workers else []) + (["--cache", cache] if cache else [])
-            cmd = [uz, "compress", "-q", "-f", src, "-o", arc] + (["--depth", depth] if depth else []) + w
-            cmd += ["--engine", engine] if engine else []
-            c = subprocess.run(cmd, capture_output=True)
-            d = subprocess.run([uz, "decompress", "-f", arc, "-o", out] + w, capture_output=True) if c.returncode == 0 else c
-            if c.returncode != 0 or d.returncode != 0:
-                print(f"FAIL {name}: {(c.stderr or d.stderr).decode(errors='replace').strip()}")
-                failed += 1
-                continue
-            same = open(src, "rb").read() == open(out, "rb").read()
-            peer = "-"
-            if tool:
-                peer = "same" if extract_digest(tool, src) == extract_digest(tool, out) else "DIFFERENT"
-            size, asize = os.path.getsize(src), os.path.getsize(arc)
-            xz = len(subprocess.run(["xz", "-9", "-c", src], capture_output=True).stdout)
-            ok = same and peer != "DIFFERENT"
-            failed += not ok
-            print(f"{'ok  ' if ok else 'FAIL'} {name}: {size} bytes, archive {asize} ({100.0 * asize / xz:.0f}% of xz -9 {xz}); "
-                  f"byte-identical {'yes' if same else 'NO'}; pgn-extract {peer}", flush=True)
+        # Files side by side, one a core (xz, pgn-extract and a small file's start-up use one
+        # core each), the largest first so that none is left alone at the end; lines are
+        # printed in the files' order.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            runs = {f: pool.submit(one, f) for f in sorted(files, key=os.path.getsize, reverse=True)}
+            for f in files:
+                line, ok = runs[f].result()
+                print(line, flush=True)
+                failed += not ok
     finally:
         shutil.rmtree(tmp)
     print(f"{len(files) - failed} passed, {failed} failed")
