@@ -149,7 +149,8 @@ static uz_result fill_derived(const block *b, uz_game *out, size_t n, size_t *fi
     return worst;
 }
 
-/* Every byte changed two ways, and every cut: a result or UZ_ERR_CORRUPT, no crash. With b
+/* Every byte changed two ways (one under UZ_TEST_SHORT), and every cut: a result or
+ * UZ_ERR_CORRUPT, no crash. With b
  * (structure version 3, tag version 3), a result's derived values are filled from b's moves
  * too: each fills in or is UZ_ERR_CORRUPT. */
 static void damage(const uz_buf *s, size_t n, unsigned version, const block *b)
@@ -160,9 +161,12 @@ static void damage(const uz_buf *s, size_t n, unsigned version, const block *b)
     for (size_t i = 0; i < n; i++)
         uz_game_init(&out[i]);
     uz_buf_append(&bad, s->data, s->size);
+    bool one_flip = getenv("UZ_TEST_SHORT") != NULL;
     for (size_t p = 0; p < s->size; p++) {
         static const uint8_t flips[] = {0x01, 0x80};
         for (int f = 0; f < 2; f++) {
+            if (one_flip && (p + (size_t)f) % 2) /* (CI's sanitizer run: one flip a byte, in turn) */
+                continue;
             bad.data[p] ^= flips[f];
             uz_result r = read_back(&bad, version, UZ_TAG_VERSION, n, out);
             bad_results += r != UZ_OK && r != UZ_ERR_CORRUPT && r != UZ_ERR_LIMIT;
