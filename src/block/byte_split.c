@@ -61,13 +61,21 @@ uz_result uz_byte_split_add_block(uz_byte_split *s, const uz_archive_block *b)
     uz_buf packed = {0};
     uz_result r = UZ_OK;
     /* The stream is compressed as a whole: each part gets the share of its sections
-     * compressed on their own (with the block's method) in the sum of all of them. */
+     * compressed on their own (with the block's method) in the sum of all of them, less
+     * the frame each such packing has of its own (what an empty input packs to): the
+     * stream has one, and a small block's dozen sections would otherwise weigh a dozen
+     * frames, most of them the structure's. */
+    static const uint8_t nothing[1];
+    uint64_t frame = 0;
+    if (n > 0 && (r = uz__pack_with(b->struct_method, nothing, 0, &packed)) == UZ_OK)
+        frame = packed.size;
     for (int i = 0; i < n && r == UZ_OK; i++) {
         if (spans[i].n == 0)
             continue;
         r = uz__pack_with(b->struct_method, spans[i].p, spans[i].n, &packed);
-        weight[spans[i].part] += packed.size;
-        total += packed.size;
+        uint64_t w = packed.size > frame ? packed.size - frame : 1; /* (a non-empty section weighs something) */
+        weight[spans[i].part] += w;
+        total += w;
     }
     uz_buf_free(&packed);
     if (r != UZ_OK)

@@ -142,11 +142,11 @@ static void test_corpus_round_trip(uz_decompressor *dec)
 
 /* The corpus's Chess960 files, coded with the engine in Chess960 mode: both castling sides,
  * X-FEN and Shredder-FEN starts; the member says so. The first 24 games of each file (all of
- * the two small ones; CI's corpus stage round-trips every game), 8 under UZ_TEST_SHORT (CI's
+ * the two small ones; CI's corpus stage round-trips every game), 4 under UZ_TEST_SHORT (CI's
  * sanitizer run). */
 static void test_chess960_round_trip(uz_decompressor *dec)
 {
-    const uint64_t max_games = getenv("UZ_TEST_SHORT") ? 8 : 24;
+    const uint64_t max_games = getenv("UZ_TEST_SHORT") ? 4 : 24;
     static const char *const files[] = {
         "cat5_chess960_chesscom_humans_clk.pgn", "cat5_chess960_cutechess_python_chess.pgn",
         "cat5_chess960_tcec_double_frc.pgn", "cat5_chess960_tcec_frc.pgn"};
