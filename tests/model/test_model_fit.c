@@ -117,11 +117,14 @@ static void test_fit_floor(void)
     CHECK(kr > 0.85 && kr < 1.15, "k %u", best.k_milli);
     CHECK(fr > 0.75 && fr < 1.3, "floor %u", best.floor_q16);
 
-    /* Deterministic: the same data gives the same answer. */
-    uz_model_params again;
-    double bits2 = 0;
-    uz_model_fit(s.samples, s.count, &start, true, &again, &bits2);
-    CHECK(again.k_milli == best.k_milli && again.floor_q16 == best.floor_q16 && bits2 == bits);
+    /* Deterministic: the same data gives the same answer (not under UZ_TEST_SHORT, CI's
+     * sanitizer run, where a fit is the same code ten times slower). */
+    if (!getenv("UZ_TEST_SHORT")) {
+        uz_model_params again;
+        double bits2 = 0;
+        uz_model_fit(s.samples, s.count, &start, true, &again, &bits2);
+        CHECK(again.k_milli == best.k_milli && again.floor_q16 == best.floor_q16 && bits2 == bits);
+    }
     free_synth(&s);
 }
 
