@@ -134,7 +134,7 @@ uz_result uz__tag_codes_pack(uz_buf *out, const uz_buf *cols, const uint8_t *mod
     uz_bit_coder bits = {NULL, {0}, &cost};
     uz_result r = m ? uz_encoder_create(&bits.enc, UZ_CODER_RANGE) : UZ_ERR_NOMEM;
     for (size_t k = 0; k < n_names && r == UZ_OK; k++) {
-        if (model[k] == M_PLAIN || cols[k].size == 0) /* (an empty column codes nothing) */
+        if (model[k] == M_PLAIN)
             continue;
         uz_cursor c = {cols[k].data, cols[k].data + cols[k].size};
         uint64_t prev = 1;
@@ -162,7 +162,7 @@ uz_result uz__tag_codes_unpack(const uint8_t *data, size_t size, const uint8_t *
         return UZ_ERR_NOMEM;
     uz_result r = uz_decoder_init(&bits.dec, UZ_CODER_RANGE, size ? data : empty, size) == UZ_OK ? UZ_OK : UZ_ERR_CORRUPT;
     for (size_t k = 0; k < n_names && r == UZ_OK; k++) {
-        if (model[k] == M_PLAIN || count[k] == 0) /* (an empty column codes nothing) */
+        if (model[k] == M_PLAIN)
             continue;
         uint64_t prev = 1;
         models_reset(m);
