@@ -8,10 +8,12 @@ builddir=${UZ_BUILDDIR:-build}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-# One test a core, at least 2 and at most 8 (UZ_TEST_JOBS overrides): the engine tests
-# start engines of their own, and a test's memory under the sanitizers is a few hundred MB.
-jobs=${UZ_TEST_JOBS:-$(nproc)}
-(( jobs < 2 )) && jobs=2
+# One test a core and one more, at least 3 and at most 8 (UZ_TEST_JOBS overrides): the
+# engine tests start engines of their own, and a test's memory under the sanitizers is a few
+# hundred MB. The one more: some tests wait (for an engine's timeout, a Slurm daemon, a
+# killed run), and one a core left a 2-core machine a tenth idle over the suite.
+jobs=${UZ_TEST_JOBS:-$(( $(nproc) + 1 ))}
+(( jobs < 3 )) && jobs=3
 (( jobs > 8 )) && jobs=8
 meson test -C "$builddir" --print-errorlogs --num-processes "$jobs" "$@" 2>&1 | tee "$log" || status=$?
 count() { awk -v k="$1" '$1 == k {print $2}' "$log" | tail -n 1; }

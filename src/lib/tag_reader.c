@@ -18,6 +18,14 @@ struct uz_tag_reader {
     uint64_t number;              /* records handed out so far */
     uz_lib_tag_pairs pairs;
     uz_archive_header header;     /* the current member's */
+    /* Games of the current block decoded ahead (uz_tag_reader_decode): a block's games decode
+     * from its first (the opening counts and clocks run through the earlier games), so a
+     * second game wanted from a block decodes the rest of it at once. */
+    uz_game *ahead;               /* games [ahead_from, n_games) of the block, once decoded */
+    size_t ahead_from;
+    size_t ahead_next;            /* the first of them not handed out yet */
+    bool decoded_in_block;        /* a game of this block was decoded alone */
+    bool ahead_failed;            /* the rest did not decode together: games go one by one */
     /* Decoding the games handed out (uz_tag_reader_decode): */
     bool decoding;
     uz_member_decoder md;
@@ -35,8 +43,19 @@ uz_result uz_tag_reader_open(uz_tag_reader **out, FILE *f, const char *name, uz_
     return *out ? UZ_OK : UZ_ERR_NOMEM;
 }
 
+static void free_ahead(uz_tag_reader *r)
+{
+    if (r->ahead)
+        for (size_t i = r->ahead_from; i < r->n_games; i++)
+            uz_game_clear(&r->ahead[i - r->ahead_from]);
+    free(r->ahead);
+    r->ahead = NULL;
+    r->ahead_from = r->ahead_next = 0;
+}
+
 static void free_games(uz_tag_reader *r)
 {
+    free_ahead(r);
     uz_block_games_free(r->games, r->cap);
     r->games = NULL;
     r->cap = 0;
@@ -59,6 +78,8 @@ static uz_result reserve(uz_tag_reader *r, size_t n, uz_diag *diag)
  * UZ_DONE at the end of the archive. */
 static uz_result next_block(uz_tag_reader *r, uz_diag *diag)
 {
+    free_ahead(r);
+    r->decoded_in_block = r->ahead_failed = false;
     uz_result res;
     for (;;) {
         if (!r->in_member) {
@@ -139,6 +160,23 @@ uz_result uz_tag_reader_decode_with(uz_tag_reader *r, const uz_options *o, uz_di
     return res;
 }
 
+/* Decodes games [index, n_games) of the block into r->ahead; false (nothing kept) if any of
+ * them fails, so that a damaged later game is reported where it is met, one game at a time. */
+static bool decode_ahead(uz_tag_reader *r, const uz_block_coder *bc, size_t index)
+{
+    size_t count = r->n_games - index;
+    if (!(r->ahead = calloc(count, sizeof *r->ahead)))
+        return false;
+    for (size_t i = 0; i < count; i++)
+        uz_game_init(&r->ahead[i]);
+    r->ahead_from = r->ahead_next = index;
+    uz_diag ignored = {0};
+    if (uz_block_decode(bc, &r->block, index, count, r->ahead, r->number - 1 - index, &ignored) == UZ_OK)
+        return true;
+    free_ahead(r);
+    return false;
+}
+
 uz_result uz_tag_reader_decode(uz_tag_reader *r, uz_game *out, uz_diag *diag)
 {
     if (!r->decoding || r->next == 0) {
@@ -146,12 +184,28 @@ uz_result uz_tag_reader_decode(uz_tag_reader *r, uz_game *out, uz_diag *diag)
         return UZ_ERR_ARG;
     }
     size_t index = r->next - 1;
-    uz_result res = uz_member_decoder_open(&r->md, &r->header, r->have_base ? &r->base : NULL, r->workers, diag);
-    if (res == UZ_OK) {
-        uz_block_coder bc = uz_block_coder_of_member(&r->md);
-        res = uz_block_decode(&bc, &r->block, index, 1, out, r->number - 1 - index, diag);
+    if (r->ahead && index >= r->ahead_next) {
+        /* Handed over: the slot is left empty (each record's game is handed out once). */
+        uz_game_clear(out);
+        *out = r->ahead[index - r->ahead_from];
+        uz_game_init(&r->ahead[index - r->ahead_from]);
+        r->ahead_next = index + 1;
+        return UZ_OK;
     }
-    return res;
+    uz_result res = uz_member_decoder_open(&r->md, &r->header, r->have_base ? &r->base : NULL, r->workers, diag);
+    if (res != UZ_OK)
+        return res;
+    uz_block_coder bc = uz_block_coder_of_member(&r->md);
+    /* The first game wanted from a block decodes alone (a filter that picks one game a block
+     * pays for that game only); the second decodes the rest of the block at once. */
+    bool second = r->decoded_in_block && !r->ahead_failed && !r->ahead;
+    r->decoded_in_block = true;
+    if (second) {
+        if (decode_ahead(r, &bc, index))
+            return uz_tag_reader_decode(r, out, diag);
+        r->ahead_failed = true;
+    }
+    return uz_block_decode(&bc, &r->block, index, 1, out, r->number - 1 - index, diag);
 }
 
 void uz_tag_reader_close(uz_tag_reader *r)

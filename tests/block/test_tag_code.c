@@ -149,7 +149,8 @@ static uz_result fill_derived(const block *b, uz_game *out, size_t n, size_t *fi
     return worst;
 }
 
-/* Every byte changed two ways (one under UZ_TEST_SHORT), and every cut: a result or
+/* Every byte changed two ways (every other byte one way under UZ_TEST_SHORT:
+ * test_damage_stride), and every cut: a result or
  * UZ_ERR_CORRUPT, no crash. With b
  * (structure version 3, tag version 3), a result's derived values are filled from b's moves
  * too: each fills in or is UZ_ERR_CORRUPT. */
@@ -161,11 +162,11 @@ static void damage(const uz_buf *s, size_t n, unsigned version, const block *b)
     for (size_t i = 0; i < n; i++)
         uz_game_init(&out[i]);
     uz_buf_append(&bad, s->data, s->size);
-    bool one_flip = getenv("UZ_TEST_SHORT") != NULL;
-    for (size_t p = 0; p < s->size; p++) {
+    size_t stride = test_damage_stride(); /* (CI's sanitizer run: every other byte, one flip each, in turn) */
+    for (size_t p = 0; p < s->size; p += stride) {
         static const uint8_t flips[] = {0x01, 0x80};
         for (int f = 0; f < 2; f++) {
-            if (one_flip && (p + (size_t)f) % 2) /* (CI's sanitizer run: one flip a byte, in turn) */
+            if (stride > 1 && (p / stride + (size_t)f) % 2)
                 continue;
             bad.data[p] ^= flips[f];
             uz_result r = read_back(&bad, version, UZ_TAG_VERSION, n, out);

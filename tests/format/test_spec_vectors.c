@@ -100,12 +100,16 @@ static size_t hex_bytes(const char *s, uint8_t *out, size_t cap)
     return n;
 }
 
+/* "0a 1b ...": 3n bytes of out, the last space replaced by the end (out[0] = 0 for none). */
 static void hex_string(const uint8_t *p, size_t n, char *out)
 {
-    for (size_t i = 0; i < n; i++)
-        sprintf(out + 3 * i, i + 1 < n ? "%02x " : "%02x", p[i]);
-    if (n == 0)
-        out[0] = 0;
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        out[3 * i] = digits[p[i] >> 4];
+        out[3 * i + 1] = digits[p[i] & 15];
+        out[3 * i + 2] = ' ';
+    }
+    out[n ? 3 * n - 1 : 0] = 0;
 }
 
 /* ---- kinds ---- */

@@ -16,7 +16,7 @@ static const char *data_path(const char *file, char *buf, size_t cap)
 }
 
 /* Visits the archive with filter: every selected game that may reach the filter's position
- * is decoded and must be a slice of pgn that reaches it. Returns the games decoded. */
+ * is decoded (twice) and must be a slice of pgn that reaches it. Returns the games decoded. */
 static size_t select_and_decode(const char *archive, const uz_game_filter *filter, const char *pgn, size_t pgn_len,
                                 size_t *may_reach)
 {
@@ -52,6 +52,16 @@ static size_t select_and_decode(const char *archive, const uz_game_filter *filte
         for (size_t at = 0; !found && len && at + len <= pgn_len; at++)
             found = memcmp(pgn + at, bytes, len) == 0;
         CHECK(found, "game %llu: its decoded bytes are not in the PGN file", (unsigned long long)tags.number);
+        /* Decoded again (the reader hands a game decoded ahead out once): the same bytes. */
+        size_t first_len = len;
+        char *first = malloc(len + 1);
+        memcpy(first, bytes, len);
+        CHECK(uz_tag_reader_decode(r, game, &d) == UZ_OK, "game %llu again: %s", (unsigned long long)tags.number,
+              d.message);
+        bytes = uz_game_bytes(game, &len);
+        CHECK(len == first_len && memcmp(first, bytes, len) == 0, "game %llu decoded twice: other bytes",
+              (unsigned long long)tags.number);
+        free(first);
         CHECK(uz_game_filter_match(filter, game) && uz_game_plies(game) == uz_game_plies(listed));
         decoded += uz_game_filter_reaches(filter, game);
     }
