@@ -136,17 +136,19 @@ static void test_corpus_round_trip(uz_decompressor *dec)
         round_trip_file(dec, awkward_files[i], 0, "player", "range", "builtin");
         round_trip_file(dec, awkward_files[i], 0, "rank", "huffman", "builtin");
     }
+    /* (Stockfish: 3 games under UZ_TEST_SHORT, CI's sanitizer run) */
+    uint64_t sampled_games = getenv("UZ_TEST_SHORT") ? 3 : 6;
     for (size_t i = 0; i < sizeof sampled_files / sizeof *sampled_files; i++)
-        round_trip_file(dec, sampled_files[i], 6, "player", "range", NULL);
+        round_trip_file(dec, sampled_files[i], sampled_games, "player", "range", NULL);
 }
 
 /* The corpus's Chess960 files, coded with the engine in Chess960 mode: both castling sides,
- * X-FEN and Shredder-FEN starts; the member says so. The first 24 games of each file (all of
- * the two small ones; CI's corpus stage round-trips every game), 4 under UZ_TEST_SHORT (CI's
- * sanitizer run). */
+ * X-FEN and Shredder-FEN starts; the member says so. The first 12 games of each file (all of
+ * the two small ones; both castling sides in each; CI's corpus stage round-trips every game), 2
+ * under UZ_TEST_SHORT (CI's sanitizer run). */
 static void test_chess960_round_trip(uz_decompressor *dec)
 {
-    const uint64_t max_games = getenv("UZ_TEST_SHORT") ? 4 : 24;
+    const uint64_t max_games = getenv("UZ_TEST_SHORT") ? 2 : 12;
     static const char *const files[] = {
         "cat5_chess960_chesscom_humans_clk.pgn", "cat5_chess960_cutechess_python_chess.pgn",
         "cat5_chess960_tcec_double_frc.pgn", "cat5_chess960_tcec_frc.pgn"};
