@@ -73,8 +73,10 @@ const uz_game *uz_tag_reader_game(const uz_tag_reader *r);
 uz_result uz_tag_reader_decode_with(uz_tag_reader *r, const uz_options *o, uz_diag *diag);
 
 /* Decodes the game of the record last returned into out (a game from uz_game_new): its
- * moves, tags and exact bytes, checked against its checksum; the games before it are not
- * decoded. UZ_ERR_ARG before uz_tag_reader_decode_with or a record. */
+ * moves, tags and exact bytes, checked against its checksum. The first game decoded from a
+ * block decodes alone; a second from the same block decodes the rest of the block at once
+ * (a block's games decode from its first), so many games of a block cost about one decode
+ * of it. UZ_ERR_ARG before uz_tag_reader_decode_with or a record. */
 uz_result uz_tag_reader_decode(uz_tag_reader *r, uz_game *out, uz_diag *diag);
 
 /* Frees r (not the file) and what decoding used. NULL: no-op. */

@@ -177,6 +177,17 @@ static bool decode_ahead(uz_tag_reader *r, const uz_block_coder *bc, size_t inde
     return false;
 }
 
+/* Moves game index of r->ahead into out; its slot is left empty (each record's game is
+ * handed out once: a second decode of the same record decodes it again). */
+static uz_result hand_over(uz_tag_reader *r, size_t index, uz_game *out)
+{
+    uz_game_clear(out);
+    *out = r->ahead[index - r->ahead_from];
+    uz_game_init(&r->ahead[index - r->ahead_from]);
+    r->ahead_next = index + 1;
+    return UZ_OK;
+}
+
 uz_result uz_tag_reader_decode(uz_tag_reader *r, uz_game *out, uz_diag *diag)
 {
     if (!r->decoding || r->next == 0) {
@@ -184,14 +195,8 @@ uz_result uz_tag_reader_decode(uz_tag_reader *r, uz_game *out, uz_diag *diag)
         return UZ_ERR_ARG;
     }
     size_t index = r->next - 1;
-    if (r->ahead && index >= r->ahead_next) {
-        /* Handed over: the slot is left empty (each record's game is handed out once). */
-        uz_game_clear(out);
-        *out = r->ahead[index - r->ahead_from];
-        uz_game_init(&r->ahead[index - r->ahead_from]);
-        r->ahead_next = index + 1;
-        return UZ_OK;
-    }
+    if (r->ahead && index >= r->ahead_next)
+        return hand_over(r, index, out);
     uz_result res = uz_member_decoder_open(&r->md, &r->header, r->have_base ? &r->base : NULL, r->workers, diag);
     if (res != UZ_OK)
         return res;
@@ -202,7 +207,7 @@ uz_result uz_tag_reader_decode(uz_tag_reader *r, uz_game *out, uz_diag *diag)
     r->decoded_in_block = true;
     if (second) {
         if (decode_ahead(r, &bc, index))
-            return uz_tag_reader_decode(r, out, diag);
+            return hand_over(r, index, out);
         r->ahead_failed = true;
     }
     return uz_block_decode(&bc, &r->block, index, 1, out, r->number - 1 - index, diag);
