@@ -129,8 +129,9 @@ static size_t coded_records(const uz_buf *s, size_t *start)
     return (size_t)code;
 }
 
-/* Every byte of the coded records changed two ways (every other byte one way under
- * UZ_TEST_SHORT: test_damage_stride), and every cut of the stream inside them: a result or UZ_ERR_CORRUPT, no crash; returns how many were refused. */
+/* Every byte of the coded records changed two ways, and the stream cut at each of them (under
+ * UZ_TEST_SHORT every other byte, changed one way: test_damage_stride): a result or
+ * UZ_ERR_CORRUPT, no crash; returns how many were refused. */
 static size_t damage(const uz_buf *s, unsigned version, size_t n, size_t *tried)
 {
     size_t start, len = coded_records(s, &start), refused = 0, bad_results = 0;

@@ -149,9 +149,8 @@ static uz_result fill_derived(const block *b, uz_game *out, size_t n, size_t *fi
     return worst;
 }
 
-/* Every byte changed two ways (every other byte one way under UZ_TEST_SHORT:
- * test_damage_stride), and every cut: a result or
- * UZ_ERR_CORRUPT, no crash. With b
+/* Every byte changed two ways, and the stream cut at each (under UZ_TEST_SHORT every other
+ * byte, changed one way: test_damage_stride): a result or UZ_ERR_CORRUPT, no crash. With b
  * (structure version 3, tag version 3), a result's derived values are filled from b's moves
  * too: each fills in or is UZ_ERR_CORRUPT. */
 static void damage(const uz_buf *s, size_t n, unsigned version, const block *b)

@@ -29,9 +29,9 @@ static inline int test_finish(void)
     return uz_test_failed ? 1 : 0;
 }
 
-/* Damage loops (a byte of a coded stream changed, the stream cut at a byte): every byte in
- * the plain run; under UZ_TEST_SHORT (CI's sanitizer run, where each damaged read costs
- * several times more) every other byte, in turn with the plain run's coverage. */
+/* The step between the bytes a damage loop changes (and cuts the stream at): every byte in
+ * the plain run; every other byte under UZ_TEST_SHORT (CI's sanitizer run, where each
+ * damaged read costs several times more; the plain run has damaged every byte). */
 static inline size_t test_damage_stride(void)
 {
     return getenv("UZ_TEST_SHORT") ? 2 : 1;
